@@ -1,0 +1,95 @@
+# skinbench — build, test and reproduce.
+#   make              build ./skinbench
+#   make check        install missing deps, build, run the whole test suite
+#   make asan         the test suite under ASan + UBSan (float checks included)
+#   make reproduce    install missing deps, build, run every experiment, write the report
+# Sources are picked up by directory: a new file in methods/, harness/, datasets/,
+# gpu/ or reports/ needs no edit here; a new tests/test_*.c(pp) is a new test binary.
+
+CC  ?= gcc
+CXX ?= g++
+PKGS     = gsl libcjson assimp glew egl gl benchmark
+TESTPKGS = cmocka
+BUILD   ?= build
+OPT     ?= -O2
+SAN     ?=
+WARN     = -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Wno-unused-parameter
+INCS     = -Imethods -Iharness -Idatasets -Igpu -Ireports
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) $(TESTPKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lOpenGL -lpthread -lm
+CFLAGS  += -std=c11 $(OPT) -g $(WARN) -D_GNU_SOURCE $(INCS) $(PKG_CFLAGS) $(SAN)
+CXXFLAGS+= -std=c++17 $(OPT) -g -Wall -Wextra -Werror -Wno-unused-parameter -D_GNU_SOURCE $(INCS) $(PKG_CFLAGS) $(SAN)
+LDFLAGS += $(SAN)
+
+LIB_DIRS = methods harness datasets gpu reports
+LIB_C    = $(filter-out harness/main.c,$(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c)))
+LIB_CXX  = $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.cpp))
+LIB_OBJ  = $(LIB_C:%.c=$(BUILD)/%.o) $(LIB_CXX:%.cpp=$(BUILD)/%.o)
+TEST_C   = $(wildcard tests/test_*.c)
+TEST_CXX = $(wildcard tests/test_*.cpp)
+TEST_BIN = $(TEST_C:tests/%.c=$(BUILD)/tests/%) $(TEST_CXX:tests/%.cpp=$(BUILD)/tests/%)
+
+.PHONY: all deps check check-run asan reproduce tests clean help
+all: skinbench
+
+help:
+	@sed -n '2,6p' Makefile
+
+deps:
+	@bash scripts/install-deps.sh
+
+skinbench: $(BUILD)/skinbench
+	@cp $< $@
+
+$(BUILD)/skinbench: $(BUILD)/harness/main.o $(BUILD)/libskb.a
+	@echo "  LD   $@"
+	@$(CXX) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(BUILD)/libskb.a: $(LIB_OBJ)
+	@rm -f $@
+	@ar rcs $@ $^
+
+$(BUILD)/%.o: %.c $(wildcard methods/*.h harness/*.h datasets/*.h gpu/*.h reports/*.h)
+	@mkdir -p $(dir $@)
+	@echo "  CC   $<"
+	@$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/%.o: %.cpp $(wildcard methods/*.h harness/*.h harness/*.hpp)
+	@mkdir -p $(dir $@)
+	@echo "  CXX  $<"
+	@$(CXX) $(CXXFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/%.c $(BUILD)/libskb.a tests/skb_test.h
+	@mkdir -p $(dir $@)
+	@echo "  TEST $<"
+	@$(CC) $(CFLAGS) -Itests -c -o $@.o $<
+	@$(CXX) $(LDFLAGS) -o $@ $@.o $(BUILD)/libskb.a $(PKG_LIBS) $(shell pkg-config --libs $(TESTPKGS))
+
+$(BUILD)/tests/%: tests/%.cpp $(BUILD)/libskb.a
+	@mkdir -p $(dir $@)
+	@echo "  TEST $<"
+	@$(CXX) $(CXXFLAGS) -Itests -I/usr/include/eigen3 -o $@ $< $(BUILD)/libskb.a $(PKG_LIBS) $(shell pkg-config --libs $(TESTPKGS))
+
+tests: $(BUILD)/skinbench $(TEST_BIN)
+
+# the test suite: every tests/test_* binary, then the end-to-end script
+check: deps
+	@$(MAKE) --no-print-directory check-run
+
+check-run: tests
+	@bash scripts/run-tests.sh $(BUILD)
+
+asan: deps
+	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 \
+	  SAN="-fsanitize=address,undefined,float-cast-overflow,float-divide-by-zero -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+	  check-run-asan
+
+check-run-asan: tests
+	@SKB_ASAN=1 bash scripts/run-tests.sh $(BUILD)
+
+reproduce: deps
+	@$(MAKE) --no-print-directory skinbench
+	@./skinbench run all --out results/latest
+
+clean:
+	rm -rf build build-asan skinbench

@@ -1,0 +1,47 @@
+/* experiments.c — the one table of experiments `skinbench run` knows. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "skb_run.h"
+
+/* one line per experiment; each lives in harness/exp_<name>.c */
+const struct skb_experiment *const skb_experiments[] = {
+    NULL
+};
+
+const struct skb_experiment *skb_experiment_find(const char *name)
+{
+    for (int i = 0; skb_experiments[i]; i++)
+        if (strcmp(skb_experiments[i]->name, name) == 0)
+            return skb_experiments[i];
+    return NULL;
+}
+
+int skb_run_wants_method(const struct skb_run_ctx *ctx, const struct skb_method *m)
+{
+    const char *f = ctx->methods_filter;
+    size_t n = strlen(m->name);
+    if (!f || !*f)
+        return 1;
+    while (*f) {
+        size_t len = strcspn(f, ",");
+        if (len == n && strncmp(f, m->name, n) == 0)
+            return 1;
+        f += len;
+        if (*f == ',')
+            f++;
+    }
+    return 0;
+}
+
+void skb_run_progress(const struct skb_run_ctx *ctx, const char *name, const char *fmt, ...)
+{
+    va_list ap;
+    if (!ctx->verbose)
+        return;
+    fprintf(stderr, "[%s] ", name);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}

@@ -1,0 +1,53 @@
+/* main.c — the skinbench command line: one table of commands, each with its
+ * own --help.  Errors from libraries come back as codes + one-line messages;
+ * only this file prints them. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "skb_cli.h"
+
+static int cmd_help(int argc, char **argv);
+
+static const struct skb_command commands[] = {
+    { "list",  "list methods, datasets and experiments", skb_cmd_list },
+    { "blend", "blend rigid transforms with one method (JSON in, JSON out)", skb_cmd_blend },
+    { "skin",  "deform a model with one method and write OBJ", skb_cmd_skin },
+    { "run",   "run experiments and write results JSON", skb_cmd_run },
+    { "help",  "show this help", cmd_help },
+    { NULL, NULL, NULL }
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: skinbench COMMAND [options]   (skinbench COMMAND --help for details)\n\n"
+               "skinbench: benchmark and verification harness for skeletal skinning and\n"
+               "rigid-transformation blending.\n\ncommands:\n");
+    for (int i = 0; commands[i].name; i++)
+        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
+}
+
+static int cmd_help(int argc, char **argv)
+{
+    usage(stdout);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    for (int i = 0; commands[i].name; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "skinbench: unknown command '%s' (try skinbench --help)\n", argv[1]);
+    return 2;
+}

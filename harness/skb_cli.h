@@ -1,0 +1,27 @@
+/* skb_cli.h — CLI commands (one file each: harness/cmd_<name>.c).  Each takes
+ * argc/argv starting at its own name, prints its own --help, and returns the
+ * process exit code (0 ok, 1 runtime error, 2 usage error). */
+#ifndef SKB_CLI_H
+#define SKB_CLI_H
+
+#include <stdio.h>
+
+struct skb_command {
+    const char *name;
+    const char *help;
+    int (*fn)(int argc, char **argv);
+};
+
+int skb_cmd_list(int argc, char **argv);
+int skb_cmd_blend(int argc, char **argv);
+int skb_cmd_skin(int argc, char **argv);
+int skb_cmd_run(int argc, char **argv);
+
+/* "skinbench: " + message on stderr, newline added */
+void skb_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* 1 if argv[i] is --help/-h */
+int skb_cli_is_help(const char *arg);
+/* parse a decimal unsigned long; 0 ok */
+int skb_cli_parse_ulong(const char *s, unsigned long *out);
+
+#endif

@@ -1,0 +1,172 @@
+/* skb_method.h — the one interface every blending method implements.
+ *
+ * A method is one file methods/<name>.c that keeps everything static and
+ * exports one `const struct skb_method skb_method_<name>`, listed once in
+ * methods/registry.c.  The harness, tests, reports and `skinbench list`
+ * iterate that registry; nothing else needs editing to add a method.
+ * See methods/linear.c for the whole contract on the simplest method.
+ *
+ * Hooks are called only through the wrappers in registry.c (skb_blend,
+ * skb_skin_*), the one place that validates input.  Hooks never print,
+ * time themselves or allocate: the harness owns their state memory.
+ */
+#ifndef SKB_METHOD_H
+#define SKB_METHOD_H
+
+#include <stddef.h>
+#include "skb_math.h"
+
+/* error codes: negative, one table gives the messages (skb_strerror) */
+#define SKB_ERRORS(X) \
+    X(SKB_EINVAL,      -1, "invalid argument") \
+    X(SKB_ENONFINITE,  -2, "non-finite number") \
+    X(SKB_ENOTRIGID,   -3, "matrix is not rigid") \
+    X(SKB_EWEIGHTS,    -4, "weights are negative or do not sum to 1") \
+    X(SKB_ETOOMANY,    -5, "more transforms than the method supports") \
+    X(SKB_ECANCEL,     -6, "blend cancels (antipodal inputs, vanishing quaternion sum)") \
+    X(SKB_ENOCENTER,   -7, "method needs a rotation centre") \
+    X(SKB_ENOMEM,      -8, "out of memory") \
+    X(SKB_EIO,         -9, "input/output error") \
+    X(SKB_EPARSE,     -10, "malformed input") \
+    X(SKB_ENOTSUP,    -11, "not supported by this method") \
+    X(SKB_ENOCONV,    -12, "iteration did not converge") \
+    X(SKB_ENUMERIC,   -13, "numerical failure")
+#define SKB__ENUM(name, val, msg) name = (val),
+enum skb_error { SKB_OK = 0, SKB_ERRORS(SKB__ENUM) };
+#undef SKB__ENUM
+
+#define SKB_MAX_INFLUENCES 4
+
+/* method properties the harness needs to know */
+enum skb_method_flags {
+    SKB_MF_NEEDS_CENTER = 1 << 0, /* blend needs an explicit centre (qb)   */
+    SKB_MF_ITERATIVE    = 1 << 1, /* blend iterates (dib): stats.iterations */
+    SKB_MF_TABLE41      = 1 << 2, /* one of the seven thesis Table 4.1 methods */
+    SKB_MF_NONRIGID_IN  = 1 << 3  /* accepts non-rigid (scale/shear) inputs */
+};
+
+/* antipodality resolution (DQ paper 4.1) */
+enum skb_antipodal {
+    SKB_ANTIPODAL_PIVOT = 0,     /* Algorithm 2 per blend / vertex (default) */
+    SKB_ANTIPODAL_HIERARCHY = 1, /* signs precomputed along the joint tree   */
+    SKB_ANTIPODAL_NONE = 2       /* inputs used as given                     */
+};
+
+/* tunable parameters shared by all methods; skb_params_default() fills them */
+struct skb_params {
+    skb_real dib_precision;  /* DIB stops when |x| < p (thesis Alg. 4.1) */
+    int dib_max_iter;        /* DIB iteration cap */
+    int antipodal;           /* enum skb_antipodal */
+};
+
+/* one blend: n rigid transforms with convex weights (+ centre where needed) */
+struct skb_blend_in {
+    int n;
+    const skb_real *weights;   /* n weights, convex */
+    const skb_real *mats;      /* n row-major 4x4 matrices, 16*n numbers */
+    const skb_real *center;    /* 3 numbers or NULL */
+};
+
+struct skb_blend_stats {
+    int iterations;            /* iterative methods; 0 otherwise */
+};
+
+/* a skinned mesh in its rest pose (thesis 2.2.1) */
+struct skb_mesh {
+    int nverts, ntris, njoints;
+    skb_real *pos;             /* 3*nverts rest positions */
+    skb_real *nrm;             /* 3*nverts rest normals (may be NULL) */
+    int *tris;                 /* 3*ntris vertex indices */
+    int *joint;                /* 4*nverts joint indices (unused slots: weight 0) */
+    skb_real *weight;          /* 4*nverts convex weights */
+    int *parent;               /* njoints parent index, -1 for roots (may be NULL) */
+    skb_real *joint_rest;      /* 3*njoints rest joint positions (may be NULL) */
+    skb_real *center;          /* 3*nverts per-vertex rotation centre for qb (may be NULL) */
+};
+
+/* one pose: a transform per joint, rest pose -> posed */
+struct skb_pose {
+    int njoints;
+    const skb_real *mats;      /* 16*njoints rigid matrices C_j */
+    const skb_real *scale;     /* 16*njoints non-rigid parts S_j applied first
+                                  (two-phase skinning, DQ paper 4.2); may be NULL */
+};
+
+/* write `SKB_METHOD_EXPORT const struct skb_method skb_method_<name> = {...}`:
+ * C++ (the FLOP-counting build) gives namespace-scope consts internal linkage
+ * unless they are declared extern */
+#ifdef __cplusplus
+#define SKB_METHOD_EXPORT extern
+#else
+#define SKB_METHOD_EXPORT
+#endif
+
+struct skb_method {
+    const char *name;          /* registry key, e.g. "dlb" */
+    const char *title;         /* display name, e.g. "DLB" */
+    const char *description;   /* one line for `skinbench list` */
+    const char *seed_ref;      /* where the formulas come from */
+    unsigned flags;            /* enum skb_method_flags */
+    int max_n;                 /* most transforms per blend; 0 = unlimited */
+
+    /* blend n transforms into one 4x4 (input 4x4 -> internal -> 4x4, thesis 4.4).
+     * May be NULL for a skin-only method. */
+    int (*blend)(const struct skb_blend_in *in, const struct skb_params *prm,
+                 skb_real out[16], struct skb_blend_stats *st);
+
+    /* skin path.  The harness allocates state_size(mesh) bytes (aligned to 64),
+     * calls bind once per mesh, prepare once per pose, then skin on vertex
+     * ranges [v0, v1).  state_size/bind may be NULL (no state / nothing to bind). */
+    size_t (*state_size)(const struct skb_mesh *m);
+    int (*bind)(const struct skb_mesh *m, void *state);
+    int (*prepare)(const struct skb_mesh *m, const struct skb_pose *p,
+                   const struct skb_params *prm, void *state);
+    int (*skin)(const struct skb_mesh *m, const void *state, int v0, int v1,
+                skb_real *pos_out, skb_real *nrm_out);
+};
+
+#ifndef SKB_FLOP_COUNT
+SKB_EXTERN_C_BEGIN
+#endif
+
+/* the registry: NULL-terminated, in display order */
+extern const struct skb_method *const skb_methods[];
+const struct skb_method *skb_method_find(const char *name);
+int skb_method_count(void);
+const char *skb_strerror(int code);
+void skb_params_default(struct skb_params *prm);
+
+/* tolerance used by the wrappers to accept weights and rigid matrices */
+#define SKB_TOL_WEIGHT_SUM 1e-6
+#define SKB_TOL_RIGID      1e-6
+
+/* validating wrapper around m->blend.  On error, msg (if not NULL) gets one
+ * line naming the offending field and value. */
+int skb_blend(const struct skb_method *m, const struct skb_blend_in *in,
+              const struct skb_params *prm, skb_real out[16],
+              struct skb_blend_stats *st, char *msg, size_t msglen);
+/* check a blend input without running it (same rules as skb_blend) */
+int skb_blend_check(const struct skb_method *m, const struct skb_blend_in *in,
+                    char *msg, size_t msglen);
+
+/* skin a whole mesh for one pose with the double-precision path; state is
+ * allocated and bound by skb_skin_init and freed by skb_skin_fini */
+struct skb_skinner {
+    const struct skb_method *m;
+    const struct skb_mesh *mesh;
+    void *state;
+};
+int skb_skin_init(struct skb_skinner *s, const struct skb_method *m,
+                  const struct skb_mesh *mesh, char *msg, size_t msglen);
+int skb_skin_pose(struct skb_skinner *s, const struct skb_pose *p,
+                  const struct skb_params *prm, skb_real *pos_out, skb_real *nrm_out,
+                  char *msg, size_t msglen);
+void skb_skin_fini(struct skb_skinner *s);
+/* checks weights, indices and finiteness of a mesh */
+int skb_mesh_check(const struct skb_mesh *mesh, char *msg, size_t msglen);
+
+#ifndef SKB_FLOP_COUNT
+SKB_EXTERN_C_END
+#endif
+
+#endif
