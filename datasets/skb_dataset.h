@@ -42,6 +42,13 @@ void skb_dataset_free(struct skb_dataset *d);
 /* pose k as a struct skb_pose view into d */
 void skb_dataset_pose(const struct skb_dataset *d, int k, struct skb_pose *out);
 
+/* split every triangle in four (new vertices at edge midpoints, weights and
+ * normals interpolated, influences merged to the 4 largest and renormalised)
+ * `levels` times, for the scaling runs of thesis Table 5.3.  Implemented in
+ * datasets/subdivide.c. */
+int skb_dataset_subdivide(const struct skb_dataset *in, int levels, struct skb_dataset *out,
+                          char *msg, size_t msglen);
+
 /* helpers for sources */
 int skb_dataset_alloc(struct skb_dataset *d, int nverts, int ntris, int njoints, int nposes);
 /* per-vertex normals from the triangles (area weighted) */

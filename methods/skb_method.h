@@ -71,6 +71,11 @@ struct skb_blend_stats {
     int iterations;            /* iterative methods; 0 otherwise */
 };
 
+struct skb_pose_stats {
+    int solves;                /* least-squares solves (SVDs) done in prepare */
+    int max_iterations;        /* iterative methods: worst vertex in the last skin */
+};
+
 /* a skinned mesh in its rest pose (thesis 2.2.1) */
 struct skb_mesh {
     int nverts, ntris, njoints;
@@ -101,8 +106,7 @@ struct skb_pose {
 #define SKB_METHOD_EXPORT
 #endif
 
-struct skb_method {
-    const char *name;          /* registry key, e.g. "dlb" */
+XX         /* registry key, e.g. "dlb" */
     const char *title;         /* display name, e.g. "DLB" */
     const char *description;   /* one line for `skinbench list` */
     const char *seed_ref;      /* where the formulas come from */
@@ -123,6 +127,11 @@ struct skb_method {
                    const struct skb_params *prm, void *state);
     int (*skin)(const struct skb_mesh *m, const void *state, int v0, int v1,
                 skb_real *pos_out, skb_real *nrm_out);
+
+    /* per-pose work the method did in its last prepare (e.g. SB's SVD count,
+     * thesis Table 3.2); may be NULL */
+    int (*pose_stats)(const struct skb_mesh *m, const void *state, struct skb_pose_stats *out);
+    /* optional hooks added by later subsystems go below this line */
 };
 
 #ifndef SKB_FLOP_COUNT
