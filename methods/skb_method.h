@@ -106,7 +106,8 @@ struct skb_pose {
 #define SKB_METHOD_EXPORT
 #endif
 
-XX         /* registry key, e.g. "dlb" */
+struct skb_method {
+    const char *name;          /* registry key, e.g. "dlb" */
     const char *title;         /* display name, e.g. "DLB" */
     const char *description;   /* one line for `skinbench list` */
     const char *seed_ref;      /* where the formulas come from */
