@@ -1,6 +1,6 @@
 /* flop_real.hpp — a double that counts the floating-point operations done on it.
  *
- * The FLOP experiment recompiles methods/*.c as C++ with this header forced in
+ * The FLOP experiment recompiles every methods/ source as C++ with this header forced in
  * (g++ -x c++ -include harness/flop_real.hpp): the prelude at the bottom binds
  * skb_real to skb::flop, so every add, multiply, divide, square root,
  * transcendental call and comparison the methods execute is counted (thesis 4.4
