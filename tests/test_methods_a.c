@@ -388,8 +388,15 @@ static const double sm_weight[4 * SM_VERTS] = {
 static const int sm_parent[4] = { -1, 0, 1, 2 };
 static const double sm_rest[12] = { 0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0 };
 
-static void small_mesh(struct skb_mesh *mesh, double *pos, int *joint, double *weight)
+/* ... and its pose: random rigid joints from r, or identities when r is NULL */
+static void small_mesh(struct skb_mesh *mesh, double *pos, int *joint, double *weight,
+                       gsl_rng *r, double mats[64])
 {
+    for (int j = 0; j < 4; j++)
+        if (r)
+            skb_test_random_rigid(r, 0.8 * SKB_PI, 1, mats + 16 * j);
+        else
+            skb_mat4_identity(mats + 16 * j);
     memset(mesh, 0, sizeof *mesh);
     memcpy(joint, sm_joint, sizeof sm_joint);
     memcpy(weight, sm_weight, sizeof sm_weight);
@@ -416,9 +423,7 @@ static void test_sb_solves_per_joint_set(void **state)
     struct skb_pose_stats ps = { -1, -1 };
     char msg[256];
     const struct skb_method *sb = method("sb");
-    small_mesh(&mesh, pos, joint, weight);
-    for (int j = 0; j < 4; j++)
-        skb_test_random_rigid(r, 0.8 * SKB_PI, 1, mats + 16 * j);
+    small_mesh(&mesh, pos, joint, weight, r, mats);
     struct skb_pose pose = { 4, mats, NULL };
     assert_int_equal(skb_skin_init(&s, sb, &mesh, msg, sizeof msg), 0);
     assert_int_equal(skb_skin_pose(&s, &pose, NULL, out, NULL, msg, sizeof msg), 0);
@@ -444,9 +449,7 @@ static void test_qb_default_centre(void **state)
     struct skb_skinner s;
     char msg[256];
     const struct skb_method *qb = method("qb");
-    small_mesh(&mesh, pos, joint, weight);
-    for (int j = 0; j < 4; j++)
-        skb_test_random_rigid(r, 0.8 * SKB_PI, 1, mats + 16 * j);
+    small_mesh(&mesh, pos, joint, weight, r, mats);
     struct skb_pose pose = { 4, mats, NULL };
     /* neither centres nor joint positions: bind refuses, naming the need */
     assert_int_equal(skb_skin_init(&s, qb, &mesh, msg, sizeof msg), SKB_ENOCENTER);
@@ -486,15 +489,12 @@ static void test_scaled_pose_refused(void **state)
     double rest[12];
     struct skb_mesh mesh;
     char msg[256];
-    small_mesh(&mesh, pos, joint, weight);
+    small_mesh(&mesh, pos, joint, weight, NULL, mats);
+    small_mesh(&mesh, pos, joint, weight, NULL, scale);
     memcpy(parent, sm_parent, sizeof parent);
     memcpy(rest, sm_rest, sizeof rest);
     mesh.parent = parent;
     mesh.joint_rest = rest;
-    for (int j = 0; j < 4; j++) {
-        skb_mat4_identity(mats + 16 * j);
-        skb_mat4_identity(scale + 16 * j);
-    }
     struct skb_pose pose = { 4, mats, scale };
     for (int i = 0; i < 4; i++) {
         struct skb_skinner s;
