@@ -95,9 +95,7 @@ static int dlb_scale_skin(const struct skb_mesh *m, const void *state, int v0, i
         int rc = skb__dlb_sum(cnt, w, q, SKB_ANTIPODAL_NONE, &b);
         if (rc < 0)
             return rc;
-        skb_dq_transform_point(&b, px, pos_out + 3 * v);
-        if (nrm_out && pn)
-            skb_dq_transform_normal(&b, pn, nrm_out + 3 * v);
+        skb__dq_apply(&b, px, pn, pos_out + 3 * v, nrm_out ? nrm_out + 3 * v : NULL);
     }
     return 0;
 }
