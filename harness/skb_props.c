@@ -316,7 +316,7 @@ static void check_multi(const struct skb_method *m, const struct skb_props_cfg *
         if (!run_blend(m, &prm, n, pw, pm, cp, pout, &rc))
             res->part[1] = fmax(res->part[1], mat_err(pout, out, L));
     }
-    finish(res, 0.5);
+    finish(res, 0);   /* any refusal of n > 2 is a "-" */
     gsl_rng_free(r);
 }
 
@@ -481,7 +481,7 @@ static const double *tol_of(int prop)
 {
     static const double tols[SKB_PROP_COUNT] = {
         SKB_PROP_TOL_RIGID, SKB_PROP_TOL_INV, SKB_PROP_TOL_INV, SKB_PROP_TOL_INV, SKB_PROP_TOL_INV,
-        0.5, SKB_PROP_TOL_SPEED, SKB_PROP_TOL_PATH
+        0, SKB_PROP_TOL_SPEED, SKB_PROP_TOL_PATH
     };
     return &tols[prop];
 }
