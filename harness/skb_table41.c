@@ -217,6 +217,25 @@ int skb_table41_write(const struct skb_run_ctx *ctx, int loud, char *msg, size_t
         }
         OUT("\n");
     }
+    if (props) {
+        static const char *const cols[] = { "rigidity", "left_invariance", "right_invariance",
+                                            "coordinate_invariance", "constant_speed", "shortest_path" };
+        const cJSON *det = cJSON_GetObjectItemCaseSensitive(props, "details"), *mj;
+        OUT("## Worst errors measured (verdict, worst error; every method)\n\n"
+            "| method | rigidity | left inv. | right inv. | coord. inv. | constant speed | shortest path |\n"
+            "|---|---|---|---|---|---|---|\n");
+        cJSON_ArrayForEach(mj, det) {
+            OUT("| %s |", mj->string);
+            for (int k = 0; k < 6; k++) {
+                double e = 0;
+                const char *v = str_at(mj, cols[k], "verdict", NULL);
+                num_at(mj, cols[k], "worst_error", NULL, &e);
+                OUT(" %s %.2g |", v ? minus_sign(v) : "?", e);
+            }
+            OUT("\n");
+        }
+        OUT("\n");
+    }
     if (flops) {
         const cJSON *fits = cJSON_GetObjectItemCaseSensitive(flops, "fits");
         const cJSON *it;
