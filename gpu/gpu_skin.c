@@ -31,6 +31,43 @@ static void float_buffer(GLuint vbo, GLuint loc, int comps, const float *data, i
     glEnableVertexAttribArray(loc);
 }
 
+/* total weight of joint j on vertex v (a joint may fill several slots) */
+static double joint_weight(const struct skb_mesh *m, int v, int j)
+{
+    double w = 0;
+    for (int k = 0; k < SKB_MAX_INFLUENCES; k++)
+        if (m->joint[SKB_MAX_INFLUENCES * v + k] == j)
+            w += (double)m->weight[SKB_MAX_INFLUENCES * v + k];
+    return w;
+}
+
+/* QB's rotation centre where the mesh has none: the rule of the CPU method
+ * `qb` (methods/qb.c), Hejl's joint between the bones that move the vertex
+ * (DQ paper 2.3): the rest position of the heaviest influencing joint whose
+ * parent also influences the vertex, else of the heaviest joint */
+static void default_center(const struct skb_mesh *m, int v, float out[3])
+{
+    int best = -1, best_child = -1;
+    double wbest = -1, wchild = -1;
+    for (int k = 0; k < SKB_MAX_INFLUENCES; k++) {
+        int j = m->joint[SKB_MAX_INFLUENCES * v + k];
+        double w = joint_weight(m, v, j);
+        if (!(w > 0))
+            continue;
+        if (w > wbest) {
+            wbest = w;
+            best = j;
+        }
+        if (m->parent && m->parent[j] >= 0 && joint_weight(m, v, m->parent[j]) > 0 && w > wchild) {
+            wchild = w;
+            best_child = j;
+        }
+    }
+    int j = best_child >= 0 ? best_child : best;
+    for (int i = 0; i < 3; i++)
+        out[i] = j >= 0 && m->joint_rest ? (float)m->joint_rest[3 * j + i] : 0.0f;
+}
+
 int skb_gpu_mesh_upload(const struct skb_mesh *m, struct skb_gpu_mesh *gm, char *msg, size_t msglen)
 {
     size_t nv = (size_t)m->nverts;
@@ -57,8 +94,11 @@ int skb_gpu_mesh_upload(const struct skb_mesh *m, struct skb_gpu_mesh *gm, char 
         for (int i = 0; i < 3; i++) {
             pos[3 * v + i] = (float)m->pos[3 * v + i];
             nrm[3 * v + i] = m->nrm ? (float)m->nrm[3 * v + i] : (i == 2 ? 1.0f : 0.0f);
-            ctr[3 * v + i] = m->center ? (float)m->center[3 * v + i] : 0.0f;
+            if (m->center)
+                ctr[3 * v + i] = (float)m->center[3 * v + i];
         }
+        if (!m->center)
+            default_center(m, (int)v, ctr + 3 * v);
         /* influences with weight > 0 first, each group in its original order */
         for (int pass = 0; pass < 2; pass++)
             for (int i = 0; i < SKB_MAX_INFLUENCES; i++) {
@@ -190,7 +230,7 @@ int skb_gpu_pack_joints(const struct skb_gpu_shader *s, const struct skb_mesh *m
     }
     for (int j = 0; j < nj; j++)
         skb_dq_from_mat4(p->mats + 16 * j, &q[j]);
-    if (s->antipodal == SKB_ANTIPODAL_HIERARCHY && hierarchy_signs(m, q) < 0) {
+    if (s->signs == SKB_ANTIPODAL_HIERARCHY && hierarchy_signs(m, q) < 0) {
         free(q);
         snprintf(msg, msglen, "gpu: out of memory resolving antipodality");
         return SKB_ENOMEM;
@@ -287,7 +327,7 @@ int skb_gpu_verify(struct skb_gpu_program *p, struct skb_gpu_mesh *gm, const str
     if ((rc = skb_skin_init(&sk, cpu, m, msg, msglen)) < 0)
         return rc;
     skb_params_default(&prm);
-    prm.antipodal = p->s->antipodal;
+    prm.antipodal = p->s->cpu_antipodal;
     float *joints = (float *)malloc(sizeof(float) * skb_gpu_joint_floats(p->s, m) + 1);
     float *gpos = (float *)malloc(sizeof(float) * 6 * nv + 1);
     double *cpos = (double *)malloc(sizeof(double) * 6 * nv + 1);
@@ -312,15 +352,13 @@ int skb_gpu_verify(struct skb_gpu_program *p, struct skb_gpu_mesh *gm, const str
             double ep = fabs((double)gpos[i] - cpos[i]);
             double en = m->nrm ? fabs((double)gpos[3 * nv + i] - cpos[3 * nv + i]) : 0;
             if (!isfinite(ep) || !isfinite(en))
-                ep = en = INFINITY;
-            if (!(ep <= out->max_abs_pos) || !(en <= out->max_abs_nrm)) {
-                if (ep > out->max_abs_pos || !isfinite(ep)) {
-                    out->worst_pose = k;
-                    out->worst_vertex = (int)(i / 3);
-                }
-                out->max_abs_pos = fmax(out->max_abs_pos, ep);
-                out->max_abs_nrm = fmax(out->max_abs_nrm, en);
+                ep = en = INFINITY;   /* a NaN must not compare as small */
+            if (ep > out->max_abs_pos) {
+                out->max_abs_pos = ep;
+                out->worst_pose = k;
+                out->worst_vertex = (int)(i / 3);
             }
+            out->max_abs_nrm = fmax(out->max_abs_nrm, en);
         }
     }
     out->pass = out->max_abs_pos <= out->tol_pos && out->max_abs_nrm <= out->tol_nrm;
@@ -347,8 +385,10 @@ static int cmp_double(const void *a, const void *b)
 }
 
 int skb_gpu_time(const struct skb_gpu *g, struct skb_gpu_program *p, struct skb_gpu_mesh *gm,
-                 const float *joints, int warmup, int reps, double *ms, char *msg, size_t msglen)
+                 const float *joints, int warmup, int reps, int passes, double *ms, char *msg, size_t msglen)
 {
+    if (passes < 1)
+        passes = 1;
     double *t = (double *)malloc(sizeof(double) * (size_t)(reps > 0 ? reps : 1));
     GLuint query = 0;
     int rc;
@@ -369,16 +409,18 @@ int skb_gpu_time(const struct skb_gpu *g, struct skb_gpu_program *p, struct skb_
             /* llvmpipe runs vertex work on the calling thread: timer queries
              * are meaningless there, a CPU clock around draw + finish is not */
             double t0 = now_ms();
-            tf_pass(p, gm);
+            for (int k = 0; k < passes; k++)
+                tf_pass(p, gm);
             glFinish();
-            t[i] = now_ms() - t0;
+            t[i] = (now_ms() - t0) / passes;
         } else {
             GLuint64 ns = 0;
             glBeginQuery(GL_TIME_ELAPSED, query);
-            tf_pass(p, gm);
+            for (int k = 0; k < passes; k++)
+                tf_pass(p, gm);
             glEndQuery(GL_TIME_ELAPSED);
             glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
-            t[i] = 1e-6 * (double)ns;
+            t[i] = 1e-6 * (double)ns / passes;
         }
     }
     glDisable(GL_RASTERIZER_DISCARD);

@@ -58,7 +58,10 @@ struct skb_gpu_shader {
     const char *title;         /* display name, e.g. "DLB (Alg. 1)" */
     const char *file;          /* method part in the shader dir, e.g. "dlb_fast.glsl" */
     const char *cpu_method;    /* registry name it is verified against (skb_method_find) */
-    int antipodal;             /* CPU params.antipodal for that check (enum skb_antipodal) */
+    int cpu_antipodal;         /* CPU params.antipodal for that check (enum skb_antipodal) */
+    int signs;                 /* GPU side: SKB_ANTIPODAL_HIERARCHY = signs precomputed on
+                                  the CPU along the joint tree (DQ paper 4.1), PIVOT =
+                                  Algorithm 2 in the shader (uploaded as converted) */
     int layout;                /* enum skb_gpu_layout */
     int vec4_per_joint;        /* size of one joint in the uniform block */
     int needs_scale;           /* verified on poses with scale/shear parts */
@@ -115,8 +118,8 @@ void skb_gpu_mesh_free(struct skb_gpu_mesh *gm);
 /* floats of joint data a shader needs for a mesh (vec4_per_joint * 4 * njoints) */
 size_t skb_gpu_joint_floats(const struct skb_gpu_shader *s, const struct skb_mesh *m);
 /* the per-joint uniform data of one pose, converted on the CPU in double
- * precision (dual quaternions with the hierarchy signs of DQ paper 4.1 where
- * the shader's antipodal mode is SKB_ANTIPODAL_HIERARCHY) */
+ * precision (quaternions with the hierarchy signs of DQ paper 4.1 where the
+ * shader's `signs` is SKB_ANTIPODAL_HIERARCHY) */
 int skb_gpu_pack_joints(const struct skb_gpu_shader *s, const struct skb_mesh *m,
                         const struct skb_pose *p, float *out, char *msg, size_t msglen);
 /* skin every vertex with transform feedback; pos/nrm get 3*nverts floats */
@@ -132,17 +135,19 @@ struct skb_gpu_check {
     int pass;                  /* both within tolerance and all finite */
 };
 /* GPU transform feedback against the CPU registry method s->cpu_method with
- * params.antipodal = s->antipodal, over nposes poses */
+ * params.antipodal = s->cpu_antipodal, over nposes poses */
 int skb_gpu_verify(struct skb_gpu_program *p, struct skb_gpu_mesh *gm, const struct skb_mesh *m,
                    const struct skb_pose *poses, int nposes, struct skb_gpu_check *out,
                    char *msg, size_t msglen);
 
-/* median milliseconds of one skinning pass (transform feedback, all vertices):
- * GL_TIME_ELAPSED queries on a hardware renderer, CLOCK_MONOTONIC around
- * draw + glFinish on a software one (its timer queries are meaningless);
- * `warmup` untimed passes first */
+/* milliseconds of one skinning pass (transform feedback, all vertices): the
+ * median over `reps` repetitions of `passes` back-to-back passes each, after
+ * `warmup` untimed passes; GL_TIME_ELAPSED queries on a hardware renderer,
+ * CLOCK_MONOTONIC around the draws + glFinish on a software one (its timer
+ * queries are meaningless) */
 int skb_gpu_time(const struct skb_gpu *g, struct skb_gpu_program *p, struct skb_gpu_mesh *gm,
-                 const float *joints, int warmup, int reps, double *ms, char *msg, size_t msglen);
+                 const float *joints, int warmup, int reps, int passes, double *ms,
+                 char *msg, size_t msglen);
 
 /* deterministic non-rigid parts S_j (scale/shear about each joint's rest
  * position) for two-phase skinning on datasets that have none; 16*njoints */

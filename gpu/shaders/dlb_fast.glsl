@@ -5,7 +5,7 @@
 void skin(out vec3 pos, out vec3 nrm)
 {
     vec4 b0 = vec4(0.0), be = vec4(0.0);
-    for (int i = 0; i < 4; i++) {
+    SKB_UNROLL for (int i = 0; i < 4; i++) {
         int j = 2 * a_joint[i];
         b0 += a_weight[i] * u_joint[j];
         be += a_weight[i] * u_joint[j + 1];

@@ -6,7 +6,7 @@ void skin(out vec3 pos, out vec3 nrm)
 {
     vec4 pivot = u_joint[2 * a_joint[0]];
     vec4 b0 = vec4(0.0), be = vec4(0.0);
-    for (int i = 0; i < 4; i++) {
+    SKB_UNROLL for (int i = 0; i < 4; i++) {
         int j = 2 * a_joint[i];
         vec4 q0 = u_joint[j];
         float w = dot(pivot, q0) < 0.0 ? -a_weight[i] : a_weight[i];

@@ -5,7 +5,7 @@
 void skin(out vec3 pos, out vec3 nrm)
 {
     vec4 r0 = vec4(0.0), r1 = vec4(0.0), r2 = vec4(0.0);
-    for (int i = 0; i < 4; i++) {
+    SKB_UNROLL for (int i = 0; i < 4; i++) {
         int j = 3 * a_joint[i];
         float w = a_weight[i];
         r0 += w * u_joint[j];
