@@ -378,60 +378,35 @@ static double now_ms(void)
     return 1e3 * (double)ts.tv_sec + 1e-6 * (double)ts.tv_nsec;
 }
 
-static int cmp_double(const void *a, const void *b)
+int skb_gpu_time_rep(const struct skb_gpu *g, struct skb_gpu_program *p, struct skb_gpu_mesh *gm,
+                     const float *joints, int passes, double *ms, char *msg, size_t msglen)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-int skb_gpu_time(const struct skb_gpu *g, struct skb_gpu_program *p, struct skb_gpu_mesh *gm,
-                 const float *joints, int warmup, int reps, int passes, double *ms, char *msg, size_t msglen)
-{
-    if (passes < 1)
-        passes = 1;
-    double *t = (double *)malloc(sizeof(double) * (size_t)(reps > 0 ? reps : 1));
-    GLuint query = 0;
-    int rc;
-    if (!t) {
-        snprintf(msg, msglen, "gpu: out of memory for timings");
-        return SKB_ENOMEM;
-    }
     bind_program(p, gm, joints);
     glEnable(GL_RASTERIZER_DISCARD);
-    /* the first draws compile the shader for the draw state (LLVM on llvmpipe) */
-    for (int i = 0; i < warmup; i++)
-        tf_pass(p, gm);
-    glFinish();
-    if (!g->software)
+    glFinish();   /* nothing queued from before is timed */
+    if (g->software) {
+        /* llvmpipe runs vertex work on the calling thread: timer queries are
+         * meaningless there, a CPU clock around draws + finish is not */
+        double t0 = now_ms();
+        for (int k = 0; k < passes; k++)
+            tf_pass(p, gm);
+        glFinish();
+        *ms = (now_ms() - t0) / passes;
+    } else {
+        GLuint query = 0;
+        GLuint64 ns = 0;
         glGenQueries(1, &query);
-    for (int i = 0; i < reps; i++) {
-        if (g->software) {
-            /* llvmpipe runs vertex work on the calling thread: timer queries
-             * are meaningless there, a CPU clock around draw + finish is not */
-            double t0 = now_ms();
-            for (int k = 0; k < passes; k++)
-                tf_pass(p, gm);
-            glFinish();
-            t[i] = (now_ms() - t0) / passes;
-        } else {
-            GLuint64 ns = 0;
-            glBeginQuery(GL_TIME_ELAPSED, query);
-            for (int k = 0; k < passes; k++)
-                tf_pass(p, gm);
-            glEndQuery(GL_TIME_ELAPSED);
-            glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
-            t[i] = 1e-6 * (double)ns / passes;
-        }
+        glBeginQuery(GL_TIME_ELAPSED, query);
+        for (int k = 0; k < passes; k++)
+            tf_pass(p, gm);
+        glEndQuery(GL_TIME_ELAPSED);
+        glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
+        glDeleteQueries(1, &query);
+        *ms = 1e-6 * (double)ns / passes;
     }
     glDisable(GL_RASTERIZER_DISCARD);
     glBindVertexArray(0);
-    if (query)
-        glDeleteQueries(1, &query);
-    qsort(t, (size_t)reps, sizeof *t, cmp_double);
-    *ms = reps > 0 ? (reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2])) : NAN;
-    free(t);
-    rc = gl_failed("timed transform feedback passes", msg, msglen);
-    return rc;
+    return gl_failed("timed transform feedback passes", msg, msglen);
 }
 
 void skb_gpu_demo_scales(const struct skb_mesh *m, unsigned long seed, skb_real *out)

@@ -10,7 +10,7 @@
  *   shaders    skb_gpu_shaders (table) skb_gpu_shader_find skb_gpu_shader_dir
  *              skb_gpu_vertex_source skb_gpu_program_build program_free
  *   skinning   skb_gpu_mesh_upload mesh_free skb_gpu_pack_joints skb_gpu_skin
- *              skb_gpu_verify skb_gpu_time skb_gpu_demo_scales
+ *              skb_gpu_verify skb_gpu_time_rep skb_gpu_demo_scales
  *   cost       skb_gpu_count_nir skb_gpu_nir_count_text skb_gpu_count_spirv
  *   pictures   skb_gpu_render_png
  */
@@ -140,14 +140,13 @@ int skb_gpu_verify(struct skb_gpu_program *p, struct skb_gpu_mesh *gm, const str
                    const struct skb_pose *poses, int nposes, struct skb_gpu_check *out,
                    char *msg, size_t msglen);
 
-/* milliseconds of one skinning pass (transform feedback, all vertices): the
- * median over `reps` repetitions of `passes` back-to-back passes each, after
- * `warmup` untimed passes; GL_TIME_ELAPSED queries on a hardware renderer,
- * CLOCK_MONOTONIC around the draws + glFinish on a software one (its timer
- * queries are meaningless) */
-int skb_gpu_time(const struct skb_gpu *g, struct skb_gpu_program *p, struct skb_gpu_mesh *gm,
-                 const float *joints, int warmup, int reps, int passes, double *ms,
-                 char *msg, size_t msglen);
+/* milliseconds per skinning pass (transform feedback, all vertices) of
+ * `passes` back-to-back passes: GL_TIME_ELAPSED queries on a hardware
+ * renderer, CLOCK_MONOTONIC around the draws + glFinish on a software one
+ * (its timer queries are meaningless).  One repetition: callers warm up
+ * (the first draws compile the shader variant), interleave and take medians. */
+int skb_gpu_time_rep(const struct skb_gpu *g, struct skb_gpu_program *p, struct skb_gpu_mesh *gm,
+                     const float *joints, int passes, double *ms, char *msg, size_t msglen);
 
 /* deterministic non-rigid parts S_j (scale/shear about each joint's rest
  * position) for two-phase skinning on datasets that have none; 16*njoints */

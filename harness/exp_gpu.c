@@ -18,7 +18,7 @@
 #define MAX_SHADERS 16
 #define VERIFY_POSES_FULL 12
 #define VERIFY_POSES_QUICK 4
-#define TIMING_REPS_FULL 9
+#define TIMING_REPS_FULL 15
 #define TIMING_REPS_QUICK 3
 #define TIMING_WARMUP 3
 /* vertices skinned per timed repetition (passes = this / nverts): keeps one
@@ -36,6 +36,7 @@ struct gpu_run {
     const struct skb_gpu_shader *sh[MAX_SHADERS];
     struct skb_gpu_program prog[MAX_SHADERS];
     double max_pos[MAX_SHADERS], max_nrm[MAX_SHADERS];
+    double max_rel[MAX_SHADERS];   /* position error / model size */
     int verified[MAX_SHADERS];     /* datasets checked */
     int failed[MAX_SHADERS];       /* datasets over tolerance */
     cJSON *root, *verif, *ms, *ratio, *images, *notes, *passes, *verts;
@@ -83,15 +84,59 @@ static void bounds(const float *pos, int n, double lo[3], double hi[3])
         }
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *x, int n)
+{
+    qsort(x, (size_t)n, sizeof *x, cmp_double);
+    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+}
+
+static void record_check(struct gpu_run *r, int i, cJSON *v, const struct skb_gpu_check *chk,
+                         const int *idx, int np)
+{
+    skb_json_add_number(v, "max_abs_pos", chk->max_abs_pos);
+    skb_json_add_number(v, "max_abs_nrm", chk->max_abs_nrm);
+    skb_json_add_number(v, "tol_pos", chk->tol_pos);
+    skb_json_add_number(v, "tol_nrm", chk->tol_nrm);
+    skb_json_add_number(v, "model_size", chk->size);
+    cJSON_AddNumberToObject(v, "poses", np);
+    cJSON_AddBoolToObject(v, "scale_parts", r->sh[i]->needs_scale);
+    cJSON_AddBoolToObject(v, "pass", chk->pass);
+    if (!chk->pass) {
+        cJSON_AddNumberToObject(v, "worst_pose", idx[chk->worst_pose]);
+        cJSON_AddNumberToObject(v, "worst_vertex", chk->worst_vertex);
+    }
+    r->max_pos[i] = fmax(r->max_pos[i], chk->max_abs_pos);
+    r->max_nrm[i] = fmax(r->max_nrm[i], chk->max_abs_nrm);
+    r->max_rel[i] = fmax(r->max_rel[i], chk->max_abs_pos / chk->size);
+    r->verified[i]++;
+    r->failed[i] += !chk->pass;
+}
+
+/* every shader on one dataset: verification on the sampled poses, then
+ * timings of the middle one, repetitions interleaved across shaders so that
+ * load from other processes drifts over all of them alike */
 static int run_dataset(struct gpu_run *r, const struct skb_dataset *d, char *msg, size_t msglen)
 {
     const struct skb_mesh *m = &d->mesh;
     struct skb_gpu_mesh gm;
     int idx[VERIFY_POSES_FULL], np = pick_poses(d, r->ctx->quick, idx), rc;
+    int reps = r->ctx->quick ? TIMING_REPS_QUICK : TIMING_REPS_FULL;
     struct skb_pose poses[VERIFY_POSES_FULL], sposes[VERIFY_POSES_FULL];
     skb_real *scales = NULL;
-    float *joints = NULL;
+    float *joints[MAX_SHADERS] = { NULL };
+    double *t = (double *)malloc(sizeof(double) * (size_t)(MAX_SHADERS * reps));
+    if (!t) {
+        snprintf(msg, msglen, "gpu: out of memory");
+        return SKB_ENOMEM;
+    }
     if ((rc = skb_gpu_mesh_upload(m, &gm, msg, msglen)) < 0) {
+        free(t);
         if (rc == SKB_ENOTSUP) {
             note(r, "dataset %s skipped: %s", d->name, msg);
             return 0;
@@ -120,11 +165,11 @@ static int run_dataset(struct gpu_run *r, const struct skb_dataset *d, char *msg
     int passes = (r->ctx->quick ? TIMING_VERTS_PER_REP_QUICK : TIMING_VERTS_PER_REP_FULL) / (m->nverts > 0 ? m->nverts : 1);
     passes = passes < 1 ? 1 : passes;
     cJSON_AddNumberToObject(r->passes, d->name, passes);
-    double lbs_ms = NAN;
     for (int i = 0; i < r->nsh; i++) {
         const struct skb_gpu_shader *s = r->sh[i];
         const struct skb_pose *pv = s->needs_scale ? sposes : poses;
         struct skb_gpu_check chk;
+        double warm;
         cJSON *v = cJSON_AddObjectToObject(vd, s->name);
         if (!skb_method_find(s->cpu_method)) {
             cJSON_AddStringToObject(v, "unverified", "CPU method not in the registry");
@@ -132,47 +177,36 @@ static int run_dataset(struct gpu_run *r, const struct skb_dataset *d, char *msg
         } else if ((rc = skb_gpu_verify(&r->prog[i], &gm, m, pv, np, &chk, msg, msglen)) < 0) {
             goto done;
         } else {
-            skb_json_add_number(v, "max_abs_pos", chk.max_abs_pos);
-            skb_json_add_number(v, "max_abs_nrm", chk.max_abs_nrm);
-            skb_json_add_number(v, "tol_pos", chk.tol_pos);
-            skb_json_add_number(v, "tol_nrm", chk.tol_nrm);
-            skb_json_add_number(v, "model_size", chk.size);
-            cJSON_AddNumberToObject(v, "poses", np);
-            cJSON_AddBoolToObject(v, "scale_parts", s->needs_scale);
-            cJSON_AddBoolToObject(v, "pass", chk.pass);
-            if (!chk.pass) {
-                cJSON_AddNumberToObject(v, "worst_pose", idx[chk.worst_pose]);
-                cJSON_AddNumberToObject(v, "worst_vertex", chk.worst_vertex);
-            }
-            r->max_pos[i] = fmax(r->max_pos[i], chk.max_abs_pos);
-            r->max_nrm[i] = fmax(r->max_nrm[i], chk.max_abs_nrm);
-            r->verified[i]++;
-            r->failed[i] += !chk.pass;
+            record_check(r, i, v, &chk, idx, np);
         }
-        /* time the middle verified pose */
-        free(joints);
-        joints = (float *)malloc(sizeof(float) * skb_gpu_joint_floats(s, m) + 1);
-        double t = NAN;
-        if (!joints) {
+        joints[i] = (float *)malloc(sizeof(float) * skb_gpu_joint_floats(s, m) + 1);
+        if (!joints[i]) {
             rc = SKB_ENOMEM;
             snprintf(msg, msglen, "gpu: out of memory");
             goto done;
         }
-        if ((rc = skb_gpu_pack_joints(s, m, &pv[np / 2], joints, msg, msglen)) < 0
-            || (rc = skb_gpu_time(&r->g, &r->prog[i], &gm, joints, TIMING_WARMUP,
-                                  r->ctx->quick ? TIMING_REPS_QUICK : TIMING_REPS_FULL, passes,
-                                  &t, msg, msglen)) < 0)
+        /* the middle verified pose; warm-up draws compile the draw variant */
+        if ((rc = skb_gpu_pack_joints(s, m, &pv[np / 2], joints[i], msg, msglen)) < 0
+            || (rc = skb_gpu_time_rep(&r->g, &r->prog[i], &gm, joints[i], TIMING_WARMUP, &warm, msg, msglen)) < 0)
             goto done;
-        skb_json_add_number(md, s->name, t);
-        if (i == 0)
-            lbs_ms = t;
-        skb_json_add_number(rd, s->name, t / lbs_ms);
-        skb_run_progress(r->ctx, "gpu", "%-10s %-10s %.4f ms%s", d->name, s->name, t,
-                         cJSON_IsTrue(cJSON_GetObjectItem(v, "pass")) ? "  verified" : "");
+    }
+    for (int k = 0; k < reps; k++)
+        for (int i = 0; i < r->nsh; i++)
+            if ((rc = skb_gpu_time_rep(&r->g, &r->prog[i], &gm, joints[i], passes, &t[i * reps + k], msg, msglen)) < 0)
+                goto done;
+    double lbs_ms = median(t, reps);
+    for (int i = 0; i < r->nsh; i++) {
+        double ms = median(t + i * reps, reps);
+        skb_json_add_number(md, r->sh[i]->name, ms);
+        skb_json_add_number(rd, r->sh[i]->name, ms / lbs_ms);
+        skb_run_progress(r->ctx, "gpu", "%-14s %-10s %.4f ms (x%.2f LBS)%s", d->name, r->sh[i]->name, ms,
+                         ms / lbs_ms, r->failed[i] ? "  VERIFICATION FAILED" : "");
     }
     rc = 0;
 done:
-    free(joints);
+    for (int i = 0; i < r->nsh; i++)
+        free(joints[i]);
+    free(t);
     free(scales);
     skb_gpu_mesh_free(&gm);
     return rc;
@@ -424,6 +458,7 @@ static int gpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
             goto fail;
     }
     cJSON *mae = cJSON_AddObjectToObject(root, "max_abs_error");
+    cJSON *mre = cJSON_AddObjectToObject(root, "max_rel_error");
     cJSON *man = cJSON_AddObjectToObject(root, "max_abs_error_normal");
     cJSON *ver = cJSON_AddObjectToObject(root, "verified");
     int bad = 0;
@@ -431,6 +466,7 @@ static int gpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         if (!r->verified[i])
             continue;
         skb_json_add_number(mae, r->sh[i]->name, r->max_pos[i]);
+        skb_json_add_number(mre, r->sh[i]->name, r->max_rel[i]);
         skb_json_add_number(man, r->sh[i]->name, r->max_nrm[i]);
         cJSON_AddBoolToObject(ver, r->sh[i]->name, r->failed[i] == 0);
         bad += r->failed[i] > 0;
