@@ -335,6 +335,21 @@ static void add_count_ratios(cJSON *root, const char *key, struct gpu_run *r, co
             skb_json_add_number(o, r->sh[i]->name, (double)counts[i] / counts[0]);
 }
 
+/* DQ paper 5: the two-phase shader's extra instructions over the rigid DLB
+ * shader it extends (dlb_scale runs dlb_fast's code after the LBS of S_j) */
+static void add_two_phase_extra(cJSON *root, const char *key, struct gpu_run *r, const int *counts)
+{
+    int two = -1, one = -1;
+    for (int i = 0; i < r->nsh; i++) {
+        if (strcmp(r->sh[i]->name, "dlb_scale") == 0)
+            two = counts[i];
+        if (strcmp(r->sh[i]->name, "dlb_fast") == 0)
+            one = counts[i];
+    }
+    if (two >= 0 && one >= 0)
+        cJSON_AddNumberToObject(root, key, two - one);
+}
+
 static int instruction_counts(struct gpu_run *r)
 {
     int nir[MAX_SHADERS], spv[MAX_SHADERS];
@@ -344,6 +359,7 @@ static int instruction_counts(struct gpu_run *r)
         cJSON_AddStringToObject(root, "instructions_skipped", msg);
     add_counts(root, "instructions", r, nir);
     add_count_ratios(root, "instructions_ratio_to_lbs", r, nir);
+    add_two_phase_extra(root, "instructions_two_phase_extra", r, nir);
     cJSON_AddStringToObject(root, "instructions_source",
         "Mesa NIR handed to the driver (ST_DEBUG=nir at link time), vertex shader incl. the MVP transform");
     cJSON_AddStringToObject(root, "instructions_rule",
@@ -353,6 +369,7 @@ static int instruction_counts(struct gpu_run *r)
         cJSON_AddStringToObject(root, "instructions_spirv_skipped", msg);
     add_counts(root, "instructions_spirv", r, spv);
     add_count_ratios(root, "instructions_spirv_ratio_to_lbs", r, spv);
+    add_two_phase_extra(root, "instructions_spirv_two_phase_extra", r, spv);
     cJSON_AddStringToObject(root, "instructions_spirv_rule",
         "glslangValidator -G, spirv-opt -O (influence loops unrolled), spirv-dis: vector-level arithmetic, "
         "logic, comparison, conversion, select and GLSL.std.450 instructions in function bodies; loads, stores, "
