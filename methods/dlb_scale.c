@@ -105,7 +105,7 @@ static int dlb_scale_skin(const struct skb_mesh *m, const void *state, int v0, i
 SKB_METHOD_EXPORT const struct skb_method skb_method_dlb_scale = {
     .name = "dlb_scale",
     .title = "DLB+scale",
-    .description = "two-phase skinning: LBS of scale/shear joints, then DLB of the rigid parts",
+    .description = "two-phase skinning: LBS of scale/shear joints, then DLB of the rigid parts (skin only)",
     .seed_ref = "DQ paper 4.2",
     .flags = SKB_MF_NONRIGID_IN,
     .max_n = 0,
