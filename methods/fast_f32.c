@@ -277,54 +277,87 @@ KERNEL static int qlb_kernel(const float *__restrict__ jd, const float *__restri
     return 0;
 }
 
-/* DLB: dual quaternion sum with Algorithm 2 signs, then DQ paper Alg. 1 */
+/* DLB: dual quaternion sum with Algorithm 2 signs, then DQ paper Alg. 1.
+ * Every term of Alg. 1 is quadratic in the normalised non-dual part, so
+ * v' = v + 2/|b0|^2 (b0 x (b0 x v + a0 v) + a0 be - ae b0 + b0 x be) needs
+ * one division and no square root (the trick of thesis 3.3 applied to
+ * Alg. 1).  Blocks of DLB_BLOCK vertices: the sums per vertex (4-wide, the
+ * joints are gathered), then the transforms across the block (8-wide), so
+ * the long dependency chain of one vertex overlaps with its neighbours'. */
+#define DLB_BLOCK 8
+typedef float v8f __attribute__((vector_size(32)));
+typedef int v4i __attribute__((vector_size(16)));
+#define LOAD8(dst, p) memcpy(&(dst), (p), sizeof(v8f))
+
+static inline v4f hsum4(v4f v)
+{
+    v = v + __builtin_shuffle(v, (v4i){ 1, 0, 3, 2 });
+    return v + __builtin_shuffle(v, (v4i){ 2, 3, 0, 1 });
+}
+
 KERNEL static int dlb_kernel(const float *__restrict__ jd, const float *__restrict__ P,
                              const float *__restrict__ N, const float *__restrict__ W,
                              const uint16_t *__restrict__ J, int v0, int v1, int has_nrm,
                              float *__restrict__ OP, float *__restrict__ ON)
 {
-    for (int v = v0; v < v1; v++) {
-        const float *m[4];
-        float w[4];
-        for (int k = 0; k < 4; k++) {
-            m[k] = jd + 8 * J[4 * v + k];
-            w[k] = W[4 * v + k];
+    const v4i signbit = { (int)0x80000000, (int)0x80000000, (int)0x80000000, (int)0x80000000 };
+    for (int b = v0; b < v1; b += DLB_BLOCK) {
+        int cnt = v1 - b < DLB_BLOCK ? v1 - b : DLB_BLOCK;
+        float s[8][DLB_BLOCK] __attribute__((aligned(32)));
+        float px[DLB_BLOCK], py[DLB_BLOCK], pz[DLB_BLOCK], nx[DLB_BLOCK], ny[DLB_BLOCK], nz[DLB_BLOCK];
+        for (int i = 0; i < cnt; i++) {
+            int v = b + i;
+            const float *m0 = jd + 8 * J[4 * v], *m1 = jd + 8 * J[4 * v + 1];
+            const float *m2 = jd + 8 * J[4 * v + 2], *m3 = jd + 8 * J[4 * v + 3];
+            float wa = W[4 * v], wb = W[4 * v + 1], wc = W[4 * v + 2], wd = W[4 * v + 3];
+            v4f r0 = load4(m0), r1 = load4(m1), r2 = load4(m2), r3 = load4(m3);
+            /* Algorithm 2: the pivot is the first influence with weight */
+            v4f p = wa > 0 ? r0 : wb > 0 ? r1 : wc > 0 ? r2 : r3;
+            v4f w0 = { wa, wa, wa, wa }, w1 = { wb, wb, wb, wb }, w2 = { wc, wc, wc, wc }, w3 = { wd, wd, wd, wd };
+            w0 = (v4f)((v4i)w0 ^ ((hsum4(p * r0) < 0) & signbit));
+            w1 = (v4f)((v4i)w1 ^ ((hsum4(p * r1) < 0) & signbit));
+            w2 = (v4f)((v4i)w2 ^ ((hsum4(p * r2) < 0) & signbit));
+            w3 = (v4f)((v4i)w3 ^ ((hsum4(p * r3) < 0) & signbit));
+            v4f br = w0 * r0 + w1 * r1 + w2 * r2 + w3 * r3;
+            v4f bd = w0 * load4(m0 + 4) + w1 * load4(m1 + 4) + w2 * load4(m2 + 4) + w3 * load4(m3 + 4);
+            for (int k = 0; k < 4; k++) {
+                s[k][i] = br[k];
+                s[4 + k][i] = bd[k];
+            }
+            px[i] = P[3 * v]; py[i] = P[3 * v + 1]; pz[i] = P[3 * v + 2];
+            nx[i] = N[3 * v]; ny[i] = N[3 * v + 1]; nz[i] = N[3 * v + 2];
         }
-        int pk = w[0] > 0 ? 0 : w[1] > 0 ? 1 : w[2] > 0 ? 2 : 3;
-        v4f qp = load4(m[pk]);
-        for (int k = 0; k < 4; k++) {
-            v4f qd = qp * load4(m[k]);
-            if (qd[0] + qd[1] + qd[2] + qd[3] < 0)
-                w[k] = -w[k];
+        for (int i = cnt; i < DLB_BLOCK; i++) {   /* pad the block with identities */
+            s[0][i] = 1;
+            for (int k = 1; k < 8; k++)
+                s[k][i] = 0;
+            px[i] = py[i] = pz[i] = nx[i] = ny[i] = nz[i] = 0;
         }
-        v4f br = w[0] * load4(m[0]) + w[1] * load4(m[1]) + w[2] * load4(m[2]) + w[3] * load4(m[3]);
-        v4f bd = w[0] * load4(m[0] + 4) + w[1] * load4(m[1] + 4) + w[2] * load4(m[2] + 4)
-               + w[3] * load4(m[3] + 4);
-        v4f r2 = br * br;
-        float n2 = r2[0] + r2[1] + r2[2] + r2[3];
-        if (!(n2 > DLB_MIN_NORM2_F))
-            return SKB_ECANCEL;
-        float inv = 1.0f / sqrtf(n2);
-        br = br * inv;
-        bd = bd * inv;
-        float a0 = br[0], dx = br[1], dy = br[2], dz = br[3];
-        float ae = bd[0], ex = bd[1], ey = bd[2], ez = bd[3];
-        float x = P[3 * v], y = P[3 * v + 1], z = P[3 * v + 2];
-        /* c1 = d0 x v + a0 v; v' = v + 2 d0 x c1 + 2 (a0 de - ae d0 + d0 x de) */
-        float c1x = dy * z - dz * y + a0 * x, c1y = dz * x - dx * z + a0 * y, c1z = dx * y - dy * x + a0 * z;
-        float tx = a0 * ex - ae * dx + dy * ez - dz * ey;
-        float ty = a0 * ey - ae * dy + dz * ex - dx * ez;
-        float tz = a0 * ez - ae * dz + dx * ey - dy * ex;
-        v4f out = { x + 2 * (dy * c1z - dz * c1y + tx), y + 2 * (dz * c1x - dx * c1z + ty),
-                    z + 2 * (dx * c1y - dy * c1x + tz), 0 };
-        store4(OP + 3 * v, out);
+        v8f a0, x0, y0, z0, ae, xe, ye, ze, X, Y, Z;
+        LOAD8(a0, s[0]); LOAD8(x0, s[1]); LOAD8(y0, s[2]); LOAD8(z0, s[3]);
+        LOAD8(ae, s[4]); LOAD8(xe, s[5]); LOAD8(ye, s[6]); LOAD8(ze, s[7]);
+        v8f n2 = a0 * a0 + x0 * x0 + y0 * y0 + z0 * z0;
+        for (int i = 0; i < cnt; i++)
+            if (!(n2[i] > DLB_MIN_NORM2_F))
+                return SKB_ECANCEL;
+        v8f k = 2.0f / n2;
+        LOAD8(X, px); LOAD8(Y, py); LOAD8(Z, pz);
+        v8f cx = y0 * Z - z0 * Y + a0 * X, cy = z0 * X - x0 * Z + a0 * Y, cz = x0 * Y - y0 * X + a0 * Z;
+        v8f ox = X + k * (y0 * cz - z0 * cy + a0 * xe - ae * x0 + y0 * ze - z0 * ye);
+        v8f oy = Y + k * (z0 * cx - x0 * cz + a0 * ye - ae * y0 + z0 * xe - x0 * ze);
+        v8f oz = Z + k * (x0 * cy - y0 * cx + a0 * ze - ae * z0 + x0 * ye - y0 * xe);
+        for (int i = 0; i < cnt; i++) {
+            v4f o = { ox[i], oy[i], oz[i], 0 };
+            store4(OP + 3 * (b + i), o);
+        }
         if (has_nrm) {
-            float nx = N[3 * v], ny = N[3 * v + 1], nz = N[3 * v + 2];
-            float n1x = dy * nz - dz * ny + a0 * nx, n1y = dz * nx - dx * nz + a0 * ny;
-            float n1z = dx * ny - dy * nx + a0 * nz;
-            v4f no = { nx + 2 * (dy * n1z - dz * n1y), ny + 2 * (dz * n1x - dx * n1z),
-                       nz + 2 * (dx * n1y - dy * n1x), 0 };
-            store4(ON + 3 * v, no);
+            LOAD8(X, nx); LOAD8(Y, ny); LOAD8(Z, nz);
+            cx = y0 * Z - z0 * Y + a0 * X; cy = z0 * X - x0 * Z + a0 * Y; cz = x0 * Y - y0 * X + a0 * Z;
+            v8f qx = X + k * (y0 * cz - z0 * cy), qy = Y + k * (z0 * cx - x0 * cz), qz = Z + k * (x0 * cy - y0 * cx);
+            for (int i = 0; i < cnt; i++) {
+                v4f o = { qx[i], qy[i], qz[i], 0 };
+                store4(ON + 3 * (b + i), o);
+            }
         }
     }
     return 0;
