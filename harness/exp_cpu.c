@@ -88,46 +88,30 @@ struct run {
 
 /* ---- timed bodies ---- */
 
-static void time_double(void *arg, long iters)
+/* one deformation per iteration: the next pose of the sequence, prepare,
+ * skin every vertex (the kind test is one predictable branch) */
+static void time_deform(void *arg, long iters)
 {
     struct bcase *c = (struct bcase *)arg;
     const struct skb_mesh *mesh = &c->ds->d.mesh;
     for (long i = 0; i < iters; i++) {
         struct skb_pose p;
-        int rc;
+        int rc = 0;
         skb_dataset_pose(&c->ds->d, c->next_pose, &p);
         c->next_pose = (c->next_pose + 1) % c->ds->d.nposes;
-        if ((rc = c->m->prepare(mesh, &p, &c->prm, c->sk.state)) < 0
-            || (rc = c->m->skin(mesh, c->sk.state, 0, mesh->nverts, c->ds->pos, c->ds->nrm)) < 0)
+        if (c->kind == K_DOUBLE) {
+            if ((rc = c->m->prepare(mesh, &p, &c->prm, c->sk.state)) >= 0)
+                rc = c->m->skin(mesh, c->sk.state, 0, mesh->nverts, c->ds->pos, c->ds->nrm);
+        } else if (c->kind == K_F32) {
+            if ((rc = skb__skin_f32_prepare(&c->fk, &p, &c->prm)) >= 0)
+                rc = skb__skin_f32_run(&c->fk, 0, mesh->nverts, c->ds->fpos, c->ds->fnrm);
+        } else {
+            c->peer->prepare(c->pp, &p);
+            c->peer->skin(c->pp, c->ds->fpos, c->ds->fnrm);
+        }
+        if (rc < 0)
             c->error = rc;
         skb_bench_clobber(c->ds->pos);
-    }
-}
-
-static void time_f32(void *arg, long iters)
-{
-    struct bcase *c = (struct bcase *)arg;
-    for (long i = 0; i < iters; i++) {
-        struct skb_pose p;
-        int rc;
-        skb_dataset_pose(&c->ds->d, c->next_pose, &p);
-        c->next_pose = (c->next_pose + 1) % c->ds->d.nposes;
-        if ((rc = skb__skin_f32_prepare(&c->fk, &p, &c->prm)) < 0
-            || (rc = skb__skin_f32_run(&c->fk, 0, c->ds->d.mesh.nverts, c->ds->fpos, c->ds->fnrm)) < 0)
-            c->error = rc;
-        skb_bench_clobber(c->ds->fpos);
-    }
-}
-
-static void time_peer(void *arg, long iters)
-{
-    struct bcase *c = (struct bcase *)arg;
-    for (long i = 0; i < iters; i++) {
-        struct skb_pose p;
-        skb_dataset_pose(&c->ds->d, c->next_pose, &p);
-        c->next_pose = (c->next_pose + 1) % c->ds->d.nposes;
-        c->peer->prepare(c->pp, &p);
-        c->peer->skin(c->pp, c->ds->fpos, c->ds->fnrm);
         skb_bench_clobber(c->ds->fpos);
     }
 }
@@ -493,6 +477,31 @@ static cJSON *timing_block(struct run *r, const cJSON *gb, struct ds *ds, enum k
     return ms;
 }
 
+/* ms, ratios to linear, vertices/s of the double path, the fast kernels and
+ * the peers of one dataset, and how each was checked */
+static void add_timings(struct run *r, const cJSON *gb, struct ds *ds, cJSON *o)
+{
+    cJSON *ratios, *vps, *detail, *ratios32, *vps32, *detail32, *rp, *vpp, *detp;
+    cJSON_AddItemToObject(o, "ms", timing_block(r, gb, ds, K_DOUBLE, "linear", &ratios, &vps, &detail));
+    cJSON_AddItemToObject(o, "ratio_to_linear", ratios);
+    cJSON_AddItemToObject(o, "vertices_per_s", vps);
+    cJSON_AddItemToObject(o, "ms_f32", timing_block(r, gb, ds, K_F32, "linear", &ratios32, &vps32, &detail32));
+    cJSON_AddItemToObject(o, "ratio_to_linear_f32", ratios32);
+    cJSON_AddItemToObject(o, "vertices_per_s_f32", vps32);
+    cJSON_AddItemToObject(o, "peers_ms", timing_block(r, gb, ds, K_PEER, "textbook_lbs", &rp, &vpp, &detp));
+    cJSON_Delete(rp);
+    cJSON_Delete(vpp);
+    /* peers beside our kernels: their time over ours (same output) */
+    cJSON *pr = cJSON_AddObjectToObject(o, "peer_ratio_to_ours_f32");
+    for (int k = 0; skb_peers[k]; k++)
+        skb_json_add_number(pr, skb_peers[k]->name, case_ms(r, gb, K_PEER, ds, skb_peers[k]->name)
+                                                    / case_ms(r, gb, K_F32, ds, skb_peers[k]->reference));
+    cJSON *checks = cJSON_AddObjectToObject(o, "checks");
+    cJSON_AddItemToObject(checks, "double", detail);
+    cJSON_AddItemToObject(checks, "f32", detail32);
+    cJSON_AddItemToObject(checks, "peers", detp);
+}
+
 /* SB's least-squares solves per pose (thesis Table 3.2) and DIB iterations:
  * from the pose_stats hook after prepare (SB) / skin (DIB) on every pose */
 static void pose_stats_block(struct ds *ds, const struct skb_run_ctx *ctx, cJSON *out)
@@ -633,10 +642,7 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         struct bcase *c = r.c + i;
         if (c->error)
             continue;
-        skb_bench_fn fn = c->kind == K_DOUBLE ? time_double : c->kind == K_F32 ? time_f32
-                        : c->kind == K_PEER ? time_peer : time_copy;
-        double items = c->kind == K_COPY ? (double)c->ds->d.mesh.nverts : (double)c->ds->d.mesh.nverts;
-        skb_bench_add(c->name, fn, c, 1, items);
+        skb_bench_add(c->name, c->kind == K_COPY ? time_copy : time_deform, c, 1, (double)c->ds->d.mesh.nverts);
     }
     snprintf(gbpath, sizeof gbpath, "%s/cpu-gbench.json", ctx->out_dir);
     {
@@ -678,28 +684,13 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         if (ds->large)
             continue;
         cJSON *o = cJSON_AddObjectToObject(dsj, ds->d.name);
-        cJSON *ratios, *vps, *detail, *ratios32, *vps32, *detail32, *rp, *vpp, *detp;
         cJSON_AddNumberToObject(o, "vertices", ds->d.mesh.nverts);
         cJSON_AddNumberToObject(o, "triangles", ds->d.mesh.ntris);
         cJSON_AddNumberToObject(o, "joints", ds->d.mesh.njoints);
         cJSON_AddNumberToObject(o, "poses", ds->d.nposes);
         cJSON_AddStringToObject(o, "clip", ds->d.clip);
         cJSON_AddStringToObject(o, "source", ds->d.source);
-        cJSON_AddItemToObject(o, "ms", timing_block(&r, gb, ds, K_DOUBLE, "linear", &ratios, &vps, &detail));
-        cJSON_AddItemToObject(o, "ratio_to_linear", ratios);
-        cJSON_AddItemToObject(o, "vertices_per_s", vps);
-        cJSON_AddItemToObject(o, "ms_f32", timing_block(&r, gb, ds, K_F32, "linear", &ratios32, &vps32, &detail32));
-        cJSON_AddItemToObject(o, "ratio_to_linear_f32", ratios32);
-        cJSON_AddItemToObject(o, "vertices_per_s_f32", vps32);
-        cJSON_AddItemToObject(o, "peers_ms", timing_block(&r, gb, ds, K_PEER, "textbook_lbs", &rp, &vpp, &detp));
-        cJSON_Delete(rp);
-        cJSON_Delete(vpp);
-        /* peers beside our kernels: their time over ours (same output) */
-        cJSON *pr = cJSON_AddObjectToObject(o, "peer_ratio_to_ours_f32");
-        for (int k = 0; skb_peers[k]; k++)
-            skb_json_add_number(pr, skb_peers[k]->name,
-                                case_ms(&r, gb, K_PEER, ds, skb_peers[k]->name)
-                                / case_ms(&r, gb, K_F32, ds, skb_peers[k]->reference));
+        add_timings(&r, gb, ds, o);
         cJSON *dib = cJSON_AddObjectToObject(o, "dib_precision");
         for (int k = 0; skb_methods[k]; k++) {
             const struct skb_method *m = skb_methods[k];
@@ -715,10 +706,6 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
             }
         }
         pose_stats_block(ds, ctx, cJSON_AddObjectToObject(o, "pose_stats"));
-        cJSON *checks = cJSON_AddObjectToObject(o, "checks");
-        cJSON_AddItemToObject(checks, "double", detail);
-        cJSON_AddItemToObject(checks, "f32", detail32);
-        cJSON_AddItemToObject(checks, "peers", detp);
         cJSON *cnt = cJSON_AddObjectToObject(o, "load");
         cJSON_AddNumberToObject(cnt, "renormalized", ds->d.renormalized);
         cJSON_AddNumberToObject(cnt, "truncated", ds->d.truncated);
@@ -730,24 +717,11 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         if (!ds->large)
             continue;
         cJSON *o = cJSON_AddObjectToObject(root, "large_mesh");
-        cJSON *ratios, *vps, *detail, *ratios32, *vps32, *detail32, *rp, *vpp, *detp;
         cJSON_AddStringToObject(o, "dataset", ds->d.name);
         cJSON_AddNumberToObject(o, "vertices", ds->d.mesh.nverts);
         cJSON_AddNumberToObject(o, "joints", ds->d.mesh.njoints);
         cJSON_AddNumberToObject(o, "poses_cycled", ds->d.nposes);
-        cJSON_AddItemToObject(o, "ms", timing_block(&r, gb, ds, K_DOUBLE, "linear", &ratios, &vps, &detail));
-        cJSON_AddItemToObject(o, "ratio_to_linear", ratios);
-        cJSON_AddItemToObject(o, "ms_f32", timing_block(&r, gb, ds, K_F32, "linear", &ratios32, &vps32, &detail32));
-        cJSON_AddItemToObject(o, "ratio_to_linear_f32", ratios32);
-        cJSON_AddItemToObject(o, "vertices_per_s_f32", vps32);
-        cJSON_AddItemToObject(o, "peers_ms", timing_block(&r, gb, ds, K_PEER, "textbook_lbs", &rp, &vpp, &detp));
-        cJSON_Delete(rp);
-        cJSON_Delete(vpp);
-        cJSON_Delete(vps);
-        cJSON *checks = cJSON_AddObjectToObject(o, "checks");
-        cJSON_AddItemToObject(checks, "double", detail);
-        cJSON_AddItemToObject(checks, "f32", detail32);
-        cJSON_AddItemToObject(checks, "peers", detp);
+        add_timings(&r, gb, ds, o);
         double lin = case_ms(&r, gb, K_F32, ds, "linear"), dlb = case_ms(&r, gb, K_F32, ds, "dlb");
         double cp = case_ms(&r, gb, K_COPY, ds, "memcpy");
         double bytes = (double)LBS_F32_BYTES_PER_VERTEX * ds->d.mesh.nverts;

@@ -2,14 +2,17 @@
  * linear (LBS, thesis eq. 2.6), qlb0/qb (QLB about the origin / a fixed
  * centre, thesis eq. 3.5 and 3.7) and dlb (DQ paper Alg. 1 with Alg. 2 signs).
  *
- * Layout chosen by measurement (see the cpu experiment): per-joint data as
- * 4-float columns, so that blending the influences of one vertex is a few
- * 4-wide multiply-adds (GCC vector extensions: SSE on x86-64, NEON on ARM,
- * scalar elsewhere); vertex data as packed float streams (positions and
- * normals xyz, four uint16 joint indices, four float weights).  On x86-64
- * the kernels are also cloned for x86-64-v3 (AVX2+FMA) and picked at run
- * time, so the binary stays portable.  Everything outside the kernels runs in
- * double (skb_real) and converts once per pose. */
+ * Layout chosen by measurement (skinbench run cpu; a 77k-vertex mesh here:
+ * scalar structure-of-arrays LBS 14.8 ns/vertex, this 4-wide form 5.0):
+ * per-joint data as 4-float columns (quaternions), so blending the
+ * influences of one vertex is a few 4-wide multiply-adds (GCC vector
+ * extensions: SSE on x86-64, NEON on ARM, scalar elsewhere); vertex data as
+ * packed float streams (positions and normals xyz, four uint16 joint
+ * indices, four float weights).  On x86-64 the kernels are also cloned for
+ * x86-64-v3 (AVX2+FMA) and picked at run time, so the binary stays portable.
+ * Tried and measured slower: LBS normals renormalised four or eight at a
+ * time, DLB transformed in blocks of eight.  Everything outside the kernels
+ * runs in double (skb_real) and converts once per pose. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
