@@ -6,8 +6,11 @@
 
 /* one line per experiment; each lives in harness/exp_<name>.c */
 extern const struct skb_experiment skb_exp_cpu;
+extern const struct skb_experiment skb_exp_gpu;
+
 const struct skb_experiment *const skb_experiments[] = {
     &skb_exp_cpu,
+    &skb_exp_gpu,
     NULL
 };
 
