@@ -24,7 +24,7 @@
 
 #define FULL_MIN_TIME 0.04       /* CPU seconds per repetition (budget: the whole run <= 150 s) */
 #define QUICK_MIN_TIME 0.002
-#define FULL_REPS 3
+#define FULL_REPS 5
 #define QUICK_REPS 2
 #define VERIFY_POSES 4           /* poses checked per kernel and dataset */
 #define BLEND_SAMPLES 97         /* vertices per checked pose compared with the blend form */
