@@ -11,7 +11,8 @@
  * indices, four float weights).  On x86-64 the kernels are also cloned for
  * x86-64-v3 (AVX2+FMA) and picked at run time, so the binary stays portable.
  * Tried and measured slower: LBS normals renormalised four or eight at a
- * time, DLB transformed in blocks of eight.  Everything outside the kernels
+ * time, DLB transformed in blocks of eight, DLB's position and normal
+ * rotated side by side 8 wide.  Everything outside the kernels
  * runs in double (skb_real) and converts once per pose. */
 #include <math.h>
 #include <stdint.h>
