@@ -8,7 +8,8 @@
 
 #define N_POSES_CHECKED 6
 
-static void check_method_on(const struct skb_method *m, const struct skb_dataset *d, int all_poses)
+static void check_method_prm(const struct skb_method *m, const struct skb_dataset *d, int all_poses,
+                             const struct skb_params *prm)
 {
     struct skb_skinner ref;
     struct skb_skinner_f32 fast;
@@ -28,9 +29,9 @@ static void check_method_on(const struct skb_method *m, const struct skb_dataset
         double ep, en;
         int wv;
         skb_dataset_pose(d, k, &p);
-        if (skb_skin_pose(&ref, &p, NULL, rp, rn, msg, sizeof msg) < 0)
+        if (skb_skin_pose(&ref, &p, prm, rp, rn, msg, sizeof msg) < 0)
             fail_msg("%s on %s pose %d: %s", m->name, d->name, k, msg);
-        if (skb_skin_f32_pose(&fast, &p, NULL, fp, fn, msg, sizeof msg) < 0)
+        if (skb_skin_f32_pose(&fast, &p, prm, fp, fn, msg, sizeof msg) < 0)
             fail_msg("%s f32 on %s pose %d: %s", m->name, d->name, k, msg);
         skb_f32_compare(d->mesh.nverts, rp, rn, fp, fn, &ep, &en, &wv);
         if (ep > 1 || en > 1)
@@ -44,6 +45,11 @@ static void check_method_on(const struct skb_method *m, const struct skb_dataset
     skb_skin_fini(&ref);
     skb_skin_f32_fini(&fast);
     free(rp); free(rn); free(fp); free(fn);
+}
+
+static void check_method_on(const struct skb_method *m, const struct skb_dataset *d, int all_poses)
+{
+    check_method_prm(m, d, all_poses, NULL);
 }
 
 static void test_fast_matches_double(void **state)
@@ -112,12 +118,94 @@ static void test_fast_ranges(void **state)
     skb_dataset_free(&d);
 }
 
+/* a synthetic mesh: many joints (past the DLB sign table's limit, and
+ * below it), random influences with slot 0 sometimes empty (the pivot is
+ * then a later slot), random poses up to 180 degrees */
+static void synthetic(gsl_rng *r, int njoints, struct skb_dataset *d)
+{
+    int nv = 600, nposes = 4;
+    assert_int_equal(skb_dataset_alloc(d, nv, 0, njoints, nposes), 0);
+    snprintf(d->name, sizeof d->name, "synthetic-%dj", njoints);
+    for (int v = 0; v < nv; v++) {
+        double w[4];
+        skb_test_random_weights(r, 4, w);
+        if (v % 3 == 0) {       /* empty first slot */
+            w[1] += w[0];
+            w[0] = 0;
+        }
+        for (int k = 0; k < 4; k++) {
+            d->mesh.joint[4 * v + k] = (int)gsl_rng_uniform_int(r, (unsigned long)njoints);
+            d->mesh.weight[4 * v + k] = w[k];
+        }
+        double n[3];
+        gsl_ran_dir_3d(r, &n[0], &n[1], &n[2]);
+        for (int k = 0; k < 3; k++) {
+            d->mesh.pos[3 * v + k] = 4 * gsl_rng_uniform(r) - 2;
+            d->mesh.nrm[3 * v + k] = n[k];
+        }
+    }
+    for (int j = 0; j < njoints; j++)
+        d->mesh.parent[j] = j - 1;
+    for (int k = 0; k < nposes * njoints; k++)
+        skb_test_random_rigid(r, SKB_PI, 2, d->poses + 16 * k);
+}
+
+static void test_fast_many_joints(void **state)
+{
+    gsl_rng *r = skb_test_rng();
+    static const int nj[] = { 7, 300 };
+    for (int i = 0; i < 2; i++) {
+        struct skb_dataset d;
+        synthetic(r, nj[i], &d);
+        for (int k = 0; skb_methods[k]; k++)
+            if (skb_methods[k]->f32 && !(skb_methods[k]->flags & SKB_MF_NEEDS_CENTER))
+                check_method_on(skb_methods[k], &d, 1);
+        skb_dataset_free(&d);
+    }
+    gsl_rng_free(r);
+}
+
+/* antipodality NONE: the quaternion kernels blend as given (no table);
+ * dlb's fast path implements Algorithm 2 only and says so */
+static void test_fast_antipodal_none(void **state)
+{
+    struct skb_dataset d;
+    struct skb_dataset_opts o = { 1, 1, 0 };
+    struct skb_params prm;
+    char msg[512];
+    skb_params_default(&prm);
+    prm.antipodal = SKB_ANTIPODAL_NONE;
+    assert_int_equal(skb_dataset_load("bcn_human", &o, &d, msg, sizeof msg) == 0
+                     || skb_dataset_load("creature", &o, &d, msg, sizeof msg) == 0, 1);
+    assert_int_equal(skb_dataset_random_poses(&d, 4, 0.95 * SKB_PI, skb_test_seed(), msg, sizeof msg), 0);
+    for (int k = 0; skb_methods[k]; k++) {
+        const struct skb_method *m = skb_methods[k];
+        struct skb_skinner_f32 fast;
+        struct skb_pose p;
+        if (!m->f32)
+            continue;
+        if (strcmp(m->name, "dlb") != 0) {
+            check_method_prm(m, &d, 1, &prm);
+            continue;
+        }
+        float *a = calloc(3 * (size_t)d.mesh.nverts + 1, sizeof *a);
+        assert_int_equal(skb_skin_f32_init(&fast, m, &d.mesh, msg, sizeof msg), 0);
+        skb_dataset_pose(&d, 0, &p);
+        assert_int_equal(skb_skin_f32_pose(&fast, &p, &prm, a, NULL, msg, sizeof msg), SKB_ENOTSUP);
+        skb_skin_f32_fini(&fast);
+        free(a);
+    }
+    skb_dataset_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fast_matches_double),
         cmocka_unit_test(test_fast_random_poses),
         cmocka_unit_test(test_fast_ranges),
+        cmocka_unit_test(test_fast_many_joints),
+        cmocka_unit_test(test_fast_antipodal_none),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
