@@ -32,7 +32,9 @@ done
 grep -q '"verdicts"' "$tmp/r/properties.json" && ok || bad "properties.json has no verdicts"
 
 # callgrind companion (full mode, one method to stay fast): deterministic to the instruction
-if valgrind --version >/dev/null 2>&1; then
+if [ -n "${SKB_ASAN:-}" ]; then
+  echo "verify.sh: ASan build, callgrind check skipped (valgrind cannot run ASan binaries)"
+elif valgrind --version >/dev/null 2>&1; then
   for k in 1 2; do
     "$sb" run flops --methods linear --quiet --out "$tmp/cg$k" 2>"$tmp/err" || bad "flops --methods linear: $(cat "$tmp/err")"
     grep -o '"n2":[^,}]*' "$tmp/cg$k/flops.json" > "$tmp/cg$k.txt"
