@@ -16,29 +16,38 @@
 #include <stddef.h>
 #include "skb_method.h"
 
+/* keep the distinct transforms of a set: a transform given twice (a joint
+ * listed twice, or two joints that happen to move identically in this pose)
+ * is one element, in both paths, so skin and blend solve the same eq. 3.1
+ * system; repeating a transform would re-weight the least squares */
+static int distinct_transforms(int n, const skb_real *const *mats, const skb_real **out)
+{
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        int dup = 0;
+        for (int k = 0; k < m && !dup; k++) {
+            dup = 1;
+            for (int e = 0; e < 12 && dup; e++)
+                dup = out[k][e] == mats[i][e];
+        }
+        if (!dup)
+            out[m++] = mats[i];
+    }
+    return m;
+}
+
 static int sb_blend(const struct skb_blend_in *in, const struct skb_params *prm,
                     skb_real out[16], struct skb_blend_stats *st)
 {
-    const skb_real *set[SKB_ROTCENTER_MAX_N];
+    const skb_real *given[SKB_ROTCENTER_MAX_N], *set[SKB_ROTCENTER_MAX_N];
     skb_real rc[3];
     int pivot = prm->antipodal != SKB_ANTIPODAL_NONE, n = 0;
     if (in->n > SKB_ROTCENTER_MAX_N)
         return SKB_ETOOMANY;
-    for (int i = 0; i < in->n; i++) {
-        const skb_real *c = in->mats + 16 * i;
-        int dup = 0;
-        if (in->weights[i] == 0)
-            continue;
-        /* a set: a transform given twice (a joint listed twice) is one
-         * element, as in the skin path; repeating it would re-weight eq. 3.1 */
-        for (int k = 0; k < n && !dup; k++) {
-            dup = 1;
-            for (int e = 0; e < 12 && dup; e++)
-                dup = set[k][e] == c[e];
-        }
-        if (!dup)
-            set[n++] = c;
-    }
+    for (int i = 0; i < in->n; i++)
+        if (in->weights[i] != 0)
+            given[n++] = in->mats + 16 * i;
+    n = distinct_transforms(n, given, set);
     if (skb_rotcenter(n, set, rc) < 0)
         return SKB_ENUMERIC;
     if (skb_mat4_qlb(in->n, in->weights, in->mats, rc, pivot, out) < 0)
@@ -147,10 +156,11 @@ static int sb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
     s.head->solves = 0;
     for (int f = 0; f < s.head->nsets; f++) {
         struct sb_set *t = s.sets + f;
-        const skb_real *mats[SKB_MAX_INFLUENCES];
+        const skb_real *mats[SKB_MAX_INFLUENCES], *set[SKB_MAX_INFLUENCES];
         for (int k = 0; k < t->n; k++)
             mats[k] = p->mats + 16 * t->joint[k];
-        if (skb_rotcenter(t->n, mats, t->center) < 0)   /* thesis Alg. 3.1 line 3 */
+        int n = distinct_transforms(t->n, mats, set);
+        if (skb_rotcenter(n, set, t->center) < 0)   /* thesis Alg. 3.1 line 3 */
             return SKB_ENUMERIC;
         s.head->solves++;
     }

@@ -435,6 +435,42 @@ static void test_sb_solves_per_joint_set(void **state)
     gsl_rng_free(r);
 }
 
+/* two joints that move identically in a pose: skin and blend must still solve
+ * the same eq. 3.1 system (found by the cpu experiment on the creature) */
+static void test_sb_equal_joints_skin_matches_blend(void **state)
+{
+    gsl_rng *r = skb_test_rng();
+    double pos[3 * SM_VERTS], weight[4 * SM_VERTS], mats[64], out[3 * SM_VERTS], res[16], p[3];
+    int joint[4 * SM_VERTS];
+    struct skb_mesh mesh;
+    struct skb_skinner s;
+    char msg[256];
+    const struct skb_method *sb = method("sb");
+    small_mesh(&mesh, pos, joint, weight, r, mats);
+    memcpy(mats + 16, mats, 16 * sizeof(double));          /* C_1 = C_0 */
+    for (int k = 0; k < 4; k++)       /* last vertex: {0,1,2,3}, where the pair (0,1) repeats rows */
+        joint[4 * (SM_VERTS - 1) + k] = k;
+    struct skb_pose pose = { 4, mats, NULL };
+    assert_int_equal(skb_skin_init(&s, sb, &mesh, msg, sizeof msg), 0);
+    assert_int_equal(skb_skin_pose(&s, &pose, NULL, out, NULL, msg, sizeof msg), 0);
+    for (int v = 0; v < SM_VERTS; v++) {
+        double bm[64], bw[4];
+        int n = 0;
+        for (int k = 0; k < 4; k++)
+            if (weight[4 * v + k] > 0) {
+                memcpy(bm + 16 * n, mats + 16 * joint[4 * v + k], 16 * sizeof(double));
+                bw[n++] = weight[4 * v + k];
+            }
+        struct skb_blend_in in = { n, bw, bm, NULL };
+        assert_int_equal(skb_blend(sb, &in, NULL, res, NULL, msg, sizeof msg), 0);
+        skb_mat4_apply(res, pos + 3 * v, p);
+        for (int k = 0; k < 3; k++)
+            assert_near(p[k], out[3 * v + k], TOL_TIGHT);
+    }
+    skb_skin_fini(&s);
+    gsl_rng_free(r);
+}
+
 /* QB without per-vertex centres: the rest position of the influence whose
  * parent also influences the vertex, else of the highest-weight joint */
 static void test_qb_default_centre(void **state)
@@ -516,6 +552,7 @@ int main(void)
         cmocka_unit_test(test_antipodality),
         cmocka_unit_test(test_antipodality_skin),
         cmocka_unit_test(test_sb_solves_per_joint_set),
+        cmocka_unit_test(test_sb_equal_joints_skin_matches_blend),
         cmocka_unit_test(test_qb_default_centre),
         cmocka_unit_test(test_scaled_pose_refused),
     };
