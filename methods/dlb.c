@@ -210,4 +210,5 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_dlb = {
     .prepare = dlb_prepare,
     .skin = dlb_skin,
     .pose_stats = NULL,
+    .refit = skb__refit_dlb,
 };
