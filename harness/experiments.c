@@ -5,7 +5,9 @@
 #include "skb_run.h"
 
 /* one line per experiment; each lives in harness/exp_<name>.c */
+extern const struct skb_experiment skb_exp_spheres;
 const struct skb_experiment *const skb_experiments[] = {
+    &skb_exp_spheres,
     NULL
 };
 
