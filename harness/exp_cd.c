@@ -34,22 +34,6 @@
 #define CROWD_QUICK 3
 #define MAX_PAIRS (1L << 22)
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static const char *refit_key(const struct skb_method *m)
-{
-    if (strcmp(m->name, "linear") == 0)
-        return "lbs";
-    if (strcmp(m->name, "sb") == 0)
-        return "sbs";
-    return m->name;
-}
-
 /* world placement: translate by (x, 0, 0) after turning by `turn` about y and
  * removing the root joint's own translation (clips that walk off stay put) */
 static void placement(const struct skb_pose *p, double x, double turn, skb_real world[16])
@@ -130,7 +114,7 @@ static int scene_query(struct scene *s, int mode, int cdmode, const struct skb_p
 {
     int rc;
     memset(r, 0, sizeof *r);
-    double t0 = now_s();
+    double t0 = skb_clock_s();
     for (int i = 0; i < s->n; i++) {
         struct skb_pose p = { s->mesh->njoints, s->mats + (size_t)16 * s->mesh->njoints * i, NULL };
         if ((rc = skb_sbody_pose(&s->b[i], &p, prm, mode, msg, msglen)) < 0)
@@ -147,7 +131,7 @@ static int scene_query(struct scene *s, int mode, int cdmode, const struct skb_p
             r->sphere_tests += st.sphere_tests;
             r->pairs += n;
         }
-    r->ms = 1e3 * (now_s() - t0);
+    r->ms = 1e3 * (skb_clock_s() - t0);
     for (int i = 0; i < s->n; i++) {
         r->refits += s->b[i].refits;
         r->skinned += s->b[i].skinned;
@@ -409,7 +393,7 @@ static int scenarios(const struct skb_run_ctx *ctx, cJSON *root, char *msg, size
             scene_fini(&s);
             if (rc < 0)
                 break;
-            cJSON *r = cJSON_AddObjectToObject(mo, refit_key(me));
+            cJSON *r = cJSON_AddObjectToObject(mo, skb_refit_key(me));
             add_result(r, &sod, &sbu, nframes);
             skb_run_progress(ctx, "cd", "%s, %s: on demand %.3f ms, bottom-up %.3f ms per frame (x%.1f), %.0f pairs",
                              sc->name, me->name, sod.ms / nframes, sbu.ms / nframes,

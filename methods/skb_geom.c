@@ -996,20 +996,8 @@ int skb_sphere_tree_build(const struct skb_mesh *m, skb_real collapse_c, struct 
             t->ncorner = (int)nc;
         }
     }
-    free(b.centroid);
-    free(b.bn);
-    free(b.mark);
-    free(b.vbuf);
-    free(order);
-    free(kids);
-    free(final_of);
-    free(keys);
-    free(vjs);
-    free(gjs);
-    free(gjs_mark);
-    free(gjs_local);
-    return 0;
 fail:
+    /* one exit: the temporaries always, the tree only on failure */
     free(b.tri);
     free(b.centroid);
     free(b.bn);
@@ -1023,9 +1011,11 @@ fail:
     free(gjs);
     free(gjs_mark);
     free(gjs_local);
-    skb_sphere_tree_free(t);
-    if (msg && msglen && rc == SKB_ENOMEM)
-        snprintf(msg, msglen, "sphere tree: out of memory (%d triangles)", nt);
+    if (rc < 0) {
+        skb_sphere_tree_free(t);
+        if (msg && msglen && rc == SKB_ENOMEM)
+            snprintf(msg, msglen, "sphere tree: out of memory (%d triangles)", nt);
+    }
     return rc;
 }
 
