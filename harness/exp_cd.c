@@ -360,7 +360,7 @@ static void scenario_frame(struct scene *s, const struct skb_dataset *d, const s
 static int scenarios(const struct skb_run_ctx *ctx, cJSON *root, char *msg, size_t msglen)
 {
     const struct scenario list[] = {
-        { "men_full", "body", SKB_CD_FULL, 0.8, 0.3, 0 },
+        { "men_full", "body", SKB_CD_FULL, 0.8, 0.25, 0 },
         { "creatures_full", "creature", SKB_CD_FULL, 0.9, -0.9, 0 },
         { "creatures_yesno", "creature", SKB_CD_YESNO, 0.9, -0.9, 0 },
         { "crowd_full", "creature", SKB_CD_FULL, 0, 0, ctx->quick ? CROWD_QUICK : CROWD },
