@@ -8,7 +8,7 @@
 
 CC  ?= gcc
 CXX ?= g++
-PKGS     = gsl libcjson assimp glew egl gl benchmark
+PKGS     = gsl libcjson assimp glew egl gl benchmark libpng
 TESTPKGS = cmocka
 BUILD   ?= build
 OPT     ?= -O2
@@ -79,7 +79,7 @@ tests: $(BUILD)/skinbench $(TEST_BIN)
 check: deps
 	@$(MAKE) --no-print-directory check-run
 
-check-run: tests
+check-run: skinbench tests
 	@bash scripts/run-tests.sh $(BUILD)
 
 asan: deps
