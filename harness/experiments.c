@@ -5,11 +5,13 @@
 #include "skb_run.h"
 
 /* one line per experiment; each lives in harness/exp_<name>.c */
+extern const struct skb_experiment skb_exp_cpu;
 extern const struct skb_experiment skb_exp_gpu;
 extern const struct skb_experiment skb_exp_spheres;
 extern const struct skb_experiment skb_exp_cd;
 
 const struct skb_experiment *const skb_experiments[] = {
+    &skb_exp_cpu,
     &skb_exp_gpu,
     &skb_exp_spheres,
     &skb_exp_cd,
