@@ -10,7 +10,7 @@
 #ifdef SKB_HAVE_FCL
 
 struct skb_fcl_peer {
-    std::shared_ptr<fcl::BVHModel<fcl::AABBd>> model;
+    std::shared_ptr<fcl::BVHModel<fcl::OBBRSSd>> model;
     fcl::CollisionObjectd *obj;
     int nverts;
 };
@@ -30,7 +30,7 @@ int skb_fcl_peer_new(const int *tris, int ntris, const skb_real *pos, int nverts
         for (int i = 0; i < ntris; i++)
             t[(size_t)i] = fcl::Triangle(tris[3 * i], tris[3 * i + 1], tris[3 * i + 2]);
         skb_fcl_peer *p = new skb_fcl_peer;
-        p->model = std::make_shared<fcl::BVHModel<fcl::AABBd>>();
+        p->model = std::make_shared<fcl::BVHModel<fcl::OBBRSSd>>();
         p->model->beginModel();
         p->model->addSubModel(v, t);
         p->model->endModel();

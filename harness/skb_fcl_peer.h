@@ -1,5 +1,5 @@
 /* skb_fcl_peer.h — FCL (the Flexible Collision Library) as a peer for
- * `skinbench run cd`: an AABB BVH per posed mesh, refitted bottom-up from
+ * `skinbench run cd`: an OBBRSS BVH per posed mesh, refitted bottom-up from
  * the skinned vertices (FCL's replaceVertex / endReplaceModel), queried with
  * fcl::collide.  Available only when libfcl-dev was found at build time. */
 #ifndef SKB_FCL_PEER_H
