@@ -10,6 +10,8 @@ extern const struct skb_experiment skb_exp_flops;
 extern const struct skb_experiment skb_exp_bounds;
 extern const struct skb_experiment skb_exp_cpu;
 extern const struct skb_experiment skb_exp_gpu;
+extern const struct skb_experiment skb_exp_spheres;
+extern const struct skb_experiment skb_exp_cd;
 
 const struct skb_experiment *const skb_experiments[] = {
     &skb_exp_properties,
@@ -17,6 +19,8 @@ const struct skb_experiment *const skb_experiments[] = {
     &skb_exp_bounds,
     &skb_exp_cpu,
     &skb_exp_gpu,
+    &skb_exp_spheres,
+    &skb_exp_cd,
     NULL
 };
 

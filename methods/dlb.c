@@ -214,4 +214,5 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_dlb = {
     .skin = dlb_skin,
     .pose_stats = NULL,
     .f32 = SKB_FAST_F32(skb__dlb_f32),
+    .refit = skb__refit_dlb,
 };

@@ -88,4 +88,5 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_linear = {
     .skin = linear_skin,
     .pose_stats = NULL,
     .f32 = SKB_FAST_F32(skb__linear_f32),
+    .refit = skb__refit_lbs,
 };

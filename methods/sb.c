@@ -206,4 +206,5 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_sb = {
     .skin = sb_skin,
     .pose_stats = sb_pose_stats,
     .f32 = NULL,
+    .refit = skb__refit_sbs,
 };
