@@ -267,6 +267,23 @@ static int check_cd(const cJSON *r, const char *path, char *msg, size_t msglen)
     return 0;
 }
 
+/* a key given twice in one object: readers would see the first and
+ * iterators both, so such a file is rejected; returns the key or NULL */
+static const char *duplicate_key(const cJSON *x)
+{
+    const cJSON *a, *b;
+    cJSON_ArrayForEach(a, x) {
+        if (cJSON_IsObject(x) && a->string)
+            for (b = a->next; b; b = b->next)
+                if (b->string && strcmp(a->string, b->string) == 0)
+                    return a->string;
+        const char *d = duplicate_key(a);
+        if (d)
+            return d;
+    }
+    return NULL;
+}
+
 int skb_results_parse(int which, const char *path, const char *text, size_t len, cJSON **out,
                       char *msg, size_t msglen)
 {
@@ -279,8 +296,14 @@ int skb_results_parse(int which, const char *path, const char *text, size_t len,
         int line = 1;
         for (size_t i = 0; i < off && i < len; i++)
             line += text[i] == '\n';
-        if (off >= len)
-            snprintf(msg, msglen, "%s: truncated JSON (ends inside a value at line %d)", path, line);
+        size_t last = len;
+        while (last > 0 && (text[last - 1] == ' ' || text[last - 1] == '\n' || text[last - 1] == '\r'
+                            || text[last - 1] == '\t'))
+            last--;
+        /* a document that stops before its closing brace was cut short */
+        if (off >= len || last == 0 || (text[last - 1] != '}' && text[last - 1] != ']'))
+            snprintf(msg, msglen, "%s: truncated JSON (%zu bytes, ends inside a value; parse stopped near line %d)",
+                     path, len, line);
         else
             snprintf(msg, msglen, "%s: malformed JSON near line %d (byte %zu)", path, line, off);
         return SKB_EPARSE;
@@ -288,6 +311,12 @@ int skb_results_parse(int which, const char *path, const char *text, size_t len,
     if (!cJSON_IsObject(r)) {
         cJSON_Delete(r);
         return bad(msg, msglen, path, "expected a JSON object at the top level");
+    }
+    const char *dup = duplicate_key(r);
+    if (dup) {
+        snprintf(msg, msglen, "%s: key \"%.80s\" appears twice in one object", path, dup);
+        rc = SKB_EPARSE;
+        goto fail;
     }
     if (which != SKB_RF_GBENCH && (rc = check_meta(r, path, msg, msglen)) < 0)
         goto fail;
