@@ -984,6 +984,16 @@ static int name_matches(const char *name, const cJSON *match)
     return 0;
 }
 
+/* "a / b / c" with "—" for what the paper does not give */
+static char *triple(double a, double b, double c)
+{
+    char *x = num(a), *y = num(b), *z = num(c), *r = S("%s / %s / %s", x, y, z);
+    free(x);
+    free(y);
+    free(z);
+    return r;
+}
+
 static double first_num(const cJSON *o, const char *const *keys)
 {
     double v;
@@ -1049,7 +1059,7 @@ static void build_table62(struct skb_report *rep)
                 free(n2);
             }
             row_add(rep, t, k, st, note, strdup(name), num(l), num(s), num(b), num(r), num(pr),
-                    pe ? S("%.4g / %.4g / %.4g", pl, ps, pb) : strdup("—"), NULL);
+                    pe ? triple(pl, ps, pb) : strdup("—"), NULL);
         }
         const cJSON *e;
         int ei = 0;
@@ -1061,7 +1071,7 @@ static void build_table62(struct skb_report *rep)
                 jnum(jget(e, "bottom_up_ms"), &pb);
                 row_add(rep, t, k, SKB_ROW_NOT_RUN, S("no scenario in cd.json matches \"%s\"", ref_str(e, "title")),
                         strdup(ref_str(e, "title")), strdup("—"), strdup("—"), strdup("—"), strdup("—"),
-                        pl > 0 ? num(pb / pl) : strdup("—"), S("%.4g / %.4g / %.4g", pl, ps, pb), NULL);
+                        pl > 0 ? num(pb / pl) : strdup("—"), triple(pl, ps, pb), NULL);
             }
             ei++;
         }
