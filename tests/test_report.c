@@ -364,6 +364,48 @@ static void test_compare_missing_experiment(void **state)
     skb_results_free(&rb);
 }
 
+/* a Google Benchmark document: one benchmark, n repetitions around t ns */
+static cJSON *gbench_doc(double t, int n, double spread)
+{
+    cJSON *d = cJSON_CreateObject(), *a = cJSON_AddArrayToObject(d, "benchmarks");
+    for (int i = 0; i < n; i++) {
+        cJSON *b = cJSON_CreateObject();
+        cJSON_AddStringToObject(b, "name", "skin/x/dlb");
+        cJSON_AddStringToObject(b, "run_type", "iteration");
+        cJSON_AddNumberToObject(b, "real_time", t * (1 + spread * (i - n / 2.0) / n));
+        cJSON_AddStringToObject(b, "time_unit", "ns");
+        cJSON_AddItemToArray(a, b);
+    }
+    return d;
+}
+
+/* significant but small changes are not candidates: the effect size gate */
+static void test_compare_effect_threshold(void **state)
+{
+    static struct skb_results a, b;
+    struct skb_compare_opts o = { 0.01, 0.05, 0 };
+    double shift[3] = { 1.02, 1.10, 0.90 };
+    int expect[3] = { 0, 1, 0 };
+    for (int k = 0; k < 3; k++) {
+        memset(&a, 0, sizeof a);
+        memset(&b, 0, sizeof b);
+        strcpy(a.machine_key, "m");
+        strcpy(b.machine_key, "m");
+        a.doc[SKB_RF_GBENCH] = gbench_doc(1000, 10, 0.001);
+        b.doc[SKB_RF_GBENCH] = gbench_doc(1000 * shift[k], 10, 0.001);
+        cJSON *sum;
+        FILE *devnull = fopen("/dev/null", "w");
+        assert_int_equal(skb_compare_run(&a, &b, NULL, &o, devnull, &sum), 0);
+        fclose(devnull);
+        if (cJSON_GetObjectItem(sum, "timing_candidates")->valueint != expect[k])
+            fail_msg("shift %g: %d candidates, expected %d", shift[k],
+                     cJSON_GetObjectItem(sum, "timing_candidates")->valueint, expect[k]);
+        cJSON_Delete(sum);
+        skb_results_free(&a);
+        skb_results_free(&b);
+    }
+}
+
 static void test_dir_replace(void **state)
 {
     char root[] = "/tmp/skb-test-base-XXXXXX", dst[300], msg[512], path[400];
@@ -393,6 +435,7 @@ int main(void)
         cmocka_unit_test(test_report_not_run),
         cmocka_unit_test(test_compare_gates),
         cmocka_unit_test(test_compare_missing_experiment),
+        cmocka_unit_test(test_compare_effect_threshold),
         cmocka_unit_test(test_dir_replace),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
