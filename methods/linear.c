@@ -82,4 +82,5 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_linear = {
     .bind = NULL,
     .prepare = linear_prepare,
     .skin = linear_skin,
+    .pose_stats = NULL,
 };

@@ -7,10 +7,18 @@
 #include "skb_method.h"
 
 extern const struct skb_method skb_method_linear;
+extern const struct skb_method skb_method_qlb0;
+extern const struct skb_method skb_method_sb;
+extern const struct skb_method skb_method_logm;
+extern const struct skb_method skb_method_qb;
 
 /* display order follows thesis Table 4.1, then the extras */
 const struct skb_method *const skb_methods[] = {
     &skb_method_linear,
+    &skb_method_qlb0,
+    &skb_method_sb,
+    &skb_method_logm,
+    &skb_method_qb,
     NULL
 };
 

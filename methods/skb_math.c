@@ -1,6 +1,7 @@
 /* skb_math.c — quaternions, dual quaternions, rigid matrices (thesis 2.1).
  * Written on skb_real only, so the FLOP counter can recompile it as C++. */
 #include <math.h>
+#include <stddef.h>
 #include "skb_math.h"
 
 /* small angles: below this, sin(x)/x is replaced by its Taylor series */
@@ -172,6 +173,112 @@ void skb_quat_rotate(const struct skb_quat *q, const skb_real v[3], skb_real out
     c1[0] = c1[0] + q->w * v[0]; c1[1] = c1[1] + q->w * v[1]; c1[2] = c1[2] + q->w * v[2];
     skb_v3_cross(r, c1, c2);
     out[0] = v[0] + 2 * c2[0]; out[1] = v[1] + 2 * c2[1]; out[2] = v[2] + 2 * c2[2];
+}
+
+/* ---- quaternion linear blending (thesis 3.2-3.3) ---- */
+
+void skb_quat_blend(int n, const skb_real *w, const int *idx, const struct skb_quat *q,
+                    int pivot, struct skb_quat *out)
+{
+    const struct skb_quat *p = NULL;
+    struct skb_quat s;
+    s.w = 0; s.x = 0; s.y = 0; s.z = 0;
+    for (int i = 0; i < n; i++) {
+        const struct skb_quat *qi = q + (idx ? idx[i] : i);
+        skb_real wi = w[i];
+        if (wi == 0)
+            continue;
+        if (!p)
+            p = qi;
+        else if (pivot && skb_quat_dot(p, qi) < 0)
+            wi = -wi;                        /* DQ paper Algorithm 2 */
+        skb_quat_axpy(wi, qi, &s);
+    }
+    *out = s;
+}
+
+int skb_mat4_qlb(int n, const skb_real *w, const skb_real *mats, const skb_real *c,
+                 int pivot, skb_real out[16])
+{
+    /* the same sign rule as skb_quat_blend, streamed so that n is unbounded */
+    struct skb_quat s, p, q;
+    skb_real t[3], rot[9], ci[3], qc[3];
+    int have = 0;
+    s.w = 0; s.x = 0; s.y = 0; s.z = 0;
+    p = s;
+    t[0] = 0; t[1] = 0; t[2] = 0;
+    for (int i = 0; i < n; i++) {
+        const skb_real *m = mats + 16 * i;
+        skb_real wi = w[i];
+        if (wi == 0)
+            continue;
+        skb_mat4_to_rt(m, rot, ci);
+        skb_quat_from_mat3(rot, &q);
+        if (!have) {
+            p = q;
+            have = 1;
+        } else if (pivot && skb_quat_dot(&p, &q) < 0) {
+            wi = -wi;
+        }
+        skb_quat_axpy(wi, &q, &s);
+        if (c)
+            skb_mat4_apply(m, c, ci);        /* C_i c (thesis eq. 3.7) */
+        for (int k = 0; k < 3; k++)
+            t[k] = t[k] + w[i] * ci[k];
+    }
+    if (!(skb_quat_dot(&s, &s) > SKB_QLB_MIN_NORM2))
+        return -1;
+    skb_quat_to_mat3_scaled(&s, rot);        /* no sqrt: thesis 3.3 after Lemma 3.4 */
+    if (c) {
+        qc[0] = rot[0] * c[0] + rot[1] * c[1] + rot[2] * c[2];
+        qc[1] = rot[3] * c[0] + rot[4] * c[1] + rot[5] * c[2];
+        qc[2] = rot[6] * c[0] + rot[7] * c[1] + rot[8] * c[2];
+        for (int k = 0; k < 3; k++)
+            t[k] = t[k] - qc[k];
+    }
+    skb_mat4_from_rt(rot, t, out);
+    return 0;
+}
+
+void skb_qlb_prepare(int njoints, const skb_real *mats, struct skb_quat *q, skb_real *rows)
+{
+    skb_real rot[9], t[3];
+    for (int j = 0; j < njoints; j++) {
+        skb_mat4_to_rt(mats + 16 * j, rot, t);
+        skb_quat_from_mat3(rot, q + j);
+        for (int k = 0; k < 12; k++)
+            rows[12 * j + k] = mats[16 * j + k];
+    }
+}
+
+int skb_qlb_vertex(int n, const int *joint, const skb_real *w, const struct skb_quat *q,
+                   const skb_real *rows, const skb_real *c, int pivot, const skb_real x[3],
+                   const skb_real *nx, skb_real out[3], skb_real *nout)
+{
+    struct skb_quat s;
+    skb_real rot[9], t[3], y[3];
+    skb_quat_blend(n, w, joint, q, pivot, &s);
+    if (!(skb_quat_dot(&s, &s) > SKB_QLB_MIN_NORM2))
+        return -1;
+    skb_quat_to_mat3_scaled(&s, rot);        /* thesis 3.3: saves the sqrt */
+    t[0] = 0; t[1] = 0; t[2] = 0;
+    for (int i = 0; i < n; i++) {
+        const skb_real *cj = rows + 12 * joint[i];
+        if (w[i] == 0)
+            continue;
+        for (int k = 0; k < 3; k++)
+            t[k] = t[k] + w[i] * (c ? cj[4 * k] * c[0] + cj[4 * k + 1] * c[1]
+                                      + cj[4 * k + 2] * c[2] + cj[4 * k + 3]
+                                    : cj[4 * k + 3]);
+    }
+    for (int k = 0; k < 3; k++)
+        y[k] = c ? x[k] - c[k] : x[k];
+    for (int k = 0; k < 3; k++)
+        out[k] = rot[3 * k] * y[0] + rot[3 * k + 1] * y[1] + rot[3 * k + 2] * y[2] + t[k];
+    if (nx && nout)
+        for (int k = 0; k < 3; k++)
+            nout[k] = rot[3 * k] * nx[0] + rot[3 * k + 1] * nx[1] + rot[3 * k + 2] * nx[2];
+    return 0;
 }
 
 /* ---- dual quaternions ---- */

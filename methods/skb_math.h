@@ -12,13 +12,14 @@
  * Output parameters come last.  Index:
  *   quaternions      skb_quat_*   mul conj dot norm normalize scale add
  *                                 exp log pow slerp axis_angle to_mat3
- *                                 to_mat3_scaled from_mat3 rotate
+ *                                 to_mat3_scaled from_mat3 rotate blend
  *   dual quaternions skb_dq_*     mul conj (quaternion) dconj (dual) cconj (both)
  *                                 norm normalize exp log pow scale add
  *                                 from_qt to_qt from_mat4 to_mat4
  *                                 transform_point transform_normal screw
  *   rigid matrices   skb_mat4_*   identity mul inv_rigid apply apply_dir
- *                                 from_rt rigid_error log_rigid exp_rigid
+ *                                 from_rt rigid_error log_rigid exp_rigid qlb
+ *   QLB skinning     skb_qlb_prepare skb_qlb_vertex;  rotation centre skb_rotcenter (SB, GSL SVD)
  *   3-vectors        skb_v3_*     dot cross norm
  */
 #ifndef SKB_MATH_H
@@ -88,6 +89,40 @@ void skb_quat_to_mat3_scaled(const struct skb_quat *q, skb_real m[9]);
 void skb_quat_from_mat3(const skb_real m[9], struct skb_quat *out);
 /* v' = v + 2 r x (r x v + a v), DQ paper eq. 15; q unit */
 void skb_quat_rotate(const struct skb_quat *q, const skb_real v[3], skb_real out[3]);
+
+/* quaternion linear blending and rotation centres (thesis ch. 3) */
+/* s = sum_i w_i s_i q[idx[i]] (idx NULL: q[i]), not normalised; terms with
+ * w_i == 0 are skipped.  pivot != 0: s_i = -1 when <q_p, q_i> < 0, q_p the
+ * first term with w_p != 0 (DQ paper Algorithm 2); pivot == 0: all s_i = 1 */
+void skb_quat_blend(int n, const skb_real *w, const int *idx, const struct skb_quat *q,
+                    int pivot, struct skb_quat *out);
+/* QLB'_c of n rigid 4x4 matrices (thesis eq. 3.5, Lemma 3.4): rotations
+ * blended as quaternions (signs as skb_quat_blend), Q from the sum by
+ * skb_quat_to_mat3_scaled, translation such that v' = Q (v - c) + sum w_i C_i c;
+ * c NULL is the origin (QLB'_0: translation sum w_i t_i).  -1 when the
+ * quaternion sum vanishes (out untouched) */
+#define SKB_QLB_MIN_NORM2 1e-24   /* <s,s> below this: the quaternion sum cancelled */
+int skb_mat4_qlb(int n, const skb_real *w, const skb_real *mats, const skb_real *c,
+                 int pivot, skb_real out[16]);
+/* per-pose part of QLB'_c skinning (thesis 3.3: quaternions precomputed
+ * per joint): q[j] from the rotation of mats[16 j..], rows[12 j..] its 3x4 */
+void skb_qlb_prepare(int njoints, const skb_real *mats, struct skb_quat *q, skb_real *rows);
+/* one vertex of QLB'_c skinning (thesis Alg. 3.1 lines 7-9, eq. 3.7):
+ * Q from skb_quat_blend(n, w, joint, q, pivot) by skb_quat_to_mat3_scaled,
+ * out = Q (x - c) + sum_i w_i C_j c with C_j the 3x4 rows[12 j..]; c NULL is
+ * the origin.  nout = Q nx when both are given.  -1 when the sum vanishes */
+int skb_qlb_vertex(int n, const int *joint, const skb_real *w, const struct skb_quat *q,
+                   const skb_real *rows, const skb_real *c, int pivot, const skb_real x[3],
+                   const skb_real *nx, skb_real out[3], skb_real *nout);
+/* SB rotation centre (thesis 3.1, eq. 3.1; methods/rotcenter.c, GSL SVD):
+ * the least-squares solution r of C_a r = C_b r over all pairs a < b of the
+ * n rigid matrices mats[0..n-1], of minimal norm |r| when not unique;
+ * singular values <= SKB_ROTCENTER_RCOND * max(sigma_max, 1) count as zero.
+ * n == 1 gives r = 0.  -1 when n is outside [1, SKB_ROTCENTER_MAX_N] or the
+ * SVD fails (r untouched) */
+#define SKB_ROTCENTER_MAX_N 16
+#define SKB_ROTCENTER_RCOND 1e-8
+int skb_rotcenter(int n, const skb_real *const *mats, skb_real r[3]);
 
 /* dual quaternions (thesis 2.1.2) */
 void skb_dq_mul(const struct skb_dq *a, const struct skb_dq *b, struct skb_dq *out);

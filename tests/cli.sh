@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# End-to-end checks of the command line: every command has --help, good input
+# works, and bad input gets one clear line naming the field and a non-zero exit.
+set -u
+sb=${1:-./skinbench}
+pass=0; fail=0
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+ok()  { pass=$((pass+1)); }
+bad() { fail=$((fail+1)); echo "FAIL: $*"; }
+
+# expect_fail NAME PATTERN CMD...: non-zero exit, exactly one stderr line matching PATTERN
+expect_fail() {
+  local name=$1 pat=$2; shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
+  if [ $rc -eq 0 ]; then bad "$name: exit 0"; return; fi
+  if [ "$(wc -l <"$tmp/err")" -ne 1 ]; then bad "$name: expected one error line, got: $(cat "$tmp/err")"; return; fi
+  if ! grep -qE -e "$pat" "$tmp/err"; then bad "$name: error '$(cat "$tmp/err")' does not match /$pat/"; return; fi
+  ok
+}
+expect_ok() {
+  local name=$1; shift
+  if "$@" >"$tmp/out" 2>"$tmp/err"; then ok; else bad "$name: exit $? ($(head -c 300 "$tmp/err"))"; fi
+}
+
+I='[1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]'
+T='[1,0,0,2, 0,1,0,0, 0,0,1,0, 0,0,0,1]'
+
+for c in list blend skin run; do expect_ok "$c --help" "$sb" $c --help; done
+expect_ok "--help" "$sb" --help
+expect_ok "list methods" "$sb" list methods
+grep -q linear "$tmp/out" || bad "list methods lacks linear"
+
+# every method blends a single input and an array input
+for m in $("$sb" list methods | awk 'NR>1 {print $1}'); do
+  echo "{\"transforms\": [$I, $T], \"weights\": [0.5, 0.5], \"center\": [0,0,0]}" > "$tmp/one.json"
+  echo "[{\"transforms\": [$I], \"weights\": [1], \"center\": [0,0,0]}, {\"transforms\": [$I, $T], \"weights\": [0.25, 0.75], \"center\": [0,0,0]}]" > "$tmp/arr.json"
+  if "$sb" list methods | grep -E "^  $m " | grep -q "skin only"; then continue; fi
+  expect_ok "blend $m single" "$sb" blend --method "$m" --input "$tmp/one.json"
+  grep -q '"matrix"' "$tmp/out" || bad "blend $m: no matrix in output"
+  grep -qi 'nan' "$tmp/out" && bad "blend $m: NaN in output"
+  expect_ok "blend $m array" "$sb" blend --method "$m" --input "$tmp/arr.json"
+  [ "$(grep -c '"matrix"' "$tmp/out")" -eq 2 ] || bad "blend $m array: expected 2 results"
+done
+
+# translation blend is exact for linear: 0.5*0 + 0.5*2 = 1
+echo "{\"transforms\": [$I, $T], \"weights\": [0.5, 0.5]}" | "$sb" blend --method linear > "$tmp/out"
+tr -d ' \t\n' < "$tmp/out" | grep -q '"matrix":\[1,0,0,1,' && ok || bad "linear blend translation"
+
+# bad input
+expect_fail "unknown method" "unknown method 'nosuch'" "$sb" blend --method nosuch --input "$tmp/one.json"
+expect_fail "missing file" "nofile.json" "$sb" blend --method linear --input "$tmp/nofile.json"
+echo '{"transforms": [' > "$tmp/trunc.json"
+expect_fail "malformed json" "malformed JSON" "$sb" blend --method linear --input "$tmp/trunc.json"
+echo "{\"transforms\": [$I, $T], \"weights\": [0.5, 0.6]}" > "$tmp/w.json"
+expect_fail "weights sum" '"weights".*sum' "$sb" blend --method linear --input "$tmp/w.json"
+expect_ok "renormalize" "$sb" blend --method linear --input "$tmp/w.json" --renormalize
+echo "{\"transforms\": [$I, $T], \"weights\": [-0.5, 1.5]}" > "$tmp/neg.json"
+expect_fail "negative weight" '"weights"\[0\].*negative' "$sb" blend --method linear --input "$tmp/neg.json"
+echo "{\"transforms\": [$I, [2,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]], \"weights\": [0.5, 0.5]}" > "$tmp/nr.json"
+if "$sb" list methods | grep -qE '^  dlb '; then
+  expect_fail "non-rigid" '"transforms"\[1\].*not a rigid' "$sb" blend --method dlb --input "$tmp/nr.json"
+fi
+echo "{\"transforms\": [$I, [1,0,0,\"inf\", 0,1,0,0, 0,0,1,0, 0,0,0,1]], \"weights\": [0.5, 0.5]}" > "$tmp/inf.json"
+expect_fail "non-finite" '"transforms"\[1\].*non-finite' "$sb" blend --method linear --input "$tmp/inf.json"
+echo "{\"transforms\": [$I, [1,0,0]], \"weights\": [0.5, 0.5]}" > "$tmp/short.json"
+expect_fail "short matrix" '"transforms"\[1\].*16 numbers' "$sb" blend --method linear --input "$tmp/short.json"
+echo "{\"transforms\": [$I, $T], \"weights\": [0.5]}" > "$tmp/wc.json"
+expect_fail "weight count" '"weights"' "$sb" blend --method linear --input "$tmp/wc.json"
+if "$sb" list methods | grep -qE '^  sclerp '; then
+  echo "{\"transforms\": [$I, $T, $I], \"weights\": [0.2, 0.3, 0.5]}" > "$tmp/three.json"
+  expect_fail "sclerp n>2" 'at most 2' "$sb" blend --method sclerp --input "$tmp/three.json"
+fi
+if "$sb" list methods | grep -qE '^  qb '; then
+  echo "{\"transforms\": [$I, $T], \"weights\": [0.5, 0.5]}" > "$tmp/nc.json"
+  expect_fail "qb without centre" '"center"' "$sb" blend --method qb --input "$tmp/nc.json"
+fi
+expect_fail "unknown command" "unknown command" "$sb" frobnicate
+expect_fail "unknown experiment" "unknown experiment 'nosuch'" "$sb" run nosuch
+expect_fail "bad seed" "--seed" "$sb" run all --seed -3
+
+# skin: OBJ written atomically, bad model named
+expect_ok "skin arm" "$sb" skin --method linear --model arm --frame 8 --out "$tmp/arm.obj"
+grep -q '^v ' "$tmp/arm.obj" && grep -q '^f ' "$tmp/arm.obj" && ok || bad "skin: OBJ lacks v/f lines"
+ls "$tmp" | grep -q tmp && bad "skin left a temporary file"
+expect_fail "skin unknown model" "nosuchmodel" "$sb" skin --method linear --model nosuchmodel
+expect_fail "skin bad frame" "frame" "$sb" skin --method linear --model arm --frame 999
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
