@@ -42,9 +42,26 @@ deps:
 skinbench: $(BUILD)/skinbench
 	@cp $< $@
 
-$(BUILD)/skinbench: $(BUILD)/harness/main.o $(BUILD)/libskb.a
+$(BUILD)/skinbench: $(BUILD)/harness/main.o $(BUILD)/libskb.a | $(BUILD)/skinbench-flops
 	@echo "  LD   $@"
 	@$(CXX) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+# the FLOP-counting build (`skinbench run flops` runs it): methods/*.c again, as
+# C++ with skb_real = skb::flop (harness/flop_real.hpp), plus the driver
+# harness/flops_main.cxx (.cxx: outside the library wildcard). Never in libskb.a.
+FLOP_FLAGS = -std=c++20 $(OPT) -g -Wall -Wextra -Werror -Wno-unused-parameter \
+             -Wno-missing-field-initializers -D_GNU_SOURCE $(INCS) $(PKG_CFLAGS) $(SAN) \
+             -include harness/flop_real.hpp
+FLOP_OBJ   = $(patsubst %.c,$(BUILD)/flops/%.o,$(wildcard methods/*.c))
+
+$(BUILD)/flops/%.o: %.c harness/flop_real.hpp $(wildcard methods/*.h)
+	@mkdir -p $(dir $@)
+	@echo "  FLOP $<"
+	@$(CXX) -x c++ $(FLOP_FLAGS) -c -o $@ $<
+
+$(BUILD)/skinbench-flops: harness/flops_main.cxx $(FLOP_OBJ) harness/flop_real.hpp
+	@echo "  LD   $@"
+	@$(CXX) -x c++ $(FLOP_FLAGS) -o $@ harness/flops_main.cxx -x none $(FLOP_OBJ) $(LDFLAGS) $(PKG_LIBS)
 
 $(BUILD)/libskb.a: $(LIB_OBJ)
 	@rm -f $@

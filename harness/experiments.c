@@ -5,7 +5,13 @@
 #include "skb_run.h"
 
 /* one line per experiment; each lives in harness/exp_<name>.c */
+extern const struct skb_experiment skb_exp_properties;
+extern const struct skb_experiment skb_exp_flops;
+extern const struct skb_experiment skb_exp_bounds;
 const struct skb_experiment *const skb_experiments[] = {
+    &skb_exp_properties,
+    &skb_exp_flops,
+    &skb_exp_bounds,
     NULL
 };
 

@@ -11,6 +11,10 @@ extern const struct skb_method skb_method_qlb0;
 extern const struct skb_method skb_method_sb;
 extern const struct skb_method skb_method_logm;
 extern const struct skb_method skb_method_qb;
+extern const struct skb_method skb_method_sclerp;
+extern const struct skb_method skb_method_dlb;
+extern const struct skb_method skb_method_dib;
+extern const struct skb_method skb_method_dlb_scale;
 
 /* display order follows thesis Table 4.1, then the extras */
 const struct skb_method *const skb_methods[] = {
@@ -18,7 +22,11 @@ const struct skb_method *const skb_methods[] = {
     &skb_method_qlb0,
     &skb_method_sb,
     &skb_method_logm,
+    &skb_method_sclerp,
+    &skb_method_dlb,
+    &skb_method_dib,
     &skb_method_qb,
+    &skb_method_dlb_scale,
     NULL
 };
 

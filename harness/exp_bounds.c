@@ -1,0 +1,344 @@
+/* exp_bounds.c — `skinbench run bounds`: the error bounds and worked examples
+ * of thesis ch. 3-4 / DQ paper measured on our methods by numerical
+ * optimisation (harness/skb_bounds.c), DIB's iteration counts over random
+ * inputs and DIB = ScLERP for n = 2.  Writes bounds.json. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include "skb_bounds.h"
+#include "skb_json.h"
+#include "skb_props.h"
+
+#define RAD2DEG (180.0 / SKB_PI)
+#define CURVE_POINTS 21
+#define ITER_HIST_MAX 64
+
+struct se2_ctx { double a1, a2; int err; int linear; };
+
+/* |centre of DLB - eq. (9)|, or |linear interpolation of r_i - eq. (9)| */
+static double se2_err(double t, void *p)
+{
+    struct se2_ctx *c = p;
+    double meas[2], form[2], r1[2], r2[2], dummy[2];
+    char msg[128];
+    if (skb_se2_centre(c->a1, c->a2, t, meas, form, msg, sizeof msg) < 0) {
+        c->err = 1;
+        return 0;
+    }
+    if (c->linear) {
+        skb_se2_centre(c->a1, c->a2, 0, dummy, r1, msg, sizeof msg);
+        skb_se2_centre(c->a1, c->a2, 1, dummy, r2, msg, sizeof msg);
+        meas[0] = (1 - t) * r1[0] + t * r2[0];
+        meas[1] = (1 - t) * r1[1] + t * r2[1];
+    }
+    return hypot(meas[0] - form[0], meas[1] - form[1]);
+}
+
+static double speed_gap(double t, void *p)
+{
+    double s;
+    char msg[128];
+    int *err = p;
+    if (skb_logm_speed_measured(t, &s, msg, sizeof msg) < 0) {
+        *err = 1;
+        return 0;
+    }
+    return s;
+}
+
+static double neg_speed(double t, void *p)
+{
+    return -speed_gap(t, p);
+}
+
+static cJSON *bound_json(const struct skb_bound *b, int degrees)
+{
+    cJSON *o = cJSON_CreateObject();
+    skb_json_add_number(o, degrees ? "gap_deg" : "gap_frac", degrees ? b->gap * RAD2DEG : b->gap);
+    skb_json_add_number(o, "gap_rad", b->gap);
+    skb_json_add_number(o, "at_t", b->t);
+    skb_json_add_number(o, "at_alpha0_deg", b->alpha0 * RAD2DEG);
+    cJSON_AddNumberToObject(o, "outer_evaluations", b->evals);
+    return o;
+}
+
+/* random transform: angle uniform in [0, maxangle], or the property-check
+ * distribution when maxangle < 0 */
+static void rigid_limited(gsl_rng *r, double maxangle, double m[16])
+{
+    double axis[3], rot[9], t[3];
+    struct skb_quat q;
+    if (maxangle < 0) {
+        skb_props_random_rigid(r, 1.0, m);
+        return;
+    }
+    gsl_ran_dir_3d(r, &axis[0], &axis[1], &axis[2]);
+    skb_quat_from_axis_angle(axis, maxangle * gsl_rng_uniform(r), &q);
+    skb_quat_to_mat3(&q, rot);
+    for (int i = 0; i < 3; i++)
+        t[i] = 2 * gsl_rng_uniform(r) - 1;
+    skb_mat4_from_rt(rot, t, m);
+}
+
+/* iterations of DIB at its default precision over random n = 2..8 blends;
+ * writes {key: {...}, key_histogram: {...}}; returns the largest count */
+static int dib_histogram(const struct skb_run_ctx *ctx, const struct skb_method *dib, int samples,
+                         double maxangle, cJSON *root, const char *key)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    struct skb_params prm;
+    double hist[ITER_HIST_MAX + 1] = { 0 }, mats[16 * SKB_PROPS_MAX_N], w[SKB_PROPS_MAX_N], a[16], mean = 0;
+    int failed = 0, itmax = 0, capped = 0;
+    char hkey[64];
+    skb_params_default(&prm);
+    gsl_rng_set(r, ctx->seed);
+    for (int s = 0; s < samples; s++) {
+        int n = 2 + (int)gsl_rng_uniform_int(r, SKB_PROPS_MAX_N - 1);
+        double sum = 0;
+        for (int i = 0; i < n; i++) {
+            rigid_limited(r, maxangle, mats + 16 * i);
+            sum += (w[i] = gsl_rng_uniform_pos(r));
+        }
+        for (int i = 0; i < n; i++)
+            w[i] /= sum;
+        struct skb_blend_in in = { n, w, mats, NULL };
+        struct skb_blend_stats st;
+        if (skb_blend(dib, &in, &prm, a, &st, NULL, 0) < 0) {
+            failed++;
+            continue;
+        }
+        hist[st.iterations > ITER_HIST_MAX ? ITER_HIST_MAX : st.iterations]++;
+        itmax = st.iterations > itmax ? st.iterations : itmax;
+        capped += st.iterations >= prm.dib_max_iter;
+        mean += st.iterations;
+    }
+    gsl_rng_free(r);
+    int ok = samples - failed;
+    snprintf(hkey, sizeof hkey, "%s_histogram", key);
+    cJSON *h = cJSON_AddObjectToObject(root, hkey);
+    for (int i = 0; i <= ITER_HIST_MAX; i++)
+        if (hist[i] > 0) {
+            char k[16];
+            snprintf(k, sizeof k, "%d", i);
+            skb_json_add_number(h, k, hist[i]);
+        }
+    cJSON *di = cJSON_AddObjectToObject(root, key);
+    cJSON_AddNumberToObject(di, "samples", samples);
+    cJSON_AddNumberToObject(di, "failed", failed);
+    cJSON_AddNumberToObject(di, "reached_cap", capped);
+    skb_json_add_number(di, "mean", ok > 0 ? mean / ok : NAN);
+    cJSON_AddNumberToObject(di, "max", itmax);
+    skb_json_add_number(di, "precision", prm.dib_precision);
+    cJSON_AddNumberToObject(di, "cap", prm.dib_max_iter);
+    if (maxangle < 0)
+        cJSON_AddStringToObject(di, "inputs", "n = 2..8 random rigid transforms (angles in [0, pi] with mass "
+                                "near 0 and pi, translations in [-1, 1]^3), random convex weights");
+    else
+        cJSON_AddStringToObject(di, "inputs", "n = 2..8 random rigid transforms, each rotation angle uniform "
+                                "in [0, 45 deg] (pairwise <= 90 deg), translations in [-1, 1]^3, random convex weights");
+    skb_run_progress(ctx, "bounds", "DIB (%s): mean %.2f, max %d iterations over %d inputs, %d at the cap",
+                     key, ok > 0 ? mean / ok : NAN, itmax, ok, capped);
+    return itmax;
+}
+
+/* DIB of two transforms equals ScLERP after one iteration (thesis Lemma 4.7) */
+static void dib_vs_sclerp(const struct skb_run_ctx *ctx, const struct skb_method *dib,
+                          const struct skb_method *sc, int pairs, cJSON *root)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    struct skb_params prm;
+    double mats[32], w[2], a[16], b[16], diff = 0;
+    int nmax = 0, nmin = 1 << 30, failed = 0;
+    skb_params_default(&prm);
+    gsl_rng_set(r, ctx->seed + 1);
+    for (int s = 0; s < pairs; s++) {
+        skb_props_random_rigid(r, 1.0, mats);
+        skb_props_random_rigid(r, 1.0, mats + 16);
+        double t = gsl_rng_uniform(r);
+        w[0] = 1 - t; w[1] = t;
+        struct skb_blend_in in = { 2, w, mats, NULL };
+        struct skb_blend_stats st;
+        if (skb_blend(dib, &in, &prm, a, &st, NULL, 0) < 0 || skb_blend(sc, &in, &prm, b, NULL, NULL, 0) < 0) {
+            failed++;
+            continue;
+        }
+        for (int k = 0; k < 16; k++)
+            diff = fmax(diff, fabs(a[k] - b[k]));
+        nmax = st.iterations > nmax ? st.iterations : nmax;
+        nmin = st.iterations < nmin ? st.iterations : nmin;
+    }
+    gsl_rng_free(r);
+    cJSON *d2 = cJSON_AddObjectToObject(root, "dib_vs_sclerp_n2");
+    skb_json_add_number(d2, "max_abs_matrix_difference", diff);
+    cJSON_AddNumberToObject(d2, "iterations_min", nmin);
+    cJSON_AddNumberToObject(d2, "iterations_max", nmax);
+    cJSON_AddNumberToObject(d2, "pairs", pairs);
+    cJSON_AddNumberToObject(d2, "failed", failed);
+    cJSON_AddStringToObject(d2, "what", "random pairs (property-check distribution, translations in [-1,1]^3) "
+                            "and t uniform in [0, 1], default precision; iterations 0 happen where DLB is "
+                            "already exact (t = 0 or 1, no rotation)");
+    cJSON_AddNumberToObject(root, "dib_n2_iterations", nmax);
+    skb_run_progress(ctx, "bounds", "DIB vs ScLERP, n = 2: max difference %.3g, iterations %d..%d",
+                     diff, nmin, nmax);
+}
+
+static int run_bounds(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
+{
+    cJSON *root = skb_json_results_new(ctx, "bounds");
+    int rc = 0;
+    cJSON_AddStringToObject(root, "how", "maxima over t by GSL Brent (gsl_min_fminimizer_brent, bracketed by a "
+                            "33-point scan) nested in a Nelder-Mead simplex over the angles "
+                            "(gsl_multimin_fminimizer_nmsimplex2, alpha0 = pi sin^2 x); every value runs the "
+                            "registered methods' blends");
+
+    /* thesis Lemma 3.2 */
+    struct skb_bound qs, da, dt;
+    if ((rc = skb_bound_qlb_slerp(&qs, msg, msglen)) < 0)
+        goto out;
+    skb_json_add_number(root, "qlb_slerp_max_angle_deg", qs.gap * RAD2DEG);
+    skb_json_add_number(root, "qlb_slerp_argmax_t", qs.t);
+    cJSON_AddItemToObject(root, "qlb_slerp", bound_json(&qs, 1));
+    skb_run_progress(ctx, "bounds", "QLB vs SLERP: %.5f deg at t = %.5f, alpha0 = %.4f deg",
+                     qs.gap * RAD2DEG, qs.t, qs.alpha0 * RAD2DEG);
+
+    /* thesis 4.3, App. A.1 */
+    if ((rc = skb_bound_dlb_sclerp(&da, &dt, msg, msglen)) < 0)
+        goto out;
+    skb_json_add_number(root, "dlb_sclerp_max_angle_deg", da.gap * RAD2DEG);
+    skb_json_add_number(root, "dlb_sclerp_max_translation_frac", dt.gap);
+    cJSON *dj = cJSON_AddObjectToObject(root, "dlb_sclerp");
+    cJSON_AddItemToObject(dj, "angle", bound_json(&da, 1));
+    cJSON_AddItemToObject(dj, "translation", bound_json(&dt, 0));
+    cJSON_AddStringToObject(dj, "translation_definition", "max over t and alpha0 of |d_DLB(t) - d_ScLERP(t)| / "
+                            "alpha_eps: translation along the common screw axis of DLB(t; I, M2) and "
+                            "ScLERP(t; I, M2), as a fraction of the translation alpha_eps along the axis of "
+                            "M2 = p* q (thesis App. A.1: pitch - alpha_e t at alpha_e = 1); the axis offset "
+                            "from the origin is the simplex's second variable");
+    skb_run_progress(ctx, "bounds", "DLB vs ScLERP: angle %.5f deg, translation %.5f alpha_eps (alpha0 = %.4f deg)",
+                     da.gap * RAD2DEG, dt.gap, dt.alpha0 * RAD2DEG);
+
+    /* thesis App. A.2, SPEC 3 */
+    {
+        cJSON *ls = cJSON_AddObjectToObject(root, "logm_speed");
+        cJSON *curve = cJSON_AddArrayToObject(ls, "curve");
+        double worst = 0, s;
+        int err = 0;
+        for (int k = 0; k < CURVE_POINTS; k++) {
+            double t = (double)k / (CURVE_POINTS - 1), cl = skb_logm_speed_closed(t), pt[3];
+            if ((rc = skb_logm_speed_measured(t, &s, msg, msglen)) < 0)
+                goto out;
+            pt[0] = t; pt[1] = s; pt[2] = cl;
+            cJSON_AddItemToArray(curve, skb_json_array(pt, 3));
+            worst = fmax(worst, fabs(s - cl) / cl);
+            if (k == 0)
+                skb_json_add_number(ls, "at_t0", s);
+            if (k == CURVE_POINTS - 1)
+                skb_json_add_number(ls, "at_t1", s);
+        }
+        double tmax, tmin, smax = skb_maximize_1d(speed_gap, &err, 0, 1, 32, 1e-10, &tmax);
+        double smin = -skb_maximize_1d(neg_speed, &err, 0, 1, 32, 1e-10, &tmin);
+        skb_json_add_number(ls, "closed_form_t0", skb_logm_speed_closed(0));
+        skb_json_add_number(ls, "closed_form_t1", skb_logm_speed_closed(1));
+        skb_json_add_number(ls, "max_rel_error_vs_closed_form", worst);
+        skb_json_add_number(ls, "min", smin);
+        skb_json_add_number(ls, "argmin_t", tmin);
+        skb_json_add_number(ls, "max", smax);
+        skb_json_add_number(ls, "argmax_t", tmax);
+        skb_json_add_number(ls, "max_minus_min", smax - smin);
+        cJSON_AddStringToObject(ls, "what", "|omega(t)| of logm(t; rot(x, 1), rot((1,1,0)/sqrt2, sqrt2)): angle of "
+                                "R(t)^T R(t +- h) / h, Richardson-extrapolated (h = 1e-4); curve = [t, measured, "
+                                "closed form of SPEC 3]");
+        skb_run_progress(ctx, "bounds", "log-matrix speed: %.6f .. %.6f (non-constancy %.3g), |closed form error| <= %.2g",
+                         smin, smax, smax - smin, worst);
+    }
+
+    /* DQ paper eq. (9) */
+    {
+        struct se2_ctx c = { 30 / RAD2DEG, 60 / RAD2DEG, 0, 0 };
+        double tb, tl, meas[2], form[2];
+        double e9 = skb_maximize_1d(se2_err, &c, 0, 1, 32, 1e-10, &tb);
+        c.linear = 1;
+        double el = skb_maximize_1d(se2_err, &c, 0, 1, 32, 1e-10, &tl);
+        cJSON *se = cJSON_AddObjectToObject(root, "se2_centre");
+        skb_json_add_number(se, "alpha1_deg", 30);
+        skb_json_add_number(se, "alpha2_deg", 60);
+        skb_json_add_number(se, "max_error_vs_eq9", e9);
+        skb_json_add_number(se, "at_t", tb);
+        skb_json_add_number(se, "linear_interpolation_max_gap", el);
+        skb_json_add_number(se, "linear_interpolation_at_t", tl);
+        for (int k = 0; k <= 1; k++) {
+            if ((rc = skb_se2_centre(c.a1, c.a2, k, meas, form, msg, msglen)) < 0)
+                goto out;
+            cJSON_AddItemToObject(se, k ? "r2_measured" : "r1_measured", skb_json_array(meas, 2));
+            cJSON_AddItemToObject(se, k ? "r2_eq6" : "r1_eq6", skb_json_array(form, 2));
+        }
+        cJSON_AddStringToObject(se, "what", "rotation centre of DLB(t; M1, M2), M_i = [rot(alpha_i), (2 cos alpha_i, "
+                                "2 sin alpha_i)], vs eq. (9); max over t by Brent; the linear interpolation of "
+                                "r1, r2 shown for contrast (DQ paper Fig. 10)");
+        if (c.err) {
+            snprintf(msg, msglen, "bounds: SE(2) centre evaluation failed");
+            rc = SKB_ENUMERIC;
+            goto out;
+        }
+        skb_run_progress(ctx, "bounds", "SE(2) centre vs eq. (9): %.3g (linear interpolation: %.3g)", e9, el);
+    }
+
+    /* DQ paper 2.2: rotation-centre drift of QLB'0 */
+    {
+        const struct skb_method *q = skb_method_find("qlb0");
+        if (q) {
+            double axis[3] = { 0, 0, 1 }, r[9], t[3], mats[32], w[2] = { 0.5, 0.5 }, out[16];
+            double u[3] = { 2, 0, 0 }, up[3];
+            struct skb_quat qq;
+            skb_quat_from_axis_angle(axis, 120 / RAD2DEG, &qq);
+            skb_quat_to_mat3(&qq, r);
+            for (int i = 0; i < 3; i++)
+                t[i] = u[i] - (r[3 * i] * u[0] + r[3 * i + 1] * u[1] + r[3 * i + 2] * u[2]);
+            skb_mat4_identity(mats);
+            skb_mat4_from_rt(r, t, mats + 16);
+            struct skb_blend_in in = { 2, w, mats, NULL };
+            if ((rc = skb_blend(q, &in, NULL, out, NULL, msg, msglen)) < 0)
+                goto out;
+            skb_mat4_apply(out, u, up);
+            cJSON *d = cJSON_AddObjectToObject(root, "rotation_centre_drift");
+            skb_json_add_number(d, "x", up[0]);
+            skb_json_add_number(d, "y", up[1]);
+            skb_json_add_number(d, "z", up[2]);
+            cJSON_AddStringToObject(d, "what", "u'(0.5) = QLB'0(0.5; I, C2) u with C2 the 120 deg rotation about z "
+                                    "around the elbow u = (2,0,0) (shoulder at the origin)");
+        }
+    }
+
+    /* DIB iterations over random inputs, and DIB = ScLERP for n = 2 */
+    {
+        const struct skb_method *dib = skb_method_find("dib"), *sc = skb_method_find("sclerp");
+        int samples = ctx->quick ? 300 : 5000;
+        if (dib) {
+            /* full range, and joint-like inputs (each rotation <= 45 deg, so any
+             * two differ by <= 90 deg) closer to the skinning the thesis timed */
+            static const char *const keys[2] = { "dib_iterations", "dib_iterations_moderate" };
+            static const double maxangle[2] = { -1, SKB_PI / 4 };
+            for (int k = 0; k < 2; k++) {
+                int itmax = dib_histogram(ctx, dib, samples, maxangle[k], root, keys[k]);
+                if (k == 0)
+                    cJSON_AddNumberToObject(root, "dib_iterations_max", itmax);
+                else
+                    cJSON_AddNumberToObject(root, "dib_iterations_moderate_max", itmax);
+            }
+        }
+        if (dib && sc)
+            dib_vs_sclerp(ctx, dib, sc, samples / 5, root);
+    }
+    rc = skb_json_write_result(ctx, "bounds.json", root, msg, msglen);
+out:
+    cJSON_Delete(root);
+    return rc;
+}
+
+const struct skb_experiment skb_exp_bounds = {
+    .name = "bounds",
+    .description = "QLB/SLERP and DLB/ScLERP gaps, log-matrix speed, SE(2) centres, DIB iterations (optimised)",
+    .run = run_bounds,
+};

@@ -1,0 +1,465 @@
+/* exp_flops.c — `skinbench run flops`: FLOPs per blend counted by executing
+ * every method's code (build/skinbench-flops, the methods recompiled with a
+ * counting skb_real; harness/flop_real.hpp), fitted as a*n + b beside thesis
+ * Table 4.1, plus callgrind instruction counts of the double build as the
+ * deterministic companion.  Writes flops.json and refreshes table-4.1.md. */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <gsl/gsl_fit.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_randist.h>
+#include "skb_json.h"
+#include "skb_props.h"
+#include "skb_table41.h"
+#include "skb_flops.h"
+
+#define FLOPS_NMAX 8
+#define FIELD_ADD 0
+#define FIELD_MUL 1
+#define FIELD_DIV 2
+#define FIELD_SQRT 3
+#define FIELD_TRANS 4
+#define FIELD_CMP 5
+#define FIELD_ITER 8
+#define NFIELDS 9
+#define CG_INPUTS 64          /* distinct inputs cycled by the callgrind loop */
+#define CG_BLENDS 640         /* blends per callgrind run */
+#define CG_ENV "SKB_FLOPS_CALLGRIND_CHILD"
+
+static const char *const field_names[NFIELDS] = {
+    "add", "mul", "div", "sqrt", "transcendental", "cmp", "neg", "abs", "iterations"
+};
+
+/* run a command, capture its stdout (caller frees); 0 when it exits 0 */
+static int capture(const char *cmd, char **out, char *msg, size_t msglen)
+{
+    FILE *p = popen(cmd, "r");
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    if (!p || !buf) {
+        free(buf);
+        if (p)
+            pclose(p);
+        snprintf(msg, msglen, "flops: cannot run '%s'", cmd);
+        return SKB_EIO;
+    }
+    for (;;) {
+        if (len + 4096 > cap) {
+            char *nb = realloc(buf, cap *= 2);
+            if (!nb) {
+                free(buf);
+                pclose(p);
+                snprintf(msg, msglen, "flops: out of memory reading '%s'", cmd);
+                return SKB_ENOMEM;
+            }
+            buf = nb;
+        }
+        size_t k = fread(buf + len, 1, 4096, p);
+        if (k == 0)
+            break;
+        len += k;
+    }
+    buf[len] = 0;
+    int st = pclose(p);
+    if (st != 0) {
+        free(buf);
+        snprintf(msg, msglen, "flops: '%s' failed (exit status %d)", cmd, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+        return SKB_EIO;
+    }
+    *out = buf;
+    return 0;
+}
+
+/* build/skinbench-flops next to the running executable, or in build/ below it */
+static int find_flops_bin(const struct skb_run_ctx *ctx, char *path, size_t len)
+{
+    const char *env = getenv("SKB_FLOPS_BIN");
+    static const char *const rel[] = { "skinbench-flops", "build/skinbench-flops" };
+    if (env && access(env, X_OK) == 0) {
+        snprintf(path, len, "%s", env);
+        return 0;
+    }
+    for (int i = 0; i < 2 && ctx->exe_path; i++) {
+        snprintf(path, len, "%s", ctx->exe_path);
+        char *slash = strrchr(path, '/');
+        if (!slash)
+            break;
+        snprintf(slash + 1, len - (size_t)(slash + 1 - path), "%s", rel[i]);
+        if (access(path, X_OK) == 0)
+            return 0;
+    }
+    return -1;
+}
+
+struct stats { double mean, min, max, median; };
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static struct stats stats_of(double *v, int k)
+{
+    struct stats s = { 0, 0, 0, 0 };
+    if (k == 0)
+        return s;
+    qsort(v, (size_t)k, sizeof *v, cmp_double);
+    s.min = v[0];
+    s.max = v[k - 1];
+    s.median = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+    for (int i = 0; i < k; i++)
+        s.mean += v[i] / k;
+    return s;
+}
+
+static cJSON *stats_json(struct stats s)
+{
+    cJSON *o = cJSON_CreateObject();
+    skb_json_add_number(o, "mean", s.mean);
+    skb_json_add_number(o, "median", s.median);
+    skb_json_add_number(o, "min", s.min);
+    skb_json_add_number(o, "max", s.max);
+    return o;
+}
+
+/* least squares a*n + b (gsl_fit_linear); fewer than 3 points: constant */
+static cJSON *fit_json(const double *n, const double *y, int k, const char *what)
+{
+    cJSON *o = cJSON_CreateObject();
+    double a = 0, b = 0, c00, c01, c11, ss;
+    if (k >= 3 && gsl_fit_linear(n, 1, y, 1, (size_t)k, &b, &a, &c00, &c01, &c11, &ss) == 0) {
+        skb_json_add_number(o, "a", a);
+        skb_json_add_number(o, "b", b);
+        skb_json_add_number(o, "residual_ss", ss);
+        cJSON_AddStringToObject(o, "how", what);
+    } else if (k > 0) {
+        skb_json_add_number(o, "a", 0);
+        skb_json_add_number(o, "b", y[k - 1]);
+        cJSON_AddStringToObject(o, "how", "constant: the count at the largest n the method takes");
+    }
+    return o;
+}
+
+static int rec_field(const cJSON *rec, int f, double *out)
+{
+    return skb_json_get_number(cJSON_GetArrayItem(rec, f), out);
+}
+
+/* ---- callgrind: instructions per blend of the double build ---- */
+
+static void random_input(gsl_rng *r, int n, double *mats, double *w, double *c)
+{
+    double s = 0;
+    for (int i = 0; i < n; i++) {
+        skb_props_random_rigid(r, 1.0, mats + 16 * i);
+        s += (w[i] = gsl_rng_uniform_pos(r));
+    }
+    for (int i = 0; i < n; i++)
+        w[i] /= s;
+    for (int k = 0; k < 3; k++)
+        c[k] = 2 * gsl_rng_uniform(r) - 1;
+}
+
+__attribute__((noinline)) int skb__flops_callgrind_loop(const struct skb_method *m, int n, int count,
+                                                       const double *mats, const double *w, const double *c,
+                                                       int ninputs, double *sink)
+{
+    struct skb_params prm;
+    struct skb_blend_stats st;
+    double out[16];
+    skb_params_default(&prm);
+    for (int k = 0; k < count; k++) {
+        int i = k % ninputs;
+        struct skb_blend_in in = { n, w + (size_t)n * i, mats + (size_t)16 * n * i,
+                                   (m->flags & SKB_MF_NEEDS_CENTER) ? c + 3 * i : NULL };
+        if (m->blend(&in, &prm, out, &st) < 0)
+            return -1;
+        *sink += out[3];
+    }
+    return 0;
+}
+
+/* the child side: SKB_FLOPS_CALLGRIND_CHILD="method:n:count:seed" */
+static int callgrind_child(const char *spec, char *msg, size_t msglen)
+{
+    char name[64];
+    int n, count;
+    unsigned long seed;
+    if (sscanf(spec, "%63[^:]:%d:%d:%lu", name, &n, &count, &seed) != 4 || n < 1 || n > FLOPS_NMAX || count < 1) {
+        snprintf(msg, msglen, "%s: expected method:n:count:seed, got '%s'", CG_ENV, spec);
+        return SKB_EINVAL;
+    }
+    const struct skb_method *m = skb_method_find(name);
+    if (!m || !m->blend) {
+        snprintf(msg, msglen, "%s: no blend method '%s'", CG_ENV, name);
+        return SKB_EINVAL;
+    }
+    static double mats[CG_INPUTS * 16 * FLOPS_NMAX], w[CG_INPUTS * FLOPS_NMAX], c[CG_INPUTS * 3];
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, seed);
+    for (int i = 0; i < CG_INPUTS; i++)
+        random_input(r, n, mats + (size_t)16 * n * i, w + (size_t)n * i, c + 3 * i);
+    gsl_rng_free(r);
+    double sink = 0;
+    if (skb__flops_callgrind_loop(m, n, count, mats, w, c, CG_INPUTS, &sink) < 0) {
+        snprintf(msg, msglen, "%s: blend failed", name);
+        return SKB_ENUMERIC;
+    }
+    return isfinite(sink) ? 0 : SKB_ENUMERIC;
+}
+
+static int have_valgrind(void)
+{
+    return system("valgrind --version >/dev/null 2>&1") == 0;
+}
+
+/* instructions per blend of method m at n, or a negative code */
+static int callgrind_count(const struct skb_run_ctx *ctx, const struct skb_method *m, int n,
+                           double *per_blend, char *msg, size_t msglen)
+{
+    char tmpl[] = "/tmp/skb-callgrind-XXXXXX", cmd[PATH_MAX * 2 + 512], file[PATH_MAX], *out = NULL;
+    if (!mkdtemp(tmpl)) {
+        snprintf(msg, msglen, "flops: cannot create a temporary directory for callgrind");
+        return SKB_EIO;
+    }
+    snprintf(file, sizeof file, "%s/cg.out", tmpl);
+    snprintf(cmd, sizeof cmd, "%s=%s:%d:%d:%lu valgrind --tool=callgrind --callgrind-out-file=%s "
+             "--collect-atstart=no --toggle-collect=skb__flops_callgrind_loop '%s' run flops --quiet "
+             "--out %s 2>/dev/null", CG_ENV, m->name, n, CG_BLENDS, ctx->seed, file, ctx->exe_path, tmpl);
+    int rc = capture(cmd, &out, msg, msglen);
+    free(out);
+    double total = -1;
+    FILE *f = rc == 0 ? fopen(file, "r") : NULL;
+    if (f) {
+        char line[256];
+        while (fgets(line, sizeof line, f))
+            if (strncmp(line, "summary:", 8) == 0 || strncmp(line, "totals:", 7) == 0)
+                total = strtod(strchr(line, ':') + 1, NULL);
+        fclose(f);
+    }
+    remove(file);
+    rmdir(tmpl);
+    if (rc < 0)
+        return rc;
+    if (!(total > 0)) {
+        snprintf(msg, msglen, "flops: callgrind gave no instruction total for %s", m->name);
+        return SKB_EIO;
+    }
+    *per_blend = total / CG_BLENDS;
+    return 0;
+}
+
+static void add_callgrind(const struct skb_run_ctx *ctx, cJSON *root)
+{
+    cJSON *cg = cJSON_AddObjectToObject(root, "callgrind");
+    char msg[512];
+    if (ctx->quick) {
+        cJSON_AddBoolToObject(cg, "available", 0);
+        cJSON_AddStringToObject(cg, "reason", "skipped in --quick mode");
+        return;
+    }
+    if (!have_valgrind()) {
+        cJSON_AddBoolToObject(cg, "available", 0);
+        cJSON_AddStringToObject(cg, "reason", "valgrind is not installed");
+        return;
+    }
+    cJSON_AddBoolToObject(cg, "available", 1);
+    cJSON_AddStringToObject(cg, "what", "instructions (Ir) per blend of the ordinary double build, "
+                            "inside the method's blend hook only (callgrind --toggle-collect on the loop), "
+                            "averaged over " "640 blends cycling 64 seeded random inputs; SB includes its GSL SVD");
+    cJSON *pm = cJSON_AddObjectToObject(cg, "per_method");
+    for (int i = 0; skb_methods[i]; i++) {
+        const struct skb_method *m = skb_methods[i];
+        if (!m->blend || !skb_run_wants_method(ctx, m))
+            continue;
+        static const int ns[] = { 2, FLOPS_NMAX };
+        cJSON *mj = cJSON_AddObjectToObject(pm, m->name);
+        double y[2];
+        int k = 0;
+        for (int j = 0; j < 2; j++) {
+            if (m->max_n && ns[j] > m->max_n)
+                continue;
+            char key[16];
+            snprintf(key, sizeof key, "n%d", ns[j]);
+            if (callgrind_count(ctx, m, ns[j], &y[k], msg, sizeof msg) < 0) {
+                cJSON_AddStringToObject(mj, "error", msg);
+                break;
+            }
+            skb_json_add_number(mj, key, y[k]);
+            k++;
+        }
+        if (k == 2)
+            skb_json_add_number(mj, "per_extra_transform", (y[1] - y[0]) / (FLOPS_NMAX - 2));
+        skb_run_progress(ctx, "flops", "callgrind %-8s %.0f instructions per blend at n = 2", m->name, k ? y[0] : NAN);
+    }
+}
+
+/* ---- the experiment ---- */
+
+static int run_flops(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
+{
+    const char *child = getenv(CG_ENV);
+    if (child)
+        return callgrind_child(child, msg, msglen);
+    char bin[PATH_MAX], cmd[PATH_MAX + 128], *text = NULL;
+    if (find_flops_bin(ctx, bin, sizeof bin) < 0) {
+        snprintf(msg, msglen, "flops: skinbench-flops not found next to %s or in its build/ "
+                 "(make builds it; or set SKB_FLOPS_BIN)", ctx->exe_path);
+        return SKB_EIO;
+    }
+    int samples = ctx->quick ? 4 : 32;
+    snprintf(cmd, sizeof cmd, "'%s' --seed %lu --samples %d --nmax %d", bin, ctx->seed, samples, FLOPS_NMAX);
+    skb_run_progress(ctx, "flops", "counting: %s", cmd);
+    int rc = capture(cmd, &text, msg, msglen);
+    if (rc < 0)
+        return rc;
+    cJSON *raw = cJSON_Parse(text);
+    free(text);
+    const cJSON *methods = cJSON_GetObjectItemCaseSensitive(raw, "methods");
+    if (!cJSON_IsObject(methods)) {
+        cJSON_Delete(raw);
+        snprintf(msg, msglen, "flops: %s printed no \"methods\" object", bin);
+        return SKB_EPARSE;
+    }
+    cJSON *root = skb_json_results_new(ctx, "flops");
+    cJSON_AddStringToObject(root, "convention",
+        "flops = additions/subtractions + multiplications, each 1 (thesis Table 4.1); divisions, square roots "
+        "and transcendental calls (sin, cos, atan2, acos, exp, ...) are counted separately and reported, and "
+        "flops_all counts each of them as 1 as well; comparisons, negations and fabs are not FLOPs and are "
+        "reported separately. Counted by executing the methods' own code (methods/ compiled as C++ with "
+        "skb_real = skb::flop), including the 4x4 -> internal and internal -> 4x4 conversions (thesis 4.4); "
+        "the input validation of skb_blend is not counted. Code outside skb_real (GSL's SVD in SB) is not "
+        "instrumented.");
+    cJSON_AddStringToObject(root, "counter", "build/skinbench-flops (harness/flop_real.hpp, harness/flops_main.cxx)");
+    cJSON_AddNumberToObject(root, "samples_per_n", samples);
+    cJSON *fits = cJSON_AddObjectToObject(root, "fits");
+    cJSON *fits_all = cJSON_AddObjectToObject(root, "fits_all_ops");
+    cJSON *out_m = cJSON_AddObjectToObject(root, "methods");
+    double hist[SKB_PROP_ITER_CAP + 2] = { 0 };
+    int have_iter = 0;
+    const cJSON *mj;
+    cJSON_ArrayForEach(mj, methods) {
+        const struct skb_method *m = skb_method_find(mj->string);
+        if (!m || !skb_run_wants_method(ctx, m))
+            continue;
+        const cJSON *pern = cJSON_GetObjectItemCaseSensitive(mj, "per_n"), *nj;
+        double xs[FLOPS_NMAX], ys[FLOPS_NMAX], ya[FLOPS_NMAX];
+        int k = 0;
+        cJSON *om = cJSON_AddObjectToObject(out_m, m->name);
+        cJSON_AddStringToObject(om, "title", m->title);
+        cJSON *opn = cJSON_AddArrayToObject(om, "per_n");
+        cJSON_ArrayForEach(nj, pern) {
+            const cJSON *recs = cJSON_GetObjectItemCaseSensitive(nj, "records"), *rec;
+            int cnt = cJSON_GetArraySize(recs), n = cJSON_GetObjectItemCaseSensitive(nj, "n")->valueint, j = 0;
+            if (cnt < 1 || k >= FLOPS_NMAX)
+                continue;
+            double *col = malloc(sizeof(double) * (size_t)cnt * (NFIELDS + 2));
+            if (!col) {
+                cJSON_Delete(raw);
+                cJSON_Delete(root);
+                snprintf(msg, msglen, "flops: out of memory");
+                return SKB_ENOMEM;
+            }
+            cJSON_ArrayForEach(rec, recs) {
+                double v[NFIELDS];
+                for (int f = 0; f < NFIELDS; f++)
+                    if (rec_field(rec, f, &v[f]) < 0)
+                        v[f] = NAN;
+                for (int f = 0; f < NFIELDS; f++)
+                    col[(size_t)f * cnt + j] = v[f];
+                col[(size_t)NFIELDS * cnt + j] = v[FIELD_ADD] + v[FIELD_MUL];
+                col[(size_t)(NFIELDS + 1) * cnt + j] = v[FIELD_ADD] + v[FIELD_MUL] + v[FIELD_DIV]
+                                                      + v[FIELD_SQRT] + v[FIELD_TRANS];
+                if (m->flags & SKB_MF_ITERATIVE) {
+                    int it = (int)v[FIELD_ITER];
+                    hist[it < 0 ? 0 : it > SKB_PROP_ITER_CAP ? SKB_PROP_ITER_CAP + 1 : it]++;
+                    have_iter = 1;
+                }
+                j++;
+            }
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddNumberToObject(o, "n", n);
+            cJSON_AddNumberToObject(o, "samples", cnt);
+            struct stats fl = stats_of(col + (size_t)NFIELDS * cnt, cnt);
+            struct stats fa = stats_of(col + (size_t)(NFIELDS + 1) * cnt, cnt);
+            cJSON_AddItemToObject(o, "flops", stats_json(fl));
+            cJSON_AddItemToObject(o, "flops_all", stats_json(fa));
+            for (int f = 0; f < NFIELDS; f++) {
+                if (f == FIELD_ITER && !(m->flags & SKB_MF_ITERATIVE))
+                    continue;
+                cJSON_AddItemToObject(o, field_names[f], stats_json(stats_of(col + (size_t)f * cnt, cnt)));
+            }
+            cJSON_AddItemToArray(opn, o);
+            xs[k] = n;
+            ys[k] = fl.mean;
+            ya[k] = fa.mean;
+            k++;
+            free(col);
+        }
+        const char *how = "least squares (gsl_fit_linear) of the mean count over n = 1..8";
+        cJSON_AddItemToObject(fits, m->name, fit_json(xs, ys, k, how));
+        cJSON_AddItemToObject(fits_all, m->name, fit_json(xs, ya, k, how));
+        const cJSON *tn = cJSON_GetObjectItemCaseSensitive(mj, "transcendental_by_name");
+        if (tn)
+            cJSON_AddItemToObject(om, "transcendental_by_name", cJSON_Duplicate(tn, 1));
+        skb_run_progress(ctx, "flops", "%-8s %s", m->name, k >= 3 ? "fitted" : "constant");
+    }
+    if (have_iter) {
+        cJSON *h = cJSON_AddObjectToObject(root, "iterations_histogram");
+        cJSON_AddStringToObject(h, "what", "iterations of the iterative methods (DIB) over the counted random "
+                                "inputs, n = 1..8, default precision");
+        for (int i = 0; i <= SKB_PROP_ITER_CAP + 1; i++)
+            if (hist[i] > 0) {
+                char key[16];
+                snprintf(key, sizeof key, "%d", i);
+                skb_json_add_number(h, key, hist[i]);
+            }
+    }
+    const cJSON *conv = cJSON_GetObjectItemCaseSensitive(raw, "conversions");
+    if (conv)
+        cJSON_AddItemToObject(root, "conversions", cJSON_Duplicate(conv, 1));
+    const cJSON *sbp = cJSON_GetObjectItemCaseSensitive(raw, "sb_parts");
+    if (sbp) {
+        cJSON *s = cJSON_AddObjectToObject(root, "sb_parts");
+        cJSON_AddStringToObject(s, "note", "SB = rotation centre (least squares by GSL's SVD, gsl_linalg_SV_decomp, "
+                                "double code: NOT instrumented; the counts below are only its skb_real "
+                                "operations) + QLB' blend given the centre (skb_mat4_qlb). See callgrind for "
+                                "the instructions of the whole SB blend including the SVD.");
+        cJSON_AddItemToObject(s, "records_fields", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(raw, "fields"), 1));
+        cJSON_AddItemToObject(s, "centre_per_n", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(sbp, "centre_per_n"), 1));
+        const cJSON *bl = cJSON_GetObjectItemCaseSensitive(sbp, "blend_given_centre_per_n"), *it;
+        double xs[FLOPS_NMAX], ys[FLOPS_NMAX];
+        int k = 0;
+        cJSON_ArrayForEach(it, bl) {
+            const cJSON *rec = cJSON_GetArrayItem(it, 0);
+            double a, b;
+            if (k < FLOPS_NMAX && rec_field(rec, FIELD_ADD, &a) == 0 && rec_field(rec, FIELD_MUL, &b) == 0) {
+                xs[k] = k + 1;
+                ys[k] = a + b;
+                k++;
+            }
+        }
+        if (k)
+            cJSON_AddItemToObject(s, "blend_given_centre_fit",
+                                  fit_json(xs, ys, k, "least squares of skb_mat4_qlb with a centre, n = 1..8"));
+    }
+    add_callgrind(ctx, root);
+    cJSON_Delete(raw);
+    rc = skb_json_write_result(ctx, "flops.json", root, msg, msglen);
+    cJSON_Delete(root);
+    if (rc == 0)
+        rc = skb_table41_write(ctx, SKB_TABLE41_LOUD_FLOPS, msg, msglen);
+    return rc;
+}
+
+const struct skb_experiment skb_exp_flops = {
+    .name = "flops",
+    .description = "FLOPs per blend counted by executing each method (n = 1..8, fit a*n + b) + callgrind",
+    .run = run_flops,
+};

@@ -1,0 +1,218 @@
+/* flops_main.cxx — driver of build/skinbench-flops, the FLOP-counting build.
+ *
+ * The methods/ sources are recompiled as C++ with harness/flop_real.hpp forced in, so
+ * skb_real is skb::flop and every operation the methods execute is counted
+ * (thesis 4.4: the count covers 4x4 -> internal -> 4x4).  This driver runs each
+ * registered method's blend hook on seeded random inputs for n = 1..nmax and
+ * prints the counts as JSON on stdout; `skinbench run flops` aggregates them.
+ * The extension .cxx keeps it out of libskb.a (the Makefile wildcard takes
+ * *.c and *.cpp): this binary must never meet the double build of methods/.
+ *
+ * usage: skinbench-flops [--seed N] [--samples K] [--nmax N] */
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <cJSON.h>
+#include "skb_method.h"
+
+namespace {
+
+/* fields of one record, in output order */
+const char *const fields[] = { "add", "mul", "div", "sqrt", "transcendental", "cmp", "neg", "abs",
+                               "iterations" };
+const int NFIELDS = 9;
+
+void record(cJSON *arr, int iterations)
+{
+    const skb::flop_counts &c = skb::flop_counter();
+    double v[NFIELDS] = { (double)c.add, (double)c.mul, (double)c.div, (double)c.sqrt,
+                          (double)skb::flop_transcendental(c), (double)c.cmp, (double)c.neg,
+                          (double)c.abs, (double)iterations };
+    cJSON_AddItemToArray(arr, cJSON_CreateDoubleArray(v, NFIELDS));
+}
+
+/* accumulate the per-function transcendental counts of one method */
+void add_fn(double *acc)
+{
+    const skb::flop_counts &c = skb::flop_counter();
+    for (int i = 0; i < skb::FN_COUNT; i++)
+        acc[i] += (double)c.fn[i];
+}
+
+void random_rigid(gsl_rng *r, double tscale, skb_real m[16])
+{
+    double axis[3];
+    gsl_ran_dir_3d(r, &axis[0], &axis[1], &axis[2]);
+    double angle = M_PI * gsl_rng_uniform(r);
+    /* build in double, outside the counted region */
+    double s = std::sin(angle / 2), w = std::cos(angle / 2);
+    double x = axis[0] * s, y = axis[1] * s, z = axis[2] * s;
+    double rot[9] = { 1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y),
+                      2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
+                      2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y) };
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++)
+            m[4 * i + j] = rot[3 * i + j];
+        m[4 * i + 3] = tscale * (2 * gsl_rng_uniform(r) - 1);
+    }
+    m[12] = 0; m[13] = 0; m[14] = 0; m[15] = 1;
+}
+
+int parse_int(const char *s, int lo, int hi, int *out)
+{
+    char *end;
+    long v = std::strtol(s, &end, 10);
+    if (*end || v < lo || v > hi)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+} /* namespace */
+
+int main(int argc, char **argv)
+{
+    unsigned long seed = 20070601UL;
+    int samples = 32, nmax = 8;
+    for (int i = 1; i < argc; i++) {
+        const char *v = i + 1 < argc ? argv[i + 1] : nullptr;
+        if (v && std::strcmp(argv[i], "--seed") == 0) {
+            seed = std::strtoul(v, nullptr, 10);
+            i++;
+        } else if (v && std::strcmp(argv[i], "--samples") == 0 && parse_int(v, 1, 100000, &samples) == 0) {
+            i++;
+        } else if (v && std::strcmp(argv[i], "--nmax") == 0 && parse_int(v, 1, 32, &nmax) == 0) {
+            i++;
+        } else {
+            std::fprintf(stderr, "skinbench-flops: bad argument '%s' (usage: skinbench-flops "
+                         "[--seed N] [--samples K] [--nmax 1..32])\n", argv[i]);
+            return 2;
+        }
+    }
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_set_error_handler_off();
+    struct skb_params prm;
+    skb_params_default(&prm);
+    std::vector<skb_real> mats(16 * (size_t)nmax), w(nmax);
+    skb_real out[16], c[3];
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "counter", "skb::flop (harness/flop_real.hpp): methods/*.c compiled as C++, "
+                            "every operation on skb_real counted");
+    cJSON_AddItemToObject(root, "fields", cJSON_CreateStringArray(fields, NFIELDS));
+    const char *fnames[skb::FN_COUNT];
+    for (int i = 0; i < skb::FN_COUNT; i++)
+        fnames[i] = skb::flop_fn_name(i);
+    cJSON_AddItemToObject(root, "transcendental_names", cJSON_CreateStringArray(fnames, skb::FN_COUNT));
+    cJSON_AddNumberToObject(root, "seed", (double)seed);
+    cJSON_AddNumberToObject(root, "samples", samples);
+    cJSON *methods = cJSON_AddObjectToObject(root, "methods");
+    int rc = 0;
+    for (int mi = 0; skb_methods[mi]; mi++) {
+        const struct skb_method *m = skb_methods[mi];
+        if (!m->blend)
+            continue;
+        gsl_rng_set(r, seed);
+        cJSON *mj = cJSON_AddObjectToObject(methods, m->name);
+        cJSON_AddStringToObject(mj, "title", m->title);
+        cJSON_AddNumberToObject(mj, "flags", m->flags);
+        cJSON_AddNumberToObject(mj, "max_n", m->max_n);
+        cJSON *pern = cJSON_AddArrayToObject(mj, "per_n");
+        double fn_acc[skb::FN_COUNT] = { 0 };
+        int top = m->max_n && m->max_n < nmax ? m->max_n : nmax;
+        for (int n = 1; n <= top; n++) {
+            cJSON *nj = cJSON_CreateObject();
+            cJSON_AddNumberToObject(nj, "n", n);
+            cJSON *recs = cJSON_AddArrayToObject(nj, "records");
+            int failed = 0;
+            for (int s = 0; s < samples; s++) {
+                double sum = 0;
+                for (int i = 0; i < n; i++) {
+                    random_rigid(r, 1.0, &mats[16 * (size_t)i]);
+                    w[i] = gsl_rng_uniform_pos(r);
+                    sum += (double)w[i];
+                }
+                for (int i = 0; i < n; i++)
+                    w[i] = (double)w[i] / sum;
+                for (int k = 0; k < 3; k++)
+                    c[k] = 2 * gsl_rng_uniform(r) - 1;
+                struct skb_blend_in in = { n, w.data(), mats.data(), (m->flags & SKB_MF_NEEDS_CENTER) ? c : nullptr };
+                struct skb_blend_stats st = { 0 };
+                char msg[256];
+                /* validation is the wrapper's work, not the method's: not counted */
+                if (skb_blend_check(m, &in, msg, sizeof msg) < 0) {
+                    std::fprintf(stderr, "skinbench-flops: %s n=%d: %s\n", m->name, n, msg);
+                    rc = 1;
+                    break;
+                }
+                skb::flop_reset();
+                if (m->blend(&in, &prm, out, &st) < 0) {
+                    failed++;
+                    continue;
+                }
+                record(recs, st.iterations);
+                add_fn(fn_acc);
+            }
+            cJSON_AddNumberToObject(nj, "failed", failed);
+            cJSON_AddItemToArray(pern, nj);
+        }
+        cJSON *fj = cJSON_AddObjectToObject(mj, "transcendental_by_name");
+        for (int i = 0; i < skb::FN_COUNT; i++)
+            if (fn_acc[i] > 0)
+                cJSON_AddNumberToObject(fj, skb::flop_fn_name(i), fn_acc[i]);
+    }
+    /* the conversions the thesis includes (4.4), counted alone for reference */
+    cJSON *conv = cJSON_AddObjectToObject(root, "conversions");
+    {
+        struct skb_dq q;
+        skb_real back[16];
+        random_rigid(r, 1.0, &mats[0]);
+        skb::flop_reset();
+        skb_dq_from_mat4(mats.data(), &q);
+        cJSON *a = cJSON_AddArrayToObject(conv, "dq_from_mat4");
+        record(a, 0);
+        skb::flop_reset();
+        skb_dq_to_mat4(&q, back);
+        a = cJSON_AddArrayToObject(conv, "dq_to_mat4");
+        record(a, 0);
+    }
+#ifdef SKB_ROTCENTER_MAX_N
+    /* SB: the rotation centre (GSL SVD, double code: its operations are not
+     * instrumented, only what touches skb_real is) and the blend given it */
+    {
+        cJSON *sb = cJSON_AddObjectToObject(root, "sb_parts");
+        cJSON *cen = cJSON_AddArrayToObject(sb, "centre_per_n");
+        cJSON *bl = cJSON_AddArrayToObject(sb, "blend_given_centre_per_n");
+        gsl_rng_set(r, seed);
+        for (int n = 1; n <= nmax && n <= SKB_ROTCENTER_MAX_N; n++) {
+            const skb_real *ptr[SKB_ROTCENTER_MAX_N];
+            for (int i = 0; i < n; i++) {
+                random_rigid(r, 1.0, &mats[16 * (size_t)i]);
+                ptr[i] = &mats[16 * (size_t)i];
+                w[i] = 1.0 / n;
+            }
+            skb_real rc3[3];
+            skb::flop_reset();
+            skb_rotcenter(n, ptr, rc3);
+            cJSON *a = cJSON_CreateArray();
+            record(a, 0);
+            cJSON_AddItemToArray(cen, a);
+#ifdef SKB_QLB_MIN_NORM2
+            skb::flop_reset();
+            skb_mat4_qlb(n, w.data(), mats.data(), rc3, 1, out);
+            a = cJSON_CreateArray();
+            record(a, 0);
+            cJSON_AddItemToArray(bl, a);
+#endif
+        }
+    }
+#endif
+    char *text = cJSON_PrintUnformatted(root);
+    std::puts(text);
+    std::free(text);
+    cJSON_Delete(root);
+    gsl_rng_free(r);
+    return rc;
+}

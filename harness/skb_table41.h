@@ -1,0 +1,22 @@
+/* skb_table41.h — table-4.1.md: the measured verdict matrix and FLOP fits
+ * beside thesis Table 4.1.  Written from the results files of the run
+ * (properties.json, flops.json in ctx->out_dir) and, for the "paper"
+ * column, reports/reference.json when it exists; any part that is missing
+ * is shown as not measured.  Mismatches are marked in the table and, when
+ * loud, printed on stderr one line each. */
+#ifndef SKB_TABLE41_H
+#define SKB_TABLE41_H
+
+#include <stddef.h>
+#include <cJSON.h>
+#include "skb_run.h"
+
+#define SKB_TABLE41_LOUD_VERDICTS 1
+#define SKB_TABLE41_LOUD_FLOPS    2
+
+int skb_table41_write(const struct skb_run_ctx *ctx, int loud, char *msg, size_t msglen);
+/* reports/reference.json (next to the working directory or the executable,
+ * or $SKB_REFERENCE); NULL when absent or unreadable */
+cJSON *skb_table41_reference(const struct skb_run_ctx *ctx);
+
+#endif

@@ -1,0 +1,64 @@
+/* skb_dqblend.h — dual quaternion blending shared by dlb, dib and dlb_scale
+ * (implemented in methods/dlb.c): antipodality resolution (DQ paper 4.1) and
+ * the weighted dual quaternion sum of DLB (thesis 4.3, DQ paper 3.2).
+ * Internal to methods/ (skb__ names); the tests use them at the dual
+ * quaternion level. */
+#ifndef SKB_DQBLEND_H
+#define SKB_DQBLEND_H
+
+#include "skb_method.h"
+
+/* DLB reports SKB_ECANCEL when the non-dual part of the sum is shorter than
+ * this fraction of sum_i w_i |q_i0| (= 1 for unit inputs): the direction of
+ * b0 is then rounding noise and b/|b| would be meaningless or NaN. */
+#define SKB_DLB_CANCEL_REL 1e-8
+
+/* a skin-path state header precedes the per-joint dual quaternions */
+struct skb__dq_state {
+    int antipodal;             /* enum skb_antipodal chosen in prepare */
+    int dib_max_iter;          /* dib only */
+    skb_real dib_precision;    /* dib only */
+    int has_scale;             /* dlb_scale: pose->scale was given */
+};
+/* most transforms dib blends (it keeps them all through its iterations) */
+#define SKB__DIB_MAX_N 32
+/* bytes reserved for the header so the arrays that follow stay 64-aligned */
+#define SKB__DQ_STATE_HDR 64
+
+#ifndef SKB_FLOP_COUNT
+SKB_EXTERN_C_BEGIN
+#endif
+
+/* DQ paper Algorithm 2 in place: flip every q[i] whose non-dual part has a
+ * negative dot product with that of the pivot q[pivot] */
+void skb__dq_antipodal_pivot(int n, int pivot, struct skb_dq *q);
+/* the chain fallback of the hierarchy rule for inputs without a tree:
+ * q[i] is flipped to agree with the (already resolved) q[i-1] */
+void skb__dq_antipodal_chain(int n, struct skb_dq *q);
+/* out = sum_i w_i q_i (not normalised) after resolving signs by `antipodal`
+ * (PIVOT: Algorithm 2 against the first input with positive weight;
+ * HIERARCHY: chain; NONE: as given).  q is modified in place by the
+ * resolution.  Returns SKB_ECANCEL when |out0| falls below
+ * SKB_DLB_CANCEL_REL * sum_i w_i |q_i0|, else 0. */
+int skb__dlb_sum(int n, const skb_real *w, struct skb_dq *q, int antipodal, struct skb_dq *out);
+/* 1 when the non-dual part of the sum b is below SKB_DLB_CANCEL_REL * ref */
+int skb__dlb_cancelled(const struct skb_dq *b, skb_real ref);
+
+/* skin-path helpers; the state is SKB__DQ_STATE_HDR bytes of header, then
+ * njoints dual quaternions, then njoints ints of scratch */
+size_t skb__dq_state_size(const struct skb_mesh *m);
+struct skb_dq *skb__dq_state_joints(void *state);
+const struct skb_dq *skb__dq_state_joints_c(const void *state);
+/* converts the pose matrices mats (16*njoints) to dual quaternions and, for
+ * SKB_ANTIPODAL_HIERARCHY, fixes their signs along mesh->parent (joint order
+ * as a chain when parent is NULL) */
+int skb__dq_prepare(const struct skb_mesh *m, const skb_real *mats, int antipodal, void *state);
+/* gathers the influences of vertex v (weight > 0), resolves their signs for
+ * PIVOT and returns their count; q and w get at most SKB_MAX_INFLUENCES */
+int skb__dq_gather(const struct skb_mesh *m, const void *state, int v, struct skb_dq *q, skb_real *w);
+
+#ifndef SKB_FLOP_COUNT
+SKB_EXTERN_C_END
+#endif
+
+#endif
