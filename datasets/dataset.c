@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "skb_dataset.h"
+#include "dataset_util.h"
 
 int skb_dataset_alloc(struct skb_dataset *d, int nverts, int ntris, int njoints, int nposes)
 {
@@ -81,8 +82,8 @@ void skb_dataset_compute_normals(struct skb_mesh *m)
     }
 }
 
-int skb_dataset_load(const char *name, const struct skb_dataset_opts *o,
-                     struct skb_dataset *out, char *msg, size_t msglen)
+static int load_raw(const char *name, const struct skb_dataset_opts *o,
+                    struct skb_dataset *out, char *msg, size_t msglen)
 {
     for (int i = 0; skb_dataset_sources[i]; i++) {
         const struct skb_dataset_source *s = skb_dataset_sources[i];
@@ -93,6 +94,26 @@ int skb_dataset_load(const char *name, const struct skb_dataset_opts *o,
             return rc;
         }
     }
-    snprintf(msg, msglen, "unknown dataset '%s' (see `skinbench list datasets`)", name);
+    /* anything that looks like a path is a user model file */
+    if (strchr(name, '/') || strchr(name, '.'))
+        return skb__load_model_file(name, o, out, msg, msglen);
+    snprintf(msg, msglen, "unknown dataset '%s' (see `skinbench list datasets`, or give a model file path)", name);
     return SKB_EINVAL;
+}
+
+int skb_dataset_load(const char *name, const struct skb_dataset_opts *o,
+                     struct skb_dataset *out, char *msg, size_t msglen)
+{
+    struct skb_dataset raw;
+    int rc;
+    memset(out, 0, sizeof *out);
+    if ((rc = load_raw(name, o, &raw, msg, msglen)) < 0)
+        return rc;
+    if (!o || o->subdivide == 0) {
+        *out = raw;
+        return 0;
+    }
+    rc = skb_dataset_subdivide(&raw, o->subdivide, out, msg, msglen);
+    skb_dataset_free(&raw);
+    return rc;
 }

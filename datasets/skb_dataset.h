@@ -16,6 +16,11 @@ struct skb_dataset {
     skb_real *scales;          /* 16*njoints*nposes non-rigid parts, or NULL */
     int renormalized;          /* vertices whose weights were renormalised on load */
     int truncated;             /* vertices that had more than 4 influences */
+    int unweighted;            /* vertices without any weight, bound to joint 0 */
+    int orthonormalized;       /* joint matrices (all poses) that were not rigid
+                                  and were replaced by their nearest rigid one */
+    double max_rigid_error;    /* worst rigid error among those, before the fix */
+    char clip[64];             /* animation clip the poses come from ("" if none) */
 };
 
 struct skb_dataset_opts {
@@ -48,6 +53,22 @@ void skb_dataset_pose(const struct skb_dataset *d, int k, struct skb_pose *out);
  * datasets/subdivide.c. */
 int skb_dataset_subdivide(const struct skb_dataset *in, int levels, struct skb_dataset *out,
                           char *msg, size_t msglen);
+
+/* pose sets (each replaces d->poses; parent and joint_rest must be filled).
+ * random: every joint rotates about its rest position by a random axis and an
+ * angle uniform in [0, max_angle] (the joint limit), composed down the
+ * hierarchy; seeded, so a seed repeats the poses.
+ * twist: pose k twists every joint about its bone axis (joint -> first child,
+ * or parent -> joint for leaves) by max_twist * k / (nposes - 1), composed
+ * down the hierarchy: extreme twists (candy-wrapper set-up, thesis 2.2.1). */
+int skb_dataset_random_poses(struct skb_dataset *d, int nposes, double max_angle, unsigned long seed,
+                             char *msg, size_t msglen);
+int skb_dataset_twist_poses(struct skb_dataset *d, int nposes, double max_twist, char *msg, size_t msglen);
+/* worst rigid error over all pose matrices (0 for exactly rigid poses) */
+double skb_dataset_max_pose_rigid_error(const struct skb_dataset *d);
+
+/* version of the model importer for results metadata, e.g. "assimp 5.2.5" */
+void skb_dataset_importer_version(char *buf, size_t len);
 
 /* helpers for sources */
 int skb_dataset_alloc(struct skb_dataset *d, int nverts, int ntris, int njoints, int nposes);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <gsl/gsl_version.h>
 #include "skb_json.h"
+#include "skb_dataset.h"
 
 cJSON *skb_json_number(double x)
 {
@@ -119,6 +120,9 @@ cJSON *skb_json_results_new(const struct skb_run_ctx *ctx, const char *experimen
     cJSON *lib = cJSON_AddObjectToObject(r, "libraries");
     cJSON_AddStringToObject(lib, "gsl", GSL_VERSION);
     cJSON_AddStringToObject(lib, "cjson", cJSON_Version());
+    char importer[64];
+    skb_dataset_importer_version(importer, sizeof importer);
+    cJSON_AddStringToObject(lib, "model_importer", importer);
     return r;
 }
 

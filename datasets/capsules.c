@@ -1,0 +1,182 @@
+/* capsules.c — skin built from capsules around bone segments, with smooth
+ * distance-based weights: the procedural body (BVH skeleton) and creature. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "skb_dataset.h"
+#include "dataset_util.h"
+
+#define WEIGHT_POWER 6      /* falloff of (distance / radius)^-p: ~0.5/0.5 at a joint */
+#define MIN_SECTORS 8
+#define MIN_CAP_RINGS 2
+
+static double seg_dist(const double x[3], const struct skb__segment *s)
+{
+    double ab[3], ax[3], l2 = 0, t = 0, d2 = 0;
+    for (int i = 0; i < 3; i++) {
+        ab[i] = s->b[i] - s->a[i];
+        ax[i] = x[i] - s->a[i];
+        l2 += ab[i] * ab[i];
+        t += ab[i] * ax[i];
+    }
+    t = l2 > 0 ? fmin(1, fmax(0, t / l2)) : 0;
+    for (int i = 0; i < 3; i++) {
+        double e = ax[i] - t * ab[i];
+        d2 += e * e;
+    }
+    return sqrt(d2);
+}
+
+static double seg_len(const struct skb__segment *s)
+{
+    double l2 = 0;
+    for (int i = 0; i < 3; i++)
+        l2 += (s->b[i] - s->a[i]) * (s->b[i] - s->a[i]);
+    return sqrt(l2);
+}
+
+void skb__distance_weights(const double x[3], const struct skb__segment *seg, int nseg,
+                           int out_joint[4], skb_real out_weight[4])
+{
+    int jj[64];
+    double ww[64];
+    int n = 0;
+    for (int s = 0; s < nseg; s++) {
+        double e = seg_dist(x, seg + s) / seg[s].radius;
+        double w = 1 / (pow(e, WEIGHT_POWER) + 1e-12);
+        int k = 0;
+        while (k < n && jj[k] != seg[s].joint)
+            k++;
+        if (k == n) {
+            if (n == 64) {       /* keep the 64 strongest joints */
+                int lo = 0;
+                for (int i = 1; i < n; i++)
+                    if (ww[i] < ww[lo])
+                        lo = i;
+                if (w <= ww[lo])
+                    continue;
+                k = lo;
+            } else {
+                n++;
+            }
+            jj[k] = seg[s].joint;
+            ww[k] = 0;
+        }
+        ww[k] = fmax(ww[k], w);
+    }
+    skb__limit_influences(n, jj, ww, out_joint, out_weight);
+}
+
+struct cap_layout { int sectors, cap, cyl; };
+
+static int cap_verts(const struct cap_layout *c) { return 2 + c->sectors * (2 * c->cap - 1 + c->cyl); }
+static int cap_tris(const struct cap_layout *c) { return 2 * c->sectors * (2 * c->cap - 1 + c->cyl); }
+
+/* rings of the profile: (z along the axis, rho) */
+static void ring(const struct cap_layout *c, double r, double len, int i, double *z, double *rho)
+{
+    int nb = c->cap;                   /* bottom hemisphere rings 1..cap (last at z = 0) */
+    if (i < nb) {
+        double th = 0.5 * SKB_PI * (i + 1) / c->cap;
+        *z = -r * cos(th); *rho = r * sin(th);
+    } else if (i < nb + c->cyl) {      /* cylinder rings 1..cyl (last at z = len) */
+        *z = len * (i - nb + 1) / c->cyl; *rho = r;
+    } else {                           /* top hemisphere, cap-1 .. 1 */
+        int k = c->cap - 1 - (i - nb - c->cyl);
+        double th = 0.5 * SKB_PI * k / c->cap;
+        *z = len + r * cos(th); *rho = r * sin(th);
+    }
+}
+
+int skb__capsule_body(const struct skb__segment *seg, int nseg, int njoints, int target_verts,
+                      int nposes, struct skb_dataset *d, char *msg, size_t msglen)
+{
+    struct cap_layout *lay = calloc((size_t)nseg + 1, sizeof *lay);
+    double area = 0;
+    int nv = 0, nt = 0;
+    if (!lay) {
+        snprintf(msg, msglen, "capsule body: out of memory");
+        return SKB_ENOMEM;
+    }
+    for (int s = 0; s < nseg; s++)
+        area += 2 * SKB_PI * seg[s].radius * seg_len(seg + s) + 4 * SKB_PI * seg[s].radius * seg[s].radius;
+    /* spacing h so that area / h^2 ~ target vertices; the minimum ring and
+     * sector counts add vertices, so shrink h's budget until the count fits */
+    double h = sqrt(area / target_verts);
+    for (int iter = 0; iter < 8; iter++) {
+        nv = nt = 0;
+        for (int s = 0; s < nseg; s++) {
+            double r = seg[s].radius, len = seg_len(seg + s);
+            lay[s].sectors = (int)fmax(MIN_SECTORS, round(2 * SKB_PI * r / h));
+            lay[s].cap = (int)fmax(MIN_CAP_RINGS, round(0.5 * SKB_PI * r / h));
+            lay[s].cyl = (int)fmax(1, round(len / h));
+            nv += cap_verts(lay + s);
+            nt += cap_tris(lay + s);
+        }
+        if (fabs((double)nv / target_verts - 1) < 0.03)
+            break;
+        h *= sqrt((double)nv / target_verts);
+    }
+    if (skb_dataset_alloc(d, nv, nt, njoints, nposes) < 0) {
+        free(lay);
+        snprintf(msg, msglen, "capsule body: out of memory");
+        return SKB_ENOMEM;
+    }
+    struct skb_mesh *m = &d->mesh;
+    int v = 0, t = 0;
+    for (int s = 0; s < nseg; s++) {
+        const struct cap_layout *c = lay + s;
+        double w[3], u[3], vv[3], len = 0, r = seg[s].radius;
+        for (int i = 0; i < 3; i++) {
+            w[i] = seg[s].b[i] - seg[s].a[i];
+            len += w[i] * w[i];
+        }
+        len = sqrt(len);
+        for (int i = 0; i < 3; i++)
+            w[i] = len > 0 ? w[i] / len : (i == 0);
+        /* any vector not parallel to w gives the frame */
+        double hint[3] = { fabs(w[0]) < 0.9 ? 1 : 0, fabs(w[0]) < 0.9 ? 0 : 1, 0 };
+        skb_v3_cross(w, hint, u);
+        double ul = skb_v3_norm(u);
+        for (int i = 0; i < 3; i++)
+            u[i] /= ul;
+        skb_v3_cross(w, u, vv);
+        int base = v, nrings = 2 * c->cap - 1 + c->cyl;
+        for (int i = 0; i < 3; i++)     /* bottom pole */
+            m->pos[3 * v + i] = seg[s].a[i] - r * w[i];
+        v++;
+        for (int k = 0; k < nrings; k++) {
+            double z, rho;
+            ring(c, r, len, k, &z, &rho);
+            for (int q = 0; q < c->sectors; q++, v++) {
+                double a = 2 * SKB_PI * q / c->sectors;
+                for (int i = 0; i < 3; i++)
+                    m->pos[3 * v + i] = seg[s].a[i] + z * w[i] + rho * (cos(a) * u[i] + sin(a) * vv[i]);
+            }
+        }
+        for (int i = 0; i < 3; i++)     /* top pole */
+            m->pos[3 * v + i] = seg[s].b[i] + r * w[i];
+        int top = v++;
+        for (int q = 0; q < c->sectors; q++) {
+            int q1 = (q + 1) % c->sectors;
+            int *tr = m->tris + 3 * t;
+            tr[0] = base; tr[1] = base + 1 + q1; tr[2] = base + 1 + q; t++;
+            for (int k = 0; k + 1 < nrings; k++) {
+                int a0 = base + 1 + k * c->sectors;
+                tr = m->tris + 3 * t;
+                tr[0] = a0 + q; tr[1] = a0 + q1; tr[2] = a0 + c->sectors + q1; t++;
+                tr = m->tris + 3 * t;
+                tr[0] = a0 + q; tr[1] = a0 + c->sectors + q1; tr[2] = a0 + c->sectors + q; t++;
+            }
+            int al = base + 1 + (nrings - 1) * c->sectors;
+            tr = m->tris + 3 * t;
+            tr[0] = top; tr[1] = al + q; tr[2] = al + q1; t++;
+        }
+    }
+    for (int i = 0; i < nv; i++)
+        skb__distance_weights(m->pos + 3 * i, seg, nseg, m->joint + 4 * i, m->weight + 4 * i);
+    skb_dataset_compute_normals(m);
+    free(lay);
+    return 0;
+}

@@ -1,0 +1,254 @@
+/* isolate.c — import an untrusted model file in a forked child with memory
+ * and CPU limits (assimp 5.2.5 has known crashers and unpatched CVEs, see
+ * TOOLCHAIN.md); the dataset comes back over a pipe, so a crash, a runaway
+ * allocation or a hang costs one clear error line, never the caller. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "skb_dataset.h"
+#include "dataset_util.h"
+
+#define CHILD_MEMORY_BYTES (2ULL << 30)  /* address-space limit of the importer */
+#define CHILD_CPU_SECONDS  30            /* RLIMIT_CPU: SIGXCPU after this */
+#define CHILD_WALL_SECONDS 60            /* the parent kills a child that sleeps or blocks */
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SKB_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SKB_ASAN 1
+#endif
+#endif
+
+struct wire_header {
+    int32_t rc;
+    int32_t nverts, ntris, njoints, nposes, has_scales;
+    int32_t renormalized, truncated, unweighted, orthonormalized;
+    double max_rigid_error;
+    char name[128], source[512], clip[64], msg[512];
+};
+
+static int write_all(int fd, const void *p, size_t n)
+{
+    const char *c = (const char *)p;
+    while (n) {
+        ssize_t w = write(fd, c, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        c += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static void child_main(int fd, const char *path, const struct skb__import_opts *io, skb__importer import)
+{
+    struct wire_header h;
+    struct skb_dataset d;
+    struct rlimit cpu = { CHILD_CPU_SECONDS, CHILD_CPU_SECONDS + 1 };
+    /* a crash must end the child by its signal (the caller's handlers,
+     * e.g. a test runner's, would turn it into an ordinary exit) */
+    static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGXCPU };
+    for (size_t i = 0; i < sizeof crash_signals / sizeof crash_signals[0]; i++)
+        signal(crash_signals[i], SIG_DFL);
+    setrlimit(RLIMIT_CPU, &cpu);
+#ifndef SKB_ASAN
+    /* ASan reserves terabytes of shadow address space: no AS limit there */
+    struct rlimit mem = { CHILD_MEMORY_BYTES, CHILD_MEMORY_BYTES };
+    setrlimit(RLIMIT_AS, &mem);
+#endif
+    int devnull = open("/dev/null", O_WRONLY);
+    if (devnull >= 0) {                  /* importers print; the CLI prints one line */
+        dup2(devnull, 1);
+        dup2(devnull, 2);
+    }
+    memset(&h, 0, sizeof h);
+    h.rc = import(path, io, &d, h.msg, sizeof h.msg);
+    if (h.rc == 0) {
+        const struct skb_mesh *m = &d.mesh;
+        h.nverts = m->nverts; h.ntris = m->ntris; h.njoints = m->njoints; h.nposes = d.nposes;
+        h.has_scales = d.scales != NULL;
+        h.renormalized = d.renormalized; h.truncated = d.truncated; h.unweighted = d.unweighted;
+        h.orthonormalized = d.orthonormalized; h.max_rigid_error = d.max_rigid_error;
+        memcpy(h.name, d.name, sizeof h.name);
+        memcpy(h.source, d.source, sizeof h.source);
+        memcpy(h.clip, d.clip, sizeof h.clip);
+        size_t nv = (size_t)m->nverts, np = (size_t)16 * m->njoints * d.nposes;
+        if (write_all(fd, &h, sizeof h) < 0
+            || write_all(fd, m->pos, 3 * nv * sizeof *m->pos) < 0
+            || write_all(fd, m->nrm, 3 * nv * sizeof *m->nrm) < 0
+            || write_all(fd, m->tris, 3 * (size_t)m->ntris * sizeof *m->tris) < 0
+            || write_all(fd, m->joint, 4 * nv * sizeof *m->joint) < 0
+            || write_all(fd, m->weight, 4 * nv * sizeof *m->weight) < 0
+            || write_all(fd, m->parent, (size_t)m->njoints * sizeof *m->parent) < 0
+            || write_all(fd, m->joint_rest, 3 * (size_t)m->njoints * sizeof *m->joint_rest) < 0
+            || write_all(fd, d.poses, np * sizeof *d.poses) < 0
+            || (d.scales && write_all(fd, d.scales, np * sizeof *d.scales) < 0))
+            _exit(3);
+    } else if (write_all(fd, &h, sizeof h) < 0) {
+        _exit(3);
+    }
+    _exit(h.rc == 0 ? 0 : 1);
+}
+
+/* read until EOF or the wall-clock deadline */
+static int read_all(int fd, pid_t pid, char **buf, size_t *len)
+{
+    size_t cap = 1 << 16, n = 0;
+    char *b = malloc(cap);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (!b)
+        return SKB_ENOMEM;
+    for (;;) {
+        struct pollfd p = { fd, POLLIN, 0 };
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        int left = CHILD_WALL_SECONDS * 1000 - (int)((t1.tv_sec - t0.tv_sec) * 1000
+                                                     + (t1.tv_nsec - t0.tv_nsec) / 1000000);
+        int pr = left > 0 ? poll(&p, 1, left) : 0;
+        if (pr < 0 && errno == EINTR)
+            continue;
+        if (pr <= 0) {
+            kill(pid, SIGKILL);
+            free(b);
+            return SKB_EIO;
+        }
+        if (n == cap) {
+            char *nb = realloc(b, 2 * cap);
+            if (!nb) {
+                kill(pid, SIGKILL);
+                free(b);
+                return SKB_ENOMEM;
+            }
+            b = nb;
+            cap *= 2;
+        }
+        ssize_t r = read(fd, b + n, cap - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        n += (size_t)r;
+    }
+    *buf = b;
+    *len = n;
+    return 0;
+}
+
+static int take(const char **p, const char *end, void *dst, size_t n)
+{
+    if ((size_t)(end - *p) < n)
+        return -1;
+    memcpy(dst, *p, n);
+    *p += n;
+    return 0;
+}
+
+static int decode(const char *buf, size_t len, const char *path, struct skb_dataset *d, char *msg, size_t msglen)
+{
+    struct wire_header h;
+    const char *p = buf, *end = buf + len;
+    if (take(&p, end, &h, sizeof h) < 0)
+        return 1;   /* no header: the child died */
+    h.msg[sizeof h.msg - 1] = 0;
+    if (h.rc < 0) {
+        snprintf(msg, msglen, "%s", h.msg);
+        return h.rc;
+    }
+    if (h.nverts < 0 || h.ntris < 0 || h.njoints < 1 || h.nposes < 0
+        || skb_dataset_alloc(d, h.nverts, h.ntris, h.njoints, h.nposes) < 0) {
+        snprintf(msg, msglen, "%s: importer returned an unusable model", path);
+        return SKB_EPARSE;
+    }
+    struct skb_mesh *m = &d->mesh;
+    size_t nv = (size_t)h.nverts, np = (size_t)16 * h.njoints * h.nposes;
+    if (h.has_scales && !(d->scales = calloc(np + 1, sizeof *d->scales))) {
+        skb_dataset_free(d);
+        snprintf(msg, msglen, "%s: out of memory", path);
+        return SKB_ENOMEM;
+    }
+    if (take(&p, end, m->pos, 3 * nv * sizeof *m->pos) < 0
+        || take(&p, end, m->nrm, 3 * nv * sizeof *m->nrm) < 0
+        || take(&p, end, m->tris, 3 * (size_t)h.ntris * sizeof *m->tris) < 0
+        || take(&p, end, m->joint, 4 * nv * sizeof *m->joint) < 0
+        || take(&p, end, m->weight, 4 * nv * sizeof *m->weight) < 0
+        || take(&p, end, m->parent, (size_t)h.njoints * sizeof *m->parent) < 0
+        || take(&p, end, m->joint_rest, 3 * (size_t)h.njoints * sizeof *m->joint_rest) < 0
+        || take(&p, end, d->poses, np * sizeof *d->poses) < 0
+        || (h.has_scales && take(&p, end, d->scales, np * sizeof *d->scales) < 0)) {
+        skb_dataset_free(d);
+        return 1;   /* truncated: the child died while writing */
+    }
+    d->renormalized = h.renormalized; d->truncated = h.truncated; d->unweighted = h.unweighted;
+    d->orthonormalized = h.orthonormalized; d->max_rigid_error = h.max_rigid_error;
+    memcpy(d->name, h.name, sizeof d->name);
+    memcpy(d->source, h.source, sizeof d->source);
+    memcpy(d->clip, h.clip, sizeof d->clip);
+    d->name[sizeof d->name - 1] = 0;
+    d->source[sizeof d->source - 1] = 0;
+    d->clip[sizeof d->clip - 1] = 0;
+    return 0;
+}
+
+int skb__import_isolated(const char *path, const struct skb__import_opts *io, skb__importer import,
+                         struct skb_dataset *d, char *msg, size_t msglen)
+{
+    int fds[2], status = 0, rc;
+    char *buf = NULL;
+    size_t len = 0;
+    memset(d, 0, sizeof *d);
+    if (pipe(fds) < 0) {
+        snprintf(msg, msglen, "%s: cannot create a pipe for the importer: %s", path, strerror(errno));
+        return SKB_EIO;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        snprintf(msg, msglen, "%s: cannot start the importer process: %s", path, strerror(errno));
+        return SKB_EIO;
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        child_main(fds[1], path, io, import);
+    }
+    close(fds[1]);
+    rc = read_all(fds[0], pid, &buf, &len);
+    close(fds[0]);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (rc == SKB_EIO) {
+        snprintf(msg, msglen, "%s: importer exceeded its %d s time limit and was stopped", path, CHILD_WALL_SECONDS);
+        return SKB_EIO;
+    }
+    if (rc < 0) {
+        snprintf(msg, msglen, "%s: out of memory reading the imported model", path);
+        return rc;
+    }
+    rc = decode(buf, len, path, d, msg, msglen);
+    free(buf);
+    if (rc <= 0 && WIFEXITED(status))
+        return rc;
+    skb_dataset_free(d);
+    if (WIFSIGNALED(status)) {
+        int sig = WTERMSIG(status);
+        snprintf(msg, msglen, "%s: the importer crashed on this file (signal %d, %s)%s", path, sig,
+                 strsignal(sig), sig == SIGXCPU ? "; CPU time limit reached" : "");
+    } else {
+        snprintf(msg, msglen, "%s: the importer failed on this file (exit status %d, no result)", path,
+                 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    }
+    return SKB_EIO;
+}
