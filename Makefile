@@ -9,7 +9,7 @@
 
 CC  ?= gcc
 CXX ?= g++
-PKGS     = gsl libcjson assimp glew egl gl benchmark
+PKGS     = gsl libcjson assimp glew egl gl benchmark libpng
 TESTPKGS = cmocka
 BUILD   ?= build
 OPT     ?= -O2

@@ -8,10 +8,12 @@
 extern const struct skb_experiment skb_exp_properties;
 extern const struct skb_experiment skb_exp_flops;
 extern const struct skb_experiment skb_exp_bounds;
+extern const struct skb_experiment skb_exp_gpu;
 const struct skb_experiment *const skb_experiments[] = {
     &skb_exp_properties,
     &skb_exp_flops,
     &skb_exp_bounds,
+    &skb_exp_gpu,
     NULL
 };
 

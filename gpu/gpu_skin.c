@@ -1,0 +1,437 @@
+/* gpu_skin.c — a skinned mesh in GPU buffers, the per-joint uniform data of a
+ * pose (converted on the CPU in double precision), skinning through transform
+ * feedback, verification against the CPU skin path of the same registry
+ * method, and timing. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <GL/glew.h>
+#include "skb_gpu.h"
+
+enum { VBO_POS, VBO_NRM, VBO_JOINT, VBO_WEIGHT, VBO_CENTER };
+
+static int gl_failed(const char *what, char *msg, size_t msglen)
+{
+    GLenum e = glGetError();
+    if (e == GL_NO_ERROR)
+        return 0;
+    while (glGetError() != GL_NO_ERROR)
+        ;
+    snprintf(msg, msglen, "gpu: %s: GL error 0x%x", what, e);
+    return SKB_EIO;
+}
+
+static void float_buffer(GLuint vbo, GLuint loc, int comps, const float *data, int n)
+{
+    glBindBuffer(GL_ARRAY_BUFFER, vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)sizeof(float) * comps * n, data, GL_STATIC_DRAW);
+    glVertexAttribPointer(loc, comps, GL_FLOAT, GL_FALSE, 0, NULL);
+    glEnableVertexAttribArray(loc);
+}
+
+/* total weight of joint j on vertex v (a joint may fill several slots) */
+static double joint_weight(const struct skb_mesh *m, int v, int j)
+{
+    double w = 0;
+    for (int k = 0; k < SKB_MAX_INFLUENCES; k++)
+        if (m->joint[SKB_MAX_INFLUENCES * v + k] == j)
+            w += (double)m->weight[SKB_MAX_INFLUENCES * v + k];
+    return w;
+}
+
+/* QB's rotation centre where the mesh has none: the rule of the CPU method
+ * `qb` (methods/qb.c), Hejl's joint between the bones that move the vertex
+ * (DQ paper 2.3): the rest position of the heaviest influencing joint whose
+ * parent also influences the vertex, else of the heaviest joint */
+static void default_center(const struct skb_mesh *m, int v, float out[3])
+{
+    int best = -1, best_child = -1;
+    double wbest = -1, wchild = -1;
+    for (int k = 0; k < SKB_MAX_INFLUENCES; k++) {
+        int j = m->joint[SKB_MAX_INFLUENCES * v + k];
+        double w = joint_weight(m, v, j);
+        if (!(w > 0))
+            continue;
+        if (w > wbest) {
+            wbest = w;
+            best = j;
+        }
+        if (m->parent && m->parent[j] >= 0 && joint_weight(m, v, m->parent[j]) > 0 && w > wchild) {
+            wchild = w;
+            best_child = j;
+        }
+    }
+    int j = best_child >= 0 ? best_child : best;
+    for (int i = 0; i < 3; i++)
+        out[i] = j >= 0 && m->joint_rest ? (float)m->joint_rest[3 * j + i] : 0.0f;
+}
+
+int skb_gpu_mesh_upload(const struct skb_mesh *m, struct skb_gpu_mesh *gm, char *msg, size_t msglen)
+{
+    size_t nv = (size_t)m->nverts;
+    float *pos = (float *)calloc(3 * nv + 1, sizeof(float));
+    float *nrm = (float *)calloc(3 * nv + 1, sizeof(float));
+    float *wgt = (float *)calloc(4 * nv + 1, sizeof(float));
+    float *ctr = (float *)calloc(3 * nv + 1, sizeof(float));
+    GLint *jnt = (GLint *)calloc(4 * nv + 1, sizeof(GLint));
+    int rc = 0;
+    memset(gm, 0, sizeof *gm);
+    if (!pos || !nrm || !wgt || !ctr || !jnt) {
+        snprintf(msg, msglen, "gpu: out of memory uploading %d vertices", m->nverts);
+        rc = SKB_ENOMEM;
+        goto done;
+    }
+    if (m->njoints > SKB_GPU_MAX_JOINTS) {
+        snprintf(msg, msglen, "gpu: mesh has %d joints, the shaders hold at most %d",
+                 m->njoints, SKB_GPU_MAX_JOINTS);
+        rc = SKB_ENOTSUP;
+        goto done;
+    }
+    for (size_t v = 0; v < nv; v++) {
+        int k = 0;
+        for (int i = 0; i < 3; i++) {
+            pos[3 * v + i] = (float)m->pos[3 * v + i];
+            nrm[3 * v + i] = m->nrm ? (float)m->nrm[3 * v + i] : (i == 2 ? 1.0f : 0.0f);
+            if (m->center)
+                ctr[3 * v + i] = (float)m->center[3 * v + i];
+        }
+        if (!m->center)
+            default_center(m, (int)v, ctr + 3 * v);
+        /* influences with weight > 0 first, each group in its original order */
+        for (int pass = 0; pass < 2; pass++)
+            for (int i = 0; i < SKB_MAX_INFLUENCES; i++) {
+                double w = (double)m->weight[SKB_MAX_INFLUENCES * v + i];
+                if ((w > 0) == (pass == 0)) {
+                    jnt[4 * v + k] = m->joint[SKB_MAX_INFLUENCES * v + i];
+                    wgt[4 * v + k] = (float)w;
+                    k++;
+                }
+            }
+    }
+    gm->nverts = m->nverts;
+    gm->ntris = m->ntris;
+    gm->njoints = m->njoints;
+    glGenVertexArrays(1, &gm->vao);
+    glBindVertexArray(gm->vao);
+    glGenBuffers(5, gm->vbo);
+    float_buffer(gm->vbo[VBO_POS], 0, 3, pos, m->nverts);
+    float_buffer(gm->vbo[VBO_NRM], 1, 3, nrm, m->nverts);
+    glBindBuffer(GL_ARRAY_BUFFER, gm->vbo[VBO_JOINT]);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(sizeof(GLint) * 4 * nv), jnt, GL_STATIC_DRAW);
+    glVertexAttribIPointer(2, 4, GL_INT, 0, NULL);   /* integer indices, not converted to float */
+    glEnableVertexAttribArray(2);
+    float_buffer(gm->vbo[VBO_WEIGHT], 3, 4, wgt, m->nverts);
+    float_buffer(gm->vbo[VBO_CENTER], 4, 3, ctr, m->nverts);
+    glGenBuffers(1, &gm->ibo);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, gm->ibo);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(sizeof(int) * 3 * (size_t)m->ntris), m->tris, GL_STATIC_DRAW);
+    glBindVertexArray(0);
+    glGenBuffers(1, &gm->tfbo);
+    glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, gm->tfbo);
+    glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, (GLsizeiptr)(sizeof(float) * 6 * nv), NULL, GL_STREAM_READ);
+    rc = gl_failed("uploading the mesh", msg, msglen);
+done:
+    free(pos);
+    free(nrm);
+    free(wgt);
+    free(ctr);
+    free(jnt);
+    if (rc < 0)
+        skb_gpu_mesh_free(gm);
+    return rc;
+}
+
+void skb_gpu_mesh_free(struct skb_gpu_mesh *gm)
+{
+    if (!gm)
+        return;
+    if (gm->vao)
+        glDeleteVertexArrays(1, &gm->vao);
+    if (gm->vbo[0])
+        glDeleteBuffers(5, gm->vbo);
+    if (gm->ibo)
+        glDeleteBuffers(1, &gm->ibo);
+    if (gm->tfbo)
+        glDeleteBuffers(1, &gm->tfbo);
+    memset(gm, 0, sizeof *gm);
+}
+
+size_t skb_gpu_joint_floats(const struct skb_gpu_shader *s, const struct skb_mesh *m)
+{
+    return (size_t)4 * s->vec4_per_joint * (size_t)m->njoints;
+}
+
+/* parent for the hierarchy rule: a chain in joint order without a tree,
+ * out-of-range or self parents make a root */
+static int parent_of(const struct skb_mesh *m, int j)
+{
+    int p = m->parent ? m->parent[j] : j - 1;
+    return p >= 0 && p < m->njoints && p != j ? p : -1;
+}
+
+/* DQ paper 4.1, precomputed antipodality: s_root = 0 and each joint takes
+ * the sign that gives a non-negative dot product of its rotation part with
+ * its (already fixed) parent's; parents are fixed first by depth */
+static int hierarchy_signs(const struct skb_mesh *m, struct skb_dq *q)
+{
+    int n = m->njoints, maxd = 0;
+    int *depth = (int *)malloc(sizeof(int) * (size_t)n);
+    if (!depth)
+        return SKB_ENOMEM;
+    for (int j = 0; j < n; j++) {
+        int d = 0;
+        for (int k = parent_of(m, j); k >= 0 && d < n; k = parent_of(m, k))
+            d++;
+        depth[j] = d;
+        if (d > maxd)
+            maxd = d;
+    }
+    for (int d = 1; d <= maxd; d++)
+        for (int j = 0; j < n; j++) {
+            int p = parent_of(m, j);
+            if (depth[j] == d && p >= 0 && skb_quat_dot(&q[p].r, &q[j].r) < 0)
+                skb_dq_scale(&q[j], -1, &q[j]);
+        }
+    free(depth);
+    return 0;
+}
+
+static void put_quat(const struct skb_quat *q, float *out)
+{
+    out[0] = (float)q->x; out[1] = (float)q->y; out[2] = (float)q->z; out[3] = (float)q->w;
+}
+
+int skb_gpu_pack_joints(const struct skb_gpu_shader *s, const struct skb_mesh *m,
+                        const struct skb_pose *p, float *out, char *msg, size_t msglen)
+{
+    int nj = m->njoints, stride = 4 * s->vec4_per_joint;
+    if (p->njoints != nj) {
+        snprintf(msg, msglen, "gpu: pose has %d joints, mesh %d", p->njoints, nj);
+        return SKB_EINVAL;
+    }
+    if (s->layout == SKB_GPU_LAYOUT_MAT34) {
+        for (int j = 0; j < nj; j++) {
+            double c[16];
+            if (p->scale)
+                skb_mat4_mul(p->mats + 16 * j, p->scale + 16 * j, c);
+            else
+                memcpy(c, p->mats + 16 * j, sizeof c);
+            for (int k = 0; k < 12; k++)
+                out[stride * j + k] = (float)c[k];
+        }
+        return 0;
+    }
+    struct skb_dq *q = (struct skb_dq *)malloc(sizeof *q * (size_t)nj);
+    if (!q) {
+        snprintf(msg, msglen, "gpu: out of memory packing %d joints", nj);
+        return SKB_ENOMEM;
+    }
+    for (int j = 0; j < nj; j++)
+        skb_dq_from_mat4(p->mats + 16 * j, &q[j]);
+    if (s->signs == SKB_ANTIPODAL_HIERARCHY && hierarchy_signs(m, q) < 0) {
+        free(q);
+        snprintf(msg, msglen, "gpu: out of memory resolving antipodality");
+        return SKB_ENOMEM;
+    }
+    for (int j = 0; j < nj; j++) {
+        float *o = out + stride * j;
+        if (s->layout == SKB_GPU_LAYOUT_QT) {
+            /* rotation quaternion and the translation of C_j */
+            put_quat(&q[j].r, o);
+            for (int k = 0; k < 3; k++)
+                o[4 + k] = (float)p->mats[16 * j + 4 * k + 3];
+            o[7] = 0;
+            continue;
+        }
+        put_quat(&q[j].r, o);
+        put_quat(&q[j].d, o + 4);
+        if (s->layout == SKB_GPU_LAYOUT_DQ_SCALE) {
+            /* rows of the non-rigid part S_j (identity without one) */
+            for (int k = 0; k < 12; k++)
+                o[8 + k] = p->scale ? (float)p->scale[16 * j + k] : (k % 5 == 0 ? 1.0f : 0.0f);
+        }
+    }
+    free(q);
+    return 0;
+}
+
+static void tf_pass(struct skb_gpu_program *p, struct skb_gpu_mesh *gm)
+{
+    size_t bytes = sizeof(float) * 3 * (size_t)gm->nverts;
+    glBindBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 0, gm->tfbo, 0, (GLsizeiptr)bytes);
+    glBindBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 1, gm->tfbo, (GLintptr)bytes, (GLsizeiptr)bytes);
+    glBeginTransformFeedback(GL_POINTS);
+    glDrawArrays(GL_POINTS, 0, gm->nverts);
+    glEndTransformFeedback();
+}
+
+static void bind_program(struct skb_gpu_program *p, struct skb_gpu_mesh *gm, const float *joints)
+{
+    static const float identity[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
+    glUseProgram(p->prog);
+    glUniformMatrix4fv(0, 1, GL_FALSE, identity);
+    glBindBuffer(GL_UNIFORM_BUFFER, p->ubo);
+    glBufferSubData(GL_UNIFORM_BUFFER, 0,
+                    (GLsizeiptr)(sizeof(float) * 4 * (size_t)p->s->vec4_per_joint * (size_t)gm->njoints), joints);
+    glBindBufferBase(GL_UNIFORM_BUFFER, 0, p->ubo);
+    glBindVertexArray(gm->vao);
+}
+
+int skb_gpu_skin(struct skb_gpu_program *p, struct skb_gpu_mesh *gm, const float *joints,
+                 float *pos, float *nrm, char *msg, size_t msglen)
+{
+    size_t bytes = sizeof(float) * 3 * (size_t)gm->nverts;
+    int rc;
+    bind_program(p, gm, joints);
+    glEnable(GL_RASTERIZER_DISCARD);
+    tf_pass(p, gm);
+    glDisable(GL_RASTERIZER_DISCARD);
+    glBindVertexArray(0);
+    if ((rc = gl_failed("transform feedback pass", msg, msglen)) < 0)
+        return rc;
+    glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, gm->tfbo);
+    glGetBufferSubData(GL_TRANSFORM_FEEDBACK_BUFFER, 0, (GLsizeiptr)bytes, pos);
+    glGetBufferSubData(GL_TRANSFORM_FEEDBACK_BUFFER, (GLintptr)bytes, (GLsizeiptr)bytes, nrm);
+    return gl_failed("reading transform feedback", msg, msglen);
+}
+
+static double model_size(const struct skb_mesh *m)
+{
+    double lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3] = { -INFINITY, -INFINITY, -INFINITY }, s = 0;
+    for (int v = 0; v < m->nverts; v++)
+        for (int i = 0; i < 3; i++) {
+            lo[i] = fmin(lo[i], (double)m->pos[3 * v + i]);
+            hi[i] = fmax(hi[i], (double)m->pos[3 * v + i]);
+        }
+    for (int i = 0; i < 3; i++)
+        s = fmax(s, hi[i] - lo[i]);
+    return s > 0 ? s : 1;
+}
+
+int skb_gpu_verify(struct skb_gpu_program *p, struct skb_gpu_mesh *gm, const struct skb_mesh *m,
+                   const struct skb_pose *poses, int nposes, struct skb_gpu_check *out,
+                   char *msg, size_t msglen)
+{
+    const struct skb_method *cpu = skb_method_find(p->s->cpu_method);
+    struct skb_skinner sk;
+    struct skb_params prm;
+    size_t nv = (size_t)m->nverts;
+    int rc;
+    memset(out, 0, sizeof *out);
+    if (!cpu) {
+        snprintf(msg, msglen, "gpu: shader %s: CPU method '%s' is not in the registry", p->s->name, p->s->cpu_method);
+        return SKB_EINVAL;
+    }
+    if ((rc = skb_skin_init(&sk, cpu, m, msg, msglen)) < 0)
+        return rc;
+    skb_params_default(&prm);
+    prm.antipodal = p->s->cpu_antipodal;
+    float *joints = (float *)malloc(sizeof(float) * skb_gpu_joint_floats(p->s, m) + 1);
+    float *gpos = (float *)malloc(sizeof(float) * 6 * nv + 1);
+    double *cpos = (double *)malloc(sizeof(double) * 6 * nv + 1);
+    if (!joints || !gpos || !cpos) {
+        snprintf(msg, msglen, "gpu: out of memory verifying %d vertices", m->nverts);
+        rc = SKB_ENOMEM;
+        goto done;
+    }
+    out->size = model_size(m);
+    out->tol_pos = SKB_GPU_TOL_POS_REL * out->size;
+    out->tol_nrm = SKB_GPU_TOL_NRM;
+    for (int k = 0; k < nposes; k++) {
+        char cmsg[256];
+        if ((rc = skb_gpu_pack_joints(p->s, m, &poses[k], joints, msg, msglen)) < 0
+            || (rc = skb_gpu_skin(p, gm, joints, gpos, gpos + 3 * nv, msg, msglen)) < 0)
+            goto done;
+        if ((rc = skb_skin_pose(&sk, &poses[k], &prm, cpos, cpos + 3 * nv, cmsg, sizeof cmsg)) < 0) {
+            snprintf(msg, msglen, "gpu: CPU reference %s (pose %d): %s", cpu->name, k, cmsg);
+            goto done;
+        }
+        for (size_t i = 0; i < 3 * nv; i++) {
+            double ep = fabs((double)gpos[i] - cpos[i]);
+            double en = m->nrm ? fabs((double)gpos[3 * nv + i] - cpos[3 * nv + i]) : 0;
+            if (!isfinite(ep) || !isfinite(en))
+                ep = en = INFINITY;   /* a NaN must not compare as small */
+            if (ep > out->max_abs_pos) {
+                out->max_abs_pos = ep;
+                out->worst_pose = k;
+                out->worst_vertex = (int)(i / 3);
+            }
+            out->max_abs_nrm = fmax(out->max_abs_nrm, en);
+        }
+    }
+    out->pass = out->max_abs_pos <= out->tol_pos && out->max_abs_nrm <= out->tol_nrm;
+    rc = 0;
+done:
+    free(joints);
+    free(gpos);
+    free(cpos);
+    skb_skin_fini(&sk);
+    return rc;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return 1e3 * (double)ts.tv_sec + 1e-6 * (double)ts.tv_nsec;
+}
+
+int skb_gpu_time_rep(const struct skb_gpu *g, struct skb_gpu_program *p, struct skb_gpu_mesh *gm,
+                     const float *joints, int passes, double *ms, char *msg, size_t msglen)
+{
+    bind_program(p, gm, joints);
+    glEnable(GL_RASTERIZER_DISCARD);
+    glFinish();   /* nothing queued from before is timed */
+    if (g->software) {
+        /* llvmpipe runs vertex work on the calling thread: timer queries are
+         * meaningless there, a CPU clock around draws + finish is not */
+        double t0 = now_ms();
+        for (int k = 0; k < passes; k++)
+            tf_pass(p, gm);
+        glFinish();
+        *ms = (now_ms() - t0) / passes;
+    } else {
+        GLuint query = 0;
+        GLuint64 ns = 0;
+        glGenQueries(1, &query);
+        glBeginQuery(GL_TIME_ELAPSED, query);
+        for (int k = 0; k < passes; k++)
+            tf_pass(p, gm);
+        glEndQuery(GL_TIME_ELAPSED);
+        glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
+        glDeleteQueries(1, &query);
+        *ms = 1e-6 * (double)ns / passes;
+    }
+    glDisable(GL_RASTERIZER_DISCARD);
+    glBindVertexArray(0);
+    return gl_failed("timed transform feedback passes", msg, msglen);
+}
+
+void skb_gpu_demo_scales(const struct skb_mesh *m, unsigned long seed, skb_real *out)
+{
+    /* S_j = T(c_j) A_j T(-c_j), A_j a scale of 0.8..1.25 per axis with a small
+     * shear, about the joint's rest position c_j (the origin without one);
+     * a tiny LCG keeps it reproducible from the seed without a library */
+    unsigned long long x = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    for (int j = 0; j < m->njoints; j++) {
+        double a[9];
+        for (int k = 0; k < 9; k++) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            double u = (double)(x >> 11) / 9007199254740992.0;   /* [0, 1) */
+            a[k] = k % 4 == 0 ? 0.8 + 0.45 * u : 0.1 * (u - 0.5);
+        }
+        const skb_real *c = m->joint_rest ? m->joint_rest + 3 * j : NULL;
+        skb_real *s = out + 16 * j;
+        for (int r = 0; r < 3; r++) {
+            double t = c ? (double)c[r] : 0;
+            for (int k = 0; k < 3; k++) {
+                s[4 * r + k] = a[3 * r + k];
+                t -= a[3 * r + k] * (c ? (double)c[k] : 0);
+            }
+            s[4 * r + 3] = t;
+        }
+        s[12] = 0; s[13] = 0; s[14] = 0; s[15] = 1;
+    }
+}

@@ -1,0 +1,56 @@
+/* shader_table.c — the one list of GPU skinning shaders (4 influences).  Each
+ * names the CPU registry method and antipodal mode it is verified against;
+ * gpu.json, the tests and the pictures iterate this table.
+ * QB with precomputed signs is checked against `qb`, whose skin path always
+ * resolves signs per vertex (Algorithm 2): the two agree wherever the
+ * hierarchy signs are a valid sequence for the vertex (DQ paper 4.1). */
+#include <string.h>
+#include "skb_gpu.h"
+
+const struct skb_gpu_shader skb_gpu_shaders[] = {
+    { .name = "lbs", .title = "LBS", .file = "lbs.glsl",
+      .cpu_method = "linear", .cpu_antipodal = SKB_ANTIPODAL_PIVOT, .signs = SKB_ANTIPODAL_PIVOT,
+      .layout = SKB_GPU_LAYOUT_MAT34, .vec4_per_joint = 3, .needs_scale = 0,
+      .seed_ref = "thesis 2.2.1, eq. 2.6; DQ paper Fig. 19" },
+    { .name = "qb", .title = "QB", .file = "qb.glsl",
+      .cpu_method = "qb", .cpu_antipodal = SKB_ANTIPODAL_PIVOT, .signs = SKB_ANTIPODAL_HIERARCHY,
+      .layout = SKB_GPU_LAYOUT_QT, .vec4_per_joint = 2, .needs_scale = 0,
+      .seed_ref = "DQ paper 2.3 (Hejl), 4.1 precomputed signs; Fig. 19" },
+    { .name = "dlb", .title = "DLB", .file = "dlb.glsl",
+      .cpu_method = "dlb", .cpu_antipodal = SKB_ANTIPODAL_HIERARCHY, .signs = SKB_ANTIPODAL_HIERARCHY,
+      .layout = SKB_GPU_LAYOUT_DQ, .vec4_per_joint = 2, .needs_scale = 0,
+      .seed_ref = "DQ paper 3.2 (b/|b| to a matrix), 4.1 precomputed signs; Fig. 19" },
+    { .name = "qb_pivot", .title = "QB'", .file = "qb_pivot.glsl",
+      .cpu_method = "qb", .cpu_antipodal = SKB_ANTIPODAL_PIVOT, .signs = SKB_ANTIPODAL_PIVOT,
+      .layout = SKB_GPU_LAYOUT_QT, .vec4_per_joint = 2, .needs_scale = 0,
+      .seed_ref = "DQ paper 2.3, Alg. 2 in the shader; Fig. 19" },
+    { .name = "dlb_pivot", .title = "DLB'", .file = "dlb_pivot.glsl",
+      .cpu_method = "dlb", .cpu_antipodal = SKB_ANTIPODAL_PIVOT, .signs = SKB_ANTIPODAL_PIVOT,
+      .layout = SKB_GPU_LAYOUT_DQ, .vec4_per_joint = 2, .needs_scale = 0,
+      .seed_ref = "DQ paper Alg. 1 + Alg. 2 in the shader; Fig. 19" },
+    { .name = "dlb_scale", .title = "DLB two-phase", .file = "dlb_scale.glsl",
+      .cpu_method = "dlb_scale", .cpu_antipodal = SKB_ANTIPODAL_HIERARCHY, .signs = SKB_ANTIPODAL_HIERARCHY,
+      .layout = SKB_GPU_LAYOUT_DQ_SCALE, .vec4_per_joint = 5, .needs_scale = 1,
+      .seed_ref = "DQ paper 4.2 (LBS of S_j, then DLB); 5 (+29 instructions)" },
+    { .name = "dlb_fast", .title = "DLB (Alg. 1)", .file = "dlb_fast.glsl",
+      .cpu_method = "dlb", .cpu_antipodal = SKB_ANTIPODAL_HIERARCHY, .signs = SKB_ANTIPODAL_HIERARCHY,
+      .layout = SKB_GPU_LAYOUT_DQ, .vec4_per_joint = 2, .needs_scale = 0,
+      .seed_ref = "DQ paper 4, Alg. 1 (eq. 15), 4.1 precomputed signs" },
+    { .name = NULL }
+};
+
+const struct skb_gpu_shader *skb_gpu_shader_find(const char *name)
+{
+    for (int i = 0; skb_gpu_shaders[i].name; i++)
+        if (strcmp(skb_gpu_shaders[i].name, name) == 0)
+            return &skb_gpu_shaders[i];
+    return NULL;
+}
+
+int skb_gpu_shader_count(void)
+{
+    int n = 0;
+    while (skb_gpu_shaders[n].name)
+        n++;
+    return n;
+}

@@ -1,0 +1,25 @@
+// qb_pivot.glsl — QB' : QB with DQ paper Algorithm 2 in the shader (each
+// influence whose quaternion has a negative dot product with the first one's
+// enters the quaternion sum with the opposite sign); the centre's translation
+// sum keeps the plain weights.  Per joint: quaternion (x, y, z, w), t_i.
+vec3 qrot(vec4 q, vec3 v)
+{
+    // DQ paper eq. 15, q of unit length
+    return v + 2.0 * cross(q.xyz, cross(q.xyz, v) + q.w * v);
+}
+
+void skin(out vec3 pos, out vec3 nrm)
+{
+    vec4 pivot = u_joint[2 * a_joint[0]];
+    vec4 s = vec4(0.0);
+    vec3 t = vec3(0.0);
+    SKB_UNROLL for (int i = 0; i < 4; i++) {
+        int j = 2 * a_joint[i];
+        vec4 q = u_joint[j];
+        s += (dot(pivot, q) < 0.0 ? -a_weight[i] : a_weight[i]) * q;
+        t += a_weight[i] * (qrot(q, a_center) + u_joint[j + 1].xyz);
+    }
+    vec4 c = s * inversesqrt(dot(s, s));
+    pos = qrot(c, a_pos - a_center) + t;
+    nrm = qrot(c, a_nrm);
+}

@@ -1,0 +1,176 @@
+/* skb_gpu.h — the GPU path of skinbench: an OpenGL 4.5 core context without a
+ * display (EGL surfaceless), vertex-shader skinning with the shaders listed in
+ * gpu/shader_table.c, transform-feedback verification against the CPU
+ * double-precision skin path, timings, shader cost and PNG pictures.
+ *
+ * Every entry point that needs a context returns SKB_ENOTSUP with a one-line
+ * reason where none can be made (no EGL, no Mesa driver, SKB_GPU_DISABLE=1):
+ * callers turn that into a skip, never a failure.  Index:
+ *   context    skb_gpu_open close is_software
+ *   shaders    skb_gpu_shaders (table) skb_gpu_shader_find skb_gpu_shader_dir
+ *              skb_gpu_vertex_source skb_gpu_program_build program_free
+ *   skinning   skb_gpu_mesh_upload mesh_free skb_gpu_pack_joints skb_gpu_skin
+ *              skb_gpu_verify skb_gpu_time_rep skb_gpu_demo_scales
+ *   cost       skb_gpu_count_nir skb_gpu_nir_count_text skb_gpu_count_spirv
+ *   pictures   skb_gpu_render_png
+ */
+#ifndef SKB_GPU_H
+#define SKB_GPU_H
+
+#include <stddef.h>
+#include "skb_method.h"
+
+/* joints a shader's uniform block holds (std140: 16 bytes per vec4) */
+#define SKB_GPU_MAX_JOINTS 128
+
+/* transform-feedback result against the CPU double-precision skin of the same
+ * method: positions must agree to SKB_GPU_TOL_POS_REL times the model size
+ * (largest extent of the rest-pose bounding box), unit normals to
+ * SKB_GPU_TOL_NRM.  float32 has a 6e-8 unit roundoff; the skinning formulas
+ * chain about ten roundings and the joint data is rounded once on upload, so
+ * 1e-5 leaves headroom of ~10x over what llvmpipe shows without hiding a wrong
+ * sign or term (those give errors of the order of the model size). */
+#define SKB_GPU_TOL_POS_REL 1e-5
+#define SKB_GPU_TOL_NRM     1e-4
+
+struct skb_gpu {
+    void *display;             /* EGLDisplay */
+    void *context;             /* EGLContext */
+    unsigned fbo, color_rb, depth_rb;
+    int width, height;         /* size of the bound framebuffer */
+    char renderer[256];        /* GL_RENDERER */
+    char version[256];         /* GL_VERSION */
+    char vendor[256];          /* GL_VENDOR */
+    int software;              /* 1 for llvmpipe / softpipe / swrast */
+};
+
+/* joint uniform layouts; floats per joint in brackets */
+enum skb_gpu_layout {
+    SKB_GPU_LAYOUT_MAT34 = 0,  /* 3x4 matrix rows [12] */
+    SKB_GPU_LAYOUT_QT,         /* quaternion + translation [8] */
+    SKB_GPU_LAYOUT_DQ,         /* dual quaternion (x,y,z,w)+(x,y,z,w) [8] */
+    SKB_GPU_LAYOUT_DQ_SCALE    /* dual quaternion + 3x4 scale/shear rows [20] */
+};
+
+/* one GPU shader: the table in gpu/shader_table.c is the one list */
+struct skb_gpu_shader {
+    const char *name;          /* key in gpu.json, e.g. "dlb_fast" */
+    const char *title;         /* display name, e.g. "DLB (Alg. 1)" */
+    const char *file;          /* method part in the shader dir, e.g. "dlb_fast.glsl" */
+    const char *cpu_method;    /* registry name it is verified against (skb_method_find) */
+    int cpu_antipodal;         /* CPU params.antipodal for that check (enum skb_antipodal) */
+    int signs;                 /* GPU side: SKB_ANTIPODAL_HIERARCHY = signs precomputed on
+                                  the CPU along the joint tree (DQ paper 4.1), PIVOT =
+                                  Algorithm 2 in the shader (uploaded as converted) */
+    int layout;                /* enum skb_gpu_layout */
+    int vec4_per_joint;        /* size of one joint in the uniform block */
+    int needs_scale;           /* verified on poses with scale/shear parts */
+    const char *seed_ref;
+};
+
+/* NULL-name-terminated table, LBS first (timings are reported as ratios to it) */
+extern const struct skb_gpu_shader skb_gpu_shaders[];
+const struct skb_gpu_shader *skb_gpu_shader_find(const char *name);
+int skb_gpu_shader_count(void);
+
+/* context: 0, or SKB_ENOTSUP with the reason in msg (a skip), or another error */
+int skb_gpu_open(struct skb_gpu *g, char *msg, size_t msglen);
+void skb_gpu_close(struct skb_gpu *g);
+/* 1 when a GL_RENDERER string names a software rasteriser */
+int skb_gpu_is_software(const char *renderer);
+/* (re)size the offscreen framebuffer the context draws into */
+int skb_gpu_framebuffer(struct skb_gpu *g, int width, int height, char *msg, size_t msglen);
+
+/* the shader directory: $SKB_SHADER_DIR, else <exe dir>/gpu/shaders,
+ * <exe dir>/../gpu/shaders, <exe dir>/../../gpu/shaders, ./gpu/shaders
+ * (the first that holds common.glsl).  exe may be NULL (/proc/self/exe). */
+int skb_gpu_shader_dir(const char *exe, char *out, size_t outlen, char *msg, size_t msglen);
+/* full vertex shader source: version + defines, common.glsl, the method part
+ * (method_src, or the shader's file when NULL), main.vert; caller frees */
+int skb_gpu_vertex_source(const char *dir, const struct skb_gpu_shader *s, const char *method_src,
+                          char **out, char *msg, size_t msglen);
+/* read dir/name; caller frees */
+int skb_gpu_read_shader_file(const char *dir, const char *name, char **out, char *msg, size_t msglen);
+
+struct skb_gpu_program {
+    unsigned prog;
+    const struct skb_gpu_shader *s;
+    unsigned ubo;
+    int block_bytes;           /* GL_UNIFORM_BLOCK_DATA_SIZE of the joint block */
+    int bytes_per_joint;       /* block_bytes / SKB_GPU_MAX_JOINTS */
+};
+/* compile and link (vertex + shading fragment shader, transform-feedback
+ * varyings o_pos, o_nrm); method_src as for skb_gpu_vertex_source */
+int skb_gpu_program_build(const char *dir, const struct skb_gpu_shader *s, const char *method_src,
+                          struct skb_gpu_program *p, char *msg, size_t msglen);
+void skb_gpu_program_free(struct skb_gpu_program *p);
+
+/* a mesh in GPU buffers; influences are reordered per vertex so that the ones
+ * with weight > 0 come first in their original order (the CPU path pivots on
+ * the first influence with weight > 0, Algorithm 2 in the shader on slot 0) */
+struct skb_gpu_mesh {
+    unsigned vao, vbo[5], ibo, tfbo;
+    int nverts, ntris, njoints;
+};
+int skb_gpu_mesh_upload(const struct skb_mesh *m, struct skb_gpu_mesh *gm, char *msg, size_t msglen);
+void skb_gpu_mesh_free(struct skb_gpu_mesh *gm);
+
+/* floats of joint data a shader needs for a mesh (vec4_per_joint * 4 * njoints) */
+size_t skb_gpu_joint_floats(const struct skb_gpu_shader *s, const struct skb_mesh *m);
+/* the per-joint uniform data of one pose, converted on the CPU in double
+ * precision (quaternions with the hierarchy signs of DQ paper 4.1 where the
+ * shader's `signs` is SKB_ANTIPODAL_HIERARCHY) */
+int skb_gpu_pack_joints(const struct skb_gpu_shader *s, const struct skb_mesh *m,
+                        const struct skb_pose *p, float *out, char *msg, size_t msglen);
+/* skin every vertex with transform feedback; pos/nrm get 3*nverts floats */
+int skb_gpu_skin(struct skb_gpu_program *p, struct skb_gpu_mesh *gm, const float *joints,
+                 float *pos, float *nrm, char *msg, size_t msglen);
+
+struct skb_gpu_check {
+    double max_abs_pos;        /* worst |gpu - cpu| over coordinates, poses */
+    double max_abs_nrm;
+    double size;               /* model size the position tolerance scales with */
+    double tol_pos, tol_nrm;
+    int worst_pose, worst_vertex;
+    int pass;                  /* both within tolerance and all finite */
+};
+/* GPU transform feedback against the CPU registry method s->cpu_method with
+ * params.antipodal = s->cpu_antipodal, over nposes poses */
+int skb_gpu_verify(struct skb_gpu_program *p, struct skb_gpu_mesh *gm, const struct skb_mesh *m,
+                   const struct skb_pose *poses, int nposes, struct skb_gpu_check *out,
+                   char *msg, size_t msglen);
+
+/* milliseconds per skinning pass (transform feedback, all vertices) of
+ * `passes` back-to-back passes: GL_TIME_ELAPSED queries on a hardware
+ * renderer, CLOCK_MONOTONIC around the draws + glFinish on a software one
+ * (its timer queries are meaningless).  One repetition: callers warm up
+ * (the first draws compile the shader variant), interleave and take medians. */
+int skb_gpu_time_rep(const struct skb_gpu *g, struct skb_gpu_program *p, struct skb_gpu_mesh *gm,
+                     const float *joints, int passes, double *ms, char *msg, size_t msglen);
+
+/* deterministic non-rigid parts S_j (scale/shear about each joint's rest
+ * position) for two-phase skinning on datasets that have none; 16*njoints */
+void skb_gpu_demo_scales(const struct skb_mesh *m, unsigned long seed, skb_real *out);
+
+/* shader cost.  skb_gpu_count_nir runs a child process with ST_DEBUG=nir that
+ * builds each shader and counts ALU instructions in the vertex shader's final
+ * NIR (rule at skb_gpu_nir_count_text); counts[i] = -1 where not available.
+ * Call it before skb_gpu_open in the same process (it forks). */
+int skb_gpu_count_nir(const char *dir, int n, const struct skb_gpu_shader *const *shaders,
+                      int *counts, char *msg, size_t msglen);
+/* count the live ALU instructions of the first vertex shader in NIR text */
+int skb_gpu_nir_count_text(const char *text);
+/* glslangValidator -G, spirv-opt -O, spirv-dis; counts[i] = -1 where not
+ * available; SKB_ENOTSUP with the reason when the tools are missing */
+int skb_gpu_count_spirv(const char *dir, int n, const struct skb_gpu_shader *const *shaders,
+                        int *counts, char *msg, size_t msglen);
+/* count instructions of a spirv-dis listing (rule in gpu/gpu_cost.c) */
+int skb_gpu_spirv_count_text(const char *text);
+
+/* render the mesh deformed by one pose with shader program p into a
+ * width x height PNG, camera fitted to the box [lo, hi] */
+int skb_gpu_render_png(struct skb_gpu *g, struct skb_gpu_program *p, struct skb_gpu_mesh *gm,
+                       const float *joints, const double lo[3], const double hi[3],
+                       int width, int height, const char *path, char *msg, size_t msglen);
+
+#endif

@@ -1,0 +1,499 @@
+/* exp_gpu.c — `skinbench run gpu`: the GPU shaders of gpu/shader_table.c on
+ * every default dataset: transform-feedback results against the CPU skin
+ * path of the same method, timings and ratios to LBS, shader instruction
+ * counts (Mesa NIR and SPIR-V) for DQ paper Fig. 19, bytes of uniform data
+ * per joint, and PNG pictures.  Where no OpenGL context can be made, gpu.json
+ * records "skipped" with the reason and the run succeeds. */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "procedural.h"
+#include "skb_dataset.h"
+#include "skb_gpu.h"
+#include "skb_json.h"
+#include "skb_run.h"
+
+#define MAX_SHADERS 16
+#define VERIFY_POSES_FULL 12
+#define VERIFY_POSES_QUICK 4
+#define TIMING_REPS_FULL 15
+#define TIMING_REPS_QUICK 3
+#define TIMING_WARMUP 3
+/* vertices skinned per timed repetition (passes = this / nverts): keeps one
+ * repetition well above the clock's and glFinish's overhead */
+#define TIMING_VERTS_PER_REP_FULL 400000
+#define TIMING_VERTS_PER_REP_QUICK 60000
+#define IMAGE_SIZE_FULL 512
+#define IMAGE_SIZE_QUICK 256
+
+struct gpu_run {
+    const struct skb_run_ctx *ctx;
+    struct skb_gpu g;
+    char dir[PATH_MAX];
+    int nsh;
+    const struct skb_gpu_shader *sh[MAX_SHADERS];
+    struct skb_gpu_program prog[MAX_SHADERS];
+    double max_pos[MAX_SHADERS], max_nrm[MAX_SHADERS];
+    double max_rel[MAX_SHADERS];   /* position error / model size */
+    int verified[MAX_SHADERS];     /* datasets checked */
+    int failed[MAX_SHADERS];       /* datasets over tolerance */
+    cJSON *root, *verif, *ms, *ratio, *images, *notes, *passes, *verts;
+};
+
+static cJSON *object_at(cJSON *parent, const char *key)
+{
+    cJSON *o = cJSON_GetObjectItemCaseSensitive(parent, key);
+    return o ? o : cJSON_AddObjectToObject(parent, key);
+}
+
+static void note(struct gpu_run *r, const char *fmt, const char *a, const char *b)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, fmt, a, b);
+    cJSON_AddItemToArray(r->notes, cJSON_CreateString(buf));
+    skb_run_progress(r->ctx, "gpu", "%s", buf);
+}
+
+/* poses to verify: all, or an even sample; with scale parts for shaders that need them */
+static int pick_poses(const struct skb_dataset *d, int quick, int *idx)
+{
+    int want = quick ? VERIFY_POSES_QUICK : VERIFY_POSES_FULL;
+    if (d->nposes <= want) {
+        for (int k = 0; k < d->nposes; k++)
+            idx[k] = k;
+        return d->nposes;
+    }
+    for (int k = 0; k < want; k++)
+        idx[k] = (int)((long)k * (d->nposes - 1) / (want - 1));
+    return want;
+}
+
+static void bounds(const float *pos, int n, double lo[3], double hi[3])
+{
+    for (int i = 0; i < 3; i++) {
+        lo[i] = INFINITY;
+        hi[i] = -INFINITY;
+    }
+    for (int v = 0; v < n; v++)
+        for (int i = 0; i < 3; i++) {
+            double x = (double)pos[3 * v + i];
+            lo[i] = fmin(lo[i], x);
+            hi[i] = fmax(hi[i], x);
+        }
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *x, int n)
+{
+    qsort(x, (size_t)n, sizeof *x, cmp_double);
+    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+}
+
+static void record_check(struct gpu_run *r, int i, cJSON *v, const struct skb_gpu_check *chk,
+                         const int *idx, int np)
+{
+    skb_json_add_number(v, "max_abs_pos", chk->max_abs_pos);
+    skb_json_add_number(v, "max_abs_nrm", chk->max_abs_nrm);
+    skb_json_add_number(v, "tol_pos", chk->tol_pos);
+    skb_json_add_number(v, "tol_nrm", chk->tol_nrm);
+    skb_json_add_number(v, "model_size", chk->size);
+    cJSON_AddNumberToObject(v, "poses", np);
+    cJSON_AddBoolToObject(v, "scale_parts", r->sh[i]->needs_scale);
+    cJSON_AddBoolToObject(v, "pass", chk->pass);
+    if (!chk->pass) {
+        cJSON_AddNumberToObject(v, "worst_pose", idx[chk->worst_pose]);
+        cJSON_AddNumberToObject(v, "worst_vertex", chk->worst_vertex);
+    }
+    r->max_pos[i] = fmax(r->max_pos[i], chk->max_abs_pos);
+    r->max_nrm[i] = fmax(r->max_nrm[i], chk->max_abs_nrm);
+    r->max_rel[i] = fmax(r->max_rel[i], chk->max_abs_pos / chk->size);
+    r->verified[i]++;
+    r->failed[i] += !chk->pass;
+}
+
+/* every shader on one dataset: verification on the sampled poses, then
+ * timings of the middle one, repetitions interleaved across shaders so that
+ * load from other processes drifts over all of them alike */
+static int run_dataset(struct gpu_run *r, const struct skb_dataset *d, char *msg, size_t msglen)
+{
+    const struct skb_mesh *m = &d->mesh;
+    struct skb_gpu_mesh gm;
+    int idx[VERIFY_POSES_FULL], np = pick_poses(d, r->ctx->quick, idx), rc;
+    int reps = r->ctx->quick ? TIMING_REPS_QUICK : TIMING_REPS_FULL;
+    struct skb_pose poses[VERIFY_POSES_FULL], sposes[VERIFY_POSES_FULL];
+    skb_real *scales = NULL;
+    float *joints[MAX_SHADERS] = { NULL };
+    double *t = (double *)malloc(sizeof(double) * (size_t)(MAX_SHADERS * reps));
+    if (!t) {
+        snprintf(msg, msglen, "gpu: out of memory");
+        return SKB_ENOMEM;
+    }
+    if ((rc = skb_gpu_mesh_upload(m, &gm, msg, msglen)) < 0) {
+        free(t);
+        if (rc == SKB_ENOTSUP) {
+            note(r, "dataset %s skipped: %s", d->name, msg);
+            return 0;
+        }
+        return rc;
+    }
+    /* two-phase shaders need S_j: the dataset's, or deterministic demo ones */
+    if (!d->scales) {
+        scales = (skb_real *)malloc(sizeof(skb_real) * 16 * (size_t)m->njoints);
+        if (!scales) {
+            rc = SKB_ENOMEM;
+            snprintf(msg, msglen, "gpu: out of memory");
+            goto done;
+        }
+        skb_gpu_demo_scales(m, r->ctx->seed, scales);
+    }
+    for (int k = 0; k < np; k++) {
+        skb_dataset_pose(d, idx[k], &poses[k]);
+        sposes[k] = poses[k];
+        if (!sposes[k].scale)
+            sposes[k].scale = scales;
+    }
+    cJSON *vd = object_at(r->verif, d->name), *md = object_at(r->ms, d->name);
+    cJSON *rd = object_at(r->ratio, d->name);
+    cJSON_AddNumberToObject(r->verts, d->name, m->nverts);
+    int passes = (r->ctx->quick ? TIMING_VERTS_PER_REP_QUICK : TIMING_VERTS_PER_REP_FULL) / (m->nverts > 0 ? m->nverts : 1);
+    passes = passes < 1 ? 1 : passes;
+    cJSON_AddNumberToObject(r->passes, d->name, passes);
+    for (int i = 0; i < r->nsh; i++) {
+        const struct skb_gpu_shader *s = r->sh[i];
+        const struct skb_pose *pv = s->needs_scale ? sposes : poses;
+        struct skb_gpu_check chk;
+        double warm;
+        cJSON *v = cJSON_AddObjectToObject(vd, s->name);
+        if (!skb_method_find(s->cpu_method)) {
+            cJSON_AddStringToObject(v, "unverified", "CPU method not in the registry");
+            note(r, "shader %s not verified: CPU method %s not in the registry", s->name, s->cpu_method);
+        } else if ((rc = skb_gpu_verify(&r->prog[i], &gm, m, pv, np, &chk, msg, msglen)) < 0) {
+            goto done;
+        } else {
+            record_check(r, i, v, &chk, idx, np);
+        }
+        joints[i] = (float *)malloc(sizeof(float) * skb_gpu_joint_floats(s, m) + 1);
+        if (!joints[i]) {
+            rc = SKB_ENOMEM;
+            snprintf(msg, msglen, "gpu: out of memory");
+            goto done;
+        }
+        /* the middle verified pose; warm-up draws compile the draw variant */
+        if ((rc = skb_gpu_pack_joints(s, m, &pv[np / 2], joints[i], msg, msglen)) < 0
+            || (rc = skb_gpu_time_rep(&r->g, &r->prog[i], &gm, joints[i], TIMING_WARMUP, &warm, msg, msglen)) < 0)
+            goto done;
+    }
+    for (int k = 0; k < reps; k++)
+        for (int i = 0; i < r->nsh; i++)
+            if ((rc = skb_gpu_time_rep(&r->g, &r->prog[i], &gm, joints[i], passes, &t[i * reps + k], msg, msglen)) < 0)
+                goto done;
+    double lbs_ms = median(t, reps);
+    for (int i = 0; i < r->nsh; i++) {
+        double ms = median(t + i * reps, reps);
+        skb_json_add_number(md, r->sh[i]->name, ms);
+        skb_json_add_number(rd, r->sh[i]->name, ms / lbs_ms);
+        skb_run_progress(r->ctx, "gpu", "%-14s %-10s %.4f ms (x%.2f LBS)%s", d->name, r->sh[i]->name, ms,
+                         ms / lbs_ms, r->failed[i] ? "  VERIFICATION FAILED" : "");
+    }
+    rc = 0;
+done:
+    for (int i = 0; i < r->nsh; i++)
+        free(joints[i]);
+    free(t);
+    free(scales);
+    skb_gpu_mesh_free(&gm);
+    return rc;
+}
+
+/* one picture per shader of mesh d in pose k into images/<scene>_<shader>.png */
+static int pictures(struct gpu_run *r, const char *scene, const struct skb_dataset *d, int k,
+                    char *msg, size_t msglen)
+{
+    const struct skb_mesh *m = &d->mesh;
+    struct skb_gpu_mesh gm;
+    struct skb_pose pose;
+    char path[PATH_MAX + 64], dir[PATH_MAX + 16];
+    int size = r->ctx->quick ? IMAGE_SIZE_QUICK : IMAGE_SIZE_FULL, rc;
+    double lo[3], hi[3];
+    size_t nv = (size_t)m->nverts;
+    float *joints = NULL, *pos = (float *)malloc(sizeof(float) * 6 * nv + 1);
+    snprintf(dir, sizeof dir, "%s/images", r->ctx->out_dir);
+    if (!pos) {
+        snprintf(msg, msglen, "gpu: out of memory");
+        return SKB_ENOMEM;
+    }
+    if ((rc = skb_mkdirs(dir, msg, msglen)) < 0 || (rc = skb_gpu_mesh_upload(m, &gm, msg, msglen)) < 0) {
+        free(pos);
+        return rc == SKB_ENOTSUP ? 0 : rc;
+    }
+    skb_dataset_pose(d, k, &pose);
+    /* one camera for every shader of a scene, fitted to the LBS-posed mesh */
+    for (int i = 0; i < r->nsh; i++) {
+        const struct skb_gpu_shader *s = r->sh[i];
+        if (s->needs_scale)
+            continue;   /* the scenes have no scale parts: same picture as dlb_fast */
+        free(joints);
+        joints = (float *)malloc(sizeof(float) * skb_gpu_joint_floats(s, m) + 1);
+        if (!joints) {
+            rc = SKB_ENOMEM;
+            snprintf(msg, msglen, "gpu: out of memory");
+            goto done;
+        }
+        if ((rc = skb_gpu_pack_joints(s, m, &pose, joints, msg, msglen)) < 0)
+            goto done;
+        if (i == 0) {
+            if ((rc = skb_gpu_skin(&r->prog[i], &gm, joints, pos, pos + 3 * nv, msg, msglen)) < 0)
+                goto done;
+            bounds(pos, m->nverts, lo, hi);
+        }
+        snprintf(path, sizeof path, "%s/%s_%s.png", dir, scene, s->name);
+        if ((rc = skb_gpu_render_png(&r->g, &r->prog[i], &gm, joints, lo, hi, size, size, path, msg, msglen)) < 0)
+            goto done;
+        cJSON *img = cJSON_CreateObject();
+        cJSON_AddStringToObject(img, "scene", scene);
+        cJSON_AddStringToObject(img, "dataset", d->name);
+        cJSON_AddNumberToObject(img, "pose", k);
+        cJSON_AddStringToObject(img, "shader", s->name);
+        snprintf(path, sizeof path, "images/%s_%s.png", scene, s->name);
+        cJSON_AddStringToObject(img, "file", path);
+        cJSON_AddItemToArray(r->images, img);
+    }
+    rc = 0;
+done:
+    free(joints);
+    free(pos);
+    skb_gpu_mesh_free(&gm);
+    return rc;
+}
+
+static int all_pictures(struct gpu_run *r, char *msg, size_t msglen)
+{
+    struct skb_dataset_opts o = { .seed = r->ctx->seed, .quick = r->ctx->quick, .subdivide = 0 };
+    struct skb_dataset d;
+    int rc;
+    /* the candy wrapper (elbow twisted 180 deg) and the bent elbow (120 deg) */
+    if ((rc = skb_dataset_load("arm", &o, &d, msg, msglen)) < 0)
+        return rc;
+    if (d.nposes >= 2) {
+        skb__arm_pose(&d, 0, SKB_PI, 0);
+        skb__arm_pose(&d, 1, 0, 2 * SKB_PI / 3);
+        if ((rc = pictures(r, "candy_wrapper", &d, 0, msg, msglen)) < 0
+            || (rc = pictures(r, "bent_elbow", &d, 1, msg, msglen)) < 0) {
+            skb_dataset_free(&d);
+            return rc;
+        }
+    }
+    skb_dataset_free(&d);
+    /* a real character in the middle of its clip */
+    for (int i = 0; skb_dataset_sources[i]; i++) {
+        const struct skb_dataset_source *src = skb_dataset_sources[i];
+        char lmsg[512];
+        if (strcmp(src->kind, "real") != 0 || !src->in_default_set)
+            continue;
+        if (src->load(&o, &d, lmsg, sizeof lmsg) < 0) {
+            note(r, "character picture: dataset %s did not load: %s", src->name, lmsg);
+            continue;
+        }
+        if (d.nposes > 0 && d.mesh.njoints <= SKB_GPU_MAX_JOINTS) {
+            char scene[160];
+            snprintf(scene, sizeof scene, "character_%s", src->name);
+            rc = pictures(r, scene, &d, d.nposes / 2, msg, msglen);
+            skb_dataset_free(&d);
+            return rc;
+        }
+        skb_dataset_free(&d);
+    }
+    note(r, "no character picture: %s%s", "no real dataset with a clip in the default set", "");
+    return 0;
+}
+
+static const char *antipodal_name(int a)
+{
+    return a == SKB_ANTIPODAL_PIVOT ? "pivot" : a == SKB_ANTIPODAL_HIERARCHY ? "hierarchy" : "none";
+}
+
+static void add_counts(cJSON *root, const char *key, struct gpu_run *r, const int *counts)
+{
+    cJSON *o = cJSON_AddObjectToObject(root, key);
+    for (int i = 0; i < r->nsh; i++)
+        if (counts[i] >= 0)
+            cJSON_AddNumberToObject(o, r->sh[i]->name, counts[i]);
+}
+
+static void add_count_ratios(cJSON *root, const char *key, struct gpu_run *r, const int *counts)
+{
+    cJSON *o = cJSON_AddObjectToObject(root, key);
+    for (int i = 0; i < r->nsh; i++)
+        if (counts[i] >= 0 && counts[0] > 0)
+            skb_json_add_number(o, r->sh[i]->name, (double)counts[i] / counts[0]);
+}
+
+static int instruction_counts(struct gpu_run *r)
+{
+    int nir[MAX_SHADERS], spv[MAX_SHADERS];
+    char msg[512];
+    cJSON *root = r->root;
+    if (skb_gpu_count_nir(r->dir, r->nsh, r->sh, nir, msg, sizeof msg) < 0)
+        cJSON_AddStringToObject(root, "instructions_skipped", msg);
+    add_counts(root, "instructions", r, nir);
+    add_count_ratios(root, "instructions_ratio_to_lbs", r, nir);
+    cJSON_AddStringToObject(root, "instructions_source",
+        "Mesa NIR handed to the driver (ST_DEBUG=nir at link time), vertex shader incl. the MVP transform");
+    cJSON_AddStringToObject(root, "instructions_rule",
+        "live scalar NIR ALU instructions (integer address arithmetic included); vecN assembly, mov, "
+        "load_const, intrinsics (attribute/UBO loads, output stores), derefs and phis not counted; loops unrolled");
+    if (skb_gpu_count_spirv(r->dir, r->nsh, r->sh, spv, msg, sizeof msg) < 0)
+        cJSON_AddStringToObject(root, "instructions_spirv_skipped", msg);
+    add_counts(root, "instructions_spirv", r, spv);
+    add_count_ratios(root, "instructions_spirv_ratio_to_lbs", r, spv);
+    cJSON_AddStringToObject(root, "instructions_spirv_rule",
+        "glslangValidator -G, spirv-opt -O (influence loops unrolled), spirv-dis: vector-level arithmetic, "
+        "logic, comparison, conversion, select and GLSL.std.450 instructions in function bodies; loads, stores, "
+        "access chains, composite construct/extract, shuffles, labels, branches, merges not counted");
+    return 0;
+}
+
+static int gpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
+{
+    struct gpu_run *r = (struct gpu_run *)calloc(1, sizeof *r);
+    int rc = 0;
+    if (!r) {
+        snprintf(msg, msglen, "gpu: out of memory");
+        return SKB_ENOMEM;
+    }
+    r->ctx = ctx;
+    r->root = skb_json_results_new(ctx, "gpu");
+    for (int i = 0; skb_gpu_shaders[i].name && r->nsh < MAX_SHADERS; i++) {
+        const struct skb_method *cpu = skb_method_find(skb_gpu_shaders[i].cpu_method);
+        /* LBS always runs: the other timings are ratios to it */
+        if (i == 0 || !cpu || skb_run_wants_method(ctx, cpu))
+            r->sh[r->nsh++] = &skb_gpu_shaders[i];
+    }
+    if ((rc = skb_gpu_shader_dir(ctx->exe_path, r->dir, sizeof r->dir, msg, msglen)) < 0)
+        goto fail;
+    /* the NIR count forks a child that makes its own context: before ours */
+    char reason[512];
+    instruction_counts(r);
+    if ((rc = skb_gpu_open(&r->g, reason, sizeof reason)) < 0) {
+        if (rc != SKB_ENOTSUP) {
+            snprintf(msg, msglen, "%s", reason);
+            goto fail;
+        }
+        /* a skip, not a failure: only the reason and the metadata */
+        cJSON_Delete(r->root);
+        r->root = skb_json_results_new(ctx, "gpu");
+        cJSON_AddStringToObject(r->root, "skipped", reason);
+        skb_run_progress(ctx, "gpu", "skipped: %s", reason);
+        rc = skb_json_write_result(ctx, "gpu.json", r->root, msg, msglen);
+        goto out;
+    }
+    cJSON *root = r->root;
+    cJSON_AddStringToObject(root, "renderer", r->g.renderer);
+    cJSON_AddStringToObject(root, "version", r->g.version);
+    cJSON_AddStringToObject(root, "vendor", r->g.vendor);
+    cJSON_AddBoolToObject(root, "software_renderer", r->g.software);
+    cJSON_AddStringToObject(root, "label", r->g.software
+        ? "SOFTWARE RENDERER: timings and NIR counts come from Mesa's CPU rasteriser, not from a GPU"
+        : "hardware GPU");
+    cJSON_AddStringToObject(root, "timing_method", r->g.software
+        ? "CLOCK_MONOTONIC around back-to-back transform-feedback draws + glFinish (timer queries are "
+          "meaningless on a software renderer), median of repetitions, per pass"
+        : "GL_TIME_ELAPSED queries around back-to-back transform-feedback draws, median of repetitions, per pass");
+    cJSON_AddNumberToObject(root, "timing_warmup_passes", TIMING_WARMUP);
+    cJSON_AddNumberToObject(root, "timing_repetitions", ctx->quick ? TIMING_REPS_QUICK : TIMING_REPS_FULL);
+    cJSON_AddStringToObject(root, "shader_dir", r->dir);
+    cJSON *tol = cJSON_AddObjectToObject(root, "tolerance");
+    skb_json_add_number(tol, "position_rel_model_size", SKB_GPU_TOL_POS_REL);
+    skb_json_add_number(tol, "normal_abs", SKB_GPU_TOL_NRM);
+    cJSON *shs = cJSON_AddArrayToObject(root, "shaders");
+    cJSON *bpj = cJSON_AddObjectToObject(root, "bytes_per_joint");
+    cJSON *fpj = cJSON_AddObjectToObject(root, "floats_per_joint");
+    for (int i = 0; i < r->nsh; i++) {
+        const struct skb_gpu_shader *s = r->sh[i];
+        if ((rc = skb_gpu_program_build(r->dir, s, NULL, &r->prog[i], msg, msglen)) < 0)
+            goto fail;
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", s->name);
+        cJSON_AddStringToObject(o, "title", s->title);
+        cJSON_AddStringToObject(o, "file", s->file);
+        cJSON_AddStringToObject(o, "cpu_method", s->cpu_method);
+        cJSON_AddStringToObject(o, "cpu_antipodal", antipodal_name(s->cpu_antipodal));
+        cJSON_AddStringToObject(o, "gpu_signs", s->signs == SKB_ANTIPODAL_PIVOT ? "Alg. 2 in the shader"
+                                : s->signs == SKB_ANTIPODAL_HIERARCHY ? "precomputed along the hierarchy" : "as converted");
+        cJSON_AddStringToObject(o, "seed_ref", s->seed_ref);
+        cJSON_AddItemToArray(shs, o);
+        /* what the shader needs (16-byte vec4s of the std140 block) vs the block's real size per joint */
+        cJSON_AddNumberToObject(bpj, s->name, r->prog[i].bytes_per_joint);
+        cJSON_AddNumberToObject(fpj, s->name, r->prog[i].bytes_per_joint / 4);
+    }
+    r->verif = cJSON_AddObjectToObject(root, "verification");
+    r->verts = cJSON_AddObjectToObject(root, "vertices");
+    r->passes = cJSON_AddObjectToObject(root, "timing_passes_per_repetition");
+    r->ms = cJSON_AddObjectToObject(root, "ms");
+    r->ratio = cJSON_AddObjectToObject(root, "ratio_to_lbs");
+    r->images = cJSON_AddArrayToObject(root, "images");
+    r->notes = cJSON_AddArrayToObject(root, "notes");
+    struct skb_dataset_opts o = { .seed = ctx->seed, .quick = ctx->quick, .subdivide = 0 };
+    for (int i = 0; skb_dataset_sources[i]; i++) {
+        const struct skb_dataset_source *src = skb_dataset_sources[i];
+        struct skb_dataset d;
+        char lmsg[512];
+        if (!src->in_default_set)
+            continue;
+        if (src->load(&o, &d, lmsg, sizeof lmsg) < 0) {
+            note(r, "dataset %s skipped: %s", src->name, lmsg);
+            continue;
+        }
+        snprintf(d.name, sizeof d.name, "%s", src->name);
+        rc = run_dataset(r, &d, msg, msglen);
+        skb_dataset_free(&d);
+        if (rc < 0)
+            goto fail;
+    }
+    cJSON *mae = cJSON_AddObjectToObject(root, "max_abs_error");
+    cJSON *mre = cJSON_AddObjectToObject(root, "max_rel_error");
+    cJSON *man = cJSON_AddObjectToObject(root, "max_abs_error_normal");
+    cJSON *ver = cJSON_AddObjectToObject(root, "verified");
+    int bad = 0;
+    for (int i = 0; i < r->nsh; i++) {
+        if (!r->verified[i])
+            continue;
+        skb_json_add_number(mae, r->sh[i]->name, r->max_pos[i]);
+        skb_json_add_number(mre, r->sh[i]->name, r->max_rel[i]);
+        skb_json_add_number(man, r->sh[i]->name, r->max_nrm[i]);
+        cJSON_AddBoolToObject(ver, r->sh[i]->name, r->failed[i] == 0);
+        bad += r->failed[i] > 0;
+    }
+    if ((rc = all_pictures(r, msg, msglen)) < 0)
+        goto fail;
+    if ((rc = skb_json_write_result(ctx, "gpu.json", root, msg, msglen)) < 0)
+        goto out;
+    if (bad) {
+        snprintf(msg, msglen, "gpu: %d shader(s) disagree with their CPU method beyond tolerance (see gpu.json \"verification\")", bad);
+        rc = SKB_ENUMERIC;
+    }
+    goto out;
+fail:
+    if (!msg[0])
+        snprintf(msg, msglen, "gpu: failed");
+out:
+    for (int i = 0; i < r->nsh; i++)
+        skb_gpu_program_free(&r->prog[i]);
+    skb_gpu_close(&r->g);
+    cJSON_Delete(r->root);
+    free(r);
+    return rc;
+}
+
+const struct skb_experiment skb_exp_gpu = {
+    .name = "gpu",
+    .description = "GPU vertex-shader skinning: verification, timings, instruction counts, pictures",
+    .run = gpu_run,
+};

@@ -1,0 +1,475 @@
+/* test_gpu.c — the GPU path on whatever renderer EGL gives (llvmpipe in CI):
+ * every shader of gpu/shader_table.c against the CPU double-precision skin
+ * path of its registry method on every dataset and on random meshes, a
+ * deliberately broken shader that must fail, the uniform layout, the
+ * instruction counters and the PNG writer.  Where no context can be made the
+ * GL tests skip with the reason (SKB_GPU_DISABLE=1 forces that). */
+#include <limits.h>
+#include <unistd.h>
+#include "skb_test.h"
+#include "skb_dataset.h"
+#include "skb_gpu.h"
+
+#define VERIFY_POSES 6
+#define RANDOM_VERTS 400
+#define RANDOM_JOINTS 8
+#define RANDOM_POSES 8
+
+/* one context for the whole file, opened by the first test that needs it
+ * (after the NIR test, which forks and must run before any context exists) */
+static struct skb_gpu gpu;
+static int gpu_state;             /* 0 not tried, 1 open, -1 unavailable */
+static char gpu_reason[512];
+static char shader_dir[PATH_MAX];
+
+static int gpu_available(void)
+{
+    char msg[512];
+    if (gpu_state == 0) {
+        if (skb_gpu_shader_dir(NULL, shader_dir, sizeof shader_dir, msg, sizeof msg) < 0)
+            fail_msg("%s", msg);
+        int rc = skb_gpu_open(&gpu, gpu_reason, sizeof gpu_reason);
+        if (rc < 0 && rc != SKB_ENOTSUP)
+            fail_msg("skb_gpu_open: %s", gpu_reason);
+        gpu_state = rc == 0 ? 1 : -1;
+        if (rc == 0)
+            print_message("renderer: %s | %s\n", gpu.renderer, gpu.version);
+    }
+    if (gpu_state < 0)
+        print_message("skipped: %s\n", gpu_reason);
+    return gpu_state > 0;
+}
+
+#define NEED_GPU() do { if (!gpu_available()) { skip(); return; } } while (0)
+
+static void build(const struct skb_gpu_shader *s, const char *src, struct skb_gpu_program *p)
+{
+    char msg[512];
+    if (skb_gpu_program_build(shader_dir, s, src, p, msg, sizeof msg) < 0)
+        fail_msg("%s", msg);
+}
+
+/* ---- tests that need no context ---- */
+
+static void test_table_names_registry_methods(void **state)
+{
+    assert_true(skb_gpu_shader_count() >= 7);
+    assert_string_equal(skb_gpu_shaders[0].name, "lbs");   /* ratios are to LBS */
+    for (int i = 0; skb_gpu_shaders[i].name; i++) {
+        const struct skb_gpu_shader *s = &skb_gpu_shaders[i];
+        if (!skb_method_find(s->cpu_method))
+            fail_msg("shader %s: CPU method '%s' not in the registry", s->name, s->cpu_method);
+        assert_ptr_equal(skb_gpu_shader_find(s->name), s);
+        for (int k = 0; k < i; k++)
+            assert_string_not_equal(skb_gpu_shaders[k].name, s->name);
+    }
+    assert_null(skb_gpu_shader_find("no-such-shader"));
+}
+
+static void test_nir_counting_rule(void **state)
+{
+    /* a dead fmul, a vec3 assembly, load_consts and intrinsics are not counted */
+    static const char nir[] =
+        "NIR before handing off to driver:\nshader: MESA_SHADER_VERTEX\n"
+        "impl main {\n\tblock block_0:\n"
+        "\tvec1 32 ssa_0 = deref_var &p (shader_in vec3)\n"
+        "\tvec3 32 ssa_1 = intrinsic load_deref (ssa_0) (access=0)\n"
+        "\tvec1 32 ssa_2 = load_const (0x40000000 = 2.000000)\n"
+        "\tvec1 32 ssa_3 = fmul ssa_1.x, ssa_2\n"
+        "\tvec1 32 ssa_4 = fmul ssa_1.y, ssa_2\n"
+        "\tvec1 32 ssa_5 = fadd ssa_3, ssa_4\n"
+        "\tvec1 32 ssa_6 = fmul ssa_1.z, ssa_2\n"
+        "\tvec3 32 ssa_7 = vec3 ssa_5, ssa_5, ssa_3\n"
+        "\tvec1 32 ssa_8 = deref_var &o (shader_out vec3)\n"
+        "\tintrinsic store_deref (ssa_8, ssa_7) (wrmask=xyz /*7*/, access=0)\n"
+        "}\nNIR before handing off to driver:\nshader: MESA_SHADER_FRAGMENT\n"
+        "\tvec1 32 ssa_0 = fmul ssa_9, ssa_9\n\tintrinsic store_deref (ssa_0)\n";
+    assert_int_equal(skb_gpu_nir_count_text(nir), 3);
+    assert_int_equal(skb_gpu_nir_count_text("shader: MESA_SHADER_FRAGMENT\n"), -1);
+    static const char spv[] =
+        "%main = OpFunction %void None %3\n%5 = OpLabel\n%6 = OpLoad %float %x\n"
+        "%7 = OpFMul %float %6 %6\n%8 = OpExtInst %float %1 InverseSqrt %7\n"
+        "%9 = OpCompositeConstruct %v2float %7 %8\nOpStore %o %9\nOpReturn\nOpFunctionEnd\n";
+    assert_int_equal(skb_gpu_spirv_count_text(spv), 2);
+}
+
+/* runs first among the GL tests: it forks a child that makes the context */
+static void test_nir_counts_from_the_driver(void **state)
+{
+    const struct skb_gpu_shader *sh[2] = { skb_gpu_shader_find("lbs"), skb_gpu_shader_find("dlb_fast") };
+    int counts[2];
+    char msg[512];
+    assert_int_equal(gpu_state, 0);
+    if (skb_gpu_shader_dir(NULL, shader_dir, sizeof shader_dir, msg, sizeof msg) < 0)
+        fail_msg("%s", msg);
+    int rc = skb_gpu_count_nir(shader_dir, 2, sh, counts, msg, sizeof msg);
+    if (rc == SKB_ENOTSUP) {
+        print_message("skipped: %s\n", msg);
+        skip();
+        return;
+    }
+    if (rc < 0)
+        fail_msg("%s", msg);
+    print_message("NIR ALU instructions: lbs %d, dlb_fast %d\n", counts[0], counts[1]);
+    assert_true(counts[0] > 20 && counts[1] > 20);
+}
+
+static void test_spirv_counts(void **state)
+{
+    const struct skb_gpu_shader *sh[2] = { skb_gpu_shader_find("lbs"), skb_gpu_shader_find("dlb_scale") };
+    int counts[2];
+    char msg[512], dir[PATH_MAX];
+    if (skb_gpu_shader_dir(NULL, dir, sizeof dir, msg, sizeof msg) < 0)
+        fail_msg("%s", msg);
+    int rc = skb_gpu_count_spirv(dir, 2, sh, counts, msg, sizeof msg);
+    if (rc == SKB_ENOTSUP) {
+        print_message("skipped: %s\n", msg);
+        skip();
+        return;
+    }
+    if (rc < 0)
+        fail_msg("%s", msg);
+    print_message("SPIR-V instructions: lbs %d, dlb_scale %d\n", counts[0], counts[1]);
+    /* two-phase = LBS of S_j on top of DLB: strictly more work than LBS */
+    assert_true(counts[0] > 5 && counts[1] > counts[0]);
+}
+
+static void test_disable_gives_a_skip(void **state)
+{
+    struct skb_gpu g;
+    char msg[256] = "", *old = getenv("SKB_GPU_DISABLE");
+    old = old ? strdup(old) : NULL;
+    setenv("SKB_GPU_DISABLE", "1", 1);
+    int rc = skb_gpu_open(&g, msg, sizeof msg);
+    if (old)
+        setenv("SKB_GPU_DISABLE", old, 1);   /* the whole run may be disabled */
+    else
+        unsetenv("SKB_GPU_DISABLE");
+    free(old);
+    assert_int_equal(rc, SKB_ENOTSUP);
+    assert_non_null(strstr(msg, "SKB_GPU_DISABLE"));
+    skb_gpu_close(&g);   /* closing a context that was never made is harmless */
+}
+
+/* ---- GL tests ---- */
+
+static void test_context_and_layout(void **state)
+{
+    NEED_GPU();
+    assert_true(strlen(gpu.renderer) > 0 && strlen(gpu.version) > 0);
+    assert_int_equal(gpu.software, skb_gpu_is_software(gpu.renderer));
+    assert_true(skb_gpu_is_software("llvmpipe (LLVM 15.0.6, 256 bits)"));
+    assert_false(skb_gpu_is_software("NVIDIA GeForce RTX 3060/PCIe/SSE2"));
+    for (int i = 0; skb_gpu_shaders[i].name; i++) {
+        struct skb_gpu_program p;
+        build(&skb_gpu_shaders[i], NULL, &p);
+        /* bytes per joint come from the linked std140 block: 12 floats for a
+         * 3x4 matrix, 8 for a dual quaternion, 20 with the scale rows */
+        static const int floats[] = { 12, 8, 8, 20 };
+        assert_int_equal(p.bytes_per_joint, 4 * floats[skb_gpu_shaders[i].layout]);
+        skb_gpu_program_free(&p);
+    }
+}
+
+/* every shader on every dataset (quick variants), sampled poses */
+static void test_every_shader_matches_cpu_on_every_dataset(void **state)
+{
+    NEED_GPU();
+    struct skb_dataset_opts o = { .seed = skb_test_seed(), .quick = 1, .subdivide = 0 };
+    int checked = 0;
+    for (int di = 0; skb_dataset_sources[di]; di++) {
+        struct skb_dataset d;
+        struct skb_gpu_mesh gm;
+        struct skb_pose poses[VERIFY_POSES], sposes[VERIFY_POSES];
+        char msg[512];
+        if (skb_dataset_sources[di]->load(&o, &d, msg, sizeof msg) < 0) {
+            print_message("dataset %s not loaded: %s\n", skb_dataset_sources[di]->name, msg);
+            continue;
+        }
+        int rc = skb_gpu_mesh_upload(&d.mesh, &gm, msg, sizeof msg);
+        if (rc == SKB_ENOTSUP) {
+            print_message("dataset %s skipped: %s\n", skb_dataset_sources[di]->name, msg);
+            skb_dataset_free(&d);
+            continue;
+        }
+        if (rc < 0)
+            fail_msg("%s", msg);
+        skb_real *scales = (skb_real *)malloc(sizeof(skb_real) * 16 * (size_t)d.mesh.njoints);
+        assert_non_null(scales);
+        skb_gpu_demo_scales(&d.mesh, skb_test_seed(), scales);
+        int np = d.nposes < VERIFY_POSES ? d.nposes : VERIFY_POSES;
+        for (int k = 0; k < np; k++) {
+            skb_dataset_pose(&d, np > 1 ? (int)((long)k * (d.nposes - 1) / (np - 1)) : 0, &poses[k]);
+            sposes[k] = poses[k];
+            if (!sposes[k].scale)
+                sposes[k].scale = scales;
+        }
+        for (int i = 0; skb_gpu_shaders[i].name; i++) {
+            struct skb_gpu_program p;
+            struct skb_gpu_check c;
+            build(&skb_gpu_shaders[i], NULL, &p);
+            if (skb_gpu_verify(&p, &gm, &d.mesh, p.s->needs_scale ? sposes : poses, np, &c, msg, sizeof msg) < 0)
+                fail_msg("%s / %s: %s", skb_dataset_sources[di]->name, p.s->name, msg);
+            print_message("%-10s %-10s max |pos| %.3g (tol %.3g)  max |nrm| %.3g\n",
+                          skb_dataset_sources[di]->name, p.s->name, c.max_abs_pos, c.tol_pos, c.max_abs_nrm);
+            if (!c.pass)
+                fail_msg("%s / %s: GPU differs from CPU %s: position %.3g (tol %.3g), normal %.3g (tol %.3g) "
+                         "at pose %d vertex %d", skb_dataset_sources[di]->name, p.s->name, p.s->cpu_method,
+                         c.max_abs_pos, c.tol_pos, c.max_abs_nrm, c.tol_nrm, c.worst_pose, c.worst_vertex);
+            skb_gpu_program_free(&p);
+            checked++;
+        }
+        free(scales);
+        skb_gpu_mesh_free(&gm);
+        skb_dataset_free(&d);
+    }
+    assert_true(checked >= skb_gpu_shader_count());
+}
+
+/* a random chain of joints, 1-4 influences per vertex, rotations up to
+ * 0.9 pi: exercises Algorithm 2 flips in the shader */
+static void test_random_meshes(void **state)
+{
+    NEED_GPU();
+    gsl_rng *r = skb_test_rng();
+    static double pos[3 * RANDOM_VERTS], nrm[3 * RANDOM_VERTS], weight[4 * RANDOM_VERTS];
+    static double rest[3 * RANDOM_JOINTS], mats[RANDOM_POSES][16 * RANDOM_JOINTS];
+    static double scale[16 * RANDOM_JOINTS];
+    static int joint[4 * RANDOM_VERTS], parent[RANDOM_JOINTS];
+    struct skb_mesh m = { 0 };
+    struct skb_pose poses[RANDOM_POSES], sposes[RANDOM_POSES];
+    m.nverts = RANDOM_VERTS;
+    m.njoints = RANDOM_JOINTS;
+    m.pos = pos;
+    m.nrm = nrm;
+    m.joint = joint;
+    m.weight = weight;
+    m.parent = parent;
+    m.joint_rest = rest;
+    for (int j = 0; j < RANDOM_JOINTS; j++) {
+        parent[j] = j - 1;
+        for (int i = 0; i < 3; i++)
+            rest[3 * j + i] = gsl_rng_uniform(r) - 0.5;
+    }
+    for (int v = 0; v < RANDOM_VERTS; v++) {
+        int n = 1 + (int)gsl_rng_uniform_int(r, 4), j0 = (int)gsl_rng_uniform_int(r, RANDOM_JOINTS);
+        double w[4] = { 0 }, len = 0;
+        skb_test_random_weights(r, n, w);
+        for (int k = 0; k < 4; k++) {
+            joint[4 * v + k] = (j0 + k) % RANDOM_JOINTS;
+            weight[4 * v + k] = w[k];
+        }
+        for (int i = 0; i < 3; i++) {
+            pos[3 * v + i] = 2 * gsl_rng_uniform(r) - 1;
+            nrm[3 * v + i] = gsl_rng_uniform(r) - 0.5;
+            len += nrm[3 * v + i] * nrm[3 * v + i];
+        }
+        for (int i = 0; i < 3; i++)
+            nrm[3 * v + i] /= sqrt(len);
+    }
+    skb_gpu_demo_scales(&m, skb_test_seed(), scale);
+    for (int k = 0; k < RANDOM_POSES; k++) {
+        for (int j = 0; j < RANDOM_JOINTS; j++)
+            skb_test_random_rigid(r, 0.9 * SKB_PI, 1, mats[k] + 16 * j);
+        poses[k].njoints = RANDOM_JOINTS;
+        poses[k].mats = mats[k];
+        poses[k].scale = NULL;
+        sposes[k] = poses[k];
+        sposes[k].scale = scale;
+    }
+    struct skb_gpu_mesh gm;
+    char msg[512];
+    if (skb_gpu_mesh_upload(&m, &gm, msg, sizeof msg) < 0)
+        fail_msg("%s", msg);
+    for (int i = 0; skb_gpu_shaders[i].name; i++) {
+        const struct skb_gpu_shader *s = &skb_gpu_shaders[i];
+        struct skb_gpu_program p;
+        struct skb_gpu_check c;
+        /* QB with hierarchy signs vs qb's per-vertex rule: random poses are
+         * exactly where the two may choose differently (DQ paper 4.1) */
+        if (s->signs != s->cpu_antipodal && s->layout != SKB_GPU_LAYOUT_MAT34)
+            continue;
+        build(s, NULL, &p);
+        if (skb_gpu_verify(&p, &gm, &m, s->needs_scale ? sposes : poses, RANDOM_POSES, &c, msg, sizeof msg) < 0)
+            fail_msg("%s: %s", s->name, msg);
+        print_message("random   %-10s max |pos| %.3g (tol %.3g)  max |nrm| %.3g\n", s->name, c.max_abs_pos,
+                      c.tol_pos, c.max_abs_nrm);
+        if (!c.pass)
+            fail_msg("%s: GPU differs from CPU %s: position %.3g (tol %.3g), normal %.3g at pose %d vertex %d",
+                     s->name, s->cpu_method, c.max_abs_pos, c.tol_pos, c.max_abs_nrm, c.worst_pose, c.worst_vertex);
+        skb_gpu_program_free(&p);
+    }
+    skb_gpu_mesh_free(&gm);
+    gsl_rng_free(r);
+}
+
+/* the verification must catch a wrong shader: one sign flipped in the
+ * source (loaded from the real file, edited here) */
+static void test_broken_shader_fails(void **state)
+{
+    static const struct { const char *shader, *from, *to; } breaks[] = {
+        { "dlb_fast", "+ cross(d0, de)", "- cross(d0, de)" },   /* DQ paper Alg. 1 translation term */
+        { "lbs", "r1 += w *", "r1 -= w *" },
+        { "dlb_pivot", "? -a_weight[i] : a_weight[i]", "? a_weight[i] : a_weight[i]" },   /* no Alg. 2 */
+    };
+    NEED_GPU();
+    struct skb_dataset_opts o = { .seed = skb_test_seed(), .quick = 1, .subdivide = 0 };
+    struct skb_dataset d;
+    struct skb_gpu_mesh gm;
+    struct skb_pose poses[32];
+    char msg[512];
+    if (skb_dataset_load("arm", &o, &d, msg, sizeof msg) < 0)
+        fail_msg("%s", msg);
+    if (skb_gpu_mesh_upload(&d.mesh, &gm, msg, sizeof msg) < 0)
+        fail_msg("%s", msg);
+    int np = d.nposes < 32 ? d.nposes : 32;
+    for (int k = 0; k < np; k++)
+        skb_dataset_pose(&d, k, &poses[k]);
+    /* the arm's poses never need a flip: add one whose joints are 170 deg
+     * and -170 deg about x, 20 deg apart, so that their converted quaternions
+     * (w >= 0) have a negative dot product and Algorithm 2 must flip one */
+    double twisted[32];
+    double axis[3] = { 1, 0, 0 }, rot[9], t[3] = { 0, 0, 0 };
+    for (int j = 0; j < 2; j++) {
+        struct skb_quat q;
+        skb_quat_from_axis_angle(axis, (j ? -1 : 1) * 170.0 * SKB_PI / 180.0, &q);
+        skb_quat_to_mat3(&q, rot);
+        skb_mat4_from_rt(rot, t, twisted + 16 * j);
+    }
+    poses[np - 1].mats = twisted;
+    poses[np - 1].scale = NULL;
+    for (size_t b = 0; b < sizeof breaks / sizeof breaks[0]; b++) {
+        const struct skb_gpu_shader *s = skb_gpu_shader_find(breaks[b].shader);
+        struct skb_gpu_program p;
+        struct skb_gpu_check c;
+        char *src;
+        assert_non_null(s);
+        if (skb_gpu_read_shader_file(shader_dir, s->file, &src, msg, sizeof msg) < 0)
+            fail_msg("%s", msg);
+        char *at = strstr(src, breaks[b].from);
+        if (!at)
+            fail_msg("%s no longer contains '%s': update this test", s->file, breaks[b].from);
+        size_t lf = strlen(breaks[b].from), lt = strlen(breaks[b].to), n = strlen(src);
+        char *bad = (char *)malloc(n - lf + lt + 1);
+        assert_non_null(bad);
+        memcpy(bad, src, (size_t)(at - src));
+        memcpy(bad + (at - src), breaks[b].to, lt);
+        strcpy(bad + (at - src) + lt, at + lf);
+        /* the intact shader passes on the same poses ... */
+        build(s, src, &p);
+        if (skb_gpu_verify(&p, &gm, &d.mesh, poses, np, &c, msg, sizeof msg) < 0)
+            fail_msg("%s", msg);
+        assert_true(c.pass);
+        skb_gpu_program_free(&p);
+        /* ... the broken one does not */
+        build(s, bad, &p);
+        if (skb_gpu_verify(&p, &gm, &d.mesh, poses, np, &c, msg, sizeof msg) < 0)
+            fail_msg("%s", msg);
+        print_message("broken %s ('%s' -> '%s'): max |pos| %.3g, tol %.3g\n", s->name, breaks[b].from,
+                      breaks[b].to, c.max_abs_pos, c.tol_pos);
+        assert_false(c.pass);
+        assert_true(c.max_abs_pos > 100 * c.tol_pos);
+        skb_gpu_program_free(&p);
+        free(bad);
+        free(src);
+    }
+    skb_gpu_mesh_free(&gm);
+    skb_dataset_free(&d);
+}
+
+/* DQ paper 4.1: after packing, every joint's rotation part has a
+ * non-negative dot product with its parent's */
+static void test_hierarchy_signs(void **state)
+{
+    gsl_rng *r = skb_test_rng();
+    enum { NJ = 12 };
+    int parent[NJ] = { -1, 0, 1, 2, 1, 4, 0, 6, 7, 3, 9, 9 };
+    double mats[16 * NJ];
+    float out[8 * NJ];
+    struct skb_mesh m = { 0 };
+    struct skb_pose p = { NJ, mats, NULL };
+    char msg[256];
+    m.njoints = NJ;
+    m.parent = parent;
+    for (int trial = 0; trial < 50; trial++) {
+        for (int j = 0; j < NJ; j++)
+            skb_test_random_rigid(r, SKB_PI, 2, mats + 16 * j);
+        if (skb_gpu_pack_joints(skb_gpu_shader_find("dlb_fast"), &m, &p, out, msg, sizeof msg) < 0)
+            fail_msg("%s", msg);
+        for (int j = 1; j < NJ; j++) {
+            const float *a = out + 8 * parent[j], *b = out + 8 * j;
+            assert_true(a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] >= -1e-6f);
+        }
+    }
+    gsl_rng_free(r);
+}
+
+static void test_png_picture(void **state)
+{
+    NEED_GPU();
+    struct skb_dataset_opts o = { .seed = skb_test_seed(), .quick = 1, .subdivide = 0 };
+    struct skb_dataset d;
+    struct skb_gpu_mesh gm;
+    struct skb_gpu_program p;
+    struct skb_pose pose;
+    char msg[512], path[] = "/tmp/skb-test-gpu-XXXXXX.png";
+    if (skb_dataset_load("arm", &o, &d, msg, sizeof msg) < 0)
+        fail_msg("%s", msg);
+    if (skb_gpu_mesh_upload(&d.mesh, &gm, msg, sizeof msg) < 0)
+        fail_msg("%s", msg);
+    const struct skb_gpu_shader *s = skb_gpu_shader_find("dlb_fast");
+    float *joints = (float *)malloc(sizeof(float) * skb_gpu_joint_floats(s, &d.mesh));
+    assert_non_null(joints);
+    skb_dataset_pose(&d, d.nposes - 1, &pose);
+    build(s, NULL, &p);
+    if (skb_gpu_pack_joints(s, &d.mesh, &pose, joints, msg, sizeof msg) < 0)
+        fail_msg("%s", msg);
+    int fd = mkstemps(path, 4);
+    assert_true(fd >= 0);
+    close(fd);
+    double lo[3] = { -0.5, -1, -0.5 }, hi[3] = { 2, 1, 0.5 };
+    if (skb_gpu_render_png(&gpu, &p, &gm, joints, lo, hi, 64, 48, path, msg, sizeof msg) < 0)
+        fail_msg("%s", msg);
+    FILE *f = fopen(path, "rb");
+    unsigned char sig[8] = { 0 };
+    assert_non_null(f);
+    assert_int_equal(fread(sig, 1, 8, f), 8);
+    fclose(f);
+    assert_memory_equal(sig, "\x89PNG\r\n\x1a\n", 8);
+    /* transform feedback still works on the now larger framebuffer */
+    float *out = (float *)malloc(sizeof(float) * 6 * (size_t)d.mesh.nverts);
+    assert_non_null(out);
+    if (skb_gpu_skin(&p, &gm, joints, out, out + 3 * d.mesh.nverts, msg, sizeof msg) < 0)
+        fail_msg("%s", msg);
+    assert_true(isfinite(out[0]) && fabs(out[0]) + fabs(out[1]) + fabs(out[2]) > 0);
+    unlink(path);
+    free(out);
+    free(joints);
+    skb_gpu_program_free(&p);
+    skb_gpu_mesh_free(&gm);
+    skb_dataset_free(&d);
+}
+
+static int teardown(void **state)
+{
+    skb_gpu_close(&gpu);
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_table_names_registry_methods),
+        cmocka_unit_test(test_nir_counting_rule),
+        cmocka_unit_test(test_nir_counts_from_the_driver),
+        cmocka_unit_test(test_spirv_counts),
+        cmocka_unit_test(test_disable_gives_a_skip),
+        cmocka_unit_test(test_hierarchy_signs),
+        cmocka_unit_test(test_context_and_layout),
+        cmocka_unit_test(test_every_shader_matches_cpu_on_every_dataset),
+        cmocka_unit_test(test_random_meshes),
+        cmocka_unit_test(test_broken_shader_fails),
+        cmocka_unit_test(test_png_picture),
+    };
+    return cmocka_run_group_tests(tests, NULL, teardown);
+}
