@@ -83,4 +83,5 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_linear = {
     .prepare = linear_prepare,
     .skin = linear_skin,
     .pose_stats = NULL,
+    .refit = skb__refit_lbs,
 };

@@ -37,6 +37,8 @@ enum skb_error { SKB_OK = 0, SKB_ERRORS(SKB__ENUM) };
 
 #define SKB_MAX_INFLUENCES 4
 
+struct skb_sphere_tree;   /* methods/skb_geom.h */
+
 /* method properties the harness needs to know */
 enum skb_method_flags {
     SKB_MF_NEEDS_CENTER = 1 << 0, /* blend needs an explicit centre (qb)   */
@@ -133,11 +135,30 @@ struct skb_method {
      * thesis Table 3.2); may be NULL */
     int (*pose_stats)(const struct skb_mesh *m, const void *state, struct skb_pose_stats *out);
     /* optional hooks added by later subsystems go below this line */
+
+    /* on-demand bounding-sphere refit (thesis 5.2-5.3 Alg. 5.2, 6.5 Alg. 6.1):
+     * a sphere that contains every vertex of sphere-tree node `node` as this
+     * method skins it in the pose of the last prepare, computed from the
+     * prepared state and the node's reference sphere, joint sets and corners
+     * (never from the vertices).  scratch holds skb_sphere_tree_scratch_len(t)
+     * reals.  out: centre x, y, z, radius.  May be NULL (no refit). */
+    int (*refit)(const struct skb_sphere_tree *t, int node, const struct skb_mesh *m,
+                 const void *state, skb_real *scratch, skb_real out[4]);
 };
 
 #ifndef SKB_FLOP_COUNT
 SKB_EXTERN_C_BEGIN
 #endif
+
+/* refit hooks, implemented beside the sphere tree in methods/refit_*.c and
+ * referenced from the method structs (thesis 5.3, 6.5; dlb: beyond the
+ * thesis, its open problem 8.3.1) */
+int skb__refit_lbs(const struct skb_sphere_tree *t, int node, const struct skb_mesh *m,
+                   const void *state, skb_real *scratch, skb_real out[4]);
+int skb__refit_sbs(const struct skb_sphere_tree *t, int node, const struct skb_mesh *m,
+                   const void *state, skb_real *scratch, skb_real out[4]);
+int skb__refit_dlb(const struct skb_sphere_tree *t, int node, const struct skb_mesh *m,
+                   const void *state, skb_real *scratch, skb_real out[4]);
 
 /* the registry: NULL-terminated, in display order */
 extern const struct skb_method *const skb_methods[];

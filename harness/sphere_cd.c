@@ -1,0 +1,151 @@
+/* sphere_cd.c — skinned bodies for the sphere and collision experiments:
+ * on-demand and bottom-up providers of posed spheres and vertices for
+ * skb_cd_query (methods/skb_geom.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "skb_sphere_cd.h"
+
+static int fail(int rc, char *msg, size_t msglen, const char *what, const char *name)
+{
+    if (msg && msglen)
+        snprintf(msg, msglen, "%s: %s", name, what);
+    return rc;
+}
+
+static int body_sphere(void *ctx, int node, skb_real out[4])
+{
+    return skb_sbody_sphere((struct skb_sbody *)ctx, node, out);
+}
+
+static const skb_real *body_vertex(void *ctx, int v)
+{
+    struct skb_sbody *b = (struct skb_sbody *)ctx;
+    if (b->vstamp[v] != b->frame) {
+        if (b->method->skin(b->mesh, b->sk.state, v, v + 1, b->pos, NULL) < 0)
+            return NULL;
+        b->vstamp[v] = b->frame;
+        b->skinned++;
+    }
+    return b->pos + 3 * v;
+}
+
+int skb_sbody_init(struct skb_sbody *b, const struct skb_mesh *mesh, const struct skb_method *m,
+                   const struct skb_sphere_tree *tree, char *msg, size_t msglen)
+{
+    int rc;
+    memset(b, 0, sizeof *b);
+    b->mesh = mesh;
+    b->method = m;
+    b->tree = tree;
+    if ((rc = skb_skin_init(&b->sk, m, mesh, msg, msglen)) < 0)
+        return rc;
+    b->scratch = (skb_real *)malloc(sizeof(skb_real) * skb_sphere_tree_scratch_len(tree));
+    b->sphere = (skb_real *)malloc(sizeof(skb_real) * 4 * (size_t)tree->nnodes);
+    b->sstamp = (unsigned *)calloc((size_t)tree->nnodes, sizeof(unsigned));
+    b->pos = (skb_real *)calloc(3 * (size_t)mesh->nverts, sizeof(skb_real));
+    b->vstamp = (unsigned *)calloc((size_t)mesh->nverts, sizeof(unsigned));
+    if (!b->scratch || !b->sphere || !b->sstamp || !b->pos || !b->vstamp) {
+        skb_sbody_fini(b);
+        return fail(SKB_ENOMEM, msg, msglen, "out of memory for the sphere caches", m->name);
+    }
+    b->body.tree = tree;
+    b->body.tris = mesh->tris;
+    b->body.sphere = body_sphere;
+    b->body.vertex = body_vertex;
+    b->body.ctx = b;
+    return 0;
+}
+
+void skb_sbody_fini(struct skb_sbody *b)
+{
+    if (!b)
+        return;
+    skb_skin_fini(&b->sk);
+    free(b->scratch);
+    free(b->sphere);
+    free(b->sstamp);
+    free(b->pos);
+    free(b->vstamp);
+    b->scratch = b->sphere = b->pos = NULL;
+    b->sstamp = b->vstamp = NULL;
+}
+
+int skb_sbody_skin_all(struct skb_sbody *b)
+{
+    int rc = b->method->skin(b->mesh, b->sk.state, 0, b->mesh->nverts, b->pos, NULL);
+    if (rc < 0)
+        return rc;
+    for (int v = 0; v < b->mesh->nverts; v++)
+        b->vstamp[v] = b->frame;
+    b->skinned += b->mesh->nverts;
+    return 0;
+}
+
+int skb_sbody_pose(struct skb_sbody *b, const struct skb_pose *p, const struct skb_params *prm,
+                   int mode, char *msg, size_t msglen)
+{
+    struct skb_params defaults;
+    int rc;
+    char buf[160];
+    if (p->njoints != b->mesh->njoints) {
+        snprintf(buf, sizeof buf, "pose has %d joints, mesh has %d", p->njoints, b->mesh->njoints);
+        return fail(SKB_EINVAL, msg, msglen, buf, b->method->name);
+    }
+    if (mode == SKB_REFIT_ON_DEMAND && !b->method->refit)
+        return fail(SKB_ENOTSUP, msg, msglen, "no refit hook", b->method->name);
+    if (!prm) {
+        skb_params_default(&defaults);
+        prm = &defaults;
+    }
+    b->frame++;
+    if (b->frame == 0) {   /* wrapped: clear the stamps */
+        memset(b->sstamp, 0, sizeof(unsigned) * (size_t)b->tree->nnodes);
+        memset(b->vstamp, 0, sizeof(unsigned) * (size_t)b->mesh->nverts);
+        b->frame = 1;
+    }
+    b->mode = mode;
+    b->refits = b->skinned = 0;
+    if ((rc = b->method->prepare(b->mesh, p, prm, b->sk.state)) < 0)
+        return fail(rc, msg, msglen, skb_strerror(rc), b->method->name);
+    if (mode == SKB_REFIT_BOTTOM_UP) {
+        if ((rc = skb_sbody_skin_all(b)) < 0)
+            return fail(rc, msg, msglen, skb_strerror(rc), b->method->name);
+        skb_sphere_tree_refit_bottom_up(b->tree, b->mesh->tris, b->pos, b->sphere);
+        for (int k = 0; k < b->tree->nnodes; k++)
+            b->sstamp[k] = b->frame;
+        b->refits = b->tree->nnodes;
+    }
+    return 0;
+}
+
+int skb_sbody_sphere(struct skb_sbody *b, int node, skb_real out[4])
+{
+    skb_real *s = b->sphere + 4 * node;
+    if (b->sstamp[node] != b->frame) {
+        int rc = b->method->refit(b->tree, node, b->mesh, b->sk.state, b->scratch, s);
+        if (rc < 0)
+            return rc;
+        b->sstamp[node] = b->frame;
+        b->refits++;
+    }
+    memcpy(out, s, 4 * sizeof(skb_real));
+    return 0;
+}
+
+int skb_sbody_refit_all(struct skb_sbody *b, skb_real *out)
+{
+    for (int k = 0; k < b->tree->nnodes; k++) {
+        int rc = b->method->refit(b->tree, k, b->mesh, b->sk.state, b->scratch, out + 4 * k);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+void skb_pose_place(const struct skb_pose *p, const skb_real world[16], skb_real *out_mats)
+{
+    for (int j = 0; j < p->njoints; j++)
+        skb_mat4_mul(world, p->mats + 16 * j, out_mats + 16 * j);
+}

@@ -1,0 +1,671 @@
+/* test_spheres.c — bounding spheres and collision detection (thesis ch. 5-6):
+ * the minimal enclosing sphere against brute force, the triangle-triangle
+ * test against known cases and a separating-axis oracle, the sphere tree's
+ * invariants, the containment property of every refit hook on every default
+ * dataset (a single escaping vertex fails; a deliberately shrunk refit must
+ * fail), and identical colliding pairs for on-demand, bottom-up and brute
+ * force. */
+#include "skb_test.h"
+#include "skb_geom.h"
+#include "skb_dataset.h"
+#include "skb_sphere_cd.h"
+
+#define N_MINIBALL 3000
+#define N_TRITRI 20000
+/* containment: a vertex may lie outside by this fraction of the model size
+ * (root sphere radius + largest joint translation): rounding only */
+#define TOL_CONTAIN_REL 1e-9
+/* random-pose joint rotations go up to this angle (rad) about the rest joints */
+#define POSE_MAX_ANGLE (0.6 * SKB_PI)
+#define POSES_PER_SET 1000   /* containment poses per refit method, over all datasets */
+#define SHRINK 0.9
+
+/* ------------------------------------------------------------- miniball */
+
+static int sphere_through(const double *p, const int *s, int k, double out[4])
+{
+    /* smallest sphere with the k points on its boundary (in their affine hull) */
+    double a[3][3], b[3], c[3], o[3];
+    for (int i = 0; i < 3; i++)
+        o[i] = p[3 * s[0] + i];
+    if (k == 1) {
+        memcpy(out, o, sizeof o);
+        out[3] = 0;
+        return 1;
+    }
+    /* centre o + sum_j x_j d_j with |c - p_i| equal: 2 d_i . c' = |d_i|^2 */
+    double d[3][3];
+    int m = k - 1;
+    for (int j = 0; j < m; j++)
+        for (int i = 0; i < 3; i++)
+            d[j][i] = p[3 * s[j + 1] + i] - o[i];
+    for (int r = 0; r < m; r++) {
+        for (int q = 0; q < m; q++)
+            a[r][q] = 2 * (d[r][0] * d[q][0] + d[r][1] * d[q][1] + d[r][2] * d[q][2]);
+        b[r] = d[r][0] * d[r][0] + d[r][1] * d[r][1] + d[r][2] * d[r][2];
+    }
+    /* Gaussian elimination with partial pivoting on the m x m system */
+    double x[3];
+    for (int col = 0; col < m; col++) {
+        int piv = col;
+        for (int r = col + 1; r < m; r++)
+            if (fabs(a[r][col]) > fabs(a[piv][col]))
+                piv = r;
+        if (fabs(a[piv][col]) < 1e-12)
+            return 0;
+        for (int q = 0; q < m; q++) {
+            double t = a[col][q]; a[col][q] = a[piv][q]; a[piv][q] = t;
+        }
+        double t = b[col]; b[col] = b[piv]; b[piv] = t;
+        for (int r = col + 1; r < m; r++) {
+            double f = a[r][col] / a[col][col];
+            for (int q = col; q < m; q++)
+                a[r][q] -= f * a[col][q];
+            b[r] -= f * b[col];
+        }
+    }
+    for (int r = m - 1; r >= 0; r--) {
+        double s2 = b[r];
+        for (int q = r + 1; q < m; q++)
+            s2 -= a[r][q] * x[q];
+        x[r] = s2 / a[r][r];
+    }
+    for (int i = 0; i < 3; i++) {
+        c[i] = o[i];
+        for (int j = 0; j < m; j++)
+            c[i] += x[j] * d[j][i];
+    }
+    memcpy(out, c, sizeof c);
+    out[3] = sqrt((c[0] - o[0]) * (c[0] - o[0]) + (c[1] - o[1]) * (c[1] - o[1]) + (c[2] - o[2]) * (c[2] - o[2]));
+    return 1;
+}
+
+static double brute_miniball(const double *p, int n)
+{
+    double best = INFINITY;
+    int s[4];
+    for (int mask = 1; mask < (1 << n); mask++) {
+        int k = 0;
+        for (int i = 0; i < n; i++)
+            if (mask >> i & 1) {
+                if (k == 4) { k = 5; break; }
+                s[k++] = i;
+            }
+        double c[4];
+        if (k > 4 || !sphere_through(p, s, k, c))
+            continue;
+        int ok = 1;
+        for (int i = 0; i < n && ok; i++) {
+            double d = sqrt((p[3 * i] - c[0]) * (p[3 * i] - c[0]) + (p[3 * i + 1] - c[1]) * (p[3 * i + 1] - c[1])
+                            + (p[3 * i + 2] - c[2]) * (p[3 * i + 2] - c[2]));
+            ok = d <= c[3] * (1 + 1e-9) + 1e-12;
+        }
+        if (ok && c[3] < best)
+            best = c[3];
+    }
+    return best;
+}
+
+static void test_miniball_vs_brute_force(void **state)
+{
+    gsl_rng *r = skb_test_rng();
+    double worst = 0;
+    for (int it = 0; it < N_MINIBALL; it++) {
+        int n = 1 + (int)gsl_rng_uniform_int(r, 9), kind = it % 4;
+        double p[3 * 9], out[4];
+        for (int i = 0; i < n; i++) {
+            double th = 2 * SKB_PI * gsl_rng_uniform(r), ph = acos(2 * gsl_rng_uniform(r) - 1);
+            for (int k = 0; k < 3; k++)
+                p[3 * i + k] = 4 * gsl_rng_uniform(r) - 2;
+            if (kind == 1)
+                p[3 * i + 2] = 0.5;                          /* coplanar */
+            else if (kind == 2) {                            /* on a sphere (many supports) */
+                p[3 * i] = 1 + 3 * sin(ph) * cos(th);
+                p[3 * i + 1] = -2 + 3 * sin(ph) * sin(th);
+                p[3 * i + 2] = 3 * cos(ph);
+            } else if (kind == 3 && i > 0 && gsl_rng_uniform(r) < 0.4)
+                memcpy(p + 3 * i, p + 3 * (i - 1), 3 * sizeof(double));   /* duplicates */
+        }
+        assert_int_equal(skb_miniball(p, NULL, n, out), 0);
+        double bf = brute_miniball(p, n);
+        for (int i = 0; i < n; i++) {
+            double d = sqrt((p[3 * i] - out[0]) * (p[3 * i] - out[0]) + (p[3 * i + 1] - out[1]) * (p[3 * i + 1] - out[1])
+                            + (p[3 * i + 2] - out[2]) * (p[3 * i + 2] - out[2]));
+            assert_true(d <= out[3]);
+        }
+        if (fabs(out[3] - bf) > TOL_TIGHT * (1 + bf))
+            fail_msg("iteration %d (kind %d, n %d): miniball radius %.17g, brute force %.17g", it, kind, n,
+                     out[3], bf);
+        worst = fmax(worst, fabs(out[3] - bf));
+    }
+    print_message("miniball: %d sets, worst radius difference to brute force %.3g\n", N_MINIBALL, worst);
+    gsl_rng_free(r);
+}
+
+static void test_miniball_large_and_alg51(void **state)
+{
+    /* 20000 points: every point inside, and Alg. 5.1 never smaller */
+    gsl_rng *r = skb_test_rng();
+    int n = 20000;
+    double *p = malloc(sizeof(double) * 3 * n), *sp = malloc(sizeof(double) * 4 * n), out[4], a51[4];
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < 4; k++) {
+            if (k < 3)
+                p[3 * i + k] = sp[4 * i + k] = gsl_ran_gaussian(r, 1 + k);
+            else
+                sp[4 * i + 3] = 0;
+        }
+    assert_int_equal(skb_miniball(p, NULL, n, out), 0);
+    skb_bounding_sphere(sp, n, a51);
+    assert_true(a51[3] >= out[3] * (1 - TOL_EXACT));
+    for (int i = 0; i < n; i++) {
+        double d = sqrt((p[3 * i] - out[0]) * (p[3 * i] - out[0]) + (p[3 * i + 1] - out[1]) * (p[3 * i + 1] - out[1])
+                        + (p[3 * i + 2] - out[2]) * (p[3 * i + 2] - out[2]));
+        assert_true(d <= out[3]);
+    }
+    /* triangle sphere equals the miniball of its three points */
+    for (int it = 0; it < 2000; it++) {
+        double t[9], s1[4], s2[4];
+        for (int k = 0; k < 9; k++)
+            t[k] = gsl_rng_uniform(r) * 2 - 1;
+        if (it % 3 == 0)
+            for (int k = 0; k < 3; k++)
+                t[6 + k] = 0.5 * (t[k] + t[3 + k]);                /* degenerate */
+        skb_sphere_of_triangle(t, t + 3, t + 6, s1);
+        assert_int_equal(skb_miniball(t, NULL, 3, s2), 0);
+        assert_near(s1[3], s2[3], TOL_TIGHT);
+    }
+    free(p);
+    free(sp);
+    gsl_rng_free(r);
+}
+
+/* --------------------------------------------------------- tri-tri test */
+
+static void proj(const double *t, const double ax[3], double *lo, double *hi)
+{
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    for (int k = 0; k < 3; k++) {
+        double d = t[3 * k] * ax[0] + t[3 * k + 1] * ax[1] + t[3 * k + 2] * ax[2];
+        *lo = fmin(*lo, d);
+        *hi = fmax(*hi, d);
+    }
+}
+
+static void cross(const double a[3], const double b[3], double o[3])
+{
+    o[0] = a[1] * b[2] - a[2] * b[1];
+    o[1] = a[2] * b[0] - a[0] * b[2];
+    o[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* separating-axis oracle: the two normals, the 9 edge cross products and,
+ * for coplanar pairs, the in-plane edge normals */
+static int sat_overlap(const double *a, const double *b)
+{
+    double axes[20][3], ea[3][3], eb[3][3], na[3], nb[3];
+    int n = 0;
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < 3; i++) {
+            ea[k][i] = a[3 * ((k + 1) % 3) + i] - a[3 * k + i];
+            eb[k][i] = b[3 * ((k + 1) % 3) + i] - b[3 * k + i];
+        }
+    cross(ea[0], ea[1], na);
+    cross(eb[0], eb[1], nb);
+    memcpy(axes[n++], na, sizeof na);
+    memcpy(axes[n++], nb, sizeof nb);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            cross(ea[i], eb[j], axes[n++]);
+    for (int i = 0; i < 3; i++) {
+        cross(na, ea[i], axes[n++]);
+        cross(nb, eb[i], axes[n++]);
+    }
+    for (int k = 0; k < n; k++) {
+        double l1, h1, l2, h2;
+        if (fabs(axes[k][0]) + fabs(axes[k][1]) + fabs(axes[k][2]) < 1e-300)
+            continue;
+        proj(a, axes[k], &l1, &h1);
+        proj(b, axes[k], &l2, &h2);
+        if (h1 < l2 || h2 < l1)
+            return 0;
+    }
+    return 1;
+}
+
+static int tt(const double *a, const double *b)
+{
+    int r1 = skb_tri_tri_overlap(a, a + 3, a + 6, b, b + 3, b + 6);
+    /* symmetric in the triangles and in vertex order */
+    int r2 = skb_tri_tri_overlap(b + 3, b + 6, b, a + 6, a, a + 3);
+    if (r1 != r2)
+        fail_msg("tri-tri test not symmetric: %d vs %d", r1, r2);
+    return r1;
+}
+
+static void test_tri_tri_known_cases(void **state)
+{
+    static const double base[9] = { 0, 0, 0, 2, 0, 0, 0, 2, 0 };
+    struct { double t[9]; int expect; const char *what; } c[] = {
+        { { 0, 0, 1, 2, 0, 1, 0, 2, 1 }, 0, "parallel, apart" },
+        { { 0.5, 0.5, -1, 0.5, 0.5, 1, 1.5, 1.5, 0 }, 1, "piercing" },
+        { { 0, 0, 0, -1, 0, 1, 0, -1, 1 }, 1, "touching at a vertex" },
+        { { 0, 0, 0, 2, 0, 0, 1, -1, 1 }, 1, "sharing an edge" },
+        { { 0.5, 0.5, 0, 3, 3, 1, 3, -3, 1 }, 1, "vertex on the face" },
+        { { 0.5, 0.5, 1e-9, 3, 3, 1, 3, -3, 1 }, 0, "vertex just above the face" },
+        { { 0.5, 0.5, 0, 3, 0.5, 0, 0.5, 3, 0 }, 1, "coplanar, overlapping" },
+        { { 3, 3, 0, 5, 3, 0, 3, 5, 0 }, 0, "coplanar, apart" },
+        { { 1, 1, 0, 3, 1, 0, 1, 3, 0 }, 1, "coplanar, touching at a vertex" },
+        { { 1.0000001, 1, 0, 3, 1, 0, 1, 3, 0 }, 0, "coplanar, just apart" },
+        { { 0.2, 0.2, 0, 0.4, 0.2, 0, 0.2, 0.4, 0 }, 1, "coplanar, inside" },
+        { { -1, -1, 0, 5, -1, 0, -1, 5, 0 }, 1, "coplanar, containing" },
+        { { 0, 0, 0, 2, 0, 0, 1, 0, 0 }, 1, "degenerate, on an edge" },
+        { { 3, 0, -1, 3, 0, 1, 4, 0, 0 }, 0, "beside, crossing the plane" },
+    };
+    for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
+        int got = tt(base, c[k].t);
+        if (got != c[k].expect)
+            fail_msg("case '%s': got %d, expected %d", c[k].what, got, c[k].expect);
+    }
+}
+
+static void test_tri_tri_vs_separating_axes(void **state)
+{
+    gsl_rng *r = skb_test_rng();
+    int hits = 0, copl = 0;
+    for (int it = 0; it < N_TRITRI; it++) {
+        double a[9], b[9];
+        int coplanar = it % 4 == 0;
+        for (int k = 0; k < 9; k++) {
+            a[k] = gsl_rng_uniform(r) * 2 - 1;
+            b[k] = gsl_rng_uniform(r) * 2 - 0.6;
+        }
+        if (coplanar) {
+            /* a common plane z = x/2 (exact in binary, so exactly coplanar) */
+            for (int v = 0; v < 3; v++) {
+                a[3 * v + 2] = a[3 * v] / 2;
+                b[3 * v + 2] = b[3 * v] / 2;
+            }
+            copl++;
+        }
+        int got = tt(a, b), want = sat_overlap(a, b);
+        if (got != want)
+            fail_msg("pair %d (%s): tri-tri %d, separating axes %d", it, coplanar ? "coplanar" : "general",
+                     got, want);
+        hits += got;
+    }
+    print_message("tri-tri: %d pairs (%d coplanar), %d overlapping, all agree with SAT\n", N_TRITRI, copl, hits);
+    gsl_rng_free(r);
+}
+
+static void test_orient3d_exact(void **state)
+{
+    /* nearly coplanar points where the plain double determinant is wrong */
+    double o[3] = { 0.5, 0.5, 0.5 }, a[3] = { 12, 12, 12 }, b[3] = { 24, 24, 24 };
+    double c[3] = { 0.5, 0.5 + 0x1p-52, 0.5 };
+    assert_int_equal(skb_orient3d(o, a, b, c), 0);   /* collinear o, a, b: det 0 */
+    double p[3] = { 1, 2, 3 }, q[3] = { 1 + 0x1p-50, 2, 3 }, s[3] = { 1, 2 + 0x1p-50, 3 }, t[3] = { 1, 2, 3 + 0x1p-50 };
+    assert_int_equal(skb_orient3d(p, q, s, t), 1);
+    assert_int_equal(skb_orient3d(p, s, q, t), -1);
+}
+
+/* ------------------------------------------------------------ datasets */
+
+static double model_scale(const struct skb_sphere_tree *t, const struct skb_pose *p)
+{
+    double s = t->node[0].s[3] + fabs(t->node[0].s[0]) + fabs(t->node[0].s[1]) + fabs(t->node[0].s[2]);
+    for (int j = 0; j < p->njoints; j++)
+        for (int i = 0; i < 3; i++)
+            s = fmax(s, t->node[0].s[3] + fabs(p->mats[16 * j + 4 * i + 3]));
+    return s;
+}
+
+/* random pose: a random rotation about every rest joint, composed down the
+ * hierarchy (joint order as a chain without one), and a random root offset */
+static void random_pose(gsl_rng *r, const struct skb_mesh *m, double maxangle, double *mats)
+{
+    int nj = m->njoints;
+    int *done = calloc((size_t)nj, sizeof(int));
+    double *local = malloc(sizeof(double) * 16 * nj);
+    for (int j = 0; j < nj; j++) {
+        double axis[3], rot[9], t[3], c[3] = { 0, 0, 0 };
+        struct skb_quat q;
+        gsl_ran_dir_3d(r, &axis[0], &axis[1], &axis[2]);
+        skb_quat_from_axis_angle(axis, gsl_rng_uniform(r) * maxangle, &q);
+        skb_quat_to_mat3(&q, rot);
+        if (m->joint_rest)
+            memcpy(c, m->joint_rest + 3 * j, sizeof c);
+        for (int i = 0; i < 3; i++)
+            t[i] = c[i] - (rot[3 * i] * c[0] + rot[3 * i + 1] * c[1] + rot[3 * i + 2] * c[2]);
+        skb_mat4_from_rt(rot, t, local + 16 * j);
+    }
+    for (int pass = 0; pass < nj; pass++)
+        for (int j = 0; j < nj; j++) {
+            if (done[j])
+                continue;
+            int par = m->parent ? m->parent[j] : j - 1;
+            if (par < 0) {
+                memcpy(mats + 16 * j, local + 16 * j, 16 * sizeof(double));
+                mats[16 * j + 3] += gsl_rng_uniform(r) - 0.5;
+                done[j] = 1;
+            } else if (done[par]) {
+                skb_mat4_mul(mats + 16 * par, local + 16 * j, mats + 16 * j);
+                done[j] = 1;
+            }
+        }
+    for (int j = 0; j < nj; j++)
+        if (!done[j])
+            memcpy(mats + 16 * j, local + 16 * j, 16 * sizeof(double));   /* a cycle: stay independent */
+    free(done);
+    free(local);
+}
+
+struct loaded {
+    struct skb_dataset d;
+    struct skb_sphere_tree t;
+    int ok;
+};
+
+static int load_defaults(struct loaded *out, int max)
+{
+    struct skb_dataset_opts o = { skb_test_seed(), 1, 0 };
+    int n = 0;
+    char msg[256];
+    for (int i = 0; skb_dataset_sources[i] && n < max; i++) {
+        const struct skb_dataset_source *s = skb_dataset_sources[i];
+        if (!s->in_default_set)
+            continue;
+        memset(&out[n], 0, sizeof out[n]);
+        if (skb_dataset_load(s->name, &o, &out[n].d, msg, sizeof msg) < 0) {
+            print_message("dataset %s not available: %s\n", s->name, msg);
+            continue;
+        }
+        if (skb_sphere_tree_build(&out[n].d.mesh, SKB_TREE_COLLAPSE_C, &out[n].t, msg, sizeof msg) < 0)
+            fail_msg("%s: %s", s->name, msg);
+        out[n].ok = 1;
+        n++;
+    }
+    return n;
+}
+
+static void free_loaded(struct loaded *l, int n)
+{
+    for (int i = 0; i < n; i++) {
+        skb_sphere_tree_free(&l[i].t);
+        skb_dataset_free(&l[i].d);
+    }
+}
+
+static void test_tree_invariants(void **state)
+{
+    struct loaded l[16];
+    int n = load_defaults(l, 16);
+    assert_true(n >= 1);
+    for (int i = 0; i < n; i++) {
+        const struct skb_sphere_tree *t = &l[i].t;
+        const struct skb_mesh *m = &l[i].d.mesh;
+        assert_int_equal(t->node[0].ntri, m->ntris);
+        assert_true(t->depth <= t->depth_binary);
+        assert_true(t->nnodes <= t->nnodes_binary);
+        for (int k = 0; k < t->nnodes; k++) {
+            const struct skb_sphere_node *nd = &t->node[k];
+            /* children partition the parent's triangles; collapse rule holds */
+            int covered = 0;
+            for (int c = 0; c < nd->nchild; c++) {
+                const struct skb_sphere_node *ch = &t->node[t->child[nd->child0 + c]];
+                assert_int_equal(ch->parent, k);
+                assert_int_equal(ch->level, nd->level + 1);
+                assert_int_equal(ch->tri0, nd->tri0 + covered);
+                covered += ch->ntri;
+                if (ch->nchild > 0)
+                    assert_true(ch->s[3] <= SKB_TREE_COLLAPSE_C * nd->s[3]);
+            }
+            if (nd->nchild)
+                assert_int_equal(covered, nd->ntri);
+            /* reference sphere holds its vertices; each vertex's weights lie
+             * in the intervals of its joint set */
+            for (int v = 0; v < nd->nvert; v++) {
+                const double *p = m->pos + 3 * t->vert[nd->vert0 + v];
+                double d = sqrt((p[0] - nd->s[0]) * (p[0] - nd->s[0]) + (p[1] - nd->s[1]) * (p[1] - nd->s[1])
+                                + (p[2] - nd->s[2]) * (p[2] - nd->s[2]));
+                assert_true(d <= nd->s[3]);
+            }
+            int ncorner = 0;
+            for (int s = 0; s < nd->njs; s++) {
+                const struct skb_joint_set *js = &t->js[nd->js0 + s];
+                assert_true(js->ncorner >= 1);
+                for (int c = 0; c < js->ncorner; c++) {
+                    double sum = 0;
+                    for (int q = 0; q < js->n; q++) {
+                        double w = t->corner[SKB_MAX_INFLUENCES * (js->corner0 + c) + q];
+                        assert_true(w >= js->lo[q] - 2 * SKB_TREE_WEIGHT_SLACK && w <= js->hi[q] + 2 * SKB_TREE_WEIGHT_SLACK);
+                        sum += w;
+                    }
+                    assert_near(sum, 1, TOL_EXACT);
+                }
+                ncorner += js->ncorner;
+            }
+            assert_true(ncorner <= t->max_refit_spheres);
+        }
+        print_message("%s: %d triangles, %d spheres (binary %d), depth %d (binary %d), max children %d\n",
+                      l[i].d.name, m->ntris, t->nnodes, t->nnodes_binary, t->depth, t->depth_binary,
+                      t->max_children);
+    }
+    free_loaded(l, n);
+}
+
+/* ------------------------------------------------- containment property */
+
+/* vertices of every node outside its refitted sphere (+ tolerance) */
+static long count_escapes(struct skb_sbody *b, double tol, double *worst)
+{
+    const struct skb_sphere_tree *t = b->tree;
+    static double s[4];
+    long esc = 0;
+    for (int k = 0; k < t->nnodes; k++) {
+        const struct skb_sphere_node *nd = &t->node[k];
+        double sp[4];
+        if (b->method->refit(t, k, b->mesh, b->sk.state, b->scratch, sp) < 0)
+            fail_msg("%s: refit of node %d failed", b->method->name, k);
+        for (int v = 0; v < nd->nvert; v++) {
+            const double *p = b->pos + 3 * t->vert[nd->vert0 + v];
+            double d = sqrt((p[0] - sp[0]) * (p[0] - sp[0]) + (p[1] - sp[1]) * (p[1] - sp[1])
+                            + (p[2] - sp[2]) * (p[2] - sp[2]));
+            if (!(d <= sp[3] + tol))
+                esc++;
+            if (d - sp[3] > *worst)
+                *worst = d - sp[3];
+        }
+    }
+    (void)s;
+    return esc;
+}
+
+/* poses: the dataset's own, then random ones */
+static void pose_for(gsl_rng *r, const struct skb_dataset *d, int k, double *mats)
+{
+    if (k < d->nposes) {
+        memcpy(mats, d->poses + (size_t)16 * d->mesh.njoints * k, sizeof(double) * 16 * d->mesh.njoints);
+        return;
+    }
+    random_pose(r, &d->mesh, k % 3 == 0 ? SKB_PI : POSE_MAX_ANGLE, mats);
+}
+
+/* runs the property on all loaded datasets for method m; returns escapes */
+static long containment(const struct skb_method *m, struct loaded *l, int nl, int total_poses, long *checked,
+                        int *nposes_done)
+{
+    gsl_rng *r = skb_test_rng();
+    long esc = 0;
+    *checked = 0;
+    *nposes_done = 0;
+    for (int i = 0; i < nl; i++) {
+        struct skb_sbody b;
+        char msg[256];
+        int np = total_poses / nl + (i < total_poses % nl);
+        double *mats = malloc(sizeof(double) * 16 * l[i].d.mesh.njoints), worst = -INFINITY;
+        long e = 0;
+        if (skb_sbody_init(&b, &l[i].d.mesh, m, &l[i].t, msg, sizeof msg) < 0)
+            fail_msg("%s", msg);
+        for (int k = 0; k < np; k++) {
+            struct skb_pose p = { l[i].d.mesh.njoints, mats, NULL };
+            pose_for(r, &l[i].d, k, mats);
+            if (skb_sbody_pose(&b, &p, NULL, SKB_REFIT_ON_DEMAND, msg, sizeof msg) < 0)
+                fail_msg("%s on %s pose %d: %s", m->name, l[i].d.name, k, msg);
+            if (skb_sbody_skin_all(&b) < 0)
+                fail_msg("%s: skin failed", m->name);
+            e += count_escapes(&b, TOL_CONTAIN_REL * model_scale(&l[i].t, &p), &worst);
+            *checked += l[i].t.nvert_total;
+            (*nposes_done)++;
+        }
+        print_message("  %s on %s: %d poses, %ld escapes, worst excess %.3g\n", m->name, l[i].d.name, np, e, worst);
+        esc += e;
+        skb_sbody_fini(&b);
+        free(mats);
+    }
+    gsl_rng_free(r);
+    return esc;
+}
+
+static void test_containment_every_refit(void **state)
+{
+    struct loaded l[16];
+    int nl = load_defaults(l, 16), nmethods = 0;
+    assert_true(nl >= 1);
+    for (int i = 0; skb_methods[i]; i++) {
+        const struct skb_method *m = skb_methods[i];
+        long checked;
+        int np;
+        if (!m->refit)
+            continue;
+        long esc = containment(m, l, nl, POSES_PER_SET, &checked, &np);
+        print_message("%s: %d poses, %ld vertex-in-sphere checks, %ld escapes\n", m->name, np, checked, esc);
+        assert_true(np >= 1000);
+        if (esc != 0)
+            fail_msg("%s: %ld vertices escaped their refitted spheres", m->name, esc);
+        nmethods++;
+    }
+    assert_true(nmethods >= 1);
+    free_loaded(l, nl);
+}
+
+/* the property test must catch a refit that is too small */
+static int refit_shrunk(const struct skb_sphere_tree *t, int node, const struct skb_mesh *m,
+                        const void *state, skb_real *scratch, skb_real out[4])
+{
+    int rc = skb__refit_lbs(t, node, m, state, scratch, out);
+    out[3] *= SHRINK;
+    return rc;
+}
+
+static void test_shrunk_refit_fails(void **state)
+{
+    struct loaded l[16];
+    int nl = load_defaults(l, 16), np;
+    long checked;
+    struct skb_method shrunk = *skb_method_find("linear");
+    shrunk.refit = refit_shrunk;
+    long esc = containment(&shrunk, l, nl, 50, &checked, &np);
+    print_message("shrunk refit (radius x %.2f): %ld escapes in %ld checks\n", SHRINK, esc, checked);
+    assert_true(esc > 0);
+    free_loaded(l, nl);
+}
+
+/* ------------------------------------------------------------ collisions */
+
+static int pair_cmp(const void *a, const void *b)
+{
+    const int *x = a, *y = b;
+    return x[0] != y[0] ? (x[0] < y[0] ? -1 : 1) : (x[1] < y[1] ? -1 : x[1] > y[1]);
+}
+
+static void test_collision_sets_identical(void **state)
+{
+    struct loaded l[16];
+    int nl = load_defaults(l, 16);
+    gsl_rng *r = skb_test_rng();
+    long frames = 0, total_pairs = 0;
+    for (int i = 0; i < nl; i++) {
+        const struct skb_mesh *m = &l[i].d.mesh;
+        long cap = 4L * m->ntris * 8 + 64;
+        int *ref = malloc(sizeof(int) * 2 * cap), *got = malloc(sizeof(int) * 2 * cap);
+        double *ma = malloc(sizeof(double) * 16 * m->njoints), *mb = malloc(sizeof(double) * 16 * m->njoints);
+        double *pa = malloc(sizeof(double) * 16 * m->njoints), *pb = malloc(sizeof(double) * 16 * m->njoints);
+        for (int f = 0; f < 6; f++) {
+            double wa[16], wb[16], rad = l[i].t.node[0].s[3];
+            pose_for(r, &l[i].d, f, ma);
+            pose_for(r, &l[i].d, f + 7, mb);
+            skb_test_random_rigid(r, SKB_PI, 0, wa);
+            skb_test_random_rigid(r, SKB_PI, 0, wb);
+            for (int k = 0; k < 3; k++)   /* overlap the two bodies partly */
+                wb[4 * k + 3] = wa[4 * k + 3] + (gsl_rng_uniform(r) - 0.5) * rad * (f < 4 ? 0.6 : 3);
+            struct skb_pose p0 = { m->njoints, ma, NULL }, p1 = { m->njoints, mb, NULL };
+            skb_pose_place(&p0, wa, pa);
+            skb_pose_place(&p1, wb, pb);
+            struct skb_pose qa = { m->njoints, pa, NULL }, qb = { m->njoints, pb, NULL };
+            long nref = -1;
+            for (int mi = 0; skb_methods[mi]; mi++) {
+                const struct skb_method *me = skb_methods[mi];
+                struct skb_sbody a, b;
+                struct skb_cd_stats st;
+                char msg[256];
+                if (!me->refit)
+                    continue;
+                assert_int_equal(skb_sbody_init(&a, m, me, &l[i].t, msg, sizeof msg), 0);
+                assert_int_equal(skb_sbody_init(&b, m, me, &l[i].t, msg, sizeof msg), 0);
+                /* brute force on fully skinned bodies */
+                assert_int_equal(skb_sbody_pose(&a, &qa, NULL, SKB_REFIT_BOTTOM_UP, msg, sizeof msg), 0);
+                assert_int_equal(skb_sbody_pose(&b, &qb, NULL, SKB_REFIT_BOTTOM_UP, msg, sizeof msg), 0);
+                long nb = skb_cd_brute_force(m->tris, m->ntris, a.pos, m->tris, m->ntris, b.pos, ref, cap);
+                assert_true(nb <= cap);
+                qsort(ref, (size_t)nb, 2 * sizeof(int), pair_cmp);
+                for (int mode = 0; mode < 2; mode++) {
+                    if (mode == SKB_REFIT_ON_DEMAND) {
+                        assert_int_equal(skb_sbody_pose(&a, &qa, NULL, mode, msg, sizeof msg), 0);
+                        assert_int_equal(skb_sbody_pose(&b, &qb, NULL, mode, msg, sizeof msg), 0);
+                    }
+                    long n = skb_cd_query(&a.body, &b.body, SKB_CD_FULL, got, cap, &st);
+                    assert_true(n >= 0 && !st.overflow);
+                    qsort(got, (size_t)n, 2 * sizeof(int), pair_cmp);
+                    if (n != nb || memcmp(got, ref, sizeof(int) * 2 * n) != 0)
+                        fail_msg("%s frame %d (%s, %s): %ld pairs, brute force %ld", l[i].d.name, f, me->name,
+                                 mode ? "bottom-up" : "on-demand", n, nb);
+                    /* yes/no: one pair exactly when there are any, and a real one */
+                    long y = skb_cd_query(&a.body, &b.body, SKB_CD_YESNO, got, cap, &st);
+                    assert_int_equal(y, nb > 0 ? 1 : 0);
+                    if (y)
+                        assert_non_null(bsearch(got, ref, (size_t)nb, 2 * sizeof(int), pair_cmp));
+                }
+                if (nref >= 0 && me->refit)
+                    (void)nref;
+                nref = nb;
+                total_pairs += nb;
+                skb_sbody_fini(&a);
+                skb_sbody_fini(&b);
+            }
+            frames++;
+        }
+        free(ref); free(got); free(ma); free(mb); free(pa); free(pb);
+    }
+    print_message("collision sets identical on %ld frames x refit methods (%ld pairs in all)\n", frames, total_pairs);
+    assert_true(total_pairs > 0);
+    gsl_rng_free(r);
+    free_loaded(l, nl);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_miniball_vs_brute_force),
+        cmocka_unit_test(test_miniball_large_and_alg51),
+        cmocka_unit_test(test_orient3d_exact),
+        cmocka_unit_test(test_tri_tri_known_cases),
+        cmocka_unit_test(test_tri_tri_vs_separating_axes),
+        cmocka_unit_test(test_tree_invariants),
+        cmocka_unit_test(test_containment_every_refit),
+        cmocka_unit_test(test_shrunk_refit_fails),
+        cmocka_unit_test(test_collision_sets_identical),
+    };
+    return cmocka_run_group_tests_name("spheres", tests, NULL, NULL);
+}
