@@ -107,9 +107,9 @@ check-run-asan: tests
 
 reproduce: deps
 	@$(MAKE) --no-print-directory skinbench
-	@./skinbench run all --out results/latest
-	@./skinbench report --results results/latest --out results/latest
-	@echo "reproduce: report in $(CURDIR)/results/latest/report.html (and report.md, plots/)"
+	@./skinbench run all --out results/latest; rc=$$?; \
+	  ./skinbench report --results results/latest --out results/latest; \
+	  echo "reproduce: report in $(CURDIR)/results/latest/report.html (and report.md, plots/)"; exit $$rc
 
 # UPDATE_BASELINE=1 creates/replaces results/baseline; it is never written otherwise
 nightly: deps

@@ -262,6 +262,24 @@ static void time_bars(struct skb_report *rep, const char *dir, const char *name,
     plot(rep, dir, name, t2, body);
 }
 
+/* a curve object {"curve": [[t, y1, y2, ...], ...]}: rows of numbers;
+ * returns the number of y columns (0 if not that shape) */
+static int curve_rows(const cJSON *c)
+{
+    const cJSON *cv = jget(c, "curve"), *row;
+    int ncol = -1;
+    if (!cJSON_IsArray(cv) || cJSON_GetArraySize(cv) < 2)
+        return 0;
+    cJSON_ArrayForEach(row, cv) {
+        double v;
+        int n = cJSON_GetArraySize(row);
+        if (!cJSON_IsArray(row) || n < 2 || (ncol >= 0 && n != ncol) || jnum(cJSON_GetArrayItem(row, 0), &v) < 0)
+            return 0;
+        ncol = n;
+    }
+    return ncol - 1;
+}
+
 /* a curve object {"t": [...], "y1": [...], ...}: the numeric arrays of the
  * same length as t are its series */
 static int curve_series(const cJSON *c, const cJSON **ser, int max)
@@ -283,10 +301,32 @@ static int curve_series(const cJSON *c, const cJSON **ser, int max)
 static void curve_plot(struct skb_report *rep, const char *dir, const char *name, const char *title, const cJSON *c)
 {
     const cJSON *ser[MAXSER];
-    int ns = curve_series(c, ser, MAXSER);
+    int ns = curve_series(c, ser, MAXSER), nr = curve_rows(c);
     FILE *f = dat_open(dir, name);
     if (!f) {
         not_run(rep, name, title, "cannot write the data file");
+        return;
+    }
+    if (nr > 0) {
+        /* rows [t, measured, reference...]: the first y is the measurement */
+        const cJSON *row;
+        cJSON_ArrayForEach(row, jget(c, "curve")) {
+            const cJSON *v;
+            cJSON_ArrayForEach(v, row) {
+                double x = NAN;
+                jnum(v, &x);
+                fnum(f, x);
+            }
+            fputc('\n', f);
+        }
+        fclose(f);
+        char body[2048];
+        int n = snprintf(body, sizeof body, "set xlabel 't'\nplot ");
+        for (int k = 0; k < nr && k < 8; k++)
+            n += snprintf(body + n, sizeof body - (size_t)n, "%s'%s.dat' using 1:%d with %s title '%s'", k ? ", " : "",
+                          name, 2 + k, k ? "lines lw 2 dt 2" : "points pt 7 ps 0.6",
+                          k == 0 ? "measured" : k == 1 ? "closed form / reference" : "reference");
+        plot(rep, dir, name, title, body);
         return;
     }
     const cJSON *t = jget(c, "t");
@@ -321,7 +361,7 @@ static void bounds_plots(struct skb_report *rep, const char *dir, const char *sf
     int found[3] = { 0 };
     cJSON_ArrayForEach(x, doc) {
         const cJSON *ser[MAXSER];
-        if (!cJSON_IsObject(x) || curve_series(x, ser, MAXSER) < 1)
+        if (!cJSON_IsObject(x) || (curve_series(x, ser, MAXSER) < 1 && curve_rows(x) < 1))
             continue;
         char name[64], title[160];
         const char *title0 = x->string;
@@ -343,7 +383,7 @@ static void bounds_plots(struct skb_report *rep, const char *dir, const char *sf
             if (!doc)
                 snprintf(why, sizeof why, "bounds.json %s", r->err[SKB_RF_BOUNDS][0] ? "unreadable" : "not found (bounds not run)");
             else
-                snprintf(why, sizeof why, "bounds.json has no curve object {\"t\": [...], ...} whose key contains \"%s\"%s%s",
+                snprintf(why, sizeof why, "bounds.json has no curve ({\"t\": [...], ...} or {\"curve\": [[t, y], ...]}) under a key containing \"%s\"%s%s; only the maxima are reported",
                          want[i].need1, want[i].need2 ? " and " : "", want[i].need2 ? want[i].need2 : "");
             not_run(rep, name, want[i].title, why);
         }

@@ -333,16 +333,22 @@ static void build_table41(struct skb_report *rep)
                                      "Rule: exact (every verdict equal)."), cols);
     for (int k = 0; k < rep->nruns; k++) {
         const cJSON *doc = rep->runs[k].doc[SKB_RF_PROPERTIES];
-        const cJSON *ver = jget(doc, "verdicts");
-        /* methods: the paper's seven, then any measured extra */
+        const cJSON *ver = jget(doc, "verdicts"), *other = jget(doc, "verdicts_other_methods");
+        /* methods: the paper's seven, then any measured extra (also those
+         * properties.json lists apart from the seven) */
         const cJSON *methods[64];
         int nm = 0;
         const cJSON *m;
         cJSON_ArrayForEach(m, jget(sec, "verdicts")) if (nm < 64) methods[nm++] = m;
         cJSON_ArrayForEach(m, ver) if (nm < 64 && !jget(jget(sec, "verdicts"), m->string)) methods[nm++] = m;
+        cJSON_ArrayForEach(m, other)
+            if (nm < 64 && cJSON_IsObject(m) && !jget(jget(sec, "verdicts"), m->string) && !jget(ver, m->string))
+                methods[nm++] = m;
         for (int i = 0; i < nm; i++) {
             const char *name = methods[i]->string;
             const cJSON *meas = jget(ver, name), *paper = jget(jget(sec, "verdicts"), name);
+            if (!meas)
+                meas = jget(other, name);
             char *cells[SKB_RMAXCOLS] = { 0 };
             int c = 0, diff = 0, have = 0;
             char *note = NULL;
@@ -356,10 +362,24 @@ static void build_table41(struct skb_report *rep)
                 if (mv && pv && strcmp(mv, pv) != 0) {
                     diff++;
                     const char *why = why_lookup(doc, name, p->valuestring);
-                    int has_ce = jget(jget(jget(doc, "counterexamples"), name), p->valuestring) != NULL;
-                    char *n1 = S("%s: measured %s, paper %s%s%s%s", p->valuestring, mv, pv,
-                                 has_ce ? " (counterexample: counterexamples." : "", has_ce ? name : "",
-                                 has_ce ? ")" : "");
+                    const cJSON *det = jget(jget(jget(doc, "details"), name), p->valuestring);
+                    const cJSON *ce = jget(det, "counterexample");
+                    double worst = NAN;
+                    jnum(jget(det, "worst_error"), &worst);
+                    if (!ce)
+                        ce = jget(jget(jget(doc, "counterexamples"), name), p->valuestring);
+                    char wb[64] = "";
+                    if (isfinite(worst))
+                        snprintf(wb, sizeof wb, ", worst error %.3g", worst);
+                    const char *what = jstr(jget(ce, "what"));
+                    char *n1 = S("%s: measured %s, paper %s%s%s%s%s", p->valuestring, mv, pv, wb,
+                                 ce ? "; counterexample in properties.json details." : "", ce ? name : "",
+                                 what ? ": " : "");
+                    if (what) {
+                        char *n2 = S("%s%s", n1, what);
+                        free(n1);
+                        n1 = n2;
+                    }
                     note = join_note(note, n1);
                     free(n1);
                     if (why)
@@ -414,8 +434,11 @@ static void build_flops(struct skb_report *rep)
             int has_p = jnum(jget(pf, "a"), &pa) == 0 && jnum(jget(pf, "b"), &pb) == 0;
             const char *ptext = jstr(jget(pf, "text"));
             const cJSON *cgm = jget(cg, name);
-            if (jnum(cgm, &cgv) == 0 || jnum(jget(cgm, "per_blend"), &cgv) == 0)
+            if (jnum(cgm, &cgv) == 0 || jnum(jget(cgm, "per_blend"), &cgv) == 0
+                || jnum(jget(cgm, "instructions_per_blend"), &cgv) == 0)
                 cgs = S("%.0f", cgv);
+            else if (cJSON_IsFalse(jget(cg, "available")))
+                cgs = S("not measured: %s", jstr(jget(cg, "reason")) ? jget(cg, "reason")->valuestring : "unavailable");
             else
                 cgs = strdup(cg ? "—" : "not measured");
             if (!doc) {
