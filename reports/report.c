@@ -417,6 +417,16 @@ static void build_flops(struct skb_report *rep)
                                    S("Counted by executing each method (add, mul = 1). %s",
                                      "Rule: exact_int (both coefficients within 0.5); where ours are higher, the note says why."),
                                    cols);
+    /* the counting convention as flops.json states it */
+    for (int k = 0; t && k < rep->nruns; k++) {
+        const char *conv = jstr(jget(rep->runs[k].doc[SKB_RF_FLOPS], "convention"));
+        if (conv) {
+            char *n = S("%s Convention (flops.json): %s", t->intro ? t->intro : "", conv);
+            free(t->intro);
+            t->intro = n;
+            break;
+        }
+    }
     for (int k = 0; k < rep->nruns; k++) {
         const cJSON *doc = rep->runs[k].doc[SKB_RF_FLOPS];
         const cJSON *fits = jget(doc, "fits"), *cg = jget(doc, "callgrind");

@@ -20,7 +20,7 @@ fi
 srcs=(tests/fuzz/fuzz_inputs.c reports/*.c harness/skb_json.c harness/cli_util.c harness/cmd_blend.c methods/*.c)
 # shellcheck disable=SC2046
 if ! "$cc" -std=c11 -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-     -Imethods -Iharness -Ireports $(pkg-config --cflags gsl libcjson) -o "$out/fuzz_inputs" "${srcs[@]}" \
+     -Imethods -Iharness -Ireports -Idatasets $(pkg-config --cflags gsl libcjson) -o "$out/fuzz_inputs" "${srcs[@]}" \
      $(pkg-config --libs gsl libcjson) -lm 2> "$out/build.log"; then
   tail -20 "$out/build.log"; echo "FAIL fuzz: build"; exit 1
 fi
