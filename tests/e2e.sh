@@ -12,7 +12,12 @@ ok() { echo "ok   $*"; }
 bad() { echo "FAIL $*"; fail=1; }
 
 # 1. the whole suite, quick, then the report on its output
-if "$exe" run all --quick --out "$tmp/run" 2> "$tmp/run.log"; then ok "run all --quick"; else
+# Under make asan, Mesa's llvmpipe JIT (gpu experiment) leaks a few hundred
+# bytes from frames LSan cannot name, so leak checking is off for this one
+# step only (everything else here keeps it; test_gpu covers the GPU code).
+runenv=()
+[ -n "${SKB_ASAN:-}" ] && runenv=(env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0")
+if "${runenv[@]}" "$exe" run all --quick --out "$tmp/run" 2> "$tmp/run.log"; then ok "run all --quick"; else
   bad "run all --quick (exit $?)"; tail -5 "$tmp/run.log"; fi
 if ls "$tmp/run"/*.json > /dev/null 2>&1; then
   run="$tmp/run"
