@@ -443,8 +443,11 @@ static void build_flops(struct skb_report *rep)
             int st;
             int has_p = jnum(jget(pf, "a"), &pa) == 0 && jnum(jget(pf, "b"), &pb) == 0;
             const char *ptext = jstr(jget(pf, "text"));
-            const cJSON *cgm = jget(cg, name);
-            if (jnum(cgm, &cgv) == 0 || jnum(jget(cgm, "per_blend"), &cgv) == 0
+            const cJSON *cgm = jget(jget(cg, "per_method") ? jget(cg, "per_method") : cg, name);
+            double c2, c8;
+            if (jnum(jget(cgm, "n2"), &c2) == 0 && jnum(jget(cgm, "n8"), &c8) == 0)
+                cgs = S("%.0f (n = 2) / %.0f (n = 8)", c2, c8);
+            else if (jnum(cgm, &cgv) == 0 || jnum(jget(cgm, "per_blend"), &cgv) == 0
                 || jnum(jget(cgm, "instructions_per_blend"), &cgv) == 0)
                 cgs = S("%.0f", cgv);
             else if (cJSON_IsFalse(jget(cg, "available")))
