@@ -288,6 +288,28 @@ static void test_report_not_run(void **state)
     cJSON_Delete(ref);
 }
 
+/* two machines merge into one report: every table gains a machine column */
+static void test_report_two_machines(void **state)
+{
+    static struct skb_results r[2];
+    struct skb_report *rep = calloc(1, sizeof *rep);
+    char msg[512];
+    cJSON *ref = load_ref();
+    assert_int_equal(skb_results_load(FIXTURE, &r[0], msg, sizeof msg), 0);
+    assert_int_equal(skb_results_load(FIXTURE, &r[1], msg, sizeof msg), 0);
+    strcpy(r[1].machine_key, "other/8-core");
+    assert_int_equal(skb_report_build(r, 2, ref, rep, msg, sizeof msg), 0);
+    const struct skb_rtable *t = skb_report_table(rep, "table41");
+    assert_string_equal(t->col[0], "machine");
+    assert_non_null(find_row(t, 0, "other/8-core", 1, "dlb"));
+    assert_non_null(find_row(t, 0, "fixture-host/2-core", 1, "dlb"));
+    skb_report_free(rep);
+    free(rep);
+    skb_results_free(&r[0]);
+    skb_results_free(&r[1]);
+    cJSON_Delete(ref);
+}
+
 /* ---- compare ---- */
 
 static int compare_dirs(const char *a, const char *b, const char *rerun, cJSON **sum)
@@ -433,6 +455,7 @@ int main(void)
         cmocka_unit_test(test_report_statuses),
         cmocka_unit_test(test_report_new_method_everywhere),
         cmocka_unit_test(test_report_not_run),
+        cmocka_unit_test(test_report_two_machines),
         cmocka_unit_test(test_compare_gates),
         cmocka_unit_test(test_compare_missing_experiment),
         cmocka_unit_test(test_compare_effect_threshold),
