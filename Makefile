@@ -83,7 +83,7 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libskb.a tests/skb_test.h
 	@$(CC) $(CFLAGS) -Itests -c -o $@.o $<
 	@$(CXX) $(LDFLAGS) -o $@ $@.o $(BUILD)/libskb.a $(PKG_LIBS) $(shell pkg-config --libs $(TESTPKGS))
 
-$(BUILD)/tests/%: tests/%.cpp $(BUILD)/libskb.a
+$(BUILD)/tests/%: tests/%.cpp $(BUILD)/libskb.a $(wildcard harness/*.hpp)
 	@mkdir -p $(dir $@)
 	@echo "  TEST $<"
 	@$(CXX) $(CXXFLAGS) -Itests -I/usr/include/eigen3 -o $@ $< $(BUILD)/libskb.a $(PKG_LIBS) $(shell pkg-config --libs $(TESTPKGS))

@@ -121,7 +121,7 @@ int skb_table41_write(const struct skb_run_ctx *ctx, int loud, char *msg, size_t
         if (skb_methods[i]->flags & SKB_MF_TABLE41)
             OUT("---|");
     OUT("\n");
-    int mismatches = 0;
+    int mismatches = 0, unmeasured = 0;
     for (int r = 0; r < NROWS; r++) {
         OUT("| %s |", row_titles[r]);
         for (int i = 0; skb_methods[i]; i++) {
@@ -130,6 +130,7 @@ int skb_table41_write(const struct skb_run_ctx *ctx, int loud, char *msg, size_t
                 continue;
             const char *v = str_at(props, "verdicts", m->name, rows[r]);
             const char *p = pv ? str_at(pv, m->name, rows[r], NULL) : NULL;
+            unmeasured += !v;
             if (!v)
                 snprintf(cell, sizeof cell, "not measured%s%s%s", p ? " (paper " : "", p ? minus_sign(p) : "", p ? ")" : "");
             else if (p && strcmp(v, p) != 0) {
@@ -170,8 +171,10 @@ int skb_table41_write(const struct skb_run_ctx *ctx, int loud, char *msg, size_t
         OUT("FLOP convention: %s\n\n", conv);
     if (props && pv) {
         OUT("## Mismatches with the thesis verdicts\n\n");
-        if (!mismatches)
+        if (!mismatches && !unmeasured)
             OUT("None: the measured verdict matrix equals thesis Table 4.1.\n\n");
+        else if (!mismatches)
+            OUT("None among the measured cells (%d cells not measured in this run).\n\n", unmeasured);
         for (int i = 0; skb_methods[i]; i++) {
             const struct skb_method *m = skb_methods[i];
             for (int r = 0; r < NROWS && (m->flags & SKB_MF_TABLE41); r++) {
