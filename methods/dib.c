@@ -145,4 +145,5 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_dib = {
     .prepare = dib_prepare,
     .skin = dib_skin,
     .pose_stats = dib_pose_stats,
+    .f32 = NULL,
 };

@@ -18,6 +18,7 @@
 #include <math.h>
 #include <string.h>
 #include "skb_dqblend.h"
+#include "skb_fast.h"
 
 void skb__dq_antipodal_pivot(int n, int pivot, struct skb_dq *q)
 {
@@ -210,4 +211,5 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_dlb = {
     .prepare = dlb_prepare,
     .skin = dlb_skin,
     .pose_stats = NULL,
+    .f32 = SKB_FAST_F32(skb__dlb_f32),
 };

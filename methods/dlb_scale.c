@@ -115,4 +115,5 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_dlb_scale = {
     .prepare = dlb_scale_prepare,
     .skin = dlb_scale_skin,
     .pose_stats = NULL,
+    .f32 = NULL,
 };

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 #include "skb_method.h"
+#include "skb_fast.h"
 
 /* blend: sum_i w_i C_i on the 3x4 part; no conversion in or out (thesis 4.4) */
 static int linear_blend(const struct skb_blend_in *in, const struct skb_params *prm,
@@ -84,4 +85,5 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_linear = {
     .skin = linear_skin,
     .pose_stats = NULL,
     .refit = skb__refit_lbs,
+    .f32 = SKB_FAST_F32(skb__linear_f32),
 };

@@ -77,4 +77,5 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_logm = {
     .prepare = logm_prepare,
     .skin = logm_skin,
     .pose_stats = NULL,
+    .f32 = NULL,
 };

@@ -12,6 +12,7 @@
  * (highest weight if several), else of the highest-weight joint. */
 #include <stddef.h>
 #include "skb_method.h"
+#include "skb_fast.h"
 
 static int qb_blend(const struct skb_blend_in *in, const struct skb_params *prm,
                     skb_real out[16], struct skb_blend_stats *st)
@@ -59,11 +60,8 @@ static skb_real joint_weight(const struct skb_mesh *m, int v, int joint)
     return w;
 }
 
-static int qb_bind(const struct skb_mesh *m, void *state)
+int skb__qb_default_centers(const struct skb_mesh *m, skb_real *center)
 {
-    struct qb_view s = qb_layout(m, state);
-    if (m->center)
-        return 0;
     if (!m->joint_rest)
         return SKB_ENOCENTER;    /* neither per-vertex centres nor joint positions */
     for (int v = 0; v < m->nverts; v++) {
@@ -85,9 +83,17 @@ static int qb_bind(const struct skb_mesh *m, void *state)
         }
         int j = best_child >= 0 ? best_child : best;
         for (int k = 0; k < 3; k++)
-            s.center[3 * v + k] = m->joint_rest[3 * j + k];
+            center[3 * v + k] = m->joint_rest[3 * j + k];
     }
     return 0;
+}
+
+static int qb_bind(const struct skb_mesh *m, void *state)
+{
+    struct qb_view s = qb_layout(m, state);
+    if (m->center)
+        return 0;
+    return skb__qb_default_centers(m, s.center);
 }
 
 static int qb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
@@ -129,4 +135,5 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_qb = {
     .prepare = qb_prepare,
     .skin = qb_skin,
     .pose_stats = NULL,
+    .f32 = SKB_FAST_F32(skb__qb_f32),
 };

@@ -5,6 +5,7 @@
  * the result drift when the origin is not the joint (DQ paper 2.2). */
 #include <stddef.h>
 #include "skb_method.h"
+#include "skb_fast.h"
 
 /* blend: 4x4 -> (quaternion, translation) per input, QLB, -> 4x4 */
 static int qlb0_blend(const struct skb_blend_in *in, const struct skb_params *prm,
@@ -65,4 +66,5 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_qlb0 = {
     .prepare = qlb0_prepare,
     .skin = qlb0_skin,
     .pose_stats = NULL,
+    .f32 = SKB_FAST_F32(skb__qlb0_f32),
 };

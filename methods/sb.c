@@ -195,4 +195,5 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_sb = {
     .prepare = sb_prepare,
     .skin = sb_skin,
     .pose_stats = sb_pose_stats,
+    .f32 = NULL,
 };

@@ -38,4 +38,5 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_sclerp = {
     .prepare = NULL,
     .skin = NULL,
     .pose_stats = NULL,
+    .f32 = NULL,
 };

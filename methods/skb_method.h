@@ -108,6 +108,21 @@ struct skb_pose {
 #define SKB_METHOD_EXPORT
 #endif
 
+/* optional single-precision fast path of a method (methods/fast_f32.c): the
+ * method keeps its own float layout of the mesh in its state (bind converts
+ * the mesh once), prepare converts one pose, skin writes float xyz per
+ * vertex.  pos_out and nrm_out hold 3*nverts + 1 floats (a kernel may store
+ * four floats at 3*v); nrm_out is used only when the mesh has normals.
+ * Called only through skb_skin_f32_* (methods/skb_fast.h), and checked
+ * against the double skin of the same method before any time is reported. */
+struct skb_method_f32 {
+    size_t (*state_size)(const struct skb_mesh *m);
+    int (*bind)(const struct skb_mesh *m, void *state);
+    int (*prepare)(const struct skb_mesh *m, const struct skb_pose *p,
+                   const struct skb_params *prm, void *state);
+    int (*skin)(const void *state, int v0, int v1, float *pos_out, float *nrm_out);
+};
+
 struct skb_method {
     const char *name;          /* registry key, e.g. "dlb" */
     const char *title;         /* display name, e.g. "DLB" */
@@ -144,6 +159,9 @@ struct skb_method {
      * reals.  out: centre x, y, z, radius.  May be NULL (no refit). */
     int (*refit)(const struct skb_sphere_tree *t, int node, const struct skb_mesh *m,
                  const void *state, skb_real *scratch, skb_real out[4]);
+    /* single-precision fast path, or NULL (the harness then times the
+     * double path); see struct skb_method_f32 */
+    const struct skb_method_f32 *f32;
 };
 
 #ifndef SKB_FLOP_COUNT

@@ -1,0 +1,466 @@
+/* fast_f32.c — single-precision fast kernels for the methods users deploy:
+ * linear (LBS, thesis eq. 2.6), qlb0/qb (QLB about the origin / a fixed
+ * centre, thesis eq. 3.5 and 3.7) and dlb (DQ paper Alg. 1 with Alg. 2 signs).
+ *
+ * Layout chosen by measurement (see the cpu experiment): per-joint data as
+ * 4-float columns, so that blending the influences of one vertex is a few
+ * 4-wide multiply-adds (GCC vector extensions: SSE on x86-64, NEON on ARM,
+ * scalar elsewhere); vertex data as packed float streams (positions and
+ * normals xyz, four uint16 joint indices, four float weights).  On x86-64
+ * the kernels are also cloned for x86-64-v3 (AVX2+FMA) and picked at run
+ * time, so the binary stays portable.  Everything outside the kernels runs in
+ * double (skb_real) and converts once per pose. */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "skb_fast.h"
+
+#ifndef SKB_FLOP_COUNT
+
+typedef float v4f __attribute__((vector_size(16)));
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__cplusplus)
+#define KERNEL __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define KERNEL
+#endif
+
+#define QLB_MIN_NORM2_F 1e-20f   /* <s,s> below this: the quaternion sum cancelled */
+#define DLB_MIN_NORM2_F 1e-20f
+
+enum kind { K_LINEAR, K_QLB0, K_QB, K_DLB };
+
+/* state: header, per-joint floats (JSTRIDE each), then the vertex streams */
+struct hdr {
+    int nverts, njoints, kind, pivot, has_nrm, jstride;
+    size_t off_pos, off_nrm, off_w, off_j, off_c;   /* byte offsets */
+};
+#define HDR_BYTES 128
+
+static int jstride(int kind)
+{
+    return kind == K_DLB ? 8 : kind == K_LINEAR ? 16 : 20;
+}
+
+static size_t round64(size_t x) { return (x + 63) / 64 * 64; }
+
+static void layout(const struct skb_mesh *m, int kind, struct hdr *h)
+{
+    size_t nv = (size_t)m->nverts;
+    memset(h, 0, sizeof *h);
+    h->nverts = m->nverts;
+    h->njoints = m->njoints;
+    h->kind = kind;
+    h->has_nrm = m->nrm != NULL;
+    h->jstride = jstride(kind);
+    h->off_pos = HDR_BYTES + round64(sizeof(float) * (size_t)h->jstride * m->njoints);
+    h->off_nrm = h->off_pos + round64(sizeof(float) * (3 * nv + 4));
+    h->off_w = h->off_nrm + round64(sizeof(float) * (3 * nv + 4));
+    h->off_j = h->off_w + round64(sizeof(float) * 4 * nv);
+    h->off_c = h->off_j + round64(sizeof(uint16_t) * 4 * nv);
+}
+
+static size_t state_size(const struct skb_mesh *m, int kind)
+{
+    struct hdr h;
+    layout(m, kind, &h);
+    return h.off_c + (kind == K_QB ? round64(sizeof(float) * (3 * (size_t)m->nverts + 4)) : 0);
+}
+
+static size_t linear_size(const struct skb_mesh *m) { return state_size(m, K_LINEAR); }
+static size_t qlb0_size(const struct skb_mesh *m) { return state_size(m, K_QLB0); }
+static size_t qb_size(const struct skb_mesh *m) { return state_size(m, K_QB); }
+static size_t dlb_size(const struct skb_mesh *m) { return state_size(m, K_DLB); }
+
+#define AT(state, off, type) ((type *)((char *)(state) + (off)))
+#define AT_C(state, off, type) ((const type *)((const char *)(state) + (off)))
+
+static int bind_common(const struct skb_mesh *m, int kind, void *state)
+{
+    struct hdr h;
+    layout(m, kind, &h);
+    if (m->njoints > 65535)
+        return SKB_ENOTSUP;     /* joint indices are stored as uint16 */
+    memcpy(state, &h, sizeof h);
+    float *pos = AT(state, h.off_pos, float), *nrm = AT(state, h.off_nrm, float);
+    float *w = AT(state, h.off_w, float);
+    uint16_t *j = AT(state, h.off_j, uint16_t);
+    for (size_t i = 0; i < 3 * (size_t)m->nverts; i++) {
+        pos[i] = (float)m->pos[i];
+        nrm[i] = m->nrm ? (float)m->nrm[i] : 0.0f;
+    }
+    for (size_t i = 0; i < 4 * (size_t)m->nverts; i++) {
+        w[i] = (float)m->weight[i];
+        j[i] = (uint16_t)m->joint[i];
+    }
+    return 0;
+}
+
+static int linear_bind(const struct skb_mesh *m, void *state) { return bind_common(m, K_LINEAR, state); }
+static int qlb0_bind(const struct skb_mesh *m, void *state) { return bind_common(m, K_QLB0, state); }
+static int dlb_bind(const struct skb_mesh *m, void *state) { return bind_common(m, K_DLB, state); }
+
+/* qb's centres: the mesh's own, else the rule of the double path, read back
+ * from a bound double state of qb (one source of truth for the rule) */
+static int qb_bind(const struct skb_mesh *m, void *state)
+{
+    int rc = bind_common(m, K_QB, state);
+    struct hdr h;
+    float *c;
+    if (rc < 0)
+        return rc;
+    memcpy(&h, state, sizeof h);
+    c = AT(state, h.off_c, float);
+    if (m->center) {
+        for (size_t i = 0; i < 3 * (size_t)m->nverts; i++)
+            c[i] = (float)m->center[i];
+        return 0;
+    }
+    skb_real *cd = (skb_real *)malloc(sizeof(skb_real) * (3 * (size_t)m->nverts + 1));
+    if (!cd)
+        return SKB_ENOMEM;
+    rc = skb__qb_default_centers(m, cd);
+    for (size_t i = 0; rc == 0 && i < 3 * (size_t)m->nverts; i++)
+        c[i] = (float)cd[i];
+    free(cd);
+    return rc;
+}
+
+/* columns of the 3x4 part: c0 c1 c2 t, each xyz + pad (t pads with 1) */
+static void put_columns(const skb_real mat[16], float *out)
+{
+    for (int c = 0; c < 4; c++) {
+        for (int r = 0; r < 3; r++)
+            out[4 * c + r] = (float)mat[4 * r + c];
+        out[4 * c + 3] = c == 3 ? 1.0f : 0.0f;
+    }
+}
+
+static int linear_prepare(const struct skb_mesh *m, const struct skb_pose *p,
+                          const struct skb_params *prm, void *state)
+{
+    float *jd = AT(state, HDR_BYTES, float);
+    for (int j = 0; j < m->njoints; j++) {
+        skb_real c[16];
+        if (p->scale)
+            skb_mat4_mul(p->mats + 16 * j, p->scale + 16 * j, c);
+        else
+            memcpy(c, p->mats + 16 * j, sizeof c);
+        put_columns(c, jd + 16 * j);
+    }
+    return 0;
+}
+
+static int qlb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
+                       const struct skb_params *prm, void *state)
+{
+    struct hdr *h = (struct hdr *)state;
+    float *jd = AT(state, HDR_BYTES, float);
+    if (p->scale)
+        return SKB_ENOTSUP;
+    h->pivot = prm->antipodal != SKB_ANTIPODAL_NONE;
+    for (int j = 0; j < m->njoints; j++) {
+        skb_real r[9], t[3];
+        struct skb_quat q;
+        skb_mat4_to_rt(p->mats + 16 * j, r, t);
+        skb_quat_from_mat3(r, &q);
+        float *o = jd + 20 * j;
+        o[0] = (float)q.w; o[1] = (float)q.x; o[2] = (float)q.y; o[3] = (float)q.z;
+        put_columns(p->mats + 16 * j, o + 4);
+    }
+    return 0;
+}
+
+static int dlb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
+                       const struct skb_params *prm, void *state)
+{
+    float *jd = AT(state, HDR_BYTES, float);
+    if (p->scale || prm->antipodal != SKB_ANTIPODAL_PIVOT)
+        return SKB_ENOTSUP;     /* the fast path implements Algorithm 2 per vertex */
+    for (int j = 0; j < m->njoints; j++) {
+        struct skb_dq q;
+        skb_dq_from_mat4(p->mats + 16 * j, &q);
+        float *o = jd + 8 * j;
+        o[0] = (float)q.r.w; o[1] = (float)q.r.x; o[2] = (float)q.r.y; o[3] = (float)q.r.z;
+        o[4] = (float)q.d.w; o[5] = (float)q.d.x; o[6] = (float)q.d.y; o[7] = (float)q.d.z;
+    }
+    return 0;
+}
+
+static inline v4f load4(const float *p)
+{
+    v4f v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static inline void store4(float *p, v4f v)
+{
+    memcpy(p, &v, sizeof v);     /* writes p[3] too: buffers carry one spare float */
+}
+
+/* LBS: blend the four column sets, transform position and normal */
+KERNEL static void linear_kernel(const float *__restrict__ jd, const float *__restrict__ P,
+                                 const float *__restrict__ N, const float *__restrict__ W,
+                                 const uint16_t *__restrict__ J, int v0, int v1, int has_nrm,
+                                 float *__restrict__ OP, float *__restrict__ ON)
+{
+    for (int v = v0; v < v1; v++) {
+        const float *m0 = jd + 16 * J[4 * v], *m1 = jd + 16 * J[4 * v + 1];
+        const float *m2 = jd + 16 * J[4 * v + 2], *m3 = jd + 16 * J[4 * v + 3];
+        float w0 = W[4 * v], w1 = W[4 * v + 1], w2 = W[4 * v + 2], w3 = W[4 * v + 3];
+        v4f b0 = w0 * load4(m0) + w1 * load4(m1) + w2 * load4(m2) + w3 * load4(m3);
+        v4f b1 = w0 * load4(m0 + 4) + w1 * load4(m1 + 4) + w2 * load4(m2 + 4) + w3 * load4(m3 + 4);
+        v4f b2 = w0 * load4(m0 + 8) + w1 * load4(m1 + 8) + w2 * load4(m2 + 8) + w3 * load4(m3 + 8);
+        v4f b3 = w0 * load4(m0 + 12) + w1 * load4(m1 + 12) + w2 * load4(m2 + 12) + w3 * load4(m3 + 12);
+        store4(OP + 3 * v, b0 * P[3 * v] + b1 * P[3 * v + 1] + b2 * P[3 * v + 2] + b3);
+        if (has_nrm) {
+            /* the blended 3x3 is not orthogonal: renormalise (as the double path) */
+            v4f q = b0 * N[3 * v] + b1 * N[3 * v + 1] + b2 * N[3 * v + 2];
+            float d = q[0] * q[0] + q[1] * q[1] + q[2] * q[2];
+            store4(ON + 3 * v, d > 0 ? q * (1.0f / sqrtf(d)) : q);
+        }
+    }
+}
+
+/* QLB: quaternion sum with Algorithm 2 signs, rotation from the non-unit sum
+ * divided by <s,s> (thesis 3.3), translation sum_i w_i C_i c (c = 0 for qlb0) */
+KERNEL static int qlb_kernel(const float *__restrict__ jd, const float *__restrict__ P,
+                             const float *__restrict__ N, const float *__restrict__ W,
+                             const uint16_t *__restrict__ J, const float *__restrict__ C,
+                             int pivot, int v0, int v1, int has_nrm,
+                             float *__restrict__ OP, float *__restrict__ ON)
+{
+    for (int v = v0; v < v1; v++) {
+        const float *m[4];
+        float w[4], ws[4];
+        for (int k = 0; k < 4; k++) {
+            m[k] = jd + 20 * J[4 * v + k];
+            ws[k] = w[k] = W[4 * v + k];
+        }
+        int pk = w[0] > 0 ? 0 : w[1] > 0 ? 1 : w[2] > 0 ? 2 : 3;
+        v4f qp = load4(m[pk]);
+        for (int k = 0; k < 4; k++) {
+            v4f qd = qp * load4(m[k]);
+            if (pivot && qd[0] + qd[1] + qd[2] + qd[3] < 0)
+                ws[k] = -w[k];
+        }
+        v4f s = ws[0] * load4(m[0]) + ws[1] * load4(m[1]) + ws[2] * load4(m[2]) + ws[3] * load4(m[3]);
+        v4f s2 = s * s;
+        float n2 = s2[0] + s2[1] + s2[2] + s2[3];
+        if (!(n2 > QLB_MIN_NORM2_F))
+            return SKB_ECANCEL;
+        float inv = 1.0f / n2;
+        float qw = s[0], qx = s[1], qy = s[2], qz = s[3];
+        float xy = 2 * qx * qy, xz = 2 * qx * qz, yz = 2 * qy * qz;
+        float wx = 2 * qw * qx, wy = 2 * qw * qy, wz = 2 * qw * qz;
+        v4f r0 = { (s2[1] + s2[0] - s2[2] - s2[3]) * inv, (xy + wz) * inv, (xz - wy) * inv, 0 };
+        v4f r1 = { (xy - wz) * inv, (s2[2] + s2[0] - s2[1] - s2[3]) * inv, (yz + wx) * inv, 0 };
+        v4f r2 = { (xz + wy) * inv, (yz - wx) * inv, (s2[3] + s2[0] - s2[1] - s2[2]) * inv, 0 };
+        v4f t = w[0] * load4(m[0] + 16) + w[1] * load4(m[1] + 16) + w[2] * load4(m[2] + 16)
+              + w[3] * load4(m[3] + 16);
+        float x = P[3 * v], y = P[3 * v + 1], z = P[3 * v + 2];
+        if (C) {
+            float cx = C[3 * v], cy = C[3 * v + 1], cz = C[3 * v + 2];
+            v4f b0 = w[0] * load4(m[0] + 4) + w[1] * load4(m[1] + 4) + w[2] * load4(m[2] + 4) + w[3] * load4(m[3] + 4);
+            v4f b1 = w[0] * load4(m[0] + 8) + w[1] * load4(m[1] + 8) + w[2] * load4(m[2] + 8) + w[3] * load4(m[3] + 8);
+            v4f b2 = w[0] * load4(m[0] + 12) + w[1] * load4(m[1] + 12) + w[2] * load4(m[2] + 12) + w[3] * load4(m[3] + 12);
+            t = b0 * cx + b1 * cy + b2 * cz + t;
+            x -= cx; y -= cy; z -= cz;
+        }
+        store4(OP + 3 * v, r0 * x + r1 * y + r2 * z + t);
+        if (has_nrm)
+            store4(ON + 3 * v, r0 * N[3 * v] + r1 * N[3 * v + 1] + r2 * N[3 * v + 2]);
+    }
+    return 0;
+}
+
+/* DLB: dual quaternion sum with Algorithm 2 signs, then DQ paper Alg. 1 */
+KERNEL static int dlb_kernel(const float *__restrict__ jd, const float *__restrict__ P,
+                             const float *__restrict__ N, const float *__restrict__ W,
+                             const uint16_t *__restrict__ J, int v0, int v1, int has_nrm,
+                             float *__restrict__ OP, float *__restrict__ ON)
+{
+    for (int v = v0; v < v1; v++) {
+        const float *m[4];
+        float w[4];
+        for (int k = 0; k < 4; k++) {
+            m[k] = jd + 8 * J[4 * v + k];
+            w[k] = W[4 * v + k];
+        }
+        int pk = w[0] > 0 ? 0 : w[1] > 0 ? 1 : w[2] > 0 ? 2 : 3;
+        v4f qp = load4(m[pk]);
+        for (int k = 0; k < 4; k++) {
+            v4f qd = qp * load4(m[k]);
+            if (qd[0] + qd[1] + qd[2] + qd[3] < 0)
+                w[k] = -w[k];
+        }
+        v4f br = w[0] * load4(m[0]) + w[1] * load4(m[1]) + w[2] * load4(m[2]) + w[3] * load4(m[3]);
+        v4f bd = w[0] * load4(m[0] + 4) + w[1] * load4(m[1] + 4) + w[2] * load4(m[2] + 4)
+               + w[3] * load4(m[3] + 4);
+        v4f r2 = br * br;
+        float n2 = r2[0] + r2[1] + r2[2] + r2[3];
+        if (!(n2 > DLB_MIN_NORM2_F))
+            return SKB_ECANCEL;
+        float inv = 1.0f / sqrtf(n2);
+        br = br * inv;
+        bd = bd * inv;
+        float a0 = br[0], dx = br[1], dy = br[2], dz = br[3];
+        float ae = bd[0], ex = bd[1], ey = bd[2], ez = bd[3];
+        float x = P[3 * v], y = P[3 * v + 1], z = P[3 * v + 2];
+        /* c1 = d0 x v + a0 v; v' = v + 2 d0 x c1 + 2 (a0 de - ae d0 + d0 x de) */
+        float c1x = dy * z - dz * y + a0 * x, c1y = dz * x - dx * z + a0 * y, c1z = dx * y - dy * x + a0 * z;
+        float tx = a0 * ex - ae * dx + dy * ez - dz * ey;
+        float ty = a0 * ey - ae * dy + dz * ex - dx * ez;
+        float tz = a0 * ez - ae * dz + dx * ey - dy * ex;
+        v4f out = { x + 2 * (dy * c1z - dz * c1y + tx), y + 2 * (dz * c1x - dx * c1z + ty),
+                    z + 2 * (dx * c1y - dy * c1x + tz), 0 };
+        store4(OP + 3 * v, out);
+        if (has_nrm) {
+            float nx = N[3 * v], ny = N[3 * v + 1], nz = N[3 * v + 2];
+            float n1x = dy * nz - dz * ny + a0 * nx, n1y = dz * nx - dx * nz + a0 * ny;
+            float n1z = dx * ny - dy * nx + a0 * nz;
+            v4f no = { nx + 2 * (dy * n1z - dz * n1y), ny + 2 * (dz * n1x - dx * n1z),
+                       nz + 2 * (dx * n1y - dy * n1x), 0 };
+            store4(ON + 3 * v, no);
+        }
+    }
+    return 0;
+}
+
+static int skin_any(const void *state, int v0, int v1, float *pos_out, float *nrm_out)
+{
+    const struct hdr *h = (const struct hdr *)state;
+    const float *jd = AT_C(state, HDR_BYTES, float);
+    const float *P = AT_C(state, h->off_pos, float), *N = AT_C(state, h->off_nrm, float);
+    const float *W = AT_C(state, h->off_w, float);
+    const uint16_t *J = AT_C(state, h->off_j, uint16_t);
+    int has_nrm = h->has_nrm && nrm_out;
+    switch (h->kind) {
+    case K_LINEAR:
+        linear_kernel(jd, P, N, W, J, v0, v1, has_nrm, pos_out, nrm_out);
+        return 0;
+    case K_QLB0:
+        return qlb_kernel(jd, P, N, W, J, NULL, h->pivot, v0, v1, has_nrm, pos_out, nrm_out);
+    case K_QB:
+        return qlb_kernel(jd, P, N, W, J, AT_C(state, h->off_c, float), h->pivot, v0, v1, has_nrm,
+                          pos_out, nrm_out);
+    default:
+        return dlb_kernel(jd, P, N, W, J, v0, v1, has_nrm, pos_out, nrm_out);
+    }
+}
+
+const struct skb_method_f32 skb__linear_f32 = { linear_size, linear_bind, linear_prepare, skin_any };
+const struct skb_method_f32 skb__qlb0_f32 = { qlb0_size, qlb0_bind, qlb_prepare, skin_any };
+const struct skb_method_f32 skb__qb_f32 = { qb_size, qb_bind, qlb_prepare, skin_any };
+const struct skb_method_f32 skb__dlb_f32 = { dlb_size, dlb_bind, dlb_prepare, skin_any };
+
+/* ---- wrappers: the one place that validates and owns the state ---- */
+
+int skb_skin_f32_init(struct skb_skinner_f32 *s, const struct skb_method *m,
+                      const struct skb_mesh *mesh, char *msg, size_t msglen)
+{
+    int rc;
+    s->m = m;
+    s->mesh = mesh;
+    s->state = NULL;
+    if (!m->f32) {
+        snprintf(msg, msglen, "method %s has no single-precision fast path", m->name);
+        return SKB_ENOTSUP;
+    }
+    if ((rc = skb_mesh_check(mesh, msg, msglen)) < 0)
+        return rc;
+    size_t size = round64(m->f32->state_size(mesh));
+    s->state = aligned_alloc(64, size);
+    if (!s->state) {
+        snprintf(msg, msglen, "%s: out of memory for the fast-path state (%zu bytes)", m->name, size);
+        return SKB_ENOMEM;
+    }
+    memset(s->state, 0, size);
+    if ((rc = m->f32->bind(mesh, s->state)) < 0) {
+        snprintf(msg, msglen, "%s: fast path bind: %s", m->name, skb_strerror(rc));
+        skb_skin_f32_fini(s);
+        return rc;
+    }
+    return 0;
+}
+
+int skb__skin_f32_prepare(struct skb_skinner_f32 *s, const struct skb_pose *p, const struct skb_params *prm)
+{
+    return s->m->f32->prepare(s->mesh, p, prm, s->state);
+}
+
+int skb__skin_f32_run(struct skb_skinner_f32 *s, int v0, int v1, float *pos_out, float *nrm_out)
+{
+    return s->m->f32->skin(s->state, v0, v1, pos_out, nrm_out);
+}
+
+int skb_skin_f32_pose(struct skb_skinner_f32 *s, const struct skb_pose *p,
+                      const struct skb_params *prm, float *pos_out, float *nrm_out,
+                      char *msg, size_t msglen)
+{
+    struct skb_params defaults;
+    int rc;
+    if (p->njoints != s->mesh->njoints) {
+        snprintf(msg, msglen, "pose has %d joints, mesh has %d", p->njoints, s->mesh->njoints);
+        return SKB_EINVAL;
+    }
+    for (int i = 0; i < 16 * p->njoints; i++)
+        if (!isfinite((double)p->mats[i]) || (p->scale && !isfinite((double)p->scale[i]))) {
+            snprintf(msg, msglen, "pose: non-finite joint matrix");
+            return SKB_ENONFINITE;
+        }
+    if (!prm) {
+        skb_params_default(&defaults);
+        prm = &defaults;
+    }
+    if ((rc = skb__skin_f32_prepare(s, p, prm)) < 0) {
+        snprintf(msg, msglen, "%s: fast path prepare: %s", s->m->name, skb_strerror(rc));
+        return rc;
+    }
+    if ((rc = skb__skin_f32_run(s, 0, s->mesh->nverts, pos_out, nrm_out)) < 0) {
+        snprintf(msg, msglen, "%s: fast path skin: %s", s->m->name, skb_strerror(rc));
+        return rc;
+    }
+    return 0;
+}
+
+void skb_f32_compare(int nverts, const skb_real *pos_ref, const skb_real *nrm_ref,
+                     const float *pos, const float *nrm, double *pos_ratio, double *nrm_ratio,
+                     int *worst_vertex)
+{
+    double scale = 0, ep = 0, en = 0;
+    int worst = 0;
+    for (size_t i = 0; i < 3 * (size_t)nverts; i++)
+        scale = fmax(scale, fabs((double)pos_ref[i]));
+    scale += 1;
+    for (int v = 0; v < nverts; v++)
+        for (int k = 0; k < 3; k++) {
+            size_t i = 3 * (size_t)v + (size_t)k;
+            double e = fabs((double)pos[i] - (double)pos_ref[i]);
+            if (!(e <= ep)) {   /* NaN counts as the worst */
+                ep = isnan(e) ? INFINITY : e;
+                worst = v;
+            }
+            if (nrm && nrm_ref) {
+                double f = fabs((double)nrm[i] - (double)nrm_ref[i]);
+                en = isnan(f) ? INFINITY : fmax(en, f);
+            }
+        }
+    *pos_ratio = ep / (SKB_TOL_F32_POS * scale);
+    *nrm_ratio = en / SKB_TOL_F32_NRM;
+    if (worst_vertex)
+        *worst_vertex = worst;
+}
+
+void skb_skin_f32_fini(struct skb_skinner_f32 *s)
+{
+    if (!s)
+        return;
+    free(s->state);
+    s->state = NULL;
+}
+
+#endif

@@ -1,0 +1,68 @@
+/* skb_fast.h — single-precision fast paths (methods/fast_f32.c) and the
+ * wrappers that are the only way the harness calls them.  A method opts in
+ * with `.f32 = SKB_FAST_F32(skb__<name>_f32)` in its struct skb_method. */
+#ifndef SKB_FAST_H
+#define SKB_FAST_H
+
+#include "skb_method.h"
+
+#ifndef SKB_FLOP_COUNT
+SKB_EXTERN_C_BEGIN
+#endif
+/* qb's default rotation centres (its bind rule, methods/qb.c): 3*nverts */
+int skb__qb_default_centers(const struct skb_mesh *m, skb_real *center);
+#ifndef SKB_FLOP_COUNT
+SKB_EXTERN_C_END
+#endif
+
+/* the FLOP-counting build (methods/ as C++ with a counting skb_real) does
+ * not count float kernels: they are compiled out there */
+#ifdef SKB_FLOP_COUNT
+#define SKB_FAST_F32(x) NULL
+#else
+#define SKB_FAST_F32(x) (&(x))
+
+SKB_EXTERN_C_BEGIN
+
+extern const struct skb_method_f32 skb__linear_f32;
+extern const struct skb_method_f32 skb__qlb0_f32;
+extern const struct skb_method_f32 skb__qb_f32;
+extern const struct skb_method_f32 skb__dlb_f32;
+
+/* acceptance of a fast path against the double skin of the same method:
+ * positions to this fraction of the output's extent (max |coordinate| + 1),
+ * normals (unit vectors) to this absolute error.  Float rounding (2^-24)
+ * through ~30 dependent operations on unit-scale data stays below 1e-6. */
+#define SKB_TOL_F32_POS 5e-6
+#define SKB_TOL_F32_NRM 5e-6
+
+/* compare a fast-path output with the double one; returns the worst position
+ * error over the tolerance scale and the worst normal error (both <= 1 when
+ * the output passes), and the vertex where the position error peaks */
+void skb_f32_compare(int nverts, const skb_real *pos_ref, const skb_real *nrm_ref,
+                     const float *pos, const float *nrm, double *pos_ratio, double *nrm_ratio,
+                     int *worst_vertex);
+
+/* a float fast path bound to one mesh */
+struct skb_skinner_f32 {
+    const struct skb_method *m;
+    const struct skb_mesh *mesh;
+    void *state;
+};
+/* SKB_ENOTSUP when m has no fast path or the mesh does not fit it */
+int skb_skin_f32_init(struct skb_skinner_f32 *s, const struct skb_method *m,
+                      const struct skb_mesh *mesh, char *msg, size_t msglen);
+/* pos_out/nrm_out: 3*nverts + 1 floats each */
+int skb_skin_f32_pose(struct skb_skinner_f32 *s, const struct skb_pose *p,
+                      const struct skb_params *prm, float *pos_out, float *nrm_out,
+                      char *msg, size_t msglen);
+/* the two halves of skb_skin_f32_pose, unchecked, for timing loops that
+ * have validated their inputs with skb_skin_f32_pose once */
+int skb__skin_f32_prepare(struct skb_skinner_f32 *s, const struct skb_pose *p, const struct skb_params *prm);
+int skb__skin_f32_run(struct skb_skinner_f32 *s, int v0, int v1, float *pos_out, float *nrm_out);
+void skb_skin_f32_fini(struct skb_skinner_f32 *s);
+
+SKB_EXTERN_C_END
+#endif
+
+#endif

@@ -1,0 +1,123 @@
+/* test_fast.c — every method's single-precision fast path agrees with the
+ * double skin of the same method (SKB_TOL_F32_*), on real and procedural
+ * models and on random meshes and poses; loops over the registry. */
+#include <unistd.h>
+#include "skb_test.h"
+#include "skb_fast.h"
+#include "skb_dataset.h"
+
+#define N_POSES_CHECKED 6
+
+static void check_method_on(const struct skb_method *m, const struct skb_dataset *d, int all_poses)
+{
+    struct skb_skinner ref;
+    struct skb_skinner_f32 fast;
+    char msg[512];
+    size_t n3 = 3 * (size_t)d->mesh.nverts + 1;
+    double *rp = calloc(n3, sizeof *rp), *rn = calloc(n3, sizeof *rn);
+    float *fp = calloc(n3, sizeof *fp), *fn = calloc(n3, sizeof *fn);
+    assert_non_null(rp); assert_non_null(rn); assert_non_null(fp); assert_non_null(fn);
+    if (skb_skin_init(&ref, m, &d->mesh, msg, sizeof msg) < 0)
+        fail_msg("%s on %s: %s", m->name, d->name, msg);
+    if (skb_skin_f32_init(&fast, m, &d->mesh, msg, sizeof msg) < 0)
+        fail_msg("%s on %s: %s", m->name, d->name, msg);
+    double worst_p = 0, worst_n = 0;
+    int step = all_poses ? 1 : (d->nposes + N_POSES_CHECKED - 1) / N_POSES_CHECKED;
+    for (int k = 0; k < d->nposes; k += step) {
+        struct skb_pose p;
+        double ep, en;
+        int wv;
+        skb_dataset_pose(d, k, &p);
+        if (skb_skin_pose(&ref, &p, NULL, rp, rn, msg, sizeof msg) < 0)
+            fail_msg("%s on %s pose %d: %s", m->name, d->name, k, msg);
+        if (skb_skin_f32_pose(&fast, &p, NULL, fp, fn, msg, sizeof msg) < 0)
+            fail_msg("%s f32 on %s pose %d: %s", m->name, d->name, k, msg);
+        skb_f32_compare(d->mesh.nverts, rp, rn, fp, fn, &ep, &en, &wv);
+        if (ep > 1 || en > 1)
+            fail_msg("%s f32 on %s pose %d: position error %.3g x tolerance (vertex %d), normal %.3g x",
+                     m->name, d->name, k, ep, wv, en);
+        worst_p = fmax(worst_p, ep);
+        worst_n = fmax(worst_n, en);
+    }
+    print_message("%-7s %-14s worst error: positions %.3f, normals %.3f of tolerance\n", m->name, d->name,
+                  worst_p, worst_n);
+    skb_skin_fini(&ref);
+    skb_skin_f32_fini(&fast);
+    free(rp); free(rn); free(fp); free(fn);
+}
+
+static void test_fast_matches_double(void **state)
+{
+    static const char *const names[] = { "arm", "cloth", "creature", "body", "bcn_human", "wuson", "fbx_skeleton" };
+    int any = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        struct skb_dataset d;
+        struct skb_dataset_opts o = { skb_test_seed(), 1, 0 };
+        char msg[512];
+        if (skb_dataset_load(names[i], &o, &d, msg, sizeof msg) < 0) {
+            print_message("skip %s: %s\n", names[i], msg);
+            continue;
+        }
+        for (int k = 0; skb_methods[k]; k++)
+            if (skb_methods[k]->f32) {
+                check_method_on(skb_methods[k], &d, 0);
+                any = 1;
+            }
+        skb_dataset_free(&d);
+    }
+    assert_true(any);
+}
+
+/* random poses within wide joint limits on the creature (antipodal signs
+ * matter: up to 170 degrees per joint, composed down the tree) */
+static void test_fast_random_poses(void **state)
+{
+    struct skb_dataset d;
+    struct skb_dataset_opts o = { 1, 1, 0 };
+    char msg[512];
+    assert_int_equal(skb_dataset_load("creature", &o, &d, msg, sizeof msg), 0);
+    assert_int_equal(skb_dataset_random_poses(&d, 8, 0.95 * SKB_PI, skb_test_seed(), msg, sizeof msg), 0);
+    for (int k = 0; skb_methods[k]; k++)
+        if (skb_methods[k]->f32)
+            check_method_on(skb_methods[k], &d, 1);
+    skb_dataset_free(&d);
+}
+
+/* a fast path must not write past 3*nverts + 1 floats (ASan checks) and
+ * must honour vertex ranges */
+static void test_fast_ranges(void **state)
+{
+    struct skb_dataset d;
+    struct skb_dataset_opts o = { 1, 1, 0 };
+    char msg[512];
+    assert_int_equal(skb_dataset_load("arm", &o, &d, msg, sizeof msg), 0);
+    int n = d.mesh.nverts;
+    for (int k = 0; skb_methods[k]; k++) {
+        const struct skb_method *m = skb_methods[k];
+        struct skb_skinner_f32 fast;
+        struct skb_pose p;
+        if (!m->f32)
+            continue;
+        float *a = calloc(3 * (size_t)n + 1, sizeof *a), *b = calloc(3 * (size_t)n + 1, sizeof *b);
+        float *na = calloc(3 * (size_t)n + 1, sizeof *na), *nb = calloc(3 * (size_t)n + 1, sizeof *nb);
+        assert_int_equal(skb_skin_f32_init(&fast, m, &d.mesh, msg, sizeof msg), 0);
+        skb_dataset_pose(&d, 5, &p);
+        assert_int_equal(skb_skin_f32_pose(&fast, &p, NULL, a, na, msg, sizeof msg), 0);
+        assert_int_equal(skb__skin_f32_run(&fast, 0, n / 3, b, nb), 0);
+        assert_int_equal(skb__skin_f32_run(&fast, n / 3, n, b, nb), 0);
+        assert_memory_equal(a, b, sizeof *a * 3 * (size_t)n);
+        skb_skin_f32_fini(&fast);
+        free(a); free(b); free(na); free(nb);
+    }
+    skb_dataset_free(&d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fast_matches_double),
+        cmocka_unit_test(test_fast_random_poses),
+        cmocka_unit_test(test_fast_ranges),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
