@@ -88,29 +88,32 @@ int skb_gpu_read_shader_file(const char *dir, const char *name, char **out, char
 int skb_gpu_vertex_source(const char *dir, const struct skb_gpu_shader *s, const char *method_src,
                           char **out, char *msg, size_t msglen)
 {
-    char *common = NULL, *method = NULL, *mainv = NULL, head[256];
-    int rc;
-    if ((rc = skb_gpu_read_shader_file(dir, "common.glsl", &common, msg, msglen)) < 0
-        || (!method_src && (rc = skb_gpu_read_shader_file(dir, s->file, &method, msg, msglen)) < 0)
-        || (rc = skb_gpu_read_shader_file(dir, "main.vert", &mainv, msg, msglen)) < 0)
-        goto done;
+    /* the parts in order; the method part is replaced by method_src if given */
+    const char *names[4] = { "common.glsl", "skin_util.glsl", s->file, "main.vert" };
+    char *part[4] = { NULL }, head[256];
+    size_t len = 0;
+    int rc = 0;
     snprintf(head, sizeof head, "#version 450 core\n#define SKB_MAX_JOINTS %d\n#define SKB_JOINT_VEC4 %d\n",
              SKB_GPU_MAX_JOINTS, s->vec4_per_joint);
-    const char *m = method_src ? method_src : method;
-    size_t len = strlen(head) + strlen(common) + strlen(m) + strlen(mainv) + 4;
+    for (int i = 0; i < 4 && rc == 0; i++)
+        if (!(i == 2 && method_src))
+            rc = skb_gpu_read_shader_file(dir, names[i], &part[i], msg, msglen);
+    if (rc < 0)
+        goto done;
+    len = strlen(head) + 8;
+    for (int i = 0; i < 4; i++)
+        len += strlen(part[i] ? part[i] : method_src);
     char *src = (char *)malloc(len);
     if (!src) {
         rc = SKB_ENOMEM;
         snprintf(msg, msglen, "gpu: out of memory for shader source");
         goto done;
     }
-    snprintf(src, len, "%s%s\n%s\n%s", head, common, m, mainv);
+    snprintf(src, len, "%s%s\n%s\n%s\n%s", head, part[0], part[1], part[2] ? part[2] : method_src, part[3]);
     *out = src;
-    rc = 0;
 done:
-    free(common);
-    free(method);
-    free(mainv);
+    for (int i = 0; i < 4; i++)
+        free(part[i]);
     return rc;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include <GL/glew.h>
+#include "skb_fast.h"   /* skb__qb_default_centers */
 #include "skb_gpu.h"
 
 enum { VBO_POS, VBO_NRM, VBO_JOINT, VBO_WEIGHT, VBO_CENTER };
@@ -31,43 +32,6 @@ static void float_buffer(GLuint vbo, GLuint loc, int comps, const float *data, i
     glEnableVertexAttribArray(loc);
 }
 
-/* total weight of joint j on vertex v (a joint may fill several slots) */
-static double joint_weight(const struct skb_mesh *m, int v, int j)
-{
-    double w = 0;
-    for (int k = 0; k < SKB_MAX_INFLUENCES; k++)
-        if (m->joint[SKB_MAX_INFLUENCES * v + k] == j)
-            w += (double)m->weight[SKB_MAX_INFLUENCES * v + k];
-    return w;
-}
-
-/* QB's rotation centre where the mesh has none: the rule of the CPU method
- * `qb` (methods/qb.c), Hejl's joint between the bones that move the vertex
- * (DQ paper 2.3): the rest position of the heaviest influencing joint whose
- * parent also influences the vertex, else of the heaviest joint */
-static void default_center(const struct skb_mesh *m, int v, float out[3])
-{
-    int best = -1, best_child = -1;
-    double wbest = -1, wchild = -1;
-    for (int k = 0; k < SKB_MAX_INFLUENCES; k++) {
-        int j = m->joint[SKB_MAX_INFLUENCES * v + k];
-        double w = joint_weight(m, v, j);
-        if (!(w > 0))
-            continue;
-        if (w > wbest) {
-            wbest = w;
-            best = j;
-        }
-        if (m->parent && m->parent[j] >= 0 && joint_weight(m, v, m->parent[j]) > 0 && w > wchild) {
-            wchild = w;
-            best_child = j;
-        }
-    }
-    int j = best_child >= 0 ? best_child : best;
-    for (int i = 0; i < 3; i++)
-        out[i] = j >= 0 && m->joint_rest ? (float)m->joint_rest[3 * j + i] : 0.0f;
-}
-
 int skb_gpu_mesh_upload(const struct skb_mesh *m, struct skb_gpu_mesh *gm, char *msg, size_t msglen)
 {
     size_t nv = (size_t)m->nverts;
@@ -76,9 +40,13 @@ int skb_gpu_mesh_upload(const struct skb_mesh *m, struct skb_gpu_mesh *gm, char 
     float *wgt = (float *)calloc(4 * nv + 1, sizeof(float));
     float *ctr = (float *)calloc(3 * nv + 1, sizeof(float));
     GLint *jnt = (GLint *)calloc(4 * nv + 1, sizeof(GLint));
+    /* QB's centres where the mesh has none: the CPU method's own rule
+     * (methods/qb.c, Hejl's joint between the bones that move the vertex);
+     * without joint positions the CPU reference reports the missing centre */
+    skb_real *dctr = m->center ? NULL : (skb_real *)calloc(3 * nv + 1, sizeof(skb_real));
     int rc = 0;
     memset(gm, 0, sizeof *gm);
-    if (!pos || !nrm || !wgt || !ctr || !jnt) {
+    if (!pos || !nrm || !wgt || !ctr || !jnt || (!m->center && !dctr)) {
         snprintf(msg, msglen, "gpu: out of memory uploading %d vertices", m->nverts);
         rc = SKB_ENOMEM;
         goto done;
@@ -89,16 +57,15 @@ int skb_gpu_mesh_upload(const struct skb_mesh *m, struct skb_gpu_mesh *gm, char 
         rc = SKB_ENOTSUP;
         goto done;
     }
+    if (dctr && skb__qb_default_centers(m, dctr) < 0)
+        memset(dctr, 0, sizeof(skb_real) * 3 * nv);
     for (size_t v = 0; v < nv; v++) {
         int k = 0;
         for (int i = 0; i < 3; i++) {
             pos[3 * v + i] = (float)m->pos[3 * v + i];
             nrm[3 * v + i] = m->nrm ? (float)m->nrm[3 * v + i] : (i == 2 ? 1.0f : 0.0f);
-            if (m->center)
-                ctr[3 * v + i] = (float)m->center[3 * v + i];
+            ctr[3 * v + i] = (float)(m->center ? m->center : dctr)[3 * v + i];
         }
-        if (!m->center)
-            default_center(m, (int)v, ctr + 3 * v);
         /* influences with weight > 0 first, each group in its original order */
         for (int pass = 0; pass < 2; pass++)
             for (int i = 0; i < SKB_MAX_INFLUENCES; i++) {
@@ -138,6 +105,7 @@ done:
     free(wgt);
     free(ctr);
     free(jnt);
+    free(dctr);
     if (rc < 0)
         skb_gpu_mesh_free(gm);
     return rc;

@@ -85,8 +85,9 @@ int skb_gpu_framebuffer(struct skb_gpu *g, int width, int height, char *msg, siz
  * <exe dir>/../gpu/shaders, <exe dir>/../../gpu/shaders, ./gpu/shaders
  * (the first that holds common.glsl).  exe may be NULL (/proc/self/exe). */
 int skb_gpu_shader_dir(const char *exe, char *out, size_t outlen, char *msg, size_t msglen);
-/* full vertex shader source: version + defines, common.glsl, the method part
- * (method_src, or the shader's file when NULL), main.vert; caller frees */
+/* full vertex shader source: version + defines, common.glsl, skin_util.glsl,
+ * the method part (method_src, or the shader's file when NULL), main.vert;
+ * caller frees */
 int skb_gpu_vertex_source(const char *dir, const struct skb_gpu_shader *s, const char *method_src,
                           char **out, char *msg, size_t msglen);
 /* read dir/name; caller frees */

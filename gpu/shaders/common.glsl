@@ -1,9 +1,9 @@
 // common.glsl — inputs and outputs shared by every skinning vertex shader.
 // The loader puts "#version 450 core" and the defines SKB_MAX_JOINTS and
-// SKB_JOINT_VEC4 (vec4s per joint) in front, then this file, the method part
-// (which defines skin()), then main.vert.  For the SPIR-V cost count the
-// loader also defines SKB_SPIRV: loops over the 4 influences are then marked
-// for unrolling, as the GL driver unrolls them itself.
+// SKB_JOINT_VEC4 (vec4s per joint) in front, then this file, skin_util.glsl,
+// the method part (which defines skin()), then main.vert.  For the SPIR-V
+// cost count the loader also defines SKB_SPIRV: loops over the 4 influences
+// are then marked for unrolling, as the GL driver unrolls them itself.
 #ifdef SKB_SPIRV
 #extension GL_EXT_control_flow_attributes : require
 #define SKB_UNROLL [[unroll]]

@@ -6,12 +6,8 @@
 // Quaternions are stored (x, y, z, w).
 void skin(out vec3 pos, out vec3 nrm)
 {
-    vec4 b0 = vec4(0.0), be = vec4(0.0);
-    SKB_UNROLL for (int i = 0; i < 4; i++) {
-        int j = 2 * a_joint[i];
-        b0 += a_weight[i] * u_joint[j];
-        be += a_weight[i] * u_joint[j + 1];
-    }
+    vec4 b0, be;
+    dq_blend(b0, be);
     // b/|b| = b0/|b0| + eps (be/|b0| - b0 <b0,be>/|b0|^3)
     float inv = inversesqrt(dot(b0, b0));
     vec4 c0 = b0 * inv;

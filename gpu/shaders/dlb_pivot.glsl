@@ -1,6 +1,6 @@
 // dlb_pivot.glsl — DLB' : DQ paper Algorithm 2 in the shader (each influence
 // whose rotation part has a negative dot product with that of the first
-// influence enters with the opposite sign), then Algorithm 1.
+// influence enters with the opposite sign), then Algorithm 1 (dq_apply).
 // Quaternions are stored (x, y, z, w).
 void skin(out vec3 pos, out vec3 nrm)
 {
@@ -13,10 +13,5 @@ void skin(out vec3 pos, out vec3 nrm)
         b0 += w * q0;
         be += w * u_joint[j + 1];
     }
-    float inv = inversesqrt(dot(b0, b0));
-    vec3 d0 = b0.xyz * inv, de = be.xyz * inv;
-    float a0 = b0.w * inv, ae = be.w * inv;
-    pos = a_pos + 2.0 * cross(d0, cross(d0, a_pos) + a0 * a_pos)
-        + 2.0 * (a0 * de - ae * d0 + cross(d0, de));
-    nrm = a_nrm + 2.0 * cross(d0, cross(d0, a_nrm) + a0 * a_nrm);
+    dq_apply(b0, be, a_pos, a_nrm, pos, nrm);
 }

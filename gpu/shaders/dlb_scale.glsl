@@ -7,23 +7,17 @@
 // Per joint: dual quaternion (x, y, z, w) + (x, y, z, w), then S_i's 3 rows.
 void skin(out vec3 pos, out vec3 nrm)
 {
-    vec4 b0 = vec4(0.0), be = vec4(0.0), s0 = vec4(0.0), s1 = vec4(0.0), s2 = vec4(0.0);
+    vec4 b0, be, s0 = vec4(0.0), s1 = vec4(0.0), s2 = vec4(0.0);
+    dq_blend(b0, be);
     SKB_UNROLL for (int i = 0; i < 4; i++) {
-        int j = 5 * a_joint[i];
-        float w = a_weight[i];
-        b0 += w * u_joint[j];
-        be += w * u_joint[j + 1];
-        s0 += w * u_joint[j + 2];
-        s1 += w * u_joint[j + 3];
-        s2 += w * u_joint[j + 4];
+        int j = SKB_JOINT_VEC4 * a_joint[i];
+        s0 += a_weight[i] * u_joint[j + 2];
+        s1 += a_weight[i] * u_joint[j + 3];
+        s2 += a_weight[i] * u_joint[j + 4];
     }
     vec4 p = vec4(a_pos, 1.0);
     vec3 v = vec3(dot(s0, p), dot(s1, p), dot(s2, p));
     vec3 n = normalize(vec3(dot(cross(s1.xyz, s2.xyz), a_nrm), dot(cross(s2.xyz, s0.xyz), a_nrm),
                             dot(cross(s0.xyz, s1.xyz), a_nrm)));
-    float inv = inversesqrt(dot(b0, b0));
-    vec3 d0 = b0.xyz * inv, de = be.xyz * inv;
-    float a0 = b0.w * inv, ae = be.w * inv;
-    pos = v + 2.0 * cross(d0, cross(d0, v) + a0 * v) + 2.0 * (a0 * de - ae * d0 + cross(d0, de));
-    nrm = n + 2.0 * cross(d0, cross(d0, n) + a0 * n);
+    dq_apply(b0, be, v, n, pos, nrm);
 }

@@ -2,13 +2,8 @@
 // centre c (DQ paper 2.3; CPU method `qb`): Q = normalised sum of w_i q_i
 // (signs precomputed on the CPU along the hierarchy, DQ paper 4.1), then
 // v' = Q (v - c) + sum_i w_i C_i c, with C_i c = q_i c q_i* + t_i.
-// Per joint: quaternion (x, y, z, w) and translation t_i (w unused).
-vec3 qrot(vec4 q, vec3 v)
-{
-    // DQ paper eq. 15, q of unit length
-    return v + 2.0 * cross(q.xyz, cross(q.xyz, v) + q.w * v);
-}
-
+// Per joint: quaternion (x, y, z, w) and translation t_i (w unused);
+// qrot (eq. 15) is in skin_util.glsl.
 void skin(out vec3 pos, out vec3 nrm)
 {
     vec4 s = vec4(0.0);

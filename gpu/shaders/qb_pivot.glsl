@@ -1,13 +1,8 @@
 // qb_pivot.glsl — QB' : QB with DQ paper Algorithm 2 in the shader (each
 // influence whose quaternion has a negative dot product with the first one's
 // enters the quaternion sum with the opposite sign); the centre's translation
-// sum keeps the plain weights.  Per joint: quaternion (x, y, z, w), t_i.
-vec3 qrot(vec4 q, vec3 v)
-{
-    // DQ paper eq. 15, q of unit length
-    return v + 2.0 * cross(q.xyz, cross(q.xyz, v) + q.w * v);
-}
-
+// sum keeps the plain weights.  Per joint: quaternion (x, y, z, w), t_i;
+// qrot (eq. 15) is in skin_util.glsl.
 void skin(out vec3 pos, out vec3 nrm)
 {
     vec4 pivot = u_joint[2 * a_joint[0]];
