@@ -44,6 +44,19 @@ int skb_sbody_refit_all(struct skb_sbody *b, skb_real *out);
 /* skin every vertex into b->pos (and mark it valid) */
 int skb_sbody_skin_all(struct skb_sbody *b);
 
+/* an output check: vertices of pos (3 per vertex) outside the sphere of a
+ * node that holds them (4 numbers per node) by more than
+ * SKB_SPHERE_CHECK_REL times the root sphere's size (rounding only) */
+#define SKB_SPHERE_CHECK_REL 1e-9
+long skb_spheres_escapes(const struct skb_sphere_tree *t, const skb_real *pos, const skb_real *spheres);
+
+/* how strongly a pose bends the skeleton: the sum over joints of the angle
+ * (rad) of each joint's rotation relative to its parent's (to joint 0's
+ * without a hierarchy); mats: 16 per joint */
+double skb_pose_strength(const struct skb_mesh *m, const skb_real *mats);
+/* the pose (of nposes, 16 * njoints numbers each) with the largest strength */
+int skb_pose_strongest(const struct skb_mesh *m, const skb_real *poses, int nposes);
+
 /* pose matrices placed in the world: out_j = world * mats_j */
 void skb_pose_place(const struct skb_pose *p, const skb_real world[16], skb_real *out_mats);
 

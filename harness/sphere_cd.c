@@ -149,3 +149,58 @@ void skb_pose_place(const struct skb_pose *p, const skb_real world[16], skb_real
     for (int j = 0; j < p->njoints; j++)
         skb_mat4_mul(world, p->mats + 16 * j, out_mats + 16 * j);
 }
+
+long skb_spheres_escapes(const struct skb_sphere_tree *t, const skb_real *pos, const skb_real *spheres)
+{
+    const skb_real *root = t->node[0].s;
+    double tol = SKB_SPHERE_CHECK_REL * (fabs(root[0]) + fabs(root[1]) + fabs(root[2]) + root[3]);
+    long esc = 0;
+    for (int k = 0; k < t->nnodes; k++) {
+        const struct skb_sphere_node *nd = &t->node[k];
+        const skb_real *s = spheres + 4 * k;
+        for (int i = 0; i < nd->nvert; i++) {
+            const skb_real *p = pos + 3 * t->vert[nd->vert0 + i];
+            skb_real d[3] = { p[0] - s[0], p[1] - s[1], p[2] - s[2] };
+            if (!(skb_v3_norm(d) <= s[3] + tol))
+                esc++;
+        }
+    }
+    return esc;
+}
+
+static double rot_angle(const skb_real *a, const skb_real *b)
+{
+    /* angle of A^T B from its trace, rotation parts of two 4x4 */
+    double tr = 0;
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++)
+            tr += (double)(a[4 * k + i] * b[4 * k + i]);
+    double c = (tr - 1) / 2;
+    return acos(c > 1 ? 1 : c < -1 ? -1 : c);
+}
+
+double skb_pose_strength(const struct skb_mesh *m, const skb_real *mats)
+{
+    double s = 0;
+    for (int j = 0; j < m->njoints; j++) {
+        int p = m->parent ? m->parent[j] : 0;
+        if (p < 0 || p == j || p >= m->njoints)
+            continue;
+        s += rot_angle(mats + 16 * p, mats + 16 * j);
+    }
+    return s;
+}
+
+int skb_pose_strongest(const struct skb_mesh *m, const skb_real *poses, int nposes)
+{
+    int best = 0;
+    double bs = -1;
+    for (int k = 0; k < nposes; k++) {
+        double s = skb_pose_strength(m, poses + (size_t)16 * m->njoints * k);
+        if (s > bs) {
+            bs = s;
+            best = k;
+        }
+    }
+    return best;
+}

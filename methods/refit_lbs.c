@@ -9,7 +9,9 @@
  * for every joint, 12 numbers row-major.  With a scale/shear part S_j the
  * joint matrix is not rigid, so the moved sphere's radius is scaled by a
  * bound on the largest singular value of its 3x3 part (for a rotation that
- * bound is 1 up to rounding). */
+ * bound is 1 up to rounding).  Weights that sum to 1 + d (d <= the node's
+ * wsum_dev) scale the blended point about the origin, which widens the
+ * sphere by d (|centre| + radius). */
 #include <math.h>
 #include "skb_geom.h"
 
@@ -59,5 +61,8 @@ int skb__refit_lbs(const struct skb_sphere_tree *t, int node, const struct skb_m
     }
     /* line 6: Alg. 5.1 */
     skb_bounding_sphere(scratch, nr, out);
+    /* weights summing to 1 + d scale the blend about the origin: v' = (1 + d) x */
+    if (nd->wsum_dev > 0)
+        out[3] = out[3] + nd->wsum_dev * (skb_v3_norm(out) + out[3]);
     return 0;
 }

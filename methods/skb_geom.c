@@ -751,7 +751,9 @@ static int weight_corners(int n, const skb_real *lo0, const skb_real *hi0, skb_r
                 s = s + w[i];
             }
             w[f] = 1 - s;
-            if (w[f] < lo[f] || w[f] > hi[f])
+            /* degenerate polytopes (weights at their bounds summing to 1
+             * exactly) put w[f] on its bound up to rounding: accept ties */
+            if (w[f] < lo[f] - SKB_TREE_CORNER_MERGE || w[f] > hi[f] + SKB_TREE_CORNER_MERGE)
                 continue;
             int dup = 0;
             for (int c = 0; c < nc && !dup; c++) {
@@ -920,6 +922,7 @@ int skb_sphere_tree_build(const struct skb_mesh *m, skb_real collapse_c, struct 
             int n = gather_verts(&b, nd->tri0, nd->ntri, b.vbuf);
             b.tri = NULL;
             int js0 = (int)njs, nloc = 0;
+            skb_real wdev = 0;
             for (int k = 0; k < n; k++) {
                 int v = b.vbuf[k], g = vjs[v];
                 int jj[SKB_MAX_INFLUENCES];
@@ -931,6 +934,7 @@ int skb_sphere_tree_build(const struct skb_mesh *m, skb_real collapse_c, struct 
                         struct skb_joint_set *js = &t->js[js0 + gjs_local[g]];
                         memset(js, 0, sizeof *js);
                         js->n = 0;
+                        js->vertex = v;
                         for (int i = 0; i < SKB_MAX_INFLUENCES; i++) {
                             js->joint[i] = gjs[g].j[i];
                             if (gjs[g].j[i] >= 0)
@@ -942,6 +946,11 @@ int skb_sphere_tree_build(const struct skb_mesh *m, skb_real collapse_c, struct 
                 }
                 if (pass == 1) {
                     struct skb_joint_set *js = &t->js[js0 + gjs_local[g]];
+                    skb_real sum = 0;
+                    for (int i = 0; i < SKB_MAX_INFLUENCES; i++)
+                        sum = sum + m->weight[SKB_MAX_INFLUENCES * v + i];
+                    if (fabs(sum - 1) > wdev)
+                        wdev = fabs(sum - 1);
                     vertex_joint_set(m, v, jj, w);
                     for (int i = 0; i < js->n; i++) {
                         if (w[i] < js->lo[i]) js->lo[i] = w[i];
@@ -951,6 +960,7 @@ int skb_sphere_tree_build(const struct skb_mesh *m, skb_real collapse_c, struct 
                 }
             }
             if (pass == 1) {
+                nd->wsum_dev = wdev;
                 nd->vert0 = (int)nvt;
                 nd->nvert = n;
                 nd->js0 = js0;
@@ -1032,10 +1042,14 @@ void skb_sphere_tree_free(struct skb_sphere_tree *t)
     memset(t, 0, sizeof *t);
 }
 
+size_t skb_sphere_tree_scratch_list2(const struct skb_sphere_tree *t)
+{
+    return 4 * (size_t)SKB_MAX_INFLUENCES * (size_t)(t->max_refit_spheres + 1);
+}
+
 size_t skb_sphere_tree_scratch_len(const struct skb_sphere_tree *t)
 {
-    /* two lists of 4-number spheres per corner, plus room for small fixed use */
-    return 8 * (size_t)(t->max_refit_spheres + 1) + 64;
+    return skb_sphere_tree_scratch_list2(t) + 4 * (size_t)SKB_TREE_MAX_CORNERS;
 }
 
 /* ------------------------------------------------- bottom-up and "best" */

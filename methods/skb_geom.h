@@ -38,6 +38,8 @@ struct skb_joint_set {
     int joint[SKB_MAX_INFLUENCES];     /* ascending joint indices */
     skb_real lo[SKB_MAX_INFLUENCES], hi[SKB_MAX_INFLUENCES];
     int corner0, ncorner;              /* corners of W'_n: t->corner + SKB_MAX_INFLUENCES*(corner0+k) */
+    int vertex;                        /* one vertex with this joint set (finds per-set
+                                          data a method keeps per vertex, e.g. SB's r_c) */
 };
 
 struct skb_sphere_node {
@@ -48,6 +50,10 @@ struct skb_sphere_node {
     int tri0, ntri;       /* the subtree's triangles t->tri[tri0 .. tri0+ntri) */
     int vert0, nvert;     /* their distinct vertices t->vert[vert0 .. vert0+nvert) */
     int js0, njs;         /* joint sets t->js[js0 .. js0+njs) */
+    skb_real wsum_dev;    /* max |sum of weights - 1| over the node's vertices: the
+                             corners are built from normalised weights, a refit of
+                             a method that is not invariant to the weight scale
+                             (LBS, SB's linear part) widens by this much */
 };
 
 struct skb_sphere_tree {
@@ -122,8 +128,15 @@ int skb_tri_tri_overlap(const skb_real p1[3], const skb_real q1[3], const skb_re
 int skb_sphere_tree_build(const struct skb_mesh *m, skb_real collapse_c, struct skb_sphere_tree *t,
                           char *msg, size_t msglen);
 void skb_sphere_tree_free(struct skb_sphere_tree *t);
-/* reals of scratch a refit hook may use for one node of t */
+/* most corners of one joint set's weight polytope: n * 2^(n-1) */
+#define SKB_TREE_MAX_CORNERS (SKB_MAX_INFLUENCES << (SKB_MAX_INFLUENCES - 1))
+/* reals of scratch a refit hook may use for one node of t: a list of
+ * SKB_MAX_INFLUENCES * (t->max_refit_spheres + 1) spheres (one per corner and
+ * sign pattern) at skb_sphere_tree_scratch_list2(t), then a list of
+ * SKB_TREE_MAX_CORNERS 4-vectors */
 size_t skb_sphere_tree_scratch_len(const struct skb_sphere_tree *t);
+/* offset of the second list in the scratch */
+size_t skb_sphere_tree_scratch_list2(const struct skb_sphere_tree *t);
 
 /* bottom-up refit from posed vertices pos (3 per vertex): a leaf gets the
  * exact sphere of its triangle (Alg. 5.1 on its vertices if it holds more),

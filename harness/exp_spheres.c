@@ -1,0 +1,260 @@
+/* exp_spheres.c — `skinbench run spheres`: tightness of refitted bounding
+ * spheres per tree level (thesis Tables 5.2 and 6.1, SBS collision paper
+ * Table 1): reference spheres, every method's on-demand refit (each method
+ * with a refit hook appears on its own), bottom-up refitting and "best"
+ * (exact minimal spheres of the deformed vertices), on the creature-like and
+ * human datasets in their strongest pose; the tree statistics of thesis 5.4
+ * and the refit time per sphere over all spheres (thesis 5.4, 6.6). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "skb_json.h"
+#include "skb_run.h"
+#include "skb_dataset.h"
+#include "skb_sphere_cd.h"
+
+/* thesis 5.4 and Table 5.2 use the creature, 6.6 the man and the creature */
+static const char *const sphere_datasets[] = { "creature", "bcn_human", "body", NULL };
+static const char *const sphere_datasets_quick[] = { "creature", NULL };
+#define REFIT_TIME_MIN_S 0.2     /* time each all-spheres refit for at least this long */
+#define REFIT_TIME_MIN_S_QUICK 0.02
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* the result key of a refit method: thesis names for the thesis's methods */
+static const char *refit_key(const struct skb_method *m)
+{
+    if (strcmp(m->name, "linear") == 0)
+        return "lbs";
+    if (strcmp(m->name, "sb") == 0)
+        return "sbs";
+    return m->name;
+}
+
+/* {min, avg, max} of the radii of level L (radius 4 numbers apart) */
+static cJSON *level_stats(const struct skb_sphere_tree *t, const double *s, int level)
+{
+    double mn = INFINITY, mx = -INFINITY, sum = 0;
+    int n = 0;
+    for (int k = 0; k < t->nnodes; k++) {
+        if (t->node[k].level != level)
+            continue;
+        double r = s[4 * k + 3];
+        mn = fmin(mn, r);
+        mx = fmax(mx, r);
+        sum += r;
+        n++;
+    }
+    cJSON *o = cJSON_CreateObject();
+    skb_json_add_number(o, "min", n ? mn : NAN);
+    skb_json_add_number(o, "avg", n ? sum / n : NAN);
+    skb_json_add_number(o, "max", n ? mx : NAN);
+    return o;
+}
+
+struct column {
+    const char *key;
+    double *s;         /* 4 per node */
+};
+
+static int one_dataset(const struct skb_run_ctx *ctx, const char *name, cJSON *out, char *msg, size_t msglen)
+{
+    struct skb_dataset_opts o = { ctx->seed, ctx->quick, 0 };
+    struct skb_dataset d;
+    struct skb_sphere_tree t;
+    int rc;
+    char sub[512];
+    if ((rc = skb_dataset_load(name, &o, &d, sub, sizeof sub)) < 0) {
+        snprintf(msg, msglen, "dataset %s: %s", name, sub);
+        return rc;
+    }
+    double t0 = now_s();
+    if ((rc = skb_sphere_tree_build(&d.mesh, SKB_TREE_COLLAPSE_C, &t, sub, sizeof sub)) < 0) {
+        snprintf(msg, msglen, "dataset %s: %s", name, sub);
+        skb_dataset_free(&d);
+        return rc;
+    }
+    double build_s = now_s() - t0;
+    int strong = skb_pose_strongest(&d.mesh, d.poses, d.nposes);
+    struct skb_pose pose;
+    skb_dataset_pose(&d, strong, &pose);
+    skb_run_progress(ctx, "spheres", "%s: %d triangles, %d spheres, depth %d, strongest pose %d of %d",
+                     name, d.mesh.ntris, t.nnodes, t.depth, strong, d.nposes);
+
+    cJSON *ds = cJSON_CreateObject();
+    cJSON_AddItemToObject(out, name, ds);
+    cJSON_AddStringToObject(ds, "source", d.source);
+    cJSON_AddNumberToObject(ds, "vertices", d.mesh.nverts);
+    cJSON_AddNumberToObject(ds, "triangles", d.mesh.ntris);
+    cJSON_AddNumberToObject(ds, "joints", d.mesh.njoints);
+    cJSON_AddNumberToObject(ds, "pose", strong);
+    skb_json_add_number(ds, "pose_strength_rad", skb_pose_strength(&d.mesh, d.poses + (size_t)16 * d.mesh.njoints * strong));
+    cJSON *tree = cJSON_AddObjectToObject(ds, "tree");
+    cJSON_AddNumberToObject(tree, "spheres", t.nnodes);
+    cJSON_AddNumberToObject(tree, "depth", t.depth);
+    cJSON_AddNumberToObject(tree, "spheres_before_collapse", t.nnodes_binary);
+    cJSON_AddNumberToObject(tree, "depth_before_collapse", t.depth_binary);
+    cJSON_AddNumberToObject(tree, "max_children", t.max_children);
+    cJSON_AddNumberToObject(tree, "leaves", t.nleaves);
+    skb_json_add_number(tree, "collapse_c", SKB_TREE_COLLAPSE_C);
+    skb_json_add_number(tree, "build_ms", 1e3 * build_s);
+
+    /* columns: reference, each refit method, then bottom-up and best on each
+     * method's deformation (the thesis's bottom-up/best columns are LBS's in
+     * Table 5.2 and SBS's in Table 6.1) */
+    int nm = 0;
+    struct column col[3 * 16 + 1];
+    int ncol = 0;
+    cJSON *refit_time = cJSON_CreateObject();
+    double *ref = malloc(sizeof(double) * 4 * t.nnodes);
+    for (int k = 0; k < t.nnodes; k++)
+        memcpy(ref + 4 * k, t.node[k].s, 4 * sizeof(double));
+    col[ncol].key = "reference";
+    col[ncol++].s = ref;
+    const char *bu_key[16], *best_key[16];
+    double *bu_s[16], *best_s[16];
+    for (int i = 0; skb_methods[i] && nm < 16; i++) {
+        const struct skb_method *m = skb_methods[i];
+        struct skb_sbody b;
+        if (!m->refit || !skb_run_wants_method(ctx, m))
+            continue;
+        if ((rc = skb_sbody_init(&b, &d.mesh, m, &t, sub, sizeof sub)) < 0
+            || (rc = skb_sbody_pose(&b, &pose, &ctx->params, SKB_REFIT_ON_DEMAND, sub, sizeof sub)) < 0) {
+            snprintf(msg, msglen, "%s on %s: %s", m->name, name, sub);
+            goto fail;
+        }
+        double *od = malloc(sizeof(double) * 4 * t.nnodes), *bu = malloc(sizeof(double) * 4 * t.nnodes),
+               *be = malloc(sizeof(double) * 4 * t.nnodes);
+        /* refit every sphere, timed; repeated until long enough to time */
+        double tmin = ctx->quick ? REFIT_TIME_MIN_S_QUICK : REFIT_TIME_MIN_S, el = 0;
+        long reps = 0;
+        t0 = now_s();
+        do {
+            if ((rc = skb_sbody_refit_all(&b, od)) < 0) {
+                snprintf(msg, msglen, "%s on %s: refit failed: %s", m->name, name, skb_strerror(rc));
+                skb_sbody_fini(&b);
+                free(od); free(bu); free(be);
+                goto fail;
+            }
+            reps++;
+            el = now_s() - t0;
+        } while (el < tmin);
+        /* the bottom-up refit of the same deformation, timed the same way
+         * (skinning every vertex is part of it) */
+        double el_bu = 0;
+        long reps_bu = 0;
+        t0 = now_s();
+        do {
+            skb_sbody_skin_all(&b);
+            skb_sphere_tree_refit_bottom_up(&t, d.mesh.tris, b.pos, bu);
+            reps_bu++;
+            el_bu = now_s() - t0;
+        } while (el_bu < tmin);
+        if ((rc = skb_sphere_tree_best(&t, b.pos, be)) < 0) {
+            snprintf(msg, msglen, "%s on %s: best spheres: %s", m->name, name, skb_strerror(rc));
+            skb_sbody_fini(&b);
+            free(od); free(bu); free(be);
+            goto fail;
+        }
+        /* the output check: every deformed vertex is inside its sphere */
+        long esc = skb_spheres_escapes(&t, b.pos, od);
+        long esc_bu = skb_spheres_escapes(&t, b.pos, bu);
+        skb_sbody_fini(&b);
+        if (esc || esc_bu) {
+            snprintf(msg, msglen, "%s on %s: %ld vertices outside the on-demand spheres, %ld outside bottom-up",
+                     m->name, name, esc, esc_bu);
+            free(od); free(bu); free(be);
+            goto fail;
+        }
+        cJSON *rt = cJSON_AddObjectToObject(refit_time, refit_key(m));
+        skb_json_add_number(rt, "on_demand_us_per_sphere", 1e6 * el / ((double)reps * t.nnodes));
+        skb_json_add_number(rt, "bottom_up_us_per_sphere", 1e6 * el_bu / ((double)reps_bu * t.nnodes));
+        cJSON_AddNumberToObject(rt, "spheres", t.nnodes);
+        cJSON_AddNumberToObject(rt, "repetitions", reps);
+        col[ncol].key = refit_key(m);
+        col[ncol++].s = od;
+        bu_key[nm] = refit_key(m);
+        bu_s[nm] = bu;
+        best_key[nm] = refit_key(m);
+        best_s[nm] = be;
+        nm++;
+        skb_run_progress(ctx, "spheres", "  %s: %.3f us per sphere on demand, %.3f bottom-up",
+                         m->name, 1e6 * el / ((double)reps * t.nnodes), 1e6 * el_bu / ((double)reps_bu * t.nnodes));
+    }
+    if (nm == 0) {
+        snprintf(msg, msglen, "no selected method has a refit hook");
+        rc = SKB_EINVAL;
+        goto fail;
+    }
+    cJSON *levels = cJSON_AddArrayToObject(ds, "levels");
+    for (int L = 1; L <= t.depth; L++) {
+        cJSON *lv = cJSON_CreateObject();
+        int n = 0;
+        for (int k = 0; k < t.nnodes; k++)
+            n += t.node[k].level == L;
+        cJSON_AddNumberToObject(lv, "level", L);
+        cJSON_AddNumberToObject(lv, "spheres", n);
+        for (int c = 0; c < ncol; c++)
+            cJSON_AddItemToObject(lv, col[c].key, level_stats(&t, col[c].s, L));
+        /* "bottom_up" and "best" of the first refit method (linear: Table 5.2) */
+        cJSON_AddItemToObject(lv, "bottom_up", level_stats(&t, bu_s[0], L));
+        cJSON_AddItemToObject(lv, "best", level_stats(&t, best_s[0], L));
+        cJSON *bb = cJSON_AddObjectToObject(lv, "bottom_up_by_method"), *eb = cJSON_AddObjectToObject(lv, "best_by_method");
+        for (int i = 0; i < nm; i++) {
+            cJSON_AddItemToObject(bb, bu_key[i], level_stats(&t, bu_s[i], L));
+            cJSON_AddItemToObject(eb, best_key[i], level_stats(&t, best_s[i], L));
+        }
+        cJSON_AddItemToArray(levels, lv);
+    }
+    cJSON_AddStringToObject(ds, "bottom_up_best_method", bu_key[0]);
+    cJSON_AddItemToObject(ds, "refit_time", refit_time);
+    refit_time = NULL;
+    for (int c = 0; c < ncol; c++)
+        free(col[c].s);
+    for (int i = 0; i < nm; i++) {
+        free(bu_s[i]);
+        free(best_s[i]);
+    }
+    skb_sphere_tree_free(&t);
+    skb_dataset_free(&d);
+    return 0;
+fail:
+    cJSON_Delete(refit_time);
+    for (int c = 0; c < ncol; c++)
+        free(col[c].s);
+    for (int i = 0; i < nm; i++) {
+        free(bu_s[i]);
+        free(best_s[i]);
+    }
+    skb_sphere_tree_free(&t);
+    skb_dataset_free(&d);
+    return rc < 0 ? rc : SKB_EINVAL;
+}
+
+static int spheres_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
+{
+    cJSON *root = skb_json_results_new(ctx, "spheres");
+    cJSON *ds = cJSON_AddObjectToObject(root, "datasets");
+    const char *const *names = ctx->quick ? sphere_datasets_quick : sphere_datasets;
+    int rc = 0;
+    for (int i = 0; names[i]; i++)
+        if ((rc = one_dataset(ctx, names[i], ds, msg, msglen)) < 0)
+            break;
+    if (rc == 0)
+        rc = skb_json_write_result(ctx, "spheres.json", root, msg, msglen);
+    cJSON_Delete(root);
+    return rc;
+}
+
+const struct skb_experiment skb_exp_spheres = {
+    .name = "spheres",
+    .description = "bounding-sphere tightness per tree level: reference, on-demand refits, bottom-up, best (thesis Tables 5.2, 6.1)",
+    .run = spheres_run,
+};
