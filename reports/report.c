@@ -882,7 +882,9 @@ static void build_sphere_table(struct skb_report *rep, const char *id, const cha
                 jnum(cJSON_GetArrayItem(jget(tab, "reference"), li), &pref);
                 const cJSON *m;
                 cJSON_ArrayForEach(m, l) {
-                    if (!cJSON_IsObject(m))
+                    double avg0;
+                    /* a refit method's entry: {min, avg, max} */
+                    if (!cJSON_IsObject(m) || jnum(jget(m, "avg"), &avg0) < 0)
                         continue;
                     int here = 0, known = strcmp(m->string, "reference") == 0;
                     for (int q = 0; methods_here[q]; q++)
@@ -920,6 +922,52 @@ static void build_sphere_table(struct skb_report *rep, const char *id, const cha
                     row_add(rep, t, k, st, note, strdup(d->string), S("%.0f", lv), strdup(m->string), num(mn),
                             num(av), num(mx), num(r), num(pav), num(pr), NULL);
                 }
+            }
+        }
+    }
+}
+
+/* sphere tree sizes and refit cost per sphere (thesis 5.1, 5.4, 6.6) */
+static void build_sphere_tree(struct skb_report *rep)
+{
+    const cJSON *sec = jget(rep->ref, "spheres"), *tree = jget(sec, "tree");
+    const cJSON *rt = jget(jget(rep->ref, "table_6_2"), "refit_us_per_sphere");
+    static const char *const cols[] = { "dataset", "quantity", "measured", "paper (creature, Athlon 2.5 GHz)", NULL };
+    char src[240];
+    snprintf(src, sizeof src, "seed %s, thesis 5.1 (tree), 5.4 and 6.6 (refit per sphere)", ref_str(sec, "seed"));
+    struct skb_rtable *t = tbl_new(rep, "spheretree", "Sphere tree and refit cost per sphere", src,
+                                   strdup("Context only: the paper's creature model and machine are not ours."), cols);
+    for (int k = 0; k < rep->nruns; k++) {
+        const cJSON *doc = rep->runs[k].doc[SKB_RF_SPHERES];
+        if (!doc) {
+            row_add(rep, t, k, SKB_ROW_NOT_RUN, missing_note(&rep->runs[k], SKB_RF_SPHERES), strdup("—"), NULL);
+            continue;
+        }
+        const cJSON *d;
+        cJSON_ArrayForEach(d, jget(doc, "datasets")) {
+            static const struct { const char *key, *label, *pkey; } tq[] = {
+                { "spheres_before_collapse", "spheres before collapse", "spheres_before" },
+                { "depth_before_collapse", "depth before collapse", "depth_before" },
+                { "spheres", "spheres after collapse (C = 0.6)", "spheres_after" },
+                { "depth", "depth after collapse", "depth_after" },
+                { "max_children", "most children of a node", "max_children" },
+            };
+            for (size_t i = 0; i < sizeof tq / sizeof tq[0]; i++) {
+                double v, pv = NAN;
+                if (jnum(jget(jget(d, "tree"), tq[i].key), &v) < 0)
+                    continue;
+                jnum(jget(tree, tq[i].pkey), &pv);
+                row_add(rep, t, k, SKB_ROW_CONTEXT, NULL, strdup(d->string), strdup(tq[i].label), num(v), num(pv), NULL);
+            }
+            const cJSON *m;
+            cJSON_ArrayForEach(m, jget(d, "refit_time")) {
+                double us, pv = NAN;
+                if (jnum(jget(m, "on_demand_us_per_sphere"), &us) < 0)
+                    continue;
+                jnum(jget(rt, m->string), &pv);
+                row_add(rep, t, k, isfinite(pv) ? SKB_ROW_CONTEXT : SKB_ROW_NEW,
+                        strdup(isfinite(pv) ? "002 gives 1.21 µs for LBS" : "no paper value"), strdup(d->string),
+                        S("on-demand refit µs per sphere: %s", m->string), num(us), num(pv), NULL);
             }
         }
     }
@@ -1140,6 +1188,7 @@ int skb_report_build(const struct skb_results *runs, int nruns, const cJSON *ref
     build_sphere_table(rep, "table52", "Thesis Table 5.2: average sphere radius per level, LBS refits", "table_5_2", t52, 0);
     build_sphere_table(rep, "table61", "Thesis Table 6.1 / 002 Table 1: sphere radius per level, SBS and new refits",
                        "table_6_1", t61, 1);
+    build_sphere_tree(rep);
     build_table53(rep);
     build_table62(rep);
     return 0;

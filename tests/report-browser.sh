@@ -27,7 +27,7 @@ timeout 60 "$browser" "${flags[@]}" --user-data-dir="$(mktemp -d -p "$tmp")" --w
   --screenshot="$(realpath "$build")/report-browser.png" "$url" > /dev/null 2>> "$tmp/chromium.log" \
   || { echo "FAIL chromium --screenshot"; exit 1; }
 fail=0
-for id in t-runs t-table41 t-flops t-bounds t-fig18 t-table32 t-fig19 t-gpu t-table52 t-table61 t-table53 t-table62 counts plots; do
+for id in t-runs t-table41 t-flops t-bounds t-fig18 t-table32 t-fig19 t-gpu t-table52 t-table61 t-spheretree t-table53 t-table62 counts plots; do
   grep -q "id=\"$id\"" "$tmp/dom.html" || { echo "FAIL DOM lacks id $id"; fail=1; }
 done
 # text content only: words inside base64 image data are not rendering errors

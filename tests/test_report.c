@@ -194,7 +194,7 @@ static void test_report_statuses(void **state)
     assert_int_equal(skb_results_load(FIXTURE, &r, msg, sizeof msg), 0);
     assert_int_equal(skb_report_build(&r, 1, ref, rep, msg, sizeof msg), 0);
     static const char *const ids[] = { "runs", "table41", "flops", "bounds", "fig18", "table32", "fig19", "gpu",
-                                       "table52", "table61", "table53", "table62", NULL };
+                                       "table52", "table61", "spheretree", "table53", "table62", NULL };
     for (int i = 0; ids[i]; i++)
         assert_non_null(skb_report_table(rep, ids[i]));
     const struct skb_rtable *t = skb_report_table(rep, "table41");
