@@ -673,6 +673,8 @@ static void build_table32(struct skb_report *rep)
             static const char *const svdkeys[] = { "svds_per_pose", "svds", "solves", "sb_solves", NULL };
             for (int i = 0; svdkeys[i] && !isfinite(svd); i++)
                 jnum(jget(d, svdkeys[i]), &svd);
+            if (!isfinite(svd))
+                jnum(jget(jget(jget(d, "pose_stats"), "sb"), "solves_per_pose_mean"), &svd);
             char *note = NULL;
             int st;
             if (!isfinite(s) || !isfinite(l) || l <= 0) {

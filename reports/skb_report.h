@@ -153,9 +153,10 @@ int skb_compare_run(const struct skb_results *base, const struct skb_results *cu
                     const struct skb_results *rerun, const struct skb_compare_opts *o,
                     FILE *out, cJSON **summary);
 
-/* raw repetitions of each benchmark in a Google Benchmark JSON document:
- * returns the count of benchmarks; names[i] and times[i][0..nrep[i]) in
- * the document's time unit (caller frees with skb_gbench_free) */
+/* raw repetitions (run_type "iteration") of each benchmark in a Google
+ * Benchmark JSON document, keyed by run_name: cpu_time (real_time where
+ * absent) in ns.  Returns the count of benchmarks, -1 out of memory
+ * (caller frees with skb_gbench_free) */
 struct skb_gbench {
     int n;
     char **name;
