@@ -234,29 +234,32 @@ struct cmp_state {
     cJSON *reg, *info;
 };
 
+/* one line of the verdict: a regression (counted, exit 1) or a note */
+static void vsay(struct cmp_state *s, int is_regression, const char *fmt, va_list ap)
+{
+    char buf[600];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    fprintf(s->out, "%s%s\n", is_regression ? "REGRESSION " : "  ", buf);
+    cJSON_AddItemToArray(is_regression ? s->reg : s->info, cJSON_CreateString(buf));
+    s->regressions += is_regression;
+}
+
 static void regression(struct cmp_state *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void regression(struct cmp_state *s, const char *fmt, ...)
 {
-    char buf[600];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    vsay(s, 1, fmt, ap);
     va_end(ap);
-    fprintf(s->out, "REGRESSION %s\n", buf);
-    cJSON_AddItemToArray(s->reg, cJSON_CreateString(buf));
-    s->regressions++;
 }
 
 static void info(struct cmp_state *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void info(struct cmp_state *s, const char *fmt, ...)
 {
-    char buf[600];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    vsay(s, 0, fmt, ap);
     va_end(ap);
-    fprintf(s->out, "  %s\n", buf);
-    cJSON_AddItemToArray(s->info, cJSON_CreateString(buf));
 }
 
 /* every numeric leaf of a and b, compared exactly; path names the field */

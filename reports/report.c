@@ -77,6 +77,24 @@ static const char *why_lookup(const cJSON *doc, const char *key, const char *sub
     return NULL;
 }
 
+/* the members of the paper's map first, then every member of the measured
+ * maps not listed yet: the paper's rows keep their order and a method only
+ * the results know still gets its row */
+static int key_union(const cJSON *paper, const cJSON *a, const cJSON *b, const cJSON **out, int max)
+{
+    const cJSON *maps[3] = { paper, a, b }, *m;
+    int n = 0;
+    for (int i = 0; i < 3; i++)
+        cJSON_ArrayForEach(m, maps[i]) {
+            int seen = !m->string || !cJSON_IsObject(m);
+            for (int j = 0; j < n && !seen; j++)
+                seen = strcmp(out[j]->string, m->string) == 0;
+            if (!seen && n < max)
+                out[n++] = m;
+        }
+    return n;
+}
+
 /* ---- tables ---- */
 
 static struct skb_rtable *tbl_new(struct skb_report *rep, const char *id, const char *title,
@@ -337,13 +355,7 @@ static void build_table41(struct skb_report *rep)
         /* methods: the paper's seven, then any measured extra (also those
          * properties.json lists apart from the seven) */
         const cJSON *methods[64];
-        int nm = 0;
-        const cJSON *m;
-        cJSON_ArrayForEach(m, jget(sec, "verdicts")) if (nm < 64) methods[nm++] = m;
-        cJSON_ArrayForEach(m, ver) if (nm < 64 && !jget(jget(sec, "verdicts"), m->string)) methods[nm++] = m;
-        cJSON_ArrayForEach(m, other)
-            if (nm < 64 && cJSON_IsObject(m) && !jget(jget(sec, "verdicts"), m->string) && !jget(ver, m->string))
-                methods[nm++] = m;
+        int nm = key_union(jget(sec, "verdicts"), ver, other, methods, 64);
         for (int i = 0; i < nm; i++) {
             const char *name = methods[i]->string;
             const cJSON *meas = jget(ver, name), *paper = jget(jget(sec, "verdicts"), name);
@@ -431,10 +443,7 @@ static void build_flops(struct skb_report *rep)
         const cJSON *doc = rep->runs[k].doc[SKB_RF_FLOPS];
         const cJSON *fits = jget(doc, "fits"), *cg = jget(doc, "callgrind");
         const cJSON *methods[64];
-        int nm = 0;
-        const cJSON *m;
-        cJSON_ArrayForEach(m, jget(sec, "formulas")) if (nm < 64) methods[nm++] = m;
-        cJSON_ArrayForEach(m, fits) if (nm < 64 && !jget(jget(sec, "formulas"), m->string)) methods[nm++] = m;
+        int nm = key_union(jget(sec, "formulas"), fits, NULL, methods, 64);
         for (int i = 0; i < nm; i++) {
             const char *name = methods[i]->string;
             const cJSON *f = jget(fits, name), *pf = jget(jget(sec, "formulas"), name);
