@@ -94,7 +94,7 @@ tests: $(BUILD)/skinbench $(TEST_BIN)
 check: deps
 	@$(MAKE) --no-print-directory check-run
 
-check-run: tests
+check-run: skinbench tests
 	@bash scripts/run-tests.sh $(BUILD)
 
 asan: deps

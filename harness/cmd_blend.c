@@ -13,7 +13,7 @@
 static void blend_usage(FILE *f)
 {
     fprintf(f, "usage: skinbench blend --method M [--input FILE|-] [--renormalize]\n"
-               "                       [--precision P] [--max-iter N] [--antipodal pivot|none]\n"
+               "                       [--precision P] [--max-iter N] [--antipodal pivot|hierarchy|none]\n"
                "Reads {\"transforms\": [[16 numbers, row-major 4x4], ...], \"weights\": [...],\n"
                "\"center\": [x,y,z]} (center only where the method needs one), or a JSON array of\n"
                "such objects, from FILE or stdin; writes {\"method\": M, \"matrix\": [16 numbers]}\n"
@@ -21,7 +21,8 @@ static void blend_usage(FILE *f)
                "  --renormalize   divide weights by their sum instead of rejecting them\n"
                "  --precision P   DIB stopping precision (default 1e-5)\n"
                "  --max-iter N    DIB iteration cap (default 20)\n"
-               "  --antipodal     sign resolution for quaternion methods (default pivot: DQ paper Alg. 2)\n"
+               "  --antipodal     sign resolution for quaternion methods (default pivot: DQ paper Alg. 2;\n"
+               "                  hierarchy: each sign chosen against the previous transform)\n"
                "Methods: skinbench list methods\n");
 }
 
@@ -158,10 +159,12 @@ int skb_cmd_blend(int argc, char **argv)
         } else if (v && strcmp(a, "--antipodal") == 0) {
             if (strcmp(v, "pivot") == 0)
                 prm.antipodal = SKB_ANTIPODAL_PIVOT;
+            else if (strcmp(v, "hierarchy") == 0)
+                prm.antipodal = SKB_ANTIPODAL_HIERARCHY;
             else if (strcmp(v, "none") == 0)
                 prm.antipodal = SKB_ANTIPODAL_NONE;
             else {
-                skb_cli_error("blend: --antipodal '%s': expected pivot or none", v);
+                skb_cli_error("blend: --antipodal '%s': expected pivot, hierarchy or none", v);
                 return 2;
             }
             i++;

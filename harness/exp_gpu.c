@@ -215,9 +215,11 @@ done:
     return rc;
 }
 
-/* one picture per shader of mesh d in pose k into images/<scene>_<shader>.png */
+/* one picture per shader of mesh d in pose k into images/<scene>_<shader>.png;
+ * with scale parts only the shaders that take them (LBS and two-phase),
+ * without them all rigid ones */
 static int pictures(struct gpu_run *r, const char *scene, const struct skb_dataset *d, int k,
-                    char *msg, size_t msglen)
+                    const skb_real *scale, char *msg, size_t msglen)
 {
     const struct skb_mesh *m = &d->mesh;
     struct skb_gpu_mesh gm;
@@ -237,11 +239,12 @@ static int pictures(struct gpu_run *r, const char *scene, const struct skb_datas
         return rc == SKB_ENOTSUP ? 0 : rc;
     }
     skb_dataset_pose(d, k, &pose);
+    pose.scale = scale;
     /* one camera for every shader of a scene, fitted to the LBS-posed mesh */
     for (int i = 0; i < r->nsh; i++) {
         const struct skb_gpu_shader *s = r->sh[i];
-        if (s->needs_scale)
-            continue;   /* the scenes have no scale parts: same picture as dlb_fast */
+        if (scale ? !(s->needs_scale || s->layout == SKB_GPU_LAYOUT_MAT34) : s->needs_scale)
+            continue;
         free(joints);
         joints = (float *)malloc(sizeof(float) * skb_gpu_joint_floats(s, m) + 1);
         if (!joints) {
@@ -287,8 +290,15 @@ static int all_pictures(struct gpu_run *r, char *msg, size_t msglen)
     if (d.nposes >= 2) {
         skb__arm_pose(&d, 0, SKB_PI, 0);
         skb__arm_pose(&d, 1, 0, 2 * SKB_PI / 3);
-        if ((rc = pictures(r, "candy_wrapper", &d, 0, msg, msglen)) < 0
-            || (rc = pictures(r, "bent_elbow", &d, 1, msg, msglen)) < 0) {
+        /* DQ paper Fig. 13: the forearm thickened 1.5x across (S about the
+         * elbow), bent: LBS of C S against two-phase skinning */
+        skb_real scale[32];
+        skb_mat4_identity(scale);
+        skb_mat4_identity(scale + 16);
+        scale[16 + 5] = scale[16 + 10] = 1.5;   /* y, z about the elbow on the x axis */
+        if ((rc = pictures(r, "candy_wrapper", &d, 0, NULL, msg, msglen)) < 0
+            || (rc = pictures(r, "bent_elbow", &d, 1, NULL, msg, msglen)) < 0
+            || (d.mesh.njoints == 2 && (rc = pictures(r, "scaled_bent_elbow", &d, 1, scale, msg, msglen)) < 0)) {
             skb_dataset_free(&d);
             return rc;
         }
@@ -307,7 +317,7 @@ static int all_pictures(struct gpu_run *r, char *msg, size_t msglen)
         if (d.nposes > 0 && d.mesh.njoints <= SKB_GPU_MAX_JOINTS) {
             char scene[160];
             snprintf(scene, sizeof scene, "character_%s", src->name);
-            rc = pictures(r, scene, &d, d.nposes / 2, msg, msglen);
+            rc = pictures(r, scene, &d, d.nposes / 2, NULL, msg, msglen);
             skb_dataset_free(&d);
             return rc;
         }

@@ -78,11 +78,6 @@ static int dib_blend(const struct skb_blend_in *in, const struct skb_params *prm
     return 0;
 }
 
-static size_t dib_state_size(const struct skb_mesh *m)
-{
-    return skb__dq_state_size(m);
-}
-
 static int dib_prepare(const struct skb_mesh *m, const struct skb_pose *p,
                        const struct skb_params *prm, void *state)
 {
@@ -110,9 +105,8 @@ static int dib_skin(const struct skb_mesh *m, const void *state, int v0, int v1,
         int it, rc = dib_vertex(m, state, v, &b, &it);
         if (rc < 0)
             return rc;
-        skb_dq_transform_point(&b, m->pos + 3 * v, pos_out + 3 * v);
-        if (nrm_out && m->nrm)
-            skb_dq_transform_normal(&b, m->nrm + 3 * v, nrm_out + 3 * v);
+        skb__dq_apply(&b, m->pos + 3 * v, m->nrm ? m->nrm + 3 * v : NULL, pos_out + 3 * v,
+                      nrm_out ? nrm_out + 3 * v : NULL);
     }
     return 0;
 }
@@ -140,7 +134,7 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_dib = {
     .flags = SKB_MF_TABLE41 | SKB_MF_ITERATIVE,
     .max_n = SKB__DIB_MAX_N,
     .blend = dib_blend,
-    .state_size = dib_state_size,
+    .state_size = skb__dq_state_size,
     .bind = NULL,
     .prepare = dib_prepare,
     .skin = dib_skin,

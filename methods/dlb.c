@@ -119,6 +119,14 @@ int skb__dq_prepare(const struct skb_mesh *m, const skb_real *mats, int antipoda
     return 0;
 }
 
+void skb__dq_apply(const struct skb_dq *b, const skb_real *x, const skb_real *n,
+                   skb_real *x_out, skb_real *n_out)
+{
+    skb_dq_transform_point(b, x, x_out);
+    if (n && n_out)
+        skb_dq_transform_normal(b, n, n_out);
+}
+
 int skb__dq_gather(const struct skb_mesh *m, const void *state, int v, struct skb_dq *q, skb_real *w)
 {
     const struct skb__dq_state *hdr = (const struct skb__dq_state *)state;
@@ -169,11 +177,6 @@ static int dlb_blend(const struct skb_blend_in *in, const struct skb_params *prm
     return 0;
 }
 
-static size_t dlb_state_size(const struct skb_mesh *m)
-{
-    return skb__dq_state_size(m);
-}
-
 static int dlb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
                        const struct skb_params *prm, void *state)
 {
@@ -191,9 +194,8 @@ static int dlb_skin(const struct skb_mesh *m, const void *state, int v0, int v1,
         if (rc < 0)
             return rc;
         /* DQ paper Alg. 1: no normalisation of b needed */
-        skb_dq_transform_point(&b, m->pos + 3 * v, pos_out + 3 * v);
-        if (nrm_out && m->nrm)
-            skb_dq_transform_normal(&b, m->nrm + 3 * v, nrm_out + 3 * v);
+        skb__dq_apply(&b, m->pos + 3 * v, m->nrm ? m->nrm + 3 * v : NULL, pos_out + 3 * v,
+                      nrm_out ? nrm_out + 3 * v : NULL);
     }
     return 0;
 }
@@ -206,7 +208,7 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_dlb = {
     .flags = SKB_MF_TABLE41,
     .max_n = 0,
     .blend = dlb_blend,
-    .state_size = dlb_state_size,
+    .state_size = skb__dq_state_size,
     .bind = NULL,
     .prepare = dlb_prepare,
     .skin = dlb_skin,

@@ -95,9 +95,7 @@ static int dlb_scale_skin(const struct skb_mesh *m, const void *state, int v0, i
         int rc = skb__dlb_sum(cnt, w, q, SKB_ANTIPODAL_NONE, &b);
         if (rc < 0)
             return rc;
-        skb_dq_transform_point(&b, px, pos_out + 3 * v);
-        if (nrm_out && pn)
-            skb_dq_transform_normal(&b, pn, nrm_out + 3 * v);
+        skb__dq_apply(&b, px, pn, pos_out + 3 * v, nrm_out ? nrm_out + 3 * v : NULL);
     }
     return 0;
 }
@@ -105,7 +103,7 @@ static int dlb_scale_skin(const struct skb_mesh *m, const void *state, int v0, i
 SKB_METHOD_EXPORT const struct skb_method skb_method_dlb_scale = {
     .name = "dlb_scale",
     .title = "DLB+scale",
-    .description = "two-phase skinning: LBS of scale/shear joints, then DLB of the rigid parts",
+    .description = "two-phase skinning: LBS of scale/shear joints, then DLB of the rigid parts (skin only)",
     .seed_ref = "DQ paper 4.2",
     .flags = SKB_MF_NONRIGID_IN,
     .max_n = 0,

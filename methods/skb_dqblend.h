@@ -55,6 +55,10 @@ const struct skb_dq *skb__dq_state_joints_c(const void *state);
 int skb__dq_prepare(const struct skb_mesh *m, const skb_real *mats, int antipodal, void *state);
 /* gathers the influences of vertex v (weight > 0), resolves their signs for
  * PIVOT and returns their count; q and w get at most SKB_MAX_INFLUENCES */
+/* DQ paper Alg. 1 on a (possibly unnormalised) blend b: x -> x_out, and n
+ * -> n_out when both are not NULL */
+void skb__dq_apply(const struct skb_dq *b, const skb_real *x, const skb_real *n,
+                   skb_real *x_out, skb_real *n_out);
 int skb__dq_gather(const struct skb_mesh *m, const void *state, int v, struct skb_dq *q, skb_real *w);
 
 #ifndef SKB_FLOP_COUNT

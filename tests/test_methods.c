@@ -30,7 +30,7 @@ static void test_unit_weight_returns_that_joint(void **state)
         const struct skb_method *m = skb_methods[i];
         if (!m->blend)
             continue;
-        int nmax = m->max_n && m->max_n < 4 ? m->max_n : 4;   /* the arrays below hold 4 */
+        int nmax = m->max_n && m->max_n < 4 ? m->max_n : 4;   /* buffers hold 4 */
         for (int k = 0; k < N_RANDOM; k++) {
             double mats[16 * 4], w[4] = { 0 }, out[16], c[3] = { 0.3, -0.2, 0.5 };
             int n = 1 + (int)gsl_rng_uniform_int(r, (unsigned long)nmax), hot = (int)gsl_rng_uniform_int(r, (unsigned long)n);
