@@ -49,6 +49,8 @@ $(BUILD)/skinbench: $(BUILD)/harness/main.o $(BUILD)/libskb.a | $(BUILD)/skinben
 # the FLOP-counting build (`skinbench run flops` runs it): methods/*.c again, as
 # C++ with skb_real = skb::flop (harness/flop_real.hpp), plus the driver
 # harness/flops_main.cxx (.cxx: outside the library wildcard). Never in libskb.a.
+# -Wno-missing-field-initializers: C allows a method to leave later hooks of
+# struct skb_method unnamed (NULL); C++ would warn about it.
 FLOP_FLAGS = -std=c++20 $(OPT) -g -Wall -Wextra -Werror -Wno-unused-parameter \
              -Wno-missing-field-initializers -D_GNU_SOURCE $(INCS) $(PKG_CFLAGS) $(SAN) \
              -include harness/flop_real.hpp

@@ -405,6 +405,14 @@ static int run_flops(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         const char *how = "least squares (gsl_fit_linear) of the mean count over n = 1..8";
         cJSON_AddItemToObject(fits, m->name, fit_json(xs, ys, k, how));
         cJSON_AddItemToObject(fits_all, m->name, fit_json(xs, ya, k, how));
+        if (m->flags & SKB_MF_ITERATIVE)
+            cJSON_AddStringToObject(om, "note", "depends on the input through the iteration count (default "
+                                    "precision; see per_n.iterations and iterations_histogram): the fit is "
+                                    "of the mean over random inputs");
+        else if (strcmp(m->name, "sb") == 0 && cJSON_GetObjectItemCaseSensitive(raw, "sb_parts"))
+            cJSON_AddStringToObject(om, "note", "counted: the QLB' blend given the rotation centre; the centre's "
+                                    "least squares (GSL SVD, double code) is not instrumented (sb_parts; "
+                                    "callgrind includes it)");
         const cJSON *tn = cJSON_GetObjectItemCaseSensitive(mj, "transcendental_by_name");
         if (tn)
             cJSON_AddItemToObject(om, "transcendental_by_name", cJSON_Duplicate(tn, 1));

@@ -6,7 +6,8 @@
  *   rigidity     |R^T R - I|, |det R - 1| of the result        (thesis 4.2, property 2)
  *   left / right U Phi(w; M) vs Phi(w; U M), Phi(w; M) U vs Phi(w; M U)   (thesis 4.1)
  *   coordinate   U Phi(w; M) U^-1 vs Phi(w; U M U^-1)                       (thesis 4.1)
- *   multi        the method blends n = 3..8 transforms at all
+ *   multi        the method blends n = 3..8 transforms at all (worst error 1 when
+ *                it refuses one; details: unit weight and permutation errors)
  *   speed        twist and pitch of M1^-1 Phi(t; M1, M2) linear in t       (thesis 4.2)
  *   shortest     screw axis and moment of M1^-1 Phi(t) constant, path angle <= pi
  * A verdict is '+' when the worst error stays within the named tolerance,

@@ -142,6 +142,7 @@ int skb_table41_write(const struct skb_run_ctx *ctx, int loud, char *msg, size_t
         }
         OUT("\n");
     }
+    int notes = 0;
     OUT("| FLOPs (fit a\xc2\xb7n + b) |");
     for (int i = 0; skb_methods[i]; i++) {
         const struct skb_method *m = skb_methods[i];
@@ -152,13 +153,17 @@ int skb_table41_write(const struct skb_run_ctx *ctx, int loud, char *msg, size_t
         if (num_at(flops, "fits", m->name, "a", &a) == 0 && num_at(flops, "fits", m->name, "b", &b) == 0) {
             fmt_fit(cell, sizeof cell, a, b);
             OUT(" %s", cell);
+            if (str_at(flops, "methods", m->name, "note"))
+                OUT(" (note %d)", ++notes);
             if (ptext) {
                 int differs = num_at(pf, m->name, "a", NULL, &pa) == 0 && num_at(pf, m->name, "b", NULL, &pb) == 0
                               && (a - pa > 0.5 || pa - a > 0.5 || b - pb > 0.5 || pb - b > 0.5);
-                OUT(" (paper %s)%s", ptext, differs ? " \xe2\x9a\xa0" : "");
+                /* compared at n = 4, the usual number of influences per vertex */
+                const char *side = differs ? (4 * a + b > 4 * pa + pb ? " higher at n = 4" : " lower at n = 4") : "";
+                OUT(" (paper %s)%s%s", ptext, differs ? " \xe2\x9a\xa0" : "", side);
                 if (differs && (loud & SKB_TABLE41_LOUD_FLOPS))
-                    fprintf(stderr, "table-4.1: FLOPs differ from the thesis: %s measured %s, paper %s "
-                            "(see flops.json for the per-operation counts)\n", m->name, cell, ptext);
+                    fprintf(stderr, "table-4.1: FLOPs differ from the thesis: %s measured %s, paper %s,%s "
+                            "(see flops.json for the per-operation counts)\n", m->name, cell, ptext, side);
             }
             OUT(" |");
         } else {
@@ -166,6 +171,15 @@ int skb_table41_write(const struct skb_run_ctx *ctx, int loud, char *msg, size_t
         }
     }
     OUT("\n\n");
+    for (int i = 0, k = 0; skb_methods[i] && notes; i++) {
+        const char *note = str_at(flops, "methods", skb_methods[i]->name, "note");
+        if ((skb_methods[i]->flags & SKB_MF_TABLE41) && note) {
+            k++;
+            OUT("%sNote %d (%s FLOPs): %s.\n", k == 1 ? "" : "\n", k, skb_methods[i]->title, note);
+        }
+    }
+    if (notes)
+        OUT("\n");
     const char *conv = str_at(flops, "convention", NULL, NULL);
     if (conv)
         OUT("FLOP convention: %s\n\n", conv);
@@ -200,6 +214,25 @@ int skb_table41_write(const struct skb_run_ctx *ctx, int loud, char *msg, size_t
                     fprintf(stderr, "table-4.1: MISMATCH %s %s: measured %s, thesis %s (worst error %.3g)%s%s\n",
                             m->name, rows[r], v, p, worst, what ? "; counterexample: " : "", what ? what : "");
             }
+        }
+        OUT("\n");
+    }
+    if (props) {
+        static const char *const cols[] = { "rigidity", "left_invariance", "right_invariance",
+                                            "coordinate_invariance", "constant_speed", "shortest_path" };
+        const cJSON *det = cJSON_GetObjectItemCaseSensitive(props, "details"), *mj;
+        OUT("## Worst errors measured (verdict, worst error; every method)\n\n"
+            "| method | rigidity | left inv. | right inv. | coord. inv. | constant speed | shortest path |\n"
+            "|---|---|---|---|---|---|---|\n");
+        cJSON_ArrayForEach(mj, det) {
+            OUT("| %s |", mj->string);
+            for (int k = 0; k < 6; k++) {
+                double e = 0;
+                const char *v = str_at(mj, cols[k], "verdict", NULL);
+                num_at(mj, cols[k], "worst_error", NULL, &e);
+                OUT(" %s %.2g |", v ? minus_sign(v) : "?", e);
+            }
+            OUT("\n");
         }
         OUT("\n");
     }

@@ -31,6 +31,18 @@ done
 [ "$n" -gt 5 ] && ok || bad "expected counterexample files, found $n"
 grep -q '"verdicts"' "$tmp/r/properties.json" && ok || bad "properties.json has no verdicts"
 
+# callgrind companion (full mode, one method to stay fast): deterministic to the instruction
+if valgrind --version >/dev/null 2>&1; then
+  for k in 1 2; do
+    "$sb" run flops --methods linear --quiet --out "$tmp/cg$k" 2>"$tmp/err" || bad "flops --methods linear: $(cat "$tmp/err")"
+    grep -o '"n2":[^,}]*' "$tmp/cg$k/flops.json" > "$tmp/cg$k.txt"
+  done
+  if [ -s "$tmp/cg1.txt" ] && cmp -s "$tmp/cg1.txt" "$tmp/cg2.txt"; then ok
+  else bad "callgrind instructions per blend missing or not repeatable: $(cat "$tmp/cg1.txt") vs $(cat "$tmp/cg2.txt")"; fi
+else
+  echo "verify.sh: valgrind not installed, callgrind check skipped"
+fi
+
 # the counting binary is looked up next to the executable: a lone copy cannot find it
 cp "$sb" "$tmp/lone"
 if SKB_FLOPS_BIN=/nonexistent "$tmp/lone" run flops --quick --quiet --out "$tmp/r2" 2>"$tmp/err"; then
