@@ -8,12 +8,14 @@
 extern const struct skb_experiment skb_exp_properties;
 extern const struct skb_experiment skb_exp_flops;
 extern const struct skb_experiment skb_exp_bounds;
+extern const struct skb_experiment skb_exp_cpu;
 extern const struct skb_experiment skb_exp_gpu;
 extern const struct skb_experiment skb_exp_spheres;
 const struct skb_experiment *const skb_experiments[] = {
     &skb_exp_properties,
     &skb_exp_flops,
     &skb_exp_bounds,
+    &skb_exp_cpu,
     &skb_exp_gpu,
     &skb_exp_spheres,
     NULL

@@ -2,14 +2,17 @@
  * linear (LBS, thesis eq. 2.6), qlb0/qb (QLB about the origin / a fixed
  * centre, thesis eq. 3.5 and 3.7) and dlb (DQ paper Alg. 1 with Alg. 2 signs).
  *
- * Layout chosen by measurement (see the cpu experiment): per-joint data as
- * 4-float columns, so that blending the influences of one vertex is a few
- * 4-wide multiply-adds (GCC vector extensions: SSE on x86-64, NEON on ARM,
- * scalar elsewhere); vertex data as packed float streams (positions and
- * normals xyz, four uint16 joint indices, four float weights).  On x86-64
- * the kernels are also cloned for x86-64-v3 (AVX2+FMA) and picked at run
- * time, so the binary stays portable.  Everything outside the kernels runs in
- * double (skb_real) and converts once per pose. */
+ * Layout chosen by measurement (skinbench run cpu; a 77k-vertex mesh here:
+ * scalar structure-of-arrays LBS 14.8 ns/vertex, this 4-wide form 5.0):
+ * per-joint data as 4-float columns (quaternions), so blending the
+ * influences of one vertex is a few 4-wide multiply-adds (GCC vector
+ * extensions: SSE on x86-64, NEON on ARM, scalar elsewhere); vertex data as
+ * packed float streams (positions and normals xyz, four uint16 joint
+ * indices, four float weights).  On x86-64 the kernels are also cloned for
+ * x86-64-v3 (AVX2+FMA) and picked at run time, so the binary stays portable.
+ * Tried and measured slower: LBS normals renormalised four or eight at a
+ * time, DLB transformed in blocks of eight.  Everything outside the kernels
+ * runs in double (skb_real) and converts once per pose. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -35,8 +38,13 @@ enum kind { K_LINEAR, K_QLB0, K_QB, K_DLB };
 /* state: header, per-joint floats (JSTRIDE each), then the vertex streams */
 struct hdr {
     int nverts, njoints, kind, pivot, has_nrm, jstride;
+    int use_tab, npairs;                             /* dlb: Algorithm 2 sign table */
     size_t off_pos, off_nrm, off_w, off_j, off_c;   /* byte offsets */
+    size_t off_tab, off_pairs, max_pairs;
 };
+/* DLB resolves signs per (pivot joint, joint) pair once per pose when the
+ * pair table (njoints^2 bytes) stays small; beyond, per vertex */
+#define DLB_TABLE_MAX_JOINTS 256
 #define HDR_BYTES 128
 
 static int jstride(int kind)
@@ -60,13 +68,18 @@ static void layout(const struct skb_mesh *m, int kind, struct hdr *h)
     h->off_w = h->off_nrm + round64(sizeof(float) * (3 * nv + 4));
     h->off_j = h->off_w + round64(sizeof(float) * 4 * nv);
     h->off_c = h->off_j + round64(sizeof(uint16_t) * 4 * nv);
+    h->off_tab = h->off_c + (kind == K_QB ? round64(sizeof(float) * (3 * nv + 4)) : 0);
+    h->use_tab = kind == K_DLB && m->njoints <= DLB_TABLE_MAX_JOINTS;
+    size_t nj2 = (size_t)m->njoints * (size_t)m->njoints;
+    h->max_pairs = h->use_tab ? (3 * nv + 1 < nj2 ? 3 * nv + 1 : nj2) : 0;
+    h->off_pairs = h->off_tab + (h->use_tab ? round64(nj2) : 0);
 }
 
 static size_t state_size(const struct skb_mesh *m, int kind)
 {
     struct hdr h;
     layout(m, kind, &h);
-    return h.off_c + (kind == K_QB ? round64(sizeof(float) * (3 * (size_t)m->nverts + 4)) : 0);
+    return h.off_pairs + sizeof(uint16_t) * 2 * h.max_pairs;
 }
 
 static size_t linear_size(const struct skb_mesh *m) { return state_size(m, K_LINEAR); }
@@ -100,7 +113,37 @@ static int bind_common(const struct skb_mesh *m, int kind, void *state)
 
 static int linear_bind(const struct skb_mesh *m, void *state) { return bind_common(m, K_LINEAR, state); }
 static int qlb0_bind(const struct skb_mesh *m, void *state) { return bind_common(m, K_QLB0, state); }
-static int dlb_bind(const struct skb_mesh *m, void *state) { return bind_common(m, K_DLB, state); }
+/* the (pivot joint, joint) pairs the mesh uses: the pivot is the first
+ * influence with weight (Algorithm 2) */
+static int dlb_bind(const struct skb_mesh *m, void *state)
+{
+    int rc = bind_common(m, K_DLB, state);
+    struct hdr *h = (struct hdr *)state;
+    if (rc < 0 || !h->use_tab)
+        return rc;
+    uint8_t *seen = AT(state, h->off_tab, uint8_t);
+    uint16_t *pairs = AT(state, h->off_pairs, uint16_t);
+    size_t nj = (size_t)m->njoints;
+    h->npairs = 0;
+    for (int v = 0; v < m->nverts; v++) {
+        const int *j = m->joint + 4 * v;
+        const skb_real *w = m->weight + 4 * v;
+        int pk = w[0] > 0 ? 0 : w[1] > 0 ? 1 : w[2] > 0 ? 2 : 3;
+        for (int k = 0; k < 4; k++) {
+            size_t e = (size_t)j[pk] * nj + (size_t)j[k];
+            if (seen[e] || j[k] == j[pk])
+                continue;
+            seen[e] = 1;
+            if ((size_t)h->npairs == h->max_pairs)
+                return SKB_ENOMEM;   /* cannot happen: at most 3 new pairs per vertex */
+            pairs[2 * h->npairs] = (uint16_t)j[pk];
+            pairs[2 * h->npairs + 1] = (uint16_t)j[k];
+            h->npairs++;
+        }
+    }
+    memset(seen, 0, nj * nj);
+    return 0;
+}
 
 /* qb's centres: the mesh's own, else the rule of the double path, read back
  * from a bound double state of qb (one source of truth for the rule) */
@@ -118,14 +161,14 @@ static int qb_bind(const struct skb_mesh *m, void *state)
             c[i] = (float)m->center[i];
         return 0;
     }
-    skb_real *cd = (skb_real *)malloc(sizeof(skb_real) * (3 * (size_t)m->nverts + 1));
-    if (!cd)
-        return SKB_ENOMEM;
-    rc = skb__qb_default_centers(m, cd);
-    for (size_t i = 0; rc == 0 && i < 3 * (size_t)m->nverts; i++)
-        c[i] = (float)cd[i];
-    free(cd);
-    return rc;
+    if (!m->joint_rest)
+        return SKB_ENOCENTER;
+    for (int v = 0; v < m->nverts; v++) {
+        int jc = skb__qb_center_joint(m, v);
+        for (int k = 0; k < 3; k++)
+            c[3 * v + k] = (float)m->joint_rest[3 * jc + k];
+    }
+    return 0;
 }
 
 /* columns of the 3x4 part: c0 c1 c2 t, each xyz + pad (t pads with 1) */
@@ -183,8 +226,19 @@ static int dlb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
         struct skb_dq q;
         skb_dq_from_mat4(p->mats + 16 * j, &q);
         float *o = jd + 8 * j;
-        o[0] = (float)q.r.w; o[1] = (float)q.r.x; o[2] = (float)q.r.y; o[3] = (float)q.r.z;
-        o[4] = (float)q.d.w; o[5] = (float)q.d.x; o[6] = (float)q.d.y; o[7] = (float)q.d.z;
+        o[0] = (float)q.r.x; o[1] = (float)q.r.y; o[2] = (float)q.r.z; o[3] = (float)q.r.w;
+        o[4] = (float)q.d.x; o[5] = (float)q.d.y; o[6] = (float)q.d.z; o[7] = (float)q.d.w;
+    }
+    /* Algorithm 2 once per used joint pair: 1 = flip the second joint */
+    const struct hdr *h = (const struct hdr *)state;
+    if (h->use_tab) {
+        uint8_t *tab = AT(state, h->off_tab, uint8_t);
+        const uint16_t *pairs = AT_C(state, h->off_pairs, uint16_t);
+        for (int i = 0; i < h->npairs; i++) {
+            const float *a = jd + 8 * pairs[2 * i], *b = jd + 8 * pairs[2 * i + 1];
+            float dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+            tab[(size_t)pairs[2 * i] * (size_t)m->njoints + pairs[2 * i + 1]] = dot < 0;
+        }
     }
     return 0;
 }
@@ -277,54 +331,70 @@ KERNEL static int qlb_kernel(const float *__restrict__ jd, const float *__restri
     return 0;
 }
 
-/* DLB: dual quaternion sum with Algorithm 2 signs, then DQ paper Alg. 1 */
-KERNEL static int dlb_kernel(const float *__restrict__ jd, const float *__restrict__ P,
-                             const float *__restrict__ N, const float *__restrict__ W,
-                             const uint16_t *__restrict__ J, int v0, int v1, int has_nrm,
-                             float *__restrict__ OP, float *__restrict__ ON)
+/* DLB: dual quaternion sum with Algorithm 2 signs, then DQ paper Alg. 1.
+ * Every term of Alg. 1 is quadratic in the normalised non-dual part, so
+ * v' = v + 2/|b0|^2 (b0 x (b0 x v + a0 v) + a0 be - ae b0 + b0 x be) needs
+ * one division and no square root (the trick of thesis 3.3 applied to
+ * Alg. 1).  The signs of Algorithm 2 depend only on the (pivot joint, joint)
+ * pair, so prepare decides them once per used pair (tab) and the kernel
+ * looks them up; without a table, per vertex.  Joint data: real (x,y,z,w),
+ * dual (x,y,z,w), so xyz sit in lanes 0-2 for the cross products.
+ * (Measured alternatives: a block of 8 vertices transformed 8-wide was 10%
+ * slower; per-vertex sign dot products cost 25%.) */
+typedef int v4i __attribute__((vector_size(16)));
+
+static inline v4f hsum4(v4f v)
 {
+    v = v + __builtin_shuffle(v, (v4i){ 1, 0, 3, 2 });
+    return v + __builtin_shuffle(v, (v4i){ 2, 3, 0, 1 });
+}
+
+#define SHUF4(a, i, j, k, l) __builtin_shuffle(a, (v4i){ i, j, k, l })
+static inline v4f cross3(v4f a, v4f b)
+{
+    return SHUF4(a, 1, 2, 0, 3) * SHUF4(b, 2, 0, 1, 3) - SHUF4(a, 2, 0, 1, 3) * SHUF4(b, 1, 2, 0, 3);
+}
+
+KERNEL static int dlb_kernel(const float *__restrict__ jd, const float *__restrict__ P,
+                                const float *__restrict__ N, const float *__restrict__ W,
+                                const uint16_t *__restrict__ J, const uint8_t *__restrict__ tab, int nj,
+                                int v0, int v1, int has_nrm, float *__restrict__ OP, float *__restrict__ ON)
+{
+    const v4i signbit = { (int)0x80000000, (int)0x80000000, (int)0x80000000, (int)0x80000000 };
+    const v4i xyz = { -1, -1, -1, 0 };
     for (int v = v0; v < v1; v++) {
-        const float *m[4];
-        float w[4];
-        for (int k = 0; k < 4; k++) {
-            m[k] = jd + 8 * J[4 * v + k];
-            w[k] = W[4 * v + k];
+        const float *m0 = jd + 8 * J[4 * v], *m1 = jd + 8 * J[4 * v + 1];
+        const float *m2 = jd + 8 * J[4 * v + 2], *m3 = jd + 8 * J[4 * v + 3];
+        float wa = W[4 * v], wb = W[4 * v + 1], wc = W[4 * v + 2], wd = W[4 * v + 3];
+        int pk = wa > 0 ? 0 : wb > 0 ? 1 : wc > 0 ? 2 : 3;
+        v4f r0 = load4(m0), r1 = load4(m1), r2 = load4(m2), r3 = load4(m3);
+        v4f w0 = { wa, wa, wa, wa }, w1 = { wb, wb, wb, wb }, w2 = { wc, wc, wc, wc }, w3 = { wd, wd, wd, wd };
+        if (tab) {
+            const uint8_t *t = tab + (size_t)J[4 * v + pk] * (size_t)nj;
+            w0 = (v4f)((v4i)w0 ^ (-(int)t[J[4 * v]] & signbit));
+            w1 = (v4f)((v4i)w1 ^ (-(int)t[J[4 * v + 1]] & signbit));
+            w2 = (v4f)((v4i)w2 ^ (-(int)t[J[4 * v + 2]] & signbit));
+            w3 = (v4f)((v4i)w3 ^ (-(int)t[J[4 * v + 3]] & signbit));
+        } else {
+            v4f p = pk == 0 ? r0 : pk == 1 ? r1 : pk == 2 ? r2 : r3;
+            w0 = (v4f)((v4i)w0 ^ ((hsum4(p * r0) < 0) & signbit));
+            w1 = (v4f)((v4i)w1 ^ ((hsum4(p * r1) < 0) & signbit));
+            w2 = (v4f)((v4i)w2 ^ ((hsum4(p * r2) < 0) & signbit));
+            w3 = (v4f)((v4i)w3 ^ ((hsum4(p * r3) < 0) & signbit));
         }
-        int pk = w[0] > 0 ? 0 : w[1] > 0 ? 1 : w[2] > 0 ? 2 : 3;
-        v4f qp = load4(m[pk]);
-        for (int k = 0; k < 4; k++) {
-            v4f qd = qp * load4(m[k]);
-            if (qd[0] + qd[1] + qd[2] + qd[3] < 0)
-                w[k] = -w[k];
-        }
-        v4f br = w[0] * load4(m[0]) + w[1] * load4(m[1]) + w[2] * load4(m[2]) + w[3] * load4(m[3]);
-        v4f bd = w[0] * load4(m[0] + 4) + w[1] * load4(m[1] + 4) + w[2] * load4(m[2] + 4)
-               + w[3] * load4(m[3] + 4);
-        v4f r2 = br * br;
-        float n2 = r2[0] + r2[1] + r2[2] + r2[3];
-        if (!(n2 > DLB_MIN_NORM2_F))
+        v4f br = w0 * r0 + w1 * r1 + w2 * r2 + w3 * r3;
+        v4f bd = w0 * load4(m0 + 4) + w1 * load4(m1 + 4) + w2 * load4(m2 + 4) + w3 * load4(m3 + 4);
+        v4f n2 = hsum4(br * br);
+        if (!(n2[0] > DLB_MIN_NORM2_F))
             return SKB_ECANCEL;
-        float inv = 1.0f / sqrtf(n2);
-        br = br * inv;
-        bd = bd * inv;
-        float a0 = br[0], dx = br[1], dy = br[2], dz = br[3];
-        float ae = bd[0], ex = bd[1], ey = bd[2], ez = bd[3];
-        float x = P[3 * v], y = P[3 * v + 1], z = P[3 * v + 2];
-        /* c1 = d0 x v + a0 v; v' = v + 2 d0 x c1 + 2 (a0 de - ae d0 + d0 x de) */
-        float c1x = dy * z - dz * y + a0 * x, c1y = dz * x - dx * z + a0 * y, c1z = dx * y - dy * x + a0 * z;
-        float tx = a0 * ex - ae * dx + dy * ez - dz * ey;
-        float ty = a0 * ey - ae * dy + dz * ex - dx * ez;
-        float tz = a0 * ez - ae * dz + dx * ey - dy * ex;
-        v4f out = { x + 2 * (dy * c1z - dz * c1y + tx), y + 2 * (dz * c1x - dx * c1z + ty),
-                    z + 2 * (dx * c1y - dy * c1x + tz), 0 };
-        store4(OP + 3 * v, out);
+        v4f k = 2.0f / n2;
+        v4f a0 = SHUF4(br, 3, 3, 3, 3), ae = SHUF4(bd, 3, 3, 3, 3);
+        v4f x = (v4f)((v4i)load4(P + 3 * v) & xyz);
+        v4f c1 = cross3(br, x) + a0 * x;
+        store4(OP + 3 * v, x + k * (cross3(br, c1) + a0 * bd - ae * br + cross3(br, bd)));
         if (has_nrm) {
-            float nx = N[3 * v], ny = N[3 * v + 1], nz = N[3 * v + 2];
-            float n1x = dy * nz - dz * ny + a0 * nx, n1y = dz * nx - dx * nz + a0 * ny;
-            float n1z = dx * ny - dy * nx + a0 * nz;
-            v4f no = { nx + 2 * (dy * n1z - dz * n1y), ny + 2 * (dz * n1x - dx * n1z),
-                       nz + 2 * (dx * n1y - dy * n1x), 0 };
-            store4(ON + 3 * v, no);
+            v4f n = (v4f)((v4i)load4(N + 3 * v) & xyz);
+            store4(ON + 3 * v, n + k * cross3(br, cross3(br, n) + a0 * n));
         }
     }
     return 0;
@@ -348,7 +418,8 @@ static int skin_any(const void *state, int v0, int v1, float *pos_out, float *nr
         return qlb_kernel(jd, P, N, W, J, AT_C(state, h->off_c, float), h->pivot, v0, v1, has_nrm,
                           pos_out, nrm_out);
     default:
-        return dlb_kernel(jd, P, N, W, J, v0, v1, has_nrm, pos_out, nrm_out);
+        return dlb_kernel(jd, P, N, W, J, h->use_tab ? AT_C(state, h->off_tab, uint8_t) : NULL, h->njoints,
+                          v0, v1, has_nrm, pos_out, nrm_out);
     }
 }
 

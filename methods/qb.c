@@ -60,28 +60,33 @@ static skb_real joint_weight(const struct skb_mesh *m, int v, int joint)
     return w;
 }
 
+int skb__qb_center_joint(const struct skb_mesh *m, int v)
+{
+    int best = -1, best_child = -1;
+    skb_real wbest = -1, wchild = -1;
+    for (int k = 0; k < SKB_MAX_INFLUENCES; k++) {
+        int j = m->joint[SKB_MAX_INFLUENCES * v + k];
+        skb_real w = joint_weight(m, v, j);
+        if (!(w > 0))
+            continue;
+        if (w > wbest) {
+            wbest = w;
+            best = j;
+        }
+        if (m->parent && m->parent[j] >= 0 && joint_weight(m, v, m->parent[j]) > 0 && w > wchild) {
+            wchild = w;
+            best_child = j;
+        }
+    }
+    return best_child >= 0 ? best_child : best;
+}
+
 int skb__qb_default_centers(const struct skb_mesh *m, skb_real *center)
 {
     if (!m->joint_rest)
         return SKB_ENOCENTER;    /* neither per-vertex centres nor joint positions */
     for (int v = 0; v < m->nverts; v++) {
-        int best = -1, best_child = -1;
-        skb_real wbest = -1, wchild = -1;
-        for (int k = 0; k < SKB_MAX_INFLUENCES; k++) {
-            int j = m->joint[SKB_MAX_INFLUENCES * v + k];
-            skb_real w = joint_weight(m, v, j);
-            if (!(w > 0))
-                continue;
-            if (w > wbest) {
-                wbest = w;
-                best = j;
-            }
-            if (m->parent && m->parent[j] >= 0 && joint_weight(m, v, m->parent[j]) > 0 && w > wchild) {
-                wchild = w;
-                best_child = j;
-            }
-        }
-        int j = best_child >= 0 ? best_child : best;
+        int j = skb__qb_center_joint(m, v);
         for (int k = 0; k < 3; k++)
             center[3 * v + k] = m->joint_rest[3 * j + k];
     }

@@ -9,8 +9,11 @@
 #ifndef SKB_FLOP_COUNT
 SKB_EXTERN_C_BEGIN
 #endif
-/* qb's default rotation centres (its bind rule, methods/qb.c): 3*nverts */
+/* qb's default rotation centres (its bind rule, methods/qb.c): 3*nverts;
+ * SKB_ENOCENTER without joint rest positions */
 int skb__qb_default_centers(const struct skb_mesh *m, skb_real *center);
+/* the joint whose rest position is vertex v's default centre */
+int skb__qb_center_joint(const struct skb_mesh *m, int v);
 #ifndef SKB_FLOP_COUNT
 SKB_EXTERN_C_END
 #endif

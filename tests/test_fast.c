@@ -112,12 +112,60 @@ static void test_fast_ranges(void **state)
     skb_dataset_free(&d);
 }
 
+/* a synthetic mesh: many joints (past the DLB sign table's limit, and
+ * below it), random influences with slot 0 sometimes empty (the pivot is
+ * then a later slot), random poses up to 180 degrees */
+static void synthetic(gsl_rng *r, int njoints, struct skb_dataset *d)
+{
+    int nv = 600, nposes = 4;
+    assert_int_equal(skb_dataset_alloc(d, nv, 0, njoints, nposes), 0);
+    snprintf(d->name, sizeof d->name, "synthetic-%dj", njoints);
+    for (int v = 0; v < nv; v++) {
+        double w[4];
+        skb_test_random_weights(r, 4, w);
+        if (v % 3 == 0) {       /* empty first slot */
+            w[1] += w[0];
+            w[0] = 0;
+        }
+        for (int k = 0; k < 4; k++) {
+            d->mesh.joint[4 * v + k] = (int)gsl_rng_uniform_int(r, (unsigned long)njoints);
+            d->mesh.weight[4 * v + k] = w[k];
+        }
+        double n[3];
+        gsl_ran_dir_3d(r, &n[0], &n[1], &n[2]);
+        for (int k = 0; k < 3; k++) {
+            d->mesh.pos[3 * v + k] = 4 * gsl_rng_uniform(r) - 2;
+            d->mesh.nrm[3 * v + k] = n[k];
+        }
+    }
+    for (int j = 0; j < njoints; j++)
+        d->mesh.parent[j] = j - 1;
+    for (int k = 0; k < nposes * njoints; k++)
+        skb_test_random_rigid(r, SKB_PI, 2, d->poses + 16 * k);
+}
+
+static void test_fast_many_joints(void **state)
+{
+    gsl_rng *r = skb_test_rng();
+    static const int nj[] = { 7, 300 };
+    for (int i = 0; i < 2; i++) {
+        struct skb_dataset d;
+        synthetic(r, nj[i], &d);
+        for (int k = 0; skb_methods[k]; k++)
+            if (skb_methods[k]->f32 && !(skb_methods[k]->flags & SKB_MF_NEEDS_CENTER))
+                check_method_on(skb_methods[k], &d, 1);
+        skb_dataset_free(&d);
+    }
+    gsl_rng_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fast_matches_double),
         cmocka_unit_test(test_fast_random_poses),
         cmocka_unit_test(test_fast_ranges),
+        cmocka_unit_test(test_fast_many_joints),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# End-to-end: `skinbench run cpu --quick` writes cpu.json with the output
+# contract (datasets -> vertices, joints, ms, ratio_to_linear; verified) and
+# Google Benchmark's raw JSON with per-repetition rows; bad model files fail
+# with one line naming the file.
+set -u
+sb=${1:-./skinbench}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=$((fail+1)); }
+
+"$sb" run cpu --quick --quiet --out "$tmp" 2>"$tmp/err" || bad "run cpu --quick: exit $? ($(head -c 300 "$tmp/err"))"
+[ -f "$tmp/cpu.json" ] || bad "no cpu.json"
+[ -f "$tmp/cpu-gbench.json" ] || bad "no cpu-gbench.json"
+python3 - "$tmp" <<'PY' || fail=$((fail+1))
+import json, math, sys
+d = sys.argv[1]
+r = json.load(open(d + "/cpu.json"))
+g = json.load(open(d + "/cpu-gbench.json"))
+errs = []
+if not isinstance(r.get("verified"), bool): errs.append("verified is not a boolean")
+if r.get("verified") and r.get("failures"): errs.append("verified with failures")
+if "library_build_type" not in r.get("benchmark", {}): errs.append("no library_build_type")
+ds = r.get("datasets", {})
+if len(ds) < 5: errs.append("only %d datasets" % len(ds))
+for name, o in ds.items():
+    for k in ("vertices", "joints", "ms", "ratio_to_linear"):
+        if k not in o: errs.append("%s: no %s" % (name, k))
+    if abs(o["ratio_to_linear"].get("linear", 0) - 1) > 1e-12: errs.append("%s: linear ratio != 1" % name)
+    for m, x in o["ms"].items():
+        if not (isinstance(x, (int, float)) and x > 0 and math.isfinite(x)): errs.append("%s/%s: ms %r" % (name, m, x))
+lm = r.get("large_mesh", {})
+if not lm.get("roofline", {}).get("copy_bandwidth_GBps", 0) > 0: errs.append("no roofline")
+reps = {}
+for b in g["benchmarks"]:
+    if b.get("run_type") == "iteration": reps[b["run_name"]] = reps.get(b["run_name"], 0) + 1
+if not reps or min(reps.values()) < 2: errs.append("raw repetitions missing")
+for e in errs: print("FAIL: cpu.json:", e)
+sys.exit(1 if errs else 0)
+PY
+
+# bad model files: one line naming the file, non-zero exit
+echo "not a model" > "$tmp/junk.obj"
+for f in "$tmp/missing.x" "$tmp/junk.obj" /usr/share/assimp/models/OBJ/box.obj; do
+  [ -e "$f" ] || [ "$f" = "$tmp/missing.x" ] || continue
+  "$sb" skin --method linear --model "$f" >"$tmp/out" 2>"$tmp/err"; rc=$?
+  [ $rc -ne 0 ] || bad "skin $f: exit 0"
+  [ "$(wc -l <"$tmp/err")" -eq 1 ] || bad "skin $f: expected one error line, got: $(cat "$tmp/err")"
+  grep -qF "$f" "$tmp/err" || bad "skin $f: error does not name the file: $(cat "$tmp/err")"
+done
+# a real model file by path goes through the isolated importer and works
+if [ -f /usr/share/assimp/models/X/anim_test.x ]; then
+  "$sb" skin --method dlb --model /usr/share/assimp/models/X/anim_test.x --frame 3 --out "$tmp/a.obj" 2>"$tmp/err" \
+    || bad "skin anim_test.x: $(cat "$tmp/err")"
+  grep -q '^f ' "$tmp/a.obj" 2>/dev/null || bad "skin anim_test.x: no faces in the OBJ"
+fi
+"$sb" list datasets >"$tmp/out" 2>&1 || bad "list datasets"
+[ "$(grep -c ' real ' "$tmp/out")" -ge 3 ] || bad "list datasets: fewer than 3 real models"
+
+echo "cpu: $([ $fail -eq 0 ] && echo ok || echo "$fail failed")"
+[ $fail -eq 0 ]
