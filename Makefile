@@ -21,6 +21,9 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lOpenGL -lpthread -
 CFLAGS  += -std=c11 $(OPT) -g $(WARN) -D_GNU_SOURCE $(INCS) $(PKG_CFLAGS) $(SAN)
 CXXFLAGS+= -std=c++17 $(OPT) -g -Wall -Wextra -Werror -Wno-unused-parameter -D_GNU_SOURCE $(INCS) $(PKG_CFLAGS) $(SAN)
 LDFLAGS += $(SAN)
+# optional: FCL, the collision oracle of tests/test_fcl.cpp (which skips without it)
+FCL_CXX  = $(shell pkg-config --exists fcl 2>/dev/null && echo -DSKB_HAVE_FCL)
+FCL_LIBS = $(shell pkg-config --libs fcl 2>/dev/null)
 
 LIB_DIRS = methods harness datasets gpu reports
 LIB_C    = $(filter-out harness/main.c,$(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c)))
@@ -88,7 +91,7 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libskb.a tests/skb_test.h
 $(BUILD)/tests/%: tests/%.cpp $(BUILD)/libskb.a $(wildcard harness/*.hpp)
 	@mkdir -p $(dir $@)
 	@echo "  TEST $<"
-	@$(CXX) $(CXXFLAGS) -Itests -I/usr/include/eigen3 -o $@ $< $(BUILD)/libskb.a $(PKG_LIBS) $(shell pkg-config --libs $(TESTPKGS))
+	@$(CXX) $(CXXFLAGS) $(FCL_CXX) -Itests -I/usr/include/eigen3 -o $@ $< $(BUILD)/libskb.a $(PKG_LIBS) $(FCL_LIBS) $(shell pkg-config --libs $(TESTPKGS))
 
 tests: $(BUILD)/skinbench $(TEST_BIN)
 

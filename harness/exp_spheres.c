@@ -21,23 +21,6 @@ static const char *const sphere_datasets_quick[] = { "creature", NULL };
 #define REFIT_TIME_MIN_S 0.2     /* time each all-spheres refit for at least this long */
 #define REFIT_TIME_MIN_S_QUICK 0.02
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* the result key of a refit method: thesis names for the thesis's methods */
-static const char *refit_key(const struct skb_method *m)
-{
-    if (strcmp(m->name, "linear") == 0)
-        return "lbs";
-    if (strcmp(m->name, "sb") == 0)
-        return "sbs";
-    return m->name;
-}
-
 /* {min, avg, max} of the radii of level L (radius 4 numbers apart) */
 static cJSON *level_stats(const struct skb_sphere_tree *t, const double *s, int level)
 {
@@ -75,13 +58,13 @@ static int one_dataset(const struct skb_run_ctx *ctx, const char *name, cJSON *o
         snprintf(msg, msglen, "dataset %s: %s", name, sub);
         return rc;
     }
-    double t0 = now_s();
+    double t0 = skb_clock_s();
     if ((rc = skb_sphere_tree_build(&d.mesh, SKB_TREE_COLLAPSE_C, &t, sub, sizeof sub)) < 0) {
         snprintf(msg, msglen, "dataset %s: %s", name, sub);
         skb_dataset_free(&d);
         return rc;
     }
-    double build_s = now_s() - t0;
+    double build_s = skb_clock_s() - t0;
     int strong = skb_pose_strongest(&d.mesh, d.poses, d.nposes);
     struct skb_pose pose;
     skb_dataset_pose(&d, strong, &pose);
@@ -135,7 +118,7 @@ static int one_dataset(const struct skb_run_ctx *ctx, const char *name, cJSON *o
         /* refit every sphere, timed; repeated until long enough to time */
         double tmin = ctx->quick ? REFIT_TIME_MIN_S_QUICK : REFIT_TIME_MIN_S, el = 0;
         long reps = 0;
-        t0 = now_s();
+        t0 = skb_clock_s();
         do {
             if ((rc = skb_sbody_refit_all(&b, od)) < 0) {
                 snprintf(msg, msglen, "%s on %s: refit failed: %s", m->name, name, skb_strerror(rc));
@@ -144,18 +127,18 @@ static int one_dataset(const struct skb_run_ctx *ctx, const char *name, cJSON *o
                 goto fail;
             }
             reps++;
-            el = now_s() - t0;
+            el = skb_clock_s() - t0;
         } while (el < tmin);
         /* the bottom-up refit of the same deformation, timed the same way
          * (skinning every vertex is part of it) */
         double el_bu = 0;
         long reps_bu = 0;
-        t0 = now_s();
+        t0 = skb_clock_s();
         do {
             skb_sbody_skin_all(&b);
             skb_sphere_tree_refit_bottom_up(&t, d.mesh.tris, b.pos, bu);
             reps_bu++;
-            el_bu = now_s() - t0;
+            el_bu = skb_clock_s() - t0;
         } while (el_bu < tmin);
         if ((rc = skb_sphere_tree_best(&t, b.pos, be)) < 0) {
             snprintf(msg, msglen, "%s on %s: best spheres: %s", m->name, name, skb_strerror(rc));
@@ -171,18 +154,19 @@ static int one_dataset(const struct skb_run_ctx *ctx, const char *name, cJSON *o
             snprintf(msg, msglen, "%s on %s: %ld vertices outside the on-demand spheres, %ld outside bottom-up",
                      m->name, name, esc, esc_bu);
             free(od); free(bu); free(be);
+            rc = SKB_ENUMERIC;
             goto fail;
         }
-        cJSON *rt = cJSON_AddObjectToObject(refit_time, refit_key(m));
+        cJSON *rt = cJSON_AddObjectToObject(refit_time, skb_refit_key(m));
         skb_json_add_number(rt, "on_demand_us_per_sphere", 1e6 * el / ((double)reps * t.nnodes));
         skb_json_add_number(rt, "bottom_up_us_per_sphere", 1e6 * el_bu / ((double)reps_bu * t.nnodes));
         cJSON_AddNumberToObject(rt, "spheres", t.nnodes);
         cJSON_AddNumberToObject(rt, "repetitions", reps);
-        col[ncol].key = refit_key(m);
+        col[ncol].key = skb_refit_key(m);
         col[ncol++].s = od;
-        bu_key[nm] = refit_key(m);
+        bu_key[nm] = skb_refit_key(m);
         bu_s[nm] = bu;
-        best_key[nm] = refit_key(m);
+        best_key[nm] = skb_refit_key(m);
         best_s[nm] = be;
         nm++;
         skb_run_progress(ctx, "spheres", "  %s: %.3f us per sphere on demand, %.3f bottom-up",
@@ -216,15 +200,7 @@ static int one_dataset(const struct skb_run_ctx *ctx, const char *name, cJSON *o
     cJSON_AddStringToObject(ds, "bottom_up_best_method", bu_key[0]);
     cJSON_AddItemToObject(ds, "refit_time", refit_time);
     refit_time = NULL;
-    for (int c = 0; c < ncol; c++)
-        free(col[c].s);
-    for (int i = 0; i < nm; i++) {
-        free(bu_s[i]);
-        free(best_s[i]);
-    }
-    skb_sphere_tree_free(&t);
-    skb_dataset_free(&d);
-    return 0;
+    rc = 0;
 fail:
     cJSON_Delete(refit_time);
     for (int c = 0; c < ncol; c++)
@@ -235,7 +211,7 @@ fail:
     }
     skb_sphere_tree_free(&t);
     skb_dataset_free(&d);
-    return rc < 0 ? rc : SKB_EINVAL;
+    return rc;
 }
 
 static int spheres_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)

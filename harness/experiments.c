@@ -11,6 +11,7 @@ extern const struct skb_experiment skb_exp_bounds;
 extern const struct skb_experiment skb_exp_cpu;
 extern const struct skb_experiment skb_exp_gpu;
 extern const struct skb_experiment skb_exp_spheres;
+extern const struct skb_experiment skb_exp_cd;
 const struct skb_experiment *const skb_experiments[] = {
     &skb_exp_properties,
     &skb_exp_flops,
@@ -18,6 +19,7 @@ const struct skb_experiment *const skb_experiments[] = {
     &skb_exp_cpu,
     &skb_exp_gpu,
     &skb_exp_spheres,
+    &skb_exp_cd,
     NULL
 };
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "skb_sphere_cd.h"
 
 static int fail(int rc, char *msg, size_t msglen, const char *what, const char *name)
@@ -203,4 +204,20 @@ int skb_pose_strongest(const struct skb_mesh *m, const skb_real *poses, int npos
         }
     }
     return best;
+}
+
+const char *skb_refit_key(const struct skb_method *m)
+{
+    if (strcmp(m->name, "linear") == 0)
+        return "lbs";
+    if (strcmp(m->name, "sb") == 0)
+        return "sbs";
+    return m->name;
+}
+
+double skb_clock_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }

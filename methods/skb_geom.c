@@ -996,20 +996,8 @@ int skb_sphere_tree_build(const struct skb_mesh *m, skb_real collapse_c, struct 
             t->ncorner = (int)nc;
         }
     }
-    free(b.centroid);
-    free(b.bn);
-    free(b.mark);
-    free(b.vbuf);
-    free(order);
-    free(kids);
-    free(final_of);
-    free(keys);
-    free(vjs);
-    free(gjs);
-    free(gjs_mark);
-    free(gjs_local);
-    return 0;
 fail:
+    /* one exit: the temporaries always, the tree only on failure */
     free(b.tri);
     free(b.centroid);
     free(b.bn);
@@ -1023,9 +1011,11 @@ fail:
     free(gjs);
     free(gjs_mark);
     free(gjs_local);
-    skb_sphere_tree_free(t);
-    if (msg && msglen && rc == SKB_ENOMEM)
-        snprintf(msg, msglen, "sphere tree: out of memory (%d triangles)", nt);
+    if (rc < 0) {
+        skb_sphere_tree_free(t);
+        if (msg && msglen && rc == SKB_ENOMEM)
+            snprintf(msg, msglen, "sphere tree: out of memory (%d triangles)", nt);
+    }
     return rc;
 }
 
@@ -1192,15 +1182,36 @@ long skb_cd_query(const struct skb_cd_body *a, const struct skb_cd_body *b, int 
     return st->npairs;
 }
 
+static void tri_box(const int *v, const skb_real *pos, skb_real box[6])
+{
+    for (int i = 0; i < 3; i++) {
+        skb_real a = pos[3 * v[0] + i], b = pos[3 * v[1] + i], c = pos[3 * v[2] + i];
+        box[i] = a < b ? (a < c ? a : c) : (b < c ? b : c);
+        box[3 + i] = a > b ? (a > c ? a : c) : (b > c ? b : c);
+    }
+}
+
 long skb_cd_brute_force(const int *tris_a, int ntris_a, const skb_real *pos_a,
                         const int *tris_b, int ntris_b, const skb_real *pos_b,
                         int *pairs, long max_pairs)
 {
+    /* every pair; a box test first (min/max are exact, so it only skips
+     * pairs that cannot share a point) */
+    skb_real *boxb = (skb_real *)malloc(sizeof(skb_real) * 6 * (size_t)(ntris_b > 0 ? ntris_b : 1));
     long n = 0;
+    if (!boxb)
+        return SKB_ENOMEM;
+    for (int j = 0; j < ntris_b; j++)
+        tri_box(tris_b + 3 * j, pos_b, boxb + 6 * j);
     for (int i = 0; i < ntris_a; i++) {
         const int *va = tris_a + 3 * i;
+        skb_real ba[6];
+        tri_box(va, pos_a, ba);
         for (int j = 0; j < ntris_b; j++) {
             const int *vb = tris_b + 3 * j;
+            const skb_real *bb = boxb + 6 * j;
+            if (ba[3] < bb[0] || bb[3] < ba[0] || ba[4] < bb[1] || bb[4] < ba[1] || ba[5] < bb[2] || bb[5] < ba[2])
+                continue;
             if (skb_tri_tri_overlap(pos_a + 3 * va[0], pos_a + 3 * va[1], pos_a + 3 * va[2],
                                     pos_b + 3 * vb[0], pos_b + 3 * vb[1], pos_b + 3 * vb[2])) {
                 if (pairs && n < max_pairs) {
@@ -1211,5 +1222,6 @@ long skb_cd_brute_force(const int *tris_a, int ntris_a, const skb_real *pos_a,
             }
         }
     }
+    free(boxb);
     return n;
 }

@@ -153,7 +153,8 @@ int skb_sphere_tree_best(const struct skb_sphere_tree *t, const skb_real *pos, s
  * or a negative SKB_E* from a provider. */
 long skb_cd_query(const struct skb_cd_body *a, const struct skb_cd_body *b, int mode,
                   int *pairs, long max_pairs, struct skb_cd_stats *st);
-/* every triangle pair of two posed meshes (the oracle for the query) */
+/* every triangle pair of two posed meshes (the oracle for the query; an
+ * exact box test skips pairs first).  SKB_ENOMEM if it cannot allocate. */
 long skb_cd_brute_force(const int *tris_a, int ntris_a, const skb_real *pos_a,
                         const int *tris_b, int ntris_b, const skb_real *pos_b,
                         int *pairs, long max_pairs);

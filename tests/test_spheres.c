@@ -19,6 +19,7 @@
 #define POSE_MAX_ANGLE (0.6 * SKB_PI)
 #define POSES_PER_SET 1000   /* containment poses per refit method, over all datasets */
 #define SHRINK 0.9
+#define CD_FRAMES 10         /* collision-set frames per dataset: half random, half scenario-like */
 
 /* ------------------------------------------------------------- miniball */
 
@@ -592,14 +593,32 @@ static void test_collision_sets_identical(void **state)
         int *ref = malloc(sizeof(int) * 2 * cap), *got = malloc(sizeof(int) * 2 * cap);
         double *ma = malloc(sizeof(double) * 16 * m->njoints), *mb = malloc(sizeof(double) * 16 * m->njoints);
         double *pa = malloc(sizeof(double) * 16 * m->njoints), *pb = malloc(sizeof(double) * 16 * m->njoints);
-        for (int f = 0; f < 6; f++) {
+        for (int f = 0; f < CD_FRAMES; f++) {
             double wa[16], wb[16], rad = l[i].t.node[0].s[3];
             pose_for(r, &l[i].d, f, ma);
             pose_for(r, &l[i].d, f + 7, mb);
-            skb_test_random_rigid(r, SKB_PI, 0, wa);
-            skb_test_random_rigid(r, SKB_PI, 0, wb);
-            for (int k = 0; k < 3; k++)   /* overlap the two bodies partly */
-                wb[4 * k + 3] = wa[4 * k + 3] + (gsl_rng_uniform(r) - 0.5) * rad * (f < 4 ? 0.6 : 3);
+            if (f < CD_FRAMES / 2) {
+                /* random relative placements, partly overlapping */
+                skb_test_random_rigid(r, SKB_PI, 0, wa);
+                skb_test_random_rigid(r, SKB_PI, 0, wb);
+                for (int k = 0; k < 3; k++)
+                    wb[4 * k + 3] = wa[4 * k + 3] + (gsl_rng_uniform(r) - 0.5) * rad * (f < 2 ? 0.6 : 3);
+            } else {
+                /* the scenarios of skinbench run cd: two bodies facing each
+                 * other (turned by pi about y), their roots moved onto the x
+                 * axis, walking into and through each other */
+                double h = rad * (0.9 - 1.8 * (f - CD_FRAMES / 2) / (CD_FRAMES / 2 - 1)), y[3] = { 0, 1, 0 };
+                struct skb_quat q;
+                double rot[9], t0[3] = { 0, 0, 0 };
+                skb_mat4_identity(wa);
+                skb_quat_from_axis_angle(y, SKB_PI, &q);
+                skb_quat_to_mat3(&q, rot);
+                skb_mat4_from_rt(rot, t0, wb);
+                for (int k = 0; k < 3; k++) {
+                    wa[4 * k + 3] = -ma[4 * k + 3] - (k == 0 ? h : 0);
+                    wb[4 * k + 3] = (k == 0 ? h : 0) - (rot[3 * k] * mb[3] + rot[3 * k + 1] * mb[7] + rot[3 * k + 2] * mb[11]);
+                }
+            }
             struct skb_pose p0 = { m->njoints, ma, NULL }, p1 = { m->njoints, mb, NULL };
             skb_pose_place(&p0, wa, pa);
             skb_pose_place(&p1, wb, pb);

@@ -1,0 +1,449 @@
+/* exp_cd.c — `skinbench run cd`: collision detection between skinned meshes
+ * with on-demand sphere refitting against bottom-up refitting (thesis 5.4,
+ * 6.6; SBS collision paper Table 2).  The scaling series subdivides one
+ * model 0..3 times (thesis Table 5.3) in a colliding and a collision-free
+ * placement; the scenarios are two humans walking into each other (full),
+ * two creatures walking through each other (full and yes/no) and a crowd.
+ * Every refit method (each method with a refit hook) is run on demand, and
+ * bottom-up on the same deformation; each frame's colliding pairs must be the
+ * same both ways or the run fails.  Times are per query and include the
+ * per-pose prepare of every body; bottom-up also skins every vertex and
+ * refits every sphere, on demand skins only the vertices of tested triangles. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "skb_json.h"
+#include "skb_run.h"
+#include "skb_dataset.h"
+#include "skb_sphere_cd.h"
+
+#define SCALING_MODEL "creature"        /* quick variant: 4160 triangles at level 0 */
+#define SCALING_LEVELS 4                /* 0..3, thesis Table 5.3 */
+#define SCALING_LEVELS_QUICK 3
+#define REPEATS 3                       /* each timed query is the best of this many */
+#define REPEATS_QUICK 1
+#define CONTACT_ITERS 20                /* bisection steps for the first-contact offset */
+#define COLLIDE_DEPTH 0.03              /* colliding placement: this much (root radii) past first contact */
+#define FREE_GAP 0.03                   /* collision-free placement: this much before it */
+#define SCENARIO_FRAMES 16
+#define SCENARIO_FRAMES_QUICK 3
+#define CROWD 30                        /* thesis: 50 creatures; 30 keep the time budget */
+#define CROWD_SPACING 1.9               /* grid step, root radii */
+#define CROWD_QUICK 3
+#define MAX_PAIRS (1L << 22)
+
+/* world placement: translate by (x, 0, 0) after turning by `turn` about y and
+ * removing the root joint's own translation (clips that walk off stay put) */
+static void placement(const struct skb_pose *p, double x, double turn, skb_real world[16])
+{
+    static const skb_real yaxis[3] = { 0, 1, 0 };
+    struct skb_quat q;
+    skb_real r[9], t[3], back[16], rot[16], tmp[16];
+    skb_mat4_identity(back);
+    for (int i = 0; i < 3; i++)
+        back[4 * i + 3] = -p->mats[4 * i + 3];
+    skb_quat_from_axis_angle(yaxis, turn, &q);
+    skb_quat_to_mat3(&q, r);
+    t[0] = x; t[1] = 0; t[2] = 0;
+    skb_mat4_from_rt(r, t, rot);
+    skb_mat4_mul(rot, back, tmp);
+    memcpy(world, tmp, sizeof tmp);
+}
+
+/* one scene: n bodies of one mesh (one tree), each with its own pose */
+struct scene {
+    const struct skb_mesh *mesh;
+    const struct skb_sphere_tree *tree;
+    int n;
+    struct skb_sbody *b;
+    skb_real *mats;          /* 16 * njoints per body: placed pose */
+    int *pairs;
+};
+
+static int scene_init(struct scene *s, const struct skb_mesh *m, const struct skb_sphere_tree *t,
+                      const struct skb_method *me, int n, char *msg, size_t msglen)
+{
+    int rc;
+    memset(s, 0, sizeof *s);
+    s->mesh = m;
+    s->tree = t;
+    s->b = (struct skb_sbody *)calloc((size_t)n, sizeof *s->b);
+    s->mats = (skb_real *)malloc(sizeof(skb_real) * 16 * (size_t)m->njoints * (size_t)n);
+    s->pairs = (int *)malloc(sizeof(int) * 2 * MAX_PAIRS);
+    if (!s->b || !s->mats || !s->pairs) {
+        snprintf(msg, msglen, "cd: out of memory");
+        return SKB_ENOMEM;
+    }
+    for (int i = 0; i < n; i++) {
+        if ((rc = skb_sbody_init(&s->b[i], m, me, t, msg, msglen)) < 0)
+            return rc;
+        s->n = i + 1;
+    }
+    return 0;
+}
+
+static void scene_fini(struct scene *s)
+{
+    for (int i = 0; i < s->n; i++)
+        skb_sbody_fini(&s->b[i]);
+    free(s->b);
+    free(s->mats);
+    free(s->pairs);
+}
+
+/* place body i: pose k of d turned and moved */
+static void scene_place(struct scene *s, int i, const struct skb_dataset *d, int k, double x, double turn)
+{
+    struct skb_pose p;
+    skb_real world[16];
+    skb_dataset_pose(d, k, &p);
+    placement(&p, x, turn, world);
+    skb_pose_place(&p, world, s->mats + (size_t)16 * s->mesh->njoints * i);
+}
+
+struct frame_result {
+    double ms;
+    long sphere_tests, pairs, refits, skinned;
+    unsigned long long set_hash;   /* order-independent hash of the colliding pairs */
+};
+
+/* splitmix64 finaliser: a well-mixed 64-bit value per pair, summed */
+static unsigned long long pair_hash(int bi, int bj, int ta, int tb)
+{
+    unsigned long long z = ((unsigned long long)(unsigned)bi << 48) ^ ((unsigned long long)(unsigned)bj << 32)
+                         ^ ((unsigned long long)(unsigned)ta << 16) ^ (unsigned long long)(unsigned)tb
+                         ^ ((unsigned long long)(unsigned)ta << 40);
+    z += 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* pose every body and query every pair of bodies (i < j) once, timed */
+static int scene_query(struct scene *s, int mode, int cdmode, const struct skb_params *prm,
+                       struct frame_result *r, char *msg, size_t msglen)
+{
+    int rc;
+    memset(r, 0, sizeof *r);
+    double t0 = skb_clock_s();
+    for (int i = 0; i < s->n; i++) {
+        struct skb_pose p = { s->mesh->njoints, s->mats + (size_t)16 * s->mesh->njoints * i, NULL };
+        if ((rc = skb_sbody_pose(&s->b[i], &p, prm, mode, msg, msglen)) < 0)
+            return rc;
+    }
+    for (int i = 0; i < s->n; i++)
+        for (int j = i + 1; j < s->n; j++) {
+            struct skb_cd_stats st;
+            long n = skb_cd_query(&s->b[i].body, &s->b[j].body, cdmode, s->pairs, MAX_PAIRS, &st);
+            if (n < 0) {
+                snprintf(msg, msglen, "cd: query failed: %s", skb_strerror((int)n));
+                return (int)n;
+            }
+            r->sphere_tests += st.sphere_tests;
+            r->pairs += n;
+            for (long k = 0; k < n; k++)   /* summing a hash: cheap beside the query */
+                r->set_hash += pair_hash(i, j, s->pairs[2 * k], s->pairs[2 * k + 1]);
+            if (st.overflow) {
+                snprintf(msg, msglen, "cd: more than %ld colliding pairs", MAX_PAIRS);
+                return SKB_ENOMEM;
+            }
+        }
+    r->ms = 1e3 * (skb_clock_s() - t0);
+    for (int i = 0; i < s->n; i++) {
+        r->refits += s->b[i].refits;
+        r->skinned += s->b[i].skinned;
+    }
+    return 0;
+}
+
+/* the best of `rep` timings of the same frame */
+static int timed(struct scene *s, int mode, int cdmode, const struct skb_params *prm, int rep,
+                 struct frame_result *r, char *msg, size_t msglen)
+{
+    struct frame_result cur;
+    int rc;
+    for (int k = 0; k < rep; k++) {
+        if ((rc = scene_query(s, mode, cdmode, prm, &cur, msg, msglen)) < 0)
+            return rc;
+        if (k == 0 || cur.ms < r->ms)
+            *r = cur;
+    }
+    return 0;
+}
+
+/* on demand and bottom-up for one frame; the colliding pairs must agree */
+static int both_modes(struct scene *s, int cdmode, const struct skb_params *prm, int rep,
+                      struct frame_result *od, struct frame_result *bu, const char *what,
+                      char *msg, size_t msglen)
+{
+    int rc;
+    if ((rc = timed(s, SKB_REFIT_ON_DEMAND, cdmode, prm, rep, od, msg, msglen)) < 0
+        || (rc = timed(s, SKB_REFIT_BOTTOM_UP, cdmode, prm, rep, bu, msg, msglen)) < 0)
+        return rc;
+    /* full: the same set of pairs (count and hash); yes/no: the same answer */
+    if (cdmode == SKB_CD_FULL ? od->pairs != bu->pairs || od->set_hash != bu->set_hash
+                              : (od->pairs > 0) != (bu->pairs > 0)) {
+        snprintf(msg, msglen, "cd: %s: on-demand found %ld colliding pairs, bottom-up %ld%s", what, od->pairs,
+                 bu->pairs, od->pairs == bu->pairs ? " (different pairs)" : "");
+        return SKB_ENUMERIC;
+    }
+    return 0;
+}
+
+static void add_result(cJSON *o, const struct frame_result *od, const struct frame_result *bu, int frames)
+{
+    double f = frames > 0 ? frames : 1;
+    skb_json_add_number(o, "on_demand_ms", od->ms / f);
+    skb_json_add_number(o, "bottom_up_ms", bu->ms / f);
+    skb_json_add_number(o, "speedup", od->ms > 0 ? bu->ms / od->ms : NAN);
+    skb_json_add_number(o, "sphere_tests_on_demand", (double)od->sphere_tests / f);
+    skb_json_add_number(o, "sphere_tests_bottom_up", (double)bu->sphere_tests / f);
+    skb_json_add_number(o, "colliding_pairs", (double)od->pairs / f);
+    skb_json_add_number(o, "spheres_refitted_on_demand", (double)od->refits / f);
+    skb_json_add_number(o, "vertices_skinned_on_demand", (double)od->skinned / f);
+    skb_json_add_number(o, "vertices_skinned_bottom_up", (double)bu->skinned / f);
+}
+
+static void accumulate(struct frame_result *sum, const struct frame_result *r)
+{
+    sum->ms += r->ms;
+    sum->sphere_tests += r->sphere_tests;
+    sum->pairs += r->pairs;
+    sum->refits += r->refits;
+    sum->skinned += r->skinned;
+}
+
+/* ------------------------------------------------------- scaling series */
+
+/* first contact of two copies of pose k facing each other: the offset (in
+ * root radii) at which the level-0 meshes start to collide, by bisection
+ * between a collision-free and a colliding offset */
+static int find_contact(struct scene *s, const struct skb_dataset *d, int k, const struct skb_params *prm,
+                        double rad, double *contact, char *msg, size_t msglen)
+{
+    struct frame_result r;
+    double lo = 0, hi = 2;     /* lo collides (same place), hi must not */
+    int rc;
+    for (int it = 0; it < CONTACT_ITERS; it++) {
+        double f = it == 0 ? hi : (lo + hi) / 2;
+        scene_place(s, 0, d, k, 0, 0);
+        scene_place(s, 1, d, k, f * rad, SKB_PI);
+        if ((rc = scene_query(s, SKB_REFIT_ON_DEMAND, SKB_CD_YESNO, prm, &r, msg, msglen)) < 0)
+            return rc;
+        if (it == 0 && r.pairs > 0) {
+            snprintf(msg, msglen, "cd: copies %g root radii apart still collide", hi);
+            return SKB_EINVAL;
+        }
+        if (r.pairs > 0)
+            lo = f;
+        else if (it > 0)
+            hi = f;
+    }
+    *contact = hi;
+    return 0;
+}
+
+static int scaling(const struct skb_run_ctx *ctx, const struct skb_method *lbs, cJSON *root, char *msg, size_t msglen)
+{
+    struct skb_dataset_opts o = { ctx->seed, 1, 0 };
+    struct skb_dataset base;
+    int rc, levels = ctx->quick ? SCALING_LEVELS_QUICK : SCALING_LEVELS, rep = ctx->quick ? REPEATS_QUICK : REPEATS;
+    char sub[512];
+    if ((rc = skb_dataset_load(SCALING_MODEL, &o, &base, sub, sizeof sub)) < 0) {
+        snprintf(msg, msglen, "cd: dataset %s: %s", SCALING_MODEL, sub);
+        return rc;
+    }
+    int k = skb_pose_strongest(&base.mesh, base.poses, base.nposes);
+    cJSON *arr = cJSON_AddArrayToObject(root, "scaling");
+    cJSON *info = cJSON_AddObjectToObject(root, "scaling_setup");
+    cJSON_AddStringToObject(info, "model", SCALING_MODEL);
+    cJSON_AddStringToObject(info, "method", lbs->name);
+    cJSON_AddNumberToObject(info, "pose", k);
+    double contact = 0, rad = 0;
+    for (int L = 0; L < levels && rc == 0; L++) {
+        struct skb_dataset d;
+        struct skb_sphere_tree t;
+        struct scene s;
+        if ((rc = skb_dataset_subdivide(&base, L, &d, sub, sizeof sub)) < 0) {
+            snprintf(msg, msglen, "cd: subdivide %s to level %d: %s", SCALING_MODEL, L, sub);
+            break;
+        }
+        if ((rc = skb_sphere_tree_build(&d.mesh, SKB_TREE_COLLAPSE_C, &t, sub, sizeof sub)) < 0) {
+            snprintf(msg, msglen, "cd: %s level %d: %s", SCALING_MODEL, L, sub);
+            skb_dataset_free(&d);
+            break;
+        }
+        if ((rc = scene_init(&s, &d.mesh, &t, lbs, 2, msg, msglen)) == 0) {
+            if (L == 0) {
+                rad = t.node[0].s[3];
+                rc = find_contact(&s, &d, k, &ctx->params, rad, &contact, msg, msglen);
+                skb_json_add_number(info, "contact_offset_root_radii", contact);
+                skb_json_add_number(info, "root_radius", rad);
+            }
+            const double offs[2] = { contact - COLLIDE_DEPTH, contact + FREE_GAP };
+            const char *names[2] = { "colliding", "collision_free" };
+            cJSON *lv = cJSON_CreateObject();
+            cJSON_AddNumberToObject(lv, "level", L);
+            cJSON_AddNumberToObject(lv, "triangles", d.mesh.ntris);
+            cJSON_AddNumberToObject(lv, "vertices", d.mesh.nverts);
+            cJSON_AddNumberToObject(lv, "spheres", t.nnodes);
+            for (int c = 0; c < 2 && rc == 0; c++) {
+                struct frame_result od, bu;
+                scene_place(&s, 0, &d, k, 0, 0);
+                scene_place(&s, 1, &d, k, offs[c] * rad, SKB_PI);
+                if ((rc = both_modes(&s, SKB_CD_FULL, &ctx->params, rep, &od, &bu, names[c], msg, msglen)) < 0)
+                    break;
+                if (c == 0) {
+                    /* the flat keys: the colliding placement (Table 5.3) */
+                    cJSON_AddNumberToObject(lv, "collisions", od.pairs);
+                    add_result(lv, &od, &bu, 1);
+                }
+                cJSON *cc = cJSON_AddObjectToObject(lv, names[c]);
+                skb_json_add_number(cc, "offset_root_radii", offs[c]);
+                add_result(cc, &od, &bu, 1);
+                skb_run_progress(ctx, "cd", "level %d (%d triangles, %d spheres) %s: %ld pairs, on demand %.3f ms "
+                                 "(%ld S-S), bottom-up %.3f ms (%ld S-S), speed-up %.1f", L, d.mesh.ntris, t.nnodes,
+                                 names[c], od.pairs, od.ms, od.sphere_tests, bu.ms, bu.sphere_tests,
+                                 od.ms > 0 ? bu.ms / od.ms : 0);
+            }
+            cJSON_AddItemToArray(arr, lv);
+        }
+        scene_fini(&s);
+        skb_sphere_tree_free(&t);
+        skb_dataset_free(&d);
+    }
+    skb_dataset_free(&base);
+    return rc;
+}
+
+/* ------------------------------------------------------------ scenarios */
+
+struct scenario {
+    const char *name;
+    const char *model;
+    int cdmode;
+    double from, to;       /* half-distance between two bodies, in root radii */
+    int crowd;             /* 0: two bodies; else a crowd of this many */
+};
+
+static void scenario_frame(struct scene *s, const struct skb_dataset *d, const struct scenario *sc, int f,
+                           int nframes, double rad, unsigned long seed)
+{
+    double u = nframes > 1 ? (double)f / (nframes - 1) : 0;
+    (void)seed;
+    if (!sc->crowd) {
+        double h = (sc->from + (sc->to - sc->from) * u) * rad;
+        scene_place(s, 0, d, f % d->nposes, -h, 0);
+        scene_place(s, 1, d, (f + d->nposes / 2) % d->nposes, h, SKB_PI);
+        return;
+    }
+    /* a crowd on a square grid (horizontal x-z plane: the models are y-up)
+     * with neighbours closer than their root spheres; each body has its own
+     * phase of the clip and heading (from the seed) */
+    int side = (int)ceil(sqrt((double)s->n));
+    for (int i = 0; i < s->n; i++) {
+        unsigned long h = (seed + 2654435761UL * (unsigned long)(i + 1)) % 1000003UL;
+        struct skb_pose p;
+        skb_real world[16], shift[16], tmp[16];
+        int k = (int)((f + h) % (unsigned long)d->nposes);
+        skb_dataset_pose(d, k, &p);
+        placement(&p, CROWD_SPACING * rad * (i % side), (double)(h % 628) / 100.0, world);
+        skb_mat4_identity(shift);
+        shift[11] = CROWD_SPACING * rad * (i / side);
+        skb_mat4_mul(shift, world, tmp);
+        skb_pose_place(&p, tmp, s->mats + (size_t)16 * s->mesh->njoints * i);
+    }
+}
+
+static int scenarios(const struct skb_run_ctx *ctx, cJSON *root, char *msg, size_t msglen)
+{
+    const struct scenario list[] = {
+        { "men_full", "body", SKB_CD_FULL, 0.8, 0.25, 0 },
+        { "creatures_full", "creature", SKB_CD_FULL, 0.9, -0.9, 0 },
+        { "creatures_yesno", "creature", SKB_CD_YESNO, 0.9, -0.9, 0 },
+        { "crowd_full", "creature", SKB_CD_FULL, 0, 0, ctx->quick ? CROWD_QUICK : CROWD },
+    };
+    int nframes = ctx->quick ? SCENARIO_FRAMES_QUICK : SCENARIO_FRAMES, rep = ctx->quick ? REPEATS_QUICK : REPEATS;
+    cJSON *out = cJSON_AddObjectToObject(root, "scenarios");
+    int rc = 0;
+    for (size_t i = 0; i < sizeof list / sizeof list[0] && rc == 0; i++) {
+        const struct scenario *sc = &list[i];
+        struct skb_dataset_opts o = { ctx->seed, ctx->quick, 0 };
+        struct skb_dataset d;
+        struct skb_sphere_tree t;
+        char sub[512];
+        if ((rc = skb_dataset_load(sc->model, &o, &d, sub, sizeof sub)) < 0) {
+            snprintf(msg, msglen, "cd: dataset %s: %s", sc->model, sub);
+            break;
+        }
+        if ((rc = skb_sphere_tree_build(&d.mesh, SKB_TREE_COLLAPSE_C, &t, sub, sizeof sub)) < 0) {
+            snprintf(msg, msglen, "cd: %s: %s", sc->model, sub);
+            skb_dataset_free(&d);
+            break;
+        }
+        cJSON *so = cJSON_AddObjectToObject(out, sc->name);
+        cJSON_AddStringToObject(so, "model", sc->model);
+        cJSON_AddStringToObject(so, "query", sc->cdmode == SKB_CD_FULL ? "full" : "yes/no");
+        cJSON_AddNumberToObject(so, "bodies", sc->crowd ? sc->crowd : 2);
+        cJSON_AddNumberToObject(so, "frames", nframes);
+        cJSON_AddNumberToObject(so, "triangles_per_body", d.mesh.ntris);
+        cJSON_AddNumberToObject(so, "spheres_per_body", t.nnodes);
+        cJSON *mo = cJSON_AddObjectToObject(so, "methods");
+        for (int mi = 0; skb_methods[mi] && rc == 0; mi++) {
+            const struct skb_method *me = skb_methods[mi];
+            struct scene s;
+            struct frame_result sod, sbu;
+            if (!me->refit || !skb_run_wants_method(ctx, me))
+                continue;
+            memset(&sod, 0, sizeof sod);
+            memset(&sbu, 0, sizeof sbu);
+            if ((rc = scene_init(&s, &d.mesh, &t, me, sc->crowd ? sc->crowd : 2, msg, msglen)) == 0) {
+                for (int f = 0; f < nframes && rc == 0; f++) {
+                    struct frame_result od, bu;
+                    char what[96];
+                    snprintf(what, sizeof what, "%s frame %d (%s)", sc->name, f, me->name);
+                    scenario_frame(&s, &d, sc, f, nframes, t.node[0].s[3], ctx->seed);
+                    if ((rc = both_modes(&s, sc->cdmode, &ctx->params, rep, &od, &bu, what, msg, msglen)) < 0)
+                        break;
+                    accumulate(&sod, &od);
+                    accumulate(&sbu, &bu);
+                }
+            }
+            scene_fini(&s);
+            if (rc < 0)
+                break;
+            cJSON *r = cJSON_AddObjectToObject(mo, skb_refit_key(me));
+            add_result(r, &sod, &sbu, nframes);
+            skb_run_progress(ctx, "cd", "%s, %s: on demand %.3f ms, bottom-up %.3f ms per frame (x%.1f), %.0f pairs",
+                             sc->name, me->name, sod.ms / nframes, sbu.ms / nframes,
+                             sod.ms > 0 ? sbu.ms / sod.ms : 0, (double)sod.pairs / nframes);
+        }
+        skb_sphere_tree_free(&t);
+        skb_dataset_free(&d);
+    }
+    return rc;
+}
+
+static int cd_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
+{
+    const struct skb_method *lbs = skb_method_find("linear");
+    int rc;
+    if (!lbs || !lbs->refit) {
+        snprintf(msg, msglen, "cd: the scaling series needs the linear method's refit hook");
+        return SKB_EINVAL;
+    }
+    cJSON *root = skb_json_results_new(ctx, "cd");
+    cJSON_AddStringToObject(root, "timing", "ms per query: prepare of every body + query (bottom-up: + skin all + refit all)");
+    if ((rc = scaling(ctx, lbs, root, msg, msglen)) == 0 && (rc = scenarios(ctx, root, msg, msglen)) == 0)
+        rc = skb_json_write_result(ctx, "cd.json", root, msg, msglen);
+    cJSON_Delete(root);
+    return rc;
+}
+
+const struct skb_experiment skb_exp_cd = {
+    .name = "cd",
+    .description = "collision detection: on-demand vs bottom-up refitting, subdivision scaling and scenarios (thesis Table 5.3, 6.2)",
+    .run = cd_run,
+};
