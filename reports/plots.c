@@ -530,9 +530,9 @@ static void cd_plot(struct skb_report *rep, const char *dir, const char *sfx, co
     FILE *f = dat_open(dir, name);
     if (!f)
         return;
-    int rows = 0;
+    int rows = 0, nfree = 0;
     cJSON_ArrayForEach(x, jget(doc, "scaling")) {
-        double tri = NAN, od = NAN, bu = NAN, sp = NAN, lv = NAN;
+        double tri = NAN, od = NAN, bu = NAN, sp = NAN, lv = NAN, spf = NAN;
         const char *pose = cJSON_GetObjectItemCaseSensitive(x, "pose") ? cJSON_GetStringValue(jget(x, "pose")) : NULL;
         if (cJSON_IsFalse(jget(x, "colliding")) || (pose && strstr(pose, "free")))
             continue;
@@ -547,6 +547,10 @@ static void cd_plot(struct skb_report *rep, const char *dir, const char *sfx, co
         fnum(f, od > 0 ? od : NAN);
         fnum(f, bu > 0 ? bu : NAN);
         fnum(f, sp > 0 ? sp : NAN);
+        /* cd.json may carry the collision-free pose of the same level */
+        jnum(jget(jget(x, "collision_free"), "speedup"), &spf);
+        fnum(f, spf > 0 ? spf : NAN);
+        nfree += spf > 0;
         fputc('\n', f);
         rows++;
     }
@@ -555,13 +559,14 @@ static void cd_plot(struct skb_report *rep, const char *dir, const char *sfx, co
         not_run(rep, name, title, "cd.json \"scaling\" is empty");
         return;
     }
-    char body[2048];
+    char body[2600];
     snprintf(body, sizeof body,
              "set logscale xy\nset logscale y2\nset xlabel 'triangles'\nset ylabel 'ms per query'\n"
              "set y2label 'speed-up (bottom-up / on-demand)'\nset y2tics\nset ytics nomirror\n"
              "plot '%s.dat' using 1:2 with linespoints lw 2 title 'on-demand', "
              "'%s.dat' using 1:3 with linespoints lw 2 title 'bottom-up', "
-             "'%s.dat' using 1:4 axes x1y2 with linespoints lw 2 dt 2 title 'speed-up'", name, name, name);
+             "'%s.dat' using 1:4 axes x1y2 with linespoints lw 2 dt 2 title 'speed-up'%s%s%s", name, name, name,
+             nfree ? ", '" : "", nfree ? name : "", nfree ? ".dat' using 1:5 axes x1y2 with linespoints lw 2 dt 3 title 'speed-up, collision-free pose'" : "");
     plot(rep, dir, name, title, body);
 }
 

@@ -605,7 +605,21 @@ static void build_fig18(struct skb_report *rep)
             row_add(rep, t, k, SKB_ROW_NOT_RUN, missing_note(&rep->runs[k], SKB_RF_CPU), strdup("—"), strdup("all"), NULL);
             continue;
         }
-        const char *verified = cJSON_IsFalse(jget(doc, "verified")) ? "cpu.json: \"verified\" is false (kernel output not checked)" : NULL;
+        const char *verified = NULL;
+        if (cJSON_IsFalse(jget(doc, "verified"))) {
+            /* said once: the times of kernels whose output failed its check */
+            char fl[600] = "";
+            const cJSON *f;
+            cJSON_ArrayForEach(f, jget(doc, "failures")) {
+                size_t l = strlen(fl);
+                if (l < sizeof fl - 40)
+                    snprintf(fl + l, sizeof fl - l, "%s%.60s", l ? ", " : "", f->string ? f->string : "?");
+            }
+            row_add(rep, t, k, SKB_ROW_DIFFERS,
+                    S("cpu.json \"verified\" is false: not every timed kernel's output passed its check%s%s",
+                      fl[0] ? "; failures: " : "", fl), strdup("(all)"), strdup("verification"), strdup("—"),
+                    strdup("—"), strdup("—"), NULL);
+        }
         const cJSON *d;
         cJSON_ArrayForEach(d, jget(doc, "datasets")) {
             const cJSON *m;
@@ -992,6 +1006,19 @@ static int scaling_free(const cJSON *x)
     return cJSON_IsFalse(jget(x, "colliding")) || (pose && (strstr(pose, "free") || strstr(pose, "apart")));
 }
 
+/* one point of a scaling series: the colliding / collision-free sub-object
+ * when cd.json has them, else the entry itself (flagged by "colliding":
+ * false or a "pose" naming a free pose) */
+static const cJSON *scaling_point(const cJSON *x, int free_pose)
+{
+    const cJSON *sub = jget(x, free_pose ? "collision_free" : "colliding");
+    if (cJSON_IsObject(sub))
+        return sub;
+    if (jget(x, "collision_free") || cJSON_IsObject(jget(x, "colliding")))
+        return NULL;
+    return scaling_free(x) == free_pose ? x : NULL;
+}
+
 static void build_table53(struct skb_report *rep)
 {
     const cJSON *sec = jget(rep->ref, "table_5_3");
@@ -1006,27 +1033,25 @@ static void build_table53(struct skb_report *rep)
             row_add(rep, t, k, SKB_ROW_NOT_RUN, missing_note(&rep->runs[k], SKB_RF_CD), strdup("—"), NULL);
             continue;
         }
-        const cJSON *series[2] = { jget(doc, "scaling"), jget(doc, "scaling_collision_free") };
         for (int pass = 0; pass < 2; pass++) {
             double prev = -INFINITY;
             int n = 0, inc = 1;
-            const cJSON *x;
             const char *pkey = pass ? "speedup_collision_free" : "speedup";
-            for (int s = 0; s < 2; s++) {
-                cJSON_ArrayForEach(x, series[s]) {
-                    if (scaling_free(x) != pass && s == 0)
-                        continue;
-                    if (s == 1 && !pass)
+            const cJSON *series[2] = { jget(doc, "scaling"), pass ? jget(doc, "scaling_collision_free") : NULL }, *x;
+            for (int sidx = 0; sidx < 2; sidx++) {
+                cJSON_ArrayForEach(x, series[sidx]) {
+                    const cJSON *pt = sidx ? x : scaling_point(x, pass);
+                    if (!pt)
                         continue;
                     double lv = NAN, tri = NAN, sph = NAN, od = NAN, bu = NAN, sod = NAN, sbu = NAN, sp = NAN, psp = NAN;
                     jnum(jget(x, "level"), &lv);
                     jnum(jget(x, "triangles"), &tri);
                     jnum(jget(x, "spheres"), &sph);
-                    jnum(jget(x, "on_demand_ms"), &od);
-                    jnum(jget(x, "bottom_up_ms"), &bu);
-                    jnum(jget(x, "sphere_tests_on_demand"), &sod);
-                    jnum(jget(x, "sphere_tests_bottom_up"), &sbu);
-                    if (jnum(jget(x, "speedup"), &sp) < 0 && od > 0)
+                    jnum(jget(pt, "on_demand_ms"), &od);
+                    jnum(jget(pt, "bottom_up_ms"), &bu);
+                    jnum(jget(pt, "sphere_tests_on_demand"), &sod);
+                    jnum(jget(pt, "sphere_tests_bottom_up"), &sbu);
+                    if (jnum(jget(pt, "speedup"), &sp) < 0 && od > 0)
                         sp = bu / od;
                     int lvi = isfinite(lv) ? (int)lv : -1;
                     jnum(cJSON_GetArrayItem(jget(sec, pkey), lvi), &psp);
@@ -1034,20 +1059,14 @@ static void build_table53(struct skb_report *rep)
                         inc = 0;
                     prev = sp;
                     n++;
-                    row_add(rep, t, k, SKB_ROW_CONTEXT,
-                            S("one point of the series; paper %s ms on-demand / %s ms bottom-up (other machine/model)",
-                              pass ? "—" : "", pass ? "—" : ""),
-                            strdup(pass ? "collision-free" : "colliding"), S("%.0f", lv), num(tri), num(sph), num(od),
-                            num(bu), num(sod), num(sbu), num(sp), num(psp), NULL);
-                    /* fill the paper's per-level times into the note */
-                    struct skb_rrow *r = &t->rows[t->nrows - 1];
                     double pod = NAN, pbu = NAN;
                     jnum(cJSON_GetArrayItem(jget(sec, "on_demand_ms"), lvi), &pod);
                     jnum(cJSON_GetArrayItem(jget(sec, "bottom_up_ms"), lvi), &pbu);
-                    free(r->note);
-                    r->note = pass ? strdup("one point of the series (paper gives speed-ups only)")
-                                   : isfinite(pod) ? S("paper: %.4g ms on-demand, %.4g ms bottom-up (context)", pod, pbu)
-                                                   : strdup("level beyond the paper's series");
+                    char *note = pass ? strdup("one point of the series (the paper gives speed-ups only)")
+                                      : isfinite(pod) ? S("paper: %.4g ms on-demand, %.4g ms bottom-up (context)", pod, pbu)
+                                                      : strdup("level beyond the paper's series");
+                    row_add(rep, t, k, SKB_ROW_CONTEXT, note, strdup(pass ? "collision-free" : "colliding"),
+                            S("%.0f", lv), num(tri), num(sph), num(od), num(bu), num(sod), num(sbu), num(sp), num(psp), NULL);
                 }
             }
             int st = n < 2 ? SKB_ROW_NOT_RUN : inc ? SKB_ROW_REPRODUCED : SKB_ROW_DIFFERS;
@@ -1079,33 +1098,35 @@ static int name_matches(const char *name, const cJSON *match)
     return 0;
 }
 
-/* "a / b / c" with "—" for what the paper does not give */
-static char *triple(double a, double b, double c)
+/* the paper scenario a measured one stands for: same id, else its tokens */
+static const cJSON *paper_scenario(const cJSON *sec, const char *name, int *index)
 {
-    char *x = num(a), *y = num(b), *z = num(c), *r = S("%s / %s / %s", x, y, z);
-    free(x);
-    free(y);
-    free(z);
-    return r;
-}
-
-static double first_num(const cJSON *o, const char *const *keys)
-{
-    double v;
-    for (int i = 0; keys[i]; i++)
-        if (jnum(jget(o, keys[i]), &v) == 0)
-            return v;
-    return NAN;
+    const cJSON *e;
+    int i = 0;
+    cJSON_ArrayForEach(e, jget(sec, "scenarios")) {
+        if (strcmp(ref_str(e, "id"), name) == 0) {
+            *index = i;
+            return e;
+        }
+        i++;
+    }
+    i = 0;
+    cJSON_ArrayForEach(e, jget(sec, "scenarios")) {
+        if (name_matches(name, jget(e, "match"))) {
+            *index = i;
+            return e;
+        }
+        i++;
+    }
+    return NULL;
 }
 
 static void build_table62(struct skb_report *rep)
 {
     const cJSON *sec = jget(rep->ref, "table_6_2");
-    static const char *const cols[] = { "scenario", "on-demand LBS ms", "on-demand SBS ms", "bottom-up ms",
-                                        "bottom-up / on-demand", "paper ratio", "paper ms (LBS / SBS / bottom-up)", NULL };
-    static const char *const lbs_keys[] = { "lbs_ms", "on_demand_ms", "on_demand_lbs_ms", NULL };
-    static const char *const sbs_keys[] = { "sbs_ms", "on_demand_sbs_ms", NULL };
-    static const char *const bu_keys[] = { "bottom_up_ms", NULL };
+    static const char *const cols[] = { "scenario", "refit", "on-demand ms", "bottom-up ms", "bottom-up / on-demand",
+                                        "paper on-demand ms", "paper bottom-up ms", "paper ratio", NULL };
+    static const char *const flat[][2] = { { "lbs", "lbs_ms" }, { "sbs", "sbs_ms" } };
     char src[240];
     set_source(src, sizeof src, sec);
     struct skb_rtable *t = tbl_new(rep, "table62", "Thesis Table 6.2 / 002 Table 2: collision queries in scenarios", src,
@@ -1116,57 +1137,77 @@ static void build_table62(struct skb_report *rep)
             row_add(rep, t, k, SKB_ROW_NOT_RUN, missing_note(&rep->runs[k], SKB_RF_CD), strdup("—"), NULL);
             continue;
         }
-        const cJSON *sc = jget(doc, "scenarios"), *x;
         int matched[16] = { 0 };
-        cJSON_ArrayForEach(x, sc) {
+        const cJSON *x;
+        cJSON_ArrayForEach(x, jget(doc, "scenarios")) {
             const char *name = x->string ? x->string : jstr(jget(x, "name"));
             if (!name || !cJSON_IsObject(x))
                 continue;
-            double l = first_num(x, lbs_keys), s = first_num(x, sbs_keys), b = first_num(x, bu_keys);
-            const cJSON *pe = NULL, *e;
-            int ei = 0;
-            cJSON_ArrayForEach(e, jget(sec, "scenarios")) {
-                if (!pe && name_matches(name, jget(e, "match"))) {
-                    pe = e;
-                    if (ei < 16)
-                        matched[ei] = 1;
+            int pi = -1;
+            const cJSON *pe = paper_scenario(sec, name, &pi);
+            if (pi >= 0 && pi < 16)
+                matched[pi] = 1;
+            /* {"methods": {M: {on_demand_ms, bottom_up_ms}}}, or flat lbs_ms / sbs_ms / bottom_up_ms */
+            const cJSON *ms = jget(x, "methods"), *m;
+            const cJSON *rows[16];
+            const char *names[16];
+            int nr = 0;
+            cJSON_ArrayForEach(m, ms) if (nr < 16 && cJSON_IsObject(m)) {
+                rows[nr] = m;
+                names[nr++] = m->string;
+            }
+            for (int f = 0; !ms && f < 2; f++)
+                if (jget(x, flat[f][1])) {
+                    rows[nr] = x;
+                    names[nr++] = flat[f][0];
                 }
-                ei++;
+            for (int r = 0; r < nr; r++) {
+                double on = NAN, bu = NAN, pon = NAN, pbu = NAN;
+                if (rows[r] == x)
+                    jnum(jget(x, strcmp(names[r], "lbs") ? "sbs_ms" : "lbs_ms"), &on);
+                else
+                    jnum(jget(rows[r], "on_demand_ms"), &on);
+                if (jnum(jget(rows[r], "bottom_up_ms"), &bu) < 0)
+                    jnum(jget(x, "bottom_up_ms"), &bu);
+                int is_sbs = strcmp(names[r], "sbs") == 0, is_lbs = strcmp(names[r], "lbs") == 0;
+                if (is_lbs || is_sbs) {
+                    jnum(jget(pe, is_sbs ? "sbs_ms" : "lbs_ms"), &pon);
+                    /* 002 Table 2's bottom-up ran on the SBS-deformed model */
+                    if (!is_sbs || jnum(jget(pe, "bottom_up_ms_002"), &pbu) < 0)
+                        jnum(jget(pe, "bottom_up_ms"), &pbu);
+                }
+                double r_meas = on > 0 ? bu / on : NAN, r_pap = pon > 0 ? pbu / pon : NAN;
+                char *note = NULL;
+                int st;
+                if (!pe || (!is_lbs && !is_sbs)) {
+                    st = SKB_ROW_NEW;
+                    note = strdup(pe ? "refit method not in the paper" : "no matching paper scenario");
+                } else if (!isfinite(r_meas)) {
+                    st = SKB_ROW_NOT_RUN;
+                    note = strdup("needs an on-demand and a bottom-up time");
+                } else if (!isfinite(r_pap)) {
+                    st = SKB_ROW_NEW;
+                    note = S("paper gives no %s time for %s", names[r], ref_str(pe, "title"));
+                } else {
+                    st = judge(jget(sec, "tolerance"), r_meas, r_pap, NAN, &note);
+                    char *n2 = S("paper scenario: %s", ref_str(pe, "title"));
+                    note = join_note(note, n2);
+                    free(n2);
+                }
+                row_add(rep, t, k, st, note, strdup(name), strdup(names[r]), num(on), num(bu), num(r_meas), num(pon),
+                        num(pbu), num(r_pap), NULL);
             }
-            double on = isfinite(l) ? l : s, r = on > 0 ? b / on : NAN;
-            double pl = NAN, ps = NAN, pb = NAN;
-            jnum(jget(pe, "lbs_ms"), &pl);
-            jnum(jget(pe, "sbs_ms"), &ps);
-            jnum(jget(pe, "bottom_up_ms"), &pb);
-            double pr = pl > 0 ? pb / pl : NAN;
-            char *note = NULL;
-            int st;
-            if (!pe) {
-                st = SKB_ROW_NEW;
-                note = strdup("no matching paper scenario");
-            } else if (!isfinite(r)) {
-                st = SKB_ROW_NOT_RUN;
-                note = strdup("needs an on-demand and a bottom-up time");
-            } else {
-                st = judge(jget(sec, "tolerance"), r, pr, NAN, &note);
-                char *n2 = S("matched paper scenario: %s", ref_str(pe, "title"));
-                note = join_note(note, n2);
-                free(n2);
-            }
-            row_add(rep, t, k, st, note, strdup(name), num(l), num(s), num(b), num(r), num(pr),
-                    pe ? triple(pl, ps, pb) : strdup("—"), NULL);
         }
         const cJSON *e;
         int ei = 0;
         cJSON_ArrayForEach(e, jget(sec, "scenarios")) {
             if (ei >= 16 || !matched[ei]) {
-                double pl = NAN, ps = NAN, pb = NAN;
+                double pl = NAN, pb = NAN;
                 jnum(jget(e, "lbs_ms"), &pl);
-                jnum(jget(e, "sbs_ms"), &ps);
                 jnum(jget(e, "bottom_up_ms"), &pb);
                 row_add(rep, t, k, SKB_ROW_NOT_RUN, S("no scenario in cd.json matches \"%s\"", ref_str(e, "title")),
-                        strdup(ref_str(e, "title")), strdup("—"), strdup("—"), strdup("—"), strdup("—"),
-                        pl > 0 ? num(pb / pl) : strdup("—"), triple(pl, ps, pb), NULL);
+                        strdup(ref_str(e, "title")), strdup("lbs"), strdup("—"), strdup("—"), strdup("—"), num(pl),
+                        num(pb), pl > 0 ? num(pb / pl) : strdup("—"), NULL);
             }
             ei++;
         }

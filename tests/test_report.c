@@ -208,6 +208,13 @@ static void test_report_statuses(void **state)
                      SKB_ROW_NOT_RUN);
     const struct skb_rtable *s = skb_report_table(rep, "table53");
     assert_int_equal(find_row(s, 0, "colliding", 1, "trend")->status, SKB_ROW_REPRODUCED);
+    assert_int_equal(find_row(s, 0, "collision-free", 1, "trend")->status, SKB_ROW_REPRODUCED);
+    /* scenarios: per-method objects and flat times both reach the table */
+    const struct skb_rtable *sc62 = skb_report_table(rep, "table62");
+    assert_int_equal(find_row(sc62, 0, "men_full", 1, "lbs")->status, SKB_ROW_REPRODUCED);
+    assert_int_equal(find_row(sc62, 0, "men_full", 1, "dlb")->status, SKB_ROW_NEW);
+    assert_int_equal(find_row(sc62, 0, "creatures through each other (yes/no)", 1, "sbs")->status, SKB_ROW_REPRODUCED);
+    assert_int_equal(find_row(sc62, 0, "Crowd of 50 creatures", 1, "lbs")->status, SKB_ROW_NOT_RUN);
     /* the rendered pages name every table and carry no NaN */
     char *buf = NULL;
     size_t n = 0;
@@ -221,7 +228,7 @@ static void test_report_statuses(void **state)
     skb_report_free(rep);
     /* a trend that does not grow is reported as differing */
     cJSON *sc = cJSON_GetObjectItem(r.doc[SKB_RF_CD], "scaling");
-    cJSON_ReplaceItemInObject(cJSON_GetArrayItem(sc, 3), "speedup", cJSON_CreateNumber(1));
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(cJSON_GetArrayItem(sc, 3), "colliding"), "speedup", cJSON_CreateNumber(1));
     assert_int_equal(skb_report_build(&r, 1, ref, rep, msg, sizeof msg), 0);
     assert_int_equal(find_row(skb_report_table(rep, "table53"), 0, "colliding", 1, "trend")->status, SKB_ROW_DIFFERS);
     skb_report_free(rep);
