@@ -343,7 +343,7 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
         info(s, "cpu-gbench.json: out of memory reading repetitions");
         return;
     }
-    int tested = 0, candidates = 0, confirmed = 0, unconfirmed = 0;
+    int tested = 0, candidates = 0, confirmed = 0, unconfirmed = 0, powerless = 0;
     cJSON *tj = cJSON_AddArrayToObject(sum, "timing");
     for (int i = 0; i < ga.n; i++) {
         int j = gb_find(&gb, ga.name[i]);
@@ -354,6 +354,11 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
         double p, e;
         int slow = slower(ga.rep[i], ga.nrep[i], gb.rep[j], gb.nrep[j], o, &p, &e);
         tested++;
+        /* the smallest two-sided p the exact test can reach: 2 / C(na+nb, na) */
+        double minp = 2;
+        for (int q = 1; q <= ga.nrep[i]; q++)
+            minp *= (double)q / (gb.nrep[j] + q);
+        powerless += minp >= o->alpha;
         cJSON *row = cJSON_CreateObject();
         cJSON_AddStringToObject(row, "benchmark", ga.name[i]);
         cJSON_AddNumberToObject(row, "p", p);
@@ -413,6 +418,10 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
         }
     fprintf(s->out, "timing: %d benchmarks tested, %d slower candidates, %d confirmed, %d unconfirmed "
             "(alpha %g, min effect %.1f %%)\n", tested, candidates, confirmed, unconfirmed, o->alpha, 100 * o->min_effect);
+    if (powerless)
+        info(s, "timing gate powerless for %d of %d benchmarks: too few repetitions for the U test to reach p < %g "
+             "(6 against 6 are needed at alpha 0.01)", powerless, tested, o->alpha);
+    cJSON_AddNumberToObject(sum, "timing_powerless", powerless);
     if (self_n)
         fprintf(s->out, "self-comparison (repetitions split odd/even, both directions): %d of %d flagged, "
                 "false-positive rate %.3f before the confirming re-run\n", self_flag, self_n, (double)self_flag / self_n);

@@ -433,6 +433,20 @@ static void test_compare_effect_threshold(void **state)
         skb_results_free(&a);
         skb_results_free(&b);
     }
+    /* 3 against 3 repetitions: p >= 0.1 always, so the gate says it is powerless */
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    a.doc[SKB_RF_GBENCH] = gbench_doc(1000, 3, 0.001);
+    b.doc[SKB_RF_GBENCH] = gbench_doc(2000, 3, 0.001);
+    cJSON *sum;
+    FILE *devnull = fopen("/dev/null", "w");
+    assert_int_equal(skb_compare_run(&a, &b, NULL, &o, devnull, &sum), 0);
+    fclose(devnull);
+    assert_int_equal(cJSON_GetObjectItem(sum, "timing_candidates")->valueint, 0);
+    assert_int_equal(cJSON_GetObjectItem(sum, "timing_powerless")->valueint, 1);
+    cJSON_Delete(sum);
+    skb_results_free(&a);
+    skb_results_free(&b);
 }
 
 static void test_dir_replace(void **state)
