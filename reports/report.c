@@ -591,6 +591,15 @@ static double cpu_ratio(const cJSON *d, const char *method)
     return NAN;
 }
 
+/* why cpu.json has no time for a method on a dataset: its check failed */
+static char *cpu_failure(const cJSON *doc, const char *method, const char *dataset)
+{
+    char key[300];
+    snprintf(key, sizeof key, "double/%s/%s", method, dataset);
+    const char *f = jstr(jget(jget(doc, "failures"), key));
+    return f ? S("not timed: %s: %s", key, f) : NULL;
+}
+
 static void build_fig18(struct skb_report *rep)
 {
     const cJSON *sec = jget(rep->ref, "figure_18");
@@ -653,7 +662,8 @@ static void build_fig18(struct skb_report *rep)
                 if (!jget(jget(d, "ms"), pm->string)) {
                     double pv = NAN;
                     jnum(pm, &pv);
-                    row_add(rep, t, k, SKB_ROW_NOT_RUN, S("method %s not timed on %s", pm->string, d->string),
+                    char *why = cpu_failure(doc, pm->string, d->string);
+                    row_add(rep, t, k, SKB_ROW_NOT_RUN, why ? why : S("method %s not timed on %s", pm->string, d->string),
                             strdup(d->string), strdup(pm->string), strdup("—"), strdup("—"), num(pv), NULL);
                 }
             /* DQ paper App. B: DIB against DLB */
@@ -702,7 +712,9 @@ static void build_table32(struct skb_report *rep)
             int st;
             if (!isfinite(s) || !isfinite(l) || l <= 0) {
                 st = SKB_ROW_NOT_RUN;
-                note = S("%s has no %s time", d->string, isfinite(s) ? "LBS" : "SBS (sb)");
+                note = cpu_failure(doc, isfinite(s) ? "linear" : "sb", d->string);
+                if (!note)
+                    note = S("%s has no %s time", d->string, isfinite(s) ? "LBS" : "SBS (sb)");
             } else {
                 st = judge(jget(sec, "tolerance"), s / l, hi, lo, &note);
             }
