@@ -416,6 +416,24 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
             free(x0);
             free(x1);
         }
+    /* the current run against its re-run: the same build twice on the same
+     * machine, so every benchmark flagged here is a false positive */
+    int rr_n = 0, rr_flag = 0;
+    for (int i = 0; hr && i < gb.n; i++) {
+        int r = gb_find(&gr, gb.name[i]);
+        double p, e;
+        if (r < 0)
+            continue;
+        rr_n++;
+        rr_flag += slower(gb.rep[i], gb.nrep[i], gr.rep[r], gr.nrep[r], o, &p, &e)
+                   || slower(gr.rep[r], gr.nrep[r], gb.rep[i], gb.nrep[i], o, &p, &e);
+    }
+    if (rr_n) {
+        fprintf(s->out, "self-comparison (current run against its re-run, both directions): %d of %d flagged, "
+                "false-positive rate %.3f before confirmation\n", rr_flag, rr_n, (double)rr_flag / rr_n);
+        cJSON_AddNumberToObject(sum, "rerun_self_comparisons", rr_n);
+        cJSON_AddNumberToObject(sum, "rerun_self_flagged", rr_flag);
+    }
     fprintf(s->out, "timing: %d benchmarks tested, %d slower candidates, %d confirmed, %d unconfirmed "
             "(alpha %g, min effect %.1f %%)\n", tested, candidates, confirmed, unconfirmed, o->alpha, 100 * o->min_effect);
     if (powerless)
