@@ -349,7 +349,7 @@ static int run_flops(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         if (!m || !skb_run_wants_method(ctx, m))
             continue;
         const cJSON *pern = cJSON_GetObjectItemCaseSensitive(mj, "per_n"), *nj;
-        double xs[FLOPS_NMAX], ys[FLOPS_NMAX], ya[FLOPS_NMAX];
+        double xs[FLOPS_NMAX], ys[FLOPS_NMAX], ya[FLOPS_NMAX], yf[FIELD_CMP + 1][FLOPS_NMAX];
         int k = 0;
         cJSON *om = cJSON_AddObjectToObject(out_m, m->name);
         cJSON_AddStringToObject(om, "title", m->title);
@@ -393,7 +393,10 @@ static int run_flops(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
             for (int f = 0; f < NFIELDS; f++) {
                 if (f == FIELD_ITER && !(m->flags & SKB_MF_ITERATIVE))
                     continue;
-                cJSON_AddItemToObject(o, field_names[f], stats_json(stats_of(col + (size_t)f * cnt, cnt)));
+                struct stats st = stats_of(col + (size_t)f * cnt, cnt);
+                if (f <= FIELD_CMP)
+                    yf[f][k] = st.mean;
+                cJSON_AddItemToObject(o, field_names[f], stats_json(st));
             }
             cJSON_AddItemToArray(opn, o);
             xs[k] = n;
@@ -405,6 +408,10 @@ static int run_flops(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         const char *how = "least squares (gsl_fit_linear) of the mean count over n = 1..8";
         cJSON_AddItemToObject(fits, m->name, fit_json(xs, ys, k, how));
         cJSON_AddItemToObject(fits_all, m->name, fit_json(xs, ya, k, how));
+        /* per operation: where the a and b of the fit come from */
+        cJSON *fo = cJSON_AddObjectToObject(om, "fits_by_op");
+        for (int f = 0; f <= FIELD_CMP; f++)
+            cJSON_AddItemToObject(fo, field_names[f], fit_json(xs, yf[f], k, how));
         if (m->flags & SKB_MF_ITERATIVE)
             cJSON_AddStringToObject(om, "note", "depends on the input through the iteration count (default "
                                     "precision; see per_n.iterations and iterations_histogram): the fit is "
