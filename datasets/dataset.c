@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "skb_dataset.h"
 #include "dataset_util.h"
 
@@ -94,8 +95,8 @@ static int load_raw(const char *name, const struct skb_dataset_opts *o,
             return rc;
         }
     }
-    /* anything that looks like a path is a user model file */
-    if (strchr(name, '/') || strchr(name, '.'))
+    /* anything that looks like a path, or names a file, is a user model */
+    if (strchr(name, '/') || strchr(name, '.') || access(name, F_OK) == 0)
         return skb__load_model_file(name, o, out, msg, msglen);
     snprintf(msg, msglen, "unknown dataset '%s' (see `skinbench list datasets`, or give a model file path)", name);
     return SKB_EINVAL;

@@ -19,7 +19,7 @@
 
 void skb_dataset_importer_version(char *buf, size_t len)
 {
-    snprintf(buf, len, "assimp %u.%u.%u", aiGetVersionMajor(), aiGetVersionMinor(), aiGetVersionRevision());
+    snprintf(buf, len, "assimp %u.%u.%u", aiGetVersionMajor(), aiGetVersionMinor(), aiGetVersionPatch());
 }
 
 static void mat_from_ai(const struct aiMatrix4x4 *a, double m[16])
