@@ -213,6 +213,6 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_dlb = {
     .prepare = dlb_prepare,
     .skin = dlb_skin,
     .pose_stats = NULL,
-    .refit = skb__refit_dlb,
     .f32 = SKB_FAST_F32(skb__dlb_f32),
+    .refit = skb__refit_dlb,
 };

@@ -84,6 +84,6 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_linear = {
     .prepare = linear_prepare,
     .skin = linear_skin,
     .pose_stats = NULL,
-    .refit = skb__refit_lbs,
     .f32 = SKB_FAST_F32(skb__linear_f32),
+    .refit = skb__refit_lbs,
 };

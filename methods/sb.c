@@ -195,6 +195,6 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_sb = {
     .prepare = sb_prepare,
     .skin = sb_skin,
     .pose_stats = sb_pose_stats,
-    .refit = skb__refit_sbs,
     .f32 = NULL,
+    .refit = skb__refit_sbs,
 };

@@ -151,6 +151,10 @@ struct skb_method {
     int (*pose_stats)(const struct skb_mesh *m, const void *state, struct skb_pose_stats *out);
     /* optional hooks added by later subsystems go below this line */
 
+    /* single-precision fast path, or NULL (the harness then times the
+     * double path); see struct skb_method_f32 */
+    const struct skb_method_f32 *f32;
+
     /* on-demand bounding-sphere refit (thesis 5.2-5.3 Alg. 5.2, 6.5 Alg. 6.1):
      * a sphere that contains every vertex of sphere-tree node `node` as this
      * method skins it in the pose of the last prepare, computed from the
@@ -159,9 +163,6 @@ struct skb_method {
      * reals.  out: centre x, y, z, radius.  May be NULL (no refit). */
     int (*refit)(const struct skb_sphere_tree *t, int node, const struct skb_mesh *m,
                  const void *state, skb_real *scratch, skb_real out[4]);
-    /* single-precision fast path, or NULL (the harness then times the
-     * double path); see struct skb_method_f32 */
-    const struct skb_method_f32 *f32;
 };
 
 #ifndef SKB_FLOP_COUNT
