@@ -17,13 +17,14 @@ SAN     ?=
 WARN     = -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Wno-unused-parameter
 INCS     = -Imethods -Iharness -Idatasets -Igpu -Ireports
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) $(TESTPKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lOpenGL -lpthread -lm
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lOpenGL -lpthread -lm $(FCL_LIBS)
 CFLAGS  += -std=c11 $(OPT) -g $(WARN) -D_GNU_SOURCE $(INCS) $(PKG_CFLAGS) $(SAN)
-CXXFLAGS+= -std=c++17 $(OPT) -g -Wall -Wextra -Werror -Wno-unused-parameter -D_GNU_SOURCE $(INCS) $(PKG_CFLAGS) $(SAN)
+CXXFLAGS+= -std=c++17 $(OPT) -g -Wall -Wextra -Werror -Wno-unused-parameter -D_GNU_SOURCE $(INCS) $(PKG_CFLAGS) $(SAN) $(FCL_CXX)
 LDFLAGS += $(SAN)
-# optional: FCL, the collision oracle of tests/test_fcl.cpp (which skips without it)
-FCL_CXX  = $(shell pkg-config --exists fcl 2>/dev/null && echo -DSKB_HAVE_FCL)
-FCL_LIBS = $(shell pkg-config --libs fcl 2>/dev/null)
+# optional: FCL, the collision oracle of tests/test_fcl.cpp and the peer of `run cd`
+# (harness/fcl_peer.cpp); both skip without it.  Its -std flag is not taken.
+FCL_CXX  := $(shell pkg-config --exists fcl 2>/dev/null && echo -DSKB_HAVE_FCL $$(pkg-config --cflags-only-I fcl))
+FCL_LIBS := $(shell pkg-config --libs fcl 2>/dev/null)
 
 LIB_DIRS = methods harness datasets gpu reports
 LIB_C    = $(filter-out harness/main.c,$(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c)))
@@ -91,7 +92,7 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libskb.a tests/skb_test.h
 $(BUILD)/tests/%: tests/%.cpp $(BUILD)/libskb.a $(wildcard harness/*.hpp)
 	@mkdir -p $(dir $@)
 	@echo "  TEST $<"
-	@$(CXX) $(CXXFLAGS) $(FCL_CXX) -Itests -I/usr/include/eigen3 -o $@ $< $(BUILD)/libskb.a $(PKG_LIBS) $(FCL_LIBS) $(shell pkg-config --libs $(TESTPKGS))
+	@$(CXX) $(CXXFLAGS) -Itests -I/usr/include/eigen3 -o $@ $< $(BUILD)/libskb.a $(PKG_LIBS) $(shell pkg-config --libs $(TESTPKGS))
 
 tests: $(BUILD)/skinbench $(TEST_BIN)
 

@@ -18,6 +18,7 @@
 #include "skb_run.h"
 #include "skb_dataset.h"
 #include "skb_sphere_cd.h"
+#include "skb_fcl_peer.h"
 
 #define SCALING_MODEL "creature"        /* quick variant: 4160 triangles at level 0 */
 #define SCALING_LEVELS 4                /* 0..3, thesis Table 5.3 */
@@ -60,6 +61,7 @@ struct scene {
     struct skb_sbody *b;
     skb_real *mats;          /* 16 * njoints per body: placed pose */
     int *pairs;
+    struct skb_fcl_peer **fcl; /* FCL peer per body, or NULL */
 };
 
 static int scene_init(struct scene *s, const struct skb_mesh *m, const struct skb_sphere_tree *t,
@@ -84,8 +86,53 @@ static int scene_init(struct scene *s, const struct skb_mesh *m, const struct sk
     return 0;
 }
 
+/* FCL's BVH per body (the peer), built on the rest pose */
+static int scene_add_fcl(struct scene *s, char *msg, size_t msglen)
+{
+    s->fcl = (struct skb_fcl_peer **)calloc((size_t)s->n, sizeof *s->fcl);
+    if (!s->fcl)
+        return SKB_ENOMEM;
+    for (int i = 0; i < s->n; i++)
+        if (skb_fcl_peer_new(s->mesh->tris, s->mesh->ntris, s->mesh->pos, s->mesh->nverts, &s->fcl[i]) < 0) {
+            snprintf(msg, msglen, "cd: FCL peer: cannot build the BVH");
+            return SKB_ENOMEM;
+        }
+    return 0;
+}
+
+/* the peer on one frame: prepare and skin every body, FCL's bottom-up refit,
+ * fcl::collide on every pair of bodies; best of rep */
+static int fcl_frame(struct scene *s, int cdmode, const struct skb_params *prm, int rep, double *ms, long *pairs,
+                     char *msg, size_t msglen)
+{
+    int rc;
+    for (int k = 0; k < rep; k++) {
+        long n = 0;
+        double t0 = skb_clock_s();
+        for (int i = 0; i < s->n; i++) {
+            struct skb_pose p = { s->mesh->njoints, s->mats + (size_t)16 * s->mesh->njoints * i, NULL };
+            if ((rc = skb_sbody_pose(&s->b[i], &p, prm, SKB_REFIT_ON_DEMAND, msg, msglen)) < 0
+                || (rc = skb_sbody_skin_all(&s->b[i])) < 0 || (rc = skb_fcl_peer_refit(s->fcl[i], s->b[i].pos)) < 0) {
+                snprintf(msg, msglen, "cd: FCL peer frame failed: %s", skb_strerror(rc));
+                return rc;
+            }
+        }
+        for (int i = 0; i < s->n; i++)
+            for (int j = i + 1; j < s->n; j++)
+                n += skb_fcl_peer_collide(s->fcl[i], s->fcl[j], cdmode == SKB_CD_YESNO);
+        double t = 1e3 * (skb_clock_s() - t0);
+        if (k == 0 || t < *ms)
+            *ms = t;
+        *pairs = n;
+    }
+    return 0;
+}
+
 static void scene_fini(struct scene *s)
 {
+    for (int i = 0; s->fcl && i < s->n; i++)
+        skb_fcl_peer_free(s->fcl[i]);
+    free(s->fcl);
     for (int i = 0; i < s->n; i++)
         skb_sbody_fini(&s->b[i]);
     free(s->b);
@@ -275,7 +322,8 @@ static int scaling(const struct skb_run_ctx *ctx, const struct skb_method *lbs, 
             skb_dataset_free(&d);
             break;
         }
-        if ((rc = scene_init(&s, &d.mesh, &t, lbs, 2, msg, msglen)) == 0) {
+        if ((rc = scene_init(&s, &d.mesh, &t, lbs, 2, msg, msglen)) == 0
+            && (!skb_fcl_peer_available() || (rc = scene_add_fcl(&s, msg, msglen)) == 0)) {
             if (L == 0) {
                 rad = t.node[0].s[3];
                 rc = find_contact(&s, &d, k, &ctx->params, rad, &contact, msg, msglen);
@@ -295,6 +343,10 @@ static int scaling(const struct skb_run_ctx *ctx, const struct skb_method *lbs, 
                 scene_place(&s, 1, &d, k, offs[c] * rad, SKB_PI);
                 if ((rc = both_modes(&s, SKB_CD_FULL, &ctx->params, rep, &od, &bu, names[c], msg, msglen)) < 0)
                     break;
+                double fms = 0;
+                long fpairs = -1;
+                if (s.fcl && (rc = fcl_frame(&s, SKB_CD_FULL, &ctx->params, rep, &fms, &fpairs, msg, msglen)) < 0)
+                    break;
                 if (c == 0) {
                     /* the flat keys: the colliding placement (Table 5.3) */
                     cJSON_AddNumberToObject(lv, "collisions", od.pairs);
@@ -303,6 +355,14 @@ static int scaling(const struct skb_run_ctx *ctx, const struct skb_method *lbs, 
                 cJSON *cc = cJSON_AddObjectToObject(lv, names[c]);
                 skb_json_add_number(cc, "offset_root_radii", offs[c]);
                 add_result(cc, &od, &bu, 1);
+                if (s.fcl) {
+                    skb_json_add_number(cc, "fcl_ms", fms);
+                    cJSON_AddNumberToObject(cc, "fcl_pairs", fpairs);
+                    if (c == 0) {
+                        skb_json_add_number(lv, "fcl_ms", fms);
+                        cJSON_AddNumberToObject(lv, "fcl_pairs", fpairs);
+                    }
+                }
                 skb_run_progress(ctx, "cd", "level %d (%d triangles, %d spheres) %s: %ld pairs, on demand %.3f ms "
                                  "(%ld S-S), bottom-up %.3f ms (%ld S-S), speed-up %.1f", L, d.mesh.ntris, t.nnodes,
                                  names[c], od.pairs, od.ms, od.sphere_tests, bu.ms, bu.sphere_tests,
@@ -399,7 +459,12 @@ static int scenarios(const struct skb_run_ctx *ctx, cJSON *root, char *msg, size
                 continue;
             memset(&sod, 0, sizeof sod);
             memset(&sbu, 0, sizeof sbu);
-            if ((rc = scene_init(&s, &d.mesh, &t, me, sc->crowd ? sc->crowd : 2, msg, msglen)) == 0) {
+            double fms_sum = 0;
+            long fpairs_sum = 0;
+            /* the FCL peer on the LBS deformation of the two-body scenes */
+            int with_fcl = skb_fcl_peer_available() && !sc->crowd && strcmp(me->name, "linear") == 0;
+            if ((rc = scene_init(&s, &d.mesh, &t, me, sc->crowd ? sc->crowd : 2, msg, msglen)) == 0
+                && (!with_fcl || (rc = scene_add_fcl(&s, msg, msglen)) == 0)) {
                 for (int f = 0; f < nframes && rc == 0; f++) {
                     struct frame_result od, bu;
                     char what[96];
@@ -409,6 +474,14 @@ static int scenarios(const struct skb_run_ctx *ctx, cJSON *root, char *msg, size
                         break;
                     accumulate(&sod, &od);
                     accumulate(&sbu, &bu);
+                    if (with_fcl) {
+                        double fms = 0;
+                        long fp = 0;
+                        if ((rc = fcl_frame(&s, sc->cdmode, &ctx->params, rep, &fms, &fp, msg, msglen)) < 0)
+                            break;
+                        fms_sum += fms;
+                        fpairs_sum += fp;
+                    }
                 }
             }
             scene_fini(&s);
@@ -416,6 +489,10 @@ static int scenarios(const struct skb_run_ctx *ctx, cJSON *root, char *msg, size
                 break;
             cJSON *r = cJSON_AddObjectToObject(mo, skb_refit_key(me));
             add_result(r, &sod, &sbu, nframes);
+            if (with_fcl) {
+                skb_json_add_number(r, "fcl_ms", fms_sum / nframes);
+                skb_json_add_number(r, "fcl_pairs", (double)fpairs_sum / nframes);
+            }
             skb_run_progress(ctx, "cd", "%s, %s: on demand %.3f ms, bottom-up %.3f ms per frame (x%.1f), %.0f pairs",
                              sc->name, me->name, sod.ms / nframes, sbu.ms / nframes,
                              sod.ms > 0 ? sbu.ms / sod.ms : 0, (double)sod.pairs / nframes);
@@ -435,7 +512,9 @@ static int cd_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         return SKB_EINVAL;
     }
     cJSON *root = skb_json_results_new(ctx, "cd");
-    cJSON_AddStringToObject(root, "timing", "ms per query: prepare of every body + query (bottom-up: + skin all + refit all)");
+    cJSON_AddStringToObject(root, "timing", "ms per query: prepare of every body + query (bottom-up: + skin all + refit all; "
+                            "fcl: + skin all + FCL AABB bottom-up refit + fcl::collide)");
+    cJSON_AddBoolToObject(root, "fcl_peer", skb_fcl_peer_available());
     if ((rc = scaling(ctx, lbs, root, msg, msglen)) == 0 && (rc = scenarios(ctx, root, msg, msglen)) == 0)
         rc = skb_json_write_result(ctx, "cd.json", root, msg, msglen);
     cJSON_Delete(root);
