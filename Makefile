@@ -3,6 +3,7 @@
 #   make check        install missing deps, build, run the whole test suite
 #   make asan         the test suite under ASan + UBSan (float checks included)
 #   make reproduce    install missing deps, build, run every experiment, write the report
+#   make nightly      run the suite into results/nightly-DATE, compare with results/baseline
 # Sources are picked up by directory: a new file in methods/, harness/, datasets/,
 # gpu/ or reports/ needs no edit here; a new tests/test_*.c(pp) is a new test binary.
 
@@ -33,11 +34,11 @@ TEST_C   = $(wildcard tests/test_*.c)
 TEST_CXX = $(wildcard tests/test_*.cpp)
 TEST_BIN = $(TEST_C:tests/%.c=$(BUILD)/tests/%) $(TEST_CXX:tests/%.cpp=$(BUILD)/tests/%)
 
-.PHONY: all deps check check-run asan reproduce tests clean help
+.PHONY: all deps check check-run asan reproduce nightly tests clean help
 all: skinbench
 
 help:
-	@sed -n '2,6p' Makefile
+	@sed -n '2,7p' Makefile
 
 deps:
 	@bash scripts/install-deps.sh
@@ -112,7 +113,14 @@ check-run-asan: tests
 
 reproduce: deps
 	@$(MAKE) --no-print-directory skinbench
-	@./skinbench run all --out results/latest
+	@./skinbench run all --out results/latest; rc=$$?; \
+	  ./skinbench report --results results/latest --out results/latest; \
+	  echo "reproduce: report in $(CURDIR)/results/latest/report.html (and report.md, plots/)"; exit $$rc
+
+# UPDATE_BASELINE=1 creates/replaces results/baseline; it is never written otherwise
+nightly: deps
+	@$(MAKE) --no-print-directory skinbench
+	@bash scripts/nightly.sh $(if $(UPDATE_BASELINE),--update-baseline)
 
 clean:
 	rm -rf build build-asan skinbench

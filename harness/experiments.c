@@ -12,7 +12,6 @@ extern const struct skb_experiment skb_exp_cpu;
 extern const struct skb_experiment skb_exp_gpu;
 extern const struct skb_experiment skb_exp_spheres;
 extern const struct skb_experiment skb_exp_cd;
-
 const struct skb_experiment *const skb_experiments[] = {
     &skb_exp_properties,
     &skb_exp_flops,

@@ -16,6 +16,8 @@ static const struct skb_command commands[] = {
     { "blend", "blend rigid transforms with one method (JSON in, JSON out)", skb_cmd_blend },
     { "skin",  "deform a model with one method and write OBJ", skb_cmd_skin },
     { "run",   "run experiments and write results JSON", skb_cmd_run },
+    { "report", "write report.md/.html and plots from results JSON", skb_cmd_report },
+    { "compare", "compare a run against a baseline (nightly regression gates)", skb_cmd_compare },
     { "help",  "show this help", cmd_help },
     { NULL, NULL, NULL }
 };

@@ -1,0 +1,311 @@
+/* cmd_report.c — `skinbench report` and `skinbench compare`: the CLI side
+ * of reports/ (argument parsing, printing; the work is in report.c,
+ * render.c, plots.c and compare.c). */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "skb_cli.h"
+#include "skb_json.h"
+#include "skb_report.h"
+
+#define MAX_RUNS 16
+#define DEFAULT_ALPHA 0.01       /* U test level; TOOLCHAIN.md: 0.05 alone flags 5/12 self-comparisons */
+#define DEFAULT_MIN_EFFECT 0.05  /* 5 % median slow-down */
+
+static void exe_dir(char *buf, size_t n)
+{
+    ssize_t r = readlink("/proc/self/exe", buf, n - 1);
+    buf[r > 0 ? r : 0] = 0;
+    char *s = strrchr(buf, '/');
+    if (s)
+        *s = 0;
+}
+
+static void report_usage(FILE *f)
+{
+    fprintf(f, "usage: skinbench report [--results DIR]... [--out DIR] [--reference FILE]\n"
+               "                        [--fuzz-log FILE] [--no-plots]\n"
+               "Reads the results JSON of one or more runs and writes report.md, report.html and\n"
+               "plots/*.png|svg with every reproduced table beside the paper's values.\n"
+               "  --results DIR    a run directory (default results/latest), or a directory of run\n"
+               "                   directories (several machines, merged by machine key); repeatable\n"
+               "  --out DIR        where to write the report (default: the first --results DIR)\n"
+               "  --reference F    paper values (default reports/reference.json next to skinbench)\n"
+               "  --fuzz-log F     libFuzzer log to summarise (default RESULTS/fuzz.log or build/fuzz/fuzz.log)\n"
+               "  --no-plots       skip gnuplot\n");
+}
+
+static int write_text(const char *path, int html, const struct skb_report *rep, const char *plot_dir,
+                      char *msg, size_t msglen)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) {
+        snprintf(msg, msglen, "%s: out of memory", path);
+        return SKB_ENOMEM;
+    }
+    int rc = html ? skb_report_render_html(rep, plot_dir, f) : skb_report_render_md(rep, f);
+    fclose(f);
+    if (rc == 0)
+        rc = skb_write_atomic(path, buf, len, msg, msglen);
+    else
+        snprintf(msg, msglen, "%s: render failed", path);
+    free(buf);
+    return rc;
+}
+
+int skb_cmd_report(int argc, char **argv)
+{
+    const char *dirs[MAX_RUNS], *out = NULL, *refpath = NULL, *fuzz = NULL;
+    int ndirs = 0, plots = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (skb_cli_is_help(a)) {
+            report_usage(stdout);
+            return 0;
+        } else if (v && strcmp(a, "--results") == 0) {
+            if (ndirs < MAX_RUNS)
+                dirs[ndirs++] = v;
+            i++;
+        } else if (v && strcmp(a, "--out") == 0) {
+            out = v; i++;
+        } else if (v && strcmp(a, "--reference") == 0) {
+            refpath = v; i++;
+        } else if (v && strcmp(a, "--fuzz-log") == 0) {
+            fuzz = v; i++;
+        } else if (strcmp(a, "--no-plots") == 0) {
+            plots = 0;
+        } else {
+            skb_cli_error("report: unknown or incomplete option '%s' (see skinbench report --help)", a);
+            return 2;
+        }
+    }
+    if (!ndirs)
+        dirs[ndirs++] = "results/latest";
+    if (!out)
+        out = dirs[0];
+    char msg[1024], ed[PATH_MAX];
+    exe_dir(ed, sizeof ed);
+    cJSON *ref = NULL;
+    if (skb_reference_load(refpath, ed, &ref, msg, sizeof msg) < 0) {
+        skb_cli_error("report: %s", msg);
+        return 1;
+    }
+    static struct skb_results runs[MAX_RUNS];
+    int nruns = 0, bad = 0, rc = 0;
+    for (int i = 0; i < ndirs && nruns < MAX_RUNS; i++) {
+        int n;
+        if (skb_results_load_many(dirs[i], runs + nruns, MAX_RUNS - nruns, &n, msg, sizeof msg) < 0) {
+            skb_cli_error("report: %s", msg);
+            rc = 1;
+            goto done;
+        }
+        nruns += n;
+    }
+    for (int k = 0; k < nruns; k++)
+        for (int i = 0; i < SKB_RF_COUNT; i++)
+            if (runs[k].err[i][0]) {
+                skb_cli_error("report: %s", runs[k].err[i]);
+                bad++;
+            }
+    if (skb_mkdirs(out, msg, sizeof msg) < 0) {
+        skb_cli_error("report: %s", msg);
+        rc = 1;
+        goto done;
+    }
+    struct skb_report *rep = calloc(1, sizeof *rep);
+    if (!rep || skb_report_build(runs, nruns, ref, rep, msg, sizeof msg) < 0) {
+        skb_cli_error("report: %s", rep ? msg : "out of memory");
+        free(rep);
+        rc = 1;
+        goto done;
+    }
+    char path[PATH_MAX + 64];
+    if (fuzz) {
+        if (skb_report_read_fuzz_log(rep, fuzz) < 0)
+            skb_cli_error("report: --fuzz-log %s: not readable or not a libFuzzer log (ignored)", fuzz);
+    } else {
+        snprintf(path, sizeof path, "%s/fuzz.log", dirs[0]);
+        if (skb_report_read_fuzz_log(rep, path) < 0) {
+            snprintf(path, sizeof path, "%s/../build/fuzz/fuzz.log", ed);
+            if (skb_report_read_fuzz_log(rep, path) < 0)
+                skb_report_read_fuzz_log(rep, "build/fuzz/fuzz.log");
+        }
+    }
+    char plot_dir[PATH_MAX + 16];
+    snprintf(plot_dir, sizeof plot_dir, "%s/plots", out);
+    if (plots)
+        skb_plots_write(rep, out);
+    snprintf(path, sizeof path, "%s/report.md", out);
+    if (write_text(path, 0, rep, plots ? plot_dir : NULL, msg, sizeof msg) < 0) {
+        skb_cli_error("report: %s", msg);
+        rc = 1;
+    }
+    snprintf(path, sizeof path, "%s/report.html", out);
+    if (rc == 0 && write_text(path, 1, rep, plots ? plot_dir : NULL, msg, sizeof msg) < 0) {
+        skb_cli_error("report: %s", msg);
+        rc = 1;
+    }
+    if (rc == 0) {
+        int okp = 0;
+        for (int i = 0; i < rep->nplots; i++)
+            okp += rep->plots[i].ok;
+        printf("skinbench report: %d reproduced, %d differ, %d not run, %d context, %d new; %d of %d plots\n",
+               rep->count[SKB_ROW_REPRODUCED], rep->count[SKB_ROW_DIFFERS], rep->count[SKB_ROW_NOT_RUN],
+               rep->count[SKB_ROW_CONTEXT], rep->count[SKB_ROW_NEW], okp, rep->nplots);
+        printf("skinbench report: %s/report.html and %s/report.md\n", out, out);
+        if (bad) {
+            skb_cli_error("report: %d results file(s) unreadable; their tables say so", bad);
+            rc = 1;
+        }
+    }
+    skb_report_free(rep);
+    free(rep);
+done:
+    for (int k = 0; k < nruns; k++)
+        skb_results_free(&runs[k]);
+    cJSON_Delete(ref);
+    return rc;
+}
+
+static void compare_usage(FILE *f)
+{
+    fprintf(f, "usage: skinbench compare BASELINE_DIR CURRENT_DIR [--update-baseline]\n"
+               "                         [--alpha A] [--min-effect E] [--rerun DIR] [--summary FILE]\n"
+               "Exact gates: property verdicts, FLOP fits, callgrind and shader instruction counts,\n"
+               "missing experiments.  Timing: a benchmark regresses only when the Mann-Whitney U\n"
+               "test on raw repetitions (p < A, default %g), the median slow-down (> E, default %g)\n"
+               "and the confirming re-run (DIR, default CURRENT_DIR/rerun/cpu-gbench.json) agree;\n"
+               "without a re-run such a change is reported as unconfirmed, not a failure.\n"
+               "  --update-baseline  replace BASELINE_DIR with CURRENT_DIR (atomically) after comparing;\n"
+               "                     creates it when absent.  The baseline is never written otherwise.\n"
+               "  --summary FILE     comparison summary JSON (default CURRENT_DIR/compare.json)\n"
+               "Exit: 0 pass, 1 regression (named on stdout), 2 usage or unreadable input.\n",
+            DEFAULT_ALPHA, DEFAULT_MIN_EFFECT);
+}
+
+static int parse_pos(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !(v >= 0) || v > 1e6)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int skb_cmd_compare(int argc, char **argv)
+{
+    const char *pos[2], *rerun_dir = NULL, *summary_path = NULL;
+    int npos = 0;
+    struct skb_compare_opts o = { DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, 0 };
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (skb_cli_is_help(a)) {
+            compare_usage(stdout);
+            return 0;
+        } else if (strcmp(a, "--update-baseline") == 0) {
+            o.update_baseline = 1;
+        } else if (v && strcmp(a, "--alpha") == 0) {
+            if (parse_pos(v, &o.alpha) < 0 || o.alpha <= 0 || o.alpha >= 1) {
+                skb_cli_error("compare: --alpha '%s': expected a number in (0, 1)", v);
+                return 2;
+            }
+            i++;
+        } else if (v && strcmp(a, "--min-effect") == 0) {
+            if (parse_pos(v, &o.min_effect) < 0) {
+                skb_cli_error("compare: --min-effect '%s': expected a non-negative number (0.05 = 5 %%)", v);
+                return 2;
+            }
+            i++;
+        } else if (v && strcmp(a, "--rerun") == 0) {
+            rerun_dir = v; i++;
+        } else if (v && strcmp(a, "--summary") == 0) {
+            summary_path = v; i++;
+        } else if (a[0] == '-') {
+            skb_cli_error("compare: unknown or incomplete option '%s' (see skinbench compare --help)", a);
+            return 2;
+        } else if (npos < 2) {
+            pos[npos++] = a;
+        } else {
+            skb_cli_error("compare: too many arguments ('%s')", a);
+            return 2;
+        }
+    }
+    if (npos != 2) {
+        skb_cli_error("compare: need BASELINE_DIR and CURRENT_DIR (see skinbench compare --help)");
+        return 2;
+    }
+    char msg[1024];
+    static struct skb_results base[MAX_RUNS], cur, rr;
+    int nbase = 0, rc = 0, have_rr = 0;
+    if (skb_results_load(pos[1], &cur, msg, sizeof msg) < 0) {
+        skb_cli_error("compare: %s", msg);
+        return 2;
+    }
+    if (access(pos[0], F_OK) != 0) {
+        if (!o.update_baseline) {
+            skb_cli_error("compare: no baseline at %s (create it with --update-baseline)", pos[0]);
+            skb_results_free(&cur);
+            return 2;
+        }
+        if (skb_dir_replace(pos[1], pos[0], msg, sizeof msg) < 0) {
+            skb_cli_error("compare: %s", msg);
+            rc = 2;
+        } else {
+            printf("compare: created baseline %s from %s\n", pos[0], pos[1]);
+        }
+        skb_results_free(&cur);
+        return rc;
+    }
+    if (skb_results_load_many(pos[0], base, MAX_RUNS, &nbase, msg, sizeof msg) < 0) {
+        skb_cli_error("compare: baseline: %s", msg);
+        skb_results_free(&cur);
+        return 2;
+    }
+    /* a baseline of several machines: compare against this machine's run */
+    int pick = 0;
+    for (int k = 0; k < nbase; k++)
+        if (strcmp(base[k].machine_key, cur.machine_key) == 0)
+            pick = k;
+    char rpath[PATH_MAX];
+    snprintf(rpath, sizeof rpath, "%s/rerun", pos[1]);
+    if (!rerun_dir && access(rpath, F_OK) == 0)
+        rerun_dir = rpath;
+    if (rerun_dir) {
+        if (skb_results_load(rerun_dir, &rr, msg, sizeof msg) < 0) {
+            skb_cli_error("compare: re-run: %s", msg);
+            rc = 2;
+            goto done;
+        }
+        have_rr = 1;
+    }
+    cJSON *sum = NULL;
+    int nreg = skb_compare_run(&base[pick], &cur, have_rr ? &rr : NULL, &o, stdout, &sum);
+    char spath[PATH_MAX];
+    snprintf(spath, sizeof spath, "%s/compare.json", pos[1]);
+    if (skb_json_write_atomic(summary_path ? summary_path : spath, sum, msg, sizeof msg) < 0)
+        skb_cli_error("compare: %s", msg);
+    cJSON_Delete(sum);
+    rc = nreg ? 1 : 0;
+    if (o.update_baseline) {
+        if (skb_dir_replace(pos[1], pos[0], msg, sizeof msg) < 0) {
+            skb_cli_error("compare: %s", msg);
+            rc = 2;
+        } else {
+            printf("compare: baseline %s replaced by %s (--update-baseline)\n", pos[0], pos[1]);
+        }
+    }
+done:
+    for (int k = 0; k < nbase; k++)
+        skb_results_free(&base[k]);
+    skb_results_free(&cur);
+    if (have_rr)
+        skb_results_free(&rr);
+    return rc;
+}

@@ -1,0 +1,616 @@
+/* compare.c — nightly regression gates between a baseline run and a current
+ * run.  Exact gates: property verdicts, FLOP fits, callgrind instruction
+ * counts, GPU shader instruction counts, the CPU "verified" flag, and every
+ * experiment the baseline had.  Timing: a benchmark is a regression only
+ * when the Mann-Whitney U test on raw repetitions (p < alpha), the relative
+ * median slow-down (> min_effect) and the confirming re-run all agree
+ * (TOOLCHAIN.md: timing alone is not a safe gate on a shared 2-core box). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <gsl/gsl_cdf.h>
+#include "skb_json.h"
+#include "skb_report.h"
+
+/* exact distribution of U for samples up to this size (no ties) */
+#define MWU_EXACT_MAX 20
+/* relative change of a FLOP fit coefficient treated as "changed": the fit
+ * is deterministic, so only rounding noise is forgiven */
+#define FLOP_FIT_REL_EQ 1e-9
+
+static const cJSON *jget(const cJSON *o, const char *k)
+{
+    return o && k ? cJSON_GetObjectItemCaseSensitive(o, k) : NULL;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double skb_median(const double *x, int n)
+{
+    if (n < 1)
+        return NAN;
+    double *c = malloc((size_t)n * sizeof *c);
+    if (!c)
+        return NAN;
+    memcpy(c, x, (size_t)n * sizeof *c);
+    qsort(c, (size_t)n, sizeof *c, cmp_dbl);
+    double m = n % 2 ? c[n / 2] : 0.5 * (c[n / 2 - 1] + c[n / 2]);
+    free(c);
+    return m;
+}
+
+/* P(U <= u) under H0 for sample sizes m, n without ties: counts of
+ * arrangements by the recursion f(m,n,u) = f(m-1,n,u-n) + f(m,n-1,u) */
+static double mwu_exact_cdf(int m, int n, double u)
+{
+    int umax = m * n;
+    size_t w = (size_t)umax + 1;
+    double *f = calloc((size_t)(m + 1) * (size_t)(n + 1) * w, sizeof *f);
+    if (!f)
+        return NAN;
+#define F(i, j, k) f[((size_t)(i) * (size_t)(n + 1) + (size_t)(j)) * w + (size_t)(k)]
+    for (int i = 0; i <= m; i++)
+        for (int j = 0; j <= n; j++) {
+            if (i == 0 || j == 0) {
+                F(i, j, 0) = 1;
+                continue;
+            }
+            for (int k = 0; k <= i * j; k++)
+                F(i, j, k) = (k - j >= 0 ? F(i - 1, j, k - j) : 0) + (k <= (i) * (j - 1) ? F(i, j - 1, k) : 0);
+        }
+    double tot = 0, le = 0;
+    for (int k = 0; k <= umax; k++) {
+        tot += F(m, n, k);
+        if (k <= u + 1e-9)
+            le += F(m, n, k);
+    }
+#undef F
+    free(f);
+    return le / tot;
+}
+
+int skb_mann_whitney(const double *a, int na, const double *b, int nb, double *u, double *p)
+{
+    if (na < 1 || nb < 1)
+        return -1;
+    int n = na + nb;
+    double *v = malloc((size_t)n * sizeof *v), *rk = malloc((size_t)n * sizeof *rk);
+    int *idx = malloc((size_t)n * sizeof *idx);
+    if (!v || !rk || !idx) {
+        free(v);
+        free(rk);
+        free(idx);
+        return -1;
+    }
+    for (int i = 0; i < na; i++)
+        v[i] = a[i];
+    for (int i = 0; i < nb; i++)
+        v[na + i] = b[i];
+    /* rank with average ranks for ties (insertion sort of indices: samples are small) */
+    for (int i = 0; i < n; i++)
+        idx[i] = i;
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && v[idx[j - 1]] > v[idx[j]]; j--) {
+            int t = idx[j];
+            idx[j] = idx[j - 1];
+            idx[j - 1] = t;
+        }
+    double tie = 0;
+    int ties = 0;
+    for (int i = 0; i < n;) {
+        int j = i;
+        while (j + 1 < n && v[idx[j + 1]] == v[idx[i]])
+            j++;
+        double r = 0.5 * (i + j) + 1;
+        for (int k = i; k <= j; k++)
+            rk[idx[k]] = r;
+        double t = j - i + 1;
+        if (t > 1) {
+            ties = 1;
+            tie += t * t * t - t;
+        }
+        i = j + 1;
+    }
+    double ra = 0;
+    for (int i = 0; i < na; i++)
+        ra += rk[i];
+    double ua = ra - na * (na + 1) / 2.0, mu = na * (double)nb / 2;
+    *u = ua;
+    if (!ties && na <= MWU_EXACT_MAX && nb <= MWU_EXACT_MAX) {
+        double lo = fmin(ua, na * (double)nb - ua);
+        *p = fmin(1, 2 * mwu_exact_cdf(na, nb, lo));
+    } else {
+        double var = na * (double)nb / 12 * ((n + 1) - tie / ((double)n * (n - 1)));
+        double z = var > 0 ? (fabs(ua - mu) - 0.5) / sqrt(var) : 0;
+        *p = var > 0 ? fmin(1, 2 * gsl_cdf_ugaussian_Q(fmax(z, 0))) : 1;
+    }
+    free(v);
+    free(rk);
+    free(idx);
+    return 0;
+}
+
+/* ---- Google Benchmark repetitions ---- */
+
+int skb_gbench_collect(const cJSON *doc, struct skb_gbench *g)
+{
+    const cJSON *b;
+    memset(g, 0, sizeof *g);
+    snprintf(g->unit, sizeof g->unit, "ns");
+    int cap = cJSON_GetArraySize(jget(doc, "benchmarks"));
+    if (cap <= 0)
+        return 0;
+    g->name = calloc((size_t)cap, sizeof *g->name);
+    g->rep = calloc((size_t)cap, sizeof *g->rep);
+    g->nrep = calloc((size_t)cap, sizeof *g->nrep);
+    if (!g->name || !g->rep || !g->nrep) {
+        skb_gbench_free(g);
+        return -1;
+    }
+    cJSON_ArrayForEach(b, jget(doc, "benchmarks")) {
+        const char *rt = cJSON_GetStringValue(jget(b, "run_type"));
+        const char *name = cJSON_GetStringValue(jget(b, "run_name"));
+        const char *unit = cJSON_GetStringValue(jget(b, "time_unit"));
+        double t;
+        if (rt && strcmp(rt, "iteration") != 0)
+            continue;
+        if (!name)
+            name = cJSON_GetStringValue(jget(b, "name"));
+        /* CPU time where Google Benchmark gives it: less sensitive to the
+         * other core's load than wall time */
+        if (!name || ((skb_json_get_number(jget(b, "cpu_time"), &t) < 0 || !isfinite(t))
+                      && (skb_json_get_number(jget(b, "real_time"), &t) < 0 || !isfinite(t))))
+            continue;
+        /* all times in ns, whatever unit each row has */
+        double s = !unit ? 1 : strcmp(unit, "us") == 0 ? 1e3 : strcmp(unit, "ms") == 0 ? 1e6 : strcmp(unit, "s") == 0 ? 1e9 : 1;
+        int i;
+        for (i = 0; i < g->n; i++)
+            if (strcmp(g->name[i], name) == 0)
+                break;
+        if (i == g->n) {
+            g->name[i] = strdup(name);
+            g->rep[i] = calloc((size_t)cap, sizeof **g->rep);
+            if (!g->name[i] || !g->rep[i])
+                return -1;
+            g->n++;
+        }
+        g->rep[i][g->nrep[i]++] = t * s;
+    }
+    return g->n;
+}
+
+void skb_gbench_free(struct skb_gbench *g)
+{
+    if (!g)
+        return;
+    for (int i = 0; i < g->n; i++) {
+        free(g->name[i]);
+        free(g->rep[i]);
+    }
+    free(g->name);
+    free(g->rep);
+    free(g->nrep);
+    memset(g, 0, sizeof *g);
+}
+
+static int gb_find(const struct skb_gbench *g, const char *name)
+{
+    for (int i = 0; i < g->n; i++)
+        if (strcmp(g->name[i], name) == 0)
+            return i;
+    return -1;
+}
+
+/* the timing gate on one pair of samples: 1 = slower (significant and large) */
+static int slower(const double *base, int nb, const double *cur, int nc, const struct skb_compare_opts *o,
+                  double *p, double *effect)
+{
+    double u;
+    *p = 1;
+    *effect = 0;
+    if (nb < 2 || nc < 2 || skb_mann_whitney(cur, nc, base, nb, &u, p) < 0)
+        return 0;
+    double mb = skb_median(base, nb), mc = skb_median(cur, nc);
+    *effect = mb > 0 ? mc / mb - 1 : 0;
+    return *p < o->alpha && *effect > o->min_effect;
+}
+
+/* ---- report lines ---- */
+
+struct cmp_state {
+    FILE *out;
+    int regressions;
+    cJSON *reg, *info;
+};
+
+/* one line of the verdict: a regression (counted, exit 1) or a note */
+static void vsay(struct cmp_state *s, int is_regression, const char *fmt, va_list ap)
+{
+    char buf[600];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    fprintf(s->out, "%s%s\n", is_regression ? "REGRESSION " : "  ", buf);
+    cJSON_AddItemToArray(is_regression ? s->reg : s->info, cJSON_CreateString(buf));
+    s->regressions += is_regression;
+}
+
+static void regression(struct cmp_state *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void regression(struct cmp_state *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsay(s, 1, fmt, ap);
+    va_end(ap);
+}
+
+static void info(struct cmp_state *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void info(struct cmp_state *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsay(s, 0, fmt, ap);
+    va_end(ap);
+}
+
+/* every numeric leaf of a and b, compared exactly; path names the field */
+static void exact_tree(struct cmp_state *s, const char *file, const char *path, const cJSON *a, const cJSON *b,
+                       const char *what)
+{
+    char sub[400];
+    double x, y;
+    if (skb_json_get_number(a, &x) == 0) {
+        if (skb_json_get_number(b, &y) < 0)
+            regression(s, "%s: %s %s missing in the current run (baseline %.17g)", file, what, path, x);
+        else if (!(x == y || (isnan(x) && isnan(y))))
+            regression(s, "%s: %s %s changed %.17g -> %.17g", file, what, path, x, y);
+        return;
+    }
+    if (!cJSON_IsObject(a) && !cJSON_IsArray(a))
+        return;
+    const cJSON *c;
+    int i = 0;
+    cJSON_ArrayForEach(c, a) {
+        if (cJSON_IsArray(a))
+            snprintf(sub, sizeof sub, "%s[%d]", path, i);
+        else
+            snprintf(sub, sizeof sub, "%s.%s", path, c->string);
+        exact_tree(s, file, sub, c, cJSON_IsArray(a) ? cJSON_GetArrayItem(b, i) : jget(b, c->string), what);
+        i++;
+    }
+}
+
+static void gate_verdicts(struct cmp_state *s, const cJSON *a, const cJSON *b)
+{
+    const cJSON *m, *v;
+    cJSON_ArrayForEach(m, jget(a, "verdicts")) {
+        const cJSON *bm = jget(jget(b, "verdicts"), m->string);
+        if (!bm) {
+            regression(s, "properties.json: method %s has no verdicts in the current run", m->string);
+            continue;
+        }
+        cJSON_ArrayForEach(v, m) {
+            const char *x = cJSON_GetStringValue(v), *y = cJSON_GetStringValue(jget(bm, v->string));
+            if (x && (!y || strcmp(x, y) != 0))
+                regression(s, "properties.json: verdict %s.%s changed %s -> %s", m->string, v->string, x, y ? y : "(missing)");
+        }
+    }
+    cJSON_ArrayForEach(m, jget(b, "verdicts"))
+        if (!jget(jget(a, "verdicts"), m->string))
+            info(s, "properties.json: new method %s (no baseline verdicts)", m->string);
+}
+
+static void gate_flops(struct cmp_state *s, const cJSON *a, const cJSON *b)
+{
+    const cJSON *m;
+    cJSON_ArrayForEach(m, jget(a, "fits")) {
+        const cJSON *bm = jget(jget(b, "fits"), m->string);
+        for (int k = 0; k < 2; k++) {
+            const char *c = k ? "b" : "a";
+            double x, y;
+            if (skb_json_get_number(jget(m, c), &x) < 0)
+                continue;
+            if (!bm || skb_json_get_number(jget(bm, c), &y) < 0)
+                regression(s, "flops.json: FLOP fit of %s missing in the current run", m->string);
+            else if (fabs(x - y) > FLOP_FIT_REL_EQ * fmax(1, fabs(x)))
+                regression(s, "flops.json: FLOP count of %s changed: %s %.6g -> %.6g (FLOPs = a*n + b)", m->string, c, x, y);
+            if (!bm)
+                break;
+        }
+    }
+    /* callgrind instruction counts: any subtree whose key names callgrind */
+    const cJSON *x;
+    cJSON_ArrayForEach(x, a)
+        if (x->string && strstr(x->string, "callgrind"))
+            exact_tree(s, "flops.json", x->string, x, jget(b, x->string), "callgrind instruction count");
+}
+
+static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, const cJSON *rerun,
+                        const struct skb_compare_opts *o, cJSON *sum)
+{
+    struct skb_gbench ga, gb, gr;
+    int hr = rerun && skb_gbench_collect(rerun, &gr) >= 0;
+    if (skb_gbench_collect(a, &ga) < 0 || skb_gbench_collect(b, &gb) < 0) {
+        info(s, "cpu-gbench.json: out of memory reading repetitions");
+        return;
+    }
+    int tested = 0, candidates = 0, confirmed = 0, unconfirmed = 0, powerless = 0;
+    cJSON *tj = cJSON_AddArrayToObject(sum, "timing");
+    for (int i = 0; i < ga.n; i++) {
+        int j = gb_find(&gb, ga.name[i]);
+        if (j < 0) {
+            info(s, "cpu-gbench.json: benchmark %s not in the current run", ga.name[i]);
+            continue;
+        }
+        double p, e;
+        int slow = slower(ga.rep[i], ga.nrep[i], gb.rep[j], gb.nrep[j], o, &p, &e);
+        tested++;
+        /* the smallest two-sided p the exact test can reach: 2 / C(na+nb, na) */
+        double minp = 2;
+        for (int q = 1; q <= ga.nrep[i]; q++)
+            minp *= (double)q / (gb.nrep[j] + q);
+        powerless += minp >= o->alpha;
+        cJSON *row = cJSON_CreateObject();
+        cJSON_AddStringToObject(row, "benchmark", ga.name[i]);
+        cJSON_AddNumberToObject(row, "p", p);
+        cJSON_AddNumberToObject(row, "effect", e);
+        cJSON_AddNumberToObject(row, "reps_baseline", ga.nrep[i]);
+        cJSON_AddNumberToObject(row, "reps_current", gb.nrep[j]);
+        const char *verdict = "ok";
+        if (slow) {
+            candidates++;
+            int r = hr ? gb_find(&gr, ga.name[i]) : -1;
+            double p2, e2;
+            if (r < 0) {
+                unconfirmed++;
+                verdict = "unconfirmed";
+                info(s, "UNCONFIRMED timing: %s %+.1f %% (U test p = %.3g); no confirming re-run "
+                     "(CURRENT/rerun/cpu-gbench.json): not a failure", ga.name[i], 100 * e, p);
+            } else if (slower(ga.rep[i], ga.nrep[i], gr.rep[r], gr.nrep[r], o, &p2, &e2)) {
+                confirmed++;
+                verdict = "regression";
+                regression(s, "cpu-gbench.json: %s slower by %+.1f %% (U test p = %.3g, %d vs %d repetitions), "
+                           "confirmed by the re-run (%+.1f %%, p = %.3g)", ga.name[i], 100 * e, p, ga.nrep[i], gb.nrep[j],
+                           100 * e2, p2);
+            } else {
+                verdict = "not confirmed by re-run";
+                info(s, "timing: %s %+.1f %% (p = %.3g) not confirmed by the re-run (%+.1f %%, p = %.3g)",
+                     ga.name[i], 100 * e, p, 100 * e2, p2);
+            }
+        }
+        cJSON_AddStringToObject(row, "verdict", verdict);
+        cJSON_AddItemToArray(tj, row);
+    }
+    /* self-comparison: each run's repetitions split odd/even and put through
+     * the same gate (no re-run), the false-positive rate of the first two gates */
+    int self_n = 0, self_flag = 0;
+    const struct skb_gbench *both[2] = { &ga, &gb };
+    for (int w = 0; w < 2; w++)
+        for (int i = 0; i < both[w]->n; i++) {
+            int n = both[w]->nrep[i], h0 = 0, h1 = 0;
+            if (n < 4)
+                continue;
+            double *x0 = malloc((size_t)n * sizeof *x0), *x1 = malloc((size_t)n * sizeof *x1), p, e;
+            if (!x0 || !x1) {
+                free(x0);
+                free(x1);
+                continue;
+            }
+            for (int r = 0; r < n; r++) {
+                if (r % 2)
+                    x1[h1++] = both[w]->rep[i][r];
+                else
+                    x0[h0++] = both[w]->rep[i][r];
+            }
+            self_n++;
+            self_flag += slower(x0, h0, x1, h1, o, &p, &e) || slower(x1, h1, x0, h0, o, &p, &e);
+            free(x0);
+            free(x1);
+        }
+    /* the current run against its re-run: the same build twice on the same
+     * machine, so every benchmark flagged here is a false positive */
+    int rr_n = 0, rr_flag = 0;
+    for (int i = 0; hr && i < gb.n; i++) {
+        int r = gb_find(&gr, gb.name[i]);
+        double p, e;
+        if (r < 0)
+            continue;
+        rr_n++;
+        rr_flag += slower(gb.rep[i], gb.nrep[i], gr.rep[r], gr.nrep[r], o, &p, &e)
+                   || slower(gr.rep[r], gr.nrep[r], gb.rep[i], gb.nrep[i], o, &p, &e);
+    }
+    if (rr_n) {
+        fprintf(s->out, "self-comparison (current run against its re-run, both directions): %d of %d flagged, "
+                "false-positive rate %.3f before confirmation\n", rr_flag, rr_n, (double)rr_flag / rr_n);
+        cJSON_AddNumberToObject(sum, "rerun_self_comparisons", rr_n);
+        cJSON_AddNumberToObject(sum, "rerun_self_flagged", rr_flag);
+    }
+    fprintf(s->out, "timing: %d benchmarks tested, %d slower candidates, %d confirmed, %d unconfirmed "
+            "(alpha %g, min effect %.1f %%)\n", tested, candidates, confirmed, unconfirmed, o->alpha, 100 * o->min_effect);
+    if (powerless)
+        info(s, "timing gate powerless for %d of %d benchmarks: too few repetitions for the U test to reach p < %g "
+             "(6 against 6 are needed at alpha 0.01)", powerless, tested, o->alpha);
+    cJSON_AddNumberToObject(sum, "timing_powerless", powerless);
+    if (self_n)
+        fprintf(s->out, "self-comparison (repetitions split odd/even, both directions): %d of %d flagged, "
+                "false-positive rate %.3f before the confirming re-run\n", self_flag, self_n, (double)self_flag / self_n);
+    else
+        fprintf(s->out, "self-comparison: no benchmark has >= 4 repetitions; false-positive rate not measured\n");
+    cJSON_AddNumberToObject(sum, "timing_tested", tested);
+    cJSON_AddNumberToObject(sum, "timing_candidates", candidates);
+    cJSON_AddNumberToObject(sum, "timing_confirmed", confirmed);
+    cJSON_AddNumberToObject(sum, "timing_unconfirmed", unconfirmed);
+    cJSON_AddNumberToObject(sum, "self_comparisons", self_n);
+    cJSON_AddNumberToObject(sum, "self_flagged", self_flag);
+    skb_json_add_number(sum, "false_positive_rate", self_n ? (double)self_flag / self_n : NAN);
+    skb_gbench_free(&ga);
+    skb_gbench_free(&gb);
+    if (hr)
+        skb_gbench_free(&gr);
+}
+
+int skb_compare_run(const struct skb_results *base, const struct skb_results *cur,
+                    const struct skb_results *rerun, const struct skb_compare_opts *o,
+                    FILE *out, cJSON **summary)
+{
+    struct cmp_state s = { out, 0, NULL, NULL };
+    cJSON *sum = cJSON_CreateObject();
+    cJSON_AddStringToObject(sum, "baseline", base->dir);
+    cJSON_AddStringToObject(sum, "current", cur->dir);
+    cJSON_AddStringToObject(sum, "machine", cur->machine_key);
+    s.reg = cJSON_AddArrayToObject(sum, "regressions");
+    s.info = cJSON_AddArrayToObject(sum, "notes");
+    fprintf(out, "compare: baseline %s [%s] vs current %s [%s]\n", base->dir, base->machine_key, cur->dir,
+            cur->machine_key);
+    for (int i = 0; i < SKB_RF_COUNT; i++) {
+        if (cur->err[i][0])
+            regression(&s, "%s", cur->err[i]);
+        else if (base->doc[i] && !cur->doc[i])
+            regression(&s, "%s: missing in the current run (experiment '%s' did not run or failed)",
+                       skb_rfile_name(i), skb_rfile_experiment(i));
+        if (base->err[i][0])
+            info(&s, "baseline %s", base->err[i]);
+    }
+    gate_verdicts(&s, base->doc[SKB_RF_PROPERTIES], cur->doc[SKB_RF_PROPERTIES]);
+    if (base->doc[SKB_RF_FLOPS] && cur->doc[SKB_RF_FLOPS])
+        gate_flops(&s, base->doc[SKB_RF_FLOPS], cur->doc[SKB_RF_FLOPS]);
+    const cJSON *gi = jget(base->doc[SKB_RF_GPU], "instructions");
+    if (gi && cur->doc[SKB_RF_GPU])
+        exact_tree(&s, "gpu.json", "instructions", gi, jget(cur->doc[SKB_RF_GPU], "instructions"), "shader instruction count");
+    if (cJSON_IsTrue(jget(base->doc[SKB_RF_CPU], "verified")) && cur->doc[SKB_RF_CPU]
+        && !cJSON_IsTrue(jget(cur->doc[SKB_RF_CPU], "verified")))
+        regression(&s, "cpu.json: \"verified\" is no longer true (a timed kernel's output was not checked or wrong)");
+    if (strcmp(base->machine_key, cur->machine_key) != 0) {
+        info(&s, "timing not compared: machines differ (%s vs %s); exact gates still apply", base->machine_key,
+             cur->machine_key);
+    } else if (base->doc[SKB_RF_GBENCH] && cur->doc[SKB_RF_GBENCH]) {
+        gate_timing(&s, base->doc[SKB_RF_GBENCH], cur->doc[SKB_RF_GBENCH],
+                    rerun ? rerun->doc[SKB_RF_GBENCH] : NULL, o, sum);
+    } else {
+        info(&s, "timing not compared: cpu-gbench.json missing in %s", base->doc[SKB_RF_GBENCH] ? "the current run" : "the baseline");
+    }
+    cJSON_AddNumberToObject(sum, "regression_count", s.regressions);
+    fprintf(out, "compare: %s (%d regression%s)\n", s.regressions ? "FAIL" : "pass", s.regressions,
+            s.regressions == 1 ? "" : "s");
+    if (summary)
+        *summary = sum;
+    else
+        cJSON_Delete(sum);
+    return s.regressions;
+}
+
+/* ---- baseline update: copy to a temporary sibling, then rename over ---- */
+
+static int copy_file(const char *from, const char *to, char *msg, size_t msglen)
+{
+    char *buf;
+    size_t n;
+    int rc = skb_read_file(from, &buf, &n, msg, msglen);
+    if (rc < 0)
+        return rc;
+    FILE *f = fopen(to, "wb");
+    if (!f || fwrite(buf, 1, n, f) != n || fclose(f) != 0) {
+        snprintf(msg, msglen, "%s: cannot write: %s", to, strerror(errno));
+        free(buf);
+        return SKB_EIO;
+    }
+    free(buf);
+    return 0;
+}
+
+static int copy_tree(const char *from, const char *to, char *msg, size_t msglen)
+{
+    DIR *d = opendir(from);
+    int rc = 0;
+    if (!d) {
+        snprintf(msg, msglen, "%s: cannot open: %s", from, strerror(errno));
+        return SKB_EIO;
+    }
+    if (mkdir(to, 0755) != 0 && errno != EEXIST) {
+        closedir(d);
+        snprintf(msg, msglen, "%s: cannot create: %s", to, strerror(errno));
+        return SKB_EIO;
+    }
+    struct dirent *e;
+    while (rc == 0 && (e = readdir(d))) {
+        char a[2048], b[2048];
+        struct stat st;
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(a, sizeof a, "%s/%s", from, e->d_name);
+        snprintf(b, sizeof b, "%s/%s", to, e->d_name);
+        if (stat(a, &st) != 0)
+            continue;
+        rc = S_ISDIR(st.st_mode) ? copy_tree(a, b, msg, msglen) : copy_file(a, b, msg, msglen);
+    }
+    closedir(d);
+    return rc;
+}
+
+static void remove_tree(const char *path)
+{
+    DIR *d = opendir(path);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            char a[2048];
+            struct stat st;
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                continue;
+            snprintf(a, sizeof a, "%s/%s", path, e->d_name);
+            if (lstat(a, &st) == 0 && S_ISDIR(st.st_mode))
+                remove_tree(a);
+            else
+                unlink(a);
+        }
+        closedir(d);
+    }
+    rmdir(path);
+}
+
+int skb_dir_replace(const char *src, const char *dst, char *msg, size_t msglen)
+{
+    char tmp[1200], old[1200];
+    size_t n = strlen(dst);
+    while (n > 1 && dst[n - 1] == '/')
+        n--;
+    snprintf(tmp, sizeof tmp, "%.*s.new-%ld", (int)n, dst, (long)getpid());
+    snprintf(old, sizeof old, "%.*s.old-%ld", (int)n, dst, (long)getpid());
+    remove_tree(tmp);
+    int rc = copy_tree(src, tmp, msg, msglen);
+    if (rc < 0) {
+        remove_tree(tmp);
+        return rc;
+    }
+    /* swap in one step where the kernel can (renameat2 RENAME_EXCHANGE);
+     * otherwise the old baseline stays whole until the new one is complete */
+    int had = access(dst, F_OK) == 0;
+    if (had && renameat2(AT_FDCWD, tmp, AT_FDCWD, dst, RENAME_EXCHANGE) == 0) {
+        remove_tree(tmp);
+        return 0;
+    }
+    if (had && rename(dst, old) != 0) {
+        snprintf(msg, msglen, "%s: cannot move the old baseline aside: %s", dst, strerror(errno));
+        remove_tree(tmp);
+        return SKB_EIO;
+    }
+    if (rename(tmp, dst) != 0) {
+        snprintf(msg, msglen, "%s: cannot install the new baseline: %s", dst, strerror(errno));
+        if (had)
+            rename(old, dst);
+        remove_tree(tmp);
+        return SKB_EIO;
+    }
+    if (had)
+        remove_tree(old);
+    return 0;
+}

@@ -1,0 +1,487 @@
+/* results.c — read a run directory's results JSON and check each file
+ * against its contract (common metadata from harness/skb_json.c, schema
+ * version, and the keys issues 3-6 promise), so every later reader can rely
+ * on types.  Errors are one line naming the file and field. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "skb_json.h"
+#include "skb_report.h"
+
+#define SKB__RF_NAME(id, file, exp) file,
+static const char *const rfile_names[] = { SKB_RESULT_FILES(SKB__RF_NAME) };
+#undef SKB__RF_NAME
+#define SKB__RF_EXP(id, file, exp) exp,
+static const char *const rfile_exps[] = { SKB_RESULT_FILES(SKB__RF_EXP) };
+#undef SKB__RF_EXP
+
+const char *skb_rfile_name(int which)
+{
+    return which >= 0 && which < SKB_RF_COUNT ? rfile_names[which] : "?";
+}
+
+const char *skb_rfile_experiment(int which)
+{
+    return which >= 0 && which < SKB_RF_COUNT ? rfile_exps[which] : "?";
+}
+
+static int is_num(const cJSON *x)
+{
+    double d;
+    return x && skb_json_get_number(x, &d) == 0;
+}
+
+static int bad(char *msg, size_t msglen, const char *path, const char *what)
+{
+    snprintf(msg, msglen, "%s: %s", path, what);
+    return SKB_EPARSE;
+}
+
+/* the metadata every skinbench results file starts with */
+static int check_meta(const cJSON *r, const char *path, char *msg, size_t msglen)
+{
+    char buf[256];
+    const cJSON *sv = cJSON_GetObjectItemCaseSensitive(r, "schema_version");
+    if (!cJSON_IsNumber(sv))
+        return bad(msg, msglen, path, "missing field \"schema_version\" (not a skinbench results file?)");
+    if (sv->valuedouble != SKB_SCHEMA_VERSION) {
+        snprintf(buf, sizeof buf, "field \"schema_version\" is %g, this skinbench reads version %d "
+                 "(re-run the experiment with this build)", sv->valuedouble, SKB_SCHEMA_VERSION);
+        return bad(msg, msglen, path, buf);
+    }
+    if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(r, "experiment")))
+        return bad(msg, msglen, path, "missing or non-string field \"experiment\"");
+    if (!cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(r, "seed")))
+        return bad(msg, msglen, path, "missing or non-numeric field \"seed\"");
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(r, "machine");
+    if (!cJSON_IsObject(m))
+        return bad(msg, msglen, path, "missing field \"machine\" (object)");
+    if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(m, "key")))
+        return bad(msg, msglen, path, "missing or non-string field \"machine\".\"key\"");
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(r, "compiler");
+    if (c && !cJSON_IsString(c))
+        return bad(msg, msglen, path, "field \"compiler\": expected a string");
+    const cJSON *l = cJSON_GetObjectItemCaseSensitive(r, "libraries");
+    if (l && !cJSON_IsObject(l))
+        return bad(msg, msglen, path, "field \"libraries\": expected an object");
+    return 0;
+}
+
+/* obj[key] must be an object whose members are all objects (or numbers) */
+static int check_map(const cJSON *obj, const char *key, int leaf_numbers, const char *path,
+                     char *msg, size_t msglen)
+{
+    char buf[300];
+    const cJSON *o = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!cJSON_IsObject(o)) {
+        snprintf(buf, sizeof buf, "missing field \"%s\" (object)", key);
+        return bad(msg, msglen, path, buf);
+    }
+    const cJSON *it;
+    cJSON_ArrayForEach(it, o) {
+        if (leaf_numbers ? !is_num(it) : !cJSON_IsObject(it)) {
+            snprintf(buf, sizeof buf, "field \"%s\".\"%.80s\": expected %s", key, it->string ? it->string : "?",
+                     leaf_numbers ? "a number" : "an object");
+            return bad(msg, msglen, path, buf);
+        }
+    }
+    return 0;
+}
+
+static int check_properties(const cJSON *r, const char *path, char *msg, size_t msglen)
+{
+    char buf[300];
+    int rc = check_map(r, "verdicts", 0, path, msg, msglen);
+    if (rc < 0)
+        return rc;
+    const cJSON *m, *v;
+    cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(r, "verdicts")) {
+        cJSON_ArrayForEach(v, m) {
+            if (!cJSON_IsString(v) || (strcmp(v->valuestring, "+") && strcmp(v->valuestring, "-"))) {
+                snprintf(buf, sizeof buf, "field \"verdicts\".\"%.60s\".\"%.60s\": expected \"+\" or \"-\"",
+                         m->string, v->string ? v->string : "?");
+                return bad(msg, msglen, path, buf);
+            }
+        }
+    }
+    return 0;
+}
+
+static int check_flops(const cJSON *r, const char *path, char *msg, size_t msglen)
+{
+    char buf[300];
+    int rc = check_map(r, "fits", 0, path, msg, msglen);
+    if (rc < 0)
+        return rc;
+    const cJSON *m;
+    cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(r, "fits")) {
+        if (!is_num(cJSON_GetObjectItemCaseSensitive(m, "a")) || !is_num(cJSON_GetObjectItemCaseSensitive(m, "b"))) {
+            snprintf(buf, sizeof buf, "field \"fits\".\"%.80s\": expected numbers \"a\" and \"b\"", m->string);
+            return bad(msg, msglen, path, buf);
+        }
+    }
+    return 0;
+}
+
+static int check_bounds(const cJSON *r, const char *path, char *msg, size_t msglen)
+{
+    static const char *const keys[] = { "qlb_slerp_max_angle_deg", "dlb_sclerp_max_angle_deg",
+                                        "dlb_sclerp_max_translation_frac", NULL };
+    char buf[300];
+    for (int i = 0; keys[i]; i++) {
+        const cJSON *x = cJSON_GetObjectItemCaseSensitive(r, keys[i]);
+        if (x && !is_num(x)) {
+            snprintf(buf, sizeof buf, "field \"%s\": expected a number", keys[i]);
+            return bad(msg, msglen, path, buf);
+        }
+    }
+    return 0;
+}
+
+static int check_cpu(const cJSON *r, const char *path, char *msg, size_t msglen)
+{
+    char buf[300];
+    int rc = check_map(r, "datasets", 0, path, msg, msglen);
+    if (rc < 0)
+        return rc;
+    const cJSON *d;
+    cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(r, "datasets")) {
+        static const char *const maps[] = { "ms", "ratio_to_linear", NULL };
+        for (int i = 0; maps[i]; i++) {
+            const cJSON *m = cJSON_GetObjectItemCaseSensitive(d, maps[i]);
+            if (m && (rc = check_map(d, maps[i], 1, path, buf, sizeof buf)) < 0) {
+                snprintf(msg, msglen, "%s (in \"datasets\".\"%.80s\")", buf, d->string);
+                return rc;
+            }
+        }
+    }
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, "verified");
+    if (v && !cJSON_IsBool(v))
+        return bad(msg, msglen, path, "field \"verified\": expected true or false");
+    return 0;
+}
+
+static int check_gbench(const cJSON *r, const char *path, char *msg, size_t msglen)
+{
+    char buf[300];
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(r, "benchmarks");
+    if (!cJSON_IsArray(b))
+        return bad(msg, msglen, path, "missing field \"benchmarks\" (array; Google Benchmark JSON)");
+    int i = 0;
+    const cJSON *x;
+    cJSON_ArrayForEach(x, b) {
+        if (!cJSON_IsObject(x) || !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(x, "name"))
+            || !is_num(cJSON_GetObjectItemCaseSensitive(x, "real_time"))) {
+            snprintf(buf, sizeof buf, "field \"benchmarks\"[%d]: expected an object with \"name\" and \"real_time\"", i);
+            return bad(msg, msglen, path, buf);
+        }
+        i++;
+    }
+    return 0;
+}
+
+static int check_gpu(const cJSON *r, const char *path, char *msg, size_t msglen)
+{
+    char buf[300];
+    int rc;
+    static const char *const maps[] = { "max_abs_error", "instructions", NULL };
+    for (int i = 0; maps[i]; i++)
+        if (cJSON_GetObjectItemCaseSensitive(r, maps[i]) && (rc = check_map(r, maps[i], 1, path, msg, msglen)) < 0)
+            return rc;
+    const cJSON *ms = cJSON_GetObjectItemCaseSensitive(r, "ms");
+    if (ms) {
+        if ((rc = check_map(r, "ms", 0, path, msg, msglen)) < 0)
+            return rc;
+        const cJSON *d;
+        cJSON_ArrayForEach(d, ms) {
+            const cJSON *s;
+            cJSON_ArrayForEach(s, d)
+                if (!is_num(s)) {
+                    snprintf(buf, sizeof buf, "field \"ms\".\"%.60s\".\"%.60s\": expected a number", d->string,
+                             s->string ? s->string : "?");
+                    return bad(msg, msglen, path, buf);
+                }
+        }
+    }
+    return 0;
+}
+
+static int check_spheres(const cJSON *r, const char *path, char *msg, size_t msglen)
+{
+    char buf[300];
+    int rc = check_map(r, "datasets", 0, path, msg, msglen);
+    if (rc < 0)
+        return rc;
+    const cJSON *d;
+    cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(r, "datasets")) {
+        const cJSON *lv = cJSON_GetObjectItemCaseSensitive(d, "levels"), *l;
+        if (!cJSON_IsArray(lv)) {
+            snprintf(buf, sizeof buf, "field \"datasets\".\"%.80s\".\"levels\": expected an array", d->string);
+            return bad(msg, msglen, path, buf);
+        }
+        int i = 0;
+        cJSON_ArrayForEach(l, lv) {
+            if (!cJSON_IsObject(l) || !is_num(cJSON_GetObjectItemCaseSensitive(l, "level"))) {
+                snprintf(buf, sizeof buf, "field \"datasets\".\"%.80s\".\"levels\"[%d]: expected an object with \"level\"",
+                         d->string, i);
+                return bad(msg, msglen, path, buf);
+            }
+            const cJSON *m;
+            cJSON_ArrayForEach(m, l) {
+                if (cJSON_IsObject(m) && cJSON_GetObjectItemCaseSensitive(m, "avg")
+                    && !is_num(cJSON_GetObjectItemCaseSensitive(m, "avg"))) {
+                    snprintf(buf, sizeof buf, "field \"datasets\".\"%.60s\".\"levels\"[%d].\"%.40s\".\"avg\": expected a number",
+                             d->string, i, m->string);
+                    return bad(msg, msglen, path, buf);
+                }
+            }
+            i++;
+        }
+    }
+    return 0;
+}
+
+static int check_cd(const cJSON *r, const char *path, char *msg, size_t msglen)
+{
+    char buf[300];
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(r, "scaling"), *x;
+    if (!cJSON_IsArray(s))
+        return bad(msg, msglen, path, "missing field \"scaling\" (array)");
+    int i = 0;
+    cJSON_ArrayForEach(x, s) {
+        static const char *const keys[] = { "level", "on_demand_ms", "bottom_up_ms", NULL };
+        for (int k = 0; keys[k]; k++)
+            if (!cJSON_IsObject(x) || !is_num(cJSON_GetObjectItemCaseSensitive(x, keys[k]))) {
+                snprintf(buf, sizeof buf, "field \"scaling\"[%d].\"%s\": expected a number", i, keys[k]);
+                return bad(msg, msglen, path, buf);
+            }
+        i++;
+    }
+    const cJSON *sc = cJSON_GetObjectItemCaseSensitive(r, "scenarios");
+    if (sc && !cJSON_IsArray(sc) && !cJSON_IsObject(sc))
+        return bad(msg, msglen, path, "field \"scenarios\": expected an array or object");
+    return 0;
+}
+
+/* a key given twice in one object: readers would see the first and
+ * iterators both, so such a file is rejected; returns the key or NULL */
+static const char *duplicate_key(const cJSON *x)
+{
+    const cJSON *a, *b;
+    cJSON_ArrayForEach(a, x) {
+        if (cJSON_IsObject(x) && a->string)
+            for (b = a->next; b; b = b->next)
+                if (b->string && strcmp(a->string, b->string) == 0)
+                    return a->string;
+        const char *d = duplicate_key(a);
+        if (d)
+            return d;
+    }
+    return NULL;
+}
+
+int skb_results_parse(int which, const char *path, const char *text, size_t len, cJSON **out,
+                      char *msg, size_t msglen)
+{
+    const char *end = NULL;
+    int rc = 0;
+    *out = NULL;
+    cJSON *r = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (!r) {
+        size_t off = end ? (size_t)(end - text) : 0;
+        int line = 1;
+        for (size_t i = 0; i < off && i < len; i++)
+            line += text[i] == '\n';
+        size_t last = len;
+        while (last > 0 && (text[last - 1] == ' ' || text[last - 1] == '\n' || text[last - 1] == '\r'
+                            || text[last - 1] == '\t'))
+            last--;
+        /* a document that stops before its closing brace was cut short */
+        if (off >= len || last == 0 || (text[last - 1] != '}' && text[last - 1] != ']'))
+            snprintf(msg, msglen, "%s: truncated JSON (%zu bytes, ends inside a value; parse stopped near line %d)",
+                     path, len, line);
+        else
+            snprintf(msg, msglen, "%s: malformed JSON near line %d (byte %zu)", path, line, off);
+        return SKB_EPARSE;
+    }
+    if (!cJSON_IsObject(r)) {
+        cJSON_Delete(r);
+        return bad(msg, msglen, path, "expected a JSON object at the top level");
+    }
+    const char *dup = duplicate_key(r);
+    if (dup) {
+        snprintf(msg, msglen, "%s: key \"%.80s\" appears twice in one object", path, dup);
+        rc = SKB_EPARSE;
+        goto fail;
+    }
+    if (which != SKB_RF_GBENCH && (rc = check_meta(r, path, msg, msglen)) < 0)
+        goto fail;
+    switch (which) {
+    case SKB_RF_PROPERTIES: rc = check_properties(r, path, msg, msglen); break;
+    case SKB_RF_FLOPS:      rc = check_flops(r, path, msg, msglen); break;
+    case SKB_RF_BOUNDS:     rc = check_bounds(r, path, msg, msglen); break;
+    case SKB_RF_CPU:        rc = check_cpu(r, path, msg, msglen); break;
+    case SKB_RF_GBENCH:     rc = check_gbench(r, path, msg, msglen); break;
+    case SKB_RF_GPU:        rc = check_gpu(r, path, msg, msglen); break;
+    case SKB_RF_SPHERES:    rc = check_spheres(r, path, msg, msglen); break;
+    case SKB_RF_CD:         rc = check_cd(r, path, msg, msglen); break;
+    default: break;
+    }
+    if (rc < 0)
+        goto fail;
+    *out = r;
+    return 0;
+fail:
+    cJSON_Delete(r);
+    return rc;
+}
+
+int skb_results_load(const char *dir, struct skb_results *r, char *msg, size_t msglen)
+{
+    int present = 0;
+    memset(r, 0, sizeof *r);
+    snprintf(r->dir, sizeof r->dir, "%s", dir);
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(msg, msglen, "%s: not a results directory (%s)", dir, strerror(errno ? errno : ENOTDIR));
+        return SKB_EIO;
+    }
+    for (int i = 0; i < SKB_RF_COUNT; i++) {
+        char path[1400], *text;
+        size_t len;
+        snprintf(path, sizeof path, "%s/%s", dir, rfile_names[i]);
+        if (access(path, F_OK) != 0)
+            continue;
+        present++;
+        if (skb_read_file(path, &text, &len, r->err[i], sizeof r->err[i]) < 0) {
+            r->nbad++;
+            continue;
+        }
+        if (skb_results_parse(i, path, text, len, &r->doc[i], r->err[i], sizeof r->err[i]) < 0)
+            r->nbad++;
+        free(text);
+        if (r->doc[i] && !r->machine_key[0]) {
+            const cJSON *k = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r->doc[i], "machine"), "key");
+            if (cJSON_IsString(k))
+                snprintf(r->machine_key, sizeof r->machine_key, "%s", k->valuestring);
+        }
+    }
+    if (!present) {
+        snprintf(msg, msglen, "%s: no results files (expected %s, ... ; run skinbench run all --out %s)",
+                 dir, rfile_names[0], dir);
+        return SKB_EIO;
+    }
+    if (!r->machine_key[0])
+        snprintf(r->machine_key, sizeof r->machine_key, "unknown");
+    return 0;
+}
+
+void skb_results_free(struct skb_results *r)
+{
+    if (!r)
+        return;
+    for (int i = 0; i < SKB_RF_COUNT; i++) {
+        cJSON_Delete(r->doc[i]);
+        r->doc[i] = NULL;
+    }
+}
+
+static int has_results(const char *dir)
+{
+    char path[1600];
+    for (int i = 0; i < SKB_RF_COUNT; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, rfile_names[i]);
+        if (access(path, F_OK) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int skb_results_load_many(const char *dir, struct skb_results *runs, int max, int *n,
+                          char *msg, size_t msglen)
+{
+    int rc;
+    *n = 0;
+    if (has_results(dir) || max < 1) {
+        if ((rc = skb_results_load(dir, &runs[0], msg, msglen)) < 0)
+            return rc;
+        *n = 1;
+        return 0;
+    }
+    /* a directory of run directories, one per machine: sorted for a stable report */
+    DIR *d = opendir(dir);
+    char *names[64];
+    int cnt = 0;
+    if (!d) {
+        snprintf(msg, msglen, "%s: cannot open results directory: %s", dir, strerror(errno));
+        return SKB_EIO;
+    }
+    struct dirent *e;
+    while ((e = readdir(d)) && cnt < 64) {
+        char sub[1400];
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
+        if (has_results(sub))
+            names[cnt++] = strdup(sub);
+    }
+    closedir(d);
+    qsort(names, (size_t)cnt, sizeof *names, cmp_str);
+    rc = 0;
+    for (int i = 0; i < cnt; i++) {
+        if (rc == 0 && *n < max) {
+            if ((rc = skb_results_load(names[i], &runs[*n], msg, msglen)) == 0)
+                (*n)++;
+        }
+        free(names[i]);
+    }
+    if (rc < 0)
+        return rc;
+    if (*n == 0) {
+        snprintf(msg, msglen, "%s: no results files here or in its subdirectories "
+                 "(run skinbench run all --out %s)", dir, dir);
+        return SKB_EIO;
+    }
+    return 0;
+}
+
+int skb_reference_load(const char *path, const char *exe_dir, cJSON **out, char *msg, size_t msglen)
+{
+    char cand[3][1200];
+    int nc = 0;
+    if (path) {
+        snprintf(cand[nc++], sizeof cand[0], "%s", path);
+    } else {
+        if (exe_dir && *exe_dir) {
+            snprintf(cand[nc++], sizeof cand[0], "%s/reports/reference.json", exe_dir);
+            snprintf(cand[nc++], sizeof cand[0], "%s/../reports/reference.json", exe_dir);
+        }
+        snprintf(cand[nc++], sizeof cand[0], "reports/reference.json");
+    }
+    for (int i = 0; i < nc; i++) {
+        if (!path && access(cand[i], R_OK) != 0)
+            continue;
+        int rc = skb_json_read_file(cand[i], out, msg, msglen);
+        if (rc < 0)
+            return rc;
+        if (!cJSON_IsObject(*out) || !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(*out, "table_4_1"))) {
+            snprintf(msg, msglen, "%s: not a skinbench reference file (missing \"table_4_1\")", cand[i]);
+            cJSON_Delete(*out);
+            *out = NULL;
+            return SKB_EPARSE;
+        }
+        return 0;
+    }
+    snprintf(msg, msglen, "reports/reference.json not found next to skinbench or in the current "
+             "directory (pass --reference FILE)");
+    return SKB_EIO;
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Short libFuzzer run (fixed seed, ~20 s) over the JSON inputs skinbench
+# reads: results files + report, and `skinbench blend` input.  Corpus: the
+# fixtures in tests/fixtures.  The log ($SKB_BUILD/fuzz/fuzz.log) is what
+# `skinbench report` summarises as "bad inputs tried / crashes".  Skips with
+# the reason when clang-14 or its libFuzzer runtime is missing.
+set -u
+cd "$(dirname "$0")/.."
+build=${SKB_BUILD:-build}
+secs=${SKB_FUZZ_SECONDS:-20}
+cc=$(command -v clang-14 || true)
+if [ -z "$cc" ]; then echo "SKIP fuzz: clang-14 not installed (apt-get install clang-14 libclang-rt-14-dev)"; exit 0; fi
+if [ -n "${SKB_ASAN:-}" ]; then echo "SKIP fuzz: already run by make check (it is an ASan build itself)"; exit 0; fi
+out="$build/fuzz"; mkdir -p "$out"; : > "$out/build.log"
+probe="$out/probe.c"
+echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){(void)d;(void)n;return 0;}' > "$probe"
+if ! "$cc" -fsanitize=fuzzer,address -o "$out/probe" "$probe" 2> /dev/null; then
+  echo "SKIP fuzz: clang-14 cannot link -fsanitize=fuzzer (apt-get install libclang-rt-14-dev)"; exit 0
+fi
+# methods/fast_f32.c uses GCC vector builtins clang lacks: gcc compiles it
+# (uninstrumented; the fuzzed parsers never reach it), clang the rest
+gccsrc=(methods/fast_f32.c)
+srcs=(tests/fuzz/fuzz_inputs.c reports/*.c harness/skb_json.c harness/cli_util.c harness/cmd_blend.c)
+for f in methods/*.c; do case " ${gccsrc[*]} " in *" $f "*) ;; *) srcs+=("$f") ;; esac; done
+objs=()
+for f in "${gccsrc[@]}"; do
+  [ -f "$f" ] || continue
+  o="$out/$(basename "$f" .c).gcc.o"
+  gcc -std=c11 -O2 -D_GNU_SOURCE -Imethods -c -o "$o" "$f" 2>> "$out/build.log" || { tail -5 "$out/build.log"; echo "FAIL fuzz: gcc $f"; exit 1; }
+  objs+=("$o")
+done
+# shellcheck disable=SC2046
+if ! "$cc" -std=c11 -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+     -Imethods -Iharness -Ireports -Idatasets $(pkg-config --cflags gsl libcjson) -o "$out/fuzz_inputs" "${srcs[@]}" \
+     "${objs[@]}" $(pkg-config --libs gsl libcjson) -lm 2>> "$out/build.log"; then
+  tail -20 "$out/build.log"; echo "FAIL fuzz: build"; exit 1
+fi
+corpus="$out/corpus"; rm -rf "$corpus"; mkdir -p "$corpus"
+i=0
+for f in properties flops bounds cpu cpu-gbench gpu spheres cd; do
+  for run in tests/fixtures/run-a tests/fixtures/run-regressed; do
+    [ -f "$run/$f.json" ] && { printf "\\x$(printf %02x $i)"; cat "$run/$f.json"; } > "$corpus/$f-$(basename "$run")"
+  done
+  i=$((i+1))
+done
+printf '\x08\x00{"transforms": [[1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1], [0,-1,0,1, 1,0,0,0, 0,0,1,0, 0,0,0,1]], "weights": [0.5, 0.5], "center": [0,0,0]}' > "$corpus/blend-1"
+printf '\x08\x01[{"transforms": [[1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]], "weights": [1]}]' > "$corpus/blend-2"
+echo "fuzz: ${secs}s, seed 1, corpus $(ls "$corpus" | wc -l) files"
+SKB_REFERENCE=reports/reference.json timeout $((secs + 60)) "$out/fuzz_inputs" -seed=1 -max_total_time="$secs" \
+  -max_len=8192 -timeout=10 -rss_limit_mb=1024 -close_fd_mask=3 -artifact_prefix="$out/" "$corpus" > "$out/fuzz.log" 2>&1
+rc=$?
+runs=$(grep -o 'Done [0-9]* runs' "$out/fuzz.log" | grep -o '[0-9]*' | head -1)
+if [ $rc -ne 0 ]; then
+  grep -m3 'ERROR\|SUMMARY\|runtime error' "$out/fuzz.log"
+  echo "FAIL fuzz: crash after ${runs:-?} inputs; artifact in $out/ (log $out/fuzz.log)"; exit 1
+fi
+echo "ok   fuzz: ${runs:-0} bad inputs tried / 0 crashes (log $out/fuzz.log)"

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The report's HTML in a real browser: render report.html from the fixture
+# results, load it in headless Chromium, and check the DOM (every table id
+# present, no "undefined"/"NaN", every image decoded, no script error); keep
+# a screenshot at $SKB_BUILD/report-browser.png.  Skips (exit 0, with the
+# reason) when chromium is not installed.
+set -u
+exe=$(realpath "${1:-./skinbench}")
+cd "$(dirname "$0")/.."
+build=${SKB_BUILD:-build}
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$browser" ]; then
+  echo "SKIP report-browser: chromium not installed (apt-get install --no-install-recommends chromium)"
+  exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cp -r tests/fixtures/run-a "$tmp/run"
+"$exe" report --results "$tmp/run" > "$tmp/report.out" 2>&1 || { cat "$tmp/report.out"; echo "FAIL report"; exit 1; }
+flags=(--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update
+       --disable-sync --no-first-run --hide-scrollbars)
+url="file://$tmp/run/report.html"
+timeout 60 "$browser" "${flags[@]}" --user-data-dir="$(mktemp -d -p "$tmp")" --dump-dom "$url" \
+  > "$tmp/dom.html" 2> "$tmp/chromium.log" || { tail -5 "$tmp/chromium.log"; echo "FAIL chromium --dump-dom"; exit 1; }
+mkdir -p "$build"
+timeout 60 "$browser" "${flags[@]}" --user-data-dir="$(mktemp -d -p "$tmp")" --window-size=1400,2400 \
+  --screenshot="$(realpath "$build")/report-browser.png" "$url" > /dev/null 2>> "$tmp/chromium.log" \
+  || { echo "FAIL chromium --screenshot"; exit 1; }
+fail=0
+for id in t-runs t-table41 t-flops t-bounds t-fig18 t-table32 t-fig19 t-gpu t-table52 t-table61 t-spheretree t-table53 t-table62 counts plots; do
+  grep -q "id=\"$id\"" "$tmp/dom.html" || { echo "FAIL DOM lacks id $id"; fail=1; }
+done
+# text content only: words inside base64 image data are not rendering errors
+sed -e 's/data:image\/png;base64,[A-Za-z0-9+\/=]*//g' "$tmp/dom.html" > "$tmp/text.html"
+if grep -q -w 'undefined\|NaN' "$tmp/text.html"; then echo "FAIL DOM contains undefined/NaN"; fail=1; fi
+imgs=$(grep -o 'data-images="[0-9]*/[0-9]*"' "$tmp/dom.html" | head -1 | sed 's/.*="\(.*\)"/\1/')
+if [ -z "$imgs" ]; then echo "FAIL the page's load check did not run"; fail=1
+elif [ "${imgs%/*}" != "${imgs#*/}" ] || [ "${imgs#*/}" = 0 ]; then echo "FAIL images decoded: $imgs"; fail=1
+else echo "ok   images decoded: $imgs"; fi
+body=$(grep -o '<body[^>]*>' "$tmp/dom.html" | head -1)
+case "$body" in *data-js-error*) echo "FAIL script error: $body"; fail=1 ;; esac
+[ -s "$build/report-browser.png" ] && echo "ok   screenshot $build/report-browser.png" || { echo "FAIL no screenshot"; fail=1; }
+[ $fail -eq 0 ] && echo "ok   report.html renders in $($browser --version 2>/dev/null | head -1)"
+exit $fail

@@ -1,0 +1,486 @@
+/* test_report.c — reports/: results contracts and errors, the report model
+ * (status of rows, new methods appear everywhere), the Mann-Whitney test
+ * against brute-force enumeration, and the nightly comparison gates. */
+#include <sys/stat.h>
+#include <unistd.h>
+#include "skb_test.h"
+#include "skb_json.h"
+#include "skb_report.h"
+
+#define FIXTURE "tests/fixtures/run-a"
+#define FIXTURE_REGRESSED "tests/fixtures/run-regressed"
+#define P_TOL 1e-12
+
+/* ---- Mann-Whitney against enumeration of every relabelling ---- */
+
+/* exact two-sided p by enumerating all C(na+nb, na) splits (no ties) */
+static double brute_p(const double *a, int na, const double *b, int nb)
+{
+    int n = na + nb, total = 0, extreme = 0;
+    double all[16];
+    for (int i = 0; i < na; i++) all[i] = a[i];
+    for (int i = 0; i < nb; i++) all[na + i] = b[i];
+    double u0 = 0;
+    for (int i = 0; i < na; i++)
+        for (int j = 0; j < nb; j++)
+            u0 += a[i] > b[j];
+    double d0 = fabs(u0 - na * nb / 2.0);
+    for (unsigned mask = 0; mask < (1u << n); mask++) {
+        if (__builtin_popcount(mask) != na)
+            continue;
+        double u = 0;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++)
+                if ((mask >> i & 1) && !(mask >> j & 1))
+                    u += all[i] > all[j];
+        total++;
+        extreme += fabs(u - na * nb / 2.0) >= d0 - 1e-9;
+    }
+    return (double)extreme / total;
+}
+
+static void test_mann_whitney_exact(void **state)
+{
+    gsl_rng *r = skb_test_rng();
+    for (int k = 0; k < 40; k++) {
+        int na = 2 + (int)gsl_rng_uniform_int(r, 6), nb = 2 + (int)gsl_rng_uniform_int(r, 6);
+        double a[8], b[8], u, p;
+        double shift = gsl_rng_uniform(r) * 2;
+        for (int i = 0; i < na; i++) a[i] = gsl_rng_uniform(r) + shift;
+        for (int i = 0; i < nb; i++) b[i] = gsl_rng_uniform(r);
+        assert_int_equal(skb_mann_whitney(a, na, b, nb, &u, &p), 0);
+        assert_near(p, brute_p(a, na, b, nb), 1e-9);
+    }
+    gsl_rng_free(r);
+    /* textbook case: complete separation of 5 and 5, p = 2/252 */
+    double x[5] = { 1, 2, 3, 4, 5 }, y[5] = { 6, 7, 8, 9, 10 }, u, p;
+    assert_int_equal(skb_mann_whitney(x, 5, y, 5, &u, &p), 0);
+    assert_near(u, 0, 0);
+    assert_near(p, 2.0 / 252, P_TOL);
+    assert_int_equal(skb_mann_whitney(x, 0, y, 5, &u, &p), -1);
+}
+
+static void test_mann_whitney_ties_and_large(void **state)
+{
+    double a[3] = { 1, 1, 1 }, u, p;
+    assert_int_equal(skb_mann_whitney(a, 3, a, 3, &u, &p), 0);
+    assert_near(p, 1, P_TOL);
+    /* large samples (normal approximation): same distribution gives a
+     * large p, a clear shift a tiny one */
+    double x[40], y[40], z[40];
+    gsl_rng *r = skb_test_rng();
+    for (int i = 0; i < 40; i++) {
+        x[i] = gsl_rng_uniform(r);
+        y[i] = gsl_rng_uniform(r);
+        z[i] = gsl_rng_uniform(r) + 0.5;
+    }
+    assert_int_equal(skb_mann_whitney(z, 40, x, 40, &u, &p), 0);
+    assert_true(p < 1e-4);
+    assert_int_equal(skb_mann_whitney(x, 40, y, 40, &u, &p), 0);
+    assert_true(p > 1e-3 && p <= 1);
+    gsl_rng_free(r);
+    assert_near(skb_median(x, 1), x[0], 0);
+}
+
+/* ---- results contracts ---- */
+
+static char *fixture_text(const char *name, size_t *len)
+{
+    char path[256], *text, msg[256];
+    snprintf(path, sizeof path, "%s/%s", FIXTURE, name);
+    if (skb_read_file(path, &text, len, msg, sizeof msg) < 0)
+        fail_msg("%s", msg);
+    return text;
+}
+
+/* parse text as file kind `which`; returns rc, msg filled */
+static int parse_str(int which, const char *text, char *msg, size_t msglen)
+{
+    cJSON *doc = NULL;
+    int rc = skb_results_parse(which, "x.json", text, strlen(text), &doc, msg, msglen);
+    cJSON_Delete(doc);
+    return rc;
+}
+
+/* the fixture with one substring replaced */
+static char *edited(const char *name, const char *from, const char *to)
+{
+    size_t len;
+    char *t = fixture_text(name, &len), *at = strstr(t, from);
+    if (!at)
+        fail_msg("%s: no '%s' to edit", name, from);
+    char *out = malloc(len + strlen(to) + 1);
+    size_t pre = (size_t)(at - t);
+    memcpy(out, t, pre);
+    strcpy(out + pre, to);
+    strcat(out, at + strlen(from));
+    free(t);
+    return out;
+}
+
+static void test_results_errors(void **state)
+{
+    char msg[512];
+    size_t len;
+    char *good = fixture_text("properties.json", &len);
+    assert_int_equal(parse_str(SKB_RF_PROPERTIES, good, msg, sizeof msg), 0);
+    good[len / 2] = 0;
+    assert_true(parse_str(SKB_RF_PROPERTIES, good, msg, sizeof msg) < 0);
+    assert_non_null(strstr(msg, "x.json: truncated JSON"));
+    free(good);
+    struct { int which; const char *file, *from, *to, *expect; } cases[] = {
+        { SKB_RF_PROPERTIES, "properties.json", "\"schema_version\": 1", "\"schema_version\": 2", "\"schema_version\" is 2" },
+        { SKB_RF_PROPERTIES, "properties.json", "\"verdicts\"", "\"verdictz\"", "missing field \"verdicts\"" },
+        { SKB_RF_PROPERTIES, "properties.json", "\"rigidity\": \"-\"", "\"rigidity\": \"maybe\"", "\"verdicts\".\"linear\".\"rigidity\"" },
+        { SKB_RF_PROPERTIES, "properties.json", "\"key\": \"fixture-host/2-core\"", "\"key\": 3", "\"machine\".\"key\"" },
+        { SKB_RF_PROPERTIES, "properties.json", "\"qlb0\": {", "\"linear\": {", "appears twice" },
+        { SKB_RF_FLOPS, "flops.json", "\"a\": 23", "\"a\": \"many\"", "\"fits\".\"linear\"" },
+        { SKB_RF_CPU, "cpu.json", "\"qb\": 1.3", "\"qb\": [1]", "\"ms\".\"qb\"" },
+        { SKB_RF_CD, "cd.json", "\"scaling\"", "\"scalin\"", "missing field \"scaling\"" },
+        { SKB_RF_SPHERES, "spheres.json", "\"level\": 1", "\"level\": \"one\"", "\"levels\"[0]" },
+        { SKB_RF_GBENCH, "cpu-gbench.json", "\"benchmarks\"", "\"benchmark\"", "\"benchmarks\"" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *t = edited(cases[i].file, cases[i].from, cases[i].to);
+        int rc = parse_str(cases[i].which, t, msg, sizeof msg);
+        free(t);
+        if (rc >= 0 || !strstr(msg, cases[i].expect) || strncmp(msg, "x.json: ", 8) != 0 || strchr(msg, '\n'))
+            fail_msg("case %zu: rc %d, message '%s' lacks '%s'", i, rc, msg, cases[i].expect);
+    }
+    assert_true(parse_str(SKB_RF_CD, "[1,2]", msg, sizeof msg) < 0);
+    assert_non_null(strstr(msg, "top level"));
+}
+
+static void test_results_load_missing(void **state)
+{
+    struct skb_results r;
+    char msg[512], dir[] = "/tmp/skb-test-report-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    assert_true(skb_results_load(dir, &r, msg, sizeof msg) < 0);
+    assert_non_null(strstr(msg, "no results files"));
+    rmdir(dir);
+    assert_int_equal(skb_results_load(FIXTURE, &r, msg, sizeof msg), 0);
+    for (int i = 0; i < SKB_RF_COUNT; i++)
+        assert_non_null(r.doc[i]);
+    assert_string_equal(r.machine_key, "fixture-host/2-core");
+    skb_results_free(&r);
+}
+
+/* ---- report model ---- */
+
+static cJSON *load_ref(void)
+{
+    cJSON *ref;
+    char msg[512];
+    if (skb_reference_load("reports/reference.json", NULL, &ref, msg, sizeof msg) < 0)
+        fail_msg("%s", msg);
+    return ref;
+}
+
+static const struct skb_rrow *find_row(const struct skb_rtable *t, int col, const char *a, int col2, const char *b)
+{
+    for (int i = 0; i < t->nrows; i++)
+        if (strcmp(t->rows[i].cell[col], a) == 0 && (!b || strcmp(t->rows[i].cell[col2], b) == 0))
+            return &t->rows[i];
+    return NULL;
+}
+
+static void test_report_statuses(void **state)
+{
+    static struct skb_results r;
+    struct skb_report *rep = calloc(1, sizeof *rep);
+    char msg[512];
+    cJSON *ref = load_ref();
+    assert_int_equal(skb_results_load(FIXTURE, &r, msg, sizeof msg), 0);
+    assert_int_equal(skb_report_build(&r, 1, ref, rep, msg, sizeof msg), 0);
+    static const char *const ids[] = { "runs", "table41", "flops", "bounds", "fig18", "table32", "fig19", "gpu",
+                                       "table52", "table61", "spheretree", "table53", "table62", NULL };
+    for (int i = 0; ids[i]; i++)
+        assert_non_null(skb_report_table(rep, ids[i]));
+    const struct skb_rtable *t = skb_report_table(rep, "table41");
+    assert_int_equal(find_row(t, 0, "linear", 0, NULL)->status, SKB_ROW_REPRODUCED);
+    const struct skb_rrow *q = find_row(t, 0, "qlb0", 0, NULL);
+    assert_int_equal(q->status, SKB_ROW_DIFFERS);
+    assert_non_null(strstr(q->note, "fixture note"));   /* the "why" from the results */
+    assert_int_equal(find_row(skb_report_table(rep, "flops"), 0, "logm", 0, NULL)->status, SKB_ROW_DIFFERS);
+    assert_int_equal(find_row(skb_report_table(rep, "fig18"), 0, "cloth", 1, "dlb")->status, SKB_ROW_REPRODUCED);
+    assert_int_equal(find_row(skb_report_table(rep, "bounds"), 0, "DLB vs DIB: largest vertex gap in skinning", 0, NULL)->status,
+                     SKB_ROW_NOT_RUN);
+    const struct skb_rtable *s = skb_report_table(rep, "table53");
+    assert_int_equal(find_row(s, 0, "colliding", 1, "trend")->status, SKB_ROW_REPRODUCED);
+    assert_int_equal(find_row(s, 0, "collision-free", 1, "trend")->status, SKB_ROW_REPRODUCED);
+    /* scenarios: per-method objects and flat times both reach the table */
+    const struct skb_rtable *sc62 = skb_report_table(rep, "table62");
+    assert_int_equal(find_row(sc62, 0, "men_full", 1, "lbs")->status, SKB_ROW_REPRODUCED);
+    assert_int_equal(find_row(sc62, 0, "men_full", 1, "dlb")->status, SKB_ROW_NEW);
+    assert_int_equal(find_row(sc62, 0, "creatures through each other (yes/no)", 1, "sbs")->status, SKB_ROW_REPRODUCED);
+    assert_int_equal(find_row(sc62, 0, "Crowd of 50 creatures", 1, "lbs")->status, SKB_ROW_NOT_RUN);
+    /* the rendered pages name every table and carry no NaN */
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    assert_int_equal(skb_report_render_html(rep, NULL, f), 0);
+    assert_int_equal(skb_report_render_md(rep, f), 0);
+    fclose(f);
+    assert_non_null(strstr(buf, "id=\"t-table62\""));
+    assert_null(strstr(buf, "nan"));
+    free(buf);
+    skb_report_free(rep);
+    /* a trend that does not grow is reported as differing */
+    cJSON *sc = cJSON_GetObjectItem(r.doc[SKB_RF_CD], "scaling");
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(cJSON_GetArrayItem(sc, 3), "colliding"), "speedup", cJSON_CreateNumber(1));
+    assert_int_equal(skb_report_build(&r, 1, ref, rep, msg, sizeof msg), 0);
+    assert_int_equal(find_row(skb_report_table(rep, "table53"), 0, "colliding", 1, "trend")->status, SKB_ROW_DIFFERS);
+    skb_report_free(rep);
+    free(rep);
+    skb_results_free(&r);
+    cJSON_Delete(ref);
+}
+
+/* a method added only in the results shows up in every table that lists methods */
+static void test_report_new_method_everywhere(void **state)
+{
+    static struct skb_results r;
+    struct skb_report *rep = calloc(1, sizeof *rep);
+    char msg[512];
+    cJSON *ref = load_ref();
+    assert_int_equal(skb_results_load(FIXTURE, &r, msg, sizeof msg), 0);
+    cJSON *v = cJSON_Duplicate(cJSON_GetObjectItem(cJSON_GetObjectItem(r.doc[SKB_RF_PROPERTIES], "verdicts"), "dlb"), 1);
+    cJSON_AddItemToObject(cJSON_GetObjectItem(r.doc[SKB_RF_PROPERTIES], "verdicts"), "newblend", v);
+    cJSON *fit = cJSON_CreateObject();
+    cJSON_AddNumberToObject(fit, "a", 10);
+    cJSON_AddNumberToObject(fit, "b", 5);
+    cJSON_AddItemToObject(cJSON_GetObjectItem(r.doc[SKB_RF_FLOPS], "fits"), "newblend", fit);
+    cJSON *ds = cJSON_GetObjectItem(cJSON_GetObjectItem(r.doc[SKB_RF_CPU], "datasets"), "arm");
+    cJSON_AddNumberToObject(cJSON_GetObjectItem(ds, "ms"), "newblend", 1.1);
+    cJSON_AddNumberToObject(cJSON_GetObjectItem(cJSON_GetObjectItem(r.doc[SKB_RF_GPU], "ms"), "arm"), "newblend", 0.7);
+    cJSON_AddNumberToObject(cJSON_GetObjectItem(r.doc[SKB_RF_GPU], "instructions"), "newblend", 44);
+    assert_int_equal(skb_report_build(&r, 1, ref, rep, msg, sizeof msg), 0);
+    assert_int_equal(find_row(skb_report_table(rep, "table41"), 0, "newblend", 0, NULL)->status, SKB_ROW_NEW);
+    assert_int_equal(find_row(skb_report_table(rep, "flops"), 0, "newblend", 0, NULL)->status, SKB_ROW_NEW);
+    assert_non_null(find_row(skb_report_table(rep, "fig18"), 0, "arm", 1, "newblend"));
+    assert_non_null(find_row(skb_report_table(rep, "gpu"), 0, "arm", 1, "newblend"));
+    assert_non_null(find_row(skb_report_table(rep, "fig19"), 0, "newblend", 0, NULL));
+    /* and its sphere refit (spheres.json "dlb" is not a paper column) */
+    assert_non_null(find_row(skb_report_table(rep, "table61"), 0, "capsule_human", 2, "dlb"));
+    skb_report_free(rep);
+    free(rep);
+    skb_results_free(&r);
+    cJSON_Delete(ref);
+}
+
+static void test_report_not_run(void **state)
+{
+    static struct skb_results r;
+    struct skb_report *rep = calloc(1, sizeof *rep);
+    char msg[512];
+    cJSON *ref = load_ref();
+    assert_int_equal(skb_results_load(FIXTURE, &r, msg, sizeof msg), 0);
+    cJSON_Delete(r.doc[SKB_RF_GPU]);
+    r.doc[SKB_RF_GPU] = NULL;
+    snprintf(r.err[SKB_RF_CD], sizeof r.err[SKB_RF_CD], "cd.json: truncated JSON");
+    cJSON_Delete(r.doc[SKB_RF_CD]);
+    r.doc[SKB_RF_CD] = NULL;
+    assert_int_equal(skb_report_build(&r, 1, ref, rep, msg, sizeof msg), 0);
+    const struct skb_rtable *g = skb_report_table(rep, "fig19");
+    assert_int_equal(g->nrows, 1);
+    assert_int_equal(g->rows[0].status, SKB_ROW_NOT_RUN);
+    assert_non_null(strstr(g->rows[0].note, "gpu.json not found"));
+    const struct skb_rtable *c = skb_report_table(rep, "table62");
+    assert_int_equal(c->rows[0].status, SKB_ROW_NOT_RUN);
+    assert_non_null(strstr(c->rows[0].note, "unreadable: cd.json: truncated JSON"));
+    skb_report_free(rep);
+    free(rep);
+    skb_results_free(&r);
+    cJSON_Delete(ref);
+}
+
+/* two machines merge into one report: every table gains a machine column */
+static void test_report_two_machines(void **state)
+{
+    static struct skb_results r[2];
+    struct skb_report *rep = calloc(1, sizeof *rep);
+    char msg[512];
+    cJSON *ref = load_ref();
+    assert_int_equal(skb_results_load(FIXTURE, &r[0], msg, sizeof msg), 0);
+    assert_int_equal(skb_results_load(FIXTURE, &r[1], msg, sizeof msg), 0);
+    strcpy(r[1].machine_key, "other/8-core");
+    assert_int_equal(skb_report_build(r, 2, ref, rep, msg, sizeof msg), 0);
+    const struct skb_rtable *t = skb_report_table(rep, "table41");
+    assert_string_equal(t->col[0], "machine");
+    assert_non_null(find_row(t, 0, "other/8-core", 1, "dlb"));
+    assert_non_null(find_row(t, 0, "fixture-host/2-core", 1, "dlb"));
+    skb_report_free(rep);
+    free(rep);
+    skb_results_free(&r[0]);
+    skb_results_free(&r[1]);
+    cJSON_Delete(ref);
+}
+
+/* ---- compare ---- */
+
+static int compare_dirs(const char *a, const char *b, const char *rerun, cJSON **sum)
+{
+    static struct skb_results ra, rb, rr;
+    char msg[512];
+    struct skb_compare_opts o = { 0.01, 0.05, 0 };
+    assert_int_equal(skb_results_load(a, &ra, msg, sizeof msg), 0);
+    assert_int_equal(skb_results_load(b, &rb, msg, sizeof msg), 0);
+    if (rerun)
+        assert_int_equal(skb_results_load(rerun, &rr, msg, sizeof msg), 0);
+    FILE *devnull = fopen("/dev/null", "w");
+    int n = skb_compare_run(&ra, &rb, rerun ? &rr : NULL, &o, devnull, sum);
+    fclose(devnull);
+    skb_results_free(&ra);
+    skb_results_free(&rb);
+    if (rerun)
+        skb_results_free(&rr);
+    return n;
+}
+
+static int summary_has(const cJSON *sum, const char *needle)
+{
+    const cJSON *x;
+    cJSON_ArrayForEach(x, cJSON_GetObjectItem(sum, "regressions"))
+        if (strstr(x->valuestring, needle))
+            return 1;
+    return 0;
+}
+
+static void test_compare_gates(void **state)
+{
+    cJSON *sum;
+    assert_int_equal(compare_dirs(FIXTURE, FIXTURE, NULL, &sum), 0);
+    double fp;
+    assert_int_equal(skb_json_get_number(cJSON_GetObjectItem(sum, "false_positive_rate"), &fp), 0);
+    assert_true(fp >= 0 && fp <= 1);
+    cJSON_Delete(sum);
+    assert_int_equal(compare_dirs(FIXTURE, FIXTURE_REGRESSED, FIXTURE_REGRESSED "/rerun", &sum), 3);
+    assert_true(summary_has(sum, "verdict dlb.bi_invariance changed + -> -"));
+    assert_true(summary_has(sum, "FLOP count of dlb changed"));
+    assert_true(summary_has(sum, "skin/cloth/dlb slower"));
+    cJSON_Delete(sum);
+    /* one run only: the slow-down is reported unconfirmed, not a failure */
+    assert_int_equal(compare_dirs(FIXTURE, FIXTURE_REGRESSED, NULL, &sum), 2);
+    assert_false(summary_has(sum, "slower"));
+    assert_int_equal(cJSON_GetObjectItem(sum, "timing_unconfirmed")->valueint, 1);
+    cJSON_Delete(sum);
+    /* a re-run that does not confirm clears the candidate */
+    assert_int_equal(compare_dirs(FIXTURE, FIXTURE_REGRESSED, FIXTURE, &sum), 2);
+    assert_false(summary_has(sum, "slower"));
+    cJSON_Delete(sum);
+}
+
+static void test_compare_missing_experiment(void **state)
+{
+    static struct skb_results ra, rb;
+    char msg[512];
+    struct skb_compare_opts o = { 0.01, 0.05, 0 };
+    cJSON *sum;
+    assert_int_equal(skb_results_load(FIXTURE, &ra, msg, sizeof msg), 0);
+    assert_int_equal(skb_results_load(FIXTURE, &rb, msg, sizeof msg), 0);
+    cJSON_Delete(rb.doc[SKB_RF_SPHERES]);
+    rb.doc[SKB_RF_SPHERES] = NULL;
+    /* a changed callgrind count is an exact gate */
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(rb.doc[SKB_RF_FLOPS], "callgrind"), "dlb", cJSON_CreateNumber(421));
+    FILE *devnull = fopen("/dev/null", "w");
+    assert_int_equal(skb_compare_run(&ra, &rb, NULL, &o, devnull, &sum), 2);
+    fclose(devnull);
+    assert_true(summary_has(sum, "spheres.json: missing in the current run"));
+    assert_true(summary_has(sum, "callgrind instruction count callgrind.dlb changed 420 -> 421"));
+    cJSON_Delete(sum);
+    skb_results_free(&ra);
+    skb_results_free(&rb);
+}
+
+/* a Google Benchmark document: one benchmark, n repetitions around t ns */
+static cJSON *gbench_doc(double t, int n, double spread)
+{
+    cJSON *d = cJSON_CreateObject(), *a = cJSON_AddArrayToObject(d, "benchmarks");
+    for (int i = 0; i < n; i++) {
+        cJSON *b = cJSON_CreateObject();
+        cJSON_AddStringToObject(b, "name", "skin/x/dlb");
+        cJSON_AddStringToObject(b, "run_type", "iteration");
+        cJSON_AddNumberToObject(b, "real_time", t * (1 + spread * (i - n / 2.0) / n));
+        cJSON_AddStringToObject(b, "time_unit", "ns");
+        cJSON_AddItemToArray(a, b);
+    }
+    return d;
+}
+
+/* significant but small changes are not candidates: the effect size gate */
+static void test_compare_effect_threshold(void **state)
+{
+    static struct skb_results a, b;
+    struct skb_compare_opts o = { 0.01, 0.05, 0 };
+    double shift[3] = { 1.02, 1.10, 0.90 };
+    int expect[3] = { 0, 1, 0 };
+    for (int k = 0; k < 3; k++) {
+        memset(&a, 0, sizeof a);
+        memset(&b, 0, sizeof b);
+        strcpy(a.machine_key, "m");
+        strcpy(b.machine_key, "m");
+        a.doc[SKB_RF_GBENCH] = gbench_doc(1000, 10, 0.001);
+        b.doc[SKB_RF_GBENCH] = gbench_doc(1000 * shift[k], 10, 0.001);
+        cJSON *sum;
+        FILE *devnull = fopen("/dev/null", "w");
+        assert_int_equal(skb_compare_run(&a, &b, NULL, &o, devnull, &sum), 0);
+        fclose(devnull);
+        if (cJSON_GetObjectItem(sum, "timing_candidates")->valueint != expect[k])
+            fail_msg("shift %g: %d candidates, expected %d", shift[k],
+                     cJSON_GetObjectItem(sum, "timing_candidates")->valueint, expect[k]);
+        cJSON_Delete(sum);
+        skb_results_free(&a);
+        skb_results_free(&b);
+    }
+    /* 3 against 3 repetitions: p >= 0.1 always, so the gate says it is powerless */
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    a.doc[SKB_RF_GBENCH] = gbench_doc(1000, 3, 0.001);
+    b.doc[SKB_RF_GBENCH] = gbench_doc(2000, 3, 0.001);
+    cJSON *sum;
+    FILE *devnull = fopen("/dev/null", "w");
+    assert_int_equal(skb_compare_run(&a, &b, NULL, &o, devnull, &sum), 0);
+    fclose(devnull);
+    assert_int_equal(cJSON_GetObjectItem(sum, "timing_candidates")->valueint, 0);
+    assert_int_equal(cJSON_GetObjectItem(sum, "timing_powerless")->valueint, 1);
+    cJSON_Delete(sum);
+    skb_results_free(&a);
+    skb_results_free(&b);
+}
+
+static void test_dir_replace(void **state)
+{
+    char root[] = "/tmp/skb-test-base-XXXXXX", dst[300], msg[512], path[400];
+    assert_non_null(mkdtemp(root));
+    snprintf(dst, sizeof dst, "%s/baseline", root);
+    assert_int_equal(skb_dir_replace(FIXTURE, dst, msg, sizeof msg), 0);
+    snprintf(path, sizeof path, "%s/images/candy-wrapper-dlb.png", dst);
+    assert_int_equal(access(path, R_OK), 0);
+    assert_int_equal(skb_dir_replace(FIXTURE_REGRESSED, dst, msg, sizeof msg), 0);
+    snprintf(path, sizeof path, "%s/rerun/cpu-gbench.json", dst);
+    assert_int_equal(access(path, R_OK), 0);
+    /* nothing but the baseline is left beside it */
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "test $(ls -A %s | wc -l) -eq 1 && rm -rf %s", root, root);
+    assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mann_whitney_exact),
+        cmocka_unit_test(test_mann_whitney_ties_and_large),
+        cmocka_unit_test(test_results_errors),
+        cmocka_unit_test(test_results_load_missing),
+        cmocka_unit_test(test_report_statuses),
+        cmocka_unit_test(test_report_new_method_everywhere),
+        cmocka_unit_test(test_report_not_run),
+        cmocka_unit_test(test_report_two_machines),
+        cmocka_unit_test(test_compare_gates),
+        cmocka_unit_test(test_compare_missing_experiment),
+        cmocka_unit_test(test_compare_effect_threshold),
+        cmocka_unit_test(test_dir_replace),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
