@@ -284,6 +284,15 @@ static const char *duplicate_key(const cJSON *x)
     return NULL;
 }
 
+/* keys and values quoted in a message come from the file: keep the message
+ * on one line whatever bytes they hold */
+static void one_line(char *msg)
+{
+    for (unsigned char *c = (unsigned char *)msg; *c; c++)
+        if (*c < 0x20 || *c == 0x7f)
+            *c = '?';
+}
+
 int skb_results_parse(int which, const char *path, const char *text, size_t len, cJSON **out,
                       char *msg, size_t msglen)
 {
@@ -337,6 +346,7 @@ int skb_results_parse(int which, const char *path, const char *text, size_t len,
     return 0;
 fail:
     cJSON_Delete(r);
+    one_line(msg);
     return rc;
 }
 

@@ -139,6 +139,8 @@ static void test_results_errors(void **state)
         { SKB_RF_CD, "cd.json", "\"scaling\"", "\"scalin\"", "missing field \"scaling\"" },
         { SKB_RF_SPHERES, "spheres.json", "\"level\": 1", "\"level\": \"one\"", "\"levels\"[0]" },
         { SKB_RF_GBENCH, "cpu-gbench.json", "\"benchmarks\"", "\"benchmark\"", "\"benchmarks\"" },
+        /* a key holding a newline (found by the fuzzer) stays on one line */
+        { SKB_RF_FLOPS, "flops.json", "\"qlb0\": {", "\"q\\nlb0\": {\"x\": 1}, \"qlb1\": {", "\"fits\".\"q?lb0\"" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *t = edited(cases[i].file, cases[i].from, cases[i].to);
