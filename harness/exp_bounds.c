@@ -15,6 +15,7 @@
 
 #define RAD2DEG (180.0 / SKB_PI)
 #define CURVE_POINTS 21
+#define GAP_CURVE_POINTS 101   /* DQ paper Fig. 23 curves */
 #define ITER_HIST_MAX 64
 
 struct se2_ctx { double a1, a2; int err; int linear; };
@@ -307,6 +308,31 @@ static int run_bounds(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
                             "from the origin is the simplex's second variable");
     skb_run_progress(ctx, "bounds", "DLB vs ScLERP: angle %.5f deg, translation %.5f alpha_eps (alpha0 = %.4f deg)",
                      da.gap * RAD2DEG, dt.gap, dt.alpha0 * RAD2DEG);
+
+    /* the gap curves over t at the worst angles found (DQ paper Fig. 23) */
+    {
+        double ct[GAP_CURVE_POINTS], g1[GAP_CURVE_POINTS], g2[GAP_CURVE_POINTS];
+        cJSON *qc = cJSON_AddObjectToObject(root, "qlb_slerp_curve");
+        if ((rc = skb_bound_qlb_slerp_curve(qs.alpha0, GAP_CURVE_POINTS, ct, g1, msg, msglen)) < 0)
+            goto out;
+        for (int k = 0; k < GAP_CURVE_POINTS; k++)
+            g1[k] *= RAD2DEG;
+        skb_json_add_number(qc, "alpha0_deg", qs.alpha0 * RAD2DEG);
+        cJSON_AddItemToObject(qc, "t", skb_json_array(ct, GAP_CURVE_POINTS));
+        cJSON_AddItemToObject(qc, "angle_gap_deg", skb_json_array(g1, GAP_CURVE_POINTS));
+        cJSON *dc = cJSON_AddObjectToObject(root, "dlb_sclerp_curve");
+        if ((rc = skb_bound_dlb_sclerp_curve(dt.alpha0, 0, GAP_CURVE_POINTS, ct, g1, g2, msg, msglen)) < 0)
+            goto out;
+        for (int k = 0; k < GAP_CURVE_POINTS; k++) {
+            g1[k] *= RAD2DEG;
+            g2[k] *= 100;     /* percent of alpha_eps, to share the plot's axis with degrees */
+        }
+        skb_json_add_number(dc, "alpha0_deg", dt.alpha0 * RAD2DEG);
+        skb_json_add_number(dc, "axis_offset", 0);
+        cJSON_AddItemToObject(dc, "t", skb_json_array(ct, GAP_CURVE_POINTS));
+        cJSON_AddItemToObject(dc, "angle_gap_deg", skb_json_array(g1, GAP_CURVE_POINTS));
+        cJSON_AddItemToObject(dc, "translation_gap_pct_of_alpha_eps", skb_json_array(g2, GAP_CURVE_POINTS));
+    }
 
     /* thesis App. A.2, SPEC 3 */
     {

@@ -174,16 +174,40 @@ static double qlb_gap(double t, void *p)
     return fabs(mat_angle(out) - 2 * atan2(sn, fabs(s.w)));
 }
 
-static double qlb_inner(const double *v, void *p, double *tbest)
+static void qlb_setup(struct qlb_ctx *c, double alpha0)
 {
-    struct qlb_ctx *c = p;
     double axis[3] = { 0.3, -0.5, 0.8 }, r[9], zero[3] = { 0, 0, 0 };
-    c->alpha0 = alpha_of(v[0]);
+    c->alpha0 = alpha0;
     skb_mat4_identity(c->mats);
     skb_quat_from_axis_angle(axis, c->alpha0, &c->q1);
     skb_quat_to_mat3(&c->q1, r);
     skb_mat4_from_rt(r, zero, c->mats + 16);
+}
+
+static double qlb_inner(const double *v, void *p, double *tbest)
+{
+    struct qlb_ctx *c = p;
+    qlb_setup(c, alpha_of(v[0]));
     return skb_maximize_1d(qlb_gap, c, 0, 1, T_SCAN, T_TOL, tbest);
+}
+
+int skb_bound_qlb_slerp_curve(double alpha0, int n, double *t, double *gap, char *msg, size_t msglen)
+{
+    struct qlb_ctx c;
+    int rc;
+    memset(&c, 0, sizeof c);
+    if ((rc = need("qlb0", &c.m, msg, msglen)) < 0)
+        return rc;
+    qlb_setup(&c, alpha0);
+    for (int i = 0; i < n; i++) {
+        t[i] = (double)i / (n - 1);
+        gap[i] = qlb_gap(t[i], &c);
+    }
+    if (c.err) {
+        snprintf(msg, msglen, "bounds: qlb0 blend failed on the gap curve");
+        return SKB_ENUMERIC;
+    }
+    return 0;
 }
 
 int skb_bound_qlb_slerp(struct skb_bound *out, char *msg, size_t msglen)
@@ -240,13 +264,11 @@ static double dlb_gap(double t, void *p)
 }
 
 /* M2: rotation alpha0 about the z axis through (offset, 0, 0), then alpha_eps along z */
-static double dlb_inner(const double *v, void *p, double *tbest)
+static void dlb_setup(struct dlb_ctx *c, double alpha0, double off)
 {
-    struct dlb_ctx *c = p;
     double axis[3] = { 0, 0, 1 }, r[9], t[3];
     struct skb_quat q;
-    c->alpha0 = alpha_of(v[0]);
-    double off = v[1];
+    c->alpha0 = alpha0;
     skb_quat_from_axis_angle(axis, c->alpha0, &q);
     skb_quat_to_mat3(&q, r);
     /* x -> R (x - o) + o + eps z: translation o - R o + eps z */
@@ -255,7 +277,36 @@ static double dlb_inner(const double *v, void *p, double *tbest)
     t[2] = DLB_ALPHA_EPS;
     skb_mat4_identity(c->mats);
     skb_mat4_from_rt(r, t, c->mats + 16);
+}
+
+static double dlb_inner(const double *v, void *p, double *tbest)
+{
+    struct dlb_ctx *c = p;
+    dlb_setup(c, alpha_of(v[0]), v[1]);
     return skb_maximize_1d(dlb_gap, c, 0, 1, T_SCAN, T_TOL, tbest);
+}
+
+int skb_bound_dlb_sclerp_curve(double alpha0, double offset, int n, double *t, double *angle_gap,
+                               double *trans_gap, char *msg, size_t msglen)
+{
+    struct dlb_ctx c;
+    int rc;
+    memset(&c, 0, sizeof c);
+    if ((rc = need("dlb", &c.dlb, msg, msglen)) < 0 || (rc = need("sclerp", &c.sclerp, msg, msglen)) < 0)
+        return rc;
+    dlb_setup(&c, alpha0, offset);
+    for (int i = 0; i < n; i++) {
+        t[i] = (double)i / (n - 1);
+        c.which = 0;
+        angle_gap[i] = dlb_gap(t[i], &c);
+        c.which = 1;
+        trans_gap[i] = dlb_gap(t[i], &c);
+    }
+    if (c.err) {
+        snprintf(msg, msglen, "bounds: dlb/sclerp blend failed on the gap curve");
+        return SKB_ENUMERIC;
+    }
+    return 0;
 }
 
 int skb_bound_dlb_sclerp(struct skb_bound *angle, struct skb_bound *trans, char *msg, size_t msglen)

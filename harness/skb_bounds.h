@@ -26,6 +26,11 @@ int skb_bound_qlb_slerp(struct skb_bound *out, char *msg, size_t msglen);
  * angle alpha0 and translation alpha_eps = 1 along its axis (the axis is
  * offset from the origin by a second optimised variable) */
 int skb_bound_dlb_sclerp(struct skb_bound *angle, struct skb_bound *trans, char *msg, size_t msglen);
+/* the gaps sampled at n evenly spaced t in [0, 1] for one relative angle
+ * alpha0 (DQ paper Fig. 23); the DLB axis passes through (offset, 0, 0) */
+int skb_bound_qlb_slerp_curve(double alpha0, int n, double *t, double *gap, char *msg, size_t msglen);
+int skb_bound_dlb_sclerp_curve(double alpha0, double offset, int n, double *t, double *angle_gap,
+                               double *trans_gap, char *msg, size_t msglen);
 
 /* log-matrix blending (method logm) of R0 = rot(x, 1 rad) and
  * R1 = rot((1,1,0)/sqrt2, sqrt2 rad) (thesis App. A.2): the body angular

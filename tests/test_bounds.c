@@ -42,6 +42,31 @@ static void test_dlb_sclerp_bounds(void **state)
     assert_true(t.gap < PAPER_TRANS_FRAC);
 }
 
+/* the Fig. 23 curves: zero at both ends (both interpolate the inputs), peak
+ * at Lemma 3.2's t, never above the optimised maximum */
+static void test_gap_curves(void **state)
+{
+    enum { N = 101 };
+    double t[N], g[N], a[N], d[N];
+    char msg[256];
+    if (skb_bound_qlb_slerp_curve(SKB_PI, N, t, g, msg, sizeof msg) < 0
+        || skb_bound_dlb_sclerp_curve(SKB_PI, 0.4, N, t, a, d, msg, sizeof msg) < 0)
+        fail_msg("%s", msg);
+    assert_true(g[0] < 1e-9 && g[N - 1] < 1e-9 && a[0] < 1e-9 && d[N - 1] < 1e-9);
+    double tl = 0.5 - sqrt(1 / SKB_PI - 0.25), gmax = 0, amax = 0, dmax = 0;
+    int imax = 0;
+    for (int i = 0; i < N; i++) {
+        if (g[i] > gmax)
+            gmax = g[i], imax = i;
+        amax = fmax(amax, a[i]);
+        dmax = fmax(dmax, d[i]);
+    }
+    assert_true(fabs(t[imax] - tl) < 0.011 || fabs(t[imax] - (1 - tl)) < 0.011);
+    assert_true(gmax / DEG < PAPER_ANGLE_DEG && gmax / DEG > (1 - REL_1PCT) * PAPER_ANGLE_DEG);
+    assert_true(amax / DEG < PAPER_ANGLE_DEG && dmax < PAPER_TRANS_FRAC);
+    assert_true(dmax > (1 - 2 * REL_1PCT) * PAPER_TRANS_FRAC);
+}
+
 static void test_logm_speed_curve(void **state)
 {
     char msg[256];
@@ -104,6 +129,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_qlb_slerp_bound),
         cmocka_unit_test(test_dlb_sclerp_bounds),
+        cmocka_unit_test(test_gap_curves),
         cmocka_unit_test(test_logm_speed_curve),
         cmocka_unit_test(test_se2_centres_follow_eq9),
         cmocka_unit_test(test_maximize_1d),
