@@ -2,18 +2,20 @@
  * linear (LBS, thesis eq. 2.6), qlb0/qb (QLB about the origin / a fixed
  * centre, thesis eq. 3.5 and 3.7) and dlb (DQ paper Alg. 1 with Alg. 2 signs).
  *
- * Layout chosen by measurement (skinbench run cpu; a 77k-vertex mesh here:
- * scalar structure-of-arrays LBS 14.8 ns/vertex, this 4-wide form 5.0):
- * per-joint data as 4-float columns (quaternions), so blending the
- * influences of one vertex is a few 4-wide multiply-adds (GCC vector
- * extensions: SSE on x86-64, NEON on ARM, scalar elsewhere); vertex data as
- * packed float streams (positions and normals xyz, four uint16 joint
- * indices, four float weights).  On x86-64 the kernels are also cloned for
- * x86-64-v3 (AVX2+FMA) and picked at run time, so the binary stays portable.
- * Tried and measured slower: LBS normals renormalised four or eight at a
- * time, DLB transformed in blocks of eight, DLB's position and normal
- * rotated side by side 8 wide.  Everything outside the kernels
- * runs in double (skb_real) and converts once per pose. */
+ * Layout chosen by measurement (skinbench run cpu, body/sub4, 1.24M
+ * vertices, on an AMD EPYC with AVX-512): per-joint data as 4-float columns
+ * and quaternions, vertex data as packed float streams (positions and
+ * normals xyz, four uint16 joint indices, four float weights); GCC vector
+ * extensions (SSE/AVX on x86-64, NEON on ARM, scalar elsewhere).  On x86-64
+ * the kernels are cloned for x86-64-v4 (AVX-512) and x86-64-v3 (AVX2+FMA)
+ * and picked at run time, so the binary stays portable; the file is built
+ * with FMA contraction (Makefile).  LBS blends 8 wide per vertex (7.8 ->
+ * 5.9 ms); DLB blends (real | dual) 8 wide per vertex, transposes blocks of
+ * 8 vertices and runs Alg. 1 on 8 vertices per operation (11.4 -> 5.8 ms).
+ * Tried and measured slower: LBS blended 16 wide, LBS normals renormalised
+ * with a scalar sqrt and divide, DLB per vertex in 4-wide form (now only the
+ * tail of a range, and meshes too big for the sign table).  Everything
+ * outside the kernels runs in double (skb_real) and converts once per pose. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -24,9 +26,11 @@
 #ifndef SKB_FLOP_COUNT
 
 typedef float v4f __attribute__((vector_size(16)));
+typedef float v8f __attribute__((vector_size(32)));
+typedef int v4i __attribute__((vector_size(16)));
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__cplusplus)
-#define KERNEL __attribute__((target_clones("arch=x86-64-v3", "default")))
+#define KERNEL __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define KERNEL
 #endif
@@ -58,7 +62,7 @@ static size_t round64(size_t x) { return (x + 63) / 64 * 64; }
 
 static void layout(const struct skb_mesh *m, int kind, struct hdr *h)
 {
-    size_t nv = (size_t)m->nverts;
+    size_t nv = ((size_t)m->nverts + 7) / 8 * 8;   /* streams padded to whole blocks of 8 */
     memset(h, 0, sizeof *h);
     h->nverts = m->nverts;
     h->njoints = m->njoints;
@@ -110,6 +114,10 @@ static int bind_common(const struct skb_mesh *m, int kind, void *state)
         w[i] = (float)m->weight[i];
         j[i] = (uint16_t)m->joint[i];
     }
+    /* padding vertices (to a whole block of 8): at the origin, all weight on
+     * joint 0, so a block never divides by a zero blend */
+    for (int v = m->nverts; v % 8; v++)
+        w[4 * v] = 1.0f;
     return 0;
 }
 
@@ -278,7 +286,41 @@ static inline void store4(float *p, v4f v)
     memcpy(p, &v, sizeof v);     /* writes p[3] too: buffers carry one spare float */
 }
 
-/* LBS: blend the four column sets, transform position and normal */
+static inline v4f hsum4(v4f v)
+{
+    v = v + __builtin_shuffle(v, (v4i){ 1, 0, 3, 2 });
+    return v + __builtin_shuffle(v, (v4i){ 2, 3, 0, 1 });
+}
+
+/* 1/sqrt(d) per lane: the 12-bit hardware estimate and one Newton step
+ * (relative error ~1e-7, inside SKB_TOL_F32_NRM).  A scalar sqrt and divide
+ * per vertex held the divider for most of LBS's time (perf on body/sub4). */
+static inline v4f inv_sqrt4(v4f d)
+{
+#if defined(__SSE__)
+    v4f y = __builtin_ia32_rsqrtps(d);
+    return y * (1.5f - 0.5f * d * y * y);
+#else
+    return (v4f){ 1.0f / sqrtf(d[0]), 1.0f / sqrtf(d[1]), 1.0f / sqrtf(d[2]), 1.0f / sqrtf(d[3]) };
+#endif
+}
+
+/* LBS: blend the four joints' 3x4 columns (c0 c1 c2 t, 16 floats per
+ * joint) as two 8-wide halves (c0|c1, c2|t), then p' = c0 x + c1 y + c2 z + t
+ * in 4-wide columns.  Multiply-add throughput bounds this loop, and 8-wide
+ * halves need half the blend's multiply-adds of 4-wide columns.  Measured
+ * slower: one 16-wide vector per joint (its quarter sums lengthen each
+ * vertex's dependency chain beyond what out-of-order execution hides). */
+static inline v8f load8(const float *p)
+{
+    v8f v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+#define LO4(a) __builtin_shufflevector(a, a, 0, 1, 2, 3)
+#define HI4(a) __builtin_shufflevector(a, a, 4, 5, 6, 7)
+
 KERNEL static void linear_kernel(const float *__restrict__ jd, const float *__restrict__ P,
                                  const float *__restrict__ N, const float *__restrict__ W,
                                  const uint16_t *__restrict__ J, int v0, int v1, int has_nrm,
@@ -288,16 +330,16 @@ KERNEL static void linear_kernel(const float *__restrict__ jd, const float *__re
         const float *m0 = jd + 16 * J[4 * v], *m1 = jd + 16 * J[4 * v + 1];
         const float *m2 = jd + 16 * J[4 * v + 2], *m3 = jd + 16 * J[4 * v + 3];
         float w0 = W[4 * v], w1 = W[4 * v + 1], w2 = W[4 * v + 2], w3 = W[4 * v + 3];
-        v4f b0 = w0 * load4(m0) + w1 * load4(m1) + w2 * load4(m2) + w3 * load4(m3);
-        v4f b1 = w0 * load4(m0 + 4) + w1 * load4(m1 + 4) + w2 * load4(m2 + 4) + w3 * load4(m3 + 4);
-        v4f b2 = w0 * load4(m0 + 8) + w1 * load4(m1 + 8) + w2 * load4(m2 + 8) + w3 * load4(m3 + 8);
-        v4f b3 = w0 * load4(m0 + 12) + w1 * load4(m1 + 12) + w2 * load4(m2 + 12) + w3 * load4(m3 + 12);
-        store4(OP + 3 * v, b0 * P[3 * v] + b1 * P[3 * v + 1] + b2 * P[3 * v + 2] + b3);
+        v8f b01 = w0 * load8(m0) + w1 * load8(m1) + w2 * load8(m2) + w3 * load8(m3);
+        v8f b23 = w0 * load8(m0 + 8) + w1 * load8(m1 + 8) + w2 * load8(m2 + 8) + w3 * load8(m3 + 8);
+        v4f b0 = LO4(b01), b1 = HI4(b01), b2 = LO4(b23);
+        store4(OP + 3 * v, b0 * P[3 * v] + b1 * P[3 * v + 1] + b2 * P[3 * v + 2] + HI4(b23));
         if (has_nrm) {
             /* the blended 3x3 is not orthogonal: renormalise (as the double path) */
             v4f q = b0 * N[3 * v] + b1 * N[3 * v + 1] + b2 * N[3 * v + 2];
-            float d = q[0] * q[0] + q[1] * q[1] + q[2] * q[2];
-            store4(ON + 3 * v, d > 0 ? q * (1.0f / sqrtf(d)) : q);
+            v4f d = hsum4(q * q);
+            v4i ok = d > 0;
+            store4(ON + 3 * v, (v4f)(((v4i)(q * inv_sqrt4(d)) & ok) | ((v4i)q & ~ok)));
         }
     }
 }
@@ -310,15 +352,10 @@ KERNEL static void linear_kernel(const float *__restrict__ jd, const float *__re
  * pair, so prepare decides them once per used pair (tab) and the kernel
  * looks them up; without a table, per vertex.  Joint data: real (x,y,z,w),
  * dual (x,y,z,w), so xyz sit in lanes 0-2 for the cross products.
- * (Measured alternatives: a block of 8 vertices transformed 8-wide was 10%
- * slower; per-vertex sign dot products cost 25%.) */
-typedef int v4i __attribute__((vector_size(16)));
+ * (This per-vertex form serves range tails and meshes without a sign
+ * table; dlb_blocks below is the fast path.  Per-vertex sign dot products
+ * measured 25% slower than the table.) */
 
-static inline v4f hsum4(v4f v)
-{
-    v = v + __builtin_shuffle(v, (v4i){ 1, 0, 3, 2 });
-    return v + __builtin_shuffle(v, (v4i){ 2, 3, 0, 1 });
-}
 
 #define SHUF4(a, i, j, k, l) __builtin_shuffle(a, (v4i){ i, j, k, l })
 static inline v4f cross3(v4f a, v4f b)
@@ -367,6 +404,112 @@ KERNEL static int dlb_kernel(const float *__restrict__ jd, const float *__restri
             v4f n = (v4f)((v4i)load4(N + 3 * v) & xyz);
             store4(ON + 3 * v, n + k * cross3(br, cross3(br, n) + a0 * n));
         }
+    }
+    return 0;
+}
+
+/* DLB, 8 vertices at a time: each vertex's signed blend of (real | dual) as
+ * one 8-wide multiply-add per influence, an 8x8 transpose to one vector per
+ * component, then Alg. 1 on 8 vertices per operation (cross products with no
+ * shuffles).  Positions and normals stay packed xyz; three loads and two
+ * shuffles per component unpack them.  b0 x (b0 x v + a0 v) + b0 x be is
+ * folded into b0 x (b0 x v + a0 v + be). */
+typedef int v8i __attribute__((vector_size(32)));
+#define SH8(a, b, ...) __builtin_shuffle(a, b, (v8i){ __VA_ARGS__ })
+
+static inline __attribute__((always_inline)) void load_xyz8(const float *p, v8f *x, v8f *y, v8f *z)
+{
+    v8f a = load8(p), b = load8(p + 8), c = load8(p + 16);
+    *x = SH8(SH8(a, b, 0, 3, 6, 9, 12, 15, 0, 0), c, 0, 1, 2, 3, 4, 5, 10, 13);
+    *y = SH8(SH8(a, b, 1, 4, 7, 10, 13, 0, 0, 0), c, 0, 1, 2, 3, 4, 8, 11, 14);
+    *z = SH8(SH8(a, b, 2, 5, 8, 11, 14, 0, 0, 0), c, 0, 1, 2, 3, 4, 9, 12, 15);
+}
+
+static inline void store8(float *p, v8f v)
+{
+    memcpy(p, &v, sizeof v);
+}
+
+static inline __attribute__((always_inline)) void store_xyz8(float *p, v8f x, v8f y, v8f z)
+{
+    store8(p, SH8(SH8(x, y, 0, 8, 0, 1, 9, 0, 2, 10), z, 0, 1, 8, 3, 4, 9, 6, 7));
+    store8(p + 8, SH8(SH8(x, y, 0, 3, 11, 0, 4, 12, 0, 5), z, 10, 1, 2, 11, 4, 5, 12, 7));
+    store8(p + 16, SH8(SH8(x, y, 13, 0, 6, 14, 0, 7, 15, 0), z, 0, 13, 2, 3, 14, 5, 6, 15));
+}
+
+/* rows r0..r7 -> columns c[j] = (r0[j], ..., r7[j]); written out in
+ * scalars (not loops over arrays) so the vectors stay in registers */
+#define UNPACK_LO(a, b) SH8(a, b, 0, 8, 1, 9, 4, 12, 5, 13)
+#define UNPACK_HI(a, b) SH8(a, b, 2, 10, 3, 11, 6, 14, 7, 15)
+#define PAIRS_LO(a, b) SH8(a, b, 0, 1, 8, 9, 4, 5, 12, 13)
+#define PAIRS_HI(a, b) SH8(a, b, 2, 3, 10, 11, 6, 7, 14, 15)
+#define HALF_LO(a, b) SH8(a, b, 0, 1, 2, 3, 8, 9, 10, 11)
+#define HALF_HI(a, b) SH8(a, b, 4, 5, 6, 7, 12, 13, 14, 15)
+static inline __attribute__((always_inline)) void transpose8(v8f r0, v8f r1, v8f r2, v8f r3, v8f r4, v8f r5,
+                                                             v8f r6, v8f r7, v8f c[8])
+{
+    v8f t0 = UNPACK_LO(r0, r1), t1 = UNPACK_HI(r0, r1), t2 = UNPACK_LO(r2, r3), t3 = UNPACK_HI(r2, r3);
+    v8f t4 = UNPACK_LO(r4, r5), t5 = UNPACK_HI(r4, r5), t6 = UNPACK_LO(r6, r7), t7 = UNPACK_HI(r6, r7);
+    v8f u0 = PAIRS_LO(t0, t2), u1 = PAIRS_HI(t0, t2), u2 = PAIRS_LO(t1, t3), u3 = PAIRS_HI(t1, t3);
+    v8f u4 = PAIRS_LO(t4, t6), u5 = PAIRS_HI(t4, t6), u6 = PAIRS_LO(t5, t7), u7 = PAIRS_HI(t5, t7);
+    c[0] = HALF_LO(u0, u4); c[4] = HALF_HI(u0, u4);
+    c[1] = HALF_LO(u1, u5); c[5] = HALF_HI(u1, u5);
+    c[2] = HALF_LO(u2, u6); c[6] = HALF_HI(u2, u6);
+    c[3] = HALF_LO(u3, u7); c[7] = HALF_HI(u3, u7);
+}
+
+/* Algorithm 2's signed weight of influence k of vertex v (tab: the pair table) */
+static inline __attribute__((always_inline)) float signed_weight(const float *W, const uint16_t *J,
+                                                                 const uint8_t *t, int v, int k)
+{
+    union { float f; uint32_t u; } x = { W[4 * v + k] };
+    x.u ^= (uint32_t)t[J[4 * v + k]] << 31;
+    return x.f;
+}
+
+/* vertex v's signed (real | dual) blend */
+static inline __attribute__((always_inline)) v8f dq_blend8(const float *jd, const float *W, const uint16_t *J,
+                                                           const uint8_t *tab, int nj, int v)
+{
+    const float *w = W + 4 * v;
+    int pk = w[0] > 0 ? 0 : w[1] > 0 ? 1 : w[2] > 0 ? 2 : 3;
+    const uint8_t *t = tab + (size_t)J[4 * v + pk] * (size_t)nj;
+    return signed_weight(W, J, t, v, 0) * load8(jd + 8 * J[4 * v]) +
+           signed_weight(W, J, t, v, 1) * load8(jd + 8 * J[4 * v + 1]) +
+           signed_weight(W, J, t, v, 2) * load8(jd + 8 * J[4 * v + 2]) +
+           signed_weight(W, J, t, v, 3) * load8(jd + 8 * J[4 * v + 3]);
+}
+
+/* the block of vertices v0..v0+7 (v0 a multiple of 8); lanes outside
+ * `live` are computed but neither checked nor used.  OP/ON point at the
+ * block's first vertex. */
+static inline __attribute__((always_inline)) int dlb_block8(const float *__restrict__ jd, const float *__restrict__ P,
+                             const float *__restrict__ N, const float *__restrict__ W,
+                             const uint16_t *__restrict__ J, const uint8_t *__restrict__ tab, int nj,
+                             int v0, v8i live, int has_nrm, float *__restrict__ OP, float *__restrict__ ON)
+{
+    v8f c[8];
+    transpose8(dq_blend8(jd, W, J, tab, nj, v0), dq_blend8(jd, W, J, tab, nj, v0 + 1),
+               dq_blend8(jd, W, J, tab, nj, v0 + 2), dq_blend8(jd, W, J, tab, nj, v0 + 3),
+               dq_blend8(jd, W, J, tab, nj, v0 + 4), dq_blend8(jd, W, J, tab, nj, v0 + 5),
+               dq_blend8(jd, W, J, tab, nj, v0 + 6), dq_blend8(jd, W, J, tab, nj, v0 + 7), c);
+    v8f bx = c[0], by = c[1], bz = c[2], bw = c[3], ex = c[4], ey = c[5], ez = c[6], ew = c[7];
+    v8f n2 = bx * bx + by * by + bz * bz + bw * bw;
+    v8i ok = (n2 > DLB_MIN_NORM2_F) | ~live;
+    if (((ok[0] & ok[1]) & (ok[2] & ok[3]) & (ok[4] & ok[5]) & (ok[6] & ok[7])) == 0)
+        return SKB_ECANCEL;
+    v8f k = 2.0f / n2, x, y, z;
+    load_xyz8(P + 3 * v0, &x, &y, &z);
+    /* g = b0 x v + a0 v + be, then v' = v + k (b0 x g + a0 be - ae b0) */
+    v8f gx = by * z - bz * y + bw * x + ex, gy = bz * x - bx * z + bw * y + ey, gz = bx * y - by * x + bw * z + ez;
+    store_xyz8(OP, x + k * (by * gz - bz * gy + bw * ex - ew * bx),
+               y + k * (bz * gx - bx * gz + bw * ey - ew * by), z + k * (bx * gy - by * gx + bw * ez - ew * bz));
+    if (has_nrm) {
+        load_xyz8(N + 3 * v0, &x, &y, &z);
+        gx = by * z - bz * y + bw * x;
+        gy = bz * x - bx * z + bw * y;
+        gz = bx * y - by * x + bw * z;
+        store_xyz8(ON, x + k * (by * gz - bz * gy), y + k * (bz * gx - bx * gz), z + k * (bx * gy - by * gx));
     }
     return 0;
 }
@@ -432,6 +575,58 @@ KERNEL static int qlb_kernel(const float *__restrict__ jd, const float *__restri
     return 0;
 }
 
+/* whole blocks b0, b0+8, ... < b1 (multiples of 8) */
+KERNEL static int dlb_blocks(const float *__restrict__ jd, const float *__restrict__ P,
+                             const float *__restrict__ N, const float *__restrict__ W,
+                             const uint16_t *__restrict__ J, const uint8_t *__restrict__ tab, int nj,
+                             int b0, int b1, int has_nrm, float *__restrict__ OP, float *__restrict__ ON)
+{
+    const v8i all = { -1, -1, -1, -1, -1, -1, -1, -1 };
+    for (int b = b0; b < b1; b += 8)
+        if (dlb_block8(jd, P, N, W, J, tab, nj, b, all, has_nrm, OP + 3 * b, ON + 3 * b) < 0)
+            return SKB_ECANCEL;
+    return 0;
+}
+
+/* vertices b+lo .. b+hi-1 of block b: the whole block into scratch, the
+ * range copied out (same clone as dlb_blocks, so the same bits) */
+KERNEL static int dlb_block_part(const float *__restrict__ jd, const float *__restrict__ P,
+                                 const float *__restrict__ N, const float *__restrict__ W,
+                                 const uint16_t *__restrict__ J, const uint8_t *__restrict__ tab, int nj,
+                                 int b, int lo, int hi, int has_nrm, float *__restrict__ OP, float *__restrict__ ON)
+{
+    const v8i lane = { 0, 1, 2, 3, 4, 5, 6, 7 };
+    float op[24], on[24];
+    if (dlb_block8(jd, P, N, W, J, tab, nj, b, (lane >= lo) & (lane < hi), has_nrm, op, on) < 0)
+        return SKB_ECANCEL;
+    memcpy(OP + 3 * (b + lo), op + 3 * lo, sizeof(float) * 3 * (size_t)(hi - lo));
+    if (has_nrm)
+        memcpy(ON + 3 * (b + lo), on + 3 * lo, sizeof(float) * 3 * (size_t)(hi - lo));
+    return 0;
+}
+
+/* with the pair table: blocks aligned to multiples of 8 (padded streams), so
+ * a vertex's result never depends on the range it was skinned in; without
+ * the table, per vertex */
+static int dlb_any(const float *jd, const float *P, const float *N, const float *W, const uint16_t *J,
+                   const uint8_t *tab, int nj, int v0, int v1, int has_nrm, float *OP, float *ON)
+{
+    int rc = 0, b0 = (v0 + 7) / 8 * 8, b1 = v1 / 8 * 8;
+    if (v0 >= v1)
+        return 0;
+    if (!tab)
+        return dlb_kernel(jd, P, N, W, J, tab, nj, v0, v1, has_nrm, OP, ON);
+    if (b0 > b1)        /* the range lies inside one block */
+        return dlb_block_part(jd, P, N, W, J, tab, nj, b1, v0 - b1, v1 - b1, has_nrm, OP, ON);
+    if (v0 < b0)
+        rc = dlb_block_part(jd, P, N, W, J, tab, nj, b0 - 8, v0 - (b0 - 8), 8, has_nrm, OP, ON);
+    if (rc == 0 && b0 < b1)
+        rc = dlb_blocks(jd, P, N, W, J, tab, nj, b0, b1, has_nrm, OP, ON);
+    if (rc == 0 && b1 < v1)
+        rc = dlb_block_part(jd, P, N, W, J, tab, nj, b1, 0, v1 - b1, has_nrm, OP, ON);
+    return rc;
+}
+
 static int skin_any(const void *state, int v0, int v1, float *pos_out, float *nrm_out)
 {
     const struct hdr *h = (const struct hdr *)state;
@@ -452,8 +647,8 @@ static int skin_any(const void *state, int v0, int v1, float *pos_out, float *nr
                           h->use_tab && h->pivot ? AT_C(state, h->off_tab, uint8_t) : NULL, h->njoints, h->pivot,
                           v0, v1, has_nrm, pos_out, nrm_out);
     default:
-        return dlb_kernel(jd, P, N, W, J, h->use_tab ? AT_C(state, h->off_tab, uint8_t) : NULL, h->njoints,
-                          v0, v1, has_nrm, pos_out, nrm_out);
+        return dlb_any(jd, P, N, W, J, h->use_tab ? AT_C(state, h->off_tab, uint8_t) : NULL, h->njoints,
+                       v0, v1, has_nrm, pos_out, nrm_out);
     }
 }
 

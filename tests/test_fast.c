@@ -109,9 +109,12 @@ static void test_fast_ranges(void **state)
         assert_int_equal(skb_skin_f32_init(&fast, m, &d.mesh, msg, sizeof msg), 0);
         skb_dataset_pose(&d, 5, &p);
         assert_int_equal(skb_skin_f32_pose(&fast, &p, NULL, a, na, msg, sizeof msg), 0);
-        assert_int_equal(skb__skin_f32_run(&fast, 0, n / 3, b, nb), 0);
-        assert_int_equal(skb__skin_f32_run(&fast, n / 3, n, b, nb), 0);
+        /* cuts inside one block of 8, across blocks, at block edges */
+        const int cuts[] = { 0, 3, 5, 13, 16, 24, n / 3, n - 2, n };
+        for (size_t c = 0; c + 1 < sizeof cuts / sizeof cuts[0]; c++)
+            assert_int_equal(skb__skin_f32_run(&fast, cuts[c], cuts[c + 1], b, nb), 0);
         assert_memory_equal(a, b, sizeof *a * 3 * (size_t)n);
+        assert_memory_equal(na, nb, sizeof *a * 3 * (size_t)n);
         skb_skin_f32_fini(&fast);
         free(a); free(b); free(na); free(nb);
     }
