@@ -679,6 +679,78 @@ static void build_fig18(struct skb_report *rep)
     }
 }
 
+/* the fast single-precision kernels: one row per timed method and dataset
+ * (ratio to the f32 LBS, beside Figure 18's ratio where the paper has one),
+ * then the roofline mesh against the issue-4 targets */
+static void fast_rows(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *sec, const char *dataset,
+                      const cJSON *d)
+{
+    const cJSON *m;
+    cJSON_ArrayForEach(m, jget(d, "ms_f32")) {
+        double ms = NAN, r = NAN, paper = NAN;
+        jnum(m, &ms);
+        jnum(jget(jget(d, "ratio_to_linear_f32"), m->string), &r);
+        char *note = NULL;
+        int st;
+        if (strcmp(m->string, "linear") == 0) {
+            st = SKB_ROW_CONTEXT;
+            paper = 1;
+            note = strdup("the reference of the ratios");
+        } else if (jnum(jget(jget(sec, "ratio_to_linear"), m->string), &paper) == 0 && isfinite(r)) {
+            st = judge(jget(sec, "tolerance"), r, paper, NAN, &note);
+        } else {
+            st = SKB_ROW_NEW;
+            note = strdup("no paper value");
+        }
+        row_add(rep, t, k, st, note, strdup(dataset), strdup(m->string), num(ms), num(r), num(paper), NULL);
+    }
+}
+
+static void fast_target_row(struct skb_report *rep, struct skb_rtable *t, int k, const char *dataset,
+                            const char *what, double meas, const cJSON *target, int at_most)
+{
+    double tv = NAN;
+    if (jnum(target, &tv) < 0 || !isfinite(meas)) {
+        row_add(rep, t, k, SKB_ROW_NOT_RUN, S("cpu.json large_mesh has no %s", what), strdup(dataset), strdup(what),
+                strdup("—"), strdup("—"), strdup("—"), NULL);
+        return;
+    }
+    int met = at_most ? meas <= tv : meas >= tv;
+    row_add(rep, t, k, SKB_ROW_NEW, S("target %s %g (issue 4, not a paper value): %s", at_most ? "≤" : "≥", tv,
+                                      met ? "met" : "not met"),
+            strdup(dataset), strdup(what), strdup("—"), num(meas), strdup("—"), NULL);
+}
+
+static void build_fast(struct skb_report *rep)
+{
+    const cJSON *sec = jget(rep->ref, "figure_18"), *tg = jget(rep->ref, "fast_kernel_targets");
+    static const char *const cols[] = { "dataset", "method", "ms (f32)", "ratio to LBS (f32)", "paper ratio", NULL };
+    char src[240];
+    set_source(src, sizeof src, sec);
+    struct skb_rtable *t = tbl_new(rep, "fast", "Fast single-precision kernels: ratio to LBS beside Figure 18, roofline",
+                                   src, tol_text(sec), cols);
+    for (int k = 0; k < rep->nruns; k++) {
+        const cJSON *doc = rep->runs[k].doc[SKB_RF_CPU], *d;
+        if (!doc) {
+            row_add(rep, t, k, SKB_ROW_NOT_RUN, missing_note(&rep->runs[k], SKB_RF_CPU), strdup("—"), strdup("all"), NULL);
+            continue;
+        }
+        cJSON_ArrayForEach(d, jget(doc, "datasets"))
+            fast_rows(rep, t, k, sec, d->string, d);
+        const cJSON *lm = jget(doc, "large_mesh");
+        if (!lm)
+            continue;
+        const char *name = jstr(jget(lm, "dataset")) ? jstr(jget(lm, "dataset")) : "large mesh";
+        fast_rows(rep, t, k, sec, name, lm);
+        double ratio = NAN, frac = NAN;
+        jnum(jget(lm, "dlb_over_linear_f32"), &ratio);
+        jnum(jget(jget(lm, "roofline"), "linear_f32_fraction_of_roofline"), &frac);
+        fast_target_row(rep, t, k, name, "dlb / linear (f32)", ratio, jget(tg, "dlb_over_linear_f32_max"), 1);
+        fast_target_row(rep, t, k, name, "linear (f32) fraction of the copy roofline", frac,
+                        jget(tg, "linear_f32_fraction_of_roofline_min"), 0);
+    }
+}
+
 static void build_table32(struct skb_report *rep)
 {
     const cJSON *sec = jget(rep->ref, "table_3_2");
@@ -1246,6 +1318,7 @@ int skb_report_build(const struct skb_results *runs, int nruns, const cJSON *ref
     build_flops(rep);
     build_bounds(rep);
     build_fig18(rep);
+    build_fast(rep);
     build_table32(rep);
     build_fig19(rep);
     build_gpu_times(rep);

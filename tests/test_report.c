@@ -195,7 +195,7 @@ static void test_report_statuses(void **state)
     cJSON *ref = load_ref();
     assert_int_equal(skb_results_load(FIXTURE, &r, msg, sizeof msg), 0);
     assert_int_equal(skb_report_build(&r, 1, ref, rep, msg, sizeof msg), 0);
-    static const char *const ids[] = { "runs", "table41", "flops", "bounds", "fig18", "table32", "fig19", "gpu",
+    static const char *const ids[] = { "runs", "table41", "flops", "bounds", "fig18", "fast", "table32", "fig19", "gpu",
                                        "table52", "table61", "spheretree", "table53", "table62", NULL };
     for (int i = 0; ids[i]; i++)
         assert_non_null(skb_report_table(rep, ids[i]));
@@ -206,6 +206,12 @@ static void test_report_statuses(void **state)
     assert_non_null(strstr(q->note, "fixture note"));   /* the "why" from the results */
     assert_int_equal(find_row(skb_report_table(rep, "flops"), 0, "logm", 0, NULL)->status, SKB_ROW_DIFFERS);
     assert_int_equal(find_row(skb_report_table(rep, "fig18"), 0, "cloth", 1, "dlb")->status, SKB_ROW_REPRODUCED);
+    /* fast kernels: f32 ratios beside Figure 18, the large mesh against the targets */
+    const struct skb_rtable *fk = skb_report_table(rep, "fast");
+    assert_int_equal(find_row(fk, 0, "cloth", 1, "dlb")->status, SKB_ROW_REPRODUCED);     /* 1.35 vs 1.38 */
+    assert_int_equal(find_row(fk, 0, "cloth", 1, "qb")->status, SKB_ROW_DIFFERS);         /* 2.5 vs 1.27 */
+    assert_non_null(strstr(find_row(fk, 0, "body/sub4", 1, "dlb / linear (f32)")->note, "not met"));
+    assert_non_null(strstr(find_row(fk, 0, "body/sub4", 1, "linear (f32) fraction of the copy roofline")->note, ": met"));
     assert_int_equal(find_row(skb_report_table(rep, "bounds"), 0, "DLB vs DIB: largest vertex gap in skinning", 0, NULL)->status,
                      SKB_ROW_NOT_RUN);
     const struct skb_rtable *s = skb_report_table(rep, "table53");
