@@ -10,11 +10,13 @@
  * the kernels are cloned for x86-64-v4 (AVX-512) and x86-64-v3 (AVX2+FMA)
  * and picked at run time, so the binary stays portable; the file is built
  * with FMA contraction (Makefile).  LBS blends 8 wide per vertex (7.8 ->
- * 5.9 ms); DLB blends (real | dual) 8 wide per vertex, transposes blocks of
- * 8 vertices and runs Alg. 1 on 8 vertices per operation (11.4 -> 5.8 ms).
- * Tried and measured slower: LBS blended 16 wide, LBS normals renormalised
- * with a scalar sqrt and divide, DLB per vertex in 4-wide form (now only the
- * tail of a range, and meshes too big for the sign table).  Everything
+ * 5.9 ms); DLB, QLB0 and QB blend each vertex into one 8-wide row
+ * ((real | dual) or (quaternion | translation)), transpose blocks of 8
+ * vertices and rotate 8 vertices per operation (DLB 11.4 -> 6.3 ms, QB
+ * 13.0 -> 9.6 ms).  Tried and measured slower: LBS blended 16 wide, LBS
+ * normals renormalised with a scalar sqrt and divide, the quaternion methods
+ * per vertex in 4-wide form (still used for meshes too big for the sign
+ * table, and for QLB without signs).  Everything
  * outside the kernels runs in double (skb_real) and converts once per pose. */
 #include <math.h>
 #include <stdint.h>
@@ -248,9 +250,11 @@ static int qlb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
         struct skb_quat q;
         skb_mat4_to_rt(p->mats + 16 * j, r, t);
         skb_quat_from_mat3(r, &q);
-        float *o = jd + 20 * j;
+        float *o = jd + 20 * j, cols[16];
         o[0] = (float)q.x; o[1] = (float)q.y; o[2] = (float)q.z; o[3] = (float)q.w;
-        put_columns(p->mats + 16 * j, o + 4);
+        put_columns(p->mats + 16 * j, cols);
+        memcpy(o + 4, cols + 12, 4 * sizeof(float));    /* t next to q: one 8-wide load */
+        memcpy(o + 8, cols, 12 * sizeof(float));
     }
     if (h->pivot)
         fill_signs(m, state, 20);
@@ -352,9 +356,9 @@ KERNEL static void linear_kernel(const float *__restrict__ jd, const float *__re
  * pair, so prepare decides them once per used pair (tab) and the kernel
  * looks them up; without a table, per vertex.  Joint data: real (x,y,z,w),
  * dual (x,y,z,w), so xyz sit in lanes 0-2 for the cross products.
- * (This per-vertex form serves range tails and meshes without a sign
- * table; dlb_blocks below is the fast path.  Per-vertex sign dot products
- * measured 25% slower than the table.) */
+ * (This per-vertex form serves meshes without a sign table; the block
+ * kernels below are the fast path.  Per-vertex sign dot products measured
+ * 25% slower than the table.) */
 
 
 #define SHUF4(a, i, j, k, l) __builtin_shuffle(a, (v4i){ i, j, k, l })
@@ -408,11 +412,11 @@ KERNEL static int dlb_kernel(const float *__restrict__ jd, const float *__restri
     return 0;
 }
 
-/* DLB, 8 vertices at a time: each vertex's signed blend of (real | dual) as
- * one 8-wide multiply-add per influence, an 8x8 transpose to one vector per
- * component, then Alg. 1 on 8 vertices per operation (cross products with no
- * shuffles).  Positions and normals stay packed xyz; three loads and two
- * shuffles per component unpack them.  b0 x (b0 x v + a0 v) + b0 x be is
+/* DLB and QLB, 8 vertices at a time: each vertex's signed blend as one
+ * 8-wide row, an 8x8 transpose to one vector per component, then the
+ * rotation on 8 vertices per operation (cross products with no shuffles).
+ * Positions and normals stay packed xyz; three loads and two shuffles per
+ * component unpack them.  b0 x (b0 x v + a0 v) + b0 x be is
  * folded into b0 x (b0 x v + a0 v + be). */
 typedef int v8i __attribute__((vector_size(32)));
 #define SH8(a, b, ...) __builtin_shuffle(a, b, (v8i){ __VA_ARGS__ })
@@ -458,57 +462,112 @@ static inline __attribute__((always_inline)) void transpose8(v8f r0, v8f r1, v8f
     c[3] = HALF_LO(u3, u7); c[7] = HALF_HI(u3, u7);
 }
 
-/* Algorithm 2's signed weight of influence k of vertex v (tab: the pair table) */
-static inline __attribute__((always_inline)) float signed_weight(const float *W, const uint16_t *J,
-                                                                 const uint8_t *t, int v, int k)
+/* what the block kernels read (one bound mesh, one prepared pose) */
+struct blk {
+    const float *jd, *P, *N, *W;
+    const float *C;             /* qb's rotation centres, else NULL */
+    const uint16_t *J;
+    const uint8_t *tab;         /* Algorithm 2's pair table */
+    int nj, kind, has_nrm;
+};
+
+#define AI __attribute__((always_inline))
+
+/* the pair-table row of vertex v's pivot (first influence with weight) */
+static inline AI const uint8_t *pivot_row(const struct blk *b, int v)
 {
-    union { float f; uint32_t u; } x = { W[4 * v + k] };
-    x.u ^= (uint32_t)t[J[4 * v + k]] << 31;
+    const float *w = b->W + 4 * v;
+    int pk = w[0] > 0 ? 0 : w[1] > 0 ? 1 : w[2] > 0 ? 2 : 3;
+    return b->tab + (size_t)b->J[4 * v + pk] * (size_t)b->nj;
+}
+
+/* Algorithm 2's signed weight of influence k of vertex v */
+static inline AI float signed_weight(const struct blk *b, const uint8_t *t, int v, int k)
+{
+    union { float f; uint32_t u; } x = { b->W[4 * v + k] };
+    x.u ^= (uint32_t)t[b->J[4 * v + k]] << 31;
     return x.f;
 }
 
-/* vertex v's signed (real | dual) blend */
-static inline __attribute__((always_inline)) v8f dq_blend8(const float *jd, const float *W, const uint16_t *J,
-                                                           const uint8_t *tab, int nj, int v)
+/* DLB row of vertex v: the signed (real | dual) blend */
+static inline AI v8f dq_row(const struct blk *b, int v)
 {
-    const float *w = W + 4 * v;
-    int pk = w[0] > 0 ? 0 : w[1] > 0 ? 1 : w[2] > 0 ? 2 : 3;
-    const uint8_t *t = tab + (size_t)J[4 * v + pk] * (size_t)nj;
-    return signed_weight(W, J, t, v, 0) * load8(jd + 8 * J[4 * v]) +
-           signed_weight(W, J, t, v, 1) * load8(jd + 8 * J[4 * v + 1]) +
-           signed_weight(W, J, t, v, 2) * load8(jd + 8 * J[4 * v + 2]) +
-           signed_weight(W, J, t, v, 3) * load8(jd + 8 * J[4 * v + 3]);
+    const uint8_t *t = pivot_row(b, v);
+    const uint16_t *j = b->J + 4 * v;
+    return signed_weight(b, t, v, 0) * load8(b->jd + 8 * j[0]) + signed_weight(b, t, v, 1) * load8(b->jd + 8 * j[1]) +
+           signed_weight(b, t, v, 2) * load8(b->jd + 8 * j[2]) + signed_weight(b, t, v, 3) * load8(b->jd + 8 * j[3]);
 }
 
-/* the block of vertices v0..v0+7 (v0 a multiple of 8); lanes outside
- * `live` are computed but neither checked nor used.  OP/ON point at the
- * block's first vertex. */
-static inline __attribute__((always_inline)) int dlb_block8(const float *__restrict__ jd, const float *__restrict__ P,
-                             const float *__restrict__ N, const float *__restrict__ W,
-                             const uint16_t *__restrict__ J, const uint8_t *__restrict__ tab, int nj,
-                             int v0, v8i live, int has_nrm, float *__restrict__ OP, float *__restrict__ ON)
+/* QLB row of vertex v: (signed quaternion sum | translation), the
+ * translation sum_i w_i t_i (qlb0) or sum_i w_i C_i c about the vertex's
+ * centre c (qb, thesis eq. 3.7).  Joint data: q, t, c0, c1, c2. */
+static inline AI v8f qt_row(const struct blk *b, int v)
 {
-    v8f c[8];
-    transpose8(dq_blend8(jd, W, J, tab, nj, v0), dq_blend8(jd, W, J, tab, nj, v0 + 1),
-               dq_blend8(jd, W, J, tab, nj, v0 + 2), dq_blend8(jd, W, J, tab, nj, v0 + 3),
-               dq_blend8(jd, W, J, tab, nj, v0 + 4), dq_blend8(jd, W, J, tab, nj, v0 + 5),
-               dq_blend8(jd, W, J, tab, nj, v0 + 6), dq_blend8(jd, W, J, tab, nj, v0 + 7), c);
+    const uint8_t *t = pivot_row(b, v);
+    const uint16_t *j = b->J + 4 * v;
+    const float *w = b->W + 4 * v, *m0 = b->jd + 20 * j[0], *m1 = b->jd + 20 * j[1];
+    const float *m2 = b->jd + 20 * j[2], *m3 = b->jd + 20 * j[3];
+    v4f q = signed_weight(b, t, v, 0) * load4(m0) + signed_weight(b, t, v, 1) * load4(m1) +
+            signed_weight(b, t, v, 2) * load4(m2) + signed_weight(b, t, v, 3) * load4(m3);
+    v4f tr = w[0] * load4(m0 + 4) + w[1] * load4(m1 + 4) + w[2] * load4(m2 + 4) + w[3] * load4(m3 + 4);
+    if (b->kind == K_QB) {
+        const float *c = b->C + 3 * v;
+        v8f c01 = w[0] * load8(m0 + 8) + w[1] * load8(m1 + 8) + w[2] * load8(m2 + 8) + w[3] * load8(m3 + 8);
+        v4f c2 = w[0] * load4(m0 + 16) + w[1] * load4(m1 + 16) + w[2] * load4(m2 + 16) + w[3] * load4(m3 + 16);
+        tr = LO4(c01) * c[0] + HI4(c01) * c[1] + c2 * c[2] + tr;
+    }
+    return __builtin_shufflevector(q, tr, 0, 1, 2, 3, 4, 5, 6, 7);
+}
+
+/* vertices v0..v0+7 (v0 a multiple of 8) as eight rows, transposed to one
+ * vector per component */
+static inline AI void block_rows(const struct blk *b, int v0, v8f c[8])
+{
+    if (b->kind == K_DLB)
+        transpose8(dq_row(b, v0), dq_row(b, v0 + 1), dq_row(b, v0 + 2), dq_row(b, v0 + 3), dq_row(b, v0 + 4),
+                   dq_row(b, v0 + 5), dq_row(b, v0 + 6), dq_row(b, v0 + 7), c);
+    else
+        transpose8(qt_row(b, v0), qt_row(b, v0 + 1), qt_row(b, v0 + 2), qt_row(b, v0 + 3), qt_row(b, v0 + 4),
+                   qt_row(b, v0 + 5), qt_row(b, v0 + 6), qt_row(b, v0 + 7), c);
+}
+
+/* the block of vertices v0..v0+7; lanes outside `live` are computed but
+ * neither checked nor used.  OP/ON point at the block's first vertex.
+ * Both kinds rotate by the non-unit quaternion (x, y, z, w) as
+ * y + k (q x (q x y + w y)), k = 2/|q|^2 (thesis 3.3, DQ paper Alg. 1). */
+static inline AI int block8(const struct blk *b, int v0, v8i live, float *__restrict__ OP, float *__restrict__ ON)
+{
+    v8f c[8], x, y, z;
+    block_rows(b, v0, c);
     v8f bx = c[0], by = c[1], bz = c[2], bw = c[3], ex = c[4], ey = c[5], ez = c[6], ew = c[7];
     v8f n2 = bx * bx + by * by + bz * bz + bw * bw;
-    v8i ok = (n2 > DLB_MIN_NORM2_F) | ~live;
+    v8i ok = (n2 > (b->kind == K_DLB ? DLB_MIN_NORM2_F : QLB_MIN_NORM2_F)) | ~live;
     if (((ok[0] & ok[1]) & (ok[2] & ok[3]) & (ok[4] & ok[5]) & (ok[6] & ok[7])) == 0)
         return SKB_ECANCEL;
-    v8f k = 2.0f / n2, x, y, z;
-    load_xyz8(P + 3 * v0, &x, &y, &z);
-    /* g = b0 x v + a0 v + be, then v' = v + k (b0 x g + a0 be - ae b0) */
-    v8f gx = by * z - bz * y + bw * x + ex, gy = bz * x - bx * z + bw * y + ey, gz = bx * y - by * x + bw * z + ez;
-    store_xyz8(OP, x + k * (by * gz - bz * gy + bw * ex - ew * bx),
-               y + k * (bz * gx - bx * gz + bw * ey - ew * by), z + k * (bx * gy - by * gx + bw * ez - ew * bz));
-    if (has_nrm) {
-        load_xyz8(N + 3 * v0, &x, &y, &z);
-        gx = by * z - bz * y + bw * x;
-        gy = bz * x - bx * z + bw * y;
-        gz = bx * y - by * x + bw * z;
+    v8f k = 2.0f / n2;
+    load_xyz8(b->P + 3 * v0, &x, &y, &z);
+    if (b->kind == K_DLB) {
+        /* g = b0 x v + a0 v + be, then v' = v + k (b0 x g + a0 be - ae b0) */
+        v8f gx = by * z - bz * y + bw * x + ex, gy = bz * x - bx * z + bw * y + ey;
+        v8f gz = bx * y - by * x + bw * z + ez;
+        store_xyz8(OP, x + k * (by * gz - bz * gy + bw * ex - ew * bx),
+                   y + k * (bz * gx - bx * gz + bw * ey - ew * by), z + k * (bx * gy - by * gx + bw * ez - ew * bz));
+    } else {
+        /* v' = R (v - c) + t' (c = 0 for qlb0; t' from qt_row) */
+        if (b->kind == K_QB) {
+            v8f cx, cy, cz;
+            load_xyz8(b->C + 3 * v0, &cx, &cy, &cz);
+            x -= cx;
+            y -= cy;
+            z -= cz;
+        }
+        v8f gx = by * z - bz * y + bw * x, gy = bz * x - bx * z + bw * y, gz = bx * y - by * x + bw * z;
+        store_xyz8(OP, x + k * (by * gz - bz * gy) + ex, y + k * (bz * gx - bx * gz) + ey,
+                   z + k * (bx * gy - by * gx) + ez);
+    }
+    if (b->has_nrm) {
+        load_xyz8(b->N + 3 * v0, &x, &y, &z);
+        v8f gx = by * z - bz * y + bw * x, gy = bz * x - bx * z + bw * y, gz = bx * y - by * x + bw * z;
         store_xyz8(ON, x + k * (by * gz - bz * gy), y + k * (bz * gx - bx * gz), z + k * (bx * gy - by * gx));
     }
     return 0;
@@ -518,9 +577,10 @@ static inline __attribute__((always_inline)) int dlb_block8(const float *__restr
  * rotation of the non-unit sum s applied as y + 2/|s|^2 s x (s x y + s_w y)
  * (thesis 3.3: no square root), about the centre c (qb) or the origin
  * (qlb0): v' = R (v - c) + sum_i w_i C_i c.  Joint data: quaternion
- * (x,y,z,w), then the 3x4 columns (c0 c1 c2 t).  The sign block repeats
- * dlb_kernel's on purpose: as a shared inline helper both kernels measured
- * 20-30% slower (GCC kept the weight vectors in memory). */
+ * (x,y,z,w), translation t, then the columns c0 c1 c2.  Per vertex: for
+ * meshes without a sign table and QLB without signs; the block kernels
+ * below are the fast path.  The sign block repeats dlb_kernel's on purpose:
+ * as a shared inline helper both kernels measured 20-30% slower. */
 KERNEL static int qlb_kernel(const float *__restrict__ jd, const float *__restrict__ P,
                              const float *__restrict__ N, const float *__restrict__ W,
                              const uint16_t *__restrict__ J, const float *__restrict__ C,
@@ -555,13 +615,13 @@ KERNEL static int qlb_kernel(const float *__restrict__ jd, const float *__restri
         if (!(n2[0] > QLB_MIN_NORM2_F))
             return SKB_ECANCEL;
         v4f k = 2.0f / n2, a = SHUF4(q, 3, 3, 3, 3);
-        v4f t = w0 * load4(m0 + 16) + w1 * load4(m1 + 16) + w2 * load4(m2 + 16) + w3 * load4(m3 + 16);
+        v4f t = w0 * load4(m0 + 4) + w1 * load4(m1 + 4) + w2 * load4(m2 + 4) + w3 * load4(m3 + 4);
         v4f y = (v4f)((v4i)load4(P + 3 * v) & xyz);
         if (C) {
             v4f c = (v4f)((v4i)load4(C + 3 * v) & xyz);
-            v4f b0 = w0 * load4(m0 + 4) + w1 * load4(m1 + 4) + w2 * load4(m2 + 4) + w3 * load4(m3 + 4);
-            v4f b1 = w0 * load4(m0 + 8) + w1 * load4(m1 + 8) + w2 * load4(m2 + 8) + w3 * load4(m3 + 8);
-            v4f b2 = w0 * load4(m0 + 12) + w1 * load4(m1 + 12) + w2 * load4(m2 + 12) + w3 * load4(m3 + 12);
+            v4f b0 = w0 * load4(m0 + 8) + w1 * load4(m1 + 8) + w2 * load4(m2 + 8) + w3 * load4(m3 + 8);
+            v4f b1 = w0 * load4(m0 + 12) + w1 * load4(m1 + 12) + w2 * load4(m2 + 12) + w3 * load4(m3 + 12);
+            v4f b2 = w0 * load4(m0 + 16) + w1 * load4(m1 + 16) + w2 * load4(m2 + 16) + w3 * load4(m3 + 16);
             t = b0 * c[0] + b1 * c[1] + b2 * c[2] + t;
             y = y - c;
         }
@@ -575,81 +635,96 @@ KERNEL static int qlb_kernel(const float *__restrict__ jd, const float *__restri
     return 0;
 }
 
-/* whole blocks b0, b0+8, ... < b1 (multiples of 8) */
-KERNEL static int dlb_blocks(const float *__restrict__ jd, const float *__restrict__ P,
-                             const float *__restrict__ N, const float *__restrict__ W,
-                             const uint16_t *__restrict__ J, const uint8_t *__restrict__ tab, int nj,
-                             int b0, int b1, int has_nrm, float *__restrict__ OP, float *__restrict__ ON)
+/* whole blocks b0, b0+8, ... < b1 (multiples of 8).  b is a local copy
+ * whose kind the caller fixed, so the kind tests fold away */
+static inline AI int full_blocks(const struct blk *b, int b0, int b1, float *OP, float *ON)
 {
     const v8i all = { -1, -1, -1, -1, -1, -1, -1, -1 };
-    for (int b = b0; b < b1; b += 8)
-        if (dlb_block8(jd, P, N, W, J, tab, nj, b, all, has_nrm, OP + 3 * b, ON + 3 * b) < 0)
+    for (int v = b0; v < b1; v += 8)
+        if (block8(b, v, all, OP + 3 * v, b->has_nrm ? ON + 3 * v : NULL) < 0)
             return SKB_ECANCEL;
     return 0;
 }
 
-/* vertices b+lo .. b+hi-1 of block b: the whole block into scratch, the
- * range copied out (same clone as dlb_blocks, so the same bits) */
-KERNEL static int dlb_block_part(const float *__restrict__ jd, const float *__restrict__ P,
-                                 const float *__restrict__ N, const float *__restrict__ W,
-                                 const uint16_t *__restrict__ J, const uint8_t *__restrict__ tab, int nj,
-                                 int b, int lo, int hi, int has_nrm, float *__restrict__ OP, float *__restrict__ ON)
+/* vertices v+lo .. v+hi-1 of block v: the whole block into scratch, the
+ * range copied out */
+static inline AI int part_block(const struct blk *b, int v, int lo, int hi, float *OP, float *ON)
 {
     const v8i lane = { 0, 1, 2, 3, 4, 5, 6, 7 };
     float op[24], on[24];
-    if (dlb_block8(jd, P, N, W, J, tab, nj, b, (lane >= lo) & (lane < hi), has_nrm, op, on) < 0)
+    if (block8(b, v, (lane >= lo) & (lane < hi), op, on) < 0)
         return SKB_ECANCEL;
-    memcpy(OP + 3 * (b + lo), op + 3 * lo, sizeof(float) * 3 * (size_t)(hi - lo));
-    if (has_nrm)
-        memcpy(ON + 3 * (b + lo), on + 3 * lo, sizeof(float) * 3 * (size_t)(hi - lo));
+    memcpy(OP + 3 * (v + lo), op + 3 * lo, sizeof(float) * 3 * (size_t)(hi - lo));
+    if (b->has_nrm)
+        memcpy(ON + 3 * (v + lo), on + 3 * lo, sizeof(float) * 3 * (size_t)(hi - lo));
     return 0;
 }
 
-/* with the pair table: blocks aligned to multiples of 8 (padded streams), so
- * a vertex's result never depends on the range it was skinned in; without
- * the table, per vertex */
-static int dlb_any(const float *jd, const float *P, const float *N, const float *W, const uint16_t *J,
-                   const uint8_t *tab, int nj, int v0, int v1, int has_nrm, float *OP, float *ON)
+/* one clone-dispatched pair of entry points per kind (full blocks, part of
+ * a block): the same instructions for a vertex whichever way it is reached */
+#define BLOCK_ENTRIES(name, KIND)                                                                  \
+    KERNEL static int name##_full(const struct blk *b, int b0, int b1, float *OP, float *ON)       \
+    {                                                                                              \
+        struct blk l = *b;                                                                         \
+        l.kind = KIND;                                                                             \
+        return full_blocks(&l, b0, b1, OP, ON);                                                    \
+    }                                                                                              \
+    KERNEL static int name##_part(const struct blk *b, int v, int lo, int hi, float *OP, float *ON) \
+    {                                                                                              \
+        struct blk l = *b;                                                                         \
+        l.kind = KIND;                                                                             \
+        return part_block(&l, v, lo, hi, OP, ON);                                                  \
+    }
+BLOCK_ENTRIES(dlb, K_DLB)
+BLOCK_ENTRIES(qlb0, K_QLB0)
+BLOCK_ENTRIES(qb, K_QB)
+
+struct block_entries {
+    int (*full)(const struct blk *b, int b0, int b1, float *OP, float *ON);
+    int (*part)(const struct blk *b, int v, int lo, int hi, float *OP, float *ON);
+};
+
+/* blocks aligned to multiples of 8 (the streams are padded), so a vertex's
+ * result never depends on the range it was skinned in */
+static int blocks_any(const struct blk *b, int v0, int v1, float *OP, float *ON)
 {
+    static const struct block_entries by_kind[] = {
+        [K_DLB] = { dlb_full, dlb_part }, [K_QLB0] = { qlb0_full, qlb0_part }, [K_QB] = { qb_full, qb_part }
+    };
+    const struct block_entries *e = &by_kind[b->kind];
     int rc = 0, b0 = (v0 + 7) / 8 * 8, b1 = v1 / 8 * 8;
     if (v0 >= v1)
         return 0;
-    if (!tab)
-        return dlb_kernel(jd, P, N, W, J, tab, nj, v0, v1, has_nrm, OP, ON);
     if (b0 > b1)        /* the range lies inside one block */
-        return dlb_block_part(jd, P, N, W, J, tab, nj, b1, v0 - b1, v1 - b1, has_nrm, OP, ON);
+        return e->part(b, b1, v0 - b1, v1 - b1, OP, ON);
     if (v0 < b0)
-        rc = dlb_block_part(jd, P, N, W, J, tab, nj, b0 - 8, v0 - (b0 - 8), 8, has_nrm, OP, ON);
+        rc = e->part(b, b0 - 8, v0 - (b0 - 8), 8, OP, ON);
     if (rc == 0 && b0 < b1)
-        rc = dlb_blocks(jd, P, N, W, J, tab, nj, b0, b1, has_nrm, OP, ON);
+        rc = e->full(b, b0, b1, OP, ON);
     if (rc == 0 && b1 < v1)
-        rc = dlb_block_part(jd, P, N, W, J, tab, nj, b1, 0, v1 - b1, has_nrm, OP, ON);
+        rc = e->part(b, b1, 0, v1 - b1, OP, ON);
     return rc;
 }
 
+/* the block path needs the signs in the pair table; without one (too many
+ * joints) or without signs (antipodal none), the per-vertex kernels run */
 static int skin_any(const void *state, int v0, int v1, float *pos_out, float *nrm_out)
 {
     const struct hdr *h = (const struct hdr *)state;
-    const float *jd = AT_C(state, HDR_BYTES, float);
-    const float *P = AT_C(state, h->off_pos, float), *N = AT_C(state, h->off_nrm, float);
-    const float *W = AT_C(state, h->off_w, float);
-    const uint16_t *J = AT_C(state, h->off_j, uint16_t);
-    int has_nrm = h->has_nrm && nrm_out;
-    switch (h->kind) {
-    case K_LINEAR:
-        linear_kernel(jd, P, N, W, J, v0, v1, has_nrm, pos_out, nrm_out);
+    const uint8_t *tab = h->use_tab ? AT_C(state, h->off_tab, uint8_t) : NULL;
+    int signs = h->kind == K_DLB || h->pivot;
+    struct blk b = { AT_C(state, HDR_BYTES, float), AT_C(state, h->off_pos, float), AT_C(state, h->off_nrm, float),
+                     AT_C(state, h->off_w, float), h->kind == K_QB ? AT_C(state, h->off_c, float) : NULL,
+                     AT_C(state, h->off_j, uint16_t), tab, h->njoints, h->kind, h->has_nrm && nrm_out };
+    if (h->kind == K_LINEAR) {
+        linear_kernel(b.jd, b.P, b.N, b.W, b.J, v0, v1, b.has_nrm, pos_out, nrm_out);
         return 0;
-    case K_QLB0:
-        return qlb_kernel(jd, P, N, W, J, NULL, h->use_tab && h->pivot ? AT_C(state, h->off_tab, uint8_t) : NULL,
-                          h->njoints, h->pivot, v0, v1, has_nrm, pos_out, nrm_out);
-    case K_QB:
-        return qlb_kernel(jd, P, N, W, J, AT_C(state, h->off_c, float),
-                          h->use_tab && h->pivot ? AT_C(state, h->off_tab, uint8_t) : NULL, h->njoints, h->pivot,
-                          v0, v1, has_nrm, pos_out, nrm_out);
-    default:
-        return dlb_any(jd, P, N, W, J, h->use_tab ? AT_C(state, h->off_tab, uint8_t) : NULL, h->njoints,
-                       v0, v1, has_nrm, pos_out, nrm_out);
     }
+    if (signs && tab)
+        return blocks_any(&b, v0, v1, pos_out, nrm_out);
+    if (h->kind == K_DLB)
+        return dlb_kernel(b.jd, b.P, b.N, b.W, b.J, NULL, h->njoints, v0, v1, b.has_nrm, pos_out, nrm_out);
+    return qlb_kernel(b.jd, b.P, b.N, b.W, b.J, b.C, NULL, h->njoints, signs, v0, v1, b.has_nrm, pos_out, nrm_out);
 }
 
 const struct skb_method_f32 skb__linear_f32 = { linear_size, linear_bind, linear_prepare, skin_any };
