@@ -10,6 +10,7 @@
 #include <GL/glew.h>
 #include "skb_fast.h"   /* skb__qb_default_centers */
 #include "skb_gpu.h"
+#include "skb_sb_internal.h"   /* sb's joint sets and centres */
 
 enum { VBO_POS, VBO_NRM, VBO_JOINT, VBO_WEIGHT, VBO_CENTER };
 
@@ -30,6 +31,18 @@ static void float_buffer(GLuint vbo, GLuint loc, int comps, const float *data, i
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)sizeof(float) * comps * n, data, GL_STATIC_DRAW);
     glVertexAttribPointer(loc, comps, GL_FLOAT, GL_FALSE, 0, NULL);
     glEnableVertexAttribArray(loc);
+}
+
+/* the order influences of vertex v are uploaded in: those with weight > 0
+ * first, each group in its original order (the CPU pivots on the first
+ * influence with weight > 0, Algorithm 2 in the shader on slot 0) */
+static void upload_order(const struct skb_mesh *m, int v, int order[SKB_MAX_INFLUENCES])
+{
+    int k = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < SKB_MAX_INFLUENCES; i++)
+            if ((m->weight[SKB_MAX_INFLUENCES * v + i] > 0) == (pass == 0))
+                order[k++] = i;
 }
 
 int skb_gpu_mesh_upload(const struct skb_mesh *m, struct skb_gpu_mesh *gm, char *msg, size_t msglen)
@@ -60,22 +73,17 @@ int skb_gpu_mesh_upload(const struct skb_mesh *m, struct skb_gpu_mesh *gm, char 
     if (dctr && skb__qb_default_centers(m, dctr) < 0)
         memset(dctr, 0, sizeof(skb_real) * 3 * nv);
     for (size_t v = 0; v < nv; v++) {
-        int k = 0;
         for (int i = 0; i < 3; i++) {
             pos[3 * v + i] = (float)m->pos[3 * v + i];
             nrm[3 * v + i] = m->nrm ? (float)m->nrm[3 * v + i] : (i == 2 ? 1.0f : 0.0f);
             ctr[3 * v + i] = (float)(m->center ? m->center : dctr)[3 * v + i];
         }
-        /* influences with weight > 0 first, each group in its original order */
-        for (int pass = 0; pass < 2; pass++)
-            for (int i = 0; i < SKB_MAX_INFLUENCES; i++) {
-                double w = (double)m->weight[SKB_MAX_INFLUENCES * v + i];
-                if ((w > 0) == (pass == 0)) {
-                    jnt[4 * v + k] = m->joint[SKB_MAX_INFLUENCES * v + i];
-                    wgt[4 * v + k] = (float)w;
-                    k++;
-                }
-            }
+        int order[SKB_MAX_INFLUENCES];
+        upload_order(m, (int)v, order);
+        for (int k = 0; k < SKB_MAX_INFLUENCES; k++) {
+            jnt[4 * v + k] = m->joint[SKB_MAX_INFLUENCES * v + order[k]];
+            wgt[4 * v + k] = (float)m->weight[SKB_MAX_INFLUENCES * v + order[k]];
+        }
     }
     gm->nverts = m->nverts;
     gm->ntris = m->ntris;
@@ -123,6 +131,13 @@ void skb_gpu_mesh_free(struct skb_gpu_mesh *gm)
         glDeleteBuffers(1, &gm->ibo);
     if (gm->tfbo)
         glDeleteBuffers(1, &gm->tfbo);
+    if (gm->set_vbo)
+        glDeleteBuffers(1, &gm->set_vbo);
+    if (gm->center_buf)
+        glDeleteBuffers(1, &gm->center_buf);
+    if (gm->center_tex)
+        glDeleteTextures(1, &gm->center_tex);
+    skb_skin_fini(&gm->sb);
     memset(gm, 0, sizeof *gm);
 }
 
@@ -171,6 +186,30 @@ static void put_quat(const struct skb_quat *q, float *out)
     out[0] = (float)q->x; out[1] = (float)q->y; out[2] = (float)q->z; out[3] = (float)q->w;
 }
 
+/* DQ paper Fig. 1, log-matrix blending on the GPU: each joint's closed-form
+ * rigid log (omega, v) computed per pose on the CPU, as the CPU method logm's
+ * prepare does (skb_mat4_log_rigid, thesis 2.2.3, 4.4); exp per vertex */
+static int pack_logs(const struct skb_mesh *m, const struct skb_pose *p, float *out, int stride,
+                     char *msg, size_t msglen)
+{
+    if (p->scale) {
+        snprintf(msg, msglen, "gpu: the rigid log takes no scale/shear parts");
+        return SKB_ENOTSUP;
+    }
+    for (int j = 0; j < m->njoints; j++) {
+        skb_real om[3], v[3];
+        float *o = out + stride * j;
+        skb_mat4_log_rigid(p->mats + 16 * j, om, v);
+        for (int k = 0; k < 3; k++) {
+            o[k] = (float)om[k];
+            o[4 + k] = (float)v[k];
+        }
+        o[3] = 0;
+        o[7] = 0;
+    }
+    return 0;
+}
+
 int skb_gpu_pack_joints(const struct skb_gpu_shader *s, const struct skb_mesh *m,
                         const struct skb_pose *p, float *out, char *msg, size_t msglen)
 {
@@ -191,6 +230,8 @@ int skb_gpu_pack_joints(const struct skb_gpu_shader *s, const struct skb_mesh *m
         }
         return 0;
     }
+    if (s->layout == SKB_GPU_LAYOUT_LOG)
+        return pack_logs(m, p, out, stride, msg, msglen);
     struct skb_dq *q = (struct skb_dq *)malloc(sizeof *q * (size_t)nj);
     if (!q) {
         snprintf(msg, msglen, "gpu: out of memory packing %d joints", nj);
@@ -205,7 +246,7 @@ int skb_gpu_pack_joints(const struct skb_gpu_shader *s, const struct skb_mesh *m
     }
     for (int j = 0; j < nj; j++) {
         float *o = out + stride * j;
-        if (s->layout == SKB_GPU_LAYOUT_QT) {
+        if (s->layout == SKB_GPU_LAYOUT_QT || s->layout == SKB_GPU_LAYOUT_QT_SB) {
             /* rotation quaternion and the translation of C_j */
             put_quat(&q[j].r, o);
             for (int k = 0; k < 3; k++)
@@ -225,6 +266,143 @@ int skb_gpu_pack_joints(const struct skb_gpu_shader *s, const struct skb_mesh *m
     return 0;
 }
 
+/* SB's texture buffer (RGBA32F, xyz used): texel 0 is zero (the centre and
+ * the terms of a vertex with fewer than two joints), then per joint set f
+ * SB_TEXELS texels from 1 + SB_TEXELS f: its centre r_c and C_j r_c for
+ * each joint j of the set (DQ paper Fig. 1: SBS's centres on the CPU) */
+#define SB_TEXELS (1 + SKB_MAX_INFLUENCES)
+
+/* per vertex: the texel of its centre, then for each uploaded influence the
+ * texel of C_j r_c (0 for weight 0 or no set) */
+static void sb_vertex_texels(const struct skb_mesh *m, const void *state, int v, GLint out[5])
+{
+    int f = skb__sb_vertex_set(m, state, v), js[SKB_MAX_INFLUENCES], n = 0, order[SKB_MAX_INFLUENCES];
+    memset(out, 0, sizeof(GLint) * 5);
+    if (f < 0)
+        return;
+    n = skb__sb_set_joints(m, state, f, js);
+    out[0] = 1 + SB_TEXELS * f;
+    upload_order(m, v, order);
+    for (int k = 0; k < SKB_MAX_INFLUENCES; k++) {
+        int i = SKB_MAX_INFLUENCES * v + order[k];
+        for (int e = 0; e < n && m->weight[i] > 0; e++)
+            if (js[e] == m->joint[i])
+                out[1 + k] = out[0] + 1 + e;
+    }
+}
+
+/* first use of SB on this mesh: bind the CPU method sb (it finds the joint
+ * sets), upload each vertex's texel indices as attributes 5 (int) and 6
+ * (ivec4), make the texture buffer (every GL 4.5 renderer samples one in a
+ * vertex shader, and the sets may outnumber what a uniform block holds) */
+static int sb_bind(struct skb_gpu_mesh *gm, const struct skb_mesh *m, char *msg, size_t msglen)
+{
+    const struct skb_method *sb = skb_method_find("sb");
+    GLint max_texels = 0;
+    int rc;
+    if (!sb) {
+        snprintf(msg, msglen, "gpu: CPU method 'sb' is not in the registry");
+        return SKB_EINVAL;
+    }
+    if ((rc = skb_skin_init(&gm->sb, sb, m, msg, msglen)) < 0)
+        return rc;
+    gm->nsets = skb__sb_nsets(m, gm->sb.state);
+    glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &max_texels);
+    if ((long)gm->nsets * SB_TEXELS + 1 > (long)max_texels) {
+        snprintf(msg, msglen, "gpu: %d SB joint sets need %ld texels, the renderer's texture buffers hold %d",
+                 gm->nsets, (long)gm->nsets * SB_TEXELS + 1, max_texels);
+        return SKB_ENOTSUP;
+    }
+    GLint *tx = (GLint *)malloc(sizeof(GLint) * 5 * (size_t)m->nverts + 1);
+    if (!tx) {
+        snprintf(msg, msglen, "gpu: out of memory for SB joint sets");
+        return SKB_ENOMEM;
+    }
+    for (int v = 0; v < m->nverts; v++)
+        sb_vertex_texels(m, gm->sb.state, v, tx + 5 * v);
+    glBindVertexArray(gm->vao);
+    if (!gm->set_vbo)
+        glGenBuffers(1, &gm->set_vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, gm->set_vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(sizeof(GLint) * 5 * (size_t)m->nverts), tx, GL_STATIC_DRAW);
+    glVertexAttribIPointer(5, 1, GL_INT, 5 * sizeof(GLint), NULL);
+    glVertexAttribIPointer(6, 4, GL_INT, 5 * sizeof(GLint), (const void *)sizeof(GLint));
+    glEnableVertexAttribArray(5);
+    glEnableVertexAttribArray(6);
+    glBindVertexArray(0);
+    free(tx);
+    if (!gm->center_buf)
+        glGenBuffers(1, &gm->center_buf);
+    glBindBuffer(GL_TEXTURE_BUFFER, gm->center_buf);
+    glBufferData(GL_TEXTURE_BUFFER, (GLsizeiptr)(sizeof(float) * 4 * ((size_t)gm->nsets * SB_TEXELS + 1)), NULL,
+                 GL_DYNAMIC_DRAW);
+    if (!gm->center_tex)
+        glGenTextures(1, &gm->center_tex);
+    glBindTexture(GL_TEXTURE_BUFFER, gm->center_tex);
+    glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, gm->center_buf);
+    glBindTexture(GL_TEXTURE_BUFFER, 0);
+    return gl_failed("making the SB joint-set buffers", msg, msglen);
+}
+
+/* the texels of one pose: r_c of every set (sb's prepare) and C_j r_c for
+ * its joints, in double, rounded once */
+static int sb_texels(struct skb_gpu_mesh *gm, const struct skb_mesh *m, const struct skb_pose *p, float *c)
+{
+    struct skb_params prm;
+    int rc;
+    skb_params_default(&prm);
+    if ((rc = skb__sb_prepare(m, p, &prm, gm->sb.state)) < 0)   /* thesis Alg. 3.1 lines 2-6 */
+        return rc;
+    for (int f = 0; f < gm->nsets; f++) {
+        const skb_real *rc3 = skb__sb_set_center(m, gm->sb.state, f);
+        int js[SKB_MAX_INFLUENCES], n = skb__sb_set_joints(m, gm->sb.state, f, js);
+        float *o = c + 4 * (1 + SB_TEXELS * f);
+        for (int e = 0; e < n; e++) {
+            skb_real u[3];
+            skb_mat4_apply(p->mats + 16 * js[e], rc3, u);   /* C_j r_c (thesis eq. 3.7) */
+            for (int k = 0; k < 3; k++)
+                o[4 * (1 + e) + k] = (float)u[k];
+        }
+        for (int k = 0; k < 3; k++)
+            o[k] = (float)rc3[k];
+    }
+    return 0;
+}
+
+static double now_ms(void);
+
+int skb_gpu_sb_centers(struct skb_gpu_mesh *gm, const struct skb_mesh *m, const struct skb_pose *p,
+                       double *cpu_ms, char *msg, size_t msglen)
+{
+    int rc;
+    if (p->njoints != m->njoints || m->nverts != gm->nverts) {
+        snprintf(msg, msglen, "gpu: SB centres: pose has %d joints, mesh %d", p->njoints, m->njoints);
+        return SKB_EINVAL;
+    }
+    if (!gm->sb.state && (rc = sb_bind(gm, m, msg, msglen)) < 0) {
+        skb_skin_fini(&gm->sb);   /* the next call tries again */
+        return rc;
+    }
+    size_t n = 4 * ((size_t)gm->nsets * SB_TEXELS + 1);
+    float *c = (float *)calloc(n, sizeof(float));
+    if (!c) {
+        snprintf(msg, msglen, "gpu: out of memory for SB centres");
+        return SKB_ENOMEM;
+    }
+    double t0 = now_ms();
+    if ((rc = sb_texels(gm, m, p, c)) < 0) {
+        free(c);
+        snprintf(msg, msglen, "gpu: SB centres: sb prepare: %s", skb_strerror(rc));
+        return rc;
+    }
+    if (cpu_ms)
+        *cpu_ms = now_ms() - t0;
+    glBindBuffer(GL_TEXTURE_BUFFER, gm->center_buf);
+    glBufferSubData(GL_TEXTURE_BUFFER, 0, (GLsizeiptr)(sizeof(float) * n), c);
+    free(c);
+    return gl_failed("uploading SB centres", msg, msglen);
+}
+
 static void tf_pass(struct skb_gpu_program *p, struct skb_gpu_mesh *gm)
 {
     size_t bytes = sizeof(float) * 3 * (size_t)gm->nverts;
@@ -235,15 +413,24 @@ static void tf_pass(struct skb_gpu_program *p, struct skb_gpu_mesh *gm)
     glEndTransformFeedback();
 }
 
+void skb__gpu_bind_joints(struct skb_gpu_program *p, struct skb_gpu_mesh *gm, const float *joints)
+{
+    glBindBuffer(GL_UNIFORM_BUFFER, p->ubo);
+    glBufferSubData(GL_UNIFORM_BUFFER, 0,
+                    (GLsizeiptr)(sizeof(float) * 4 * (size_t)p->s->vec4_per_joint * (size_t)gm->njoints), joints);
+    glBindBufferBase(GL_UNIFORM_BUFFER, 0, p->ubo);
+    if (p->s->layout == SKB_GPU_LAYOUT_QT_SB) {
+        glActiveTexture(GL_TEXTURE0);   /* sb.glsl: u_centers at binding 0 */
+        glBindTexture(GL_TEXTURE_BUFFER, gm->center_tex);
+    }
+}
+
 static void bind_program(struct skb_gpu_program *p, struct skb_gpu_mesh *gm, const float *joints)
 {
     static const float identity[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
     glUseProgram(p->prog);
     glUniformMatrix4fv(0, 1, GL_FALSE, identity);
-    glBindBuffer(GL_UNIFORM_BUFFER, p->ubo);
-    glBufferSubData(GL_UNIFORM_BUFFER, 0,
-                    (GLsizeiptr)(sizeof(float) * 4 * (size_t)p->s->vec4_per_joint * (size_t)gm->njoints), joints);
-    glBindBufferBase(GL_UNIFORM_BUFFER, 0, p->ubo);
+    skb__gpu_bind_joints(p, gm, joints);
     glBindVertexArray(gm->vao);
 }
 
@@ -310,6 +497,8 @@ int skb_gpu_verify(struct skb_gpu_program *p, struct skb_gpu_mesh *gm, const str
     for (int k = 0; k < nposes; k++) {
         char cmsg[256];
         if ((rc = skb_gpu_pack_joints(p->s, m, &poses[k], joints, msg, msglen)) < 0
+            || (p->s->layout == SKB_GPU_LAYOUT_QT_SB
+                && (rc = skb_gpu_sb_centers(gm, m, &poses[k], NULL, msg, msglen)) < 0)
             || (rc = skb_gpu_skin(p, gm, joints, gpos, gpos + 3 * nv, msg, msglen)) < 0)
             goto done;
         if ((rc = skb_skin_pose(&sk, &poses[k], &prm, cpos, cpos + 3 * nv, cmsg, sizeof cmsg)) < 0) {
