@@ -266,33 +266,42 @@ int skb_gpu_pack_joints(const struct skb_gpu_shader *s, const struct skb_mesh *m
     return 0;
 }
 
-/* SB's texture buffer (RGBA32F, xyz used): texel 0 is zero (the centre and
- * the terms of a vertex with fewer than two joints), then per joint set f
- * SB_TEXELS texels from 1 + SB_TEXELS f: its centre r_c and C_j r_c for
- * each joint j of the set (DQ paper Fig. 1: SBS's centres on the CPU) */
-#define SB_TEXELS (1 + SKB_MAX_INFLUENCES)
+/* SB's texture buffer (RGBA32F), a block of SB_TEXELS texels per joint set
+ * f at SB_TEXELS (f + 1); block 0 serves vertices with fewer than two
+ * joints (identity frame, r_c = 0).  A block: the set's frame F (quaternion
+ * turning r_c's direction to +z), F r_c, then per joint k of the set the
+ * pair F (q_ref* q_k) F* and C_k r_c - C_ref r_c, ref the set's first joint;
+ * all from sb's prepare and the pose in double, rounded once (sb.glsl says
+ * why: far centres) */
+#define SB_TEXELS (2 + 2 * SKB_MAX_INFLUENCES)
+#define SB_INTS 6   /* per vertex: block texel, reference joint, 4 pair texels */
 
-/* per vertex: the texel of its centre, then for each uploaded influence the
- * texel of C_j r_c (0 for weight 0 or no set) */
-static void sb_vertex_texels(const struct skb_mesh *m, const void *state, int v, GLint out[5])
+/* per vertex: its block and reference joint, then for each uploaded
+ * influence the texel of its pair (the block's first pair for weight 0) */
+static void sb_vertex_texels(const struct skb_mesh *m, const void *state, int v, GLint out[SB_INTS])
 {
     int f = skb__sb_vertex_set(m, state, v), js[SKB_MAX_INFLUENCES], n = 0, order[SKB_MAX_INFLUENCES];
-    memset(out, 0, sizeof(GLint) * 5);
-    if (f < 0)
-        return;
-    n = skb__sb_set_joints(m, state, f, js);
-    out[0] = 1 + SB_TEXELS * f;
     upload_order(m, v, order);
+    if (f >= 0)
+        n = skb__sb_set_joints(m, state, f, js);
+    out[0] = f >= 0 ? SB_TEXELS * (f + 1) : 0;
+    out[1] = f >= 0 ? js[0] : m->joint[SKB_MAX_INFLUENCES * v + order[0]];
     for (int k = 0; k < SKB_MAX_INFLUENCES; k++) {
         int i = SKB_MAX_INFLUENCES * v + order[k];
+        out[2 + k] = out[0] + 2;
         for (int e = 0; e < n && m->weight[i] > 0; e++)
             if (js[e] == m->joint[i])
-                out[1 + k] = out[0] + 1 + e;
+                out[2 + k] = out[0] + 2 + 2 * e;
     }
 }
 
+static size_t sb_texel_count(const struct skb_gpu_mesh *gm)
+{
+    return (size_t)SB_TEXELS * ((size_t)gm->nsets + 1);
+}
+
 /* first use of SB on this mesh: bind the CPU method sb (it finds the joint
- * sets), upload each vertex's texel indices as attributes 5 (int) and 6
+ * sets), upload each vertex's texel indices as attributes 5 (ivec2) and 6
  * (ivec4), make the texture buffer (every GL 4.5 renderer samples one in a
  * vertex shader, and the sets may outnumber what a uniform block holds) */
 static int sb_bind(struct skb_gpu_mesh *gm, const struct skb_mesh *m, char *msg, size_t msglen)
@@ -308,25 +317,25 @@ static int sb_bind(struct skb_gpu_mesh *gm, const struct skb_mesh *m, char *msg,
         return rc;
     gm->nsets = skb__sb_nsets(m, gm->sb.state);
     glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &max_texels);
-    if ((long)gm->nsets * SB_TEXELS + 1 > (long)max_texels) {
-        snprintf(msg, msglen, "gpu: %d SB joint sets need %ld texels, the renderer's texture buffers hold %d",
-                 gm->nsets, (long)gm->nsets * SB_TEXELS + 1, max_texels);
+    if (sb_texel_count(gm) > (size_t)max_texels) {
+        snprintf(msg, msglen, "gpu: %d SB joint sets need %zu texels, the renderer's texture buffers hold %d",
+                 gm->nsets, sb_texel_count(gm), max_texels);
         return SKB_ENOTSUP;
     }
-    GLint *tx = (GLint *)malloc(sizeof(GLint) * 5 * (size_t)m->nverts + 1);
+    GLint *tx = (GLint *)malloc(sizeof(GLint) * SB_INTS * (size_t)m->nverts + 1);
     if (!tx) {
         snprintf(msg, msglen, "gpu: out of memory for SB joint sets");
         return SKB_ENOMEM;
     }
     for (int v = 0; v < m->nverts; v++)
-        sb_vertex_texels(m, gm->sb.state, v, tx + 5 * v);
+        sb_vertex_texels(m, gm->sb.state, v, tx + SB_INTS * v);
     glBindVertexArray(gm->vao);
     if (!gm->set_vbo)
         glGenBuffers(1, &gm->set_vbo);
     glBindBuffer(GL_ARRAY_BUFFER, gm->set_vbo);
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(sizeof(GLint) * 5 * (size_t)m->nverts), tx, GL_STATIC_DRAW);
-    glVertexAttribIPointer(5, 1, GL_INT, 5 * sizeof(GLint), NULL);
-    glVertexAttribIPointer(6, 4, GL_INT, 5 * sizeof(GLint), (const void *)sizeof(GLint));
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(sizeof(GLint) * SB_INTS * (size_t)m->nverts), tx, GL_STATIC_DRAW);
+    glVertexAttribIPointer(5, 2, GL_INT, SB_INTS * sizeof(GLint), NULL);
+    glVertexAttribIPointer(6, 4, GL_INT, SB_INTS * sizeof(GLint), (const void *)(2 * sizeof(GLint)));
     glEnableVertexAttribArray(5);
     glEnableVertexAttribArray(6);
     glBindVertexArray(0);
@@ -334,8 +343,7 @@ static int sb_bind(struct skb_gpu_mesh *gm, const struct skb_mesh *m, char *msg,
     if (!gm->center_buf)
         glGenBuffers(1, &gm->center_buf);
     glBindBuffer(GL_TEXTURE_BUFFER, gm->center_buf);
-    glBufferData(GL_TEXTURE_BUFFER, (GLsizeiptr)(sizeof(float) * 4 * ((size_t)gm->nsets * SB_TEXELS + 1)), NULL,
-                 GL_DYNAMIC_DRAW);
+    glBufferData(GL_TEXTURE_BUFFER, (GLsizeiptr)(sizeof(float) * 4 * sb_texel_count(gm)), NULL, GL_DYNAMIC_DRAW);
     if (!gm->center_tex)
         glGenTextures(1, &gm->center_tex);
     glBindTexture(GL_TEXTURE_BUFFER, gm->center_tex);
@@ -344,28 +352,74 @@ static int sb_bind(struct skb_gpu_mesh *gm, const struct skb_mesh *m, char *msg,
     return gl_failed("making the SB joint-set buffers", msg, msglen);
 }
 
-/* the texels of one pose: r_c of every set (sb's prepare) and C_j r_c for
- * its joints, in double, rounded once */
+static void put_vec3(const skb_real *v, float *out)
+{
+    out[0] = (float)v[0]; out[1] = (float)v[1]; out[2] = (float)v[2]; out[3] = 0;
+}
+
+/* F: the shortest rotation taking r_c's direction to +z (identity at 0) */
+static void sb_frame(const skb_real rc[3], struct skb_quat *f)
+{
+    skb_real len = skb_v3_norm(rc);
+    struct skb_quat q = { 1, 0, 0, 0 };
+    if (len > 0 && rc[2] / len > -0.999999) {
+        q.w = 1 + rc[2] / len; q.x = rc[1] / len; q.y = -rc[0] / len; q.z = 0;   /* (1 + a.z, a x z) */
+        skb_quat_normalize(&q, &q);
+    } else if (len > 0) {
+        q.w = 0; q.x = 1;   /* a = -z: half turn about x */
+    }
+    *f = q;
+}
+
+/* one set's block: F, F r_c, and per joint k the pair F (q_ref* q_k) F*,
+ * C_k r_c - C_ref r_c */
+static void sb_block(const struct skb_mesh *m, const void *state, const struct skb_pose *p, int f, float *o)
+{
+    const skb_real *rc = skb__sb_set_center(m, state, f);
+    int js[SKB_MAX_INFLUENCES], n = skb__sb_set_joints(m, state, f, js);
+    struct skb_quat fr, fc, q[SKB_MAX_INFLUENCES];
+    skb_real frc[3], u0[3], rot[9], t[3];
+    sb_frame(rc, &fr);
+    skb_quat_conj(&fr, &fc);
+    skb_quat_rotate(&fr, rc, frc);
+    put_quat(&fr, o);
+    put_vec3(frc, o + 4);
+    for (int k = 0; k < n; k++) {
+        skb_mat4_to_rt(p->mats + 16 * js[k], rot, t);
+        skb_quat_from_mat3(rot, &q[k]);   /* as skb_qlb_prepare: w >= 0 */
+    }
+    skb_mat4_apply(p->mats + 16 * js[0], rc, u0);
+    for (int k = 0; k < n; k++) {
+        struct skb_quat r, a;
+        skb_real u[3];
+        skb_quat_conj(&q[0], &a);
+        skb_quat_mul(&a, &q[k], &r);      /* q_ref* q_k */
+        skb_quat_mul(&fr, &r, &a);
+        skb_quat_mul(&a, &fc, &r);        /* F (q_ref* q_k) F* */
+        put_quat(&r, o + 8 + 8 * k);
+        skb_mat4_apply(p->mats + 16 * js[k], rc, u);   /* C_k r_c (thesis eq. 3.7) */
+        for (int e = 0; e < 3; e++)
+            u[e] = u[e] - u0[e];
+        put_vec3(u, o + 12 + 8 * k);
+    }
+}
+
+/* the texels of one pose: sb's prepare (r_c per set), then every block */
 static int sb_texels(struct skb_gpu_mesh *gm, const struct skb_mesh *m, const struct skb_pose *p, float *c)
 {
+    static const skb_real zero[3] = { 0, 0, 0 };
+    static const struct skb_quat identity = { 1, 0, 0, 0 };
     struct skb_params prm;
     int rc;
     skb_params_default(&prm);
     if ((rc = skb__sb_prepare(m, p, &prm, gm->sb.state)) < 0)   /* thesis Alg. 3.1 lines 2-6 */
         return rc;
-    for (int f = 0; f < gm->nsets; f++) {
-        const skb_real *rc3 = skb__sb_set_center(m, gm->sb.state, f);
-        int js[SKB_MAX_INFLUENCES], n = skb__sb_set_joints(m, gm->sb.state, f, js);
-        float *o = c + 4 * (1 + SB_TEXELS * f);
-        for (int e = 0; e < n; e++) {
-            skb_real u[3];
-            skb_mat4_apply(p->mats + 16 * js[e], rc3, u);   /* C_j r_c (thesis eq. 3.7) */
-            for (int k = 0; k < 3; k++)
-                o[4 * (1 + e) + k] = (float)u[k];
-        }
-        for (int k = 0; k < 3; k++)
-            o[k] = (float)rc3[k];
-    }
+    put_quat(&identity, c);          /* block 0: identity frame, r_c = 0 */
+    put_vec3(zero, c + 4);
+    put_quat(&identity, c + 8);      /* its one pair: q_ref* q_ref, no offset */
+    put_vec3(zero, c + 12);
+    for (int f = 0; f < gm->nsets; f++)
+        sb_block(m, gm->sb.state, p, f, c + 4 * SB_TEXELS * (f + 1));
     return 0;
 }
 
@@ -383,7 +437,7 @@ int skb_gpu_sb_centers(struct skb_gpu_mesh *gm, const struct skb_mesh *m, const 
         skb_skin_fini(&gm->sb);   /* the next call tries again */
         return rc;
     }
-    size_t n = 4 * ((size_t)gm->nsets * SB_TEXELS + 1);
+    size_t n = 4 * sb_texel_count(gm);
     float *c = (float *)calloc(n, sizeof(float));
     if (!c) {
         snprintf(msg, msglen, "gpu: out of memory for SB centres");
@@ -420,7 +474,7 @@ void skb__gpu_bind_joints(struct skb_gpu_program *p, struct skb_gpu_mesh *gm, co
                     (GLsizeiptr)(sizeof(float) * 4 * (size_t)p->s->vec4_per_joint * (size_t)gm->njoints), joints);
     glBindBufferBase(GL_UNIFORM_BUFFER, 0, p->ubo);
     if (p->s->layout == SKB_GPU_LAYOUT_QT_SB) {
-        glActiveTexture(GL_TEXTURE0);   /* sb.glsl: u_centers at binding 0 */
+        glActiveTexture(GL_TEXTURE0);   /* sb.glsl: u_sb at binding 0 */
         glBindTexture(GL_TEXTURE_BUFFER, gm->center_tex);
     }
 }

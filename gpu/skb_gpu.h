@@ -116,9 +116,9 @@ struct skb_gpu_mesh {
     unsigned vao, vbo[5], ibo, tfbo;
     int nverts, ntris, njoints;
     /* SB (SKB_GPU_LAYOUT_QT_SB), made by the first skb_gpu_sb_centers: the
-     * CPU method sb bound to the mesh (its joint sets), a joint-set index per
-     * vertex (attribute 5: set + 1, 0 = fewer than two joints) and a texture
-     * buffer of centres (texel 0 the origin, texel f + 1 set f's centre) */
+     * CPU method sb bound to the mesh (its joint sets), per vertex the texel
+     * indices of its set's block and pairs (attributes 5 and 6, layout in
+     * gpu_skin.c) and a texture buffer of one block per joint set */
     struct skb_skinner sb;
     unsigned set_vbo, center_buf, center_tex;
     int nsets;
@@ -134,11 +134,12 @@ size_t skb_gpu_joint_floats(const struct skb_gpu_shader *s, const struct skb_mes
 int skb_gpu_pack_joints(const struct skb_gpu_shader *s, const struct skb_mesh *m,
                         const struct skb_pose *p, float *out, char *msg, size_t msglen);
 /* SB's rotation centres for pose p (thesis Alg. 3.1 lines 2-6: one SVD per
- * joint set, by the CPU method sb's own prepare), uploaded to gm's texture
- * buffer for shaders of layout SKB_GPU_LAYOUT_QT_SB; the first call binds sb
- * to m (which must outlive gm) and uploads the per-vertex set index.
- * cpu_ms (may be NULL) gets the milliseconds of the centre computation
- * alone (not the upload).  SKB_ENOTSUP when the sets exceed the renderer's
+ * joint set, by the CPU method sb's own prepare) and each set's block for
+ * the shader (frame, relative quaternions, C_k r_c; in double), uploaded to
+ * gm's texture buffer for shaders of layout SKB_GPU_LAYOUT_QT_SB; the first
+ * call binds sb to m (which must outlive gm) and uploads the per-vertex
+ * texel indices.  cpu_ms (may be NULL) gets the milliseconds of that CPU
+ * work (not the upload).  SKB_ENOTSUP when the blocks exceed the renderer's
  * texture-buffer size. */
 int skb_gpu_sb_centers(struct skb_gpu_mesh *gm, const struct skb_mesh *m, const struct skb_pose *p,
                        double *cpu_ms, char *msg, size_t msglen);

@@ -505,9 +505,10 @@ static int gpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
     cJSON_AddFalseToObject(root, "sb_ms_includes_cpu_center");
     cJSON_AddStringToObject(root, "sb_cpu_center_note",
         "sb: the rotation centre of every joint set is solved per pose on the CPU (the CPU method sb's prepare: "
-        "one SVD per set, thesis Alg. 3.1 lines 2-6), as DQ paper Fig. 1 ran SBS; \"ms\" times the GPU draws only, "
-        "like every shader here (none includes its per-pose CPU conversion); \"sb_cpu_center_ms\" is that CPU "
-        "time per pose (median over the timing repetitions), the upload not included"),
+        "one SVD per set, thesis Alg. 3.1 lines 2-6), as DQ paper Fig. 1 ran SBS, and turned into the shader's "
+        "per-set block (frame, relative quaternions, C_k r_c) in double; \"ms\" times the GPU draws only, like "
+        "every shader here (none includes its per-pose CPU conversion); \"sb_cpu_center_ms\" is that CPU time per "
+        "pose (median over the timing repetitions), the upload not included"),
     r->images = cJSON_AddArrayToObject(root, "images");
     r->notes = cJSON_AddArrayToObject(root, "notes");
     struct skb_dataset_opts o = { .seed = ctx->seed, .quick = ctx->quick, .subdivide = 0 };
