@@ -127,10 +127,7 @@ int skb_gpu_render_png(struct skb_gpu *g, struct skb_gpu_program *p, struct skb_
     glUseProgram(p->prog);
     glUniformMatrix4fv(0, 1, GL_FALSE, mvp);
     glUniform3f(1, 0.55f, 0.65f, 0.85f);
-    glBindBuffer(GL_UNIFORM_BUFFER, p->ubo);
-    glBufferSubData(GL_UNIFORM_BUFFER, 0,
-                    (GLsizeiptr)(sizeof(float) * 4 * (size_t)p->s->vec4_per_joint * (size_t)gm->njoints), joints);
-    glBindBufferBase(GL_UNIFORM_BUFFER, 0, p->ubo);
+    skb__gpu_bind_joints(p, gm, joints);
     glBindVertexArray(gm->vao);
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, gm->ibo);
     glDrawElements(GL_TRIANGLES, 3 * gm->ntris, GL_UNSIGNED_INT, NULL);

@@ -10,6 +10,7 @@
 #include <GL/glew.h>
 #include "skb_fast.h"   /* skb__qb_default_centers */
 #include "skb_gpu.h"
+#include "skb_sb_internal.h"   /* sb's joint sets and centres */
 
 enum { VBO_POS, VBO_NRM, VBO_JOINT, VBO_WEIGHT, VBO_CENTER };
 
@@ -30,6 +31,18 @@ static void float_buffer(GLuint vbo, GLuint loc, int comps, const float *data, i
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)sizeof(float) * comps * n, data, GL_STATIC_DRAW);
     glVertexAttribPointer(loc, comps, GL_FLOAT, GL_FALSE, 0, NULL);
     glEnableVertexAttribArray(loc);
+}
+
+/* the order influences of vertex v are uploaded in: those with weight > 0
+ * first, each group in its original order (the CPU pivots on the first
+ * influence with weight > 0, Algorithm 2 in the shader on slot 0) */
+static void upload_order(const struct skb_mesh *m, int v, int order[SKB_MAX_INFLUENCES])
+{
+    int k = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < SKB_MAX_INFLUENCES; i++)
+            if ((m->weight[SKB_MAX_INFLUENCES * v + i] > 0) == (pass == 0))
+                order[k++] = i;
 }
 
 int skb_gpu_mesh_upload(const struct skb_mesh *m, struct skb_gpu_mesh *gm, char *msg, size_t msglen)
@@ -60,22 +73,17 @@ int skb_gpu_mesh_upload(const struct skb_mesh *m, struct skb_gpu_mesh *gm, char 
     if (dctr && skb__qb_default_centers(m, dctr) < 0)
         memset(dctr, 0, sizeof(skb_real) * 3 * nv);
     for (size_t v = 0; v < nv; v++) {
-        int k = 0;
         for (int i = 0; i < 3; i++) {
             pos[3 * v + i] = (float)m->pos[3 * v + i];
             nrm[3 * v + i] = m->nrm ? (float)m->nrm[3 * v + i] : (i == 2 ? 1.0f : 0.0f);
             ctr[3 * v + i] = (float)(m->center ? m->center : dctr)[3 * v + i];
         }
-        /* influences with weight > 0 first, each group in its original order */
-        for (int pass = 0; pass < 2; pass++)
-            for (int i = 0; i < SKB_MAX_INFLUENCES; i++) {
-                double w = (double)m->weight[SKB_MAX_INFLUENCES * v + i];
-                if ((w > 0) == (pass == 0)) {
-                    jnt[4 * v + k] = m->joint[SKB_MAX_INFLUENCES * v + i];
-                    wgt[4 * v + k] = (float)w;
-                    k++;
-                }
-            }
+        int order[SKB_MAX_INFLUENCES];
+        upload_order(m, (int)v, order);
+        for (int k = 0; k < SKB_MAX_INFLUENCES; k++) {
+            jnt[4 * v + k] = m->joint[SKB_MAX_INFLUENCES * v + order[k]];
+            wgt[4 * v + k] = (float)m->weight[SKB_MAX_INFLUENCES * v + order[k]];
+        }
     }
     gm->nverts = m->nverts;
     gm->ntris = m->ntris;
@@ -123,6 +131,13 @@ void skb_gpu_mesh_free(struct skb_gpu_mesh *gm)
         glDeleteBuffers(1, &gm->ibo);
     if (gm->tfbo)
         glDeleteBuffers(1, &gm->tfbo);
+    if (gm->set_vbo)
+        glDeleteBuffers(1, &gm->set_vbo);
+    if (gm->center_buf)
+        glDeleteBuffers(1, &gm->center_buf);
+    if (gm->center_tex)
+        glDeleteTextures(1, &gm->center_tex);
+    skb_skin_fini(&gm->sb);
     memset(gm, 0, sizeof *gm);
 }
 
@@ -171,6 +186,30 @@ static void put_quat(const struct skb_quat *q, float *out)
     out[0] = (float)q->x; out[1] = (float)q->y; out[2] = (float)q->z; out[3] = (float)q->w;
 }
 
+/* DQ paper Fig. 1, log-matrix blending on the GPU: each joint's closed-form
+ * rigid log (omega, v) computed per pose on the CPU, as the CPU method logm's
+ * prepare does (skb_mat4_log_rigid, thesis 2.2.3, 4.4); exp per vertex */
+static int pack_logs(const struct skb_mesh *m, const struct skb_pose *p, float *out, int stride,
+                     char *msg, size_t msglen)
+{
+    if (p->scale) {
+        snprintf(msg, msglen, "gpu: the rigid log takes no scale/shear parts");
+        return SKB_ENOTSUP;
+    }
+    for (int j = 0; j < m->njoints; j++) {
+        skb_real om[3], v[3];
+        float *o = out + stride * j;
+        skb_mat4_log_rigid(p->mats + 16 * j, om, v);
+        for (int k = 0; k < 3; k++) {
+            o[k] = (float)om[k];
+            o[4 + k] = (float)v[k];
+        }
+        o[3] = 0;
+        o[7] = 0;
+    }
+    return 0;
+}
+
 int skb_gpu_pack_joints(const struct skb_gpu_shader *s, const struct skb_mesh *m,
                         const struct skb_pose *p, float *out, char *msg, size_t msglen)
 {
@@ -191,6 +230,8 @@ int skb_gpu_pack_joints(const struct skb_gpu_shader *s, const struct skb_mesh *m
         }
         return 0;
     }
+    if (s->layout == SKB_GPU_LAYOUT_LOG)
+        return pack_logs(m, p, out, stride, msg, msglen);
     struct skb_dq *q = (struct skb_dq *)malloc(sizeof *q * (size_t)nj);
     if (!q) {
         snprintf(msg, msglen, "gpu: out of memory packing %d joints", nj);
@@ -205,7 +246,7 @@ int skb_gpu_pack_joints(const struct skb_gpu_shader *s, const struct skb_mesh *m
     }
     for (int j = 0; j < nj; j++) {
         float *o = out + stride * j;
-        if (s->layout == SKB_GPU_LAYOUT_QT) {
+        if (s->layout == SKB_GPU_LAYOUT_QT || s->layout == SKB_GPU_LAYOUT_QT_SB) {
             /* rotation quaternion and the translation of C_j */
             put_quat(&q[j].r, o);
             for (int k = 0; k < 3; k++)
@@ -225,6 +266,197 @@ int skb_gpu_pack_joints(const struct skb_gpu_shader *s, const struct skb_mesh *m
     return 0;
 }
 
+/* SB's texture buffer (RGBA32F), a block of SB_TEXELS texels per joint set
+ * f at SB_TEXELS (f + 1); block 0 serves vertices with fewer than two
+ * joints (identity frame, r_c = 0).  A block: the set's frame F (quaternion
+ * turning r_c's direction to +z), F r_c, then per joint k of the set the
+ * pair F (q_ref* q_k) F* and C_k r_c - C_ref r_c, ref the set's first joint;
+ * all from sb's prepare and the pose in double, rounded once (sb.glsl says
+ * why: far centres) */
+#define SB_TEXELS (2 + 2 * SKB_MAX_INFLUENCES)
+#define SB_INTS 6   /* per vertex: block texel, reference joint, 4 pair texels */
+
+/* per vertex: its block and reference joint, then for each uploaded
+ * influence the texel of its pair (the block's first pair for weight 0) */
+static void sb_vertex_texels(const struct skb_mesh *m, const void *state, int v, GLint out[SB_INTS])
+{
+    int f = skb__sb_vertex_set(m, state, v), js[SKB_MAX_INFLUENCES], n = 0, order[SKB_MAX_INFLUENCES];
+    upload_order(m, v, order);
+    if (f >= 0)
+        n = skb__sb_set_joints(m, state, f, js);
+    out[0] = f >= 0 ? SB_TEXELS * (f + 1) : 0;
+    out[1] = f >= 0 ? js[0] : m->joint[SKB_MAX_INFLUENCES * v + order[0]];
+    for (int k = 0; k < SKB_MAX_INFLUENCES; k++) {
+        int i = SKB_MAX_INFLUENCES * v + order[k];
+        out[2 + k] = out[0] + 2;
+        for (int e = 0; e < n && m->weight[i] > 0; e++)
+            if (js[e] == m->joint[i])
+                out[2 + k] = out[0] + 2 + 2 * e;
+    }
+}
+
+static size_t sb_texel_count(const struct skb_gpu_mesh *gm)
+{
+    return (size_t)SB_TEXELS * ((size_t)gm->nsets + 1);
+}
+
+/* first use of SB on this mesh: bind the CPU method sb (it finds the joint
+ * sets), upload each vertex's texel indices as attributes 5 (ivec2) and 6
+ * (ivec4), make the texture buffer (every GL 4.5 renderer samples one in a
+ * vertex shader, and the sets may outnumber what a uniform block holds) */
+static int sb_bind(struct skb_gpu_mesh *gm, const struct skb_mesh *m, char *msg, size_t msglen)
+{
+    const struct skb_method *sb = skb_method_find("sb");
+    GLint max_texels = 0;
+    int rc;
+    if (!sb) {
+        snprintf(msg, msglen, "gpu: CPU method 'sb' is not in the registry");
+        return SKB_EINVAL;
+    }
+    if ((rc = skb_skin_init(&gm->sb, sb, m, msg, msglen)) < 0)
+        return rc;
+    gm->nsets = skb__sb_nsets(m, gm->sb.state);
+    glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &max_texels);
+    if (sb_texel_count(gm) > (size_t)max_texels) {
+        snprintf(msg, msglen, "gpu: %d SB joint sets need %zu texels, the renderer's texture buffers hold %d",
+                 gm->nsets, sb_texel_count(gm), max_texels);
+        return SKB_ENOTSUP;
+    }
+    GLint *tx = (GLint *)malloc(sizeof(GLint) * SB_INTS * (size_t)m->nverts + 1);
+    if (!tx) {
+        snprintf(msg, msglen, "gpu: out of memory for SB joint sets");
+        return SKB_ENOMEM;
+    }
+    for (int v = 0; v < m->nverts; v++)
+        sb_vertex_texels(m, gm->sb.state, v, tx + SB_INTS * v);
+    glBindVertexArray(gm->vao);
+    if (!gm->set_vbo)
+        glGenBuffers(1, &gm->set_vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, gm->set_vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(sizeof(GLint) * SB_INTS * (size_t)m->nverts), tx, GL_STATIC_DRAW);
+    glVertexAttribIPointer(5, 2, GL_INT, SB_INTS * sizeof(GLint), NULL);
+    glVertexAttribIPointer(6, 4, GL_INT, SB_INTS * sizeof(GLint), (const void *)(2 * sizeof(GLint)));
+    glEnableVertexAttribArray(5);
+    glEnableVertexAttribArray(6);
+    glBindVertexArray(0);
+    free(tx);
+    if (!gm->center_buf)
+        glGenBuffers(1, &gm->center_buf);
+    glBindBuffer(GL_TEXTURE_BUFFER, gm->center_buf);
+    glBufferData(GL_TEXTURE_BUFFER, (GLsizeiptr)(sizeof(float) * 4 * sb_texel_count(gm)), NULL, GL_DYNAMIC_DRAW);
+    if (!gm->center_tex)
+        glGenTextures(1, &gm->center_tex);
+    glBindTexture(GL_TEXTURE_BUFFER, gm->center_tex);
+    glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, gm->center_buf);
+    glBindTexture(GL_TEXTURE_BUFFER, 0);
+    return gl_failed("making the SB joint-set buffers", msg, msglen);
+}
+
+static void put_vec3(const skb_real *v, float *out)
+{
+    out[0] = (float)v[0]; out[1] = (float)v[1]; out[2] = (float)v[2]; out[3] = 0;
+}
+
+/* F: the shortest rotation taking r_c's direction to +z (identity at 0) */
+static void sb_frame(const skb_real rc[3], struct skb_quat *f)
+{
+    skb_real len = skb_v3_norm(rc);
+    struct skb_quat q = { 1, 0, 0, 0 };
+    if (len > 0 && rc[2] / len > -0.999999) {
+        q.w = 1 + rc[2] / len; q.x = rc[1] / len; q.y = -rc[0] / len; q.z = 0;   /* (1 + a.z, a x z) */
+        skb_quat_normalize(&q, &q);
+    } else if (len > 0) {
+        q.w = 0; q.x = 1;   /* a = -z: half turn about x */
+    }
+    *f = q;
+}
+
+/* one set's block: F, F r_c, and per joint k the pair F (q_ref* q_k) F*,
+ * C_k r_c - C_ref r_c */
+static void sb_block(const struct skb_mesh *m, const void *state, const struct skb_pose *p, int f, float *o)
+{
+    const skb_real *rc = skb__sb_set_center(m, state, f);
+    int js[SKB_MAX_INFLUENCES], n = skb__sb_set_joints(m, state, f, js);
+    struct skb_quat fr, fc, q[SKB_MAX_INFLUENCES];
+    skb_real frc[3], u0[3], rot[9], t[3];
+    sb_frame(rc, &fr);
+    skb_quat_conj(&fr, &fc);
+    skb_quat_rotate(&fr, rc, frc);
+    put_quat(&fr, o);
+    put_vec3(frc, o + 4);
+    for (int k = 0; k < n; k++) {
+        skb_mat4_to_rt(p->mats + 16 * js[k], rot, t);
+        skb_quat_from_mat3(rot, &q[k]);   /* as skb_qlb_prepare: w >= 0 */
+    }
+    skb_mat4_apply(p->mats + 16 * js[0], rc, u0);
+    for (int k = 0; k < n; k++) {
+        struct skb_quat r, a;
+        skb_real u[3];
+        skb_quat_conj(&q[0], &a);
+        skb_quat_mul(&a, &q[k], &r);      /* q_ref* q_k */
+        skb_quat_mul(&fr, &r, &a);
+        skb_quat_mul(&a, &fc, &r);        /* F (q_ref* q_k) F* */
+        put_quat(&r, o + 8 + 8 * k);
+        skb_mat4_apply(p->mats + 16 * js[k], rc, u);   /* C_k r_c (thesis eq. 3.7) */
+        for (int e = 0; e < 3; e++)
+            u[e] = u[e] - u0[e];
+        put_vec3(u, o + 12 + 8 * k);
+    }
+}
+
+/* the texels of one pose: sb's prepare (r_c per set), then every block */
+static int sb_texels(struct skb_gpu_mesh *gm, const struct skb_mesh *m, const struct skb_pose *p, float *c)
+{
+    static const skb_real zero[3] = { 0, 0, 0 };
+    static const struct skb_quat identity = { 1, 0, 0, 0 };
+    struct skb_params prm;
+    int rc;
+    skb_params_default(&prm);
+    if ((rc = skb__sb_prepare(m, p, &prm, gm->sb.state)) < 0)   /* thesis Alg. 3.1 lines 2-6 */
+        return rc;
+    put_quat(&identity, c);          /* block 0: identity frame, r_c = 0 */
+    put_vec3(zero, c + 4);
+    put_quat(&identity, c + 8);      /* its one pair: q_ref* q_ref, no offset */
+    put_vec3(zero, c + 12);
+    for (int f = 0; f < gm->nsets; f++)
+        sb_block(m, gm->sb.state, p, f, c + 4 * SB_TEXELS * (f + 1));
+    return 0;
+}
+
+static double now_ms(void);
+
+int skb_gpu_sb_centers(struct skb_gpu_mesh *gm, const struct skb_mesh *m, const struct skb_pose *p,
+                       double *cpu_ms, char *msg, size_t msglen)
+{
+    int rc;
+    if (p->njoints != m->njoints || m->nverts != gm->nverts) {
+        snprintf(msg, msglen, "gpu: SB centres: pose has %d joints, mesh %d", p->njoints, m->njoints);
+        return SKB_EINVAL;
+    }
+    if (!gm->sb.state && (rc = sb_bind(gm, m, msg, msglen)) < 0) {
+        skb_skin_fini(&gm->sb);   /* the next call tries again */
+        return rc;
+    }
+    size_t n = 4 * sb_texel_count(gm);
+    float *c = (float *)calloc(n, sizeof(float));
+    if (!c) {
+        snprintf(msg, msglen, "gpu: out of memory for SB centres");
+        return SKB_ENOMEM;
+    }
+    double t0 = now_ms();
+    if ((rc = sb_texels(gm, m, p, c)) < 0) {
+        free(c);
+        snprintf(msg, msglen, "gpu: SB centres: sb prepare: %s", skb_strerror(rc));
+        return rc;
+    }
+    if (cpu_ms)
+        *cpu_ms = now_ms() - t0;
+    glBindBuffer(GL_TEXTURE_BUFFER, gm->center_buf);
+    glBufferSubData(GL_TEXTURE_BUFFER, 0, (GLsizeiptr)(sizeof(float) * n), c);
+    free(c);
+    return gl_failed("uploading SB centres", msg, msglen);
+}
+
 static void tf_pass(struct skb_gpu_program *p, struct skb_gpu_mesh *gm)
 {
     size_t bytes = sizeof(float) * 3 * (size_t)gm->nverts;
@@ -235,15 +467,24 @@ static void tf_pass(struct skb_gpu_program *p, struct skb_gpu_mesh *gm)
     glEndTransformFeedback();
 }
 
+void skb__gpu_bind_joints(struct skb_gpu_program *p, struct skb_gpu_mesh *gm, const float *joints)
+{
+    glBindBuffer(GL_UNIFORM_BUFFER, p->ubo);
+    glBufferSubData(GL_UNIFORM_BUFFER, 0,
+                    (GLsizeiptr)(sizeof(float) * 4 * (size_t)p->s->vec4_per_joint * (size_t)gm->njoints), joints);
+    glBindBufferBase(GL_UNIFORM_BUFFER, 0, p->ubo);
+    if (p->s->layout == SKB_GPU_LAYOUT_QT_SB) {
+        glActiveTexture(GL_TEXTURE0);   /* sb.glsl: u_sb at binding 0 */
+        glBindTexture(GL_TEXTURE_BUFFER, gm->center_tex);
+    }
+}
+
 static void bind_program(struct skb_gpu_program *p, struct skb_gpu_mesh *gm, const float *joints)
 {
     static const float identity[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
     glUseProgram(p->prog);
     glUniformMatrix4fv(0, 1, GL_FALSE, identity);
-    glBindBuffer(GL_UNIFORM_BUFFER, p->ubo);
-    glBufferSubData(GL_UNIFORM_BUFFER, 0,
-                    (GLsizeiptr)(sizeof(float) * 4 * (size_t)p->s->vec4_per_joint * (size_t)gm->njoints), joints);
-    glBindBufferBase(GL_UNIFORM_BUFFER, 0, p->ubo);
+    skb__gpu_bind_joints(p, gm, joints);
     glBindVertexArray(gm->vao);
 }
 
@@ -310,6 +551,8 @@ int skb_gpu_verify(struct skb_gpu_program *p, struct skb_gpu_mesh *gm, const str
     for (int k = 0; k < nposes; k++) {
         char cmsg[256];
         if ((rc = skb_gpu_pack_joints(p->s, m, &poses[k], joints, msg, msglen)) < 0
+            || (p->s->layout == SKB_GPU_LAYOUT_QT_SB
+                && (rc = skb_gpu_sb_centers(gm, m, &poses[k], NULL, msg, msglen)) < 0)
             || (rc = skb_gpu_skin(p, gm, joints, gpos, gpos + 3 * nv, msg, msglen)) < 0)
             goto done;
         if ((rc = skb_skin_pose(&sk, &poses[k], &prm, cpos, cpos + 3 * nv, cmsg, sizeof cmsg)) < 0) {

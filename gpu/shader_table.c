@@ -3,7 +3,8 @@
  * gpu.json, the tests and the pictures iterate this table.
  * QB with precomputed signs is checked against `qb`, whose skin path always
  * resolves signs per vertex (Algorithm 2): the two agree wherever the
- * hierarchy signs are a valid sequence for the vertex (DQ paper 4.1). */
+ * hierarchy signs are a valid sequence for the vertex (DQ paper 4.1).
+ * logm and sb are the two methods DQ paper Fig. 1 times against DLB. */
 #include <string.h>
 #include "skb_gpu.h"
 
@@ -36,6 +37,14 @@ const struct skb_gpu_shader skb_gpu_shaders[] = {
       .cpu_method = "dlb", .cpu_antipodal = SKB_ANTIPODAL_HIERARCHY, .signs = SKB_ANTIPODAL_HIERARCHY,
       .layout = SKB_GPU_LAYOUT_DQ, .vec4_per_joint = 2, .needs_scale = 0,
       .seed_ref = "DQ paper 4, Alg. 1 (eq. 15), 4.1 precomputed signs" },
+    { .name = "logm", .title = "Log", .file = "logm.glsl",
+      .cpu_method = "logm", .cpu_antipodal = SKB_ANTIPODAL_NONE, .signs = SKB_ANTIPODAL_NONE,
+      .layout = SKB_GPU_LAYOUT_LOG, .vec4_per_joint = 2, .needs_scale = 0,
+      .seed_ref = "DQ paper Fig. 1, 2.3 (logs per joint on the CPU, exp per vertex); thesis 2.2.3, 4.4" },
+    { .name = "sb", .title = "SB", .file = "sb.glsl",
+      .cpu_method = "sb", .cpu_antipodal = SKB_ANTIPODAL_PIVOT, .signs = SKB_ANTIPODAL_PIVOT,
+      .layout = SKB_GPU_LAYOUT_QT_SB, .vec4_per_joint = 2, .needs_scale = 0,
+      .seed_ref = "DQ paper Fig. 1 (centres on the CPU); thesis 3.1-3.3, Alg. 3.1, eq. 3.7" },
     { .name = NULL }
 };
 

@@ -9,8 +9,8 @@
  *   context    skb_gpu_open close is_software
  *   shaders    skb_gpu_shaders (table) skb_gpu_shader_find skb_gpu_shader_dir
  *              skb_gpu_vertex_source skb_gpu_program_build program_free
- *   skinning   skb_gpu_mesh_upload mesh_free skb_gpu_pack_joints skb_gpu_skin
- *              skb_gpu_verify skb_gpu_time_rep skb_gpu_demo_scales
+ *   skinning   skb_gpu_mesh_upload mesh_free skb_gpu_pack_joints skb_gpu_sb_centers
+ *              skb_gpu_skin skb_gpu_verify skb_gpu_time_rep skb_gpu_demo_scales
  *   cost       skb_gpu_count_nir skb_gpu_nir_count_text skb_gpu_count_spirv
  *   pictures   skb_gpu_render_png
  */
@@ -49,7 +49,10 @@ enum skb_gpu_layout {
     SKB_GPU_LAYOUT_MAT34 = 0,  /* 3x4 matrix rows [12] */
     SKB_GPU_LAYOUT_QT,         /* quaternion + translation [8] */
     SKB_GPU_LAYOUT_DQ,         /* dual quaternion (x,y,z,w)+(x,y,z,w) [8] */
-    SKB_GPU_LAYOUT_DQ_SCALE    /* dual quaternion + 3x4 scale/shear rows [20] */
+    SKB_GPU_LAYOUT_DQ_SCALE,   /* dual quaternion + 3x4 scale/shear rows [20] */
+    SKB_GPU_LAYOUT_LOG,        /* rigid log: rotation vector omega, 0, v, 0 [8] */
+    SKB_GPU_LAYOUT_QT_SB       /* quaternion + translation [8], and per pose the SB
+                                  centre of every joint set (skb_gpu_sb_centers) */
 };
 
 /* one GPU shader: the table in gpu/shader_table.c is the one list */
@@ -112,6 +115,13 @@ void skb_gpu_program_free(struct skb_gpu_program *p);
 struct skb_gpu_mesh {
     unsigned vao, vbo[5], ibo, tfbo;
     int nverts, ntris, njoints;
+    /* SB (SKB_GPU_LAYOUT_QT_SB), made by the first skb_gpu_sb_centers: the
+     * CPU method sb bound to the mesh (its joint sets), per vertex the texel
+     * indices of its set's block and pairs (attributes 5 and 6, layout in
+     * gpu_skin.c) and a texture buffer of one block per joint set */
+    struct skb_skinner sb;
+    unsigned set_vbo, center_buf, center_tex;
+    int nsets;
 };
 int skb_gpu_mesh_upload(const struct skb_mesh *m, struct skb_gpu_mesh *gm, char *msg, size_t msglen);
 void skb_gpu_mesh_free(struct skb_gpu_mesh *gm);
@@ -123,6 +133,19 @@ size_t skb_gpu_joint_floats(const struct skb_gpu_shader *s, const struct skb_mes
  * shader's `signs` is SKB_ANTIPODAL_HIERARCHY) */
 int skb_gpu_pack_joints(const struct skb_gpu_shader *s, const struct skb_mesh *m,
                         const struct skb_pose *p, float *out, char *msg, size_t msglen);
+/* SB's rotation centres for pose p (thesis Alg. 3.1 lines 2-6: one SVD per
+ * joint set, by the CPU method sb's own prepare) and each set's block for
+ * the shader (frame, relative quaternions, C_k r_c; in double), uploaded to
+ * gm's texture buffer for shaders of layout SKB_GPU_LAYOUT_QT_SB; the first
+ * call binds sb to m (which must outlive gm) and uploads the per-vertex
+ * texel indices.  cpu_ms (may be NULL) gets the milliseconds of that CPU
+ * work (not the upload).  SKB_ENOTSUP when the blocks exceed the renderer's
+ * texture-buffer size. */
+int skb_gpu_sb_centers(struct skb_gpu_mesh *gm, const struct skb_mesh *m, const struct skb_pose *p,
+                       double *cpu_ms, char *msg, size_t msglen);
+/* internal to gpu/: upload one pose's joint data to p's uniform block and
+ * bind it, and gm's SB centres where p's layout takes them */
+void skb__gpu_bind_joints(struct skb_gpu_program *p, struct skb_gpu_mesh *gm, const float *joints);
 /* skin every vertex with transform feedback; pos/nrm get 3*nverts floats */
 int skb_gpu_skin(struct skb_gpu_program *p, struct skb_gpu_mesh *gm, const float *joints,
                  float *pos, float *nrm, char *msg, size_t msglen);
@@ -136,7 +159,8 @@ struct skb_gpu_check {
     int pass;                  /* both within tolerance and all finite */
 };
 /* GPU transform feedback against the CPU registry method s->cpu_method with
- * params.antipodal = s->cpu_antipodal, over nposes poses */
+ * params.antipodal = s->cpu_antipodal, over nposes poses (layout
+ * SKB_GPU_LAYOUT_QT_SB: skb_gpu_sb_centers on each pose first) */
 int skb_gpu_verify(struct skb_gpu_program *p, struct skb_gpu_mesh *gm, const struct skb_mesh *m,
                    const struct skb_pose *poses, int nposes, struct skb_gpu_check *out,
                    char *msg, size_t msglen);

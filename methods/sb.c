@@ -15,6 +15,7 @@
  * weight. */
 #include <stddef.h>
 #include "skb_method.h"
+#include "skb_sb_internal.h"
 
 /* keep the distinct transforms of a set: a transform given twice (a joint
  * listed twice, or two joints that happen to move identically in this pose)
@@ -190,6 +191,38 @@ static int sb_pose_stats(const struct skb_mesh *m, const void *state, struct skb
     out->solves = s.head->solves;
     out->max_iterations = 0;
     return 0;
+}
+
+/* ---- internals for the GPU path (skb_sb_internal.h): the same sets and
+ * centres as the CPU skin path, so the shader is checked against them ---- */
+
+int skb__sb_nsets(const struct skb_mesh *m, const void *state)
+{
+    return sb_layout(m, state).head->nsets;
+}
+
+int skb__sb_vertex_set(const struct skb_mesh *m, const void *state, int v)
+{
+    return sb_layout(m, state).vset[v];
+}
+
+int skb__sb_set_joints(const struct skb_mesh *m, const void *state, int f, int out[SKB_MAX_INFLUENCES])
+{
+    const struct sb_set *t = sb_layout(m, state).sets + f;
+    for (int k = 0; k < t->n; k++)
+        out[k] = t->joint[k];
+    return t->n;
+}
+
+int skb__sb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
+                    const struct skb_params *prm, void *state)
+{
+    return sb_prepare(m, p, prm, state);
+}
+
+const skb_real *skb__sb_set_center(const struct skb_mesh *m, const void *state, int f)
+{
+    return sb_layout(m, state).sets[f].center;
 }
 
 SKB_METHOD_EXPORT const struct skb_method skb_method_sb = {

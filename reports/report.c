@@ -902,6 +902,23 @@ static void build_fig19(struct skb_report *rep)
     }
 }
 
+/* DQ paper Fig. 1 ran SBS's centres on the CPU: where gpu.json times that
+ * per-pose CPU work apart ("<shader>_cpu_center_ms"), say whether the
+ * shader's ms includes it and what the ratio is with it (NULL: nothing to say) */
+static char *cpu_center_note(const cJSON *doc, const char *other, const char *dataset, double po, double pd)
+{
+    char key[128];
+    double c = NAN;
+    snprintf(key, sizeof key, "%s_cpu_center_ms", other);
+    if (jnum(jget(jget(doc, key), dataset), &c) < 0)
+        return NULL;
+    snprintf(key, sizeof key, "%s_ms_includes_cpu_center", other);
+    if (cJSON_IsTrue(jget(doc, key)))
+        return S("%s ms includes its per-pose CPU centres (%.4g ms)", other, c);
+    return S("%s ms is the GPU draw only; its per-pose CPU centres take %.4g ms more, %s / dlb with them %.4g",
+             other, c, other, pd > 0 ? (po + c) / pd : NAN);
+}
+
 static void build_gpu_times(struct skb_report *rep)
 {
     const cJSON *sec = jget(rep->ref, "figure_1"), *s19 = jget(rep->ref, "figure_19");
@@ -948,6 +965,9 @@ static void build_gpu_times(struct skb_report *rep)
                     st = judge(jget(sec, "tolerance"), po / pd, pr, NAN, &note);
                 else
                     note = S("gpu.json has no %s shader time on %s", ho ? "dlb" : other, d->string);
+                char *cn = ho && hd ? cpu_center_note(doc, other, d->string, po, pd) : NULL;
+                note = join_note(note, cn);
+                free(cn);
                 row_add(rep, t, k, st, join_note(note, sw), strdup(d->string), S("%s / dlb", other),
                         strdup("—"), ho && hd && pd > 0 ? num(po / pd) : strdup("—"), num(pr), NULL);
             }

@@ -53,8 +53,12 @@ static void build(const struct skb_gpu_shader *s, const char *src, struct skb_gp
 
 static void test_table_names_registry_methods(void **state)
 {
-    assert_true(skb_gpu_shader_count() >= 7);
+    assert_true(skb_gpu_shader_count() >= 9);
     assert_string_equal(skb_gpu_shaders[0].name, "lbs");   /* ratios are to LBS */
+    /* DQ paper Fig. 1 sets these against dlb (reports/report.c, "figure_1") */
+    assert_non_null(skb_gpu_shader_find("dlb"));
+    assert_non_null(skb_gpu_shader_find("logm"));
+    assert_non_null(skb_gpu_shader_find("sb"));
     for (int i = 0; skb_gpu_shaders[i].name; i++) {
         const struct skb_gpu_shader *s = &skb_gpu_shaders[i];
         if (!skb_method_find(s->cpu_method))
@@ -166,8 +170,9 @@ static void test_context_and_layout(void **state)
         struct skb_gpu_program p;
         build(&skb_gpu_shaders[i], NULL, &p);
         /* bytes per joint come from the linked std140 block: 12 floats for a
-         * 3x4 matrix, 8 for a dual quaternion, 20 with the scale rows */
-        static const int floats[] = { 12, 8, 8, 20 };
+         * 3x4 matrix, 8 for a dual quaternion, a rigid log or SB's quaternion
+         * + translation, 20 with the scale rows */
+        static const int floats[] = { 12, 8, 8, 20, 8, 8 };
         assert_int_equal(p.bytes_per_joint, 4 * floats[skb_gpu_shaders[i].layout]);
         skb_gpu_program_free(&p);
     }
@@ -313,6 +318,11 @@ static void test_broken_shader_fails(void **state)
         { "dlb_fast", "dq_apply(b0, be,", "dq_apply(b0, -be," },   /* translation sign */
         { "lbs", "r1 += w *", "r1 -= w *" },
         { "dlb_pivot", "? -a_weight[i] : a_weight[i]", "? a_weight[i] : a_weight[i]" },   /* no Alg. 2 */
+        { "logm", "b * (cross(om, wx) + wv)", "b * (cross(om, wx) - wv)" },   /* exp's translation */
+        { "logm", "th2 / 6.0 *", "th2 / 5.0 *" },   /* the small-angle series */
+        { "logm", "c = (th - s) / (th2 * th);", "c = (th + s) / (th2 * th);" },   /* exp above the series */
+        { "sb", "? -a_weight[i] : a_weight[i]", "? a_weight[i] : a_weight[i]" },   /* no Alg. 2 */
+        { "sb", "qrot(f, a_pos) - frc", "qrot(f, a_pos)" },   /* origin, not r_c */
     };
     NEED_GPU();
     struct skb_dataset_opts o = { .seed = skb_test_seed(), .quick = 1, .subdivide = 0 };

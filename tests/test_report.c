@@ -277,6 +277,44 @@ static void test_report_new_method_everywhere(void **state)
     cJSON_Delete(ref);
 }
 
+/* DQ paper Fig. 1: logm / dlb and sb / dlb are judged once gpu.json has
+ * both times; sb's per-pose CPU centres are named in the note, with the
+ * ratio they would give, and whether sb's ms includes them */
+static void test_report_figure_1(void **state)
+{
+    static struct skb_results r;
+    struct skb_report *rep = calloc(1, sizeof *rep);
+    char msg[512];
+    cJSON *ref = load_ref();
+    assert_int_equal(skb_results_load(FIXTURE, &r, msg, sizeof msg), 0);
+    assert_int_equal(skb_report_build(&r, 1, ref, rep, msg, sizeof msg), 0);
+    assert_int_equal(find_row(skb_report_table(rep, "gpu"), 0, "arm", 1, "sb / dlb")->status, SKB_ROW_NOT_RUN);
+    skb_report_free(rep);
+    cJSON *gpu = r.doc[SKB_RF_GPU], *arm = cJSON_GetObjectItem(cJSON_GetObjectItem(gpu, "ms"), "arm");
+    cJSON_AddNumberToObject(arm, "logm", 1.38);   /* dlb 0.6: 2.3, within 25 % of 2.325 */
+    cJSON_AddNumberToObject(arm, "sb", 0.6);      /* 1.0: differs from 2.214 */
+    cJSON_AddNumberToObject(cJSON_AddObjectToObject(gpu, "sb_cpu_center_ms"), "arm", 0.72);
+    cJSON_AddFalseToObject(gpu, "sb_ms_includes_cpu_center");
+    assert_int_equal(skb_report_build(&r, 1, ref, rep, msg, sizeof msg), 0);
+    const struct skb_rtable *t = skb_report_table(rep, "gpu");
+    assert_int_equal(find_row(t, 0, "arm", 1, "logm / dlb")->status, SKB_ROW_REPRODUCED);
+    assert_null(strstr(find_row(t, 0, "arm", 1, "logm / dlb")->note, "centres"));
+    const struct skb_rrow *sb = find_row(t, 0, "arm", 1, "sb / dlb");
+    assert_int_equal(sb->status, SKB_ROW_DIFFERS);
+    assert_non_null(strstr(sb->note, "GPU draw only"));
+    assert_non_null(strstr(sb->note, "with them 2.2"));   /* (0.6 + 0.72) / 0.6 */
+    assert_int_equal(find_row(t, 0, "cloth", 1, "sb / dlb")->status, SKB_ROW_NOT_RUN);
+    skb_report_free(rep);
+    cJSON_ReplaceItemInObject(gpu, "sb_ms_includes_cpu_center", cJSON_CreateTrue());
+    assert_int_equal(skb_report_build(&r, 1, ref, rep, msg, sizeof msg), 0);
+    assert_non_null(strstr(find_row(skb_report_table(rep, "gpu"), 0, "arm", 1, "sb / dlb")->note,
+                           "includes its per-pose CPU centres"));
+    skb_report_free(rep);
+    free(rep);
+    skb_results_free(&r);
+    cJSON_Delete(ref);
+}
+
 static void test_report_not_run(void **state)
 {
     static struct skb_results r;
@@ -483,6 +521,7 @@ int main(void)
         cmocka_unit_test(test_results_load_missing),
         cmocka_unit_test(test_report_statuses),
         cmocka_unit_test(test_report_new_method_everywhere),
+        cmocka_unit_test(test_report_figure_1),
         cmocka_unit_test(test_report_not_run),
         cmocka_unit_test(test_report_two_machines),
         cmocka_unit_test(test_compare_gates),

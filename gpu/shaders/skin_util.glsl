@@ -2,10 +2,18 @@
 // this file after common.glsl in every vertex shader (compilers drop what a
 // shader does not call, so it costs the others nothing).
 
+// the displacement qrot(q, v) - v of v under the unit quaternion q: DQ paper
+// eq. 15 without its leading v (never forms v + ... where only the
+// difference is wanted)
+vec3 qdisp(vec4 q, vec3 v)
+{
+    return 2.0 * cross(q.xyz, cross(q.xyz, v) + q.w * v);
+}
+
 // rotate v by the unit quaternion q = (x, y, z, w): DQ paper eq. 15
 vec3 qrot(vec4 q, vec3 v)
 {
-    return v + 2.0 * cross(q.xyz, cross(q.xyz, v) + q.w * v);
+    return v + qdisp(q, v);
 }
 
 // b = sum_i w_i q_i over the 4 influences, signs as uploaded; the dual
