@@ -151,6 +151,80 @@ static int rec_field(const cJSON *rec, int f, double *out)
     return skb_json_get_number(cJSON_GetArrayItem(rec, f), out);
 }
 
+/* ---- where a method's a*n + b goes ---- */
+
+/* the primitives (counted alone by skinbench-flops, "primitives") each
+ * method runs per transform and once per blend, and what the rest is: read
+ * off the methods' code (methods/), so the breakdown below is measured
+ * counts, not estimates.  A method missing here simply gets no breakdown. */
+struct flop_parts {
+    const char *method;
+    const char *per_transform[2];
+    const char *per_blend[7];
+    const char *rest;
+};
+static const struct flop_parts flop_parts[] = {
+    { "linear", { NULL }, { NULL },
+      "no conversion: the weighted sum of the 12 entries of the 3x4 part (n multiplications, n - 1 additions each)" },
+    { "qlb0", { "quat_from_mat3", NULL }, { "quat_to_mat3_scaled", NULL },
+      "Algorithm 2's sign test (a 4-term dot product), the weighted quaternion and translation sums, the norm test" },
+    { "qb", { "quat_from_mat3", NULL }, { "quat_to_mat3_scaled", NULL },
+      "as qlb0, plus C_i c per transform and R c per blend (thesis eq. 3.7)" },
+    { "logm", { "mat4_log_rigid", NULL }, { "mat4_exp_rigid", NULL }, "the weighted sum of the 6 log coordinates" },
+    { "sclerp", { NULL }, { "dq_from_mat4", "dq_from_mat4", "dq_mul", "dq_pow", "dq_mul", "dq_to_mat4", NULL },
+      "the sign test and the conjugate" },
+    { "dlb", { "dq_from_mat4", NULL }, { "dq_to_mat4", NULL },
+      "the weighted dual-quaternion sum, Algorithm 2's sign test and the normalisation" },
+};
+
+/* "name x (+d div, s sqrt, t transcendental)" of the named primitives into
+ * buf; returns their FLOPs, or NAN when one was not measured */
+static double parts_text(const cJSON *prims, const char *const *names, char *buf, size_t len)
+{
+    double total = 0;
+    size_t used = 0;
+    buf[0] = 0;
+    for (int i = 0; names[i]; i++) {
+        const cJSON *o = cJSON_GetObjectItemCaseSensitive(prims, names[i]);
+        double f, dv = 0, sq = 0, tr = 0;
+        if (skb_json_get_number(cJSON_GetObjectItemCaseSensitive(o, "flops"), &f) < 0)
+            return NAN;
+        skb_json_get_number(cJSON_GetObjectItemCaseSensitive(o, "div"), &dv);
+        skb_json_get_number(cJSON_GetObjectItemCaseSensitive(o, "sqrt"), &sq);
+        skb_json_get_number(cJSON_GetObjectItemCaseSensitive(o, "transcendental"), &tr);
+        int n = snprintf(buf + used, len - used, "%s%s %.4g (+%.3g div, %.3g sqrt, %.3g transc.)", i ? ", " : "",
+                         names[i], f, dv, sq, tr);
+        if (n > 0 && (size_t)n < len - used)
+            used += (size_t)n;
+        total += f;
+    }
+    return total;
+}
+
+/* flops.json "why": {method: text}: the fitted a (per transform) and b (per
+ * blend) split into the primitives counted alone and the rest */
+static void add_breakdown(cJSON *root, const cJSON *fits, const cJSON *prims)
+{
+    cJSON *why = cJSON_AddObjectToObject(root, "why");
+    for (size_t i = 0; i < sizeof flop_parts / sizeof flop_parts[0]; i++) {
+        const struct flop_parts *fp = &flop_parts[i];
+        const cJSON *fit = cJSON_GetObjectItemCaseSensitive(fits, fp->method);
+        double a, b;
+        char ta[400], tb[600], text[1400];
+        if (skb_json_get_number(cJSON_GetObjectItemCaseSensitive(fit, "a"), &a) < 0 ||
+            skb_json_get_number(cJSON_GetObjectItemCaseSensitive(fit, "b"), &b) < 0)
+            continue;
+        double pa = parts_text(prims, fp->per_transform, ta, sizeof ta);
+        double pb = parts_text(prims, fp->per_blend, tb, sizeof tb);
+        if (!isfinite(pa) || !isfinite(pb))
+            continue;
+        snprintf(text, sizeof text, "where the fit goes (primitives counted alone): per transform a = %.4g: %s%s"
+                 "%.4g other; per blend b = %.4g: %s%s%.4g other; other = %s", a, ta, ta[0] ? " + " : "", a - pa,
+                 b, tb, tb[0] ? " + " : "", b - pb, fp->rest);
+        cJSON_AddStringToObject(why, fp->method, text);
+    }
+}
+
 /* ---- callgrind: instructions per blend of the double build ---- */
 
 static void random_input(gsl_rng *r, int n, double *mats, double *w, double *c)
@@ -439,6 +513,11 @@ static int run_flops(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
     const cJSON *conv = cJSON_GetObjectItemCaseSensitive(raw, "conversions");
     if (conv)
         cJSON_AddItemToObject(root, "conversions", cJSON_Duplicate(conv, 1));
+    const cJSON *prims = cJSON_GetObjectItemCaseSensitive(raw, "primitives");
+    if (prims) {
+        cJSON_AddItemToObject(root, "primitives", cJSON_Duplicate(prims, 1));
+        add_breakdown(root, fits, prims);
+    }
     const cJSON *sbp = cJSON_GetObjectItemCaseSensitive(raw, "sb_parts");
     if (sbp) {
         cJSON *s = cJSON_AddObjectToObject(root, "sb_parts");

@@ -61,6 +61,88 @@ void random_rigid(gsl_rng *r, double tscale, skb_real m[16])
     m[12] = 0; m[13] = 0; m[14] = 0; m[15] = 1;
 }
 
+/* one primitive's mean counts over `samples` random rigid inputs:
+ * {"flops": add+mul, "div", "sqrt", "transcendental"} */
+template <typename F>
+void measure_primitive(cJSON *prims, const char *name, gsl_rng *r, int samples, F run)
+{
+    double fl = 0, dv = 0, sq = 0, tr = 0;
+    skb_real a[16], b[16];
+    for (int s = 0; s < samples; s++) {
+        random_rigid(r, 1.0, a);
+        random_rigid(r, 1.0, b);
+        skb::flop_reset();
+        run(a, b);
+        const skb::flop_counts &c = skb::flop_counter();
+        fl += (double)(c.add + c.mul);
+        dv += (double)c.div;
+        sq += (double)c.sqrt;
+        tr += (double)skb::flop_transcendental(c);
+    }
+    cJSON *o = cJSON_AddObjectToObject(prims, name);
+    cJSON_AddNumberToObject(o, "flops", fl / samples);
+    cJSON_AddNumberToObject(o, "div", dv / samples);
+    cJSON_AddNumberToObject(o, "sqrt", sq / samples);
+    cJSON_AddNumberToObject(o, "transcendental", tr / samples);
+}
+
+/* the conversions and operations the methods are built from, each counted
+ * alone (mean over random rigid inputs), so flops.json can say where a
+ * method's a*n + b goes (thesis 4.4 counts the conversions in) */
+void add_primitives(cJSON *root, gsl_rng *r, unsigned long seed, int samples)
+{
+    cJSON *p = cJSON_AddObjectToObject(root, "primitives");
+    gsl_rng_set(r, seed);
+    measure_primitive(p, "quat_from_mat3", r, samples, [](const skb_real *a, const skb_real *) {
+        skb_real rot[9], t[3];
+        struct skb_quat q;
+        skb_mat4_to_rt(a, rot, t);
+        skb_quat_from_mat3(rot, &q);
+    });
+    measure_primitive(p, "quat_to_mat3_scaled", r, samples, [](const skb_real *a, const skb_real *) {
+        skb_real rot[9], t[3];
+        struct skb_quat q;
+        skb_mat4_to_rt(a, rot, t);
+        skb_quat_from_mat3(rot, &q);
+        skb::flop_reset();
+        skb_quat_to_mat3_scaled(&q, rot);
+    });
+    measure_primitive(p, "dq_from_mat4", r, samples, [](const skb_real *a, const skb_real *) {
+        struct skb_dq q;
+        skb_dq_from_mat4(a, &q);
+    });
+    measure_primitive(p, "dq_to_mat4", r, samples, [](const skb_real *a, const skb_real *) {
+        struct skb_dq q;
+        skb_real m[16];
+        skb_dq_from_mat4(a, &q);
+        skb::flop_reset();
+        skb_dq_to_mat4(&q, m);
+    });
+    measure_primitive(p, "dq_mul", r, samples, [](const skb_real *a, const skb_real *b) {
+        struct skb_dq p0, q0, o;
+        skb_dq_from_mat4(a, &p0);
+        skb_dq_from_mat4(b, &q0);
+        skb::flop_reset();
+        skb_dq_mul(&p0, &q0, &o);
+    });
+    measure_primitive(p, "dq_pow", r, samples, [](const skb_real *a, const skb_real *) {
+        struct skb_dq q, o;
+        skb_dq_from_mat4(a, &q);
+        skb::flop_reset();
+        skb_dq_pow(&q, 0.5, &o);
+    });
+    measure_primitive(p, "mat4_log_rigid", r, samples, [](const skb_real *a, const skb_real *) {
+        skb_real om[3], v[3];
+        skb_mat4_log_rigid(a, om, v);
+    });
+    measure_primitive(p, "mat4_exp_rigid", r, samples, [](const skb_real *a, const skb_real *) {
+        skb_real om[3], v[3], m[16];
+        skb_mat4_log_rigid(a, om, v);
+        skb::flop_reset();
+        skb_mat4_exp_rigid(om, v, m);
+    });
+}
+
 int parse_int(const char *s, int lo, int hi, int *out)
 {
     char *end;
@@ -178,6 +260,7 @@ int main(int argc, char **argv)
         a = cJSON_AddArrayToObject(conv, "dq_to_mat4");
         record(a, 0);
     }
+    add_primitives(root, r, seed, samples);
 #ifdef SKB_ROTCENTER_MAX_N
     /* SB: the rotation centre (GSL SVD, double code: its operations are not
      * instrumented, only what touches skb_real is) and the blend given it */

@@ -13,6 +13,13 @@ if "$sb" run properties flops bounds --quick --quiet --out "$tmp/r" 2>"$tmp/err"
 for f in properties.json flops.json bounds.json table-4.1.md; do
   [ -s "$tmp/r/$f" ] && ok || bad "missing $f"
 done
+# every FLOP fit the report sets beside the thesis says where it goes: the
+# conversions counted alone (primitives) and the rest
+for m in linear qlb0 qb logm sclerp dlb; do
+  grep -q "\"$m\":[[:space:]]*\"where the fit goes" "$tmp/r/flops.json" && ok || bad "flops.json: no why for $m"
+done
+grep -q 'per transform a = [0-9.]*: dq_from_mat4 [0-9.]* (+4 div, 1 sqrt' "$tmp/r/flops.json" && ok \
+  || bad "flops.json: dlb breakdown lacks the measured dq_from_mat4"
 n=0
 for f in "$tmp"/r/counterexamples/*.json; do
   [ -f "$f" ] || continue
