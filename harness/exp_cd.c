@@ -33,7 +33,7 @@
 #define FREE_GAP 0.03                   /* collision-free placement: this much before it */
 #define SCENARIO_FRAMES 16
 #define SCENARIO_FRAMES_QUICK 3
-#define CROWD 30                        /* thesis: 50 creatures; 30 keep the time budget */
+#define CROWD 50                        /* thesis 6.4 / 002: a crowd of 50 creatures */
 #define CROWD_SPACING 1.9               /* grid step, root radii */
 #define CROWD_QUICK 3
 #define MAX_PAIRS (1L << 22)
