@@ -242,6 +242,42 @@ static int both_modes(struct scene *s, int cdmode, const struct skb_params *prm,
     return 0;
 }
 
+/* the farthest rotation centre a method with centres (SB, thesis 3.1)
+ * solves in each of the model's poses, in units of the rest model's reach
+ * from the origin: out[0] the largest over the poses, out[1] the median.
+ * Alg. 6.1's SBS sphere grows with |c - r_c|, so these measure why SBS
+ * refits can be loose.  Returns -1 when the method reports no centres. */
+static int centre_reach(const struct skb_method *me, const struct skb_dataset *d, const struct skb_params *prm,
+                        double out[2])
+{
+    struct skb_skinner sk;
+    char msg[256];
+    double reach = 0;
+    int n = 0;
+    if (!me->pose_stats || d->nposes < 1 || skb_skin_init(&sk, me, &d->mesh, msg, sizeof msg) < 0)
+        return -1;
+    double *far = calloc((size_t)d->nposes, sizeof *far);
+    for (int i = 0; i < d->mesh.nverts; i++)
+        reach = fmax(reach, skb_v3_norm(d->mesh.pos + 3 * i));
+    for (int k = 0; far && k < d->nposes; k++) {
+        struct skb_pose p;
+        struct skb_pose_stats st = { 0, 0, 0 };
+        skb_dataset_pose(d, k, &p);
+        if (me->prepare(&d->mesh, &p, prm, sk.state) == 0 && me->pose_stats(&d->mesh, sk.state, &st) == 0)
+            far[n++] = st.max_center_norm;
+    }
+    skb_skin_fini(&sk);
+    int ok = n > 0 && reach > 0;
+    if (ok) {
+        skb_sort_doubles(far, n);
+        out[0] = far[n - 1] / reach;
+        out[1] = far[n / 2] / reach;
+        ok = out[0] > 0;
+    }
+    free(far);
+    return ok ? 0 : -1;
+}
+
 static void add_result(cJSON *o, const struct frame_result *od, const struct frame_result *bu, int frames)
 {
     double f = frames > 0 ? frames : 1;
@@ -495,6 +531,11 @@ static int scenarios(const struct skb_run_ctx *ctx, cJSON *root, char *msg, size
             if (with_fcl) {
                 skb_json_add_number(r, "fcl_ms", fms_sum / nframes);
                 skb_json_add_number(r, "fcl_pairs", (double)fpairs_sum / nframes);
+            }
+            double reach[2];
+            if (centre_reach(me, &d, &ctx->params, reach) == 0) {
+                skb_json_add_number(r, "rotation_centre_reach_max", reach[0]);
+                skb_json_add_number(r, "rotation_centre_reach_median", reach[1]);
             }
             skb_run_progress(ctx, "cd", "%s, %s: on demand %.3f ms, bottom-up %.3f ms per frame (x%.1f), %.0f pairs",
                              sc->name, me->name, sod.ms / nframes, sbu.ms / nframes,

@@ -409,18 +409,6 @@ static void free_run(struct run *r)
 
 struct timing { double cpu_ms, real_ms, items_per_s; int reps; };
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *x, int n)
-{
-    qsort(x, (size_t)n, sizeof *x, cmp_double);
-    return n ? (n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2])) : NAN;
-}
-
 /* median over the per-repetition rows of one benchmark in Google Benchmark's JSON */
 static struct timing gbench_timing(const cJSON *gb, const char *name)
 {
@@ -445,9 +433,9 @@ static struct timing gbench_timing(const cJSON *gb, const char *name)
         n++;
     }
     if (n) {
-        t.cpu_ms = median(cpu, n);
-        t.real_ms = median(real, n);
-        t.items_per_s = median(items, n);
+        t.cpu_ms = skb_sorted_median(cpu, n);
+        t.real_ms = skb_sorted_median(real, n);
+        t.items_per_s = skb_sorted_median(items, n);
         t.reps = n;
     }
     return t;
@@ -536,7 +524,7 @@ static void pose_stats_block(struct ds *ds, const struct skb_run_ctx *ctx, cJSON
         int step = (m->flags & SKB_MF_ITERATIVE) ? (ds->d.nposes + VERIFY_POSES - 1) / VERIFY_POSES : 1;
         for (int k = 0; k < ds->d.nposes; k += step) {
             struct skb_pose p;
-            struct skb_pose_stats st = { 0, 0 };
+            struct skb_pose_stats st = { 0, 0, 0 };
             skb_dataset_pose(&ds->d, k, &p);
             if (m->prepare(&ds->d.mesh, &p, &ctx->params, s.state) < 0)
                 continue;

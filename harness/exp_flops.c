@@ -98,18 +98,12 @@ static int find_flops_bin(const struct skb_run_ctx *ctx, char *path, size_t len)
 
 struct stats { double mean, min, max, median; };
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static struct stats stats_of(double *v, int k)
 {
     struct stats s = { 0, 0, 0, 0 };
     if (k == 0)
         return s;
-    qsort(v, (size_t)k, sizeof *v, cmp_double);
+    skb_sort_doubles(v, k);
     s.min = v[0];
     s.max = v[k - 1];
     s.median = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;

@@ -84,18 +84,6 @@ static void bounds(const float *pos, int n, double lo[3], double hi[3])
         }
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *x, int n)
-{
-    qsort(x, (size_t)n, sizeof *x, cmp_double);
-    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
-}
-
 static void record_check(struct gpu_run *r, int i, cJSON *v, const struct skb_gpu_check *chk,
                          const int *idx, int np)
 {
@@ -218,15 +206,15 @@ static int run_dataset(struct gpu_run *r, const struct skb_dataset *d, char *msg
                 || (rc = sb_centers(r->sh[i], &gm, m, r->sh[i]->needs_scale ? &sposes[np / 2] : &poses[np / 2],
                                    &tc[i * reps + k], msg, msglen)) < 0))
                 goto done;
-    double lbs_ms = median(t, reps);
+    double lbs_ms = skb_sorted_median(t, reps);
     for (int i = 0; i < r->nsh; i++) {
         if (!joints[i])
             continue;
-        double ms = median(t + i * reps, reps);
+        double ms = skb_sorted_median(t + i * reps, reps);
         if (r->sh[i]->layout == SKB_GPU_LAYOUT_QT_SB) {
             char key[96];
             snprintf(key, sizeof key, "%s_cpu_center_ms", r->sh[i]->name);
-            skb_json_add_number(object_at(r->root, key), d->name, median(tc + i * reps, reps));
+            skb_json_add_number(object_at(r->root, key), d->name, skb_sorted_median(tc + i * reps, reps));
             snprintf(key, sizeof key, "%s_joint_sets", r->sh[i]->name);
             cJSON_AddNumberToObject(object_at(r->root, key), d->name, gm.nsets);
         }

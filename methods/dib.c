@@ -115,6 +115,7 @@ static int dib_pose_stats(const struct skb_mesh *m, const void *state, struct sk
 {
     out->solves = 0;
     out->max_iterations = 0;
+    out->max_center_norm = 0;
     for (int v = 0; v < m->nverts; v++) {
         struct skb_dq b;
         int it, rc = dib_vertex(m, state, v, &b, &it);

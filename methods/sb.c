@@ -190,6 +190,12 @@ static int sb_pose_stats(const struct skb_mesh *m, const void *state, struct skb
     struct sb_view s = sb_layout(m, state);
     out->solves = s.head->solves;
     out->max_iterations = 0;
+    out->max_center_norm = 0;
+    for (int f = 0; f < s.head->nsets; f++) {
+        skb_real r = skb_v3_norm(s.sets[f].center);
+        if (r > out->max_center_norm)
+            out->max_center_norm = r;
+    }
     return 0;
 }
 

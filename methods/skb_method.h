@@ -76,6 +76,8 @@ struct skb_blend_stats {
 struct skb_pose_stats {
     int solves;                /* least-squares solves (SVDs) done in prepare */
     int max_iterations;        /* iterative methods: worst vertex in the last skin */
+    skb_real max_center_norm;  /* methods with rotation centres (SB): the largest
+                                * |r_c| of the pose, rest-pose units; else 0 */
 };
 
 /* a skinned mesh in its rest pose (thesis 2.2.1) */

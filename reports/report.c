@@ -1230,13 +1230,22 @@ static const cJSON *paper_scenario(const cJSON *sec, const char *name, int *inde
  * make the query descend further) */
 static char *sphere_tests_note(const cJSON *m)
 {
-    double on, bu, rf;
+    double on, bu, rf, reach, med;
+    char *n;
     if (jnum(jget(m, "sphere_tests_on_demand"), &on) < 0 || jnum(jget(m, "sphere_tests_bottom_up"), &bu) < 0)
         return NULL;
     if (jnum(jget(m, "spheres_refitted_on_demand"), &rf) < 0)
-        return S("sphere-sphere tests per frame: %.6g on demand, %.6g bottom-up", on, bu);
-    return S("sphere-sphere tests per frame: %.6g on demand, %.6g bottom-up; %.6g spheres refitted on demand",
-             on, bu, rf);
+        n = S("sphere-sphere tests per frame: %.6g on demand, %.6g bottom-up", on, bu);
+    else
+        n = S("sphere-sphere tests per frame: %.6g on demand, %.6g bottom-up; %.6g spheres refitted on demand",
+              on, bu, rf);
+    if (jnum(jget(m, "rotation_centre_reach_median"), &med) == 0 && jnum(jget(m, "rotation_centre_reach_max"), &reach) == 0) {
+        char *w = S("%s; farthest rotation centre per pose: median %.3g, max %.3g x the model's reach from the origin "
+                    "(the on-demand sphere grows with its distance, thesis Alg. 6.1)", n, med, reach);
+        free(n);
+        n = w;
+    }
+    return n;
 }
 
 static void build_table62(struct skb_report *rep)

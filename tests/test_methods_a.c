@@ -420,7 +420,7 @@ static void test_sb_solves_per_joint_set(void **state)
     int joint[4 * SM_VERTS];
     struct skb_mesh mesh;
     struct skb_skinner s;
-    struct skb_pose_stats ps = { -1, -1 };
+    struct skb_pose_stats ps = { -1, -1, -1 };
     char msg[256];
     const struct skb_method *sb = method("sb");
     small_mesh(&mesh, pos, joint, weight, r, mats);
@@ -431,6 +431,24 @@ static void test_sb_solves_per_joint_set(void **state)
     assert_int_equal(sb->pose_stats(&mesh, s.state, &ps), 0);
     assert_int_equal(ps.solves, SM_SETS);
     assert_int_equal(ps.max_iterations, 0);
+    /* the farthest rotation centre, solved again per vertex's joint set */
+    double far = 0;
+    for (int v = 0; v < SM_VERTS; v++) {
+        const skb_real *ptr[4];
+        int n = 0;
+        for (int k = 0; k < 4; k++) {
+            int dup = weight[4 * v + k] == 0;
+            for (int l = 0; l < k; l++)
+                dup |= weight[4 * v + l] != 0 && joint[4 * v + l] == joint[4 * v + k];
+            if (!dup)
+                ptr[n++] = mats + 16 * joint[4 * v + k];
+        }
+        skb_real rc[3];
+        if (n >= 2 && skb_rotcenter(n, ptr, rc) == 0)
+            far = fmax(far, skb_v3_norm(rc));
+    }
+    assert_true(far > 0);
+    assert_true(fabs(ps.max_center_norm - far) <= 1e-9 * far);
     skb_skin_fini(&s);
     gsl_rng_free(r);
 }

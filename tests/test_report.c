@@ -223,6 +223,8 @@ static void test_report_statuses(void **state)
     assert_int_equal(find_row(sc62, 0, "men_full", 1, "dlb")->status, SKB_ROW_NEW);
     assert_non_null(strstr(find_row(sc62, 0, "men_full", 1, "sbs")->note,
                            "sphere-sphere tests per frame: 900 on demand, 1100 bottom-up; 150 spheres refitted"));
+    assert_non_null(strstr(find_row(sc62, 0, "men_full", 1, "sbs")->note,
+                           "farthest rotation centre per pose: median 0.5, max 12 x the model's reach"));
     assert_int_equal(find_row(sc62, 0, "creatures through each other (yes/no)", 1, "sbs")->status, SKB_ROW_REPRODUCED);
     assert_int_equal(find_row(sc62, 0, "Crowd of 50 creatures", 1, "lbs")->status, SKB_ROW_NOT_RUN);
     /* the rendered pages name every table and carry no NaN */
