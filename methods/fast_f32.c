@@ -12,8 +12,8 @@
  * with FMA contraction (Makefile).  LBS blends 8 wide per vertex (7.8 ->
  * 5.9 ms); DLB, QLB0 and QB blend each vertex into one 8-wide row
  * ((real | dual) or (quaternion | translation)), transpose blocks of 8
- * vertices and rotate 8 vertices per operation (DLB 11.4 -> 6.3 ms, QB
- * 13.0 -> 9.6 ms).  Tried and measured slower: LBS blended 16 wide, LBS
+ * vertices and rotate 8 vertices per operation (DLB 11.4 -> 6.2 ms, QB
+ * 13.0 -> 9.8 ms).  Tried and measured slower: LBS blended 16 wide, LBS
  * normals renormalised with a scalar sqrt and divide, the quaternion methods
  * per vertex in 4-wide form (still used for meshes too big for the sign
  * table, and for QLB without signs).  Everything
