@@ -179,6 +179,47 @@ static cJSON *load_ref(void)
     return ref;
 }
 
+/* the report tests' fixture: run-a loaded, the reference, a report to build */
+struct rfix {
+    struct skb_results r;
+    struct skb_report rep;
+    cJSON *ref;
+    char msg[512];
+};
+
+static int rfix_setup(void **state)
+{
+    struct rfix *f = calloc(1, sizeof *f);
+    if (!f)
+        return -1;
+    f->ref = load_ref();
+    if (skb_results_load(FIXTURE, &f->r, f->msg, sizeof f->msg) < 0) {
+        cJSON_Delete(f->ref);
+        free(f);
+        return -1;
+    }
+    *state = f;
+    return 0;
+}
+
+static int rfix_teardown(void **state)
+{
+    struct rfix *f = *state;
+    skb_report_free(&f->rep);
+    skb_results_free(&f->r);
+    cJSON_Delete(f->ref);
+    free(f);
+    return 0;
+}
+
+/* (re)build the fixture's report from its (possibly edited) results */
+static struct skb_report *rfix_build(struct rfix *f)
+{
+    skb_report_free(&f->rep);
+    assert_int_equal(skb_report_build(&f->r, 1, f->ref, &f->rep, f->msg, sizeof f->msg), 0);
+    return &f->rep;
+}
+
 static const struct skb_rrow *find_row(const struct skb_rtable *t, int col, const char *a, int col2, const char *b)
 {
     for (int i = 0; i < t->nrows; i++)
@@ -189,12 +230,10 @@ static const struct skb_rrow *find_row(const struct skb_rtable *t, int col, cons
 
 static void test_report_statuses(void **state)
 {
-    static struct skb_results r;
-    struct skb_report *rep = calloc(1, sizeof *rep);
-    char msg[512];
-    cJSON *ref = load_ref();
-    assert_int_equal(skb_results_load(FIXTURE, &r, msg, sizeof msg), 0);
-    assert_int_equal(skb_report_build(&r, 1, ref, rep, msg, sizeof msg), 0);
+    struct rfix *f = *state;
+    struct skb_results *r = &f->r;
+    struct skb_report *rep;
+    rep = rfix_build(f);
     static const char *const ids[] = { "runs", "table41", "flops", "bounds", "fig18", "fast", "table32", "fig19", "gpu",
                                        "table52", "table61", "spheretree", "table53", "table62", NULL };
     for (int i = 0; ids[i]; i++)
@@ -230,44 +269,37 @@ static void test_report_statuses(void **state)
     /* the rendered pages name every table and carry no NaN */
     char *buf = NULL;
     size_t n = 0;
-    FILE *f = open_memstream(&buf, &n);
-    assert_int_equal(skb_report_render_html(rep, NULL, f), 0);
-    assert_int_equal(skb_report_render_md(rep, f), 0);
-    fclose(f);
+    FILE *page = open_memstream(&buf, &n);
+    assert_int_equal(skb_report_render_html(rep, NULL, page), 0);
+    assert_int_equal(skb_report_render_md(rep, page), 0);
+    fclose(page);
     assert_non_null(strstr(buf, "id=\"t-table62\""));
     assert_null(strstr(buf, "nan"));
     free(buf);
-    skb_report_free(rep);
     /* a trend that does not grow is reported as differing */
-    cJSON *sc = cJSON_GetObjectItem(r.doc[SKB_RF_CD], "scaling");
+    cJSON *sc = cJSON_GetObjectItem(r->doc[SKB_RF_CD], "scaling");
     cJSON_ReplaceItemInObject(cJSON_GetObjectItem(cJSON_GetArrayItem(sc, 3), "colliding"), "speedup", cJSON_CreateNumber(1));
-    assert_int_equal(skb_report_build(&r, 1, ref, rep, msg, sizeof msg), 0);
+    rep = rfix_build(f);
     assert_int_equal(find_row(skb_report_table(rep, "table53"), 0, "colliding", 1, "trend")->status, SKB_ROW_DIFFERS);
-    skb_report_free(rep);
-    free(rep);
-    skb_results_free(&r);
-    cJSON_Delete(ref);
 }
 
 /* a method added only in the results shows up in every table that lists methods */
 static void test_report_new_method_everywhere(void **state)
 {
-    static struct skb_results r;
-    struct skb_report *rep = calloc(1, sizeof *rep);
-    char msg[512];
-    cJSON *ref = load_ref();
-    assert_int_equal(skb_results_load(FIXTURE, &r, msg, sizeof msg), 0);
-    cJSON *v = cJSON_Duplicate(cJSON_GetObjectItem(cJSON_GetObjectItem(r.doc[SKB_RF_PROPERTIES], "verdicts"), "dlb"), 1);
-    cJSON_AddItemToObject(cJSON_GetObjectItem(r.doc[SKB_RF_PROPERTIES], "verdicts"), "newblend", v);
+    struct rfix *f = *state;
+    struct skb_results *r = &f->r;
+    struct skb_report *rep;
+    cJSON *v = cJSON_Duplicate(cJSON_GetObjectItem(cJSON_GetObjectItem(r->doc[SKB_RF_PROPERTIES], "verdicts"), "dlb"), 1);
+    cJSON_AddItemToObject(cJSON_GetObjectItem(r->doc[SKB_RF_PROPERTIES], "verdicts"), "newblend", v);
     cJSON *fit = cJSON_CreateObject();
     cJSON_AddNumberToObject(fit, "a", 10);
     cJSON_AddNumberToObject(fit, "b", 5);
-    cJSON_AddItemToObject(cJSON_GetObjectItem(r.doc[SKB_RF_FLOPS], "fits"), "newblend", fit);
-    cJSON *ds = cJSON_GetObjectItem(cJSON_GetObjectItem(r.doc[SKB_RF_CPU], "datasets"), "arm");
+    cJSON_AddItemToObject(cJSON_GetObjectItem(r->doc[SKB_RF_FLOPS], "fits"), "newblend", fit);
+    cJSON *ds = cJSON_GetObjectItem(cJSON_GetObjectItem(r->doc[SKB_RF_CPU], "datasets"), "arm");
     cJSON_AddNumberToObject(cJSON_GetObjectItem(ds, "ms"), "newblend", 1.1);
-    cJSON_AddNumberToObject(cJSON_GetObjectItem(cJSON_GetObjectItem(r.doc[SKB_RF_GPU], "ms"), "arm"), "newblend", 0.7);
-    cJSON_AddNumberToObject(cJSON_GetObjectItem(r.doc[SKB_RF_GPU], "instructions"), "newblend", 44);
-    assert_int_equal(skb_report_build(&r, 1, ref, rep, msg, sizeof msg), 0);
+    cJSON_AddNumberToObject(cJSON_GetObjectItem(cJSON_GetObjectItem(r->doc[SKB_RF_GPU], "ms"), "arm"), "newblend", 0.7);
+    cJSON_AddNumberToObject(cJSON_GetObjectItem(r->doc[SKB_RF_GPU], "instructions"), "newblend", 44);
+    rep = rfix_build(f);
     assert_int_equal(find_row(skb_report_table(rep, "table41"), 0, "newblend", 0, NULL)->status, SKB_ROW_NEW);
     assert_int_equal(find_row(skb_report_table(rep, "flops"), 0, "newblend", 0, NULL)->status, SKB_ROW_NEW);
     assert_non_null(find_row(skb_report_table(rep, "fig18"), 0, "arm", 1, "newblend"));
@@ -275,10 +307,6 @@ static void test_report_new_method_everywhere(void **state)
     assert_non_null(find_row(skb_report_table(rep, "fig19"), 0, "newblend", 0, NULL));
     /* and its sphere refit (spheres.json "dlb" is not a paper column) */
     assert_non_null(find_row(skb_report_table(rep, "table61"), 0, "capsule_human", 2, "dlb"));
-    skb_report_free(rep);
-    free(rep);
-    skb_results_free(&r);
-    cJSON_Delete(ref);
 }
 
 /* DQ paper Fig. 1: logm / dlb and sb / dlb are judged once gpu.json has
@@ -286,20 +314,17 @@ static void test_report_new_method_everywhere(void **state)
  * ratio they would give, and whether sb's ms includes them */
 static void test_report_figure_1(void **state)
 {
-    static struct skb_results r;
-    struct skb_report *rep = calloc(1, sizeof *rep);
-    char msg[512];
-    cJSON *ref = load_ref();
-    assert_int_equal(skb_results_load(FIXTURE, &r, msg, sizeof msg), 0);
-    assert_int_equal(skb_report_build(&r, 1, ref, rep, msg, sizeof msg), 0);
+    struct rfix *f = *state;
+    struct skb_results *r = &f->r;
+    struct skb_report *rep;
+    rep = rfix_build(f);
     assert_int_equal(find_row(skb_report_table(rep, "gpu"), 0, "arm", 1, "sb / dlb")->status, SKB_ROW_NOT_RUN);
-    skb_report_free(rep);
-    cJSON *gpu = r.doc[SKB_RF_GPU], *arm = cJSON_GetObjectItem(cJSON_GetObjectItem(gpu, "ms"), "arm");
+    cJSON *gpu = r->doc[SKB_RF_GPU], *arm = cJSON_GetObjectItem(cJSON_GetObjectItem(gpu, "ms"), "arm");
     cJSON_AddNumberToObject(arm, "logm", 1.38);   /* dlb 0.6: 2.3, within 25 % of 2.325 */
     cJSON_AddNumberToObject(arm, "sb", 0.6);      /* 1.0: differs from 2.214 */
     cJSON_AddNumberToObject(cJSON_AddObjectToObject(gpu, "sb_cpu_center_ms"), "arm", 0.72);
     cJSON_AddFalseToObject(gpu, "sb_ms_includes_cpu_center");
-    assert_int_equal(skb_report_build(&r, 1, ref, rep, msg, sizeof msg), 0);
+    rep = rfix_build(f);
     const struct skb_rtable *t = skb_report_table(rep, "gpu");
     assert_int_equal(find_row(t, 0, "arm", 1, "logm / dlb")->status, SKB_ROW_REPRODUCED);
     assert_null(strstr(find_row(t, 0, "arm", 1, "logm / dlb")->note, "centres"));
@@ -308,30 +333,23 @@ static void test_report_figure_1(void **state)
     assert_non_null(strstr(sb->note, "GPU draw only"));
     assert_non_null(strstr(sb->note, "with them 2.2"));   /* (0.6 + 0.72) / 0.6 */
     assert_int_equal(find_row(t, 0, "cloth", 1, "sb / dlb")->status, SKB_ROW_NOT_RUN);
-    skb_report_free(rep);
     cJSON_ReplaceItemInObject(gpu, "sb_ms_includes_cpu_center", cJSON_CreateTrue());
-    assert_int_equal(skb_report_build(&r, 1, ref, rep, msg, sizeof msg), 0);
+    rep = rfix_build(f);
     assert_non_null(strstr(find_row(skb_report_table(rep, "gpu"), 0, "arm", 1, "sb / dlb")->note,
                            "includes its per-pose CPU centres"));
-    skb_report_free(rep);
-    free(rep);
-    skb_results_free(&r);
-    cJSON_Delete(ref);
 }
 
 static void test_report_not_run(void **state)
 {
-    static struct skb_results r;
-    struct skb_report *rep = calloc(1, sizeof *rep);
-    char msg[512];
-    cJSON *ref = load_ref();
-    assert_int_equal(skb_results_load(FIXTURE, &r, msg, sizeof msg), 0);
-    cJSON_Delete(r.doc[SKB_RF_GPU]);
-    r.doc[SKB_RF_GPU] = NULL;
-    snprintf(r.err[SKB_RF_CD], sizeof r.err[SKB_RF_CD], "cd.json: truncated JSON");
-    cJSON_Delete(r.doc[SKB_RF_CD]);
-    r.doc[SKB_RF_CD] = NULL;
-    assert_int_equal(skb_report_build(&r, 1, ref, rep, msg, sizeof msg), 0);
+    struct rfix *f = *state;
+    struct skb_results *r = &f->r;
+    struct skb_report *rep;
+    cJSON_Delete(r->doc[SKB_RF_GPU]);
+    r->doc[SKB_RF_GPU] = NULL;
+    snprintf(r->err[SKB_RF_CD], sizeof r->err[SKB_RF_CD], "cd.json: truncated JSON");
+    cJSON_Delete(r->doc[SKB_RF_CD]);
+    r->doc[SKB_RF_CD] = NULL;
+    rep = rfix_build(f);
     const struct skb_rtable *g = skb_report_table(rep, "fig19");
     assert_int_equal(g->nrows, 1);
     assert_int_equal(g->rows[0].status, SKB_ROW_NOT_RUN);
@@ -339,10 +357,6 @@ static void test_report_not_run(void **state)
     const struct skb_rtable *c = skb_report_table(rep, "table62");
     assert_int_equal(c->rows[0].status, SKB_ROW_NOT_RUN);
     assert_non_null(strstr(c->rows[0].note, "unreadable: cd.json: truncated JSON"));
-    skb_report_free(rep);
-    free(rep);
-    skb_results_free(&r);
-    cJSON_Delete(ref);
 }
 
 /* two machines merge into one report: every table gains a machine column */
@@ -523,10 +537,10 @@ int main(void)
         cmocka_unit_test(test_mann_whitney_ties_and_large),
         cmocka_unit_test(test_results_errors),
         cmocka_unit_test(test_results_load_missing),
-        cmocka_unit_test(test_report_statuses),
-        cmocka_unit_test(test_report_new_method_everywhere),
-        cmocka_unit_test(test_report_figure_1),
-        cmocka_unit_test(test_report_not_run),
+        cmocka_unit_test_setup_teardown(test_report_statuses, rfix_setup, rfix_teardown),
+        cmocka_unit_test_setup_teardown(test_report_new_method_everywhere, rfix_setup, rfix_teardown),
+        cmocka_unit_test_setup_teardown(test_report_figure_1, rfix_setup, rfix_teardown),
+        cmocka_unit_test_setup_teardown(test_report_not_run, rfix_setup, rfix_teardown),
         cmocka_unit_test(test_report_two_machines),
         cmocka_unit_test(test_compare_gates),
         cmocka_unit_test(test_compare_missing_experiment),
