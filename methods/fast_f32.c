@@ -352,13 +352,12 @@ KERNEL static void linear_kernel(const float *__restrict__ jd, const float *__re
  * Every term of Alg. 1 is quadratic in the normalised non-dual part, so
  * v' = v + 2/|b0|^2 (b0 x (b0 x v + a0 v) + a0 be - ae b0 + b0 x be) needs
  * one division and no square root (the trick of thesis 3.3 applied to
- * Alg. 1).  The signs of Algorithm 2 depend only on the (pivot joint, joint)
- * pair, so prepare decides them once per used pair (tab) and the kernel
- * looks them up; without a table, per vertex.  Joint data: real (x,y,z,w),
- * dual (x,y,z,w), so xyz sit in lanes 0-2 for the cross products.
- * (This per-vertex form serves meshes without a sign table; the block
- * kernels below are the fast path.  Per-vertex sign dot products measured
- * 25% slower than the table.) */
+ * Alg. 1).  Algorithm 2's signs by a dot product per influence.  Joint
+ * data: real (x,y,z,w), dual (x,y,z,w), so xyz sit in lanes 0-2 for the
+ * cross products.  This per-vertex form serves only meshes too big for the
+ * sign table (the signs depend only on the (pivot joint, joint) pair, and
+ * the block kernels below look them up: per-vertex dot products measured
+ * 25% slower). */
 
 
 #define SHUF4(a, i, j, k, l) __builtin_shuffle(a, (v4i){ i, j, k, l })
@@ -369,8 +368,8 @@ static inline v4f cross3(v4f a, v4f b)
 
 KERNEL static int dlb_kernel(const float *__restrict__ jd, const float *__restrict__ P,
                                 const float *__restrict__ N, const float *__restrict__ W,
-                                const uint16_t *__restrict__ J, const uint8_t *__restrict__ tab, int nj,
-                                int v0, int v1, int has_nrm, float *__restrict__ OP, float *__restrict__ ON)
+                                const uint16_t *__restrict__ J, int v0, int v1, int has_nrm,
+                                float *__restrict__ OP, float *__restrict__ ON)
 {
     const v4i signbit = { (int)0x80000000, (int)0x80000000, (int)0x80000000, (int)0x80000000 };
     const v4i xyz = { -1, -1, -1, 0 };
@@ -381,19 +380,11 @@ KERNEL static int dlb_kernel(const float *__restrict__ jd, const float *__restri
         int pk = wa > 0 ? 0 : wb > 0 ? 1 : wc > 0 ? 2 : 3;
         v4f r0 = load4(m0), r1 = load4(m1), r2 = load4(m2), r3 = load4(m3);
         v4f w0 = { wa, wa, wa, wa }, w1 = { wb, wb, wb, wb }, w2 = { wc, wc, wc, wc }, w3 = { wd, wd, wd, wd };
-        if (tab) {
-            const uint8_t *t = tab + (size_t)J[4 * v + pk] * (size_t)nj;
-            w0 = (v4f)((v4i)w0 ^ (-(int)t[J[4 * v]] & signbit));
-            w1 = (v4f)((v4i)w1 ^ (-(int)t[J[4 * v + 1]] & signbit));
-            w2 = (v4f)((v4i)w2 ^ (-(int)t[J[4 * v + 2]] & signbit));
-            w3 = (v4f)((v4i)w3 ^ (-(int)t[J[4 * v + 3]] & signbit));
-        } else {
-            v4f p = pk == 0 ? r0 : pk == 1 ? r1 : pk == 2 ? r2 : r3;
-            w0 = (v4f)((v4i)w0 ^ ((hsum4(p * r0) < 0) & signbit));
-            w1 = (v4f)((v4i)w1 ^ ((hsum4(p * r1) < 0) & signbit));
-            w2 = (v4f)((v4i)w2 ^ ((hsum4(p * r2) < 0) & signbit));
-            w3 = (v4f)((v4i)w3 ^ ((hsum4(p * r3) < 0) & signbit));
-        }
+        v4f p = pk == 0 ? r0 : pk == 1 ? r1 : pk == 2 ? r2 : r3;
+        w0 = (v4f)((v4i)w0 ^ ((hsum4(p * r0) < 0) & signbit));
+        w1 = (v4f)((v4i)w1 ^ ((hsum4(p * r1) < 0) & signbit));
+        w2 = (v4f)((v4i)w2 ^ ((hsum4(p * r2) < 0) & signbit));
+        w3 = (v4f)((v4i)w3 ^ ((hsum4(p * r3) < 0) & signbit));
         v4f br = w0 * r0 + w1 * r1 + w2 * r2 + w3 * r3;
         v4f bd = w0 * load4(m0 + 4) + w1 * load4(m1 + 4) + w2 * load4(m2 + 4) + w3 * load4(m3 + 4);
         v4f n2 = hsum4(br * br);
@@ -583,8 +574,7 @@ static inline AI int block8(const struct blk *b, int v0, v8i live, float *__rest
  * as a shared inline helper both kernels measured 20-30% slower. */
 KERNEL static int qlb_kernel(const float *__restrict__ jd, const float *__restrict__ P,
                              const float *__restrict__ N, const float *__restrict__ W,
-                             const uint16_t *__restrict__ J, const float *__restrict__ C,
-                             const uint8_t *__restrict__ tab, int nj, int pivot,
+                             const uint16_t *__restrict__ J, const float *__restrict__ C, int pivot,
                              int v0, int v1, int has_nrm, float *__restrict__ OP, float *__restrict__ ON)
 {
     const v4i signbit = { (int)0x80000000, (int)0x80000000, (int)0x80000000, (int)0x80000000 };
@@ -597,13 +587,7 @@ KERNEL static int qlb_kernel(const float *__restrict__ jd, const float *__restri
         v4f r0 = load4(m0), r1 = load4(m1), r2 = load4(m2), r3 = load4(m3);
         v4f w0 = { wa, wa, wa, wa }, w1 = { wb, wb, wb, wb }, w2 = { wc, wc, wc, wc }, w3 = { wd, wd, wd, wd };
         v4f s0 = w0, s1 = w1, s2 = w2, s3 = w3;   /* signed weights for the rotations */
-        if (tab) {
-            const uint8_t *t = tab + (size_t)J[4 * v + pk] * (size_t)nj;
-            s0 = (v4f)((v4i)w0 ^ (-(int)t[J[4 * v]] & signbit));
-            s1 = (v4f)((v4i)w1 ^ (-(int)t[J[4 * v + 1]] & signbit));
-            s2 = (v4f)((v4i)w2 ^ (-(int)t[J[4 * v + 2]] & signbit));
-            s3 = (v4f)((v4i)w3 ^ (-(int)t[J[4 * v + 3]] & signbit));
-        } else if (pivot) {
+        if (pivot) {
             v4f p = pk == 0 ? r0 : pk == 1 ? r1 : pk == 2 ? r2 : r3;
             s0 = (v4f)((v4i)w0 ^ ((hsum4(p * r0) < 0) & signbit));
             s1 = (v4f)((v4i)w1 ^ ((hsum4(p * r1) < 0) & signbit));
@@ -723,8 +707,8 @@ static int skin_any(const void *state, int v0, int v1, float *pos_out, float *nr
     if (signs && tab)
         return blocks_any(&b, v0, v1, pos_out, nrm_out);
     if (h->kind == K_DLB)
-        return dlb_kernel(b.jd, b.P, b.N, b.W, b.J, NULL, h->njoints, v0, v1, b.has_nrm, pos_out, nrm_out);
-    return qlb_kernel(b.jd, b.P, b.N, b.W, b.J, b.C, NULL, h->njoints, signs, v0, v1, b.has_nrm, pos_out, nrm_out);
+        return dlb_kernel(b.jd, b.P, b.N, b.W, b.J, v0, v1, b.has_nrm, pos_out, nrm_out);
+    return qlb_kernel(b.jd, b.P, b.N, b.W, b.J, b.C, signs, v0, v1, b.has_nrm, pos_out, nrm_out);
 }
 
 const struct skb_method_f32 skb__linear_f32 = { linear_size, linear_bind, linear_prepare, skin_any };
