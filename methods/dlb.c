@@ -25,7 +25,7 @@ void skb__dq_antipodal_pivot(int n, int pivot, struct skb_dq *q)
     /* DQ paper Alg. 2; dot of the non-dual parts only (DQ paper 4.1) */
     for (int i = 0; i < n; i++)
         if (i != pivot && skb_quat_dot(&q[pivot].r, &q[i].r) < 0)
-            skb_dq_scale(&q[i], -1, &q[i]);
+            skb_dq_neg(&q[i], &q[i]);
 }
 
 void skb__dq_antipodal_chain(int n, struct skb_dq *q)
@@ -33,7 +33,7 @@ void skb__dq_antipodal_chain(int n, struct skb_dq *q)
     /* DQ paper 4.1, hierarchy rule with pi(i) = i - 1 */
     for (int i = 1; i < n; i++)
         if (skb_quat_dot(&q[i - 1].r, &q[i].r) < 0)
-            skb_dq_scale(&q[i], -1, &q[i]);
+            skb_dq_neg(&q[i], &q[i]);
 }
 
 int skb__dlb_sum(int n, const skb_real *w, struct skb_dq *q, int antipodal, struct skb_dq *out)
@@ -112,7 +112,7 @@ int skb__dq_prepare(const struct skb_mesh *m, const skb_real *mats, int antipoda
             }
             int p = parent_of(m, k);
             if (p >= 0 && done[p] && skb_quat_dot(&q[p].r, &q[k].r) < 0)
-                skb_dq_scale(&q[k], -1, &q[k]);
+                skb_dq_neg(&q[k], &q[k]);
             done[k] = 1;
         }
     }
@@ -144,36 +144,64 @@ int skb__dq_gather(const struct skb_mesh *m, const void *state, int v, struct sk
     return n;
 }
 
-/* blend: 4x4 -> dual quaternion (eq. 2.3), sum, normalise, back (thesis 4.4).
- * Streams over the inputs (no limit on n, no buffer): the pivot is converted
- * first, then each input is converted, sign-fixed and accumulated. */
+/* blend: 4x4 -> dual quaternion (eq. 2.3), sum, normalise, back (thesis 4.4),
+ * operation-minimal (the counted code is the timed code):
+ *  - per input, q_i from the rotation and the sign s_i (Alg. 2, or the chain
+ *    fallback of the hierarchy rule) go into the weight, w'_i = +-w_i (a
+ *    negation); then R += w'_i q_i and E += t_i (w'_i q_i), a product by the
+ *    pure quaternion t_i: E = 2 sum_i w'_i qe_i (eq. 2.3, the 1/2 deferred);
+ *  - the normalised blend c = b/|b| with b = R + eps E/2 is never formed: its
+ *    rotation is R's matrix divided by <R,R> (thesis 3.3) and its translation
+ *    2 vec(ce c0*) = vec(E R*)/<R,R> (the <R,qe> part of the dual normalisation
+ *    is a scalar and drops out of the vector part);
+ *  - cancellation: inputs are validated rigid (|q_i| = 1 within 1e-6) and the
+ *    weights convex, so sum_i w_i |q_i| = 1 to that tolerance and the test
+ *    |R| < SKB_DLB_CANCEL_REL needs no square root per input.
+ * Streams over the inputs (no limit on n, no buffer): the pivot first. */
+static void dlb_input(const skb_real *m, struct skb_quat *q, skb_real t[3])
+{
+    skb_real rot[9];
+    skb_mat4_to_rt(m, rot, t);
+    skb_quat_from_mat3(rot, q);
+}
+
 static int dlb_blend(const struct skb_blend_in *in, const struct skb_params *prm,
                      skb_real out[16], struct skb_blend_stats *st)
 {
-    struct skb_dq piv, prev, qi, b, u;
+    struct skb_quat piv, prev, qi, wq, r, e;
+    skb_real tp[3], t[3], rot[9];
     int pivot = 0;
     while (pivot < in->n - 1 && !(in->weights[pivot] > 0))
         pivot++;
-    skb_dq_from_mat4(in->mats + 16 * pivot, &piv);
+    dlb_input(in->mats + 16 * pivot, &piv, tp);
     prev = piv;
-    memset(&b, 0, sizeof b);
-    skb_real ref = 0;
+    r.w = 0; r.x = 0; r.y = 0; r.z = 0;
+    e = r;
     for (int i = 0; i < in->n; i++) {
-        if (i == pivot)
+        skb_real wi = in->weights[i];
+        if (i == pivot) {
             qi = piv;
-        else
-            skb_dq_from_mat4(in->mats + 16 * i, &qi);
-        if (prm->antipodal == SKB_ANTIPODAL_PIVOT && skb_quat_dot(&piv.r, &qi.r) < 0)
-            skb_dq_scale(&qi, -1, &qi);
-        else if (prm->antipodal == SKB_ANTIPODAL_HIERARCHY && i > 0 && skb_quat_dot(&prev.r, &qi.r) < 0)
-            skb_dq_scale(&qi, -1, &qi);   /* chain fallback: no tree in a blend */
-        skb_dq_axpy(in->weights[i], &qi, &b);
-        ref = ref + in->weights[i] * skb_quat_norm(&qi.r);
+            t[0] = tp[0]; t[1] = tp[1]; t[2] = tp[2];
+        } else {
+            dlb_input(in->mats + 16 * i, &qi, t);
+        }
+        if (prm->antipodal == SKB_ANTIPODAL_PIVOT) {
+            if (i != pivot && skb_quat_dot(&piv, &qi) < 0)
+                wi = -wi;             /* Alg. 2: the sign goes into the weight */
+        } else if (prm->antipodal == SKB_ANTIPODAL_HIERARCHY && i > 0 && skb_quat_dot(&prev, &qi) < 0) {
+            skb_quat_neg(&qi, &qi);   /* chain fallback: no tree in a blend */
+        }
+        skb_quat_scale(&qi, wi, &wq);
+        r.w = r.w + wq.w; r.x = r.x + wq.x; r.y = r.y + wq.y; r.z = r.z + wq.z;
+        skb_quat_pure_mul_add(t, &wq, &e);
         prev = qi;
     }
-    if (skb__dlb_cancelled(&b, ref) || skb_dq_normalize(&b, &u) < 0)
+    skb_real n2 = skb_quat_dot(&r, &r);
+    if (!(n2 >= SKB_DLB_CANCEL_REL * SKB_DLB_CANCEL_REL) || !isfinite((double)n2))
         return SKB_ECANCEL;
-    skb_dq_to_mat4(&u, out);
+    skb_quat_to_mat3_n2(&r, n2, rot);
+    skb_dq_translation(&r, &e, 1 / n2, t);
+    skb_mat4_from_rt(rot, t, out);
     return 0;
 }
 

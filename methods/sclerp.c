@@ -16,7 +16,7 @@ static int sclerp_blend(const struct skb_blend_in *in, const struct skb_params *
     }
     skb_dq_from_mat4(in->mats + 16, &q);
     if (prm->antipodal != SKB_ANTIPODAL_NONE && skb_quat_dot(&p.r, &q.r) < 0)
-        skb_dq_scale(&q, -1, &q);
+        skb_dq_neg(&q, &q);
     skb_dq_conj(&p, &pc);            /* inverse of a unit dual quaternion */
     skb_dq_mul(&pc, &q, &d);
     skb_dq_pow(&d, in->weights[1], &dt);

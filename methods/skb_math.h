@@ -65,6 +65,8 @@ skb_real skb_v3_norm(const skb_real a[3]);
 /* quaternions (thesis 2.1.1) */
 void skb_quat_mul(const struct skb_quat *a, const struct skb_quat *b, struct skb_quat *out);
 void skb_quat_conj(const struct skb_quat *q, struct skb_quat *out);
+/* -q: a sign flip (free in the FLOP count, unlike skb_quat_scale by -1) */
+void skb_quat_neg(const struct skb_quat *q, struct skb_quat *out);
 skb_real skb_quat_dot(const struct skb_quat *a, const struct skb_quat *b);
 skb_real skb_quat_norm(const struct skb_quat *q);
 /* returns -1 (and leaves out untouched) when |q| is 0 or not finite */
@@ -85,6 +87,11 @@ void skb_quat_to_mat3(const struct skb_quat *q, skb_real m[9]);
 /* rotation matrix of a non-unit quaternion, normalised by dividing by <q,q>
  * (thesis 3.3, the matrix after Lemma 3.4: saves the sqrt) */
 void skb_quat_to_mat3_scaled(const struct skb_quat *q, skb_real m[9]);
+/* the same given n2 = <q,q> > 0 (callers that have tested it already) */
+void skb_quat_to_mat3_n2(const struct skb_quat *q, skb_real n2, skb_real m[9]);
+/* acc += (0, t) q: the product by a pure quaternion (eq. 2.1 without the
+ * zero scalar part), accumulated */
+void skb_quat_pure_mul_add(const skb_real t[3], const struct skb_quat *q, struct skb_quat *acc);
 /* unit quaternion from a rotation matrix (3x3 row-major); w >= 0 */
 void skb_quat_from_mat3(const skb_real m[9], struct skb_quat *out);
 /* v' = v + 2 r x (r x v + a v), DQ paper eq. 15; q unit */
@@ -134,6 +141,7 @@ void skb_dq_norm(const struct skb_dq *q, skb_real *n0, skb_real *neps);
 /* q / |q| (dual division); -1 when |q0| vanishes (antipodal cancellation) */
 int skb_dq_normalize(const struct skb_dq *q, struct skb_dq *out);
 void skb_dq_scale(const struct skb_dq *q, skb_real s, struct skb_dq *out);
+void skb_dq_neg(const struct skb_dq *q, struct skb_dq *out);       /* -q, free */
 void skb_dq_axpy(skb_real s, const struct skb_dq *q, struct skb_dq *out);
 /* exp of a pure dual quaternion s*theta/2 (eq. 2.5) and its inverse */
 void skb_dq_exp(const struct skb_dq *v, struct skb_dq *out);
@@ -144,6 +152,9 @@ void skb_dq_from_qt(const struct skb_quat *q, const skb_real t[3], struct skb_dq
 void skb_dq_to_qt(const struct skb_dq *q, struct skb_quat *rot, skb_real t[3]);
 void skb_dq_from_mat4(const skb_real m[16], struct skb_dq *out);
 void skb_dq_to_mat4(const struct skb_dq *q, skb_real m[16]);
+/* t = s vec(d r*): the translation of r + eps d is 2 vec(d r*)/<r,r>
+ * (s = 2 for a unit dual quaternion) */
+void skb_dq_translation(const struct skb_quat *r, const struct skb_quat *d, skb_real s, skb_real t[3]);
 /* DQ paper Algorithm 1 on an arbitrary (non-normalised) blend b:
  * c0 = b0/|b0|, ce = be/|b0|, v' = v + 2 d0 x (d0 x v + a0 v) + 2 (a0 de - ae d0 + d0 x de) */
 void skb_dq_transform_point(const struct skb_dq *b, const skb_real v[3], skb_real out[3]);
