@@ -504,6 +504,14 @@ static int run_flops(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
                 skb_json_add_number(h, key, hist[i]);
             }
     }
+    /* the counter's rules, stated once in harness/flop_real.hpp, and the
+     * check that sign flips are negations (no mul charged for them) */
+    const cJSON *rules = cJSON_GetObjectItemCaseSensitive(raw, "counting_rules");
+    if (rules)
+        cJSON_AddItemToObject(root, "counting_rules", cJSON_Duplicate(rules, 1));
+    const cJSON *negc = cJSON_GetObjectItemCaseSensitive(raw, "negation_checks");
+    if (negc)
+        cJSON_AddItemToObject(root, "negation_checks", cJSON_Duplicate(negc, 1));
     const cJSON *conv = cJSON_GetObjectItemCaseSensitive(raw, "conversions");
     if (conv)
         cJSON_AddItemToObject(root, "conversions", cJSON_Duplicate(conv, 1));

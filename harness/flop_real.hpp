@@ -10,7 +10,18 @@
  *
  * The counters are one per process (a function-local static): the counting
  * build is a single-threaded measuring tool, never linked into libskb.
- * Define SKB_FLOP_NO_PRELUDE to get the class without the typedef (tests). */
+ * Define SKB_FLOP_NO_PRELUDE to get the class without the typedef (tests).
+ *
+ * The counting rules, stated once here (flop_rules() below gives them to
+ * flops.json "counting_rules" and the report; thesis 4.4 / Table 4.1):
+ *   FLOPs        a + b, a - b, a * b: 1 each (the Table 4.1 figure is their sum)
+ *   separately   a / b, sqrt, each transcendental call (sin cos tan asin acos
+ *                atan atan2 exp log pow): counted and reported, not in FLOPs
+ *   free         -a (a sign flip: write a negation, never a * -1, which the
+ *                counter charges as a multiplication), +a, copies, conversions
+ *                to and from double, literals; comparisons (< > <= >= == !=,
+ *                fmin, fmax) and fabs are counted apart as non-FLOPs.
+ * The counter is never special-cased: it sees only the operators below. */
 #ifndef SKB_FLOP_REAL_HPP
 #define SKB_FLOP_REAL_HPP
 
@@ -56,6 +67,23 @@ inline const char *flop_fn_name(int i)
     static const char *const names[FN_COUNT] = { "sin", "cos", "tan", "asin", "acos", "atan",
                                                  "atan2", "exp", "log", "pow" };
     return names[i];
+}
+
+/* the rules above as data: {class, operations, how counted} */
+struct flop_rule { const char *cls; const char *ops; const char *how; };
+inline const flop_rule *flop_rules(int *n)
+{
+    static const flop_rule rules[] = {
+        { "flops", "a + b, a - b (add), a * b (mul)", "1 FLOP each; the Table 4.1 figure is add + mul" },
+        { "separate", "a / b (div), sqrt, transcendental calls (sin cos tan asin acos atan atan2 exp log pow)",
+          "counted and reported per kind, not in the FLOP figure (flops_all adds them as 1 each)" },
+        { "free", "negation -a, unary +a, copies, conversions to/from double, literals",
+          "not counted as FLOPs (negations tallied in 'neg'); a sign flip written as a * -1 is a mul" },
+        { "not_flops", "comparisons < > <= >= == != fmin fmax (cmp), fabs (abs)",
+          "tallied apart, not FLOPs" },
+    };
+    *n = (int)(sizeof rules / sizeof rules[0]);
+    return rules;
 }
 
 class flop {

@@ -143,6 +143,66 @@ void add_primitives(cJSON *root, gsl_rng *r, unsigned long seed, int samples)
     });
 }
 
+/* rotation by `angle` about x, translation (0.3, -0.2, 0.5) */
+void rot_x(double angle, skb_real m[16])
+{
+    double c = std::cos(angle), s = std::sin(angle);
+    const double v[16] = { 1, 0, 0, 0.3, 0, c, -s, -0.2, 0, s, c, 0.5, 0, 0, 0, 1 };
+    for (int i = 0; i < 16; i++)
+        m[i] = v[i];
+}
+
+void add_counts(cJSON *o, const char *key)
+{
+    const skb::flop_counts &c = skb::flop_counter();
+    cJSON *r = cJSON_AddObjectToObject(o, key);
+    cJSON_AddNumberToObject(r, "add", (double)c.add);
+    cJSON_AddNumberToObject(r, "mul", (double)c.mul);
+    cJSON_AddNumberToObject(r, "neg", (double)c.neg);
+}
+
+/* sign flips are negations: each pair runs the same code path (same
+ * Shoemake branch, same n) once without and once with a sign flip (q.w < 0
+ * in quat_from_mat3 at -150 deg; the antipodal pair 170 / -170 deg in the
+ * blends); "flipped" must cost the same add and mul and show more neg */
+void add_negation_checks(cJSON *root, const struct skb_params *prm)
+{
+    cJSON *nc = cJSON_AddObjectToObject(root, "negation_checks");
+    skb_real a[16], b[16], mats[32], out[16], w[2] = { 0.4, 0.6 };
+    skb_real rot[9], t[3];
+    struct skb_quat q;
+    cJSON *o = cJSON_AddObjectToObject(nc, "quat_from_mat3");
+    const double deg = M_PI / 180;
+    for (int k = 0; k < 2; k++) {
+        rot_x(k ? -150 * deg : 150 * deg, a);
+        skb_mat4_to_rt(a, rot, t);
+        skb::flop_reset();
+        skb_quat_from_mat3(rot, &q);
+        add_counts(o, k ? "flipped" : "plain");
+    }
+    for (int mi = 0; skb_methods[mi]; mi++) {
+        const struct skb_method *m = skb_methods[mi];
+        if (!m->blend || (m->flags & (SKB_MF_NEEDS_CENTER | SKB_MF_ITERATIVE)) || !(m->flags & SKB_MF_TABLE41)
+            || std::strcmp(m->name, "linear") == 0)
+            continue;
+        o = cJSON_AddObjectToObject(nc, m->name);
+        for (int k = 0; k < 2; k++) {
+            rot_x(170 * deg, a);
+            rot_x(k ? -170 * deg : 160 * deg, b);
+            for (int i = 0; i < 16; i++) {
+                mats[i] = a[i];
+                mats[16 + i] = b[i];
+            }
+            struct skb_blend_in in = { 2, w, mats, nullptr };
+            struct skb_blend_stats st = { 0 };
+            skb::flop_reset();
+            if (m->blend(&in, prm, out, &st) < 0)
+                continue;
+            add_counts(o, k ? "flipped" : "plain");
+        }
+    }
+}
+
 int parse_int(const char *s, int lo, int hi, int *out)
 {
     char *end;
@@ -184,6 +244,17 @@ int main(int argc, char **argv)
     cJSON_AddStringToObject(root, "counter", "skb::flop (harness/flop_real.hpp): methods/*.c compiled as C++, "
                             "every operation on skb_real counted");
     cJSON_AddItemToObject(root, "fields", cJSON_CreateStringArray(fields, NFIELDS));
+    {
+        int nr;
+        const skb::flop_rule *rules = skb::flop_rules(&nr);
+        cJSON *cr = cJSON_AddObjectToObject(root, "counting_rules");
+        cJSON_AddStringToObject(cr, "source", "harness/flop_real.hpp (skb::flop_rules)");
+        for (int i = 0; i < nr; i++) {
+            cJSON *r = cJSON_AddObjectToObject(cr, rules[i].cls);
+            cJSON_AddStringToObject(r, "operations", rules[i].ops);
+            cJSON_AddStringToObject(r, "counted", rules[i].how);
+        }
+    }
     const char *fnames[skb::FN_COUNT];
     for (int i = 0; i < skb::FN_COUNT; i++)
         fnames[i] = skb::flop_fn_name(i);
@@ -261,6 +332,7 @@ int main(int argc, char **argv)
         record(a, 0);
     }
     add_primitives(root, r, seed, samples);
+    add_negation_checks(root, &prm);
 #ifdef SKB_ROTCENTER_MAX_N
     /* SB: the rotation centre (GSL SVD, double code: its operations are not
      * instrumented, only what touches skb_real is) and the blend given it */

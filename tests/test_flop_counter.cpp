@@ -122,12 +122,74 @@ static void test_counting_build_counts_linear_exactly(void **)
     cJSON_Delete(root);
 }
 
+static cJSON *run_counting_build(const char *args)
+{
+    const char *build = std::getenv("SKB_BUILD");
+    std::string cmd = std::string(build ? build : "build") + "/skinbench-flops " + args;
+    FILE *p = popen(cmd.c_str(), "r");
+    assert_non_null(p);
+    std::string text;
+    char buf[4096];
+    size_t k;
+    while ((k = fread(buf, 1, sizeof buf, p)) > 0)
+        text.append(buf, k);
+    assert_int_equal(pclose(p), 0);
+    cJSON *root = cJSON_Parse(text.c_str());
+    assert_non_null(root);
+    return root;
+}
+
+static double num(const cJSON *o, const char *a, const char *b)
+{
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(o, a), b);
+    assert_true(cJSON_IsNumber(x));
+    return x->valuedouble;
+}
+
+// a negation is free: the counter itself charges -a to neg, and every sign
+// flip in the counted methods (quat_from_mat3's q.w < 0 fix, the antipodal
+// flips of the blends) costs no add or mul: the same code path with and
+// without a flip counts the same add and mul, and the flip shows as neg.
+// Writing a flip as q * -1 (skb_quat_scale(q, -1)) makes this fail.
+static void test_negation_is_not_a_multiplication(void **)
+{
+    flop a = 0.75;
+    skb::flop_reset();
+    flop x = -a;
+    assert_true(counts().neg == 1 && counts().mul == 0 && counts().add == 0);
+    assert_true((double)x == -0.75);
+    cJSON *root = run_counting_build("--samples 1 --nmax 2 --seed 5");
+    const cJSON *nc = cJSON_GetObjectItemCaseSensitive(root, "negation_checks"), *m;
+    int seen = 0, dlb = 0, qlb0 = 0, q3 = 0;
+    cJSON_ArrayForEach(m, nc) {
+        const cJSON *plain = cJSON_GetObjectItemCaseSensitive(m, "plain");
+        const cJSON *flipped = cJSON_GetObjectItemCaseSensitive(m, "flipped");
+        assert_non_null(plain);
+        assert_non_null(flipped);
+        if (num(m, "plain", "mul") != num(m, "flipped", "mul") || num(m, "plain", "add") != num(m, "flipped", "add"))
+            fail_msg("%s: a sign flip is charged as arithmetic (mul %g -> %g, add %g -> %g)", m->string,
+                     num(m, "plain", "mul"), num(m, "flipped", "mul"), num(m, "plain", "add"), num(m, "flipped", "add"));
+        assert_true(num(m, "flipped", "neg") > num(m, "plain", "neg"));   // the flip did happen
+        dlb += std::strcmp(m->string, "dlb") == 0;
+        qlb0 += std::strcmp(m->string, "qlb0") == 0;
+        q3 += std::strcmp(m->string, "quat_from_mat3") == 0;
+        seen++;
+    }
+    assert_true(dlb == 1 && qlb0 == 1 && q3 == 1 && seen >= 4);
+    // the rules are stated in the output, with negation among the free operations
+    const cJSON *rules = cJSON_GetObjectItemCaseSensitive(root, "counting_rules");
+    const cJSON *freeops = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rules, "free"), "operations");
+    assert_true(cJSON_IsString(freeops) && std::strstr(freeops->valuestring, "negation"));
+    cJSON_Delete(root);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_multiply_is_one_count),
         cmocka_unit_test(test_every_operator_counted),
         cmocka_unit_test(test_counting_build_counts_linear_exactly),
+        cmocka_unit_test(test_negation_is_not_a_multiplication),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
