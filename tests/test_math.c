@@ -1,6 +1,7 @@
 /* test_math.c — the math module: conversions round-trip, exp/log invert,
  * Algorithm 1 equals the matrix, screw parameters rebuild the transform. */
 #include "skb_test.h"
+#include "skb_dqblend.h"
 
 #define N_RANDOM 500
 
@@ -136,6 +137,190 @@ static void test_rigid_error_detects_scale(void **state)
     assert_true(skb_mat4_rigid_error(m) > 1e-3);
 }
 
+/* ---- the operation-minimal kernels against the formulas they replaced ----
+ * The FLOP work (issue 14) rewrote the counted code: quaternion -> matrix
+ * from 2/<q,q>, the dual part as a product by the pure t, DLB's translation
+ * as vec(E R*)/<R,R> without a full dual normalisation.  These are
+ * reformulations: on seeded random inputs they must agree with the old
+ * formulas, kept here verbatim as the oracle, to 1e-12 relative. */
+#define REFORM_TOL 1e-12
+
+static void old_quat_to_mat3_scaled(const struct skb_quat *q, double m[9])
+{
+    double ww = q->w * q->w, xx = q->x * q->x, yy = q->y * q->y, zz = q->z * q->z;
+    double inv = 1 / (ww + xx + yy + zz);
+    double xy = 2 * q->x * q->y, xz = 2 * q->x * q->z, yz = 2 * q->y * q->z;
+    double wx = 2 * q->w * q->x, wy = 2 * q->w * q->y, wz = 2 * q->w * q->z;
+    m[0] = (xx + ww - yy - zz) * inv; m[1] = (xy - wz) * inv; m[2] = (xz + wy) * inv;
+    m[3] = (xy + wz) * inv; m[4] = (yy + ww - xx - zz) * inv; m[5] = (yz - wx) * inv;
+    m[6] = (xz - wy) * inv; m[7] = (yz + wx) * inv; m[8] = (zz + ww - xx - yy) * inv;
+}
+
+static void old_dq_from_mat4(const double m[16], struct skb_dq *out)
+{
+    double r[9], t[3];
+    struct skb_quat q, tq, d;
+    skb_mat4_to_rt(m, r, t);
+    skb_quat_from_mat3(r, &q);
+    tq.w = 0; tq.x = t[0]; tq.y = t[1]; tq.z = t[2];
+    skb_quat_mul(&tq, &q, &d);
+    out->r = q;
+    skb_quat_scale(&d, 0.5, &out->d);
+}
+
+static void old_dq_to_mat4(const struct skb_dq *q, double m[16])
+{
+    struct skb_quat c, tt;
+    double r[9], t[3];
+    skb_quat_conj(&q->r, &c);
+    skb_quat_mul(&q->d, &c, &tt);
+    t[0] = 2 * tt.x; t[1] = 2 * tt.y; t[2] = 2 * tt.z;
+    skb_quat_to_mat3(&q->r, r);
+    skb_mat4_from_rt(r, t, m);
+}
+
+static int old_dq_normalize(const struct skb_dq *q, struct skb_dq *out)
+{
+    double n2 = skb_quat_dot(&q->r, &q->r);
+    if (!(n2 > 0) || !isfinite(n2))
+        return -1;
+    double inv = 1 / sqrt(n2), de = skb_quat_dot(&q->r, &q->d) / n2;
+    struct skb_quat r, d;
+    skb_quat_scale(&q->r, inv, &r);
+    skb_quat_scale(&q->d, inv, &d);
+    skb_quat_axpy(-de, &r, &d);
+    out->r = r;
+    out->d = d;
+    return 0;
+}
+
+/* the old dlb_blend (pivot = first positive weight; chain for hierarchy) */
+static int old_dlb(int n, const double *w, const double *mats, int antipodal, double out[16])
+{
+    struct skb_dq piv, prev, qi, b, u;
+    int pivot = 0;
+    while (pivot < n - 1 && !(w[pivot] > 0))
+        pivot++;
+    old_dq_from_mat4(mats + 16 * pivot, &piv);
+    prev = piv;
+    memset(&b, 0, sizeof b);
+    double ref = 0;
+    for (int i = 0; i < n; i++) {
+        if (i == pivot)
+            qi = piv;
+        else
+            old_dq_from_mat4(mats + 16 * i, &qi);
+        if (antipodal == SKB_ANTIPODAL_PIVOT && skb_quat_dot(&piv.r, &qi.r) < 0)
+            skb_dq_scale(&qi, -1, &qi);
+        else if (antipodal == SKB_ANTIPODAL_HIERARCHY && i > 0 && skb_quat_dot(&prev.r, &qi.r) < 0)
+            skb_dq_scale(&qi, -1, &qi);
+        skb_dq_axpy(w[i], &qi, &b);
+        ref += w[i] * skb_quat_norm(&qi.r);
+        prev = qi;
+    }
+    if (skb__dlb_cancelled(&b, ref) || old_dq_normalize(&b, &u) < 0)
+        return SKB_ECANCEL;
+    old_dq_to_mat4(&u, out);
+    return 0;
+}
+
+/* the old skb_mat4_qlb */
+static int old_qlb(int n, const double *w, const double *mats, const double *c, int pivot, double out[16])
+{
+    struct skb_quat s = { 0, 0, 0, 0 }, p = s, q;
+    double t[3] = { 0, 0, 0 }, rot[9], ci[3];
+    int have = 0;
+    for (int i = 0; i < n; i++) {
+        const double *m = mats + 16 * i;
+        double wi = w[i];
+        if (wi == 0)
+            continue;
+        skb_mat4_to_rt(m, rot, ci);
+        skb_quat_from_mat3(rot, &q);
+        if (!have) {
+            p = q;
+            have = 1;
+        } else if (pivot && skb_quat_dot(&p, &q) < 0) {
+            wi = -wi;
+        }
+        skb_quat_axpy(wi, &q, &s);
+        if (c)
+            skb_mat4_apply(m, c, ci);
+        for (int k = 0; k < 3; k++)
+            t[k] += w[i] * ci[k];
+    }
+    if (!(skb_quat_dot(&s, &s) > SKB_QLB_MIN_NORM2))
+        return -1;
+    old_quat_to_mat3_scaled(&s, rot);
+    if (c)
+        for (int k = 0; k < 3; k++)
+            t[k] -= rot[3 * k] * c[0] + rot[3 * k + 1] * c[1] + rot[3 * k + 2] * c[2];
+    skb_mat4_from_rt(rot, t, out);
+    return 0;
+}
+
+/* |a - b|_max relative to max(1, |b|_max) */
+static double rel_diff(const double *a, const double *b, int n)
+{
+    double s = 1;
+    for (int i = 0; i < n; i++)
+        s = fmax(s, fabs(b[i]));
+    return skb_test_mat_diff(a, b, n) / s;
+}
+
+static void test_reformulated_kernels_match_old_formulas(void **state)
+{
+    gsl_rng *r = skb_test_rng();
+    const struct skb_method *dlb = skb_method_find("dlb"), *qlb0 = skb_method_find("qlb0");
+    assert_non_null(dlb);
+    assert_non_null(qlb0);
+    double worst = 0;
+    int blends = 0;
+    for (int k = 0; k < 2000; k++) {
+        int n = 1 + k % 8;
+        double mats[16 * 8], w[8], c[3], a[16], b[16], m3a[9], m3b[9];
+        for (int i = 0; i < n; i++)
+            skb_test_random_rigid(r, SKB_PI, 10, mats + 16 * i);
+        skb_test_random_weights(r, n, w);
+        for (int i = 0; i < 3; i++)
+            c[i] = 4 * gsl_rng_uniform(r) - 2;
+        /* primitives: a non-unit quaternion's scaled matrix, dq <-> 4x4 */
+        struct skb_quat q = { gsl_ran_gaussian(r, 1), gsl_ran_gaussian(r, 1), gsl_ran_gaussian(r, 1),
+                              gsl_ran_gaussian(r, 1) };
+        skb_quat_to_mat3_scaled(&q, m3a);
+        old_quat_to_mat3_scaled(&q, m3b);
+        worst = fmax(worst, rel_diff(m3a, m3b, 9));
+        struct skb_dq dqa, dqb;
+        skb_dq_from_mat4(mats, &dqa);
+        old_dq_from_mat4(mats, &dqb);
+        worst = fmax(worst, rel_diff(&dqa.r.w, &dqb.r.w, 8));
+        skb_dq_to_mat4(&dqb, a);
+        old_dq_to_mat4(&dqb, b);
+        worst = fmax(worst, rel_diff(a, b, 16));
+        /* the blends, through the registry (the counted and timed code) */
+        for (int mode = 0; mode < 2; mode++) {
+            struct skb_params prm;
+            skb_params_default(&prm);
+            prm.antipodal = mode ? SKB_ANTIPODAL_HIERARCHY : SKB_ANTIPODAL_PIVOT;
+            struct skb_blend_in in = { n, w, mats, NULL };
+            assert_int_equal(skb_blend(dlb, &in, &prm, a, NULL, NULL, 0), 0);
+            assert_int_equal(old_dlb(n, w, mats, prm.antipodal, b), 0);
+            worst = fmax(worst, rel_diff(a, b, 16));
+            if (skb_blend(qlb0, &in, &prm, a, NULL, NULL, 0) == 0 && old_qlb(n, w, mats, NULL, 1, b) == 0)
+                worst = fmax(worst, rel_diff(a, b, 16));
+            blends += 2;
+        }
+        assert_int_equal(skb_mat4_qlb(n, w, mats, c, 1, a), 0);   /* QLB'_c (sb, qb) */
+        assert_int_equal(old_qlb(n, w, mats, c, 1, b), 0);
+        worst = fmax(worst, rel_diff(a, b, 16));
+        if (!(worst <= REFORM_TOL))
+            fail_msg("input %d (n = %d): new kernels differ from the old formulas by %.3g relative > %g",
+                     k, n, worst, REFORM_TOL);
+    }
+    print_message("%d blends: worst relative difference to the old formulas %.3g\n", blends, worst);
+    gsl_rng_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -146,6 +331,7 @@ int main(void)
         cmocka_unit_test(test_screw_rebuilds_transform),
         cmocka_unit_test(test_rigid_log_exp),
         cmocka_unit_test(test_rigid_error_detects_scale),
+        cmocka_unit_test(test_reformulated_kernels_match_old_formulas),
     };
     return cmocka_run_group_tests_name("math", tests, NULL, NULL);
 }
