@@ -168,21 +168,28 @@ void skb_quat_pure_mul_add(const skb_real t[3], const struct skb_quat *q, struct
 
 void skb_quat_from_mat3(const skb_real m[9], struct skb_quat *out)
 {
-    /* Shoemake's branch on the largest diagonal term keeps the sqrt argument large */
-    skb_real tr = m[0] + m[4] + m[8];
+    /* the branch is chosen by comparisons only (M. Day, "Converting a rotation
+     * matrix to a quaternion", 2015), so no trace is formed that a branch
+     * would not use: every branch costs 3 + 1 + 3 = 7 FLOPs (Shoemake's
+     * trace-first choice costs 9 outside the w branch).  The chosen
+     * t = 4 c^2 (c the component computed from it) is >= 1 in every branch
+     * (a sum of 1 and two non-negative terms), so the sqrt argument stays
+     * large as in Shoemake's largest-diagonal rule. */
     struct skb_quat q;
-    if (tr > 0) {
-        skb_real s = sqrt(tr + 1) * 2;
-        q.w = s / 4; q.x = (m[7] - m[5]) / s; q.y = (m[2] - m[6]) / s; q.z = (m[3] - m[1]) / s;
-    } else if (m[0] > m[4] && m[0] > m[8]) {
-        skb_real s = sqrt(1 + m[0] - m[4] - m[8]) * 2;
-        q.w = (m[7] - m[5]) / s; q.x = s / 4; q.y = (m[1] + m[3]) / s; q.z = (m[2] + m[6]) / s;
-    } else if (m[4] > m[8]) {
-        skb_real s = sqrt(1 + m[4] - m[0] - m[8]) * 2;
-        q.w = (m[2] - m[6]) / s; q.x = (m[1] + m[3]) / s; q.y = s / 4; q.z = (m[5] + m[7]) / s;
-    } else {
+    if (m[8] < 0) {
+        if (m[0] > m[4]) {
+            skb_real s = sqrt(1 + m[0] - m[4] - m[8]) * 2;
+            q.w = (m[7] - m[5]) / s; q.x = s / 4; q.y = (m[1] + m[3]) / s; q.z = (m[2] + m[6]) / s;
+        } else {
+            skb_real s = sqrt(1 + m[4] - m[0] - m[8]) * 2;
+            q.w = (m[2] - m[6]) / s; q.x = (m[1] + m[3]) / s; q.y = s / 4; q.z = (m[5] + m[7]) / s;
+        }
+    } else if (m[0] < -m[4]) {
         skb_real s = sqrt(1 + m[8] - m[0] - m[4]) * 2;
         q.w = (m[3] - m[1]) / s; q.x = (m[2] + m[6]) / s; q.y = (m[5] + m[7]) / s; q.z = s / 4;
+    } else {
+        skb_real s = sqrt(1 + m[0] + m[4] + m[8]) * 2;
+        q.w = s / 4; q.x = (m[7] - m[5]) / s; q.y = (m[2] - m[6]) / s; q.z = (m[3] - m[1]) / s;
     }
     if (q.w < 0)
         skb_quat_neg(&q, &q);                /* a sign flip, not a x(-1): free */

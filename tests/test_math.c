@@ -145,6 +145,29 @@ static void test_rigid_error_detects_scale(void **state)
  * formulas, kept here verbatim as the oracle, to 1e-12 relative. */
 #define REFORM_TOL 1e-12
 
+/* the old quaternion from a rotation matrix: Shoemake's trace-first branch */
+static void old_quat_from_mat3(const double m[9], struct skb_quat *out)
+{
+    double tr = m[0] + m[4] + m[8];
+    struct skb_quat q;
+    if (tr > 0) {
+        double s = sqrt(tr + 1) * 2;
+        q.w = s / 4; q.x = (m[7] - m[5]) / s; q.y = (m[2] - m[6]) / s; q.z = (m[3] - m[1]) / s;
+    } else if (m[0] > m[4] && m[0] > m[8]) {
+        double s = sqrt(1 + m[0] - m[4] - m[8]) * 2;
+        q.w = (m[7] - m[5]) / s; q.x = s / 4; q.y = (m[1] + m[3]) / s; q.z = (m[2] + m[6]) / s;
+    } else if (m[4] > m[8]) {
+        double s = sqrt(1 + m[4] - m[0] - m[8]) * 2;
+        q.w = (m[2] - m[6]) / s; q.x = (m[1] + m[3]) / s; q.y = s / 4; q.z = (m[5] + m[7]) / s;
+    } else {
+        double s = sqrt(1 + m[8] - m[0] - m[4]) * 2;
+        q.w = (m[3] - m[1]) / s; q.x = (m[2] + m[6]) / s; q.y = (m[5] + m[7]) / s; q.z = s / 4;
+    }
+    if (q.w < 0)
+        skb_quat_scale(&q, -1, &q);
+    *out = q;
+}
+
 static void old_quat_to_mat3_scaled(const struct skb_quat *q, double m[9])
 {
     double ww = q->w * q->w, xx = q->x * q->x, yy = q->y * q->y, zz = q->z * q->z;
@@ -161,7 +184,7 @@ static void old_dq_from_mat4(const double m[16], struct skb_dq *out)
     double r[9], t[3];
     struct skb_quat q, tq, d;
     skb_mat4_to_rt(m, r, t);
-    skb_quat_from_mat3(r, &q);
+    old_quat_from_mat3(r, &q);
     tq.w = 0; tq.x = t[0]; tq.y = t[1]; tq.z = t[2];
     skb_quat_mul(&tq, &q, &d);
     out->r = q;
@@ -236,7 +259,7 @@ static int old_qlb(int n, const double *w, const double *mats, const double *c, 
         if (wi == 0)
             continue;
         skb_mat4_to_rt(m, rot, ci);
-        skb_quat_from_mat3(rot, &q);
+        old_quat_from_mat3(rot, &q);
         if (!have) {
             p = q;
             have = 1;
@@ -290,6 +313,12 @@ static void test_reformulated_kernels_match_old_formulas(void **state)
         skb_quat_to_mat3_scaled(&q, m3a);
         old_quat_to_mat3_scaled(&q, m3b);
         worst = fmax(worst, rel_diff(m3a, m3b, 9));
+        double rot[9], tt[3];
+        struct skb_quat qa, qb;
+        skb_mat4_to_rt(mats, rot, tt);
+        skb_quat_from_mat3(rot, &qa);      /* both give w >= 0 */
+        old_quat_from_mat3(rot, &qb);
+        worst = fmax(worst, rel_diff(&qa.w, &qb.w, 4));
         struct skb_dq dqa, dqb;
         skb_dq_from_mat4(mats, &dqa);
         old_dq_from_mat4(mats, &dqb);
