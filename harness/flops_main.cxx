@@ -107,6 +107,21 @@ void add_primitives(cJSON *root, gsl_rng *r, unsigned long seed, int samples)
         skb::flop_reset();
         skb_quat_to_mat3_scaled(&q, rot);
     });
+    measure_primitive(p, "quat_pure_mul_add", r, samples, [](const skb_real *a, const skb_real *) {
+        skb_real rot[9], t[3];
+        struct skb_quat q, acc = { 0, 0, 0, 0 };
+        skb_mat4_to_rt(a, rot, t);
+        skb_quat_from_mat3(rot, &q);
+        skb::flop_reset();
+        skb_quat_pure_mul_add(t, &q, &acc);
+    });
+    measure_primitive(p, "dq_translation", r, samples, [](const skb_real *a, const skb_real *) {
+        struct skb_dq q;
+        skb_real t[3];
+        skb_dq_from_mat4(a, &q);
+        skb::flop_reset();
+        skb_dq_translation(&q.r, &q.d, 2, t);
+    });
     measure_primitive(p, "dq_from_mat4", r, samples, [](const skb_real *a, const skb_real *) {
         struct skb_dq q;
         skb_dq_from_mat4(a, &q);

@@ -135,7 +135,7 @@ static const char css[] =
     "th,td{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}"
     "th{background:#eee}td.n{max-width:40em}"
     ".reproduced{background:#d9f2d9}.differs{background:#f8d7d7}.not-run{background:#eee;color:#666}"
-    ".context{background:#fff}.new{background:#dde8f7}"
+    ".context{background:#fff}.new{background:#dde8f7}.fewer{background:#e6f5e0}"
     ".src{color:#555;font-size:12px}.counts span{margin-right:1em;padding:1px 6px}"
     "figure{display:inline-block;margin:.5em}figure img{max-width:640px;border:1px solid #ddd}"
     "figcaption{font-size:12px}";
@@ -150,7 +150,8 @@ static const char check_js[] =
 
 static const char *status_class(int st)
 {
-    static const char *const cls[SKB_ROW_NSTATUS] = { "reproduced", "differs", "not-run", "context", "new" };
+    static const char *const cls[SKB_ROW_NSTATUS] = { "reproduced", "differs", "not-run", "context", "new",
+                                                      "fewer" };
     return st >= 0 && st < SKB_ROW_NSTATUS ? cls[st] : "context";
 }
 

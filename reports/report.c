@@ -15,7 +15,7 @@
 #define REL_EQ 1e-12
 
 static const char *const status_names[SKB_ROW_NSTATUS] = {
-    "reproduced", "differs", "not run", "context", "new"
+    "reproduced", "differs", "not run", "context", "new", "fewer than paper"
 };
 
 const char *skb_row_status_name(int st)
@@ -419,6 +419,44 @@ static void build_table41(struct skb_report *rep)
 
 /* ---- FLOPs ---- */
 
+/* " Counting rules (flops.json counting_rules): flops: ... — ...; ..." appended to the intro */
+static void flops_rules_intro(struct skb_rtable *t, const cJSON *rules)
+{
+    const cJSON *r;
+    char *acc = strdup(" Counting rules (flops.json counting_rules):");
+    int any = 0;
+    cJSON_ArrayForEach(r, rules) {
+        const char *ops = jstr(jget(r, "operations")), *how = jstr(jget(r, "counted"));
+        if (!ops || !how)
+            continue;
+        char *n = S("%s %s: %s — %s.", acc, r->string, ops, how);
+        free(acc);
+        acc = n;
+        any = 1;
+    }
+    if (any) {
+        char *n = S("%s%s", t->intro ? t->intro : "", acc);
+        free(t->intro);
+        t->intro = n;
+    }
+    free(acc);
+}
+
+/* 1 when a*n + b <= pa*n + pb for every n = 1..8 (the counted range), with
+ * the largest measured/paper ratio in *ratio */
+static int flops_at_most_paper(double a, double b, double pa, double pb, double *ratio)
+{
+    int ok = 1;
+    *ratio = 0;
+    for (int n = 1; n <= 8; n++) {
+        double m = a * n + b, p = pa * n + pb;
+        if (p > 0 && m / p > *ratio)
+            *ratio = m / p;
+        ok = ok && m <= p + 0.5;
+    }
+    return ok;
+}
+
 static void build_flops(struct skb_report *rep)
 {
     const cJSON *sec = jget(rep->ref, "flops");
@@ -429,15 +467,19 @@ static void build_flops(struct skb_report *rep)
                                    S("Counted by executing each method (add, mul = 1). %s",
                                      "Rule: exact_int (both coefficients within 0.5); where ours are higher, the note says why."),
                                    cols);
-    /* the counting convention as flops.json states it */
+    /* the counting convention and the counter's rules as flops.json states them */
     for (int k = 0; t && k < rep->nruns; k++) {
-        const char *conv = jstr(jget(rep->runs[k].doc[SKB_RF_FLOPS], "convention"));
+        const cJSON *doc = rep->runs[k].doc[SKB_RF_FLOPS];
+        const char *conv = jstr(jget(doc, "convention"));
+        if (!conv && !jget(doc, "counting_rules"))
+            continue;
         if (conv) {
             char *n = S("%s Convention (flops.json): %s", t->intro ? t->intro : "", conv);
             free(t->intro);
             t->intro = n;
-            break;
         }
+        flops_rules_intro(t, jget(doc, "counting_rules"));
+        break;
     }
     for (int k = 0; k < rep->nruns; k++) {
         const cJSON *doc = rep->runs[k].doc[SKB_RF_FLOPS];
@@ -480,9 +522,17 @@ static void build_flops(struct skb_report *rep)
                     st = SKB_ROW_CONTEXT;
                     note = S("paper gives no formula (%s)", ptext ? ptext : "?");
                 } else {
+                    double ratio;
                     st = fabs(a - pa) <= 0.5 && fabs(b - pb) <= 0.5 ? SKB_ROW_REPRODUCED : SKB_ROW_DIFFERS;
-                    if (st == SKB_ROW_DIFFERS)
-                        note = S("a − a_paper = %+.4g, b − b_paper = %+.4g", a - pa, b - pb);
+                    if (st == SKB_ROW_DIFFERS && flops_at_most_paper(a, b, pa, pb, &ratio)) {
+                        st = SKB_ROW_FEWER;
+                        note = S("fewer FLOPs than the thesis at every n = 1..8 (at most %.0f%% of %s); "
+                                 "a − a_paper = %+.4g, b − b_paper = %+.4g", 100 * ratio, ptext ? ptext : "the paper",
+                                 a - pa, b - pb);
+                    } else if (st == SKB_ROW_DIFFERS) {
+                        note = S("a − a_paper = %+.4g, b − b_paper = %+.4g; up to %.1f%% above %s at n = 1..8",
+                                 a - pa, b - pb, 100 * (ratio - 1), ptext ? ptext : "the paper");
+                    }
                 }
                 note = join_note(note, why_lookup(doc, name, NULL));
             }

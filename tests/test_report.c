@@ -309,6 +309,35 @@ static void test_report_new_method_everywhere(void **state)
     assert_non_null(find_row(skb_report_table(rep, "table61"), 0, "capsule_human", 2, "dlb"));
 }
 
+/* FLOP rows: a count at or below the thesis's at every n = 1..8 is "fewer
+ * than paper" (linear's 24n - 12 against 23n), one above it at some n
+ * "differs"; the counter's rules from flops.json are in the table intro */
+static void test_report_flops_fewer(void **state)
+{
+    struct rfix *f = *state;
+    cJSON *flops = f->r.doc[SKB_RF_FLOPS], *fits = cJSON_GetObjectItem(flops, "fits");
+    cJSON *lin = cJSON_GetObjectItem(fits, "linear"), *logm = cJSON_GetObjectItem(fits, "logm");
+    cJSON_SetNumberValue(cJSON_GetObjectItem(lin, "a"), 24);
+    cJSON_SetNumberValue(cJSON_GetObjectItem(lin, "b"), -12);
+    cJSON_SetNumberValue(cJSON_GetObjectItem(logm, "a"), 66);
+    cJSON_SetNumberValue(cJSON_GetObjectItem(logm, "b"), 137);
+    cJSON *rules = cJSON_AddObjectToObject(flops, "counting_rules");
+    cJSON *free_ops = cJSON_AddObjectToObject(rules, "free");
+    cJSON_AddStringToObject(free_ops, "operations", "negation -a");
+    cJSON_AddStringToObject(free_ops, "counted", "not a FLOP");
+    struct skb_report *rep = rfix_build(f);
+    const struct skb_rtable *t = skb_report_table(rep, "flops");
+    const struct skb_rrow *l = find_row(t, 0, "linear", 0, NULL);
+    assert_int_equal(l->status, SKB_ROW_FEWER);
+    assert_non_null(strstr(l->note, "fewer FLOPs than the thesis"));
+    assert_int_equal(find_row(t, 0, "logm", 0, NULL)->status, SKB_ROW_FEWER);
+    assert_non_null(strstr(t->intro, "free: negation -a — not a FLOP"));
+    /* one coefficient up: above 23n at n = 8 (25*8 - 12 = 188 > 184) */
+    cJSON_SetNumberValue(cJSON_GetObjectItem(lin, "a"), 25);
+    rep = rfix_build(f);
+    assert_int_equal(find_row(skb_report_table(rep, "flops"), 0, "linear", 0, NULL)->status, SKB_ROW_DIFFERS);
+}
+
 /* DQ paper Fig. 1: logm / dlb and sb / dlb are judged once gpu.json has
  * both times; sb's per-pose CPU centres are named in the note, with the
  * ratio they would give, and whether sb's ms includes them */
@@ -540,6 +569,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_report_statuses, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_new_method_everywhere, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_figure_1, rfix_setup, rfix_teardown),
+        cmocka_unit_test_setup_teardown(test_report_flops_fewer, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_not_run, rfix_setup, rfix_teardown),
         cmocka_unit_test(test_report_two_machines),
         cmocka_unit_test(test_compare_gates),
