@@ -154,7 +154,7 @@ static int rec_field(const cJSON *rec, int f, double *out)
 struct flop_parts {
     const char *method;
     const char *per_transform[3];
-    const char *per_blend[7];
+    const char *per_blend[9];
     const char *rest;
 };
 static const struct flop_parts flop_parts[] = {
@@ -173,13 +173,17 @@ static const struct flop_parts flop_parts[] = {
     { "logm", { "mat4_log_rigid", NULL }, { "mat4_exp_rigid", NULL },
       "the weighted sum of the 6 log coordinates; log and exp are the closed-form Rodrigues formulas for rigid "
       "transforms (through the quaternion), the optimisation the thesis names for its 104n + 160 (4.4)" },
-    { "sclerp", { NULL }, { "dq_from_mat4", "dq_from_mat4", "dq_mul", "dq_pow", "dq_mul", "dq_to_mat4", NULL },
-      "the sign test and the conjugate. Route: the thesis defines ScLERP on dual quaternions, p (p* q)^t "
-      "(4.3, Lemma 4.4) and counts the matrix <-> dual quaternion conversions in (4.4: 'the FLOPS for matrix "
-      "<-> dual quaternion conversions are included in Table 4.1'), so its 240 is the dual-quaternion route "
-      "counted here, whose primitives (counted alone, above) already sum to more than 240 with the full "
-      "dual quaternion products; a mixed route through matrices (P^-1 Q formed on the matrices, one "
-      "conversion, the power, the product with P on matrices) is not implemented" },
+    { "sclerp", { NULL }, { "quat_from_mat3", "quat_from_mat3", "quat_mul", "dq_from_qt", "dq_pow", "quat_mul",
+                            "quat_to_mat3", "dq_translation", NULL },
+      "the relative translation Rp^T (tq - tp) (3 + 15) and tp + Rp t_c (15 + 3). Route: the thesis defines "
+      "ScLERP on dual quaternions, p (p* q)^t (4.3, Lemma 4.4), and counts the matrix <-> dual quaternion "
+      "conversions in (4.4: 'the FLOPS for matrix <-> dual quaternion conversions are included in Table "
+      "4.1'). Counted here: the same dual-quaternion power, with p* q formed from the matrices (rotation "
+      "p0* q0, one quaternion product; translation of P^-1 Q on the matrix, then its dual part) and "
+      "p (p* q)^t returned to 4x4 as rotation p0 c0 and translation tp + Rp t_c: two matrix->quaternion "
+      "conversions, two quaternion products, the power, one quaternion->matrix conversion and one translation "
+      "extraction, and no "
+      "full dual quaternion product (88 each: two of them plus two full conversions made the former count)" },
     { "dlb", { "quat_from_mat3", "quat_pure_mul_add", NULL }, { "quat_to_mat3_scaled", "dq_translation", NULL },
       "per transform: Algorithm 2's sign test (7, into the weight as a negation), w_i q_i (4) and its sum "
       "(4), the dual part E += t_i (w_i q_i) by the pure t_i (quat_pure_mul_add, 1/2 deferred): "

@@ -122,6 +122,33 @@ void add_primitives(cJSON *root, gsl_rng *r, unsigned long seed, int samples)
         skb::flop_reset();
         skb_dq_translation(&q.r, &q.d, 2, t);
     });
+    measure_primitive(p, "quat_mul", r, samples, [](const skb_real *a, const skb_real *b) {
+        skb_real rot[9], t[3];
+        struct skb_quat qa, qb, o;
+        skb_mat4_to_rt(a, rot, t);
+        skb_quat_from_mat3(rot, &qa);
+        skb_mat4_to_rt(b, rot, t);
+        skb_quat_from_mat3(rot, &qb);
+        skb::flop_reset();
+        skb_quat_mul(&qa, &qb, &o);
+    });
+    measure_primitive(p, "quat_to_mat3", r, samples, [](const skb_real *a, const skb_real *) {
+        skb_real rot[9], t[3];
+        struct skb_quat q;
+        skb_mat4_to_rt(a, rot, t);
+        skb_quat_from_mat3(rot, &q);
+        skb::flop_reset();
+        skb_quat_to_mat3(&q, rot);
+    });
+    measure_primitive(p, "dq_from_qt", r, samples, [](const skb_real *a, const skb_real *) {
+        skb_real rot[9], t[3];
+        struct skb_quat q;
+        struct skb_dq d;
+        skb_mat4_to_rt(a, rot, t);
+        skb_quat_from_mat3(rot, &q);
+        skb::flop_reset();
+        skb_dq_from_qt(&q, t, &d);
+    });
     measure_primitive(p, "dq_from_mat4", r, samples, [](const skb_real *a, const skb_real *) {
         struct skb_dq q;
         skb_dq_from_mat4(a, &q);

@@ -166,6 +166,16 @@ void skb_quat_pure_mul_add(const skb_real t[3], const struct skb_quat *q, struct
     acc->w = acc->w - tv; acc->x = acc->x + x; acc->y = acc->y + y; acc->z = acc->z + z;
 }
 
+void skb_quat_pure_mul(const skb_real t[3], const struct skb_quat *q, struct skb_quat *out)
+{
+    /* (0, t)(w, v) = (-t.v, w t + t x v): 20 FLOPs */
+    skb_real w = -(t[0] * q->x + t[1] * q->y + t[2] * q->z);
+    skb_real x = q->w * t[0] + (t[1] * q->z - t[2] * q->y);
+    skb_real y = q->w * t[1] + (t[2] * q->x - t[0] * q->z);
+    skb_real z = q->w * t[2] + (t[0] * q->y - t[1] * q->x);
+    out->w = w; out->x = x; out->y = y; out->z = z;
+}
+
 void skb_quat_from_mat3(const skb_real m[9], struct skb_quat *out)
 {
     /* the branch is chosen by comparisons only (M. Day, "Converting a rotation
@@ -473,8 +483,7 @@ void skb_dq_from_qt(const struct skb_quat *q, const skb_real t[3], struct skb_dq
      * skipped (23 FLOPs, against 32 for a full product and a x0.5) */
     skb_real h[3] = { t[0] * 0.5, t[1] * 0.5, t[2] * 0.5 };
     struct skb_quat d;
-    d.w = 0; d.x = 0; d.y = 0; d.z = 0;
-    skb_quat_pure_mul_add(h, q, &d);
+    skb_quat_pure_mul(h, q, &d);
     out->r = *q;
     out->d = d;
 }

@@ -92,6 +92,8 @@ void skb_quat_to_mat3_n2(const struct skb_quat *q, skb_real n2, skb_real m[9]);
 /* acc += (0, t) q: the product by a pure quaternion (eq. 2.1 without the
  * zero scalar part), accumulated */
 void skb_quat_pure_mul_add(const skb_real t[3], const struct skb_quat *q, struct skb_quat *acc);
+/* out = (0, t) q */
+void skb_quat_pure_mul(const skb_real t[3], const struct skb_quat *q, struct skb_quat *out);
 /* unit quaternion from a rotation matrix (3x3 row-major); w >= 0 */
 void skb_quat_from_mat3(const skb_real m[9], struct skb_quat *out);
 /* v' = v + 2 r x (r x v + a v), DQ paper eq. 15; q unit */

@@ -282,6 +282,21 @@ static int old_qlb(int n, const double *w, const double *mats, const double *c, 
     return 0;
 }
 
+/* the old sclerp_blend: two conversions, p (p* q)^t with full products */
+static void old_sclerp(const double *mats, double t, double out[16])
+{
+    struct skb_dq p, q, pc, d, dt, r;
+    old_dq_from_mat4(mats, &p);
+    old_dq_from_mat4(mats + 16, &q);
+    if (skb_quat_dot(&p.r, &q.r) < 0)
+        skb_dq_scale(&q, -1, &q);
+    skb_dq_conj(&p, &pc);
+    skb_dq_mul(&pc, &q, &d);
+    skb_dq_pow(&d, t, &dt);
+    skb_dq_mul(&p, &dt, &r);
+    old_dq_to_mat4(&r, out);
+}
+
 /* |a - b|_max relative to max(1, |b|_max) */
 static double rel_diff(const double *a, const double *b, int n)
 {
@@ -338,6 +353,14 @@ static void test_reformulated_kernels_match_old_formulas(void **state)
             if (skb_blend(qlb0, &in, &prm, a, NULL, NULL, 0) == 0 && old_qlb(n, w, mats, NULL, 1, b) == 0)
                 worst = fmax(worst, rel_diff(a, b, 16));
             blends += 2;
+        }
+        if (n == 2) {
+            struct skb_params prm;
+            skb_params_default(&prm);
+            struct skb_blend_in in = { 2, w, mats, NULL };
+            assert_int_equal(skb_blend(skb_method_find("sclerp"), &in, &prm, a, NULL, NULL, 0), 0);
+            old_sclerp(mats, w[1], b);
+            worst = fmax(worst, rel_diff(a, b, 16));
         }
         assert_int_equal(skb_mat4_qlb(n, w, mats, c, 1, a), 0);   /* QLB'_c (sb, qb) */
         assert_int_equal(old_qlb(n, w, mats, c, 1, b), 0);
