@@ -18,8 +18,8 @@ done
 for m in linear qlb0 qb logm sclerp dlb; do
   grep -q "\"$m\":[[:space:]]*\"where the fit goes" "$tmp/r/flops.json" && ok || bad "flops.json: no why for $m"
 done
-grep -q 'per transform a = [0-9.]*: dq_from_mat4 [0-9.]* (+4 div, 1 sqrt' "$tmp/r/flops.json" && ok \
-  || bad "flops.json: dlb breakdown lacks the measured dq_from_mat4"
+grep -q 'per transform a = [0-9.]*: quat_from_mat3 [0-9.]* (+4 div, 1 sqrt[^"]*quat_pure_mul_add' "$tmp/r/flops.json" && ok \
+  || bad "flops.json: dlb breakdown lacks the measured quat_from_mat3 + quat_pure_mul_add"
 n=0
 for f in "$tmp"/r/counterexamples/*.json; do
   [ -f "$f" ] || continue
