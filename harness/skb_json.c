@@ -223,6 +223,50 @@ int skb_write_atomic(const char *path, const char *text, size_t len, char *msg, 
     return 0;
 }
 
+FILE *skb_out_begin(const char *path, char *tmp, size_t tmplen, char *msg, size_t msglen)
+{
+    if (skb_output_check(path, msg, msglen) < 0)
+        return NULL;
+    if ((size_t)snprintf(tmp, tmplen, "%s.tmpXXXXXX", path) >= tmplen) {
+        snprintf(msg, msglen, "%s: path too long", path);
+        return NULL;
+    }
+    int fd = mkstemp(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (!f) {
+        snprintf(msg, msglen, "%s: cannot create temporary file: %s", path, strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+        }
+        return NULL;
+    }
+    fchmod(fd, 0644);
+    return f;
+}
+
+int skb_out_end(FILE *f, const char *tmp, const char *path, int ok, char *msg, size_t msglen)
+{
+    int wrote = ok && fflush(f) == 0 && !ferror(f) && fsync(fileno(f)) == 0;
+    int err = errno;
+    if (fclose(f) != 0 && wrote) {
+        wrote = 0;
+        err = errno;
+    }
+    if (ok && !wrote)
+        snprintf(msg, msglen, "%s: write failed: %s", path, strerror(err));
+    int rc = wrote ? skb_output_check(path, msg, msglen) : SKB_EIO;
+    if (rc == 0 && rename(tmp, path) != 0) {
+        snprintf(msg, msglen, "%s: cannot rename the temporary file into place: %s", path, strerror(errno));
+        rc = SKB_EIO;
+    }
+    if (rc < 0)
+        unlink(tmp);
+    else
+        sync_parent(path);
+    return rc;
+}
+
 int skb_json_write_atomic(const char *path, const cJSON *root, char *msg, size_t msglen)
 {
     char *text = cJSON_Print(root);

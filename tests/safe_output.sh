@@ -59,6 +59,20 @@ if skin --out "$tmp/mesh.obj" 2>"$tmp/err"; then
 else bad "skin --out regular file: $(cat "$tmp/err")"; fi
 skin > "$tmp/stdout.obj" && cmp -s "$tmp/stdout.obj" "$tmp/mesh.obj" && ok || bad "skin to stdout differs from --out"
 
+# a results file of an experiment (gpu images, written through libpng) is
+# never written through a symlink planted in --out
+mkdir -p "$tmp/g/images"
+ln -s "$tmp/target" "$tmp/g/images/bent_elbow_dlb.png"
+"$sb" run gpu --quick --out "$tmp/g" >"$tmp/gpu.log" 2>&1
+if ls "$tmp/g/images" | grep -q 'bent_elbow_lbs.png'; then
+  [ -L "$tmp/g/images/bent_elbow_dlb.png" ] && [ "$(cat "$tmp/target")" = keep ] && ok \
+    || bad "run gpu replaced or wrote through a symlink in images/"
+  grep -qs "bent_elbow_dlb.png: refusing to replace a symbolic link" "$tmp/g/gpu.json" "$tmp/gpu.log" && ok \
+    || bad "run gpu: the refused image is not reported"
+else
+  echo "skip: gpu images (gpu experiment rendered nothing here)"
+fi
+
 # stdout on a full device: non-zero exit and one message
 if [ -c "$tmp/n/full" ]; then
   for cmd in "list" "--help" "list methods" "skin --method dlb --model arm" "blend --help"; do
