@@ -632,7 +632,7 @@ static int gb_lock(const struct skb_run_ctx *ctx, struct gb_out *g, char *msg, s
     if (flock(g->lock_fd, LOCK_EX | LOCK_NB) == 0)
         return 0;
     /* the second run waits: timing two runs at once would skew both */
-    fprintf(stderr, "skinbench: run cpu: waiting for another run cpu writing to %s (lock %s)\n", ctx->out_dir, path);
+    skb_run_progress(ctx, "cpu", "waiting for another run cpu writing to %s (lock %s)", ctx->out_dir, path);
     while (flock(g->lock_fd, LOCK_EX) != 0)
         if (errno != EINTR) {
             snprintf(msg, msglen, "cpu: cannot lock %s: %s", path, strerror(errno));
