@@ -110,7 +110,7 @@ static int run_gnuplot(const char *dir, const char *name, char *why, size_t whyl
     if (pid == 0) {
         if (chdir(dir) != 0)
             _exit(126);
-        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
         if (fd >= 0) {
             dup2(fd, 1);
             dup2(fd, 2);
