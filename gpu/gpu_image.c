@@ -10,6 +10,7 @@
 #include <string.h>
 #include <GL/glew.h>
 #include "skb_gpu.h"
+#include "skb_json.h"
 
 /* column-major 4x4 (OpenGL order) */
 static void mat_mul(const double a[16], const double b[16], double out[16])
@@ -73,19 +74,17 @@ static void fit_camera(const double lo[3], const double hi[3], float mvp[16])
 
 static int write_png(const char *path, const unsigned char *rgba, int w, int h, char *msg, size_t msglen)
 {
-    FILE *f = fopen(path, "wb");
+    char tmp[4200];
+    FILE *f = skb_out_begin(path, tmp, sizeof tmp, msg, msglen);   /* temp + rename, never a device */
     png_structp png = NULL;
     png_infop info = NULL;
-    if (!f) {
-        snprintf(msg, msglen, "%s: cannot open for writing", path);
+    if (!f)
         return SKB_EIO;
-    }
     png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
     info = png ? png_create_info_struct(png) : NULL;
     if (!png || !info || setjmp(png_jmpbuf(png))) {
         png_destroy_write_struct(&png, &info);
-        fclose(f);
-        remove(path);
+        skb_out_end(f, tmp, path, 0, msg, msglen);
         snprintf(msg, msglen, "%s: libpng failed writing the image", path);
         return SKB_EIO;
     }
@@ -98,11 +97,7 @@ static int write_png(const char *path, const unsigned char *rgba, int w, int h, 
         png_write_row(png, (png_const_bytep)(rgba + (size_t)4 * w * y));
     png_write_end(png, NULL);
     png_destroy_write_struct(&png, &info);
-    if (fclose(f) != 0) {
-        snprintf(msg, msglen, "%s: write failed", path);
-        return SKB_EIO;
-    }
-    return 0;
+    return skb_out_end(f, tmp, path, 1, msg, msglen) < 0 ? SKB_EIO : 0;
 }
 
 int skb_gpu_render_png(struct skb_gpu *g, struct skb_gpu_program *p, struct skb_gpu_mesh *gm,

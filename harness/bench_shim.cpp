@@ -1,5 +1,6 @@
 // bench_shim.cpp — the C shim over Google Benchmark 1.7.1 (see skb_bench.h).
 // Flags follow TOOLCHAIN.md: --benchmark_min_time takes a bare number.
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -44,6 +45,14 @@ extern "C" int skb_bench_run(const struct skb_bench_opts *o, char *msg, size_t m
     args.push_back(o->random_interleaving ? "--benchmark_enable_random_interleaving=true"
                                           : "--benchmark_enable_random_interleaving=false");
     if (o->out_json) {
+        // Google Benchmark calls exit(1) when it cannot open this file: find
+        // out here and return an error the caller can report (issue 11 item 5)
+        std::FILE *probe = std::fopen(o->out_json, "a");
+        if (!probe) {
+            std::snprintf(msg, msglen, "%s: cannot open for writing: %s", o->out_json, std::strerror(errno));
+            return SKB_EIO;
+        }
+        std::fclose(probe);
         args.push_back(std::string("--benchmark_out=") + o->out_json);
         args.push_back("--benchmark_out_format=json");
     }

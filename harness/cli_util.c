@@ -30,3 +30,18 @@ int skb_cli_parse_ulong(const char *s, unsigned long *out)
     *out = v;
     return 0;
 }
+
+int skb_cli_close_stdout(void)
+{
+    int err = 0;
+    if (fflush(stdout) != 0)
+        err = errno;
+    if (ferror(stdout) && !err)
+        err = EIO;   /* an earlier write failed; its errno is gone */
+    if (fclose(stdout) != 0 && !err)
+        err = errno;
+    if (!err)
+        return 0;
+    skb_cli_error("write error on standard output: %s", strerror(err));
+    return -1;
+}

@@ -11,6 +11,9 @@
  * method's own blend form on sampled vertices, fast kernels against the
  * double path of the same method, peers against the method they implement.
  * A kernel that fails is not timed and the failure is recorded. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +24,9 @@
 #include "skb_json.h"
 #include "skb_peers.h"
 #include "skb_run.h"
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define FULL_MIN_TIME 0.04       /* CPU seconds per repetition (budget: the whole run <= 150 s) */
 #define QUICK_MIN_TIME 0.002
@@ -586,14 +592,116 @@ static void add_dataset_cases(struct run *r, struct ds *ds)
         add_peer(r, ds, skb_peers[k]);
 }
 
+/* ---- cpu-gbench.json (issue 11 items 4 and 5): Google Benchmark writes its
+ * JSON itself and calls exit(1) when it cannot open the file, so the
+ * directory is proven writable first; it writes into a temporary file that is
+ * renamed only after it parsed; a lock in --out serialises concurrent runs ---- */
+
+struct gb_out {
+    int lock_fd;
+    char tmp[4112];     /* Google Benchmark's output until it is renamed */
+    char final[4096];   /* DIR/cpu-gbench.json */
+};
+
+/* temporaries of runs that were killed (we hold the lock: none is live) */
+static void reap_gb_temps(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    if (!d)
+        return;
+    while ((e = readdir(d)))
+        if (strncmp(e->d_name, "cpu-gbench.json.tmp", 19) == 0 && strlen(e->d_name) == 25) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+    closedir(d);
+}
+
+static int gb_lock(const struct skb_run_ctx *ctx, struct gb_out *g, char *msg, size_t msglen)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/.skb-cpu.lock", ctx->out_dir);
+    g->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (g->lock_fd < 0) {
+        snprintf(msg, msglen, "cpu: results directory %s is not writable (%s); nothing was timed", ctx->out_dir,
+                 strerror(errno));
+        return SKB_EIO;
+    }
+    if (flock(g->lock_fd, LOCK_EX | LOCK_NB) == 0)
+        return 0;
+    /* the second run waits: timing two runs at once would skew both */
+    skb_run_progress(ctx, "cpu", "waiting for another run cpu writing to %s (lock %s)", ctx->out_dir, path);
+    while (flock(g->lock_fd, LOCK_EX) != 0)
+        if (errno != EINTR) {
+            snprintf(msg, msglen, "cpu: cannot lock %s: %s", path, strerror(errno));
+            return SKB_EIO;
+        }
+    return 0;
+}
+
+static int gb_out_open(const struct skb_run_ctx *ctx, struct gb_out *g, char *msg, size_t msglen)
+{
+    g->tmp[0] = 0;
+    int rc = gb_lock(ctx, g, msg, msglen);
+    if (rc < 0)
+        return rc;
+    snprintf(g->final, sizeof g->final, "%s/cpu-gbench.json", ctx->out_dir);
+    if ((rc = skb_output_check(g->final, msg, msglen)) < 0)
+        return rc;
+    reap_gb_temps(ctx->out_dir);
+    snprintf(g->tmp, sizeof g->tmp, "%s.tmpXXXXXX", g->final);
+    int fd = mkstemp(g->tmp);
+    if (fd < 0) {
+        snprintf(msg, msglen, "cpu: results directory %s is not writable (%s); nothing was timed", ctx->out_dir,
+                 strerror(errno));
+        g->tmp[0] = 0;
+        return SKB_EIO;
+    }
+    fchmod(fd, 0644);
+    close(fd);
+    return 0;
+}
+
+/* fsync Google Benchmark's file and rename it into place */
+static int gb_out_commit(struct gb_out *g, char *msg, size_t msglen)
+{
+    int fd = open(g->tmp, O_RDONLY);
+    int synced = fd >= 0 && fsync(fd) == 0;
+    if (fd >= 0)
+        close(fd);
+    int rc = synced ? skb_output_check(g->final, msg, msglen) : SKB_EIO;
+    if (!synced)
+        snprintf(msg, msglen, "%s: cannot flush to disk: %s", g->final, strerror(errno));
+    if (rc == 0 && rename(g->tmp, g->final) != 0) {
+        snprintf(msg, msglen, "%s: cannot rename into place: %s", g->final, strerror(errno));
+        rc = SKB_EIO;
+    }
+    if (rc == 0)
+        g->tmp[0] = 0;
+    return rc;
+}
+
+static void gb_out_close(struct gb_out *g)
+{
+    if (g->tmp[0])
+        unlink(g->tmp);
+    if (g->lock_fd >= 0)
+        close(g->lock_fd);   /* releases the lock */
+}
+
 static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
 {
     struct run r;
     int rc = 0, nsrc = 0;
-    char gbpath[4096];
+    struct gb_out g = { -1, "", "" };
     memset(&r, 0, sizeof r);
     r.ctx = ctx;
     r.failures = cJSON_CreateObject();
+    /* before any work: a read-only --out fails here with the directory named */
+    if ((rc = gb_out_open(ctx, &g, msg, msglen)) < 0)
+        goto out;
     while (skb_dataset_sources[nsrc])
         nsrc++;
     r.ds = calloc((size_t)nsrc + 3, sizeof *r.ds);   /* + random poses + large mesh */
@@ -670,12 +778,11 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
             continue;
         skb_bench_add(c->name, c->kind == K_COPY ? time_copy : time_deform, c, 1, (double)c->ds->d.mesh.nverts);
     }
-    snprintf(gbpath, sizeof gbpath, "%s/cpu-gbench.json", ctx->out_dir);
     {
         char seedctx[64];
         snprintf(seedctx, sizeof seedctx, "skinbench_seed=%lu", ctx->seed);
         struct skb_bench_opts bo = { ctx->quick ? QUICK_MIN_TIME : FULL_MIN_TIME,
-                                     ctx->quick ? QUICK_REPS : FULL_REPS, 1, gbpath, 0,
+                                     ctx->quick ? QUICK_REPS : FULL_REPS, 1, g.tmp, 0,
                                      { seedctx, "skinbench_experiment=cpu", NULL } };
         skb_run_progress(ctx, "cpu", "timing %d kernels x %d repetitions (Google Benchmark, interleaved)",
                          r.nc, bo.repetitions);
@@ -687,8 +794,16 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         if (r.c[i].error && !cJSON_GetObjectItemCaseSensitive(r.failures, r.c[i].name))
             fail_case(&r, r.c + i, skb_strerror(r.c[i].error));
     cJSON *gb = NULL;
-    if ((rc = skb_json_read_file(gbpath, &gb, msg, msglen)) < 0)
+    if ((rc = skb_json_read_file(g.tmp, &gb, msg, msglen)) < 0) {
+        char why[400];
+        snprintf(why, sizeof why, "%s", msg);
+        snprintf(msg, msglen, "cpu: Google Benchmark's output is incomplete (disk full?); %s kept: %s", g.final, why);
         goto out;
+    }
+    if ((rc = gb_out_commit(&g, msg, msglen)) < 0) {
+        cJSON_Delete(gb);
+        goto out;
+    }
 
     cJSON *root = skb_json_results_new(ctx, "cpu");
     cJSON *bench = cJSON_AddObjectToObject(root, "benchmark");
@@ -775,6 +890,7 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         skb_run_progress(ctx, "cpu", "%d kernel(s) failed their checks and were not timed (see cpu.json)", nfail);
 out:
     free_run(&r);
+    gb_out_close(&g);
     return rc;
 }
 

@@ -3,12 +3,17 @@
  * counting skb_real; harness/flop_real.hpp), fitted as a*n + b beside thesis
  * Table 4.1, plus callgrind instruction counts of the double build as the
  * deterministic companion.  Writes flops.json and refreshes table-4.1.md. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <gsl/gsl_fit.h>
 #include <gsl/gsl_rng.h>
@@ -35,43 +40,112 @@ static const char *const field_names[NFIELDS] = {
     "add", "mul", "div", "sqrt", "transcendental", "cmp", "neg", "abs", "iterations"
 };
 
-/* run a command, capture its stdout (caller frees); 0 when it exits 0 */
-static int capture(const char *cmd, char **out, char *msg, size_t msglen)
+/* ---- child processes: argv vectors, never a shell (issue 11 item 12: an
+ * install path containing ' broke the old sh -c command line, and any path
+ * from the command line was interpolated into it) ---- */
+
+/* environ plus one NAME=VALUE entry (or a copy of environ); caller frees */
+static char **env_with(const char *extra)
 {
-    FILE *p = popen(cmd, "r");
+    extern char **environ;
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    char **env = calloc(n + 2, sizeof *env);
+    if (!env)
+        return NULL;
+    memcpy(env, environ, n * sizeof *env);
+    env[n] = (char *)extra;   /* NULL when there is nothing to add */
+    return env;
+}
+
+/* in the child: die with the parent (kill -9 of skinbench must not leave a
+ * callgrind run writing into the temporary directory), then exec */
+static void exec_child(char *const argv[], char **env, int out_fd, int quiet_stderr)
+{
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() == 1)
+        _exit(127);
+    int null_fd = open("/dev/null", O_WRONLY);
+    if (out_fd >= 0)
+        dup2(out_fd, 1);
+    else if (null_fd >= 0)
+        dup2(null_fd, 1);
+    if (quiet_stderr && null_fd >= 0)
+        dup2(null_fd, 2);
+    execvpe(argv[0], argv, env);
+    _exit(127);
+}
+
+/* read fd to the end into a NUL-terminated buffer (caller frees) */
+static char *read_all(int fd)
+{
     size_t cap = 1 << 16, len = 0;
     char *buf = malloc(cap);
-    if (!p || !buf) {
-        free(buf);
-        if (p)
-            pclose(p);
-        snprintf(msg, msglen, "flops: cannot run '%s'", cmd);
-        return SKB_EIO;
-    }
     for (;;) {
+        if (!buf)
+            return NULL;
         if (len + 4096 > cap) {
             char *nb = realloc(buf, cap *= 2);
-            if (!nb) {
+            if (!nb)
                 free(buf);
-                pclose(p);
-                snprintf(msg, msglen, "flops: out of memory reading '%s'", cmd);
-                return SKB_ENOMEM;
-            }
             buf = nb;
+            continue;
         }
-        size_t k = fread(buf + len, 1, 4096, p);
-        if (k == 0)
+        ssize_t k = read(fd, buf + len, 4096);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
             break;
-        len += k;
+        len += (size_t)k;
     }
     buf[len] = 0;
-    int st = pclose(p);
-    if (st != 0) {
-        free(buf);
-        snprintf(msg, msglen, "flops: '%s' failed (exit status %d)", cmd, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+    return buf;
+}
+
+/* run argv (PATH lookup, env_extra "NAME=VALUE" or NULL added to the
+ * environment); out != NULL captures stdout (caller frees), else stdout goes
+ * to /dev/null; 0 when it exits 0 */
+static int spawn(char *const argv[], const char *env_extra, int quiet_stderr, char **out,
+                 char *msg, size_t msglen)
+{
+    int fds[2] = { -1, -1 };
+    char **env = env_with(env_extra);
+    if (!env || (out && pipe2(fds, O_CLOEXEC) != 0)) {
+        free(env);
+        snprintf(msg, msglen, "flops: cannot run %s: %s", argv[0], env ? strerror(errno) : "out of memory");
         return SKB_EIO;
     }
-    *out = buf;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0)
+        exec_child(argv, env, fds[1], quiet_stderr);
+    free(env);
+    if (fds[1] >= 0)
+        close(fds[1]);
+    if (pid < 0) {
+        if (fds[0] >= 0)
+            close(fds[0]);
+        snprintf(msg, msglen, "flops: cannot run %s: fork: %s", argv[0], strerror(errno));
+        return SKB_EIO;
+    }
+    char *text = out ? read_all(fds[0]) : NULL;
+    if (fds[0] >= 0)
+        close(fds[0]);
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || (out && !text)) {
+        free(text);
+        if (out && !text && WIFEXITED(st) && WEXITSTATUS(st) == 0)
+            snprintf(msg, msglen, "flops: out of memory reading the output of %s", argv[0]);
+        else
+            snprintf(msg, msglen, "flops: %s failed (%s %d)", argv[0], WIFEXITED(st) ? "exit status" : "signal",
+                     WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+        return SKB_EIO;
+    }
+    if (out)
+        *out = text;
     return 0;
 }
 
@@ -304,24 +378,68 @@ static int callgrind_child(const char *spec, char *msg, size_t msglen)
 
 static int have_valgrind(void)
 {
-    return system("valgrind --version >/dev/null 2>&1") == 0;
+    char *const argv[] = { "valgrind", "--version", NULL };
+    char msg[256];
+    return spawn(argv, NULL, 1, NULL, msg, sizeof msg) == 0;
+}
+
+/* where callgrind's output goes: $TMPDIR when absolute, else /tmp */
+static const char *tmp_base(void)
+{
+    const char *t = getenv("TMPDIR");
+    return t && t[0] == '/' ? t : "/tmp";
+}
+
+#define CG_PREFIX "skb-callgrind-"
+
+/* remove DIR/NAME/cg.out and DIR/NAME when NAME is skb-callgrind-PID-XXXXXX
+ * of a process that no longer exists (it was killed before cleaning up) */
+static void reap_one(const char *base, const char *name)
+{
+    char *end;
+    long pid = strtol(name + strlen(CG_PREFIX), &end, 10);
+    if (pid <= 0 || *end != '-' || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+        return;
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s/cg.out", base, name);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/%s", base, name);
+    rmdir(path);
+}
+
+/* reclaim what earlier runs killed with SIGKILL left behind */
+static void reap_stale_tmpdirs(void)
+{
+    DIR *d = opendir(tmp_base());
+    struct dirent *e;
+    if (!d)
+        return;
+    while ((e = readdir(d)))
+        if (strncmp(e->d_name, CG_PREFIX, strlen(CG_PREFIX)) == 0)
+            reap_one(tmp_base(), e->d_name);
+    closedir(d);
 }
 
 /* instructions per blend of method m at n, or a negative code */
 static int callgrind_count(const struct skb_run_ctx *ctx, const struct skb_method *m, int n,
                            double *per_blend, char *msg, size_t msglen)
 {
-    char tmpl[] = "/tmp/skb-callgrind-XXXXXX", cmd[PATH_MAX * 2 + 512], file[PATH_MAX], *out = NULL;
+    char tmpl[PATH_MAX], file[PATH_MAX + 16], env[256], outopt[PATH_MAX + 64];
+    /* the pid in the name lets a later run reap it if this one is killed */
+    snprintf(tmpl, sizeof tmpl, "%s/" CG_PREFIX "%ld-XXXXXX", tmp_base(), (long)getpid());
     if (!mkdtemp(tmpl)) {
-        snprintf(msg, msglen, "flops: cannot create a temporary directory for callgrind");
+        snprintf(msg, msglen, "flops: cannot create a temporary directory for callgrind in %s: %s", tmp_base(),
+                 strerror(errno));
         return SKB_EIO;
     }
     snprintf(file, sizeof file, "%s/cg.out", tmpl);
-    snprintf(cmd, sizeof cmd, "%s=%s:%d:%d:%lu valgrind --tool=callgrind --callgrind-out-file=%s "
-             "--collect-atstart=no --toggle-collect=skb__flops_callgrind_loop '%s' run flops --quiet "
-             "--out %s 2>/dev/null", CG_ENV, m->name, n, CG_BLENDS, ctx->seed, file, ctx->exe_path, tmpl);
-    int rc = capture(cmd, &out, msg, msglen);
-    free(out);
+    snprintf(env, sizeof env, "%s=%s:%d:%d:%lu", CG_ENV, m->name, n, CG_BLENDS, ctx->seed);
+    snprintf(outopt, sizeof outopt, "--callgrind-out-file=%s", file);
+    /* --vgdb=no: no gdbserver FIFOs in $TMPDIR to outlive a kill */
+    char *const argv[] = { "valgrind", "--tool=callgrind", "--vgdb=no", outopt, "--collect-atstart=no",
+                           "--toggle-collect=skb__flops_callgrind_loop", (char *)ctx->exe_path, "run", "flops",
+                           "--quiet", "--out", tmpl, NULL };
+    int rc = spawn(argv, env, 1, NULL, msg, msglen);
     double total = -1;
     FILE *f = rc == 0 ? fopen(file, "r") : NULL;
     if (f) {
@@ -352,6 +470,7 @@ static void add_callgrind(const struct skb_run_ctx *ctx, cJSON *root)
         cJSON_AddStringToObject(cg, "reason", "skipped in --quick mode");
         return;
     }
+    reap_stale_tmpdirs();
     if (!have_valgrind()) {
         cJSON_AddBoolToObject(cg, "available", 0);
         cJSON_AddStringToObject(cg, "reason", "valgrind is not installed");
@@ -395,16 +514,19 @@ static int run_flops(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
     const char *child = getenv(CG_ENV);
     if (child)
         return callgrind_child(child, msg, msglen);
-    char bin[PATH_MAX], cmd[PATH_MAX + 128], *text = NULL;
+    char bin[PATH_MAX], seed[32], nsamp[16], nmax[16], *text = NULL;
     if (find_flops_bin(ctx, bin, sizeof bin) < 0) {
         snprintf(msg, msglen, "flops: skinbench-flops not found next to %s or in its build/ "
                  "(make builds it; or set SKB_FLOPS_BIN)", ctx->exe_path);
         return SKB_EIO;
     }
     int samples = ctx->quick ? 4 : 32;
-    snprintf(cmd, sizeof cmd, "'%s' --seed %lu --samples %d --nmax %d", bin, ctx->seed, samples, FLOPS_NMAX);
-    skb_run_progress(ctx, "flops", "counting: %s", cmd);
-    int rc = capture(cmd, &text, msg, msglen);
+    snprintf(seed, sizeof seed, "%lu", ctx->seed);
+    snprintf(nsamp, sizeof nsamp, "%d", samples);
+    snprintf(nmax, sizeof nmax, "%d", FLOPS_NMAX);
+    char *const argv[] = { bin, "--seed", seed, "--samples", nsamp, "--nmax", nmax, NULL };
+    skb_run_progress(ctx, "flops", "counting: %s --seed %s --samples %s --nmax %s", bin, seed, nsamp, nmax);
+    int rc = spawn(argv, NULL, 0, &text, msg, msglen);
     if (rc < 0)
         return rc;
     cJSON *raw = cJSON_Parse(text);

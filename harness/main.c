@@ -37,7 +37,7 @@ static int cmd_help(int argc, char **argv)
     return 0;
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -52,4 +52,13 @@ int main(int argc, char **argv)
             return commands[i].fn(argc - 1, argv + 1);
     fprintf(stderr, "skinbench: unknown command '%s' (try skinbench --help)\n", argv[1]);
     return 2;
+}
+
+int main(int argc, char **argv)
+{
+    int rc = dispatch(argc, argv);
+    /* output that never reached its destination is a failure (exit 1) */
+    if (skb_cli_close_stdout() < 0 && rc == 0)
+        rc = 1;
+    return rc;
 }

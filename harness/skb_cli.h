@@ -26,5 +26,8 @@ void skb_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int skb_cli_is_help(const char *arg);
 /* parse a decimal unsigned long; 0 ok */
 int skb_cli_parse_ulong(const char *s, unsigned long *out);
+/* flush and close stdout at exit: a full disk or a closed pipe must not pass
+ * as success (`skinbench list > /dev/full`); prints the error, -1 on failure */
+int skb_cli_close_stdout(void);
 
 #endif

@@ -126,8 +126,62 @@ cJSON *skb_json_results_new(const struct skb_run_ctx *ctx, const char *experimen
     return r;
 }
 
+/* what an existing path is, when it is not a regular file */
+static const char *special_kind(mode_t m)
+{
+    return S_ISLNK(m) ? "symbolic link" : S_ISCHR(m) ? "character device" : S_ISBLK(m) ? "block device"
+         : S_ISFIFO(m) ? "FIFO" : S_ISSOCK(m) ? "socket" : S_ISDIR(m) ? "directory" : "special file";
+}
+
+int skb_output_check(const char *path, char *msg, size_t msglen)
+{
+    struct stat sb;
+    if (lstat(path, &sb) != 0)
+        return 0;   /* absent (or unreachable: creating the temporary file reports it) */
+    if (S_ISREG(sb.st_mode))
+        return 0;
+    /* rename(2) would replace the node itself: as root that turns /dev/null
+     * into a regular file for every later process (issue 11 item 2) */
+    snprintf(msg, msglen, "%s: refusing to replace a %s (give a regular file path)", path,
+             special_kind(sb.st_mode));
+    return SKB_EINVAL;
+}
+
+static int write_all(int fd, const char *text, size_t len)
+{
+    size_t done = 0;
+    while (done < len) {
+        ssize_t w = write(fd, text + done, len - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            return -1;
+        done += (size_t)w;
+    }
+    return 0;
+}
+
+/* fsync the directory holding path so the rename itself survives a crash */
+static void sync_parent(const char *path)
+{
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash == path ? 1 : slash - path), path);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+}
+
 int skb_write_atomic(const char *path, const char *text, size_t len, char *msg, size_t msglen)
 {
+    int rc = skb_output_check(path, msg, msglen);
+    if (rc < 0)
+        return rc;
     size_t plen = strlen(path);
     char *tmp = malloc(plen + 16);
     if (!tmp) {
@@ -141,29 +195,76 @@ int skb_write_atomic(const char *path, const char *text, size_t len, char *msg, 
         free(tmp);
         return SKB_EIO;
     }
-    size_t done = 0;
-    while (done < len) {
-        ssize_t w = write(fd, text + done, len - done);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            snprintf(msg, msglen, "%s: write failed: %s", path, strerror(errno));
-            close(fd);
-            unlink(tmp);
-            free(tmp);
-            return SKB_EIO;
-        }
-        done += (size_t)w;
-    }
     fchmod(fd, 0644);
-    if (fsync(fd) != 0 || close(fd) != 0 || rename(tmp, path) != 0) {
+    int wrote = write_all(fd, text, len) == 0;
+    if (!wrote || fsync(fd) != 0) {
+        snprintf(msg, msglen, "%s: %s: %s", path, wrote ? "cannot flush to disk" : "write failed", strerror(errno));
+        close(fd);
+        unlink(tmp);
+        free(tmp);
+        return SKB_EIO;
+    }
+    if (close(fd) != 0) {
         snprintf(msg, msglen, "%s: cannot complete write: %s", path, strerror(errno));
         unlink(tmp);
         free(tmp);
         return SKB_EIO;
     }
+    /* checked again: the path may have become a device or link meanwhile */
+    if ((rc = skb_output_check(path, msg, msglen)) < 0 || rename(tmp, path) != 0) {
+        if (rc == 0)
+            snprintf(msg, msglen, "%s: cannot rename the temporary file into place: %s", path, strerror(errno));
+        unlink(tmp);
+        free(tmp);
+        return rc < 0 ? rc : SKB_EIO;
+    }
+    sync_parent(path);
     free(tmp);
     return 0;
+}
+
+FILE *skb_out_begin(const char *path, char *tmp, size_t tmplen, char *msg, size_t msglen)
+{
+    if (skb_output_check(path, msg, msglen) < 0)
+        return NULL;
+    if ((size_t)snprintf(tmp, tmplen, "%s.tmpXXXXXX", path) >= tmplen) {
+        snprintf(msg, msglen, "%s: path too long", path);
+        return NULL;
+    }
+    int fd = mkstemp(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (!f) {
+        snprintf(msg, msglen, "%s: cannot create temporary file: %s", path, strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+        }
+        return NULL;
+    }
+    fchmod(fd, 0644);
+    return f;
+}
+
+int skb_out_end(FILE *f, const char *tmp, const char *path, int ok, char *msg, size_t msglen)
+{
+    int wrote = ok && fflush(f) == 0 && !ferror(f) && fsync(fileno(f)) == 0;
+    int err = errno;
+    if (fclose(f) != 0 && wrote) {
+        wrote = 0;
+        err = errno;
+    }
+    if (ok && !wrote)
+        snprintf(msg, msglen, "%s: write failed: %s", path, strerror(err));
+    int rc = wrote ? skb_output_check(path, msg, msglen) : SKB_EIO;
+    if (rc == 0 && rename(tmp, path) != 0) {
+        snprintf(msg, msglen, "%s: cannot rename the temporary file into place: %s", path, strerror(errno));
+        rc = SKB_EIO;
+    }
+    if (rc < 0)
+        unlink(tmp);
+    else
+        sync_parent(path);
+    return rc;
 }
 
 int skb_json_write_atomic(const char *path, const cJSON *root, char *msg, size_t msglen)

@@ -5,6 +5,7 @@
 #define SKB_JSON_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <cJSON.h>
 #include "skb_run.h"
 
@@ -23,9 +24,20 @@ cJSON *skb_json_array(const double *x, int n);
 /* read a number that skb_json_number wrote; 0 on success */
 int skb_json_get_number(const cJSON *item, double *out);
 
-/* write text to path through a temporary file in the same directory and
- * rename(2): a crash never leaves a half-written file or clobbers the old one */
+/* the one safe-output rule: 0 when path is absent or a regular file; an error
+ * naming the path when it is a device, FIFO, socket, symlink or directory,
+ * which an output is never allowed to replace */
+int skb_output_check(const char *path, char *msg, size_t msglen);
+/* write text to path through a temporary file in the same directory, fsync
+ * and rename(2): a crash never leaves a half-written file or clobbers the old
+ * one; refuses (skb_output_check) to replace anything but a regular file */
 int skb_write_atomic(const char *path, const char *text, size_t len, char *msg, size_t msglen);
+/* the same for a writer that needs a FILE (libpng): begin checks path and
+ * opens a temporary file (tmp receives its name; NULL + msg on error); end
+ * with ok = 1 flushes, fsyncs and renames it over path, with ok = 0 (or on
+ * any error) removes it.  Needs <stdio.h>. */
+FILE *skb_out_begin(const char *path, char *tmp, size_t tmplen, char *msg, size_t msglen);
+int skb_out_end(FILE *f, const char *tmp, const char *path, int ok, char *msg, size_t msglen);
 int skb_json_write_atomic(const char *path, const cJSON *root, char *msg, size_t msglen);
 /* write ctx->out_dir/name */
 int skb_json_write_result(const struct skb_run_ctx *ctx, const char *name, const cJSON *root,

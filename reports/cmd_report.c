@@ -290,10 +290,11 @@ int skb_cmd_compare(int argc, char **argv)
     int nreg = skb_compare_run(&base[pick], &cur, have_rr ? &rr : NULL, &o, stdout, &sum);
     char spath[PATH_MAX];
     snprintf(spath, sizeof spath, "%s/compare.json", pos[1]);
-    if (skb_json_write_atomic(summary_path ? summary_path : spath, sum, msg, sizeof msg) < 0)
+    int sum_failed = skb_json_write_atomic(summary_path ? summary_path : spath, sum, msg, sizeof msg) < 0;
+    if (sum_failed)
         skb_cli_error("compare: %s", msg);
     cJSON_Delete(sum);
-    rc = nreg ? 1 : 0;
+    rc = sum_failed ? 2 : nreg ? 1 : 0;   /* a summary that was not written is not a pass */
     if (o.update_baseline) {
         if (skb_dir_replace(pos[1], pos[0], msg, sizeof msg) < 0) {
             skb_cli_error("compare: %s", msg);
