@@ -82,12 +82,9 @@ static int sb_blend(const struct skb_blend_in *in, const struct skb_params *prm,
     return 0;
 }
 
-/* a centre may lie at most this many extents of its set from the set's
- * centroid: a rotation centre of a body part (a joint) lies in the part or on
- * its boundary, one extent away at most; twice that leaves room for the
- * least-squares point of non-neighbouring joints, which lies near the chain
- * between them.  Recorded in the results by harness/exp_spheres.c. */
-#define SB_CENTER_BOUND 2.0
+/* a centre may lie at most SKB__SB_CENTER_BOUND extents of its set from the
+ * set's centroid (skb_sb_internal.h says why) */
+#define SB_CENTER_BOUND SKB__SB_CENTER_BOUND
 /* C_a r = C_b r holds at a parent-child joint up to the rounding of the
  * pose's matrix products; relative to the set's size */
 #define SB_TRIVIAL_TOL 1e-9

@@ -20,6 +20,16 @@ SKB_EXTERN_C_BEGIN
  * on bad input or a failed SVD.  skb_rotcenter is o = 0, bound = infinity. */
 int skb__rotcenter_bounded(int n, const skb_real *const *mats, const skb_real o[3],
                            skb_real bound, skb_real r[3]);
+/* sb bounds a non-trivial set's centre to this many extents of the set (the
+ * farthest of its rest vertices, rest joints and the rest origin from their
+ * centroid) from the centroid.  A rotation centre of a body part (a joint)
+ * lies in the part or on its boundary, one extent away at most; twice that
+ * leaves room for the least-squares point of non-neighbouring joints, which
+ * lies near the chain between them.  Almost equal rotations otherwise throw
+ * the pseudo-inverse centre ~|e|/s_min away, where it bounds nothing
+ * (thesis ch. 6 spheres grow with |p - r_c|). */
+#define SKB__SB_CENTER_BOUND 2.0
+
 /* what sb's last prepare did (seed 003 section 4, thesis Table 3.2) */
 struct skb__sb_counts {
     int sets;            /* distinct joint sets of the mesh, one joint included */
