@@ -100,6 +100,28 @@ static cJSON *sb_centres(const struct skb_run_ctx *ctx, const struct skb_dataset
     return o;
 }
 
+/* the rig: vertices by number of influences (non-zero weights) and the
+ * pruning threshold of procedural weights (datasets/capsules.c; null: the
+ * file's own weights) */
+static cJSON *influences(const struct skb_dataset *d)
+{
+    cJSON *o = cJSON_CreateObject(), *h = cJSON_AddArrayToObject(o, "vertices_with_1_2_3_4");
+    int n[SKB_MAX_INFLUENCES + 1] = { 0 };
+    for (int v = 0; v < d->mesh.nverts; v++) {
+        int k = 0;
+        for (int c = 0; c < SKB_MAX_INFLUENCES; c++)
+            k += d->mesh.weight[SKB_MAX_INFLUENCES * v + c] > 0;
+        n[k]++;
+    }
+    for (int k = 1; k <= SKB_MAX_INFLUENCES; k++)
+        cJSON_AddItemToArray(h, cJSON_CreateNumber(n[k]));
+    if (d->pruned_below > 0)
+        skb_json_add_number(o, "pruned_below", d->pruned_below);
+    else
+        cJSON_AddNullToObject(o, "pruned_below");
+    return o;
+}
+
 struct column {
     const char *key;
     double *s;         /* 4 per node */
@@ -146,6 +168,7 @@ static int one_dataset(const struct skb_run_ctx *ctx, const char *name, cJSON *o
     cJSON_AddNumberToObject(tree, "leaves", t.nleaves);
     skb_json_add_number(tree, "collapse_c", SKB_TREE_COLLAPSE_C);
     skb_json_add_number(tree, "build_ms", 1e3 * build_s);
+    cJSON_AddItemToObject(ds, "influences", influences(&d));
     cJSON *centres = sb_centres(ctx, &d);
     if (centres)
         cJSON_AddItemToObject(ds, "sbs_centres", centres);
