@@ -303,7 +303,8 @@ static int sb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
         struct sb_set *t = s.sets + f;
         const skb_real *mats[SKB_MAX_INFLUENCES], *set[SKB_MAX_INFLUENCES];
         if (t->child >= 0) {
-            /* the centre is the child's rest position, set at bind */
+            /* the centre is the child's rest position (reset each pose: a
+             * pose that broke C_a r = C_b r left its SVD centre here) */
             for (int k = 0; k < 3; k++)
                 t->center[k] = m->joint_rest[3 * t->child + k];
             t->cut = 0;
