@@ -67,7 +67,10 @@ struct skb__segment {
 int skb__capsule_body(const struct skb__segment *seg, int nseg, int njoints, int target_verts,
                       int nposes, struct skb_dataset *d, char *msg, size_t msglen);
 /* smooth distance weights of point x: each joint gets max over its segments
- * of (distance / radius)^-WEIGHT_POWER, 4 largest kept, renormalised */
+ * of (distance / radius)^-WEIGHT_POWER, 4 largest kept, renormalised, then
+ * weights below SKB__PRUNE_WEIGHT dropped and the rest renormalised (as an
+ * artist prunes a painted rig; capsules.c says why this threshold) */
+#define SKB__PRUNE_WEIGHT 0.01
 void skb__distance_weights(const double x[3], const struct skb__segment *seg, int nseg,
                            int out_joint[4], skb_real out_weight[4]);
 /* pose k from per-joint local transforms (rotations about rest joint

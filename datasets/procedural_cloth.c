@@ -51,6 +51,7 @@ static int cloth_load(const struct skb_dataset_opts *o, struct skb_dataset *d, c
             m->pos[3 * v + 2] = 0;
             skb__distance_weights(m->pos + 3 * v, seg, nj, m->joint + 4 * v, m->weight + 4 * v);
         }
+    d->pruned_below = SKB__PRUNE_WEIGHT;
     int t = 0;
     for (int r = 0; r + 1 < rows; r++)
         for (int c = 0; c + 1 < cols; c++) {

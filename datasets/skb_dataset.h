@@ -21,6 +21,8 @@ struct skb_dataset {
                                   and were replaced by their nearest rigid one */
     double max_rigid_error;    /* worst rigid error among those, before the fix */
     char clip[64];             /* animation clip the poses come from ("" if none) */
+    double pruned_below;       /* procedural weights: influences below this were
+                                  dropped and the rest renormalised (0: none) */
 };
 
 struct skb_dataset_opts {

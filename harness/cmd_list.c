@@ -28,16 +28,23 @@ static void list_datasets(int verbose)
                 printf("  %-18s (not loadable here: %s)\n", "", msg);
                 continue;
             }
-            int maxinf = 0;
+            int maxinf = 0, hist[SKB_MAX_INFLUENCES + 1] = { 0 };
             for (int v = 0; v < d.mesh.nverts; v++) {
                 int k = 0;
                 for (int c = 0; c < SKB_MAX_INFLUENCES; c++)
                     k += d.mesh.weight[SKB_MAX_INFLUENCES * v + c] > 0;
+                hist[k]++;
                 if (k > maxinf)
                     maxinf = k;
             }
             printf("  %-18s vertices %d, triangles %d, joints %d, influences <= %d, poses %d\n",
                    "", d.mesh.nverts, d.mesh.ntris, d.mesh.njoints, maxinf, d.nposes);
+            /* the rig's influences per vertex (procedural weights: pruned) */
+            printf("  %-18s vertices with 1/2/3/4 influences: %d/%d/%d/%d", "", hist[1], hist[2], hist[3], hist[4]);
+            if (d.pruned_below > 0)
+                printf(", weights below %g pruned\n", d.pruned_below);
+            else
+                printf(", weights as given\n");
             skb_dataset_free(&d);
         }
     }

@@ -14,6 +14,7 @@
 #include "skb_run.h"
 #include "skb_dataset.h"
 #include "skb_sphere_cd.h"
+#include "skb_sb_internal.h"
 
 /* thesis 5.4 and Table 5.2 use the creature, 6.6 the man and the creature */
 static const char *const sphere_datasets[] = { "creature", "bcn_human", "body", NULL };
@@ -39,6 +40,85 @@ static cJSON *level_stats(const struct skb_sphere_tree *t, const double *s, int 
     skb_json_add_number(o, "min", n ? mn : NAN);
     skb_json_add_number(o, "avg", n ? sum / n : NAN);
     skb_json_add_number(o, "max", n ? mx : NAN);
+    return o;
+}
+
+/* what SBS's rotation centres were over all the dataset's poses (methods/sb.c,
+ * seed 003 section 4): joint sets, how many are trivial (one joint, or a
+ * parent and its child: the joint itself), solved by SVD (thesis Table 3.2's
+ * count) and regularised (the centre bound cut the pseudo-inverse), and the
+ * worst centre distance in model reaches (the largest |p| of the rest mesh):
+ * from its set's rest centroid and from the origin.  NULL when sb is not
+ * registered or fails. */
+static cJSON *sb_centres(const struct skb_run_ctx *ctx, const struct skb_dataset *d)
+{
+    const struct skb_method *sb = skb_method_find("sb");
+    struct skb_skinner sk;
+    struct skb__sb_counts c;
+    char msg[256];
+    double reach = 0, offset = 0, norm = 0;
+    int smin = 0, smax = 0, tmin = 0, tmax = 0, reg_max = 0, fb_max = 0, n = 0;
+    long reg_sum = 0;
+    if (!sb || d->nposes < 1 || skb_skin_init(&sk, sb, &d->mesh, msg, sizeof msg) < 0)
+        return NULL;
+    for (int i = 0; i < d->mesh.nverts; i++)
+        reach = fmax(reach, skb_v3_norm(d->mesh.pos + 3 * i));
+    for (int k = 0; k < d->nposes; k++) {
+        struct skb_pose p;
+        struct skb_pose_stats st;
+        skb_dataset_pose(d, k, &p);
+        if (sb->prepare(&d->mesh, &p, &ctx->params, sk.state) < 0 || sb->pose_stats(&d->mesh, sk.state, &st) < 0)
+            continue;
+        skb__sb_counts(&d->mesh, sk.state, &c);
+        smin = n ? (c.solved < smin ? c.solved : smin) : c.solved;
+        smax = c.solved > smax ? c.solved : smax;
+        tmin = n ? (c.trivial < tmin ? c.trivial : tmin) : c.trivial;
+        tmax = c.trivial > tmax ? c.trivial : tmax;
+        reg_max = c.regularised > reg_max ? c.regularised : reg_max;
+        fb_max = c.fallback > fb_max ? c.fallback : fb_max;
+        reg_sum += c.regularised;
+        offset = fmax(offset, c.max_offset);
+        norm = fmax(norm, st.max_center_norm);
+        n++;
+    }
+    skb_skin_fini(&sk);
+    if (n == 0 || !(reach > 0))
+        return NULL;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "poses", n);
+    cJSON_AddNumberToObject(o, "joint_sets", c.sets);
+    cJSON_AddNumberToObject(o, "trivial_min", tmin);
+    cJSON_AddNumberToObject(o, "trivial_max", tmax);
+    cJSON_AddNumberToObject(o, "solved_min", smin);
+    cJSON_AddNumberToObject(o, "solved_max", smax);
+    cJSON_AddNumberToObject(o, "regularised_max", reg_max);
+    skb_json_add_number(o, "regularised_per_pose_mean", (double)reg_sum / n);
+    cJSON_AddNumberToObject(o, "parent_child_fallback_max", fb_max);
+    skb_json_add_number(o, "centre_bound_extents", SKB__SB_CENTER_BOUND);
+    skb_json_add_number(o, "centre_offset_max_reach", offset / reach);
+    skb_json_add_number(o, "centre_norm_max_reach", norm / reach);
+    return o;
+}
+
+/* the rig: vertices by number of influences (non-zero weights) and the
+ * pruning threshold of procedural weights (datasets/capsules.c; null: the
+ * file's own weights) */
+static cJSON *influences(const struct skb_dataset *d)
+{
+    cJSON *o = cJSON_CreateObject(), *h = cJSON_AddArrayToObject(o, "vertices_with_1_2_3_4");
+    int n[SKB_MAX_INFLUENCES + 1] = { 0 };
+    for (int v = 0; v < d->mesh.nverts; v++) {
+        int k = 0;
+        for (int c = 0; c < SKB_MAX_INFLUENCES; c++)
+            k += d->mesh.weight[SKB_MAX_INFLUENCES * v + c] > 0;
+        n[k]++;
+    }
+    for (int k = 1; k <= SKB_MAX_INFLUENCES; k++)
+        cJSON_AddItemToArray(h, cJSON_CreateNumber(n[k]));
+    if (d->pruned_below > 0)
+        skb_json_add_number(o, "pruned_below", d->pruned_below);
+    else
+        cJSON_AddNullToObject(o, "pruned_below");
     return o;
 }
 
@@ -88,6 +168,10 @@ static int one_dataset(const struct skb_run_ctx *ctx, const char *name, cJSON *o
     cJSON_AddNumberToObject(tree, "leaves", t.nleaves);
     skb_json_add_number(tree, "collapse_c", SKB_TREE_COLLAPSE_C);
     skb_json_add_number(tree, "build_ms", 1e3 * build_s);
+    cJSON_AddItemToObject(ds, "influences", influences(&d));
+    cJSON *centres = sb_centres(ctx, &d);
+    if (centres)
+        cJSON_AddItemToObject(ds, "sbs_centres", centres);
 
     /* columns: reference, each refit method, then bottom-up and best on each
      * method's deformation (the thesis's bottom-up/best columns are LBS's in

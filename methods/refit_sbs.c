@@ -35,13 +35,21 @@
 /* sb.c's state layout */
 struct sbs_set {
     skb_real center[3];
+    skb_real origin[3];
+    skb_real extent;
     int joint[SKB_MAX_INFLUENCES];
     int n;
+    int child;
+    int cut;
 };
 struct sbs_head {
     int nsets;
     int solves;
     int pivot;
+    int nsingle;
+    int trivial;
+    int regularised;
+    int fallback;
 };
 
 /* sign patterns of a joint set: s[k][i] = +-1, at most one per pivot */

@@ -1,18 +1,44 @@
 /* sb.c — spherical blending / spherical blend skinning (SB, SBS; thesis
  * 3.1-3.3, Algorithm 3.1): QLB'_{r_c}, the quaternion linear blend of the
  * rotations about the rotation centre r_c, v' = Q (v - r_c) + sum w_i C_i r_c
- * (thesis eq. 3.7).  r_c is the least-squares, minimal-norm solution of
- * C_a r = C_b r over all pairs of the vertex's joints (thesis eq. 3.1,
- * skb_rotcenter, GSL SVD).
+ * (thesis eq. 3.7).  r_c is the least-squares solution of C_a r = C_b r over
+ * all pairs of the vertex's joints (thesis eq. 3.1, GSL SVD).
  *
  * r_c depends on the joint set only, not on the weights (thesis 3.1), so the
  * skin path finds the distinct joint sets of the mesh at bind and solves one
- * SVD per set per pose in prepare (the cache of Alg. 3.1 lines 2-6; their
- * number is thesis Table 3.2's "SVD executions", reported as pose_stats
- * solves).  A joint set is the set of distinct joints with non-zero weight;
- * with fewer than two there is no pair and r_c = 0 (any centre gives C_j).
- * The blend path builds the same set from its distinct inputs of non-zero
- * weight. */
+ * SVD per non-trivial set per pose in prepare (the cache of Alg. 3.1 lines
+ * 2-6).  A joint set is the set of distinct joints with non-zero weight.
+ *
+ * Trivial sets (seed 003 section 4: "if there is only one, or two neighboring
+ * joints that influence the vertex, we can determine the center of rotation
+ * precisely ... and omit the SVD computation at all"; "trivial joint set
+ * consists of only one joint or two neighboring joints"):
+ * - one joint: QLB of one quaternion is C_j whatever r_c is, so no centre is
+ *   kept (the skin path passes r_c = 0);
+ * - a parent a and its child b: seed 003 section 4 (Fig. 3, left column)
+ *   sets r_c to "the translation part of matrix A_{j2} (the position of joint
+ *   j2 in the reference posture)", j2 the child, because C_{j1} r_c =
+ *   C_{j2} r_c there: the child's transform is its parent's times a rotation
+ *   about the child's rest position (datasets/poses.c, C_j = C_parent L_j), so
+ *   that point is fixed by the relative motion and every vertex of the set
+ *   moves on a circular arc with no drift.  That is mesh->joint_rest of the
+ *   child.  It lies on the relative rotation axis like the minimal-norm SVD
+ *   solution, so the skinned vertex is the same (shifting r_c along the axis
+ *   cancels in eq. 3.7), but it lies at the joint instead of anywhere on the
+ *   axis, which is what the sphere bounds of thesis ch. 6 (|p - r_c|) need.
+ *   A pose that breaks C_a r = C_b r (not built along the hierarchy) gets
+ *   the SVD instead, and is counted.
+ * Their number, excluded, is thesis Table 3.2's / seed 003 Table 2's "SVD
+ * executions", reported as pose_stats solves.
+ *
+ * Non-trivial sets: the pseudo-inverse solution of minimal distance from
+ * the set's rest centroid o (not from the model's arbitrary origin), cut off
+ * so that |r_c - o| <= SB_CENTER_BOUND times the set's extent (see
+ * skb__rotcenter_bounded): almost equal rotations otherwise throw r_c
+ * arbitrarily far (|e| / s_min), where it bounds nothing.
+ *
+ * The blend path has no mesh: it solves eq. 3.1 from the origin, unbounded,
+ * over the distinct inputs of non-zero weight. */
 #include <stddef.h>
 #include "skb_method.h"
 #include "skb_sb_internal.h"
@@ -56,11 +82,25 @@ static int sb_blend(const struct skb_blend_in *in, const struct skb_params *prm,
     return 0;
 }
 
-/* one joint set: its joints in increasing order and its centre this pose */
+/* a centre may lie at most SKB__SB_CENTER_BOUND extents of its set from the
+ * set's centroid (skb_sb_internal.h says why) */
+#define SB_CENTER_BOUND SKB__SB_CENTER_BOUND
+/* C_a r = C_b r holds at a parent-child joint up to the rounding of the
+ * pose's matrix products; relative to the set's size */
+#define SB_TRIVIAL_TOL 1e-9
+
+/* one joint set of two or more joints: its joints in increasing order, its
+ * centre this pose, the centroid o and extent of its rest vertices (and
+ * joints), and the child joint whose rest position is the centre of a
+ * parent-child set (-1: not trivial) */
 struct sb_set {
     skb_real center[3];
+    skb_real origin[3];
+    skb_real extent;
     int joint[SKB_MAX_INFLUENCES];
     int n;
+    int child;
+    int cut;                   /* the bound cut the last solve */
 };
 
 /* state: quaternion + 3x4 per joint, a set per vertex at most, the set index
@@ -69,6 +109,10 @@ struct sb_head {
     int nsets;
     int solves;                /* SVDs in the last prepare */
     int pivot;
+    int nsingle;               /* distinct one-joint sets (trivial, no entry) */
+    int trivial;               /* parent-child sets at the joint, last prepare */
+    int regularised;           /* SVDs the bound cut short, last prepare */
+    int fallback;              /* parent-child sets solved by SVD, last prepare */
 };
 
 struct sb_view {
@@ -116,34 +160,131 @@ static int joint_set(const struct skb_mesh *m, int v, int out[SKB_MAX_INFLUENCES
     return n;
 }
 
+/* the set of joints js (n of them), found or added */
+static int find_set(struct sb_view *s, const int *js, int n)
+{
+    int f;
+    /* bind runs once per mesh and models have tens of sets (thesis Table
+     * 3.2): a linear search is enough */
+    for (f = 0; f < s->head->nsets; f++) {
+        const struct sb_set *t = s->sets + f;
+        int same = t->n == n;
+        for (int k = 0; same && k < n; k++)
+            same = t->joint[k] == js[k];
+        if (same)
+            return f;
+    }
+    struct sb_set *t = s->sets + s->head->nsets++;
+    t->n = n;
+    for (int k = 0; k < n; k++)
+        t->joint[k] = js[k];
+    return f;
+}
+
+/* the child of a parent-child pair {a, b}, else -1 (seed 003 section 4) */
+static int pair_child(const struct skb_mesh *m, const struct sb_set *t)
+{
+    if (t->n != 2 || !m->parent || !m->joint_rest)
+        return -1;
+    if (m->parent[t->joint[1]] == t->joint[0])
+        return t->joint[1];
+    if (m->parent[t->joint[0]] == t->joint[1])
+        return t->joint[0];
+    return -1;
+}
+
+static skb_real dist3(const skb_real *a, const skb_real *b)
+{
+    skb_real d[3] = { a[0] - b[0], a[1] - b[1], a[2] - b[2] };
+    return skb_v3_norm(d);
+}
+
+/* o = centroid of each set's rest vertices, extent = the farthest of those
+ * vertices, of the set's rest joints and of the rest origin from o.  The
+ * origin is included because eq. 3.1's plain minimal-norm solution is
+ * measured from it: a centre that paper's pseudo-inverse puts near the
+ * origin is never cut, and a set of one vertex without joint positions still
+ * has a region */
+static void set_regions(const struct skb_mesh *m, struct sb_view *s)
+{
+    for (int f = 0; f < s->head->nsets; f++) {
+        struct sb_set *t = s->sets + f;
+        t->origin[0] = 0; t->origin[1] = 0; t->origin[2] = 0;
+        t->extent = 0;          /* the vertex count, for now */
+    }
+    for (int v = 0; v < m->nverts; v++)
+        if (s->vset[v] >= 0) {
+            struct sb_set *t = s->sets + s->vset[v];
+            for (int k = 0; k < 3; k++)
+                t->origin[k] = t->origin[k] + m->pos[3 * v + k];
+            t->extent = t->extent + 1;
+        }
+    for (int f = 0; f < s->head->nsets; f++) {
+        struct sb_set *t = s->sets + f;
+        for (int k = 0; k < 3; k++)
+            t->origin[k] = t->origin[k] / t->extent;
+        t->extent = skb_v3_norm(t->origin);
+        for (int k = 0; m->joint_rest && k < t->n; k++)
+            if (dist3(m->joint_rest + 3 * t->joint[k], t->origin) > t->extent)
+                t->extent = dist3(m->joint_rest + 3 * t->joint[k], t->origin);
+    }
+    for (int v = 0; v < m->nverts; v++)
+        if (s->vset[v] >= 0) {
+            struct sb_set *t = s->sets + s->vset[v];
+            if (dist3(m->pos + 3 * v, t->origin) > t->extent)
+                t->extent = dist3(m->pos + 3 * v, t->origin);
+        }
+}
+
+/* distinct joints that are a vertex's only joint: counted with the rows of
+ * the joint matrices as marks (prepare overwrites them) */
+static int count_single(const struct skb_mesh *m, struct sb_view *s)
+{
+    int n = 0;
+    for (int j = 0; j < m->njoints; j++)
+        s->rows[12 * j] = 0;
+    for (int v = 0; v < m->nverts; v++) {
+        int js[SKB_MAX_INFLUENCES];
+        if (joint_set(m, v, js) != 1 || s->rows[12 * js[0]] != 0)
+            continue;
+        s->rows[12 * js[0]] = 1;
+        n++;
+    }
+    return n;
+}
+
 static int sb_bind(const struct skb_mesh *m, void *state)
 {
     struct sb_view s = sb_layout(m, state);
     s.head->nsets = 0;
     for (int v = 0; v < m->nverts; v++) {
-        int js[SKB_MAX_INFLUENCES], n = joint_set(m, v, js), f;
-        s.vset[v] = -1;
-        if (n < 2)
-            continue;
-        /* bind runs once per mesh and models have tens of sets (thesis
-         * Table 3.2): a linear search is enough */
-        for (f = 0; f < s.head->nsets; f++) {
-            const struct sb_set *t = s.sets + f;
-            int same = t->n == n;
-            for (int k = 0; same && k < n; k++)
-                same = t->joint[k] == js[k];
-            if (same)
-                break;
-        }
-        if (f == s.head->nsets) {
-            struct sb_set *t = s.sets + s.head->nsets++;
-            t->n = n;
-            for (int k = 0; k < n; k++)
-                t->joint[k] = js[k];
-        }
-        s.vset[v] = f;
+        int js[SKB_MAX_INFLUENCES], n = joint_set(m, v, js);
+        s.vset[v] = n < 2 ? -1 : find_set(&s, js, n);
+    }
+    /* one-joint sets are counted only: their vertices move rigidly and need
+     * no centre (vset -1) */
+    s.head->nsingle = count_single(m, &s);
+    set_regions(m, &s);
+    for (int f = 0; f < s.head->nsets; f++) {
+        struct sb_set *t = s.sets + f;
+        t->child = pair_child(m, t);
+        for (int k = 0; t->child >= 0 && k < 3; k++)
+            t->center[k] = m->joint_rest[3 * t->child + k];
     }
     return 0;
+}
+
+/* does the pose keep a parent-child set's joint fixed, C_a r = C_b r? */
+static int joint_holds(const struct sb_set *t, const skb_real *mats)
+{
+    const skb_real *a = mats + 16 * t->joint[0], *b = mats + 16 * t->joint[1];
+    skb_real d[3];
+    for (int i = 0; i < 3; i++) {
+        d[i] = a[4 * i + 3] - b[4 * i + 3];
+        for (int j = 0; j < 3; j++)
+            d[i] = d[i] + (a[4 * i + j] - b[4 * i + j]) * t->center[j];
+    }
+    return skb_v3_norm(d) <= SB_TRIVIAL_TOL * (skb_v3_norm(t->center) + t->extent);
 }
 
 static int sb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
@@ -155,14 +296,33 @@ static int sb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
     skb_qlb_prepare(m->njoints, p->mats, s.q, s.rows);
     s.head->pivot = prm->antipodal != SKB_ANTIPODAL_NONE;
     s.head->solves = 0;
+    s.head->trivial = 0;
+    s.head->regularised = 0;
+    s.head->fallback = 0;
     for (int f = 0; f < s.head->nsets; f++) {
         struct sb_set *t = s.sets + f;
         const skb_real *mats[SKB_MAX_INFLUENCES], *set[SKB_MAX_INFLUENCES];
+        if (t->child >= 0) {
+            /* the centre is the child's rest position (reset each pose: a
+             * pose that broke C_a r = C_b r left its SVD centre here) */
+            for (int k = 0; k < 3; k++)
+                t->center[k] = m->joint_rest[3 * t->child + k];
+            t->cut = 0;
+            if (joint_holds(t, p->mats)) {
+                s.head->trivial++;
+                continue;
+            }
+            s.head->fallback++;
+        }
         for (int k = 0; k < t->n; k++)
             mats[k] = p->mats + 16 * t->joint[k];
         int n = distinct_transforms(t->n, mats, set);
-        if (skb_rotcenter(n, set, t->center) < 0)   /* thesis Alg. 3.1 line 3 */
+        /* thesis Alg. 3.1 line 3 */
+        int cut = skb__rotcenter_bounded(n, set, t->origin, SB_CENTER_BOUND * t->extent, t->center);
+        if (cut < 0)
             return SKB_ENUMERIC;
+        t->cut = cut > 0;
+        s.head->regularised += t->cut;
         s.head->solves++;
     }
     return 0;
@@ -199,6 +359,20 @@ static int sb_pose_stats(const struct skb_mesh *m, const void *state, struct skb
     return 0;
 }
 
+void skb__sb_counts(const struct skb_mesh *m, const void *state, struct skb__sb_counts *out)
+{
+    struct sb_view s = sb_layout(m, state);
+    out->sets = s.head->nsets + s.head->nsingle;
+    out->trivial = s.head->trivial + s.head->nsingle;
+    out->solved = s.head->solves;
+    out->regularised = s.head->regularised;
+    out->fallback = s.head->fallback;
+    out->max_offset = 0;
+    for (int f = 0; f < s.head->nsets; f++)
+        if (dist3(s.sets[f].center, s.sets[f].origin) > out->max_offset)
+            out->max_offset = dist3(s.sets[f].center, s.sets[f].origin);
+}
+
 /* ---- internals for the GPU path (skb_sb_internal.h): the same sets and
  * centres as the CPU skin path, so the shader is checked against them ---- */
 
@@ -226,6 +400,11 @@ int skb__sb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
     return sb_prepare(m, p, prm, state);
 }
 
+int skb__sb_set_cut(const struct skb_mesh *m, const void *state, int f)
+{
+    return sb_layout(m, state).sets[f].cut;
+}
+
 const skb_real *skb__sb_set_center(const struct skb_mesh *m, const void *state, int f)
 {
     return sb_layout(m, state).sets[f].center;
@@ -234,8 +413,8 @@ const skb_real *skb__sb_set_center(const struct skb_mesh *m, const void *state, 
 SKB_METHOD_EXPORT const struct skb_method skb_method_sb = {
     .name = "sb",
     .title = "SB",
-    .description = "spherical blending: QLB about the least-squares rotation centre (SVD, cached per joint set)",
-    .seed_ref = "thesis 3.1-3.3, Alg. 3.1, eq. 3.1, eq. 3.7",
+    .description = "spherical blending: QLB about the rotation centre (the joint for parent-child sets, else bounded least squares by SVD, cached per joint set)",
+    .seed_ref = "thesis 3.1-3.3, Alg. 3.1, eq. 3.1, eq. 3.7; seed 003 section 4 (trivial sets)",
     .flags = SKB_MF_TABLE41,
     .max_n = SKB_ROTCENTER_MAX_N,
     .blend = sb_blend,

@@ -11,6 +11,36 @@
 #ifndef SKB_FLOP_COUNT
 SKB_EXTERN_C_BEGIN
 #endif
+/* the rotation centre of n transforms (thesis eq. 3.1) as the least-squares
+ * solution of minimal distance from o, whose distance from o is at most
+ * bound: singular directions are kept in decreasing order of singular value
+ * while they fit (the cut-off is the smallest singular value that keeps the
+ * centre inside the bound; see rotcenter.c).  Returns how many non-zero
+ * directions the bound dropped (0: the plain pseudo-inverse solution), -1
+ * on bad input or a failed SVD.  skb_rotcenter is o = 0, bound = infinity. */
+int skb__rotcenter_bounded(int n, const skb_real *const *mats, const skb_real o[3],
+                           skb_real bound, skb_real r[3]);
+/* sb bounds a non-trivial set's centre to this many extents of the set (the
+ * farthest of its rest vertices, rest joints and the rest origin from their
+ * centroid) from the centroid.  A rotation centre of a body part (a joint)
+ * lies in the part or on its boundary, one extent away at most; twice that
+ * leaves room for the least-squares point of non-neighbouring joints, which
+ * lies near the chain between them.  Almost equal rotations otherwise throw
+ * the pseudo-inverse centre ~|e|/s_min away, where it bounds nothing
+ * (thesis ch. 6 spheres grow with |p - r_c|). */
+#define SKB__SB_CENTER_BOUND 2.0
+
+/* what sb's last prepare did (seed 003 section 4, thesis Table 3.2) */
+struct skb__sb_counts {
+    int sets;            /* distinct joint sets of the mesh, one joint included */
+    int trivial;         /* of them: one joint, or a parent and its child (no SVD) */
+    int solved;          /* SVDs run: non-trivial sets (= pose_stats solves) */
+    int regularised;     /* of the SVDs: the centre bound cut a direction */
+    int fallback;        /* parent-child sets whose pose broke C_a r = C_b r */
+    skb_real max_offset; /* largest |r_c - o| over the sets, o = the set's rest
+                          * centroid, rest-pose units */
+};
+void skb__sb_counts(const struct skb_mesh *m, const void *state, struct skb__sb_counts *out);
 /* number of distinct joint sets of two or more joints the mesh has */
 int skb__sb_nsets(const struct skb_mesh *m, const void *state);
 /* the joint set of vertex v, or -1 when it has fewer than two joints
@@ -21,6 +51,9 @@ int skb__sb_set_joints(const struct skb_mesh *m, const void *state, int f, int o
 /* sb's prepare: per-joint quaternions and one SVD centre per joint set */
 int skb__sb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
                     const struct skb_params *prm, void *state);
+/* 1 when the centre bound cut set f's last solve (its r_c is then not the
+ * plain eq. 3.1 pseudo-inverse solution), else 0 */
+int skb__sb_set_cut(const struct skb_mesh *m, const void *state, int f);
 /* the centre r_c of joint set f in the pose of the last prepare (3 reals) */
 const skb_real *skb__sb_set_center(const struct skb_mesh *m, const void *state, int f);
 #ifndef SKB_FLOP_COUNT

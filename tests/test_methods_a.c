@@ -4,6 +4,7 @@
  * QB's fixed centre, QLB vs SLERP (thesis Lemma 3.1), antipodality
  * (DQ paper Algorithm 2), SB's SVD count and QB's default centre. */
 #include "skb_test.h"
+#include "skb_sb_internal.h"
 
 #define N_RANDOM 200
 #define DEG (SKB_PI / 180)
@@ -412,6 +413,16 @@ static void small_mesh(struct skb_mesh *mesh, double *pos, int *joint, double *w
     mesh->weight = weight;
 }
 
+/* the joints of vertex v with non-zero weight, as a bit mask */
+static unsigned sm_mask(const int *joint, const double *weight, int v)
+{
+    unsigned mask = 0;
+    for (int k = 0; k < 4; k++)
+        if (weight[4 * v + k] != 0)
+            mask |= 1u << joint[4 * v + k];
+    return mask;
+}
+
 /* thesis Table 3.2: one SVD per distinct non-trivial joint set per pose */
 static void test_sb_solves_per_joint_set(void **state)
 {
@@ -431,26 +442,165 @@ static void test_sb_solves_per_joint_set(void **state)
     assert_int_equal(sb->pose_stats(&mesh, s.state, &ps), 0);
     assert_int_equal(ps.solves, SM_SETS);
     assert_int_equal(ps.max_iterations, 0);
-    /* the farthest rotation centre, solved again per vertex's joint set */
+    /* the farthest rotation centre, solved again per vertex's joint set:
+     * minimal distance from the set's rest centroid o, at most 2 extents
+     * (sb.c SB_CENTER_BOUND) from it, the extent reaching the set's
+     * vertices and the origin (no joint positions here) */
     double far = 0;
     for (int v = 0; v < SM_VERTS; v++) {
         const skb_real *ptr[4];
+        unsigned mask = sm_mask(joint, weight, v);
         int n = 0;
-        for (int k = 0; k < 4; k++) {
-            int dup = weight[4 * v + k] == 0;
-            for (int l = 0; l < k; l++)
-                dup |= weight[4 * v + l] != 0 && joint[4 * v + l] == joint[4 * v + k];
-            if (!dup)
-                ptr[n++] = mats + 16 * joint[4 * v + k];
-        }
-        skb_real rc[3];
-        if (n >= 2 && skb_rotcenter(n, ptr, rc) == 0)
+        for (int j = 0; j < 4; j++)
+            if (mask >> j & 1)
+                ptr[n++] = mats + 16 * j;
+        skb_real rc[3], o[3] = { 0, 0, 0 }, ext;
+        int cnt = 0;
+        for (int u = 0; u < SM_VERTS; u++)
+            if (sm_mask(joint, weight, u) == mask) {
+                for (int k = 0; k < 3; k++)
+                    o[k] += pos[3 * u + k];
+                cnt++;
+            }
+        for (int k = 0; k < 3; k++)
+            o[k] /= cnt;
+        ext = skb_v3_norm(o);
+        for (int u = 0; u < SM_VERTS; u++)
+            if (sm_mask(joint, weight, u) == mask) {
+                double d[3] = { pos[3 * u] - o[0], pos[3 * u + 1] - o[1], pos[3 * u + 2] - o[2] };
+                ext = fmax(ext, skb_v3_norm(d));
+            }
+        if (n >= 2 && skb__rotcenter_bounded(n, ptr, o, 2 * ext, rc) >= 0)
             far = fmax(far, skb_v3_norm(rc));
     }
     assert_true(far > 0);
     assert_true(fabs(ps.max_center_norm - far) <= 1e-9 * far);
     skb_skin_fini(&s);
     gsl_rng_free(r);
+}
+
+/* seed 003 section 4: a parent-child set is trivial, its centre the child's
+ * rest position (the translation of A_{j2}) exactly, with no SVD; the other
+ * sets of two or more joints are solved.  The pose is built along the chain
+ * as datasets/poses.c builds it: C_j = C_parent L_j, L_j a rotation about
+ * joint j's rest position. */
+static void test_sb_parent_child_uses_joint(void **state)
+{
+    gsl_rng *r = skb_test_rng();
+    double pos[3 * SM_VERTS], weight[4 * SM_VERTS], mats[64], out[3 * SM_VERTS], rest[12];
+    int joint[4 * SM_VERTS], parent[4];
+    struct skb_mesh mesh;
+    struct skb_skinner s;
+    struct skb_pose_stats ps;
+    struct skb__sb_counts cnt;
+    char msg[256];
+    const struct skb_method *sb = method("sb");
+    small_mesh(&mesh, pos, joint, weight, r, mats);
+    memcpy(parent, sm_parent, sizeof parent);
+    memcpy(rest, sm_rest, sizeof rest);
+    mesh.parent = parent;
+    mesh.joint_rest = rest;
+    for (int j = 1; j < 4; j++) {
+        double axis[3] = { gsl_rng_uniform(r) - 0.5, gsl_rng_uniform(r) - 0.5, gsl_rng_uniform(r) - 0.5 }, l[16];
+        double an = skb_v3_norm(axis);
+        for (int k = 0; k < 3; k++)
+            axis[k] /= an;
+        screw(axis, (0.2 + gsl_rng_uniform(r)) * SKB_PI / 2, rest + 3 * j, 0, l);
+        skb_mat4_mul(mats + 16 * (j - 1), l, mats + 16 * j);
+    }
+    struct skb_pose pose = { 4, mats, NULL };
+    assert_int_equal(skb_skin_init(&s, sb, &mesh, msg, sizeof msg), 0);
+    assert_int_equal(skb_skin_pose(&s, &pose, NULL, out, NULL, msg, sizeof msg), 0);
+    assert_int_equal(sb->pose_stats(&mesh, s.state, &ps), 0);
+    skb__sb_counts(&mesh, s.state, &cnt);
+    /* sets {0} {2} {0,1} {0,2} {0,1,2}: trivial {0} {2} {0,1}; SVDs {0,2} {0,1,2} */
+    assert_int_equal(cnt.sets, 5);
+    assert_int_equal(cnt.trivial, 3);
+    assert_int_equal(cnt.solved, 2);
+    assert_int_equal(ps.solves, 2);
+    assert_int_equal(cnt.fallback, 0);
+    int f = skb__sb_vertex_set(&mesh, s.state, 1), js[4];
+    assert_int_equal(skb__sb_set_joints(&mesh, s.state, f, js), 2);
+    assert_int_equal(js[0], 0);
+    assert_int_equal(js[1], 1);
+    const skb_real *rc = skb__sb_set_center(&mesh, s.state, f);
+    assert_true(rc[0] == sm_rest[3] && rc[1] == sm_rest[4] && rc[2] == sm_rest[5]);
+    /* the SVD's minimal-norm point lies elsewhere on the same axis, so the
+     * skinned vertices of the pair equal the blend path's (eq. 3.7 does not
+     * move along the axis) */
+    const skb_real *pair[2] = { mats, mats + 16 };
+    skb_real svd[3];
+    assert_int_equal(skb_rotcenter(2, pair, svd), 0);
+    assert_true(fabs(svd[0] - 1) + fabs(svd[1]) + fabs(svd[2]) > 1e-3);
+    for (int v = 1; v <= 2; v++) {
+        double bm[32], bw[2], res[16], p[3];
+        for (int k = 0; k < 2; k++) {
+            memcpy(bm + 16 * k, mats + 16 * joint[4 * v + k], 16 * sizeof(double));
+            bw[k] = weight[4 * v + k];
+        }
+        struct skb_blend_in in = { 2, bw, bm, NULL };
+        assert_int_equal(skb_blend(sb, &in, NULL, res, NULL, msg, sizeof msg), 0);
+        skb_mat4_apply(res, pos + 3 * v, p);
+        for (int k = 0; k < 3; k++)
+            assert_near(p[k], out[3 * v + k], TOL_TIGHT);
+    }
+    /* a pose not built along the chain breaks C_0 r = C_1 r: the SVD again */
+    mats[16 + 3] += 0.5;
+    assert_int_equal(skb_skin_pose(&s, &pose, NULL, out, NULL, msg, sizeof msg), 0);
+    skb__sb_counts(&mesh, s.state, &cnt);
+    assert_int_equal(cnt.fallback, 1);
+    assert_int_equal(cnt.solved, 3);
+    skb_skin_fini(&s);
+    gsl_rng_free(r);
+}
+
+/* near-degenerate sets: three joints turning about almost parallel axes
+ * (and a pair almost not turning) put eq. 3.1's pseudo-inverse centre
+ * ~|e|/s_min away; the bound keeps it within 2 extents of the set */
+static void test_rotcenter_bound_near_singular(void **state)
+{
+    const double z[3] = { 0, 0, 1 }, o[3] = { 0, 0, 0 };
+    double mats[48], free_rc[3], rc[3];
+    for (int e = 3; e <= 7; e += 2) {
+        double eps = pow(10, -e);
+        double zt[3] = { eps, 0, 1 }, p1[3] = { 1, 0, 0 }, p2[3] = { 2, 0.5, 0 };
+        double n = skb_v3_norm(zt);
+        for (int k = 0; k < 3; k++)
+            zt[k] /= n;
+        screw(z, 0.3, o, 0, mats);
+        screw(z, 0.6, p1, 0, mats + 16);
+        screw(zt, 0.9, p2, 0.1, mats + 32);
+        const skb_real *set[3] = { mats, mats + 16, mats + 32 };
+        assert_int_equal(skb_rotcenter(3, set, free_rc), 0);
+        int cut = skb__rotcenter_bounded(3, set, o, 6, rc);
+        assert_true(cut >= 0);
+        assert_true(skb_v3_norm(rc) <= 6 * (1 + 1e-12));
+        if (skb_v3_norm(free_rc) > 6)
+            assert_true(cut > 0);
+        else
+            assert_true(fabs(rc[0] - free_rc[0]) + fabs(rc[1] - free_rc[1]) + fabs(rc[2] - free_rc[2]) < 1e-9);
+        if (e == 7)
+            assert_true(skb_v3_norm(free_rc) > 1e3);   /* the case the bound exists for */
+    }
+    /* a pair turning by 1e-7 rad with a relative shift: the centre |e|/s far */
+    screw(z, 0.5, o, 0, mats);
+    screw(z, 0.5 + 1e-7, o, 0, mats + 16);
+    mats[16 + 3] += 0.01;
+    const skb_real *pair[2] = { mats, mats + 16 };
+    assert_int_equal(skb_rotcenter(2, pair, free_rc), 0);
+    assert_true(skb_v3_norm(free_rc) > 1e4);
+    assert_true(skb__rotcenter_bounded(2, pair, o, 3, rc) > 0);
+    assert_true(skb_v3_norm(rc) <= 3);
+    /* a well-posed set is not touched: the plain solution */
+    const double q1[3] = { 1, 0, 0 };
+    screw(z, 0.5, o, 0, mats);
+    screw(z, 0.9, q1, 0, mats + 16);
+    assert_int_equal(skb_rotcenter(2, pair, free_rc), 0);
+    assert_int_equal(skb__rotcenter_bounded(2, pair, o, 3, rc), 0);
+    for (int k = 0; k < 3; k++)
+        assert_near(rc[k], free_rc[k], 1e-12);
+    double bad = -1;
+    assert_int_equal(skb__rotcenter_bounded(2, pair, o, bad, rc), -1);
 }
 
 /* two joints that move identically in a pose: skin and blend must still solve
@@ -571,6 +721,8 @@ int main(void)
         cmocka_unit_test(test_antipodality_skin),
         cmocka_unit_test(test_sb_solves_per_joint_set),
         cmocka_unit_test(test_sb_equal_joints_skin_matches_blend),
+        cmocka_unit_test(test_sb_parent_child_uses_joint),
+        cmocka_unit_test(test_rotcenter_bound_near_singular),
         cmocka_unit_test(test_qb_default_centre),
         cmocka_unit_test(test_scaled_pose_refused),
     };
