@@ -13,7 +13,7 @@
 #include <gsl/gsl_fit.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_randist.h>
-#include "skb_json.h"
+#include "skb_results.h"
 #include "skb_props.h"
 #include "skb_table41.h"
 #include "skb_flops.h"

@@ -26,7 +26,7 @@ objs=()
 for f in "${gccsrc[@]}"; do
   [ -f "$f" ] || continue
   o="$out/$(basename "$f" .c).gcc.o"
-  gcc -std=c11 -O2 -D_GNU_SOURCE -Imethods -c -o "$o" "$f" 2>> "$out/build.log" || { tail -5 "$out/build.log"; echo "FAIL fuzz: gcc $f"; exit 1; }
+  gcc -std=c11 -O2 -D_GNU_SOURCE -Icommon -Imethods -c -o "$o" "$f" 2>> "$out/build.log" || { tail -5 "$out/build.log"; echo "FAIL fuzz: gcc $f"; exit 1; }
   objs+=("$o")
 done
 # shellcheck disable=SC2046
