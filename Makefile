@@ -34,7 +34,7 @@ TEST_C   = $(wildcard tests/test_*.c)
 TEST_CXX = $(wildcard tests/test_*.cpp)
 TEST_BIN = $(TEST_C:tests/%.c=$(BUILD)/tests/%) $(TEST_CXX:tests/%.cpp=$(BUILD)/tests/%)
 
-.PHONY: all deps check check-run asan reproduce nightly tests clean help
+.PHONY: all deps check check-run check-layers asan reproduce nightly tests clean help
 all: skinbench
 
 help:
@@ -101,12 +101,17 @@ $(BUILD)/tests/%: tests/%.cpp $(BUILD)/libskb.a $(wildcard harness/*.hpp)
 
 tests: $(BUILD)/skinbench $(TEST_BIN)
 
-# the test suite: every tests/test_* binary, then the end-to-end script
+# the test suite: every tests/test_* binary, then the tests/*.sh scripts
+# (tests/layers.sh runs scripts/check-layers.sh on the tree: no back edges
+# between the layers common -> methods -> datasets -> gpu -> harness -> reports -> cli)
 check: deps
 	@$(MAKE) --no-print-directory check-run
 
 check-run: skinbench tests
 	@bash scripts/run-tests.sh $(BUILD)
+
+check-layers:
+	@bash scripts/check-layers.sh
 
 asan: deps
 	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 \
