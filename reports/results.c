@@ -1,5 +1,5 @@
 /* results.c — read a run directory's results JSON and check each file
- * against its contract (common metadata from harness/skb_json.c, schema
+ * against its contract (common metadata from harness/skb_results.c, schema
  * version, and the keys issues 3-6 promise), so every later reader can rely
  * on types.  Errors are one line naming the file and field. */
 #include <dirent.h>
