@@ -103,10 +103,9 @@ static struct stats stats_of(double *v, int k)
     struct stats s = { 0, 0, 0, 0 };
     if (k == 0)
         return s;
-    skb_sort_doubles(v, k);
+    s.median = skb_sorted_median(v, k);
     s.min = v[0];
     s.max = v[k - 1];
-    s.median = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
     for (int i = 0; i < k; i++)
         s.mean += v[i] / k;
     return s;

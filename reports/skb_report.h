@@ -13,6 +13,7 @@
 
 #include <stdio.h>
 #include <cJSON.h>
+#include "skb_stats.h"   /* skb_median */
 
 /* the results files a run directory may hold, in report order */
 #define SKB_RESULT_FILES(X) \
@@ -138,7 +139,6 @@ void skb_plots_write(struct skb_report *rep, const char *out_dir);
  * continuity correction otherwise), *u the U statistic of a.  -1 when a
  * sample is empty. */
 int skb_mann_whitney(const double *a, int na, const double *b, int nb, double *u, double *p);
-double skb_median(const double *x, int n);
 
 struct skb_compare_opts {
     double alpha;              /* significance level of the U test */
