@@ -57,8 +57,8 @@ void skb_results_free(struct skb_results *r);
 int skb_results_load_many(const char *dir, struct skb_results *runs, int max, int *n,
                           char *msg, size_t msglen);
 
-/* reports/reference.json: explicit path, or NULL to search next to the
- * executable (exe_dir/reports, exe_dir/../reports) and ./reports */
+/* reports/reference.json: explicit path, or NULL for the one search order
+ * of common/skb_reference.h ($SKB_REFERENCE, next to the executable, ./reports) */
 int skb_reference_load(const char *path, const char *exe_dir, cJSON **out, char *msg, size_t msglen);
 
 /* ---- report model: tables of rows, each row with a status ---- */
