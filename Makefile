@@ -4,8 +4,8 @@
 #   make asan         the test suite under ASan + UBSan (float checks included)
 #   make reproduce    install missing deps, build, run every experiment, write the report
 #   make nightly      run the suite into results/nightly-DATE, compare with results/baseline
-# Sources are picked up by directory: a new file in methods/, harness/, datasets/,
-# gpu/ or reports/ needs no edit here; a new tests/test_*.c(pp) is a new test binary.
+# Sources are picked up by directory: a new file in common/, methods/, datasets/,
+# gpu/, harness/, reports/ or cli/ needs no edit here; a new tests/test_*.c(pp) is a new test binary.
 
 CC  ?= gcc
 CXX ?= g++
@@ -15,7 +15,7 @@ BUILD   ?= build
 OPT     ?= -O2
 SAN     ?=
 WARN     = -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Wno-unused-parameter
-INCS     = -Imethods -Iharness -Idatasets -Igpu -Ireports
+INCS     = -Icommon -Imethods -Idatasets -Igpu -Iharness -Ireports -Icli
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) $(TESTPKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lOpenGL -lpthread -lm $(FCL_LIBS)
 CFLAGS  += -std=c11 $(OPT) -g $(WARN) -D_GNU_SOURCE $(INCS) $(PKG_CFLAGS) $(SAN)
@@ -26,15 +26,15 @@ LDFLAGS += $(SAN)
 FCL_CXX  := $(shell pkg-config --exists fcl 2>/dev/null && echo -DSKB_HAVE_FCL $$(pkg-config --cflags-only-I fcl))
 FCL_LIBS := $(shell pkg-config --libs fcl 2>/dev/null)
 
-LIB_DIRS = methods harness datasets gpu reports
-LIB_C    = $(filter-out harness/main.c,$(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c)))
+LIB_DIRS = common methods datasets gpu harness reports cli
+LIB_C    = $(filter-out cli/main.c,$(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c)))
 LIB_CXX  = $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.cpp))
 LIB_OBJ  = $(LIB_C:%.c=$(BUILD)/%.o) $(LIB_CXX:%.cpp=$(BUILD)/%.o)
 TEST_C   = $(wildcard tests/test_*.c)
 TEST_CXX = $(wildcard tests/test_*.cpp)
 TEST_BIN = $(TEST_C:tests/%.c=$(BUILD)/tests/%) $(TEST_CXX:tests/%.cpp=$(BUILD)/tests/%)
 
-.PHONY: all deps check check-run asan reproduce nightly tests clean help
+.PHONY: all deps check check-run check-layers asan reproduce nightly tests clean help
 all: skinbench
 
 help:
@@ -46,7 +46,7 @@ deps:
 skinbench: $(BUILD)/skinbench
 	@cp $< $@
 
-$(BUILD)/skinbench: $(BUILD)/harness/main.o $(BUILD)/libskb.a | $(BUILD)/skinbench-flops
+$(BUILD)/skinbench: $(BUILD)/cli/main.o $(BUILD)/libskb.a | $(BUILD)/skinbench-flops
 	@echo "  LD   $@"
 	@$(CXX) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
@@ -78,12 +78,12 @@ $(BUILD)/libskb.a: $(LIB_OBJ)
 	@rm -f $@
 	@ar rcs $@ $^
 
-$(BUILD)/%.o: %.c $(wildcard methods/*.h harness/*.h datasets/*.h gpu/*.h reports/*.h)
+$(BUILD)/%.o: %.c $(wildcard $(foreach d,$(LIB_DIRS),$(d)/*.h))
 	@mkdir -p $(dir $@)
 	@echo "  CC   $<"
 	@$(CC) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/%.o: %.cpp $(wildcard methods/*.h harness/*.h harness/*.hpp)
+$(BUILD)/%.o: %.cpp $(wildcard common/*.h methods/*.h harness/*.h harness/*.hpp)
 	@mkdir -p $(dir $@)
 	@echo "  CXX  $<"
 	@$(CXX) $(CXXFLAGS) -c -o $@ $<
@@ -101,12 +101,17 @@ $(BUILD)/tests/%: tests/%.cpp $(BUILD)/libskb.a $(wildcard harness/*.hpp)
 
 tests: $(BUILD)/skinbench $(TEST_BIN)
 
-# the test suite: every tests/test_* binary, then the end-to-end script
+# the test suite: every tests/test_* binary, then the tests/*.sh scripts
+# (tests/layers.sh runs scripts/check-layers.sh on the tree: no back edges
+# between the layers common -> methods -> datasets -> gpu -> harness -> reports -> cli)
 check: deps
 	@$(MAKE) --no-print-directory check-run
 
 check-run: skinbench tests
 	@bash scripts/run-tests.sh $(BUILD)
+
+check-layers:
+	@bash scripts/check-layers.sh
 
 asan: deps
 	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 \

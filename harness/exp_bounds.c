@@ -10,7 +10,7 @@
 #include <gsl/gsl_rng.h>
 #include "skb_bounds.h"
 #include "skb_dataset.h"
-#include "skb_json.h"
+#include "skb_results.h"
 #include "skb_props.h"
 
 #define RAD2DEG (180.0 / SKB_PI)

@@ -21,7 +21,7 @@
 #include "skb_bench.h"
 #include "skb_dataset.h"
 #include "skb_fast.h"
-#include "skb_json.h"
+#include "skb_results.h"
 #include "skb_peers.h"
 #include "skb_run.h"
 #include <sys/file.h>

@@ -18,7 +18,7 @@
 #include <gsl/gsl_fit.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_randist.h>
-#include "skb_json.h"
+#include "skb_results.h"
 #include "skb_props.h"
 #include "skb_table41.h"
 #include "skb_flops.h"
@@ -177,10 +177,9 @@ static struct stats stats_of(double *v, int k)
     struct stats s = { 0, 0, 0, 0 };
     if (k == 0)
         return s;
-    skb_sort_doubles(v, k);
+    s.median = skb_sorted_median(v, k);
     s.min = v[0];
     s.max = v[k - 1];
-    s.median = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
     for (int i = 0; i < k; i++)
         s.mean += v[i] / k;
     return s;

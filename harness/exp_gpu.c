@@ -12,7 +12,7 @@
 #include "procedural.h"
 #include "skb_dataset.h"
 #include "skb_gpu.h"
-#include "skb_json.h"
+#include "skb_results.h"
 #include "skb_run.h"
 
 #define MAX_SHADERS 16

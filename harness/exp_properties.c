@@ -5,7 +5,7 @@
  * `skinbench blend --input` file), then refreshes table-4.1.md. */
 #include <stdio.h>
 #include <string.h>
-#include "skb_json.h"
+#include "skb_results.h"
 #include "skb_props.h"
 #include "skb_table41.h"
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "skb_json.h"
+#include "skb_results.h"
 #include "skb_run.h"
 #include "skb_dataset.h"
 #include "skb_sphere_cd.h"

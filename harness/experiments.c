@@ -62,20 +62,3 @@ void skb_run_progress(const struct skb_run_ctx *ctx, const char *name, const cha
     fputc('\n', stderr);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-void skb_sort_doubles(double *x, int n)
-{
-    if (n > 1)
-        qsort(x, (size_t)n, sizeof *x, cmp_double);
-}
-
-double skb_sorted_median(double *x, int n)
-{
-    skb_sort_doubles(x, n);
-    return n ? (n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2])) : NAN;
-}

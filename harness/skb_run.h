@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include "skb_method.h"
+#include "skb_stats.h"   /* skb_sorted_median: the experiments' medians */
 
 struct skb_run_ctx {
     const char *out_dir;        /* results directory (exists when run is called) */
@@ -29,10 +30,6 @@ const struct skb_experiment *skb_experiment_find(const char *name);
 
 /* 1 when method m is selected by ctx->methods_filter */
 int skb_run_wants_method(const struct skb_run_ctx *ctx, const struct skb_method *m);
-/* sort x[0..n) ascending, in place (the experiments' medians) */
-void skb_sort_doubles(double *x, int n);
-/* median of x[0..n), which it sorts in place; NAN for n = 0 */
-double skb_sorted_median(double *x, int n);
 /* progress line on stderr: "[name] text" (only when ctx->verbose) */
 void skb_run_progress(const struct skb_run_ctx *ctx, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "skb_json.h"
+#include "skb_reference.h"
 #include "skb_table41.h"
 
 static const char *const rows[] = {
@@ -28,27 +29,16 @@ static cJSON *try_read(const char *path)
 
 cJSON *skb_table41_reference(const struct skb_run_ctx *ctx)
 {
-    char path[PATH_MAX + 64];
-    const char *env = getenv("SKB_REFERENCE");
-    cJSON *j;
-    if (env && (j = try_read(env)))
-        return j;
-    if ((j = try_read("reports/reference.json")))
-        return j;
-    if (ctx->exe_path && *ctx->exe_path) {
-        /* <repo>/skinbench or <repo>/build*\/skinbench */
-        static const char *const rel[] = { "reports/reference.json", "../reports/reference.json" };
-        for (int i = 0; i < 2; i++) {
-            snprintf(path, sizeof path, "%s", ctx->exe_path);
-            char *slash = strrchr(path, '/');
-            if (!slash)
-                break;
-            snprintf(slash + 1, sizeof path - (size_t)(slash + 1 - path), "%s", rel[i]);
-            if ((j = try_read(path)))
-                return j;
-        }
-    }
-    return NULL;
+    char dir[PATH_MAX], path[PATH_MAX + 64];
+    snprintf(dir, sizeof dir, "%s", ctx->exe_path ? ctx->exe_path : "");
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = 0;
+    else
+        dir[0] = 0;
+    if (skb_reference_find(dir, path, sizeof path) < 0)
+        return NULL;
+    return try_read(path);
 }
 
 static const char *str_at(const cJSON *o, const char *a, const char *b, const char *c)

@@ -15,8 +15,8 @@
 #define SKB_TABLE41_LOUD_FLOPS    2
 
 int skb_table41_write(const struct skb_run_ctx *ctx, int loud, char *msg, size_t msglen);
-/* reports/reference.json (next to the working directory or the executable,
- * or $SKB_REFERENCE); NULL when absent or unreadable */
+/* reports/reference.json, found by common/skb_reference.h ($SKB_REFERENCE,
+ * next to the executable, ./reports); NULL when absent or unreadable */
 cJSON *skb_table41_reference(const struct skb_run_ctx *ctx);
 
 #endif

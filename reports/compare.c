@@ -30,26 +30,6 @@ static const cJSON *jget(const cJSON *o, const char *k)
     return o && k ? cJSON_GetObjectItemCaseSensitive(o, k) : NULL;
 }
 
-static int cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-double skb_median(const double *x, int n)
-{
-    if (n < 1)
-        return NAN;
-    double *c = malloc((size_t)n * sizeof *c);
-    if (!c)
-        return NAN;
-    memcpy(c, x, (size_t)n * sizeof *c);
-    qsort(c, (size_t)n, sizeof *c, cmp_dbl);
-    double m = n % 2 ? c[n / 2] : 0.5 * (c[n / 2 - 1] + c[n / 2]);
-    free(c);
-    return m;
-}
-
 /* P(U <= u) under H0 for sample sizes m, n without ties: counts of
  * arrangements by the recursion f(m,n,u) = f(m-1,n,u-n) + f(m,n-1,u) */
 static double mwu_exact_cdf(int m, int n, double u)

@@ -261,7 +261,7 @@ static void build_runs(struct skb_report *rep)
 {
     static const char *const cols[] = { "item", "value", NULL };
     struct skb_rtable *t = tbl_new(rep, "runs", "Runs: machine, compiler, libraries, seed, renderer",
-                                   "results JSON metadata (harness/skb_json.c)", NULL, cols);
+                                   "results JSON metadata (harness/skb_results.c)", NULL, cols);
     if (!t)
         return;
     t->unjudged = 1;

@@ -1,5 +1,5 @@
 /* results.c — read a run directory's results JSON and check each file
- * against its contract (common metadata from harness/skb_json.c, schema
+ * against its contract (common metadata from harness/skb_results.c, schema
  * version, and the keys issues 3-6 promise), so every later reader can rely
  * on types.  Errors are one line naming the file and field. */
 #include <dirent.h>
@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "skb_json.h"
+#include "skb_reference.h"
 #include "skb_report.h"
 
 #define SKB__RF_NAME(id, file, exp) file,
@@ -466,20 +467,13 @@ int skb_results_load_many(const char *dir, struct skb_results *runs, int max, in
 
 int skb_reference_load(const char *path, const char *exe_dir, cJSON **out, char *msg, size_t msglen)
 {
-    char cand[3][1200];
+    char cand[1][1200];
     int nc = 0;
-    if (path) {
+    if (path)
         snprintf(cand[nc++], sizeof cand[0], "%s", path);
-    } else {
-        if (exe_dir && *exe_dir) {
-            snprintf(cand[nc++], sizeof cand[0], "%s/reports/reference.json", exe_dir);
-            snprintf(cand[nc++], sizeof cand[0], "%s/../reports/reference.json", exe_dir);
-        }
-        snprintf(cand[nc++], sizeof cand[0], "reports/reference.json");
-    }
+    else if (skb_reference_find(exe_dir, cand[0], sizeof cand[0]) == 0)
+        nc++;
     for (int i = 0; i < nc; i++) {
-        if (!path && access(cand[i], R_OK) != 0)
-            continue;
         int rc = skb_json_read_file(cand[i], out, msg, msglen);
         if (rc < 0)
             return rc;
@@ -491,7 +485,7 @@ int skb_reference_load(const char *path, const char *exe_dir, cJSON **out, char 
         }
         return 0;
     }
-    snprintf(msg, msglen, "reports/reference.json not found next to skinbench or in the current "
-             "directory (pass --reference FILE)");
+    snprintf(msg, msglen, "reports/reference.json not found in $SKB_REFERENCE, next to skinbench or in "
+             "the current directory (pass --reference FILE)");
     return SKB_EIO;
 }

@@ -13,6 +13,7 @@
 
 #include <stdio.h>
 #include <cJSON.h>
+#include "skb_stats.h"   /* skb_median */
 
 /* the results files a run directory may hold, in report order */
 #define SKB_RESULT_FILES(X) \
@@ -56,8 +57,8 @@ void skb_results_free(struct skb_results *r);
 int skb_results_load_many(const char *dir, struct skb_results *runs, int max, int *n,
                           char *msg, size_t msglen);
 
-/* reports/reference.json: explicit path, or NULL to search next to the
- * executable (exe_dir/reports, exe_dir/../reports) and ./reports */
+/* reports/reference.json: explicit path, or NULL for the one search order
+ * of common/skb_reference.h ($SKB_REFERENCE, next to the executable, ./reports) */
 int skb_reference_load(const char *path, const char *exe_dir, cJSON **out, char *msg, size_t msglen);
 
 /* ---- report model: tables of rows, each row with a status ---- */
@@ -139,7 +140,6 @@ void skb_plots_write(struct skb_report *rep, const char *out_dir);
  * continuity correction otherwise), *u the U statistic of a.  -1 when a
  * sample is empty. */
 int skb_mann_whitney(const double *a, int na, const double *b, int nb, double *u, double *p);
-double skb_median(const double *x, int n);
 
 struct skb_compare_opts {
     double alpha;              /* significance level of the U test */

@@ -1,25 +1,71 @@
 #!/usr/bin/env bash
-# Run every test binary in BUILD/tests, then tests/*.sh end-to-end scripts;
-# print one summary line "check: N passed, N failed".
+# Run every test binary in BUILD/tests, then the tests/*.sh end-to-end scripts,
+# and count individual test cases, not programs: a binary whose cases all skip
+# must not read as passed.  Closing line: "check: N passed, N failed, N skipped".
+#   cmocka binaries: the group summaries "[  PASSED  ] N test(s)." /
+#     "[  SKIPPED ] N test(s)" / "[  FAILED  ] N test(s)" (cmocka prints them
+#     on stderr, so both streams are read);
+#   scripts: their own "NAME: N passed, N failed" line when they print one,
+#     otherwise one case per "ok ..." / "FAIL..." / "SKIP ..." line.
+# A crash or non-zero exit with no failed case counted is one failed case; a
+# script that exits 0 and prints no case line is one passed case.
 set -u
 build=${1:-build}
 cd "$(dirname "$0")/.."
-pass=0; fail=0; failed=()
+pass=0; fail=0; skip=0; failed=()
 export SKB_BUILD="$build"
+log=$(mktemp); trap 'rm -f "$log"' EXIT
+
+# count_cmocka LOG: "P F S" from the group summary lines (0 0 0 if none)
+count_cmocka() {
+  awk '/^\[  PASSED  \] [0-9]+ test/  { p += $4 }
+       /^\[  FAILED  \] [0-9]+ test/  { f += $4 }
+       /^\[  SKIPPED \] [0-9]+ test/  { s += $4 }
+       END { print p+0, f+0, s+0 }' "$1"
+}
+
+# count_script LOG: "P F S" from the last "N passed, N failed" line, else
+# from ok/FAIL/SKIP lines
+count_script() {
+  awk 'match($0, /: [0-9]+ passed, [0-9]+ failed$/) {
+         split(substr($0, RSTART + 2), w, " "); sp = w[1]; sf = w[3]; summary = 1; next }
+       /^ok /   { p++ }
+       /^FAIL/  { f++ }
+       /^SKIP / { s++ }
+       END { if (summary) print sp+0, sf+0, s+0; else print p+0, f+0, s+0 }' "$1"
+}
+
+# tally NAME RC P F S: add one program's cases to the totals
+tally() {
+  local name=$1 rc=$2 p=$3 f=$4 s=$5
+  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+    f=1; echo "   $name: exit $rc with no failed case reported: counted as one failure"
+  fi
+  [ "$f" -gt 0 ] && failed+=("$name")
+  echo "   $name: $p passed, $f failed, $s skipped"
+  pass=$((pass+p)); fail=$((fail+f)); skip=$((skip+s))
+}
+
 for t in "$build"/tests/test_*; do
   [ -x "$t" ] && [ ! -d "$t" ] || continue
   case "$t" in *.o) continue ;; esac
   name=$(basename "$t")
   echo "== $name"
-  if timeout 600 "$t"; then pass=$((pass+1)); else fail=$((fail+1)); failed+=("$name"); fi
+  timeout 600 "$t" 2>&1 | tee "$log"; rc=${PIPESTATUS[0]}
+  read -r p f s < <(count_cmocka "$log")
+  tally "$name" "$rc" "$p" "$f" "$s"
 done
-for s in tests/*.sh; do
+# SKB_TEST_SCRIPTS: the scripts to run instead (tests/runner.sh uses it)
+for s in ${SKB_TEST_SCRIPTS:-tests/*.sh}; do
   [ -f "$s" ] || continue
   name=$(basename "$s")
   echo "== $name"
-  if timeout 1200 bash "$s" "$build/skinbench"; then pass=$((pass+1)); else fail=$((fail+1)); failed+=("$name"); fi
+  timeout 1200 bash "$s" "$build/skinbench" 2>&1 | tee "$log"; rc=${PIPESTATUS[0]}
+  read -r p f k < <(count_script "$log")
+  [ "$rc" -eq 0 ] && [ $((p + f + k)) -eq 0 ] && p=1
+  tally "$name" "$rc" "$p" "$f" "$k"
 done
 echo
 [ ${#failed[@]} -gt 0 ] && echo "failed: ${failed[*]}"
-echo "check: $pass passed, $fail failed"
+echo "check: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -5,7 +5,10 @@
  * optional oracles of scripts/install-deps.sh). */
 /* Eigen 3.4 trips g++ 12's -Wmaybe-uninitialized inside its own product
  * kernels (the Makefile passes it with -I, not as a system header) */
+/* (clang has no such warning group and would reject the pragma under -Werror) */
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #if __has_include(<Eigen/Dense>) && __has_include(<unsupported/Eigen/MatrixFunctions>)
 #define HAVE_EIGEN 1
 #include <Eigen/Dense>

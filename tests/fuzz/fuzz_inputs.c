@@ -18,14 +18,6 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* harness/skb_json.c records the model importer's version in results
- * metadata; the fuzz build leaves datasets/ (assimp, C++) out, and never
- * writes results, so a stand-in is enough */
-void skb_dataset_importer_version(char *buf, size_t len)
-{
-    snprintf(buf, len, "not linked in the fuzz build");
-}
-
 static cJSON *ref;
 static char blend_path[64];
 

@@ -1,4 +1,4 @@
-/* skb_cli.h — CLI commands (one file each: harness/cmd_<name>.c).  Each takes
+/* skb_cli.h — CLI commands (one file each: cli/cmd_<name>.c).  Each takes
  * argc/argv starting at its own name, prints its own --help, and returns the
  * process exit code (0 ok, 1 runtime error, 2 usage error). */
 #ifndef SKB_CLI_H
@@ -16,7 +16,7 @@ int skb_cmd_list(int argc, char **argv);
 int skb_cmd_blend(int argc, char **argv);
 int skb_cmd_skin(int argc, char **argv);
 int skb_cmd_run(int argc, char **argv);
-/* in reports/cmd_report.c */
+/* in cli/cmd_report.c */
 int skb_cmd_report(int argc, char **argv);
 int skb_cmd_compare(int argc, char **argv);
 

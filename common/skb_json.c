@@ -1,4 +1,5 @@
-/* skb_json.c — results metadata, non-finite encoding, atomic file writes. */
+/* skb_json.c — machine description, non-finite encoding, atomic file writes
+ * (common/: no skinbench layer above it; results metadata is harness/skb_results.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -9,9 +10,8 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
-#include <gsl/gsl_version.h>
 #include "skb_json.h"
-#include "skb_dataset.h"
+#include "skb_error.h"
 
 cJSON *skb_json_number(double x)
 {
@@ -96,34 +96,6 @@ cJSON *skb_json_machine(void)
     snprintf(key, sizeof key, "%s/%ld-core", host, sysconf(_SC_NPROCESSORS_ONLN));
     cJSON_AddStringToObject(m, "key", key);
     return m;
-}
-
-cJSON *skb_json_results_new(const struct skb_run_ctx *ctx, const char *experiment)
-{
-    cJSON *r = cJSON_CreateObject();
-    char when[64];
-    time_t now = time(NULL);
-    struct tm tmv;
-    gmtime_r(&now, &tmv);
-    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tmv);
-    cJSON_AddNumberToObject(r, "schema_version", SKB_SCHEMA_VERSION);
-    cJSON_AddStringToObject(r, "experiment", experiment);
-    cJSON_AddNumberToObject(r, "seed", (double)ctx->seed);
-    cJSON_AddBoolToObject(r, "quick", ctx->quick);
-    cJSON_AddStringToObject(r, "started_utc", when);
-    cJSON_AddItemToObject(r, "machine", skb_json_machine());
-#ifdef __clang__
-    cJSON_AddStringToObject(r, "compiler", "clang " __clang_version__);
-#else
-    cJSON_AddStringToObject(r, "compiler", "gcc " __VERSION__);
-#endif
-    cJSON *lib = cJSON_AddObjectToObject(r, "libraries");
-    cJSON_AddStringToObject(lib, "gsl", GSL_VERSION);
-    cJSON_AddStringToObject(lib, "cjson", cJSON_Version());
-    char importer[64];
-    skb_dataset_importer_version(importer, sizeof importer);
-    cJSON_AddStringToObject(lib, "model_importer", importer);
-    return r;
 }
 
 /* what an existing path is, when it is not a regular file */
@@ -288,14 +260,6 @@ int skb_json_write_atomic(const char *path, const cJSON *root, char *msg, size_t
     free(withnl);
     free(text);
     return rc;
-}
-
-int skb_json_write_result(const struct skb_run_ctx *ctx, const char *name, const cJSON *root,
-                          char *msg, size_t msglen)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", ctx->out_dir, name);
-    return skb_json_write_atomic(path, root, msg, msglen);
 }
 
 int skb_read_file(const char *path, char **out, size_t *len, char *msg, size_t msglen)

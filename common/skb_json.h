@@ -1,19 +1,16 @@
-/* skb_json.h — results JSON: common metadata, non-finite numbers, atomic writes.
- * Every results file starts with skb_json_results_new(), so it records the
- * schema version, seed, machine, compiler and library versions. */
+/* skb_json.h — JSON and file utilities for every layer: non-finite numbers,
+ * atomic writes, reading files, the machine description.  The results
+ * metadata (schema version, seed, compiler, libraries) is harness/skb_results.h. */
 #ifndef SKB_JSON_H
 #define SKB_JSON_H
 
 #include <stddef.h>
 #include <stdio.h>
 #include <cJSON.h>
-#include "skb_run.h"
+#include "skb_error.h"   /* the codes these functions return */
 
 #define SKB_SCHEMA_VERSION 1
 
-/* {"schema_version", "experiment", "seed", "quick", "machine": {...},
- *  "compiler", "libraries": {...}, "started_utc"} */
-cJSON *skb_json_results_new(const struct skb_run_ctx *ctx, const char *experiment);
 /* machine description: hostname, kernel, cpu model, cores, memory */
 cJSON *skb_json_machine(void);
 /* a number, or the string "nan" / "inf" / "-inf" (cJSON would write null) */
@@ -39,9 +36,6 @@ int skb_write_atomic(const char *path, const char *text, size_t len, char *msg, 
 FILE *skb_out_begin(const char *path, char *tmp, size_t tmplen, char *msg, size_t msglen);
 int skb_out_end(FILE *f, const char *tmp, const char *path, int ok, char *msg, size_t msglen);
 int skb_json_write_atomic(const char *path, const cJSON *root, char *msg, size_t msglen);
-/* write ctx->out_dir/name */
-int skb_json_write_result(const struct skb_run_ctx *ctx, const char *name, const cJSON *root,
-                          char *msg, size_t msglen);
 /* read and parse a JSON file; msg names the file and the position of a parse error */
 int skb_json_read_file(const char *path, cJSON **out, char *msg, size_t msglen);
 /* read a whole file ("-" = stdin); caller frees *out */

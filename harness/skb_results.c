@@ -1,0 +1,44 @@
+/* skb_results.c — the metadata every results file starts with, and writing a
+ * results file into the run's directory (harness/: it knows the run context
+ * and the model importer, which common/skb_json.c must not). */
+#include <stdio.h>
+#include <time.h>
+#include <gsl/gsl_version.h>
+#include "skb_dataset.h"
+#include "skb_results.h"
+
+cJSON *skb_json_results_new(const struct skb_run_ctx *ctx, const char *experiment)
+{
+    cJSON *r = cJSON_CreateObject();
+    char when[64];
+    time_t now = time(NULL);
+    struct tm tmv;
+    gmtime_r(&now, &tmv);
+    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tmv);
+    cJSON_AddNumberToObject(r, "schema_version", SKB_SCHEMA_VERSION);
+    cJSON_AddStringToObject(r, "experiment", experiment);
+    cJSON_AddNumberToObject(r, "seed", (double)ctx->seed);
+    cJSON_AddBoolToObject(r, "quick", ctx->quick);
+    cJSON_AddStringToObject(r, "started_utc", when);
+    cJSON_AddItemToObject(r, "machine", skb_json_machine());
+#ifdef __clang__
+    cJSON_AddStringToObject(r, "compiler", "clang " __clang_version__);
+#else
+    cJSON_AddStringToObject(r, "compiler", "gcc " __VERSION__);
+#endif
+    cJSON *lib = cJSON_AddObjectToObject(r, "libraries");
+    cJSON_AddStringToObject(lib, "gsl", GSL_VERSION);
+    cJSON_AddStringToObject(lib, "cjson", cJSON_Version());
+    char importer[64];
+    skb_dataset_importer_version(importer, sizeof importer);
+    cJSON_AddStringToObject(lib, "model_importer", importer);
+    return r;
+}
+
+int skb_json_write_result(const struct skb_run_ctx *ctx, const char *name, const cJSON *root,
+                          char *msg, size_t msglen)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", ctx->out_dir, name);
+    return skb_json_write_atomic(path, root, msg, msglen);
+}
