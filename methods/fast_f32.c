@@ -31,7 +31,10 @@ typedef float v4f __attribute__((vector_size(16)));
 typedef float v8f __attribute__((vector_size(32)));
 typedef int v4i __attribute__((vector_size(16)));
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__cplusplus)
+/* not under ThreadSanitizer: the clones' ifunc resolvers run during
+ * relocation, before the TSan runtime exists, and crash in its hooks */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__cplusplus) && \
+    !defined(__SANITIZE_THREAD__)
 #define KERNEL __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define KERNEL
@@ -285,9 +288,18 @@ static inline v4f load4(const float *p)
     return v;
 }
 
-static inline void store4(float *p, v4f v)
+/* a vertex's xyz from lanes 0-2.  A 4-float store is one instruction but
+ * writes the next vertex's x: harmless inside a range skinned in order (the
+ * next vertex overwrites it), a wrong value and a data race past its end
+ * (a range [h, n) skinned after [0, h) found vertex h corrupted).  So every
+ * vertex but a range's last takes the 4-float store, the last exactly 3
+ * floats: nothing is written outside [v0, v1). */
+static inline void store_vertex(float *p, v4f v, int last)
 {
-    memcpy(p, &v, sizeof v);     /* writes p[3] too: buffers carry one spare float */
+    if (last)
+        memcpy(p, &v, 3 * sizeof(float));
+    else
+        memcpy(p, &v, sizeof v);
 }
 
 static inline v4f hsum4(v4f v)
@@ -325,27 +337,39 @@ static inline v8f load8(const float *p)
 #define LO4(a) __builtin_shufflevector(a, a, 0, 1, 2, 3)
 #define HI4(a) __builtin_shufflevector(a, a, 4, 5, 6, 7)
 
+/* one LBS vertex; `last` constant at each call site, so the loop below
+ * keeps the one-instruction 4-float store and only the range's final
+ * vertex takes the 3-float one (see store_vertex) */
+static inline __attribute__((always_inline)) void linear_vertex(const float *__restrict__ jd,
+    const float *__restrict__ P, const float *__restrict__ N, const float *__restrict__ W,
+    const uint16_t *__restrict__ J, int v, int has_nrm, int last, float *__restrict__ OP, float *__restrict__ ON)
+{
+    const float *m0 = jd + 16 * J[4 * v], *m1 = jd + 16 * J[4 * v + 1];
+    const float *m2 = jd + 16 * J[4 * v + 2], *m3 = jd + 16 * J[4 * v + 3];
+    float w0 = W[4 * v], w1 = W[4 * v + 1], w2 = W[4 * v + 2], w3 = W[4 * v + 3];
+    v8f b01 = w0 * load8(m0) + w1 * load8(m1) + w2 * load8(m2) + w3 * load8(m3);
+    v8f b23 = w0 * load8(m0 + 8) + w1 * load8(m1 + 8) + w2 * load8(m2 + 8) + w3 * load8(m3 + 8);
+    v4f b0 = LO4(b01), b1 = HI4(b01), b2 = LO4(b23);
+    store_vertex(OP + 3 * v, b0 * P[3 * v] + b1 * P[3 * v + 1] + b2 * P[3 * v + 2] + HI4(b23), last);
+    if (has_nrm) {
+        /* the blended 3x3 is not orthogonal: renormalise (as the double path) */
+        v4f q = b0 * N[3 * v] + b1 * N[3 * v + 1] + b2 * N[3 * v + 2];
+        v4f d = hsum4(q * q);
+        v4i ok = d > 0;
+        store_vertex(ON + 3 * v, (v4f)(((v4i)(q * inv_sqrt4(d)) & ok) | ((v4i)q & ~ok)), last);
+    }
+}
+
 KERNEL static void linear_kernel(const float *__restrict__ jd, const float *__restrict__ P,
                                  const float *__restrict__ N, const float *__restrict__ W,
                                  const uint16_t *__restrict__ J, int v0, int v1, int has_nrm,
                                  float *__restrict__ OP, float *__restrict__ ON)
 {
-    for (int v = v0; v < v1; v++) {
-        const float *m0 = jd + 16 * J[4 * v], *m1 = jd + 16 * J[4 * v + 1];
-        const float *m2 = jd + 16 * J[4 * v + 2], *m3 = jd + 16 * J[4 * v + 3];
-        float w0 = W[4 * v], w1 = W[4 * v + 1], w2 = W[4 * v + 2], w3 = W[4 * v + 3];
-        v8f b01 = w0 * load8(m0) + w1 * load8(m1) + w2 * load8(m2) + w3 * load8(m3);
-        v8f b23 = w0 * load8(m0 + 8) + w1 * load8(m1 + 8) + w2 * load8(m2 + 8) + w3 * load8(m3 + 8);
-        v4f b0 = LO4(b01), b1 = HI4(b01), b2 = LO4(b23);
-        store4(OP + 3 * v, b0 * P[3 * v] + b1 * P[3 * v + 1] + b2 * P[3 * v + 2] + HI4(b23));
-        if (has_nrm) {
-            /* the blended 3x3 is not orthogonal: renormalise (as the double path) */
-            v4f q = b0 * N[3 * v] + b1 * N[3 * v + 1] + b2 * N[3 * v + 2];
-            v4f d = hsum4(q * q);
-            v4i ok = d > 0;
-            store4(ON + 3 * v, (v4f)(((v4i)(q * inv_sqrt4(d)) & ok) | ((v4i)q & ~ok)));
-        }
-    }
+    if (v0 >= v1)
+        return;
+    for (int v = v0; v < v1 - 1; v++)
+        linear_vertex(jd, P, N, W, J, v, has_nrm, 0, OP, ON);
+    linear_vertex(jd, P, N, W, J, v1 - 1, has_nrm, 1, OP, ON);
 }
 
 /* DLB: dual quaternion sum with Algorithm 2 signs, then DQ paper Alg. 1.
@@ -374,6 +398,7 @@ KERNEL static int dlb_kernel(const float *__restrict__ jd, const float *__restri
     const v4i signbit = { (int)0x80000000, (int)0x80000000, (int)0x80000000, (int)0x80000000 };
     const v4i xyz = { -1, -1, -1, 0 };
     for (int v = v0; v < v1; v++) {
+        int last = v + 1 == v1;   /* exactly 3 floats: see store_vertex */
         const float *m0 = jd + 8 * J[4 * v], *m1 = jd + 8 * J[4 * v + 1];
         const float *m2 = jd + 8 * J[4 * v + 2], *m3 = jd + 8 * J[4 * v + 3];
         float wa = W[4 * v], wb = W[4 * v + 1], wc = W[4 * v + 2], wd = W[4 * v + 3];
@@ -394,10 +419,10 @@ KERNEL static int dlb_kernel(const float *__restrict__ jd, const float *__restri
         v4f a0 = SHUF4(br, 3, 3, 3, 3), ae = SHUF4(bd, 3, 3, 3, 3);
         v4f x = (v4f)((v4i)load4(P + 3 * v) & xyz);
         v4f c1 = cross3(br, x) + a0 * x;
-        store4(OP + 3 * v, x + k * (cross3(br, c1) + a0 * bd - ae * br + cross3(br, bd)));
+        store_vertex(OP + 3 * v, x + k * (cross3(br, c1) + a0 * bd - ae * br + cross3(br, bd)), last);
         if (has_nrm) {
             v4f n = (v4f)((v4i)load4(N + 3 * v) & xyz);
-            store4(ON + 3 * v, n + k * cross3(br, cross3(br, n) + a0 * n));
+            store_vertex(ON + 3 * v, n + k * cross3(br, cross3(br, n) + a0 * n), last);
         }
     }
     return 0;
@@ -580,6 +605,7 @@ KERNEL static int qlb_kernel(const float *__restrict__ jd, const float *__restri
     const v4i signbit = { (int)0x80000000, (int)0x80000000, (int)0x80000000, (int)0x80000000 };
     const v4i xyz = { -1, -1, -1, 0 };
     for (int v = v0; v < v1; v++) {
+        int last = v + 1 == v1;   /* exactly 3 floats: see store_vertex */
         const float *m0 = jd + 20 * J[4 * v], *m1 = jd + 20 * J[4 * v + 1];
         const float *m2 = jd + 20 * J[4 * v + 2], *m3 = jd + 20 * J[4 * v + 3];
         float wa = W[4 * v], wb = W[4 * v + 1], wc = W[4 * v + 2], wd = W[4 * v + 3];
@@ -610,10 +636,10 @@ KERNEL static int qlb_kernel(const float *__restrict__ jd, const float *__restri
             y = y - c;
         }
         t = (v4f)((v4i)t & xyz);
-        store4(OP + 3 * v, y + k * cross3(q, cross3(q, y) + a * y) + t);
+        store_vertex(OP + 3 * v, y + k * cross3(q, cross3(q, y) + a * y) + t, last);
         if (has_nrm) {
             v4f n = (v4f)((v4i)load4(N + 3 * v) & xyz);
-            store4(ON + 3 * v, n + k * cross3(q, cross3(q, n) + a * n));
+            store_vertex(ON + 3 * v, n + k * cross3(q, cross3(q, n) + a * n), last);
         }
     }
     return 0;

@@ -55,12 +55,14 @@ struct skb_skinner_f32 {
 /* SKB_ENOTSUP when m has no fast path or the mesh does not fit it */
 int skb_skin_f32_init(struct skb_skinner_f32 *s, const struct skb_method *m,
                       const struct skb_mesh *mesh, char *msg, size_t msglen);
-/* pos_out/nrm_out: 3*nverts + 1 floats each */
+/* pos_out/nrm_out: 3*nverts floats each */
 int skb_skin_f32_pose(struct skb_skinner_f32 *s, const struct skb_pose *p,
                       const struct skb_params *prm, float *pos_out, float *nrm_out,
                       char *msg, size_t msglen);
 /* the two halves of skb_skin_f32_pose, unchecked, for timing loops that
- * have validated their inputs with skb_skin_f32_pose once */
+ * have validated their inputs with skb_skin_f32_pose once.  run writes
+ * only vertices [v0, v1) and only reads the state: after one prepare,
+ * disjoint ranges may run concurrently, in any order, bit-identically. */
 int skb__skin_f32_prepare(struct skb_skinner_f32 *s, const struct skb_pose *p, const struct skb_params *prm);
 int skb__skin_f32_run(struct skb_skinner_f32 *s, int v0, int v1, float *pos_out, float *nrm_out);
 void skb_skin_f32_fini(struct skb_skinner_f32 *s);
