@@ -5,9 +5,10 @@
  * Layout chosen by measurement (skinbench run cpu, body/sub4, 1.24M
  * vertices, on an AMD EPYC with AVX-512): per-joint data as 4-float columns
  * and quaternions, vertex data as packed float streams (positions and
- * normals xyz, four uint16 joint indices, four float weights); GCC vector
- * extensions (SSE/AVX on x86-64, NEON on ARM, scalar elsewhere).  On x86-64
- * the kernels are cloned for x86-64-v4 (AVX-512) and x86-64-v3 (AVX2+FMA)
+ * normals xyz, four uint16 joint indices, four float weights); vector
+ * extensions common to GCC >= 12 and clang (vector_size, constant-index
+ * __builtin_shufflevector; SSE/AVX on x86-64, NEON on ARM, scalar
+ * elsewhere).  With GCC on x86-64 the kernels are cloned for x86-64-v4 (AVX-512) and x86-64-v3 (AVX2+FMA)
  * and picked at run time, so the binary stays portable; the file is built
  * with FMA contraction (Makefile).  LBS blends 8 wide per vertex (7.8 ->
  * 5.9 ms); DLB, QLB0 and QB blend each vertex into one 8-wide row
@@ -304,8 +305,8 @@ static inline void store_vertex(float *p, v4f v, int last)
 
 static inline v4f hsum4(v4f v)
 {
-    v = v + __builtin_shuffle(v, (v4i){ 1, 0, 3, 2 });
-    return v + __builtin_shuffle(v, (v4i){ 2, 3, 0, 1 });
+    v = v + __builtin_shufflevector(v, v, 1, 0, 3, 2);
+    return v + __builtin_shufflevector(v, v, 2, 3, 0, 1);
 }
 
 /* 1/sqrt(d) per lane: the 12-bit hardware estimate and one Newton step
@@ -384,7 +385,7 @@ KERNEL static void linear_kernel(const float *__restrict__ jd, const float *__re
  * 25% slower). */
 
 
-#define SHUF4(a, i, j, k, l) __builtin_shuffle(a, (v4i){ i, j, k, l })
+#define SHUF4(a, i, j, k, l) __builtin_shufflevector(a, a, i, j, k, l)
 static inline v4f cross3(v4f a, v4f b)
 {
     return SHUF4(a, 1, 2, 0, 3) * SHUF4(b, 2, 0, 1, 3) - SHUF4(a, 2, 0, 1, 3) * SHUF4(b, 1, 2, 0, 3);
@@ -435,7 +436,7 @@ KERNEL static int dlb_kernel(const float *__restrict__ jd, const float *__restri
  * component unpack them.  b0 x (b0 x v + a0 v) + b0 x be is
  * folded into b0 x (b0 x v + a0 v + be). */
 typedef int v8i __attribute__((vector_size(32)));
-#define SH8(a, b, ...) __builtin_shuffle(a, b, (v8i){ __VA_ARGS__ })
+#define SH8(a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)
 
 static inline __attribute__((always_inline)) void load_xyz8(const float *p, v8f *x, v8f *y, v8f *z)
 {
