@@ -477,6 +477,10 @@ static cJSON *timing_block(struct run *r, const cJSON *gb, struct ds *ds, enum k
         cJSON_AddNumberToObject(dd, "repetitions", t.reps);
         cJSON_AddNumberToObject(dd, "checked_poses", c->checked_poses);
         skb_json_add_number(dd, "worst_error_over_tolerance", c->check_error);
+        if (k == K_F32) {       /* what the timed work includes (issue 15) */
+            cJSON_AddStringToObject(dd, "normals", skb_f32_normals_name(skb_skin_f32_normals(&c->fk)));
+            cJSON_AddNumberToObject(dd, "bytes_per_vertex", skb_skin_f32_bytes_per_vertex(&c->fk));
+        }
         if (t.reps == 0)
             r->timed_unchecked++;   /* registered but no timing came back */
     }

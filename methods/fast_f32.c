@@ -50,6 +50,7 @@ enum kind { K_LINEAR, K_QLB0, K_QB, K_DLB };
 struct hdr {
     int nverts, njoints, kind, pivot, has_nrm, jstride;
     int use_tab, npairs;                             /* dlb: Algorithm 2 sign table */
+    int nrm_mode;                                    /* enum skb_f32_normals */
     size_t off_pos, off_nrm, off_w, off_j, off_c;   /* byte offsets */
     size_t off_tab, off_pairs, max_pairs;
 };
@@ -343,7 +344,8 @@ static inline v8f load8(const float *p)
  * vertex takes the 3-float one (see store_vertex) */
 static inline __attribute__((always_inline)) void linear_vertex(const float *__restrict__ jd,
     const float *__restrict__ P, const float *__restrict__ N, const float *__restrict__ W,
-    const uint16_t *__restrict__ J, int v, int has_nrm, int last, float *__restrict__ OP, float *__restrict__ ON)
+    const uint16_t *__restrict__ J, int v, int has_nrm, int renorm, int last, float *__restrict__ OP,
+    float *__restrict__ ON)
 {
     const float *m0 = jd + 16 * J[4 * v], *m1 = jd + 16 * J[4 * v + 1];
     const float *m2 = jd + 16 * J[4 * v + 2], *m3 = jd + 16 * J[4 * v + 3];
@@ -353,12 +355,30 @@ static inline __attribute__((always_inline)) void linear_vertex(const float *__r
     v4f b0 = LO4(b01), b1 = HI4(b01), b2 = LO4(b23);
     store_vertex(OP + 3 * v, b0 * P[3 * v] + b1 * P[3 * v + 1] + b2 * P[3 * v + 2] + HI4(b23), last);
     if (has_nrm) {
-        /* the blended 3x3 is not orthogonal: renormalise (as the double path) */
+        /* the blended 3x3 is not orthogonal: renormalise (as the double
+         * path), unless a shader will (SKB_F32_NRM_SHADER) */
         v4f q = b0 * N[3 * v] + b1 * N[3 * v + 1] + b2 * N[3 * v + 2];
-        v4f d = hsum4(q * q);
-        v4i ok = d > 0;
-        store_vertex(ON + 3 * v, (v4f)(((v4i)(q * inv_sqrt4(d)) & ok) | ((v4i)q & ~ok)), last);
+        if (renorm) {
+            v4f d = hsum4(q * q);
+            v4i ok = d > 0;
+            q = (v4f)(((v4i)(q * inv_sqrt4(d)) & ok) | ((v4i)q & ~ok));
+        }
+        store_vertex(ON + 3 * v, q, last);
     }
+}
+
+/* the vertices [v0, v1); renorm constant per entry point, so each keeps
+ * the one loop it needs */
+static inline __attribute__((always_inline)) void linear_range(const float *__restrict__ jd,
+    const float *__restrict__ P, const float *__restrict__ N, const float *__restrict__ W,
+    const uint16_t *__restrict__ J, int v0, int v1, int has_nrm, int renorm, float *__restrict__ OP,
+    float *__restrict__ ON)
+{
+    if (v0 >= v1)
+        return;
+    for (int v = v0; v < v1 - 1; v++)
+        linear_vertex(jd, P, N, W, J, v, has_nrm, renorm, 0, OP, ON);
+    linear_vertex(jd, P, N, W, J, v1 - 1, has_nrm, renorm, 1, OP, ON);
 }
 
 KERNEL static void linear_kernel(const float *__restrict__ jd, const float *__restrict__ P,
@@ -366,11 +386,15 @@ KERNEL static void linear_kernel(const float *__restrict__ jd, const float *__re
                                  const uint16_t *__restrict__ J, int v0, int v1, int has_nrm,
                                  float *__restrict__ OP, float *__restrict__ ON)
 {
-    if (v0 >= v1)
-        return;
-    for (int v = v0; v < v1 - 1; v++)
-        linear_vertex(jd, P, N, W, J, v, has_nrm, 0, OP, ON);
-    linear_vertex(jd, P, N, W, J, v1 - 1, has_nrm, 1, OP, ON);
+    linear_range(jd, P, N, W, J, v0, v1, has_nrm, 1, OP, ON);
+}
+
+KERNEL static void linear_kernel_raw_nrm(const float *__restrict__ jd, const float *__restrict__ P,
+                                         const float *__restrict__ N, const float *__restrict__ W,
+                                         const uint16_t *__restrict__ J, int v0, int v1, int has_nrm,
+                                         float *__restrict__ OP, float *__restrict__ ON)
+{
+    linear_range(jd, P, N, W, J, v0, v1, has_nrm, 0, OP, ON);
 }
 
 /* DLB: dual quaternion sum with Algorithm 2 signs, then DQ paper Alg. 1.
@@ -726,9 +750,13 @@ static int skin_any(const void *state, int v0, int v1, float *pos_out, float *nr
     int signs = h->kind == K_DLB || h->pivot;
     struct blk b = { AT_C(state, HDR_BYTES, float), AT_C(state, h->off_pos, float), AT_C(state, h->off_nrm, float),
                      AT_C(state, h->off_w, float), h->kind == K_QB ? AT_C(state, h->off_c, float) : NULL,
-                     AT_C(state, h->off_j, uint16_t), tab, h->njoints, h->kind, h->has_nrm && nrm_out };
+                     AT_C(state, h->off_j, uint16_t), tab, h->njoints, h->kind,
+                     h->has_nrm && nrm_out && h->nrm_mode != SKB_F32_NRM_NONE };
     if (h->kind == K_LINEAR) {
-        linear_kernel(b.jd, b.P, b.N, b.W, b.J, v0, v1, b.has_nrm, pos_out, nrm_out);
+        if (h->nrm_mode == SKB_F32_NRM_SHADER)
+            linear_kernel_raw_nrm(b.jd, b.P, b.N, b.W, b.J, v0, v1, b.has_nrm, pos_out, nrm_out);
+        else
+            linear_kernel(b.jd, b.P, b.N, b.W, b.J, v0, v1, b.has_nrm, pos_out, nrm_out);
         return 0;
     }
     if (signs && tab)
@@ -811,6 +839,36 @@ int skb_skin_f32_pose(struct skb_skinner_f32 *s, const struct skb_pose *p,
         return rc;
     }
     return 0;
+}
+
+const char *skb_f32_normals_name(enum skb_f32_normals mode)
+{
+    return mode == SKB_F32_NRM_RENORM ? "renormalise" : mode == SKB_F32_NRM_SHADER ? "shader"
+           : mode == SKB_F32_NRM_NONE ? "none" : "?";
+}
+
+int skb_skin_f32_set_normals(struct skb_skinner_f32 *s, enum skb_f32_normals mode)
+{
+    if (mode != SKB_F32_NRM_RENORM && mode != SKB_F32_NRM_SHADER && mode != SKB_F32_NRM_NONE)
+        return SKB_EINVAL;
+    ((struct hdr *)s->state)->nrm_mode = mode;
+    return 0;
+}
+
+enum skb_f32_normals skb_skin_f32_normals(const struct skb_skinner_f32 *s)
+{
+    return (enum skb_f32_normals)((const struct hdr *)s->state)->nrm_mode;
+}
+
+/* the vertex streams a kernel reads and writes, from the layout above: xyz
+ * in and out (12 + 12), 4 float weights (16), 4 uint16 joints (8), qb's
+ * centre (12), normals in and out (12 + 12) unless skipped.  Per-joint data
+ * stays in cache and is not counted. */
+int skb_skin_f32_bytes_per_vertex(const struct skb_skinner_f32 *s)
+{
+    const struct hdr *h = (const struct hdr *)s->state;
+    int bytes = 12 + 12 + 16 + 8 + (h->kind == K_QB ? 12 : 0);
+    return bytes + (h->has_nrm && h->nrm_mode != SKB_F32_NRM_NONE ? 12 + 12 : 0);
 }
 
 void skb_f32_compare(int nverts, const skb_real *pos_ref, const skb_real *nrm_ref,

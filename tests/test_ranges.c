@@ -127,7 +127,7 @@ static void run_threads(struct skb_skinner_f32 *s, const struct ranges *rg, stru
 /* method m on pose k of d, whole vs ranges vs threads; 0, or skipped
  * (SKB_ENOTSUP: dlb's fast path has no unsigned variant) */
 static int check_one(gsl_rng *r, const struct skb_method *m, const struct skb_dataset *d, int k,
-                     const struct skb_params *prm)
+                     const struct skb_params *prm, enum skb_f32_normals nrm_mode)
 {
     struct skb_skinner_f32 s;
     struct skb_pose p;
@@ -137,6 +137,7 @@ static int check_one(gsl_rng *r, const struct skb_method *m, const struct skb_da
     int n = d->mesh.nverts, rc;
     if (skb_skin_f32_init(&s, m, &d->mesh, msg, sizeof msg) < 0)
         fail_msg("%s on %s: %s", m->name, d->name, msg);
+    assert_int_equal(skb_skin_f32_set_normals(&s, nrm_mode), 0);
     skb_dataset_pose(d, k, &p);
     out_alloc(&ref, n);
     if ((rc = skb_skin_f32_pose(&s, &p, prm, ref.pos, ref.nrm, msg, sizeof msg)) == 0) {
@@ -160,7 +161,8 @@ static int check_one(gsl_rng *r, const struct skb_method *m, const struct skb_da
     return rc;
 }
 
-/* every f32 hook on d; returns how many ran */
+/* every f32 hook on d, under each normal option (LBS has a kernel per
+ * option); returns how many ran */
 static int check_all(gsl_rng *r, const struct skb_dataset *d, const struct skb_params *prm)
 {
     int ran = 0;
@@ -169,8 +171,9 @@ static int check_all(gsl_rng *r, const struct skb_dataset *d, const struct skb_p
         if (!m->f32 || ((m->flags & SKB_MF_NEEDS_CENTER) && !d->mesh.joint_rest && !d->mesh.center))
             continue;
         for (int k = 0; k < d->nposes; k += d->nposes > 2 ? d->nposes / 2 : 1)
-            if (check_one(r, m, d, k, prm) == 0)
-                ran++;
+            for (int mode = SKB_F32_NRM_RENORM; mode <= SKB_F32_NRM_NONE; mode++)
+                if (check_one(r, m, d, k, prm, (enum skb_f32_normals)mode) == 0)
+                    ran++;
     }
     return ran;
 }
