@@ -2,6 +2,7 @@
 #   make              build ./skinbench
 #   make check        install missing deps, build, run the whole test suite
 #   make asan         the test suite under ASan + UBSan (float checks included)
+#   make tsan         the threaded fast-path range test under ThreadSanitizer
 #   make reproduce    install missing deps, build, run every experiment, write the report
 #   make nightly      run the suite into results/nightly-DATE, compare with results/baseline
 # Sources are picked up by directory: a new file in common/, methods/, datasets/,
@@ -34,11 +35,11 @@ TEST_C   = $(wildcard tests/test_*.c)
 TEST_CXX = $(wildcard tests/test_*.cpp)
 TEST_BIN = $(TEST_C:tests/%.c=$(BUILD)/tests/%) $(TEST_CXX:tests/%.cpp=$(BUILD)/tests/%)
 
-.PHONY: all deps check check-run check-layers asan reproduce nightly tests clean help
+.PHONY: all deps check check-run check-layers asan tsan reproduce nightly tests clean help
 all: skinbench
 
 help:
-	@sed -n '2,7p' Makefile
+	@sed -n '2,8p' Makefile
 
 deps:
 	@bash scripts/install-deps.sh
@@ -121,6 +122,18 @@ asan: deps
 check-run-asan: tests
 	@SKB_ASAN=1 bash scripts/run-tests.sh $(BUILD)
 
+# fast kernels on disjoint vertex ranges from two threads (tests/test_ranges.c)
+# under ThreadSanitizer; skipped, with a line saying so, when $(CC) cannot link
+# -fsanitize=thread
+tsan:
+	@t=$$(mktemp -d); \
+	if echo 'int main(void) { return 0; }' | $(CC) -fsanitize=thread -x c -o $$t/probe - 2>/dev/null; then \
+	  rm -rf $$t; \
+	  $(MAKE) --no-print-directory BUILD=build-tsan OPT=-O1 SAN="-fsanitize=thread -fno-omit-frame-pointer" \
+	    build-tsan/tests/test_ranges && \
+	  SKB_BUILD=build-tsan TSAN_OPTIONS="halt_on_error=1 exitcode=66" build-tsan/tests/test_ranges; \
+	else rm -rf $$t; echo "tsan: $(CC) cannot build with -fsanitize=thread; skipped"; fi
+
 reproduce: deps
 	@$(MAKE) --no-print-directory skinbench
 	@./skinbench run all --out results/latest; rc=$$?; \
@@ -133,4 +146,4 @@ nightly: deps
 	@bash scripts/nightly.sh $(if $(UPDATE_BASELINE),--update-baseline)
 
 clean:
-	rm -rf build build-asan skinbench
+	rm -rf build build-asan build-tsan skinbench

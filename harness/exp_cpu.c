@@ -235,7 +235,20 @@ static int check_double(struct bcase *c, char *msg, size_t msglen)
     return 0;
 }
 
-/* fast kernels and peers: against the double skin of the reference method */
+/* what a shader does with SKB_F32_NRM_SHADER's normals, before they are
+ * compared with the double path's unit normals */
+static void normalise3(int nverts, float *v)
+{
+    for (size_t i = 0; i < 3 * (size_t)nverts; i += 3) {
+        float len = sqrtf(v[i] * v[i] + v[i + 1] * v[i + 1] + v[i + 2] * v[i + 2]);
+        if (len > 0)
+            for (int k = 0; k < 3; k++)
+                v[i + k] /= len;
+    }
+}
+
+/* fast kernels and peers: against the double skin of the reference method
+ * (normals as the kernel's normal option leaves them for the shader) */
 static int check_float(struct bcase *c, const struct skb_method *ref, char *msg, size_t msglen)
 {
     const struct skb_dataset *d = &c->ds->d;
@@ -254,12 +267,15 @@ static int check_float(struct bcase *c, const struct skb_method *ref, char *msg,
         if (c->kind == K_F32) {
             if ((rc = skb_skin_f32_pose(&c->fk, &p, &c->prm, c->ds->fpos, c->ds->fnrm, msg, msglen)) < 0)
                 break;
+            if (skb_skin_f32_normals(&c->fk) == SKB_F32_NRM_SHADER)
+                normalise3(d->mesh.nverts, c->ds->fnrm);
         } else {
             c->peer->prepare(c->pp, &p);
             c->peer->skin(c->pp, c->ds->fpos, c->ds->fnrm);
         }
-        skb_f32_compare(d->mesh.nverts, c->ds->pos, d->mesh.nrm ? c->ds->nrm : NULL, c->ds->fpos,
-                        d->mesh.nrm ? c->ds->fnrm : NULL, &ep, &en, &wv);
+        int nrm = d->mesh.nrm && !(c->kind == K_F32 && skb_skin_f32_normals(&c->fk) == SKB_F32_NRM_NONE);
+        skb_f32_compare(d->mesh.nverts, c->ds->pos, nrm ? c->ds->nrm : NULL, c->ds->fpos,
+                        nrm ? c->ds->fnrm : NULL, &ep, &en, &wv);
         worst = fmax(worst, fmax(ep, en));
         if (!(ep <= 1 && en <= 1)) {
             snprintf(msg, msglen, "pose %d: differs from %s (double) by %.3g x tolerance in positions "
@@ -322,15 +338,32 @@ static void add_double(struct run *r, struct ds *ds, const struct skb_method *m,
         fail_case(r, c, msg);
 }
 
-static void add_f32(struct run *r, struct ds *ds, const struct skb_method *m)
+static void add_f32_mode(struct run *r, struct ds *ds, const struct skb_method *m, enum skb_f32_normals mode)
 {
-    char msg[512];
-    struct bcase *c = new_case(r, K_F32, ds, m->name);
+    char msg[512], label[64];
+    snprintf(label, sizeof label, "%s%s%s", m->name, mode == SKB_F32_NRM_RENORM ? "" : "+nrm_",
+             mode == SKB_F32_NRM_RENORM ? "" : skb_f32_normals_name(mode));
+    struct bcase *c = new_case(r, K_F32, ds, label);
     if (!c)
         return;
     c->m = m;
-    if (skb_skin_f32_init(&c->fk, m, &ds->d.mesh, msg, sizeof msg) < 0 || check_float(c, m, msg, sizeof msg) < 0)
+    if (skb_skin_f32_init(&c->fk, m, &ds->d.mesh, msg, sizeof msg) < 0
+        || skb_skin_f32_set_normals(&c->fk, mode) < 0 || check_float(c, m, msg, sizeof msg) < 0)
         fail_case(r, c, msg);
+}
+
+/* each kernel as the double path does it (renormalised normals), and the
+ * two headline kernels also as engines do (issue 15): LBS leaving the
+ * normal to the shader, LBS and DLB without normals */
+static void add_f32(struct run *r, struct ds *ds, const struct skb_method *m)
+{
+    add_f32_mode(r, ds, m, SKB_F32_NRM_RENORM);
+    if (!ds->d.mesh.nrm)
+        return;
+    if (strcmp(m->name, "linear") == 0)
+        add_f32_mode(r, ds, m, SKB_F32_NRM_SHADER);
+    if (strcmp(m->name, "linear") == 0 || strcmp(m->name, "dlb") == 0)
+        add_f32_mode(r, ds, m, SKB_F32_NRM_NONE);
 }
 
 static void add_peer(struct run *r, struct ds *ds, const struct skb_peer_ops *peer)
@@ -483,6 +516,10 @@ static cJSON *timing_block(struct run *r, const cJSON *gb, struct ds *ds, enum k
         cJSON_AddNumberToObject(dd, "repetitions", t.reps);
         cJSON_AddNumberToObject(dd, "checked_poses", c->checked_poses);
         skb_json_add_number(dd, "worst_error_over_tolerance", c->check_error);
+        if (k == K_F32) {       /* what the timed work includes (issue 15) */
+            cJSON_AddStringToObject(dd, "normals", skb_f32_normals_name(skb_skin_f32_normals(&c->fk)));
+            cJSON_AddNumberToObject(dd, "bytes_per_vertex", skb_skin_f32_bytes_per_vertex(&c->fk));
+        }
         if (t.reps == 0)
             r->timed_unchecked++;   /* registered but no timing came back */
     }

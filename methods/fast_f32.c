@@ -5,9 +5,10 @@
  * Layout chosen by measurement (skinbench run cpu, body/sub4, 1.24M
  * vertices, on an AMD EPYC with AVX-512): per-joint data as 4-float columns
  * and quaternions, vertex data as packed float streams (positions and
- * normals xyz, four uint16 joint indices, four float weights); GCC vector
- * extensions (SSE/AVX on x86-64, NEON on ARM, scalar elsewhere).  On x86-64
- * the kernels are cloned for x86-64-v4 (AVX-512) and x86-64-v3 (AVX2+FMA)
+ * normals xyz, four uint16 joint indices, four float weights); vector
+ * extensions common to GCC >= 12 and clang (vector_size, constant-index
+ * __builtin_shufflevector; SSE/AVX on x86-64, NEON on ARM, scalar
+ * elsewhere).  With GCC on x86-64 the kernels are cloned for x86-64-v4 (AVX-512) and x86-64-v3 (AVX2+FMA)
  * and picked at run time, so the binary stays portable; the file is built
  * with FMA contraction (Makefile).  LBS blends 8 wide per vertex (7.8 ->
  * 5.9 ms); DLB, QLB0 and QB blend each vertex into one 8-wide row
@@ -31,7 +32,10 @@ typedef float v4f __attribute__((vector_size(16)));
 typedef float v8f __attribute__((vector_size(32)));
 typedef int v4i __attribute__((vector_size(16)));
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__cplusplus)
+/* not under ThreadSanitizer: the clones' ifunc resolvers run during
+ * relocation, before the TSan runtime exists, and crash in its hooks */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__cplusplus) && \
+    !defined(__SANITIZE_THREAD__)
 #define KERNEL __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define KERNEL
@@ -46,6 +50,7 @@ enum kind { K_LINEAR, K_QLB0, K_QB, K_DLB };
 struct hdr {
     int nverts, njoints, kind, pivot, has_nrm, jstride;
     int use_tab, npairs;                             /* dlb: Algorithm 2 sign table */
+    int nrm_mode;                                    /* enum skb_f32_normals */
     size_t off_pos, off_nrm, off_w, off_j, off_c;   /* byte offsets */
     size_t off_tab, off_pairs, max_pairs;
 };
@@ -285,15 +290,24 @@ static inline v4f load4(const float *p)
     return v;
 }
 
-static inline void store4(float *p, v4f v)
+/* a vertex's xyz from lanes 0-2.  A 4-float store is one instruction but
+ * writes the next vertex's x: harmless inside a range skinned in order (the
+ * next vertex overwrites it), a wrong value and a data race past its end
+ * (a range [h, n) skinned after [0, h) found vertex h corrupted).  So every
+ * vertex but a range's last takes the 4-float store, the last exactly 3
+ * floats: nothing is written outside [v0, v1). */
+static inline void store_vertex(float *p, v4f v, int last)
 {
-    memcpy(p, &v, sizeof v);     /* writes p[3] too: buffers carry one spare float */
+    if (last)
+        memcpy(p, &v, 3 * sizeof(float));
+    else
+        memcpy(p, &v, sizeof v);
 }
 
 static inline v4f hsum4(v4f v)
 {
-    v = v + __builtin_shuffle(v, (v4i){ 1, 0, 3, 2 });
-    return v + __builtin_shuffle(v, (v4i){ 2, 3, 0, 1 });
+    v = v + __builtin_shufflevector(v, v, 1, 0, 3, 2);
+    return v + __builtin_shufflevector(v, v, 2, 3, 0, 1);
 }
 
 /* 1/sqrt(d) per lane: the 12-bit hardware estimate and one Newton step
@@ -325,27 +339,62 @@ static inline v8f load8(const float *p)
 #define LO4(a) __builtin_shufflevector(a, a, 0, 1, 2, 3)
 #define HI4(a) __builtin_shufflevector(a, a, 4, 5, 6, 7)
 
+/* one LBS vertex; `last` constant at each call site, so the loop below
+ * keeps the one-instruction 4-float store and only the range's final
+ * vertex takes the 3-float one (see store_vertex) */
+static inline __attribute__((always_inline)) void linear_vertex(const float *__restrict__ jd,
+    const float *__restrict__ P, const float *__restrict__ N, const float *__restrict__ W,
+    const uint16_t *__restrict__ J, int v, int has_nrm, int renorm, int last, float *__restrict__ OP,
+    float *__restrict__ ON)
+{
+    const float *m0 = jd + 16 * J[4 * v], *m1 = jd + 16 * J[4 * v + 1];
+    const float *m2 = jd + 16 * J[4 * v + 2], *m3 = jd + 16 * J[4 * v + 3];
+    float w0 = W[4 * v], w1 = W[4 * v + 1], w2 = W[4 * v + 2], w3 = W[4 * v + 3];
+    v8f b01 = w0 * load8(m0) + w1 * load8(m1) + w2 * load8(m2) + w3 * load8(m3);
+    v8f b23 = w0 * load8(m0 + 8) + w1 * load8(m1 + 8) + w2 * load8(m2 + 8) + w3 * load8(m3 + 8);
+    v4f b0 = LO4(b01), b1 = HI4(b01), b2 = LO4(b23);
+    store_vertex(OP + 3 * v, b0 * P[3 * v] + b1 * P[3 * v + 1] + b2 * P[3 * v + 2] + HI4(b23), last);
+    if (has_nrm) {
+        /* the blended 3x3 is not orthogonal: renormalise (as the double
+         * path), unless a shader will (SKB_F32_NRM_SHADER) */
+        v4f q = b0 * N[3 * v] + b1 * N[3 * v + 1] + b2 * N[3 * v + 2];
+        if (renorm) {
+            v4f d = hsum4(q * q);
+            v4i ok = d > 0;
+            q = (v4f)(((v4i)(q * inv_sqrt4(d)) & ok) | ((v4i)q & ~ok));
+        }
+        store_vertex(ON + 3 * v, q, last);
+    }
+}
+
+/* the vertices [v0, v1); renorm constant per entry point, so each keeps
+ * the one loop it needs */
+static inline __attribute__((always_inline)) void linear_range(const float *__restrict__ jd,
+    const float *__restrict__ P, const float *__restrict__ N, const float *__restrict__ W,
+    const uint16_t *__restrict__ J, int v0, int v1, int has_nrm, int renorm, float *__restrict__ OP,
+    float *__restrict__ ON)
+{
+    if (v0 >= v1)
+        return;
+    for (int v = v0; v < v1 - 1; v++)
+        linear_vertex(jd, P, N, W, J, v, has_nrm, renorm, 0, OP, ON);
+    linear_vertex(jd, P, N, W, J, v1 - 1, has_nrm, renorm, 1, OP, ON);
+}
+
 KERNEL static void linear_kernel(const float *__restrict__ jd, const float *__restrict__ P,
                                  const float *__restrict__ N, const float *__restrict__ W,
                                  const uint16_t *__restrict__ J, int v0, int v1, int has_nrm,
                                  float *__restrict__ OP, float *__restrict__ ON)
 {
-    for (int v = v0; v < v1; v++) {
-        const float *m0 = jd + 16 * J[4 * v], *m1 = jd + 16 * J[4 * v + 1];
-        const float *m2 = jd + 16 * J[4 * v + 2], *m3 = jd + 16 * J[4 * v + 3];
-        float w0 = W[4 * v], w1 = W[4 * v + 1], w2 = W[4 * v + 2], w3 = W[4 * v + 3];
-        v8f b01 = w0 * load8(m0) + w1 * load8(m1) + w2 * load8(m2) + w3 * load8(m3);
-        v8f b23 = w0 * load8(m0 + 8) + w1 * load8(m1 + 8) + w2 * load8(m2 + 8) + w3 * load8(m3 + 8);
-        v4f b0 = LO4(b01), b1 = HI4(b01), b2 = LO4(b23);
-        store4(OP + 3 * v, b0 * P[3 * v] + b1 * P[3 * v + 1] + b2 * P[3 * v + 2] + HI4(b23));
-        if (has_nrm) {
-            /* the blended 3x3 is not orthogonal: renormalise (as the double path) */
-            v4f q = b0 * N[3 * v] + b1 * N[3 * v + 1] + b2 * N[3 * v + 2];
-            v4f d = hsum4(q * q);
-            v4i ok = d > 0;
-            store4(ON + 3 * v, (v4f)(((v4i)(q * inv_sqrt4(d)) & ok) | ((v4i)q & ~ok)));
-        }
-    }
+    linear_range(jd, P, N, W, J, v0, v1, has_nrm, 1, OP, ON);
+}
+
+KERNEL static void linear_kernel_raw_nrm(const float *__restrict__ jd, const float *__restrict__ P,
+                                         const float *__restrict__ N, const float *__restrict__ W,
+                                         const uint16_t *__restrict__ J, int v0, int v1, int has_nrm,
+                                         float *__restrict__ OP, float *__restrict__ ON)
+{
+    linear_range(jd, P, N, W, J, v0, v1, has_nrm, 0, OP, ON);
 }
 
 /* DLB: dual quaternion sum with Algorithm 2 signs, then DQ paper Alg. 1.
@@ -360,7 +409,7 @@ KERNEL static void linear_kernel(const float *__restrict__ jd, const float *__re
  * 25% slower). */
 
 
-#define SHUF4(a, i, j, k, l) __builtin_shuffle(a, (v4i){ i, j, k, l })
+#define SHUF4(a, i, j, k, l) __builtin_shufflevector(a, a, i, j, k, l)
 static inline v4f cross3(v4f a, v4f b)
 {
     return SHUF4(a, 1, 2, 0, 3) * SHUF4(b, 2, 0, 1, 3) - SHUF4(a, 2, 0, 1, 3) * SHUF4(b, 1, 2, 0, 3);
@@ -374,6 +423,7 @@ KERNEL static int dlb_kernel(const float *__restrict__ jd, const float *__restri
     const v4i signbit = { (int)0x80000000, (int)0x80000000, (int)0x80000000, (int)0x80000000 };
     const v4i xyz = { -1, -1, -1, 0 };
     for (int v = v0; v < v1; v++) {
+        int last = v + 1 == v1;   /* exactly 3 floats: see store_vertex */
         const float *m0 = jd + 8 * J[4 * v], *m1 = jd + 8 * J[4 * v + 1];
         const float *m2 = jd + 8 * J[4 * v + 2], *m3 = jd + 8 * J[4 * v + 3];
         float wa = W[4 * v], wb = W[4 * v + 1], wc = W[4 * v + 2], wd = W[4 * v + 3];
@@ -394,10 +444,10 @@ KERNEL static int dlb_kernel(const float *__restrict__ jd, const float *__restri
         v4f a0 = SHUF4(br, 3, 3, 3, 3), ae = SHUF4(bd, 3, 3, 3, 3);
         v4f x = (v4f)((v4i)load4(P + 3 * v) & xyz);
         v4f c1 = cross3(br, x) + a0 * x;
-        store4(OP + 3 * v, x + k * (cross3(br, c1) + a0 * bd - ae * br + cross3(br, bd)));
+        store_vertex(OP + 3 * v, x + k * (cross3(br, c1) + a0 * bd - ae * br + cross3(br, bd)), last);
         if (has_nrm) {
             v4f n = (v4f)((v4i)load4(N + 3 * v) & xyz);
-            store4(ON + 3 * v, n + k * cross3(br, cross3(br, n) + a0 * n));
+            store_vertex(ON + 3 * v, n + k * cross3(br, cross3(br, n) + a0 * n), last);
         }
     }
     return 0;
@@ -410,7 +460,7 @@ KERNEL static int dlb_kernel(const float *__restrict__ jd, const float *__restri
  * component unpack them.  b0 x (b0 x v + a0 v) + b0 x be is
  * folded into b0 x (b0 x v + a0 v + be). */
 typedef int v8i __attribute__((vector_size(32)));
-#define SH8(a, b, ...) __builtin_shuffle(a, b, (v8i){ __VA_ARGS__ })
+#define SH8(a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)
 
 static inline __attribute__((always_inline)) void load_xyz8(const float *p, v8f *x, v8f *y, v8f *z)
 {
@@ -580,6 +630,7 @@ KERNEL static int qlb_kernel(const float *__restrict__ jd, const float *__restri
     const v4i signbit = { (int)0x80000000, (int)0x80000000, (int)0x80000000, (int)0x80000000 };
     const v4i xyz = { -1, -1, -1, 0 };
     for (int v = v0; v < v1; v++) {
+        int last = v + 1 == v1;   /* exactly 3 floats: see store_vertex */
         const float *m0 = jd + 20 * J[4 * v], *m1 = jd + 20 * J[4 * v + 1];
         const float *m2 = jd + 20 * J[4 * v + 2], *m3 = jd + 20 * J[4 * v + 3];
         float wa = W[4 * v], wb = W[4 * v + 1], wc = W[4 * v + 2], wd = W[4 * v + 3];
@@ -610,10 +661,10 @@ KERNEL static int qlb_kernel(const float *__restrict__ jd, const float *__restri
             y = y - c;
         }
         t = (v4f)((v4i)t & xyz);
-        store4(OP + 3 * v, y + k * cross3(q, cross3(q, y) + a * y) + t);
+        store_vertex(OP + 3 * v, y + k * cross3(q, cross3(q, y) + a * y) + t, last);
         if (has_nrm) {
             v4f n = (v4f)((v4i)load4(N + 3 * v) & xyz);
-            store4(ON + 3 * v, n + k * cross3(q, cross3(q, n) + a * n));
+            store_vertex(ON + 3 * v, n + k * cross3(q, cross3(q, n) + a * n), last);
         }
     }
     return 0;
@@ -699,9 +750,13 @@ static int skin_any(const void *state, int v0, int v1, float *pos_out, float *nr
     int signs = h->kind == K_DLB || h->pivot;
     struct blk b = { AT_C(state, HDR_BYTES, float), AT_C(state, h->off_pos, float), AT_C(state, h->off_nrm, float),
                      AT_C(state, h->off_w, float), h->kind == K_QB ? AT_C(state, h->off_c, float) : NULL,
-                     AT_C(state, h->off_j, uint16_t), tab, h->njoints, h->kind, h->has_nrm && nrm_out };
+                     AT_C(state, h->off_j, uint16_t), tab, h->njoints, h->kind,
+                     h->has_nrm && nrm_out && h->nrm_mode != SKB_F32_NRM_NONE };
     if (h->kind == K_LINEAR) {
-        linear_kernel(b.jd, b.P, b.N, b.W, b.J, v0, v1, b.has_nrm, pos_out, nrm_out);
+        if (h->nrm_mode == SKB_F32_NRM_SHADER)
+            linear_kernel_raw_nrm(b.jd, b.P, b.N, b.W, b.J, v0, v1, b.has_nrm, pos_out, nrm_out);
+        else
+            linear_kernel(b.jd, b.P, b.N, b.W, b.J, v0, v1, b.has_nrm, pos_out, nrm_out);
         return 0;
     }
     if (signs && tab)
@@ -784,6 +839,36 @@ int skb_skin_f32_pose(struct skb_skinner_f32 *s, const struct skb_pose *p,
         return rc;
     }
     return 0;
+}
+
+const char *skb_f32_normals_name(enum skb_f32_normals mode)
+{
+    return mode == SKB_F32_NRM_RENORM ? "renormalise" : mode == SKB_F32_NRM_SHADER ? "shader"
+           : mode == SKB_F32_NRM_NONE ? "none" : "?";
+}
+
+int skb_skin_f32_set_normals(struct skb_skinner_f32 *s, enum skb_f32_normals mode)
+{
+    if (mode != SKB_F32_NRM_RENORM && mode != SKB_F32_NRM_SHADER && mode != SKB_F32_NRM_NONE)
+        return SKB_EINVAL;
+    ((struct hdr *)s->state)->nrm_mode = mode;
+    return 0;
+}
+
+enum skb_f32_normals skb_skin_f32_normals(const struct skb_skinner_f32 *s)
+{
+    return (enum skb_f32_normals)((const struct hdr *)s->state)->nrm_mode;
+}
+
+/* the vertex streams a kernel reads and writes, from the layout above: xyz
+ * in and out (12 + 12), 4 float weights (16), 4 uint16 joints (8), qb's
+ * centre (12), normals in and out (12 + 12) unless skipped.  Per-joint data
+ * stays in cache and is not counted. */
+int skb_skin_f32_bytes_per_vertex(const struct skb_skinner_f32 *s)
+{
+    const struct hdr *h = (const struct hdr *)s->state;
+    int bytes = 12 + 12 + 16 + 8 + (h->kind == K_QB ? 12 : 0);
+    return bytes + (h->has_nrm && h->nrm_mode != SKB_F32_NRM_NONE ? 12 + 12 : 0);
 }
 
 void skb_f32_compare(int nverts, const skb_real *pos_ref, const skb_real *nrm_ref,

@@ -55,15 +55,32 @@ struct skb_skinner_f32 {
 /* SKB_ENOTSUP when m has no fast path or the mesh does not fit it */
 int skb_skin_f32_init(struct skb_skinner_f32 *s, const struct skb_method *m,
                       const struct skb_mesh *mesh, char *msg, size_t msglen);
-/* pos_out/nrm_out: 3*nverts + 1 floats each */
+/* pos_out/nrm_out: 3*nverts floats each */
 int skb_skin_f32_pose(struct skb_skinner_f32 *s, const struct skb_pose *p,
                       const struct skb_params *prm, float *pos_out, float *nrm_out,
                       char *msg, size_t msglen);
 /* the two halves of skb_skin_f32_pose, unchecked, for timing loops that
- * have validated their inputs with skb_skin_f32_pose once */
+ * have validated their inputs with skb_skin_f32_pose once.  run writes
+ * only vertices [v0, v1) and only reads the state: after one prepare,
+ * disjoint ranges may run concurrently, in any order, bit-identically. */
 int skb__skin_f32_prepare(struct skb_skinner_f32 *s, const struct skb_pose *p, const struct skb_params *prm);
 int skb__skin_f32_run(struct skb_skinner_f32 *s, int v0, int v1, float *pos_out, float *nrm_out);
 void skb_skin_f32_fini(struct skb_skinner_f32 *s);
+
+/* what a fast kernel does with normals (issue 15), so timings compare the
+ * work engines do: renormalise (the default; as the double path), leave
+ * the blended normal to the shader to normalise, or compute none.  Only
+ * LBS differs between the first two: the quaternion methods rotate unit
+ * normals, which stay unit at no cost. */
+enum skb_f32_normals { SKB_F32_NRM_RENORM, SKB_F32_NRM_SHADER, SKB_F32_NRM_NONE };
+/* SKB_EINVAL for a mode outside the enum; applies to later runs */
+int skb_skin_f32_set_normals(struct skb_skinner_f32 *s, enum skb_f32_normals mode);
+enum skb_f32_normals skb_skin_f32_normals(const struct skb_skinner_f32 *s);
+/* "renormalise", "shader", "none" */
+const char *skb_f32_normals_name(enum skb_f32_normals mode);
+/* bytes of vertex streams read and written per vertex under the normal
+ * option (the roofline's numerator; per-joint data excluded) */
+int skb_skin_f32_bytes_per_vertex(const struct skb_skinner_f32 *s);
 
 SKB_EXTERN_C_END
 #endif

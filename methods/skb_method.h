@@ -96,8 +96,9 @@ struct skb_pose {
 /* optional single-precision fast path of a method (methods/fast_f32.c): the
  * method keeps its own float layout of the mesh in its state (bind converts
  * the mesh once), prepare converts one pose, skin writes float xyz per
- * vertex.  pos_out and nrm_out hold 3*nverts + 1 floats (a kernel may store
- * four floats at 3*v); nrm_out is used only when the mesh has normals.
+ * vertex.  skin(v0, v1) writes exactly floats 3*v0 .. 3*v1-1 of pos_out and
+ * nrm_out (disjoint ranges may run in parallel threads); nrm_out is used only
+ * when the mesh has normals.
  * Called only through skb_skin_f32_* (methods/skb_fast.h), and checked
  * against the double skin of the same method before any time is reported. */
 struct skb_method_f32 {

@@ -29,6 +29,12 @@ for name, o in ds.items():
     if abs(o["ratio_to_linear"].get("linear", 0) - 1) > 1e-12: errs.append("%s: linear ratio != 1" % name)
     for m, x in o["ms"].items():
         if not (isinstance(x, (int, float)) and x > 0 and math.isfinite(x)): errs.append("%s/%s: ms %r" % (name, m, x))
+    for m, c in o.get("checks", {}).get("f32", {}).items():   # issue 15: what the fast timing includes
+        if c.get("normals") not in ("renormalise", "shader", "none"): errs.append("%s/%s f32: normals %r" % (name, m, c.get("normals")))
+        if not (isinstance(c.get("bytes_per_vertex"), int) and c["bytes_per_vertex"] >= 48): errs.append("%s/%s f32: bytes_per_vertex %r" % (name, m, c.get("bytes_per_vertex")))
+opts = {(m, c.get("normals"), c.get("bytes_per_vertex")) for o in ds.values() for m, c in o.get("checks", {}).get("f32", {}).items()}
+for want in (("linear", "renormalise", 72), ("linear+nrm_shader", "shader", 72), ("linear+nrm_none", "none", 48)):
+    if want not in opts: errs.append("no f32 kernel timed as %s (normals %s, %d bytes/vertex)" % want)
 lm = r.get("large_mesh", {})
 if not lm.get("roofline", {}).get("copy_bandwidth_GBps", 0) > 0: errs.append("no roofline")
 reps = {}

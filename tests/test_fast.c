@@ -89,8 +89,8 @@ static void test_fast_random_poses(void **state)
     skb_dataset_free(&d);
 }
 
-/* a fast path must not write past 3*nverts + 1 floats (ASan checks) and
- * must honour vertex ranges */
+/* a fast path must not write past 3*nverts floats (ASan checks: the
+ * buffers are exactly that long) and must honour vertex ranges */
 static void test_fast_ranges(void **state)
 {
     struct skb_dataset d;
@@ -104,8 +104,8 @@ static void test_fast_ranges(void **state)
         struct skb_pose p;
         if (!m->f32)
             continue;
-        float *a = calloc(3 * (size_t)n + 1, sizeof *a), *b = calloc(3 * (size_t)n + 1, sizeof *b);
-        float *na = calloc(3 * (size_t)n + 1, sizeof *na), *nb = calloc(3 * (size_t)n + 1, sizeof *nb);
+        float *a = calloc(3 * (size_t)n, sizeof *a), *b = calloc(3 * (size_t)n, sizeof *b);
+        float *na = calloc(3 * (size_t)n, sizeof *na), *nb = calloc(3 * (size_t)n, sizeof *nb);
         assert_int_equal(skb_skin_f32_init(&fast, m, &d.mesh, msg, sizeof msg), 0);
         skb_dataset_pose(&d, 5, &p);
         assert_int_equal(skb_skin_f32_pose(&fast, &p, NULL, a, na, msg, sizeof msg), 0);
@@ -201,6 +201,67 @@ static void test_fast_antipodal_none(void **state)
     skb_dataset_free(&d);
 }
 
+/* the normal option: SHADER leaves LBS's blended normal unnormalised (its
+ * direction is the renormalised one; its length is not 1 somewhere) and is
+ * RENORM's output exactly for the quaternion methods; NONE writes no
+ * normal and the same positions; bytes per vertex follow the streams */
+static void check_normal_modes(const struct skb_method *m, const struct skb_dataset *d)
+{
+    struct skb_skinner_f32 s;
+    struct skb_pose p;
+    char msg[512];
+    size_t n3 = 3 * (size_t)d->mesh.nverts;
+    float *pr = malloc(sizeof(float) * n3), *nr = malloc(sizeof(float) * n3);
+    float *ps = malloc(sizeof(float) * n3), *ns = malloc(sizeof(float) * n3);
+    assert_true(pr && nr && ps && ns);
+    assert_int_equal(skb_skin_f32_init(&s, m, &d->mesh, msg, sizeof msg), 0);
+    int base = 12 + 12 + 16 + 8 + (strcmp(m->name, "qb") == 0 ? 12 : 0);
+    assert_int_equal(skb_skin_f32_normals(&s), SKB_F32_NRM_RENORM);
+    assert_int_equal(skb_skin_f32_bytes_per_vertex(&s), base + 24);
+    skb_dataset_pose(d, d->nposes / 2, &p);
+    assert_int_equal(skb_skin_f32_pose(&s, &p, NULL, pr, nr, msg, sizeof msg), 0);
+    assert_int_equal(skb_skin_f32_set_normals(&s, SKB_F32_NRM_SHADER), 0);
+    assert_int_equal(skb_skin_f32_bytes_per_vertex(&s), base + 24);
+    assert_int_equal(skb_skin_f32_pose(&s, &p, NULL, ps, ns, msg, sizeof msg), 0);
+    assert_memory_equal(pr, ps, sizeof(float) * n3);
+    if (strcmp(m->name, "linear") != 0) {
+        assert_memory_equal(nr, ns, sizeof(float) * n3);
+    } else {
+        double worst_dir = 0, worst_len = 0;
+        for (size_t v = 0; v < n3; v += 3) {
+            double len = sqrt((double)ns[v] * ns[v] + (double)ns[v + 1] * ns[v + 1] + (double)ns[v + 2] * ns[v + 2]);
+            worst_len = fmax(worst_len, fabs(len - 1));
+            for (int k = 0; k < 3; k++)
+                worst_dir = fmax(worst_dir, fabs(ns[v + k] / len - nr[v + k]));
+        }
+        assert_true(worst_dir < SKB_TOL_F32_NRM);
+        assert_true(worst_len > 1e-3);   /* blended LBS normals shrink at bent joints */
+    }
+    memset(ns, 0x5a, sizeof(float) * n3);
+    memcpy(nr, ns, sizeof(float) * n3);
+    assert_int_equal(skb_skin_f32_set_normals(&s, SKB_F32_NRM_NONE), 0);
+    assert_int_equal(skb_skin_f32_bytes_per_vertex(&s), base);
+    assert_int_equal(skb_skin_f32_pose(&s, &p, NULL, ps, ns, msg, sizeof msg), 0);
+    assert_memory_equal(pr, ps, sizeof(float) * n3);
+    assert_memory_equal(nr, ns, sizeof(float) * n3);
+    assert_int_equal(skb_skin_f32_set_normals(&s, (enum skb_f32_normals)3), SKB_EINVAL);
+    skb_skin_f32_fini(&s);
+    free(pr); free(nr); free(ps); free(ns);
+}
+
+static void test_fast_normal_modes(void **state)
+{
+    struct skb_dataset d;
+    struct skb_dataset_opts o = { 1, 1, 0 };
+    char msg[512];
+    assert_int_equal(skb_dataset_load("creature", &o, &d, msg, sizeof msg), 0);
+    assert_non_null(d.mesh.nrm);
+    for (int k = 0; skb_methods[k]; k++)
+        if (skb_methods[k]->f32)
+            check_normal_modes(skb_methods[k], &d);
+    skb_dataset_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -209,6 +270,7 @@ int main(void)
         cmocka_unit_test(test_fast_ranges),
         cmocka_unit_test(test_fast_many_joints),
         cmocka_unit_test(test_fast_antipodal_none),
+        cmocka_unit_test(test_fast_normal_modes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
