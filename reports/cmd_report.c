@@ -248,6 +248,11 @@ int skb_cmd_compare(int argc, char **argv)
         skb_cli_error("compare: %s", msg);
         return 2;
     }
+    if (skb_compare_inputs_ok(NULL, &cur, msg, sizeof msg) < 0) {
+        skb_cli_error("compare: %s", msg);
+        skb_results_free(&cur);
+        return 2;
+    }
     if (access(pos[0], F_OK) != 0) {
         if (!o.update_baseline) {
             skb_cli_error("compare: no baseline at %s (create it with --update-baseline)", pos[0]);
@@ -268,6 +273,12 @@ int skb_cmd_compare(int argc, char **argv)
         skb_results_free(&cur);
         return 2;
     }
+    for (int k = 0; k < nbase; k++)
+        if (skb_compare_inputs_ok(&base[k], NULL, msg, sizeof msg) < 0) {
+            skb_cli_error("compare: %s", msg);
+            rc = 2;
+            goto done;
+        }
     /* a baseline of several machines: compare against this machine's run */
     int pick = 0;
     for (int k = 0; k < nbase; k++)

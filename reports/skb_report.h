@@ -146,6 +146,10 @@ struct skb_compare_opts {
     int update_baseline;
 };
 
+/* 0 when every results file of both runs read and passed its contract;
+ * otherwise SKB_EPARSE with msg naming the run and file (compare exits 2) */
+int skb_compare_inputs_ok(const struct skb_results *base, const struct skb_results *cur, char *msg, size_t msglen);
+
 /* compare a current run against a baseline run; writes lines to out and
  * returns the number of regressions (0 = pass); the comparison summary
  * (incl. self-comparison false-positive rate) as JSON in *summary */
