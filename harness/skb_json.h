@@ -34,6 +34,13 @@ int skb_json_write_result(const struct skb_run_ctx *ctx, const char *name, const
 int skb_json_read_file(const char *path, cJSON **out, char *msg, size_t msglen);
 /* read a whole file ("-" = stdin); caller frees *out */
 int skb_read_file(const char *path, char **out, size_t *len, char *msg, size_t msglen);
+/* the same, failing with SKB_EINVAL past max bytes (0 = no limit) */
+int skb_read_file_max(const char *path, size_t max, char **out, size_t *len, char *msg, size_t msglen);
+/* parse text[0..len); msg says which failure: out of memory (SKB_ENOMEM),
+ * nesting too deep, truncated, malformed at a line; whole = 1 also rejects
+ * anything but whitespace after the document */
+int skb_json_parse_text(const char *path, const char *text, size_t len, int whole, cJSON **out, char *msg,
+                        size_t msglen);
 /* mkdir -p */
 int skb_mkdirs(const char *path, char *msg, size_t msglen);
 

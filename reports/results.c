@@ -296,26 +296,12 @@ static void one_line(char *msg)
 int skb_results_parse(int which, const char *path, const char *text, size_t len, cJSON **out,
                       char *msg, size_t msglen)
 {
-    const char *end = NULL;
-    int rc = 0;
+    cJSON *r;
+    int rc = skb_json_parse_text(path, text, len, 1, &r, msg, msglen);
     *out = NULL;
-    cJSON *r = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-    if (!r) {
-        size_t off = end ? (size_t)(end - text) : 0;
-        int line = 1;
-        for (size_t i = 0; i < off && i < len; i++)
-            line += text[i] == '\n';
-        size_t last = len;
-        while (last > 0 && (text[last - 1] == ' ' || text[last - 1] == '\n' || text[last - 1] == '\r'
-                            || text[last - 1] == '\t'))
-            last--;
-        /* a document that stops before its closing brace was cut short */
-        if (off >= len || last == 0 || (text[last - 1] != '}' && text[last - 1] != ']'))
-            snprintf(msg, msglen, "%s: truncated JSON (%zu bytes, ends inside a value; parse stopped near line %d)",
-                     path, len, line);
-        else
-            snprintf(msg, msglen, "%s: malformed JSON near line %d (byte %zu)", path, line, off);
-        return SKB_EPARSE;
+    if (rc < 0) {
+        one_line(msg);
+        return rc;
     }
     if (!cJSON_IsObject(r)) {
         cJSON_Delete(r);

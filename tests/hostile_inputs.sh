@@ -51,4 +51,40 @@ timeout 20 "$exe" compare "$d/base2" "$d/cur2" --update-baseline > "$d/out4" 2>&
 [ $rc -eq 2 ] && grep -q 'pipe: not a regular file' "$d/out4" && [ ! -e "$d/base2" ] && ! ls -d "$d"/base2.new-* > /dev/null 2>&1 \
   && ok "FIFO in the run: refused, staging removed" || { bad "FIFO in run (exit $rc)"; head -3 "$d/out4"; }
 
+# --- item 7: blend input: trailing data, size limit, linear-time parsing ---
+one='{"transforms": [[1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]], "weights": [1]}'
+blend_err() {  # name, input file, pattern
+  "$exe" blend --method dlb --input "$2" > "$tmp/b.out" 2> "$tmp/b.err"; local rc=$?
+  if [ $rc -ne 0 ] && [ "$(wc -l < "$tmp/b.err")" -eq 1 ] && grep -q -- "$3" "$tmp/b.err" && [ ! -s "$tmp/b.out" ]; then
+    ok "blend, $1: exit $rc, '$(cat "$tmp/b.err")'"
+  else bad "blend, $1: exit $rc"; head -3 "$tmp/b.err"; fi
+}
+printf '%s garbage' "$one" > "$tmp/trail.json"; blend_err "trailing garbage" "$tmp/trail.json" 'after the JSON document'
+printf '%s\n%s\n' "$one" "$one" > "$tmp/two.json"; blend_err "a second document" "$tmp/two.json" 'after the JSON document at line 2'
+head -c $((65 << 20)) /dev/zero | tr '\0' ' ' > "$tmp/big.json"; blend_err "65 MiB input" "$tmp/big.json" 'larger than the limit'
+rm -f "$tmp/big.json"
+blend_err "65 MiB on stdin" - 'larger than the limit' < <(head -c $((65 << 20)) /dev/zero | tr '\0' ' ')
+# 20k transforms: quadratic parsing took ~3 s here, linear takes ~0.1 s; the
+# bound is loose (a shared 2-core box) but a quadratic parser exceeds it
+python3 -c '
+import sys; n = 20000
+m = "[1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]"
+sys.stdout.write("{\"transforms\": [" + ",".join([m] * n) + "], \"weights\": [" + ",".join(["0.00005"] * n) + "]}")
+' > "$tmp/many.json" 2> /dev/null || echo '{}' > "$tmp/many.json"
+if timeout 60 "$exe" blend --method linear --input "$tmp/many.json" > "$tmp/many.out" 2>&1 && grep -q '"matrix"' "$tmp/many.out"; then
+  ok "blend reads 20000 transforms"; else bad "blend 20000 transforms"; head -3 "$tmp/many.out"; fi
+
+# --- item 12: JSON reader errors say which failure ---
+python3 -c 'print("[" * 1100 + "]" * 1100)' > "$tmp/deep.json"
+blend_err "nesting 1100 deep" "$tmp/deep.json" 'nested deeper than 1000 levels'
+printf '{"transforms": [[1,0,0,0, 0,1,0,0,' > "$tmp/cut.json"; blend_err "cut short" "$tmp/cut.json" 'truncated JSON'
+printf '{"transforms": x}' > "$tmp/mal.json"; blend_err "malformed" "$tmp/mal.json" 'malformed JSON near line 1'
+mkdir -p "$tmp/isdir.json"; blend_err "a directory" "$tmp/isdir.json" 'read error: Is a directory'
+if [ "$(ulimit -v)" = unlimited ]; then
+  python3 -c 'print("[" + ",".join(["[1,2,3,4]"] * 2000000) + "]")' > "$tmp/wide.json"
+  (ulimit -v 400000; "$exe" blend --method dlb --input "$tmp/wide.json" > /dev/null 2> "$tmp/oom.err"); rc=$?
+  [ $rc -ne 0 ] && grep -q 'out of memory' "$tmp/oom.err" && ok "blend under a 400 MB address-space limit: out of memory named" \
+    || { bad "oom message (exit $rc)"; head -2 "$tmp/oom.err"; }
+fi
+
 exit $fail
