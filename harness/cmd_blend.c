@@ -73,6 +73,15 @@ static int parse_item(const cJSON *it, int idx, const char *src, double **mats, 
                 skb_cli_error("%s: item %d: field \"transforms\"[%d][%d]: not a number", src, idx, i, k);
                 return -1;
             }
+        /* every method, linear too, blends affine matrices: a projective
+         * last row would be dropped silently (README: last row 0 0 0 1) */
+        const double *r = *mats + 16 * i + 12;
+        if (isfinite(r[0] + r[1] + r[2] + r[3]) && !(fabs(r[0]) <= SKB_TOL_RIGID && fabs(r[1]) <= SKB_TOL_RIGID
+                                                    && fabs(r[2]) <= SKB_TOL_RIGID && fabs(r[3] - 1) <= SKB_TOL_RIGID)) {
+            skb_cli_error("%s: item %d: field \"transforms\"[%d]: last row is %g %g %g %g, not 0 0 0 1 "
+                          "(projective transforms cannot be blended)", src, idx, i, r[0], r[1], r[2], r[3]);
+            return -1;
+        }
         if (skb_json_get_number(wi, &(*w)[i]) < 0) {
             skb_cli_error("%s: item %d: field \"weights\"[%d]: not a number", src, idx, i);
             return -1;

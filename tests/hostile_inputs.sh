@@ -87,4 +87,25 @@ if [ "$(ulimit -v)" = unlimited ]; then
     || { bad "oom message (exit $rc)"; head -2 "$tmp/oom.err"; }
 fi
 
+# --- item 9: skin --pose rigidity like blend; linear rejects a projective last row ---
+I='[1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]'
+pose_err() {  # name, second joint's matrix, method, pattern
+  echo "{\"transforms\": [$I, $2]}" > "$tmp/pose.json"
+  "$exe" skin --method "$3" --model arm --pose "$tmp/pose.json" --out "$tmp/pose.obj" > /dev/null 2> "$tmp/p.err"; local rc=$?
+  if [ $rc -ne 0 ] && [ "$(wc -l < "$tmp/p.err")" -eq 1 ] && grep -q -- "$4" "$tmp/p.err" && [ ! -e "$tmp/pose.obj" ]; then
+    ok "skin --pose, $1 ($3): '$(cat "$tmp/p.err")'"
+  else bad "skin --pose, $1 ($3): exit $rc"; head -3 "$tmp/p.err"; fi
+}
+pose_err "scale 2" '[2,0,0,0, 0,2,0,0, 0,0,2,0, 0,0,0,1]' dlb 'transforms"\[1\] (joint 1): not a rigid'
+pose_err "reflection" '[-1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]' qlb0 'joint 1): not a rigid'
+pose_err "projective row" '[1,0,0,0, 0,1,0,0, 0,0,1,0, 0.5,0,0,1]' linear 'joint 1): last row is 0.5 0 0 1'
+echo "{\"transforms\": [$I, $I]}" > "$tmp/pose.json"
+"$exe" skin --method dlb --model arm --pose "$tmp/pose.json" --out "$tmp/ok.obj" 2> "$tmp/p.err" && [ -s "$tmp/ok.obj" ] \
+  && ok "skin --pose with rigid joints still works" || { bad "skin --pose rigid"; head -2 "$tmp/p.err"; }
+echo "{\"transforms\": [[1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0.25,0,1]], \"weights\": [1]}" > "$tmp/proj.json"
+blend_lin() { "$exe" blend --method linear --input "$tmp/proj.json" > "$tmp/b.out" 2> "$tmp/b.err"; }
+blend_lin; rc=$?
+[ $rc -ne 0 ] && grep -q 'transforms"\[0\]: last row is 0 0.25 0 1' "$tmp/b.err" && [ "$(wc -l < "$tmp/b.err")" -eq 1 ] \
+  && ok "blend --method linear: projective last row rejected" || { bad "linear projective (exit $rc)"; head -2 "$tmp/b.err"; }
+
 exit $fail
