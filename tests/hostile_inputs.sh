@@ -108,4 +108,28 @@ blend_lin; rc=$?
 [ $rc -ne 0 ] && grep -q 'transforms"\[0\]: last row is 0 0.25 0 1' "$tmp/b.err" && [ "$(wc -l < "$tmp/b.err")" -eq 1 ] \
   && ok "blend --method linear: projective last row rejected" || { bad "linear projective (exit $rc)"; head -2 "$tmp/b.err"; }
 
+# --- item 11: a FIFO as --model: clear error at once, no hang ---
+mkfifo "$tmp/model.fifo"
+timeout 20 "$exe" skin --method dlb --model "$tmp/model.fifo" > /dev/null 2> "$tmp/f.err"; rc=$?
+[ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q 'model.fifo: not a regular file (a FIFO)' "$tmp/f.err" \
+  && ok "FIFO as --model: '$(cat "$tmp/f.err")'" || { bad "FIFO as --model (exit $rc; 124 = hung)"; head -2 "$tmp/f.err"; }
+timeout 20 "$exe" skin --method dlb --model "$tmp" > /dev/null 2> "$tmp/f.err"; rc=$?
+[ $rc -ne 0 ] && grep -q 'not a regular file (a directory)' "$tmp/f.err" && ok "directory as --model: clear error" \
+  || { bad "directory as --model (exit $rc)"; head -2 "$tmp/f.err"; }
+
+# --- item 10: catalogue models are imported in the isolated child too ---
+# (strace: the file assimp reads is opened by a child, never by skinbench itself)
+if command -v strace > /dev/null && [ -r /usr/share/assimp/models/X/Testwuson.X ] \
+   && strace -f -o /dev/null true 2> /dev/null && [ -z "${SKB_ASAN:-}" ]; then
+  strace -f -o "$tmp/st.log" -e trace=execve,openat "$exe" skin --method dlb --model wuson --out "$tmp/w.obj" 2> /dev/null
+  main=$(awk 'NR == 1 { print $1 }' "$tmp/st.log")
+  parent_reads=$(awk -v p="$main" '$1 == p && /Testwuson.X/ && !/O_NONBLOCK/' "$tmp/st.log" | wc -l)
+  child_reads=$(awk -v p="$main" '$1 != p && /Testwuson.X/' "$tmp/st.log" | wc -l)
+  [ -s "$tmp/w.obj" ] && [ "$parent_reads" -eq 0 ] && [ "$child_reads" -gt 0 ] \
+    && ok "catalogue model wuson imported in a child process" \
+    || bad "catalogue import not isolated (parent reads $parent_reads, child reads $child_reads)"
+else
+  echo "skip catalogue isolation check: needs strace with ptrace permission and assimp-testmodels"
+fi
+
 exit $fail
