@@ -49,6 +49,43 @@ int skb_json_get_number(const cJSON *item, double *out)
     return -1;
 }
 
+/* a double holds every integer up to 2^53 exactly; a larger seed is written
+ * as a decimal string so that reading it back gives the same seed */
+#define SEED_EXACT_MAX 9007199254740992.0
+
+cJSON *skb_json_seed(unsigned long seed)
+{
+    char buf[32];
+    if ((double)seed <= SEED_EXACT_MAX && seed <= (1UL << 53))
+        return cJSON_CreateNumber((double)seed);
+    snprintf(buf, sizeof buf, "%lu", seed);
+    return cJSON_CreateString(buf);
+}
+
+int skb_json_get_seed(const cJSON *item, unsigned long *out)
+{
+    if (cJSON_IsNumber(item)) {
+        double d = item->valuedouble;
+        if (!(d >= 0 && d <= SEED_EXACT_MAX) || d != floor(d))
+            return -1;
+        *out = (unsigned long)d;
+        return 0;
+    }
+    if (cJSON_IsString(item)) {
+        const char *c = item->valuestring;
+        char *end;
+        if (*c < '0' || *c > '9')
+            return -1;
+        errno = 0;
+        unsigned long long v = strtoull(c, &end, 10);
+        if (errno || *end || v > (unsigned long long)(unsigned long)-1)
+            return -1;
+        *out = (unsigned long)v;
+        return 0;
+    }
+    return -1;
+}
+
 static char *read_first_match(const char *path, const char *key)
 {
     FILE *f = fopen(path, "r");
@@ -108,7 +145,7 @@ cJSON *skb_json_results_new(const struct skb_run_ctx *ctx, const char *experimen
     strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tmv);
     cJSON_AddNumberToObject(r, "schema_version", SKB_SCHEMA_VERSION);
     cJSON_AddStringToObject(r, "experiment", experiment);
-    cJSON_AddNumberToObject(r, "seed", (double)ctx->seed);
+    cJSON_AddItemToObject(r, "seed", skb_json_seed(ctx->seed));
     cJSON_AddBoolToObject(r, "quick", ctx->quick);
     cJSON_AddStringToObject(r, "started_utc", when);
     cJSON_AddItemToObject(r, "machine", skb_json_machine());

@@ -20,6 +20,10 @@ cJSON *skb_json_number(double x);
 void skb_json_add_number(cJSON *obj, const char *key, double x);
 /* array of n numbers */
 cJSON *skb_json_array(const double *x, int n);
+/* the run's seed, exactly: a number up to 2^53, a decimal string above */
+cJSON *skb_json_seed(unsigned long seed);
+/* read a seed skb_json_seed wrote; 0 on success, -1 if not an exact seed */
+int skb_json_get_seed(const cJSON *item, unsigned long *out);
 /* read a number that skb_json_number wrote; 0 on success */
 int skb_json_get_number(const cJSON *item, double *out);
 

@@ -34,6 +34,12 @@ const char *skb_rfile_experiment(int which);
 
 /* one run directory: each file is loaded (doc set), absent (doc NULL, err
  * empty) or unreadable (doc NULL, err holds the one-line reason) */
+/* the deepest subdivision level a cd.json may name (4^30 triangles per
+ * triangle: far beyond any run) */
+#define SKB_CD_MAX_LEVEL 30
+/* runs one report or compare merges; more is an error naming this limit */
+#define SKB_MAX_RUNS 64
+
 struct skb_results {
     char dir[1024];
     cJSON *doc[SKB_RF_COUNT];

@@ -132,4 +132,31 @@ else
   echo "skip catalogue isolation check: needs strace with ptrace permission and assimp-testmodels"
 fi
 
+# --- item 12: exact seeds, merge cap, cd level range ---
+"$exe" run bounds --quick --quiet --seed 9007199254740993 --out "$tmp/seed" > /dev/null 2>&1
+python3 - "$tmp/seed/bounds.json" <<'PY' && ok "seed 2^53+1 recorded exactly" || bad "seed above 2^53 not exact"
+import json, sys
+s = json.load(open(sys.argv[1]))["seed"]
+sys.exit(0 if int(s) == 9007199254740993 else 1)
+PY
+"$exe" report --results "$tmp/seed" --no-plots > /dev/null 2>&1
+grep -q '| seed | 9007199254740993 |' "$tmp/seed/report.md" && ok "report shows the exact seed" || bad "report seed"
+mkdir -p "$tmp/many"; for i in $(seq -w 1 20); do cp -r "$fx" "$tmp/many/m$i"; done
+"$exe" report --results "$tmp/many" --out "$tmp/many-out" --no-plots > /dev/null 2>&1; rc=$?
+n=$(grep -c '| results directory |' "$tmp/many-out/report.md" 2> /dev/null)
+[ $rc -eq 0 ] && [ "$n" -eq 20 ] && ok "report merges 20 runs" || bad "report merged ${n:-0} of 20 runs (exit $rc)"
+for i in $(seq -w 21 65); do cp -r "$fx" "$tmp/many/m$i"; done
+"$exe" report --results "$tmp/many" --out "$tmp/many-out" --no-plots > /dev/null 2> "$tmp/many.err"; rc=$?
+[ $rc -ne 0 ] && grep -q '65 run directories.*at most 64 runs' "$tmp/many.err" && ok "65 runs: error naming the limit" \
+  || { bad "65 runs (exit $rc)"; head -2 "$tmp/many.err"; }
+mkdir -p "$tmp/cdlv"; cp "$fx"/*.json "$tmp/cdlv/"
+python3 - "$tmp/cdlv/cd.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); d["scaling"][1]["level"] = 1e10
+json.dump(d, open(sys.argv[1], "w"))
+PY
+"$exe" report --results "$tmp/cdlv" --no-plots > "$tmp/cdlv.out" 2>&1; rc=$?
+[ $rc -eq 1 ] && grep -q 'cd.json: field "scaling"\[1\]."level": expected an integer 0..30' "$tmp/cdlv.out" \
+  && ok "cd.json level 1e10: clear error" || { bad "cd level 1e10 (exit $rc)"; grep -i 'level\|runtime' "$tmp/cdlv.out" | head -2; }
+
 exit $fail
