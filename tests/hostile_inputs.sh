@@ -46,6 +46,10 @@ else bad "update-baseline symlink loop (exit $rc)"; head -3 "$d/out"; fi
   && ok "baseline inside the current run: refused" || { bad "nested baseline (exit $rc)"; head -3 "$d/out2"; }
 "$exe" compare "$d/base" "$d/base/loop" --update-baseline > "$d/out3" 2>&1; rc=$?
 [ $rc -eq 2 ] && ok "current run inside the baseline: refused" || { bad "current inside baseline (exit $rc)"; head -3 "$d/out3"; }
+cp -r "$fx" "$d/cur3"; mkdir -p "$d/cur3/$(printf 'd/%.0s' $(seq 20))"
+"$exe" compare "$d/base3" "$d/cur3" --update-baseline > "$d/out5" 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q 'more than 16 directory levels' "$d/out5" && [ ! -e "$d/base3" ] && ! ls -d "$d"/base3.new-* > /dev/null 2>&1 \
+  && ok "20 nested directories: refused, staging removed" || { bad "deep nesting (exit $rc)"; head -3 "$d/out5"; }
 cp -r "$fx" "$d/cur2"; mkfifo "$d/cur2/pipe"
 timeout 20 "$exe" compare "$d/base2" "$d/cur2" --update-baseline > "$d/out4" 2>&1; rc=$?
 [ $rc -eq 2 ] && grep -q 'pipe: not a regular file' "$d/out4" && [ ! -e "$d/base2" ] && ! ls -d "$d"/base2.new-* > /dev/null 2>&1 \
