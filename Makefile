@@ -35,7 +35,7 @@ TEST_C   = $(wildcard tests/test_*.c)
 TEST_CXX = $(wildcard tests/test_*.cpp)
 TEST_BIN = $(TEST_C:tests/%.c=$(BUILD)/tests/%) $(TEST_CXX:tests/%.cpp=$(BUILD)/tests/%)
 
-.PHONY: all deps check check-run check-layers asan tsan reproduce nightly tests clean help
+.PHONY: all deps check check-run check-layers asan tsan reproduce nightly tests clean help fuzz
 all: skinbench
 
 help:
@@ -113,6 +113,13 @@ check-run: skinbench tests
 
 check-layers:
 	@bash scripts/check-layers.sh
+
+# libFuzzer (clang-14, ASan + UBSan) over every JSON reader: results files,
+# report, compare on a mutated results directory, blend input.  FUZZ_SECONDS
+# (default 600) long; the 20 s run of tests/fuzz.sh stays in make check.
+FUZZ_SECONDS ?= 600
+fuzz: deps
+	@SKB_BUILD=$(BUILD) SKB_FUZZ_SECONDS=$(FUZZ_SECONDS) bash tests/fuzz.sh
 
 asan: deps
 	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 \

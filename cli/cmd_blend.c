@@ -10,6 +10,11 @@
 #include "skb_json.h"
 #include "skb_method.h"
 
+/* the largest blend input read (bytes): cJSON holds about 40 bytes per input
+ * byte of numbers, so 64 MiB of JSON is some 3 GB in memory; 64 MiB is over
+ * a million 4x4 transforms, far more than any skinning pose needs */
+#define BLEND_MAX_INPUT ((size_t)64 << 20)
+
 static void blend_usage(FILE *f)
 {
     fprintf(f, "usage: skinbench blend --method M [--input FILE|-] [--renormalize]\n"
@@ -17,7 +22,8 @@ static void blend_usage(FILE *f)
                "Reads {\"transforms\": [[16 numbers, row-major 4x4], ...], \"weights\": [...],\n"
                "\"center\": [x,y,z]} (center only where the method needs one), or a JSON array of\n"
                "such objects, from FILE or stdin; writes {\"method\": M, \"matrix\": [16 numbers]}\n"
-               "per input (an array for an array) to stdout.\n"
+               "per input (an array for an array) to stdout.  Input is at most 64 MiB, one JSON\n"
+               "document (anything after it is an error).\n"
                "  --renormalize   divide weights by their sum instead of rejecting them\n"
                "  --precision P   DIB stopping precision (default 1e-5)\n"
                "  --max-iter N    DIB iteration cap (default 20)\n"
@@ -53,18 +59,30 @@ static int parse_item(const cJSON *it, int idx, const char *src, double **mats, 
         skb_cli_error("out of memory");
         return -1;
     }
-    for (int i = 0; i < cnt; i++) {
-        const cJSON *m = cJSON_GetArrayItem(tr, i);
+    /* walk the lists through their links: cJSON_GetArrayItem(i) walks from
+     * the head each time, quadratic in the transform count */
+    const cJSON *m = tr->child, *wi = we->child;
+    for (int i = 0; i < cnt; i++, m = m->next, wi = wi->next) {
         if (!cJSON_IsArray(m) || cJSON_GetArraySize(m) != 16) {
             skb_cli_error("%s: item %d: field \"transforms\"[%d]: expected 16 numbers (row-major 4x4)", src, idx, i);
             return -1;
         }
-        for (int k = 0; k < 16; k++)
-            if (skb_json_get_number(cJSON_GetArrayItem(m, k), &(*mats)[16 * i + k]) < 0) {
+        const cJSON *x = m->child;
+        for (int k = 0; k < 16; k++, x = x->next)
+            if (skb_json_get_number(x, &(*mats)[16 * i + k]) < 0) {
                 skb_cli_error("%s: item %d: field \"transforms\"[%d][%d]: not a number", src, idx, i, k);
                 return -1;
             }
-        if (skb_json_get_number(cJSON_GetArrayItem(we, i), &(*w)[i]) < 0) {
+        /* every method, linear too, blends affine matrices: a projective
+         * last row would be dropped silently (README: last row 0 0 0 1) */
+        const double *r = *mats + 16 * i + 12;
+        if (isfinite(r[0] + r[1] + r[2] + r[3]) && !(fabs(r[0]) <= SKB_TOL_RIGID && fabs(r[1]) <= SKB_TOL_RIGID
+                                                    && fabs(r[2]) <= SKB_TOL_RIGID && fabs(r[3] - 1) <= SKB_TOL_RIGID)) {
+            skb_cli_error("%s: item %d: field \"transforms\"[%d]: last row is %g %g %g %g, not 0 0 0 1 "
+                          "(projective transforms cannot be blended)", src, idx, i, r[0], r[1], r[2], r[3]);
+            return -1;
+        }
+        if (skb_json_get_number(wi, &(*w)[i]) < 0) {
             skb_cli_error("%s: item %d: field \"weights\"[%d]: not a number", src, idx, i);
             return -1;
         }
@@ -183,9 +201,16 @@ int skb_cmd_blend(int argc, char **argv)
         return 2;
     }
     cJSON *root;
-    char msg[512];
+    char msg[512], *in_text;
+    size_t len;
     const char *src = strcmp(input, "-") == 0 ? "<stdin>" : input;
-    if (skb_json_read_file(input, &root, msg, sizeof msg) < 0) {
+    if (skb_read_file_max(input, BLEND_MAX_INPUT, &in_text, &len, msg, sizeof msg) < 0) {
+        skb_cli_error("%s", msg);
+        return 1;
+    }
+    int prc = skb_json_parse_text(src, in_text, len, 1, &root, msg, sizeof msg);
+    free(in_text);
+    if (prc < 0) {
         skb_cli_error("%s", msg);
         return 1;
     }
@@ -193,9 +218,9 @@ int skb_cmd_blend(int argc, char **argv)
     int ok = 1;
     if (cJSON_IsArray(root)) {
         out = cJSON_CreateArray();
-        int n = cJSON_GetArraySize(root);
-        for (int i = 0; i < n && ok; i++) {
-            cJSON *r = blend_one(m, &prm, cJSON_GetArrayItem(root, i), i, src, renorm);
+        const cJSON *it = root->child;
+        for (int i = 0; it && ok; i++, it = it->next) {
+            cJSON *r = blend_one(m, &prm, it, i, src, renorm);
             if (r)
                 cJSON_AddItemToArray(out, r);
             else

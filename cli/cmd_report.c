@@ -11,7 +11,7 @@
 #include "skb_json.h"
 #include "skb_report.h"
 
-#define MAX_RUNS 16
+#define MAX_RUNS SKB_MAX_RUNS
 #define DEFAULT_ALPHA 0.01       /* U test level; TOOLCHAIN.md: 0.05 alone flags 5/12 self-comparisons */
 #define DEFAULT_MIN_EFFECT 0.05  /* 5 % median slow-down */
 
@@ -68,8 +68,11 @@ int skb_cmd_report(int argc, char **argv)
             report_usage(stdout);
             return 0;
         } else if (v && strcmp(a, "--results") == 0) {
-            if (ndirs < MAX_RUNS)
-                dirs[ndirs++] = v;
+            if (ndirs == MAX_RUNS) {
+                skb_cli_error("report: more than %d --results (a report merges at most %d runs)", MAX_RUNS, MAX_RUNS);
+                return 2;
+            }
+            dirs[ndirs++] = v;
             i++;
         } else if (v && strcmp(a, "--out") == 0) {
             out = v; i++;
@@ -97,7 +100,7 @@ int skb_cmd_report(int argc, char **argv)
     }
     static struct skb_results runs[MAX_RUNS];
     int nruns = 0, bad = 0, rc = 0;
-    for (int i = 0; i < ndirs && nruns < MAX_RUNS; i++) {
+    for (int i = 0; i < ndirs; i++) {
         int n;
         if (skb_results_load_many(dirs[i], runs + nruns, MAX_RUNS - nruns, &n, msg, sizeof msg) < 0) {
             skb_cli_error("report: %s", msg);
@@ -249,6 +252,11 @@ int skb_cmd_compare(int argc, char **argv)
         skb_cli_error("compare: %s", msg);
         return 2;
     }
+    if (skb_compare_inputs_ok(NULL, &cur, msg, sizeof msg) < 0) {
+        skb_cli_error("compare: %s", msg);
+        skb_results_free(&cur);
+        return 2;
+    }
     if (access(pos[0], F_OK) != 0) {
         if (!o.update_baseline) {
             skb_cli_error("compare: no baseline at %s (create it with --update-baseline)", pos[0]);
@@ -269,6 +277,12 @@ int skb_cmd_compare(int argc, char **argv)
         skb_results_free(&cur);
         return 2;
     }
+    for (int k = 0; k < nbase; k++)
+        if (skb_compare_inputs_ok(&base[k], NULL, msg, sizeof msg) < 0) {
+            skb_cli_error("compare: %s", msg);
+            rc = 2;
+            goto done;
+        }
     /* a baseline of several machines: compare against this machine's run */
     int pick = 0;
     for (int k = 0; k < nbase; k++)

@@ -1,5 +1,6 @@
 /* cmd_skin.c — `skinbench skin`: deform a dataset or model file with one
  * method in one pose and write the mesh as Wavefront OBJ. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cJSON.h>
@@ -48,6 +49,37 @@ static int load_pose(const char *path, int njoints, double **mats)
             }
     }
     cJSON_Delete(root);
+    return 0;
+}
+
+/* the same rules blend applies (README: rigid within 1e-6 for every method
+ * but those taking non-rigid input; never a projective last row, which no
+ * method represents): a bad joint gets a one-line error naming it */
+static int check_pose(const char *path, const struct skb_method *m, const double *mats, int njoints)
+{
+    for (int j = 0; j < njoints; j++) {
+        const double *c = mats + 16 * j;
+        for (int k = 0; k < 16; k++)
+            if (!isfinite(c[k])) {
+                skb_cli_error("%s: field \"transforms\"[%d] (joint %d): non-finite value", path, j, j);
+                return -1;
+            }
+        if (!(fabs(c[12]) <= SKB_TOL_RIGID && fabs(c[13]) <= SKB_TOL_RIGID && fabs(c[14]) <= SKB_TOL_RIGID
+              && fabs(c[15] - 1) <= SKB_TOL_RIGID)) {
+            skb_cli_error("%s: field \"transforms\"[%d] (joint %d): last row is %g %g %g %g, not 0 0 0 1 "
+                          "(projective transforms are not skinning transforms)", path, j, j, c[12], c[13], c[14], c[15]);
+            return -1;
+        }
+        if (m->flags & SKB_MF_NONRIGID_IN)
+            continue;
+        double e = (double)skb_mat4_rigid_error(c);
+        if (!(e <= SKB_TOL_RIGID)) {
+            skb_cli_error("%s: field \"transforms\"[%d] (joint %d): not a rigid transform (orthonormality/det "
+                          "error %.3g > %g; a scale, shear or reflection); method %s needs rigid joints",
+                          path, j, j, e, SKB_TOL_RIGID, m->name);
+            return -1;
+        }
+    }
     return 0;
 }
 
@@ -117,7 +149,7 @@ int skb_cmd_skin(int argc, char **argv)
     double *mats = NULL;
     int rc = 1;
     if (posefile) {
-        if (load_pose(posefile, d.mesh.njoints, &mats) < 0)
+        if (load_pose(posefile, d.mesh.njoints, &mats) < 0 || check_pose(posefile, m, mats, d.mesh.njoints) < 0)
             goto done;
         p.njoints = d.mesh.njoints;
         p.mats = mats;

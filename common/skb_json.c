@@ -49,6 +49,43 @@ int skb_json_get_number(const cJSON *item, double *out)
     return -1;
 }
 
+/* a double holds every integer up to 2^53 exactly; a larger seed is written
+ * as a decimal string so that reading it back gives the same seed */
+#define SEED_EXACT_MAX 9007199254740992.0
+
+cJSON *skb_json_seed(unsigned long seed)
+{
+    char buf[32];
+    if ((double)seed <= SEED_EXACT_MAX && seed <= (1UL << 53))
+        return cJSON_CreateNumber((double)seed);
+    snprintf(buf, sizeof buf, "%lu", seed);
+    return cJSON_CreateString(buf);
+}
+
+int skb_json_get_seed(const cJSON *item, unsigned long *out)
+{
+    if (cJSON_IsNumber(item)) {
+        double d = item->valuedouble;
+        if (!(d >= 0 && d <= SEED_EXACT_MAX) || d != floor(d))
+            return -1;
+        *out = (unsigned long)d;
+        return 0;
+    }
+    if (cJSON_IsString(item)) {
+        const char *c = item->valuestring;
+        char *end;
+        if (*c < '0' || *c > '9')
+            return -1;
+        errno = 0;
+        unsigned long long v = strtoull(c, &end, 10);
+        if (errno || *end || v > (unsigned long long)(unsigned long)-1)
+            return -1;
+        *out = (unsigned long)v;
+        return 0;
+    }
+    return -1;
+}
+
 static char *read_first_match(const char *path, const char *key)
 {
     FILE *f = fopen(path, "r");
@@ -262,7 +299,7 @@ int skb_json_write_atomic(const char *path, const cJSON *root, char *msg, size_t
     return rc;
 }
 
-int skb_read_file(const char *path, char **out, size_t *len, char *msg, size_t msglen)
+int skb_read_file_max(const char *path, size_t max, char **out, size_t *len, char *msg, size_t msglen)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     size_t cap = 1 << 16, n = 0;
@@ -271,6 +308,8 @@ int skb_read_file(const char *path, char **out, size_t *len, char *msg, size_t m
         snprintf(msg, msglen, "%s: cannot open: %s", path, strerror(errno));
         return SKB_EIO;
     }
+    if (f == stdin)
+        path = "<stdin>";
     buf = malloc(cap + 1);
     if (!buf) {
         if (f != stdin)
@@ -283,29 +322,150 @@ int skb_read_file(const char *path, char **out, size_t *len, char *msg, size_t m
         n += r;
         if (n < cap)
             break;
+        if (max && n > max) {
+            free(buf);
+            if (f != stdin)
+                fclose(f);
+            snprintf(msg, msglen, "%s: input larger than the limit of %zu bytes", path, max);
+            return SKB_EINVAL;
+        }
         char *nb = realloc(buf, 2 * cap + 1);
         if (!nb) {
             free(buf);
             if (f != stdin)
                 fclose(f);
-            snprintf(msg, msglen, "%s: out of memory", path);
+            snprintf(msg, msglen, "%s: out of memory (reading %zu bytes)", path, n);
             return SKB_ENOMEM;
         }
         buf = nb;
         cap *= 2;
     }
-    int err = ferror(f);
+    int err = ferror(f) ? errno : 0;
     if (f != stdin)
         fclose(f);
-    if (err) {
+    if (err || (max && n > max)) {
         free(buf);
-        snprintf(msg, msglen, "%s: read error", path);
-        return SKB_EIO;
+        if (err)
+            snprintf(msg, msglen, "%s: read error: %s", path, strerror(err));
+        else
+            snprintf(msg, msglen, "%s: input larger than the limit of %zu bytes", path, max);
+        return err ? SKB_EIO : SKB_EINVAL;
     }
     buf[n] = 0;
     *out = buf;
     if (len)
         *len = n;
+    return 0;
+}
+
+int skb_read_file(const char *path, char **out, size_t *len, char *msg, size_t msglen)
+{
+    return skb_read_file_max(path, 0, out, len, msg, msglen);
+}
+
+/* cJSON returns NULL both for bad text and for a failed allocation: a
+ * counting allocator tells the two apart */
+static int json_oom;
+
+static void *json_malloc(size_t n)
+{
+    void *p = malloc(n);
+    if (!p)
+        json_oom = 1;
+    return p;
+}
+
+static void json_hooks_once(void)
+{
+    static int done;
+    if (!done) {
+        cJSON_Hooks h = { json_malloc, free };
+        cJSON_InitHooks(&h);
+        done = 1;
+    }
+}
+
+/* deepest array/object nesting in text[0..n), strings skipped */
+static int json_depth(const char *text, size_t n)
+{
+    int d = 0, maxd = 0, in_str = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = text[i];
+        if (in_str) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_str = 0;
+        } else if (c == '"') {
+            in_str = 1;
+        } else if (c == '[' || c == '{') {
+            if (++d > maxd)
+                maxd = d;
+        } else if (c == ']' || c == '}') {
+            d--;
+        }
+    }
+    return maxd;
+}
+
+static int is_ws(char c)
+{
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+/* say why a parse failed: out of memory, nesting too deep, cut short, or
+ * malformed at a line (issue 11: all four used to read "malformed JSON") */
+static int parse_error(const char *path, const char *text, size_t len, const char *end, char *msg, size_t msglen)
+{
+    size_t off = end && end >= text ? (size_t)(end - text) : 0;
+    int line = 1;
+    for (size_t i = 0; i < off && i < len; i++)
+        line += text[i] == '\n';
+    size_t last = len;
+    while (last > 0 && is_ws(text[last - 1]))
+        last--;
+    if (json_oom) {
+        snprintf(msg, msglen, "%s: out of memory parsing JSON (%zu bytes)", path, len);
+        return SKB_ENOMEM;
+    }
+    if (json_depth(text, off < len ? off + 1 : len) >= CJSON_NESTING_LIMIT)
+        snprintf(msg, msglen, "%s: JSON nested deeper than %d levels near line %d (byte %zu)", path,
+                 CJSON_NESTING_LIMIT, line, off);
+    else if (off >= len || last == 0 || (text[last - 1] != '}' && text[last - 1] != ']'))
+        /* a document that stops before its closing brace was cut short */
+        snprintf(msg, msglen, "%s: truncated JSON (%zu bytes, ends inside a value; parse stopped near line %d)",
+                 path, len, line);
+    else
+        snprintf(msg, msglen, "%s: malformed JSON near line %d (byte %zu)", path, line, off);
+    return SKB_EPARSE;
+}
+
+int skb_json_parse_text(const char *path, const char *text, size_t len, int whole, cJSON **out, char *msg,
+                        size_t msglen)
+{
+    const char *end = NULL;
+    json_hooks_once();
+    json_oom = 0;
+    *out = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (!root)
+        return parse_error(path, text, len, end, msg, msglen);
+    if (whole) {
+        /* a second document or trailing bytes are an error, not ignored */
+        size_t off = (size_t)(end - text);
+        while (off < len && is_ws(text[off]))
+            off++;
+        if (off < len) {
+            int line = 1;
+            for (size_t i = 0; i < off; i++)
+                line += text[i] == '\n';
+            snprintf(msg, msglen, "%s: unexpected data after the JSON document at line %d (byte %zu)", path, line,
+                     off);
+            cJSON_Delete(root);
+            return SKB_EPARSE;
+        }
+    }
+    *out = root;
     return 0;
 }
 
@@ -316,21 +476,9 @@ int skb_json_read_file(const char *path, cJSON **out, char *msg, size_t msglen)
     int rc = skb_read_file(path, &text, &len, msg, msglen);
     if (rc < 0)
         return rc;
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-    if (!root) {
-        size_t off = end ? (size_t)(end - text) : 0;
-        int line = 1;
-        for (size_t i = 0; i < off && i < len; i++)
-            if (text[i] == '\n')
-                line++;
-        snprintf(msg, msglen, "%s: malformed JSON near line %d (byte %zu)", path, line, off);
-        free(text);
-        return SKB_EPARSE;
-    }
+    rc = skb_json_parse_text(path, text, len, 0, out, msg, msglen);
     free(text);
-    *out = root;
-    return 0;
+    return rc;
 }
 
 int skb_mkdirs(const char *path, char *msg, size_t msglen)

@@ -1,7 +1,11 @@
 /* real_models.c — rigged models from Debian's assimp-testmodels, each with
  * its own animation clip sampled as a pose sequence (see TOOLCHAIN.md). */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "skb_dataset.h"
 #include "dataset_util.h"
 
@@ -10,18 +14,48 @@
 #define MAX_POSES 120
 #define QUICK_POSES 8
 
+/* a model must be a regular file, and that is settled before any open that
+ * can block: fopen of a FIFO waits for a writer forever, before the
+ * importer's time limit applies (issue 11, item 11) */
+static int check_model_file(const char *path, const char *hint, char *msg, size_t msglen)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        snprintf(msg, msglen, "%s: cannot open model file: %s%s", path, strerror(errno), hint);
+        return SKB_EIO;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(msg, msglen, "%s: not a regular file (%s); a model must be a file", path,
+                 S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a directory"
+                 : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : S_ISSOCK(st.st_mode) ? "a socket" : "special");
+        return SKB_EINVAL;
+    }
+    /* readable? O_NONBLOCK: should it have become a FIFO since, open does not wait */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(msg, msglen, "%s: cannot open model file: %s", path, strerror(errno));
+        return SKB_EIO;
+    }
+    int reg = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    close(fd);
+    if (!reg) {
+        snprintf(msg, msglen, "%s: not a regular file; a model must be a file", path);
+        return SKB_EINVAL;
+    }
+    return 0;
+}
+
 static int load_file(const char *file, const char *clip, const struct skb_dataset_opts *o,
                      struct skb_dataset *d, char *msg, size_t msglen)
 {
     struct skb__import_opts io = { clip, CLIP_FPS, o && o->quick ? QUICK_POSES : MAX_POSES };
-    FILE *f = fopen(file, "rb");
-    if (!f) {
-        snprintf(msg, msglen, "%s: not found (install the Debian package assimp-testmodels)", file);
-        return SKB_EIO;
-    }
-    fclose(f);
-    /* catalogue files are known-good: imported in this process */
-    return skb__import_model(file, &io, d, msg, msglen);
+    int rc = check_model_file(file, " (install the Debian package assimp-testmodels)", msg, msglen);
+    if (rc < 0)
+        return rc;
+    /* catalogue files get the same child-process isolation as files given by
+     * path: the file under /usr/share can be replaced, and assimp's crashers
+     * do not care where a file came from (issue 11, item 10) */
+    return skb__import_isolated(file, &io, skb__import_model, d, msg, msglen);
 }
 
 #define REAL_MODEL(id, file, clip, desc) \
@@ -43,13 +77,10 @@ int skb__load_model_file(const char *path, const struct skb_dataset_opts *o, str
                          char *msg, size_t msglen)
 {
     struct skb__import_opts io = { NULL, CLIP_FPS, o && o->quick ? QUICK_POSES : MAX_POSES };
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(msg, msglen, "%s: cannot open model file", path);
-        return SKB_EIO;
-    }
-    fclose(f);
-    int rc = skb__import_isolated(path, &io, skb__import_model, d, msg, msglen);
+    int rc = check_model_file(path, "", msg, msglen);
+    if (rc < 0)
+        return rc;
+    rc = skb__import_isolated(path, &io, skb__import_model, d, msg, msglen);
     if (rc == 0 && !d->name[0]) {
         const char *base = strrchr(path, '/');
         snprintf(d->name, sizeof d->name, "%s", base ? base + 1 : path);

@@ -17,7 +17,7 @@ cJSON *skb_json_results_new(const struct skb_run_ctx *ctx, const char *experimen
     strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tmv);
     cJSON_AddNumberToObject(r, "schema_version", SKB_SCHEMA_VERSION);
     cJSON_AddStringToObject(r, "experiment", experiment);
-    cJSON_AddNumberToObject(r, "seed", (double)ctx->seed);
+    cJSON_AddItemToObject(r, "seed", skb_json_seed(ctx->seed));
     cJSON_AddBoolToObject(r, "quick", ctx->quick);
     cJSON_AddStringToObject(r, "started_utc", when);
     cJSON_AddItemToObject(r, "machine", skb_json_machine());

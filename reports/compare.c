@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -438,6 +439,24 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
         skb_gbench_free(&gr);
 }
 
+int skb_compare_inputs_ok(const struct skb_results *base, const struct skb_results *cur, char *msg, size_t msglen)
+{
+    /* a results file that cannot be read or fails its contract (truncated,
+     * garbage, another schema_version) is unreadable input, exit 2: never a
+     * pass, and never counted as regressions (README: 2 = unreadable input) */
+    for (int i = 0; i < SKB_RF_COUNT; i++) {
+        if (base && base->err[i][0]) {
+            snprintf(msg, msglen, "baseline %s", base->err[i]);
+            return SKB_EPARSE;
+        }
+        if (cur && cur->err[i][0]) {
+            snprintf(msg, msglen, "current %s", cur->err[i]);
+            return SKB_EPARSE;
+        }
+    }
+    return 0;
+}
+
 int skb_compare_run(const struct skb_results *base, const struct skb_results *cur,
                     const struct skb_results *rerun, const struct skb_compare_opts *o,
                     FILE *out, cJSON **summary)
@@ -507,15 +526,63 @@ static int copy_file(const char *from, const char *to, char *msg, size_t msglen)
     return 0;
 }
 
-static int copy_tree(const char *from, const char *to, char *msg, size_t msglen)
+/* a baseline is a results tree a few levels deep; anything deeper is a
+ * loop or not a results directory */
+#define COPY_TREE_MAX_DEPTH 16
+
+/* a symbolic link is copied as a link (never followed: a loop in the run
+ * directory must not recurse, and a link's target is not part of the run) */
+static int copy_link(const char *from, const char *to, char *msg, size_t msglen)
 {
+    char target[4096];
+    ssize_t n = readlink(from, target, sizeof target - 1);
+    if (n < 0) {
+        snprintf(msg, msglen, "%s: cannot read symbolic link: %s", from, strerror(errno));
+        return SKB_EIO;
+    }
+    target[n] = 0;
+    if (symlink(target, to) != 0) {
+        snprintf(msg, msglen, "%s: cannot create symbolic link: %s", to, strerror(errno));
+        return SKB_EIO;
+    }
+    return 0;
+}
+
+static int copy_tree(const char *from, const char *to, int depth, char *msg, size_t msglen);
+
+static int copy_entry(const char *a, const char *b, int depth, char *msg, size_t msglen)
+{
+    struct stat st;
+    if (lstat(a, &st) != 0) {
+        snprintf(msg, msglen, "%s: cannot stat: %s", a, strerror(errno));
+        return SKB_EIO;
+    }
+    if (S_ISLNK(st.st_mode))
+        return copy_link(a, b, msg, msglen);
+    if (S_ISDIR(st.st_mode))
+        return copy_tree(a, b, depth + 1, msg, msglen);
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(msg, msglen, "%s: not a regular file, directory or symbolic link; refusing to copy it "
+                 "into the baseline", a);
+        return SKB_EINVAL;
+    }
+    return copy_file(a, b, msg, msglen);
+}
+
+static int copy_tree(const char *from, const char *to, int depth, char *msg, size_t msglen)
+{
+    if (depth > COPY_TREE_MAX_DEPTH) {
+        snprintf(msg, msglen, "%s: more than %d directory levels; not a results directory", from,
+                 COPY_TREE_MAX_DEPTH);
+        return SKB_EINVAL;
+    }
     DIR *d = opendir(from);
     int rc = 0;
     if (!d) {
         snprintf(msg, msglen, "%s: cannot open: %s", from, strerror(errno));
         return SKB_EIO;
     }
-    if (mkdir(to, 0755) != 0 && errno != EEXIST) {
+    if (mkdir(to, 0755) != 0) {
         closedir(d);
         snprintf(msg, msglen, "%s: cannot create: %s", to, strerror(errno));
         return SKB_EIO;
@@ -523,17 +590,66 @@ static int copy_tree(const char *from, const char *to, char *msg, size_t msglen)
     struct dirent *e;
     while (rc == 0 && (e = readdir(d))) {
         char a[2048], b[2048];
-        struct stat st;
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
             continue;
-        snprintf(a, sizeof a, "%s/%s", from, e->d_name);
-        snprintf(b, sizeof b, "%s/%s", to, e->d_name);
-        if (stat(a, &st) != 0)
-            continue;
-        rc = S_ISDIR(st.st_mode) ? copy_tree(a, b, msg, msglen) : copy_file(a, b, msg, msglen);
+        if ((size_t)snprintf(a, sizeof a, "%s/%s", from, e->d_name) >= sizeof a
+            || (size_t)snprintf(b, sizeof b, "%s/%s", to, e->d_name) >= sizeof b) {
+            snprintf(msg, msglen, "%s/%.64s...: path too long", from, e->d_name);
+            rc = SKB_EINVAL;
+            break;
+        }
+        rc = copy_entry(a, b, depth, msg, msglen);
     }
     closedir(d);
     return rc;
+}
+
+/* the absolute path of p, resolving symbolic links; p itself may not exist yet */
+static int abs_path(const char *p, char *out, size_t outlen)
+{
+    char buf[PATH_MAX], dir[PATH_MAX];
+    if (realpath(p, buf)) {
+        snprintf(out, outlen, "%s", buf);
+        return 0;
+    }
+    snprintf(dir, sizeof dir, "%s", p);
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        dir[--n] = 0;
+    char *slash = strrchr(dir, '/');
+    const char *base = slash ? slash + 1 : dir;
+    const char *parent = slash ? (slash == dir ? "/" : (*slash = 0, dir)) : ".";
+    if (!realpath(parent, buf))
+        return -1;
+    if ((size_t)snprintf(out, outlen, "%s/%s", strcmp(buf, "/") ? buf : "", base) >= outlen)
+        return -1;
+    return 0;
+}
+
+/* a inside b, or the same directory */
+static int path_within(const char *a, const char *b)
+{
+    size_t n = strlen(b);
+    if (n == 1 && b[0] == '/')
+        return 1;
+    return strncmp(a, b, n) == 0 && (a[n] == 0 || a[n] == '/');
+}
+
+/* refuse to copy a run into a baseline inside it, or a baseline into
+ * itself: each copy would contain the last one (issue 11, item 6) */
+static int check_nesting(const char *src, const char *dst, char *msg, size_t msglen)
+{
+    char as[PATH_MAX], ad[PATH_MAX];
+    if (abs_path(src, as, sizeof as) < 0 || abs_path(dst, ad, sizeof ad) < 0) {
+        snprintf(msg, msglen, "%s, %s: cannot resolve path: %s", src, dst, strerror(errno));
+        return SKB_EIO;
+    }
+    if (path_within(ad, as) || path_within(as, ad)) {
+        snprintf(msg, msglen, "baseline %s and current run %s are the same directory or one is inside the other; "
+                 "refusing to update the baseline", dst, src);
+        return SKB_EINVAL;
+    }
+    return 0;
 }
 
 static void remove_tree(const char *path)
@@ -565,8 +681,13 @@ int skb_dir_replace(const char *src, const char *dst, char *msg, size_t msglen)
         n--;
     snprintf(tmp, sizeof tmp, "%.*s.new-%ld", (int)n, dst, (long)getpid());
     snprintf(old, sizeof old, "%.*s.old-%ld", (int)n, dst, (long)getpid());
+    int rc = check_nesting(src, dst, msg, msglen);
+    if (rc < 0)
+        return rc;
     remove_tree(tmp);
-    int rc = copy_tree(src, tmp, msg, msglen);
+    /* the staging directory is a sibling of dst, so check_nesting also keeps
+     * it out of src: the copy never contains its own staging directory */
+    rc = copy_tree(src, tmp, 0, msg, msglen);
     if (rc < 0) {
         remove_tree(tmp);
         return rc;

@@ -278,10 +278,10 @@ static void build_runs(struct skb_report *rep)
             if (!first)
                 first = r->doc[i];
             add_libs(r->doc[i], libs, sizeof libs);
-            double sd;
-            if (jnum(jget(r->doc[i], "seed"), &sd) == 0) {
+            unsigned long sd;
+            if (skb_json_get_seed(jget(r->doc[i], "seed"), &sd) == 0) {
                 char item[64];
-                snprintf(item, sizeof item, "%.0f", sd);
+                snprintf(item, sizeof item, "%lu", sd);
                 if (!strstr(seeds, item)) {
                     size_t sl = strlen(seeds);
                     snprintf(seeds + sl, sizeof seeds - sl, "%s%s", sl ? ", " : "", item);
@@ -1207,7 +1207,9 @@ static void build_table53(struct skb_report *rep)
                     jnum(jget(pt, "sphere_tests_bottom_up"), &sbu);
                     if (jnum(jget(pt, "speedup"), &sp) < 0 && od > 0)
                         sp = bu / od;
-                    int lvi = isfinite(lv) ? (int)lv : -1;
+                    /* results.c bounds "level" in "scaling"; this series may be the
+                     * collision-free one: never cast an out-of-range double to int */
+                    int lvi = lv >= 0 && lv <= SKB_CD_MAX_LEVEL ? (int)lv : -1;
                     jnum(cJSON_GetArrayItem(jget(sec, pkey), lvi), &psp);
                     if (!(sp > prev))
                         inc = 0;

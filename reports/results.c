@@ -4,6 +4,7 @@
  * on types.  Errors are one line naming the file and field. */
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,8 +57,10 @@ static int check_meta(const cJSON *r, const char *path, char *msg, size_t msglen
     }
     if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(r, "experiment")))
         return bad(msg, msglen, path, "missing or non-string field \"experiment\"");
-    if (!cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(r, "seed")))
-        return bad(msg, msglen, path, "missing or non-numeric field \"seed\"");
+    unsigned long seed;
+    if (skb_json_get_seed(cJSON_GetObjectItemCaseSensitive(r, "seed"), &seed) < 0)
+        return bad(msg, msglen, path, "missing field \"seed\" or not a non-negative integer (a number up to 2^53 "
+                   "or a decimal string)");
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(r, "machine");
     if (!cJSON_IsObject(m))
         return bad(msg, msglen, path, "missing field \"machine\" (object)");
@@ -262,6 +265,22 @@ static int check_cd(const cJSON *r, const char *path, char *msg, size_t msglen)
             }
         i++;
     }
+    /* a subdivision level is a small integer (each level multiplies the
+     * triangles by 4); the report indexes the paper's series with it */
+    static const char *const series[] = { "scaling", "scaling_collision_free", NULL };
+    for (int k = 0; series[k]; k++) {
+        i = 0;
+        cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(r, series[k])) {
+            double lv;
+            const cJSON *l = cJSON_GetObjectItemCaseSensitive(x, "level");
+            if (l && (skb_json_get_number(l, &lv) < 0 || !(lv >= 0 && lv <= SKB_CD_MAX_LEVEL) || lv != floor(lv))) {
+                snprintf(buf, sizeof buf, "field \"%s\"[%d].\"level\": expected an integer 0..%d", series[k], i,
+                         SKB_CD_MAX_LEVEL);
+                return bad(msg, msglen, path, buf);
+            }
+            i++;
+        }
+    }
     const cJSON *sc = cJSON_GetObjectItemCaseSensitive(r, "scenarios");
     if (sc && !cJSON_IsArray(sc) && !cJSON_IsObject(sc))
         return bad(msg, msglen, path, "field \"scenarios\": expected an array or object");
@@ -297,26 +316,12 @@ static void one_line(char *msg)
 int skb_results_parse(int which, const char *path, const char *text, size_t len, cJSON **out,
                       char *msg, size_t msglen)
 {
-    const char *end = NULL;
-    int rc = 0;
+    cJSON *r;
+    int rc = skb_json_parse_text(path, text, len, 1, &r, msg, msglen);
     *out = NULL;
-    cJSON *r = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-    if (!r) {
-        size_t off = end ? (size_t)(end - text) : 0;
-        int line = 1;
-        for (size_t i = 0; i < off && i < len; i++)
-            line += text[i] == '\n';
-        size_t last = len;
-        while (last > 0 && (text[last - 1] == ' ' || text[last - 1] == '\n' || text[last - 1] == '\r'
-                            || text[last - 1] == '\t'))
-            last--;
-        /* a document that stops before its closing brace was cut short */
-        if (off >= len || last == 0 || (text[last - 1] != '}' && text[last - 1] != ']'))
-            snprintf(msg, msglen, "%s: truncated JSON (%zu bytes, ends inside a value; parse stopped near line %d)",
-                     path, len, line);
-        else
-            snprintf(msg, msglen, "%s: malformed JSON near line %d (byte %zu)", path, line, off);
-        return SKB_EPARSE;
+    if (rc < 0) {
+        one_line(msg);
+        return rc;
     }
     if (!cJSON_IsObject(r)) {
         cJSON_Delete(r);
@@ -417,46 +422,88 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* the run directories under dir, sorted for a stable report; *cnt of them */
+static char **list_runs(const char *dir, int *cnt, char *msg, size_t msglen)
+{
+    DIR *d = opendir(dir);
+    char **names = NULL;
+    int n = 0, cap = 0;
+    if (!d) {
+        snprintf(msg, msglen, "%s: cannot open results directory: %s", dir, strerror(errno));
+        return NULL;
+    }
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        char sub[1400];
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
+        if (!has_results(sub))
+            continue;
+        if (n == cap) {
+            char **nn = realloc(names, (size_t)(cap = cap ? 2 * cap : 16) * sizeof *names);
+            if (!nn)
+                break;
+            names = nn;
+        }
+        if (!(names[n] = strdup(sub)))
+            break;
+        n++;
+    }
+    closedir(d);
+    if (e) {
+        for (int i = 0; i < n; i++)
+            free(names[i]);
+        free(names);
+        snprintf(msg, msglen, "%s: out of memory listing run directories", dir);
+        return NULL;
+    }
+    if (n)
+        qsort(names, (size_t)n, sizeof *names, cmp_str);
+    *cnt = n;
+    return names ? names : calloc(1, sizeof *names);
+}
+
 int skb_results_load_many(const char *dir, struct skb_results *runs, int max, int *n,
                           char *msg, size_t msglen)
 {
-    int rc;
+    int rc, cnt = 0;
     *n = 0;
-    if (has_results(dir) || max < 1) {
+    if (max < 1) {
+        snprintf(msg, msglen, "%s: too many runs: a report merges at most %d", dir, SKB_MAX_RUNS);
+        return SKB_EINVAL;
+    }
+    if (has_results(dir)) {
         if ((rc = skb_results_load(dir, &runs[0], msg, msglen)) < 0)
             return rc;
         *n = 1;
         return 0;
     }
-    /* a directory of run directories, one per machine: sorted for a stable report */
-    DIR *d = opendir(dir);
-    char *names[64];
-    int cnt = 0;
-    if (!d) {
-        snprintf(msg, msglen, "%s: cannot open results directory: %s", dir, strerror(errno));
+    /* a directory of run directories, one per machine */
+    char **names = list_runs(dir, &cnt, msg, msglen);
+    if (!names)
         return SKB_EIO;
-    }
-    struct dirent *e;
-    while ((e = readdir(d)) && cnt < 64) {
-        char sub[1400];
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
-        if (has_results(sub))
-            names[cnt++] = strdup(sub);
-    }
-    closedir(d);
-    qsort(names, (size_t)cnt, sizeof *names, cmp_str);
     rc = 0;
+    if (cnt > max) {
+        /* never drop runs silently: the caller named them all */
+        snprintf(msg, msglen, "%s: %d run directories, but this report has room for %d more (a report merges at "
+                 "most %d runs)", dir, cnt, max, SKB_MAX_RUNS);
+        rc = SKB_EINVAL;
+    }
     for (int i = 0; i < cnt; i++) {
-        if (rc == 0 && *n < max) {
+        if (rc == 0) {
             if ((rc = skb_results_load(names[i], &runs[*n], msg, msglen)) == 0)
                 (*n)++;
         }
         free(names[i]);
     }
-    if (rc < 0)
+    free(names);
+    if (rc < 0) {
+        for (int i = 0; i < *n; i++)
+            skb_results_free(&runs[i]);
+        *n = 0;
         return rc;
+    }
     if (*n == 0) {
         snprintf(msg, msglen, "%s: no results files here or in its subdirectories "
                  "(run skinbench run all --out %s)", dir, dir);

@@ -35,6 +35,12 @@ const char *skb_rfile_experiment(int which);
 
 /* one run directory: each file is loaded (doc set), absent (doc NULL, err
  * empty) or unreadable (doc NULL, err holds the one-line reason) */
+/* the deepest subdivision level a cd.json may name (4^30 triangles per
+ * triangle: far beyond any run) */
+#define SKB_CD_MAX_LEVEL 30
+/* runs one report or compare merges; more is an error naming this limit */
+#define SKB_MAX_RUNS 64
+
 struct skb_results {
     char dir[1024];
     cJSON *doc[SKB_RF_COUNT];
@@ -146,6 +152,10 @@ struct skb_compare_opts {
     double min_effect;         /* relative median slow-down that matters */
     int update_baseline;
 };
+
+/* 0 when every results file of both runs read and passed its contract;
+ * otherwise SKB_EPARSE with msg naming the run and file (compare exits 2) */
+int skb_compare_inputs_ok(const struct skb_results *base, const struct skb_results *cur, char *msg, size_t msglen);
 
 /* compare a current run against a baseline run; writes lines to out and
  * returns the number of regressions (0 = pass); the comparison summary

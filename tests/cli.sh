@@ -50,7 +50,7 @@ tr -d ' \t\n' < "$tmp/out" | grep -q '"matrix":\[1,0,0,1,' && ok || bad "linear 
 expect_fail "unknown method" "unknown method 'nosuch'" "$sb" blend --method nosuch --input "$tmp/one.json"
 expect_fail "missing file" "nofile.json" "$sb" blend --method linear --input "$tmp/nofile.json"
 echo '{"transforms": [' > "$tmp/trunc.json"
-expect_fail "malformed json" "malformed JSON" "$sb" blend --method linear --input "$tmp/trunc.json"
+expect_fail "truncated json" "truncated JSON" "$sb" blend --method linear --input "$tmp/trunc.json"
 echo "{\"transforms\": [$I, $T], \"weights\": [0.5, 0.6]}" > "$tmp/w.json"
 expect_fail "weights sum" '"weights".*sum' "$sb" blend --method linear --input "$tmp/w.json"
 expect_ok "renormalize" "$sb" blend --method linear --input "$tmp/w.json" --renormalize

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Short libFuzzer run (fixed seed, ~20 s) over the JSON inputs skinbench
-# reads: results files + report, and `skinbench blend` input.  Corpus: the
-# fixtures in tests/fixtures.  The log ($SKB_BUILD/fuzz/fuzz.log) is what
+# libFuzzer run (fixed seed) over the JSON inputs skinbench reads: results
+# files + report, a results directory with one file mutated read by report
+# and by `skinbench compare` (both directions, exit codes checked), and
+# `skinbench blend` input.  Corpus: the fixtures in tests/fixtures.  20 s in
+# `make check`; `make fuzz` runs FUZZ_SECONDS (default 600) and prints runs,
+# crashes and sanitizer reports.  The log ($SKB_BUILD/fuzz/fuzz.log) is what
 # `skinbench report` summarises as "bad inputs tried / crashes".  Skips with
 # the reason when clang-14 or its libFuzzer runtime is missing.
 set -u
 cd "$(dirname "$0")/.."
 build=${SKB_BUILD:-build}
-secs=${SKB_FUZZ_SECONDS:-20}
+secs=${SKB_FUZZ_SECONDS:-${FUZZ_SECONDS:-20}}
 cc=$(command -v clang-14 || true)
 if [ -z "$cc" ]; then echo "SKIP fuzz: clang-14 not installed (apt-get install clang-14 libclang-rt-14-dev)"; exit 0; fi
 if [ -n "${SKB_ASAN:-}" ]; then echo "SKIP fuzz: already run by make check (it is an ASan build itself)"; exit 0; fi
@@ -43,6 +46,14 @@ for f in properties flops bounds cpu cpu-gbench gpu spheres cd; do
   done
   i=$((i+1))
 done
+# results-directory mode: 16+i = file i of the current run, 24+i = of the baseline
+i=0
+for f in properties flops bounds cpu cpu-gbench gpu spheres cd; do
+  [ -f "tests/fixtures/run-regressed/$f.json" ] || { i=$((i+1)); continue; }
+  { printf "\\x$(printf %02x $((16 + i)))"; cat "tests/fixtures/run-regressed/$f.json"; } > "$corpus/dir-cur-$f"
+  { printf "\\x$(printf %02x $((24 + i)))"; cat "tests/fixtures/run-regressed/$f.json"; } > "$corpus/dir-base-$f"
+  i=$((i+1))
+done
 printf '\x08\x00{"transforms": [[1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1], [0,-1,0,1, 1,0,0,0, 0,0,1,0, 0,0,0,1]], "weights": [0.5, 0.5], "center": [0,0,0]}' > "$corpus/blend-1"
 printf '\x08\x01[{"transforms": [[1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]], "weights": [1]}]' > "$corpus/blend-2"
 echo "fuzz: ${secs}s, seed 1, corpus $(ls "$corpus" | wc -l) files"
@@ -54,4 +65,8 @@ if [ $rc -ne 0 ]; then
   grep -m3 'ERROR\|SUMMARY\|runtime error' "$out/fuzz.log"
   echo "FAIL fuzz: crash after ${runs:-?} inputs; artifact in $out/ (log $out/fuzz.log)"; exit 1
 fi
-echo "ok   fuzz: ${runs:-0} bad inputs tried / 0 crashes (log $out/fuzz.log)"
+san=$(grep -c 'runtime error\|ERROR: AddressSanitizer\|ERROR: LeakSanitizer' "$out/fuzz.log")
+if [ "$san" -ne 0 ]; then
+  grep -m3 'runtime error\|ERROR:' "$out/fuzz.log"; echo "FAIL fuzz: $san sanitizer reports (log $out/fuzz.log)"; exit 1
+fi
+echo "ok   fuzz: ${secs}s, ${runs:-0} bad inputs tried / 0 crashes / 0 sanitizer reports, corpus $(ls "$corpus" | wc -l) files (log $out/fuzz.log)"

@@ -1,13 +1,16 @@
 /* fuzz_inputs.c — libFuzzer target for the JSON skinbench reads: results
  * files (parser, contract checks, the report built and rendered from them)
  * and `skinbench blend` input.  The first byte picks the reader (0..7: a
- * results file kind, 8+: blend input, second byte picks the method); the
- * rest is the document.  Built and run by tests/fuzz.sh with clang-14
- * -fsanitize=fuzzer,address. */
+ * results file kind; 16..31: a results directory, see fuzz_rundir; any
+ * other: blend input, second byte picks the method); the rest is the
+ * document.  Built and run by tests/fuzz.sh with clang-14
+ * -fsanitize=fuzzer,address,undefined (`make fuzz`: 10 minutes). */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "skb_cli.h"
 #include "skb_dataset.h"
@@ -20,6 +23,62 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static cJSON *ref;
 static char blend_path[64];
+static char rundir[64];          /* a copy of the fixture run, one file replaced per input */
+static char basedir[80];         /* the untouched fixture run: the baseline */
+static char *fixture[SKB_RF_COUNT];
+static size_t fixture_len[SKB_RF_COUNT];
+
+static void cleanup(void)
+{
+    char path[200];
+    unlink(blend_path);
+    for (int d = 0; d < 2; d++)
+        for (int i = 0; i < SKB_RF_COUNT; i++) {
+            snprintf(path, sizeof path, "%s/%s", d ? basedir : rundir, skb_rfile_name(i));
+            unlink(path);
+        }
+    snprintf(path, sizeof path, "%s/compare.json", basedir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/compare.json", rundir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s.json", rundir);
+    unlink(path);
+    rmdir(basedir);
+    rmdir(rundir);
+    *strrchr(rundir, '/') = 0;
+    rmdir(rundir);
+}
+
+/* the fixture run's files, kept in memory to restore the run directory */
+static void load_fixture(const char *dir)
+{
+    char path[512], msg[256];
+    for (int i = 0; i < SKB_RF_COUNT; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, skb_rfile_name(i));
+        if (skb_read_file(path, &fixture[i], &fixture_len[i], msg, sizeof msg) < 0)
+            fixture[i] = NULL;
+    }
+}
+
+static void put_file(const char *dir, int which, const void *data, size_t len)
+{
+    char path[160];
+    snprintf(path, sizeof path, "%s/%s", dir, skb_rfile_name(which));
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        abort();
+    fwrite(data, 1, len, f);
+    fclose(f);
+}
+
+static void make_run(const char *dir)
+{
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+        abort();
+    for (int i = 0; i < SKB_RF_COUNT; i++)
+        if (fixture[i])
+            put_file(dir, i, fixture[i], fixture_len[i]);
+}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -34,6 +93,16 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     if (fd < 0)
         exit(1);
     close(fd);
+    const char *fx = getenv("SKB_FUZZ_FIXTURE");
+    load_fixture(fx ? fx : "tests/fixtures/run-a");
+    snprintf(rundir, sizeof rundir, "/tmp/skb-fuzz-run-XXXXXX");
+    if (!mkdtemp(rundir))
+        exit(1);
+    snprintf(basedir, sizeof basedir, "%s/base", rundir);
+    strcat(rundir, "/cur");
+    make_run(basedir);
+    make_run(rundir);
+    atexit(cleanup);
     return 0;
 }
 
@@ -90,12 +159,54 @@ static void fuzz_blend(uint8_t pick, const uint8_t *data, size_t size)
     fflush(stdout);
 }
 
+/* a results directory with one file replaced by the input, read the way
+ * `skinbench report` and `skinbench compare` read it: the loader, the
+ * report built and rendered from it, and compare in both directions
+ * against the fixture run (the CLI, for its exit codes) */
+static void fuzz_rundir(int which, int as_baseline, const char *text, size_t len)
+{
+    static struct skb_results run;
+    char msg[512];
+    put_file(rundir, which, text, len);
+    if (skb_results_load(rundir, &run, msg, sizeof msg) == 0) {
+        for (int i = 0; i < SKB_RF_COUNT; i++)
+            if (run.err[i][0] && (strchr(run.err[i], '\n') || !strstr(run.err[i], skb_rfile_name(i))))
+                abort();          /* one line naming the file */
+        struct skb_report *rep = calloc(1, sizeof *rep);
+        if (rep && skb_report_build(&run, 1, ref, rep, msg, sizeof msg) == 0) {
+            FILE *f = fopen("/dev/null", "w");
+            if (f) {
+                skb_report_render_md(rep, f);
+                skb_report_render_html(rep, NULL, f);
+                fclose(f);
+            }
+            skb_report_free(rep);
+        }
+        free(rep);
+        int broken = skb_compare_inputs_ok(NULL, &run, msg, sizeof msg) < 0;
+        skb_results_free(&run);
+        char summary[128];
+        snprintf(summary, sizeof summary, "%s.json", rundir);
+        char *argv[] = { (char *)"compare", as_baseline ? rundir : basedir, as_baseline ? basedir : rundir,
+                         (char *)"--summary", summary, NULL };
+        int rc = skb_cmd_compare(5, argv);
+        fflush(stdout);
+        /* a broken file is unreadable input: exit 2, never pass or regression */
+        if (rc < 0 || rc > 2 || (broken && rc != 2))
+            abort();
+    }
+    if (fixture[which])
+        put_file(rundir, which, fixture[which], fixture_len[which]);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 2)
         return 0;
     if (data[0] < SKB_RF_COUNT)
         fuzz_results(data[0], (const char *)data + 1, size - 1);
+    else if (data[0] >= 16 && data[0] < 16 + 2 * SKB_RF_COUNT)
+        fuzz_rundir((data[0] - 16) % SKB_RF_COUNT, data[0] >= 16 + SKB_RF_COUNT, (const char *)data + 1, size - 1);
     else
         fuzz_blend(data[1], data + 2, size - 2);
     return 0;
