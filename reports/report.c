@@ -860,9 +860,10 @@ static int judge_ranges(const cJSON *sec, double ratio, char **note)
         int ok = ratio >= a * (1 - w) && ratio <= b * (1 + w);
         char *dst = ok ? in : out;
         size_t *pn = ok ? &ni : &no;
+        const char *how = !ok ? "" : ratio >= a && ratio <= b ? " (inside the paper's own range)" : " (only when widened)";
         if (*pn < sizeof in)
-            *pn += (size_t)snprintf(dst + *pn, sizeof in - *pn, "%s%s %.3g–%.3g, widened [%.3g, %.3g]", *pn ? "; " : "",
-                                    ref_str(r, "name"), a, b, a * (1 - w), b * (1 + w));
+            *pn += (size_t)snprintf(dst + *pn, sizeof in - *pn, "%s%s %.3g–%.3g, widened [%.3g, %.3g]%s", *pn ? "; " : "",
+                                    ref_str(r, "name"), a, b, a * (1 - w), b * (1 + w), how);
     }
     if (ni == 0 && no == 0) {
         *note = strdup("reference.json table_3_2 has no ranges");
