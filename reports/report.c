@@ -1187,8 +1187,8 @@ static void build_sphere_table(struct skb_report *rep, const char *id, const cha
                         note = strdup("no reference radius at this level");
                     } else if (sphere_trivial(sec, r, pr)) {
                         st = SKB_ROW_TRIVIAL;
-                        note = S("measured %.4g and paper %.4g both within %g %% of 1: the spheres did not grow, "
-                                 "nothing to reproduce (not counted as reproduced)", r, pr, 100 * trivial_band(sec));
+                        note = S("measured %.4g and paper %.4g both within %g %% of 1: the refit spheres keep "
+                                 "the reference size, so agreeing claims nothing (not counted as reproduced)", r, pr, 100 * trivial_band(sec));
                     } else {
                         st = judge(jget(sec, "tolerance"), r, pr, NAN, &note);
                     }
