@@ -37,7 +37,8 @@ int skb_report_render_md(const struct skb_report *rep, FILE *f)
                "Every reproduced number beside the paper's (reports/reference.json). Status: "
                "*reproduced* (within the stated rule), *differs* (the note gives the measured difference and, where "
                "the results say, why), *not run*, *context* (paper number from other hardware/models, shown, not "
-               "judged), *new* (no paper value).\n\n");
+               "judged), *new* (no paper value), *reproduced (trivial)* (measured and paper ratios both within the "
+               "stated band of 1: nothing to reproduce, not counted as reproduced).\n\n");
     md_counts(rep, f);
     if (rep->fuzz[0])
         fprintf(f, "Robustness: %s.\n\n", rep->fuzz);
@@ -135,7 +136,7 @@ static const char css[] =
     "th,td{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}"
     "th{background:#eee}td.n{max-width:40em}"
     ".reproduced{background:#d9f2d9}.differs{background:#f8d7d7}.not-run{background:#eee;color:#666}"
-    ".context{background:#fff}.new{background:#dde8f7}.fewer{background:#e6f5e0}"
+    ".context{background:#fff}.new{background:#dde8f7}.fewer{background:#e6f5e0}.trivial{background:#f0f5e8}"
     ".src{color:#555;font-size:12px}.counts span{margin-right:1em;padding:1px 6px}"
     "figure{display:inline-block;margin:.5em}figure img{max-width:640px;border:1px solid #ddd}"
     "figcaption{font-size:12px}";
@@ -151,7 +152,7 @@ static const char check_js[] =
 static const char *status_class(int st)
 {
     static const char *const cls[SKB_ROW_NSTATUS] = { "reproduced", "differs", "not-run", "context", "new",
-                                                      "fewer" };
+                                                      "fewer", "trivial" };
     return st >= 0 && st < SKB_ROW_NSTATUS ? cls[st] : "context";
 }
 
@@ -162,7 +163,8 @@ int skb_report_render_html(const struct skb_report *rep, const char *plot_dir, F
     fprintf(f, "<h1>skinbench report</h1>\n<p>Every reproduced number beside the paper's (reports/reference.json). "
                "<b>reproduced</b>: within the stated rule; <b>differs</b>: the note gives the measured difference and, "
                "where the results say, why; <b>not run</b>; <b>context</b>: paper number from other hardware or "
-               "models, shown, not judged; <b>new</b>: no paper value.</p>\n<p class=\"counts\" id=\"counts\">");
+               "models, shown, not judged; <b>new</b>: no paper value; <b>reproduced (trivial)</b>: measured and paper "
+               "ratios both within the stated band of 1, not counted as reproduced.</p>\n<p class=\"counts\" id=\"counts\">");
     for (int s = 0; s < SKB_ROW_NSTATUS; s++)
         fprintf(f, "<span class=\"%s\">%d %s</span>", status_class(s), rep->count[s], skb_row_status_name(s));
     fprintf(f, "</p>\n");

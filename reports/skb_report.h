@@ -75,6 +75,7 @@ enum skb_row_status {
     SKB_ROW_CONTEXT,           /* paper value shown beside ours, not judged */
     SKB_ROW_NEW,               /* measured, no paper value (e.g. a new method) */
     SKB_ROW_FEWER,             /* a cost (FLOPs) at or below the paper's at every n, not equal */
+    SKB_ROW_TRIVIAL,           /* ratio and paper ratio both ~1: agrees, but claims nothing (not counted as reproduced) */
     SKB_ROW_NSTATUS
 };
 const char *skb_row_status_name(int st);

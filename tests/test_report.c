@@ -261,9 +261,10 @@ static void test_report_statuses(void **state)
     assert_int_equal(find_row(sc62, 0, "men_full", 1, "lbs")->status, SKB_ROW_REPRODUCED);
     assert_int_equal(find_row(sc62, 0, "men_full", 1, "dlb")->status, SKB_ROW_NEW);
     assert_non_null(strstr(find_row(sc62, 0, "men_full", 1, "sbs")->note,
-                           "sphere-sphere tests per frame: 900 on demand, 1100 bottom-up; 150 spheres refitted"));
+                           "sphere-sphere tests per frame: 900 on demand, 1100 bottom-up (82 %); 150 spheres refitted"));
     assert_non_null(strstr(find_row(sc62, 0, "men_full", 1, "sbs")->note,
                            "farthest rotation centre per pose: median 0.5, max 12 x the model's reach"));
+    assert_null(strstr(find_row(sc62, 0, "men_full", 1, "sbs")->note, "Alg. 6.1"));
     assert_int_equal(find_row(sc62, 0, "creatures through each other (yes/no)", 1, "sbs")->status, SKB_ROW_REPRODUCED);
     assert_int_equal(find_row(sc62, 0, "Crowd of 50 creatures", 1, "lbs")->status, SKB_ROW_NOT_RUN);
     /* the rendered pages name every table and carry no NaN */
@@ -281,6 +282,96 @@ static void test_report_statuses(void **state)
     cJSON_ReplaceItemInObject(cJSON_GetObjectItem(cJSON_GetArrayItem(sc, 3), "colliding"), "speedup", cJSON_CreateNumber(1));
     rep = rfix_build(f);
     assert_int_equal(find_row(skb_report_table(rep, "table53"), 0, "colliding", 1, "trend")->status, SKB_ROW_DIFFERS);
+}
+
+static void set_num(cJSON *o, const char *k, double v)
+{
+    assert_non_null(cJSON_GetObjectItem(o, k));
+    cJSON_ReplaceItemInObject(o, k, cJSON_CreateNumber(v));
+}
+
+/* Table 6.2: the same side of 1 is not enough, a 5x miss of the paper's ratio differs (issue 13) */
+static void test_report_scenario_factor(void **state)
+{
+    struct rfix *f = *state;
+    cJSON *lbs = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(
+                                         f->r.doc[SKB_RF_CD], "scenarios"), "men_full"), "methods"), "lbs");
+    set_num(lbs, "bottom_up_ms", 3.0);   /* 3.0 / 0.3 = 10 against the paper's 13.6 / 0.27 = 50.4 */
+    const struct skb_rrow *r = find_row(skb_report_table(rfix_build(f), "table62"), 0, "men_full", 1, "lbs");
+    assert_int_equal(r->status, SKB_ROW_DIFFERS);
+    assert_non_null(strstr(r->note, "same side of 1, below by a factor of 5.04"));
+    set_num(lbs, "bottom_up_ms", 6.0);   /* 20: a factor of 2.52, inside the rule */
+    r = find_row(skb_report_table(rfix_build(f), "table62"), 0, "men_full", 1, "lbs");
+    assert_int_equal(r->status, SKB_ROW_REPRODUCED);
+    /* SBS on demand slower than bottom-up: the note gives cd.json's counts, not a cause it cannot show */
+    cJSON *sbs = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(
+                                         f->r.doc[SKB_RF_CD], "scenarios"), "men_full"), "methods"), "sbs");
+    set_num(sbs, "on_demand_ms", 22.0);
+    r = find_row(skb_report_table(rfix_build(f), "table62"), 0, "men_full", 1, "sbs");
+    assert_int_equal(r->status, SKB_ROW_DIFFERS);
+    if (!strstr(r->note, "opposite side of 1") ||
+        !strstr(r->note, "on-demand was 2 x slower: it still made 82 % of bottom-up's sphere tests") ||
+        strstr(r->note, "Alg. 6.1"))
+        fail_msg("sbs note: %s", r->note);
+}
+
+/* Table 5.3: a series that grows but misses one level's paper speed-up 5x differs */
+static void test_report_scaling_factor(void **state)
+{
+    struct rfix *f = *state;
+    cJSON *sc = cJSON_GetObjectItem(f->r.doc[SKB_RF_CD], "scaling");
+    set_num(cJSON_GetObjectItem(cJSON_GetArrayItem(sc, 0), "colliding"), "speedup", 3.9 / 5);   /* still < 8 */
+    const struct skb_rtable *t = skb_report_table(rfix_build(f), "table53");
+    const struct skb_rrow *tr = find_row(t, 0, "colliding", 1, "trend");
+    assert_int_equal(tr->status, SKB_ROW_DIFFERS);
+    assert_non_null(strstr(tr->note, "grows with the subdivision level; 1 level(s) outside a factor of 3"));
+    const char *l0 = find_row(t, 0, "colliding", 1, "0")->note;
+    if (!strstr(l0, "speed-up below the paper's by a factor of 5: OUTSIDE the rule"))
+        fail_msg("level 0 note: %s", l0);
+    assert_int_equal(find_row(t, 0, "collision-free", 1, "trend")->status, SKB_ROW_REPRODUCED);
+}
+
+/* sphere rows where nothing grew are "reproduced (trivial)" and not counted as reproduced */
+static void test_report_sphere_trivial(void **state)
+{
+    struct rfix *f = *state;
+    struct skb_report *rep = rfix_build(f);
+    /* fixture best/reference = 0.98; Table 5.2 level 5: 1.70 / 1.69 */
+    const struct skb_rrow *r = find_row(skb_report_table(rep, "table52"), 1, "5", 2, "best");
+    assert_int_equal(r->status, SKB_ROW_TRIVIAL);
+    assert_string_equal(skb_row_status_name(r->status), "reproduced (trivial)");
+    assert_non_null(strstr(r->note, "within 5 % of 1"));
+    /* lbs 1.2 against 1.80 / 1.69 = 1.07: not ~1 on our side, judged as usual */
+    assert_int_equal(find_row(skb_report_table(rep, "table52"), 1, "5", 2, "lbs")->status, SKB_ROW_REPRODUCED);
+    int trivial = rep->count[SKB_ROW_TRIVIAL], reproduced = rep->count[SKB_ROW_REPRODUCED];
+    assert_true(trivial > 0);
+    /* without the band the same rows count as reproduced: the summary moved them out */
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(f->ref, "spheres"), "trivial_band", cJSON_CreateNumber(0));
+    rep = rfix_build(f);
+    assert_int_equal(rep->count[SKB_ROW_TRIVIAL], 0);
+    assert_int_equal(rep->count[SKB_ROW_REPRODUCED], reproduced + trivial);
+}
+
+/* Table 3.2: each row names the paper range(s) its SBS/LBS ratio falls in, or neither */
+static void test_report_table32_ranges(void **state)
+{
+    struct rfix *f = *state;
+    cJSON *ms = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[SKB_RF_CPU], "datasets"), "arm"), "ms");
+    static const struct { double sb; int st; const char *in; } c[] = {
+        { 1.3, SKB_ROW_REPRODUCED, "1.3 in range of: 003 Athlon 1.26–1.35, widened [0.945, 1.69] (inside the paper's own range)" },
+        { 2.0, SKB_ROW_REPRODUCED, "2 in range of: thesis Pentium 4 1.93–2.16" },
+        { 1.6, SKB_ROW_REPRODUCED, "1.6 in range of: thesis Pentium 4 1.93–2.16, widened [1.45, 2.7] (only when widened); 003 Athlon" },
+        { 2.9, SKB_ROW_DIFFERS, "2.9 in neither paper's range" },
+        { 0.9, SKB_ROW_DIFFERS, "0.9 in neither paper's range" },
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        set_num(ms, "sb", c[i].sb);   /* arm's linear is 1 ms */
+        const struct skb_rrow *r = find_row(skb_report_table(rfix_build(f), "table32"), 0, "arm", 0, NULL);
+        assert_int_equal(r->status, c[i].st);
+        if (!strstr(r->note, c[i].in))
+            fail_msg("sb %g: note \"%s\" lacks \"%s\"", c[i].sb, r->note, c[i].in);
+        assert_non_null(strstr(r->cell[5], "1.26–1.35 (003)"));
+    }
 }
 
 /* a method added only in the results shows up in every table that lists methods */
@@ -571,6 +662,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_report_figure_1, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_flops_fewer, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_not_run, rfix_setup, rfix_teardown),
+        cmocka_unit_test_setup_teardown(test_report_scenario_factor, rfix_setup, rfix_teardown),
+        cmocka_unit_test_setup_teardown(test_report_scaling_factor, rfix_setup, rfix_teardown),
+        cmocka_unit_test_setup_teardown(test_report_sphere_trivial, rfix_setup, rfix_teardown),
+        cmocka_unit_test_setup_teardown(test_report_table32_ranges, rfix_setup, rfix_teardown),
         cmocka_unit_test(test_report_two_machines),
         cmocka_unit_test(test_compare_gates),
         cmocka_unit_test(test_compare_missing_experiment),
