@@ -19,8 +19,10 @@ WARN     = -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes -Wstrict-prototyp
 INCS     = -Icommon -Imethods -Idatasets -Igpu -Iharness -Ireports -Icli
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) $(TESTPKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lOpenGL -lpthread -lm $(FCL_LIBS)
-CFLAGS  += -std=c11 $(OPT) -g $(WARN) -D_GNU_SOURCE $(INCS) $(PKG_CFLAGS) $(SAN)
-CXXFLAGS+= -std=c++17 $(OPT) -g -Wall -Wextra -Werror -Wno-unused-parameter -D_GNU_SOURCE $(INCS) $(PKG_CFLAGS) $(SAN) $(FCL_CXX)
+# DWARF 4: valgrind 3.19 (callgrind counts in `run flops`) cannot read clang 14's default DWARF 5
+DEBUG    = -g -gdwarf-4
+CFLAGS  += -std=c11 $(OPT) $(DEBUG) $(WARN) -D_GNU_SOURCE $(INCS) $(PKG_CFLAGS) $(SAN)
+CXXFLAGS+= -std=c++17 $(OPT) $(DEBUG) -Wall -Wextra -Werror -Wno-unused-parameter -D_GNU_SOURCE $(INCS) $(PKG_CFLAGS) $(SAN) $(FCL_CXX)
 LDFLAGS += $(SAN)
 # optional: FCL, the collision oracle of tests/test_fcl.cpp and the peer of `run cd`
 # (harness/fcl_peer.cpp); both skip without it.  Its -std flag is not taken.
@@ -56,7 +58,7 @@ $(BUILD)/skinbench: $(BUILD)/cli/main.o $(BUILD)/libskb.a | $(BUILD)/skinbench-f
 # harness/flops_main.cxx (.cxx: outside the library wildcard). Never in libskb.a.
 # -Wno-missing-field-initializers: C allows a method to leave later hooks of
 # struct skb_method unnamed (NULL); C++ would warn about it.
-FLOP_FLAGS = -std=c++20 $(OPT) -g -Wall -Wextra -Werror -Wno-unused-parameter \
+FLOP_FLAGS = -std=c++20 $(OPT) $(DEBUG) -Wall -Wextra -Werror -Wno-unused-parameter \
              -Wno-missing-field-initializers -D_GNU_SOURCE $(INCS) $(PKG_CFLAGS) $(SAN) \
              -include harness/flop_real.hpp
 FLOP_OBJ   = $(patsubst %.c,$(BUILD)/flops/%.o,$(wildcard methods/*.c))
