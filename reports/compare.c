@@ -193,6 +193,17 @@ static int gb_find(const struct skb_gbench *g, const char *name)
     return -1;
 }
 
+/* the smallest two-sided p the exact U test can reach for na against nb
+ * repetitions: 2 / C(na+nb, na).  At or above alpha the test is powerless:
+ * it can never flag anything, so a zero flagged count proves nothing */
+static double min_p(int na, int nb)
+{
+    double m = 2;
+    for (int q = 1; q <= na; q++)
+        m *= (double)q / (nb + q);
+    return m;
+}
+
 /* the timing gate on one pair of samples: 1 = slower (significant and large) */
 static int slower(const double *base, int nb, const double *cur, int nc, const struct skb_compare_opts *o,
                   double *p, double *effect)
@@ -212,7 +223,8 @@ static int slower(const double *base, int nb, const double *cur, int nc, const s
 struct cmp_state {
     FILE *out;
     int regressions;
-    cJSON *reg, *info;
+    int inconclusive;          /* timed benchmarks the gate could not decide */
+    cJSON *reg, *info, *undecided;
 };
 
 /* one line of the verdict: a regression (counted, exit 1) or a note */
@@ -315,6 +327,44 @@ static void gate_flops(struct cmp_state *s, const cJSON *a, const cJSON *b)
             exact_tree(s, "flops.json", x->string, x, jget(b, x->string), "callgrind instruction count");
 }
 
+/* a timed benchmark the gate could not decide: never a pass (exit 3) */
+static void undecided(struct cmp_state *s, const char *bench, const char *why)
+{
+    cJSON *row = cJSON_CreateObject();
+    cJSON_AddStringToObject(row, "benchmark", bench);
+    cJSON_AddStringToObject(row, "reason", why);
+    cJSON_AddItemToArray(s->undecided, row);
+    s->inconclusive++;
+}
+
+/* name the undecided benchmarks (the first few; all are in compare.json)
+ * and say what would let the gate decide */
+#define UNDECIDED_SHOWN 10
+static void report_undecided(struct cmp_state *s, const struct skb_compare_opts *o)
+{
+    int n = cJSON_GetArraySize(s->undecided), npow = 0, nunc = 0;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, s->undecided) {
+        const char *why = cJSON_GetStringValue(jget(r, "reason"));
+        npow += why && strcmp(why, "powerless") == 0;
+        nunc += why && strcmp(why, "unconfirmed") == 0;
+    }
+    for (int i = 0; i < n && i < UNDECIDED_SHOWN; i++) {
+        r = cJSON_GetArrayItem(s->undecided, i);
+        fprintf(s->out, "INCONCLUSIVE timing: %s (%s)\n", cJSON_GetStringValue(jget(r, "benchmark")),
+                cJSON_GetStringValue(jget(r, "reason")));
+    }
+    if (n > UNDECIDED_SHOWN)
+        fprintf(s->out, "INCONCLUSIVE timing: ... and %d more (all listed in compare.json \"inconclusive\")\n",
+                n - UNDECIDED_SHOWN);
+    if (npow)
+        fprintf(s->out, "  to decide the %d powerless: more repetitions in both runs (the U test cannot reach "
+                "p < %g with these; not --quick)\n", npow, o->alpha);
+    if (nunc)
+        fprintf(s->out, "  to decide the %d unconfirmed: a confirming re-run (skinbench run cpu --out CURRENT/rerun, "
+                "or --rerun DIR; scripts/nightly.sh does this)\n", nunc);
+}
+
 static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, const cJSON *rerun,
                         const struct skb_compare_opts *o, cJSON *sum)
 {
@@ -335,27 +385,27 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
         double p, e;
         int slow = slower(ga.rep[i], ga.nrep[i], gb.rep[j], gb.nrep[j], o, &p, &e);
         tested++;
-        /* the smallest two-sided p the exact test can reach: 2 / C(na+nb, na) */
-        double minp = 2;
-        for (int q = 1; q <= ga.nrep[i]; q++)
-            minp *= (double)q / (gb.nrep[j] + q);
-        powerless += minp >= o->alpha;
+        int weak = min_p(ga.nrep[i], gb.nrep[j]) >= o->alpha;
+        powerless += weak;
         cJSON *row = cJSON_CreateObject();
         cJSON_AddStringToObject(row, "benchmark", ga.name[i]);
         cJSON_AddNumberToObject(row, "p", p);
         cJSON_AddNumberToObject(row, "effect", e);
         cJSON_AddNumberToObject(row, "reps_baseline", ga.nrep[i]);
         cJSON_AddNumberToObject(row, "reps_current", gb.nrep[j]);
-        const char *verdict = "ok";
+        const char *verdict = weak ? "inconclusive (powerless)" : "ok";
+        if (weak)
+            undecided(s, ga.name[i], "powerless");
         if (slow) {
             candidates++;
             int r = hr ? gb_find(&gr, ga.name[i]) : -1;
             double p2, e2;
             if (r < 0) {
                 unconfirmed++;
-                verdict = "unconfirmed";
+                verdict = "inconclusive (unconfirmed)";
+                undecided(s, ga.name[i], "unconfirmed");
                 info(s, "UNCONFIRMED timing: %s %+.1f %% (U test p = %.3g); no confirming re-run "
-                     "(CURRENT/rerun/cpu-gbench.json): not a failure", ga.name[i], 100 * e, p);
+                     "(CURRENT/rerun/cpu-gbench.json): inconclusive, not a failure", ga.name[i], 100 * e, p);
             } else if (slower(ga.rep[i], ga.nrep[i], gr.rep[r], gr.nrep[r], o, &p2, &e2)) {
                 confirmed++;
                 verdict = "regression";
@@ -373,7 +423,7 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
     }
     /* self-comparison: each run's repetitions split odd/even and put through
      * the same gate (no re-run), the false-positive rate of the first two gates */
-    int self_n = 0, self_flag = 0;
+    int self_n = 0, self_flag = 0, self_weak = 0, weak_a = 0, weak_b = 0;
     const struct skb_gbench *both[2] = { &ga, &gb };
     for (int w = 0; w < 2; w++)
         for (int i = 0; i < both[w]->n; i++) {
@@ -392,6 +442,15 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
                 else
                     x0[h0++] = both[w]->rep[i][r];
             }
+            if (min_p(h0, h1) >= o->alpha) {
+                /* a split that can never be flagged measures no false-positive rate */
+                self_weak++;
+                weak_a = h0;
+                weak_b = h1;
+                free(x0);
+                free(x1);
+                continue;
+            }
             self_n++;
             self_flag += slower(x0, h0, x1, h1, o, &p, &e) || slower(x1, h1, x0, h0, o, &p, &e);
             free(x0);
@@ -403,7 +462,7 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
     for (int i = 0; hr && i < gb.n; i++) {
         int r = gb_find(&gr, gb.name[i]);
         double p, e;
-        if (r < 0)
+        if (r < 0 || min_p(gb.nrep[i], gr.nrep[r]) >= o->alpha)
             continue;
         rr_n++;
         rr_flag += slower(gb.rep[i], gb.nrep[i], gr.rep[r], gr.nrep[r], o, &p, &e)
@@ -417,15 +476,25 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
     }
     fprintf(s->out, "timing: %d benchmarks tested, %d slower candidates, %d confirmed, %d unconfirmed "
             "(alpha %g, min effect %.1f %%)\n", tested, candidates, confirmed, unconfirmed, o->alpha, 100 * o->min_effect);
+    int need = 2;
+    while (need < MWU_EXACT_MAX && min_p(need, need) >= o->alpha)
+        need++;
     if (powerless)
         info(s, "timing gate powerless for %d of %d benchmarks: too few repetitions for the U test to reach p < %g "
-             "(6 against 6 are needed at alpha 0.01)", powerless, tested, o->alpha);
+             "(%d against %d are needed)", powerless, tested, o->alpha, need, need);
     cJSON_AddNumberToObject(sum, "timing_powerless", powerless);
     if (self_n)
         fprintf(s->out, "self-comparison (repetitions split odd/even, both directions): %d of %d flagged, "
                 "false-positive rate %.3f before the confirming re-run\n", self_flag, self_n, (double)self_flag / self_n);
+    else if (self_weak)
+        fprintf(s->out, "self-comparison (repetitions split odd/even): false-positive rate not measurable "
+                "(powerless: %d vs %d repetitions cannot reach p < %g)\n", weak_a, weak_b, o->alpha);
     else
         fprintf(s->out, "self-comparison: no benchmark has >= 4 repetitions; false-positive rate not measured\n");
+    if (self_n && self_weak)
+        fprintf(s->out, "self-comparison: %d further splits not measurable (powerless: %d vs %d repetitions)\n",
+                self_weak, weak_a, weak_b);
+    cJSON_AddNumberToObject(sum, "self_powerless", self_weak);
     cJSON_AddNumberToObject(sum, "timing_tested", tested);
     cJSON_AddNumberToObject(sum, "timing_candidates", candidates);
     cJSON_AddNumberToObject(sum, "timing_confirmed", confirmed);
@@ -433,6 +502,11 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
     cJSON_AddNumberToObject(sum, "self_comparisons", self_n);
     cJSON_AddNumberToObject(sum, "self_flagged", self_flag);
     skb_json_add_number(sum, "false_positive_rate", self_n ? (double)self_flag / self_n : NAN);
+    if (!self_n && self_weak) {
+        char note[160];
+        snprintf(note, sizeof note, "not measurable (powerless: %d vs %d repetitions)", weak_a, weak_b);
+        cJSON_AddStringToObject(sum, "false_positive_rate_note", note);
+    }
     skb_gbench_free(&ga);
     skb_gbench_free(&gb);
     if (hr)
@@ -461,13 +535,14 @@ int skb_compare_run(const struct skb_results *base, const struct skb_results *cu
                     const struct skb_results *rerun, const struct skb_compare_opts *o,
                     FILE *out, cJSON **summary)
 {
-    struct cmp_state s = { out, 0, NULL, NULL };
+    struct cmp_state s = { out, 0, 0, NULL, NULL, NULL };
     cJSON *sum = cJSON_CreateObject();
     cJSON_AddStringToObject(sum, "baseline", base->dir);
     cJSON_AddStringToObject(sum, "current", cur->dir);
     cJSON_AddStringToObject(sum, "machine", cur->machine_key);
     s.reg = cJSON_AddArrayToObject(sum, "regressions");
     s.info = cJSON_AddArrayToObject(sum, "notes");
+    s.undecided = cJSON_AddArrayToObject(sum, "inconclusive");
     fprintf(out, "compare: baseline %s [%s] vs current %s [%s]\n", base->dir, base->machine_key, cur->dir,
             cur->machine_key);
     for (int i = 0; i < SKB_RF_COUNT; i++) {
@@ -498,8 +573,15 @@ int skb_compare_run(const struct skb_results *base, const struct skb_results *cu
         info(&s, "timing not compared: cpu-gbench.json missing in %s", base->doc[SKB_RF_GBENCH] ? "the current run" : "the baseline");
     }
     cJSON_AddNumberToObject(sum, "regression_count", s.regressions);
-    fprintf(out, "compare: %s (%d regression%s)\n", s.regressions ? "FAIL" : "pass", s.regressions,
-            s.regressions == 1 ? "" : "s");
+    cJSON_AddNumberToObject(sum, "inconclusive_count", s.inconclusive);
+    /* a failing exact gate is a regression whatever timing says; otherwise
+     * an undecided timing gate is never reported as a pass */
+    const char *verdict = s.regressions ? "FAIL" : s.inconclusive ? "INCONCLUSIVE" : "pass";
+    cJSON_AddStringToObject(sum, "verdict", verdict);
+    if (s.inconclusive)
+        report_undecided(&s, o);
+    fprintf(out, "compare: %s (%d regression%s, %d timed benchmark%s undecided)\n", verdict, s.regressions,
+            s.regressions == 1 ? "" : "s", s.inconclusive, s.inconclusive == 1 ? "" : "s");
     if (summary)
         *summary = sum;
     else
