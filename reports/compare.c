@@ -2,7 +2,8 @@
  * run.  Exact gates: property verdicts, FLOP fits, callgrind instruction
  * counts, GPU shader instruction counts, the CPU "verified" flag, and every
  * experiment the baseline had.  Timing: a benchmark is a regression only
- * when the Mann-Whitney U test on raw repetitions (p < alpha), the relative
+ * when the Mann-Whitney U test on raw repetitions (Holm-Bonferroni adjusted
+ * over all benchmarks compared, p < alpha), the relative
  * median slow-down (> min_effect) and the confirming re-run all agree
  * (TOOLCHAIN.md: timing alone is not a safe gate on a shared 2-core box). */
 #include <dirent.h>
@@ -204,6 +205,65 @@ static double min_p(int na, int nb)
     return m;
 }
 
+static int slower(const double *base, int nb, const double *cur, int nc, const struct skb_compare_opts *o,
+                  double *p, double *effect);
+
+/* Holm-Bonferroni step-down adjusted p-values of p[0..n-1] into adj:
+ * the i-th smallest gets max over k <= i of min(1, (n - k) p_(k)), which
+ * keeps the chance of any false alarm across all n benchmarks below alpha */
+static int holm(const double *p, int n, double *adj)
+{
+    int *ix = malloc((size_t)n * sizeof *ix + 1);
+    if (!ix)
+        return -1;
+    for (int i = 0; i < n; i++)
+        ix[i] = i;
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && p[ix[j - 1]] > p[ix[j]]; j--) {
+            int t = ix[j];
+            ix[j] = ix[j - 1];
+            ix[j - 1] = t;
+        }
+    double run = 0;
+    for (int k = 0; k < n; k++) {
+        run = fmax(run, fmin(1, (n - k) * p[ix[k]]));
+        adj[ix[k]] = run;
+    }
+    free(ix);
+    return 0;
+}
+
+/* raw U-test p, median effect and Holm-adjusted p of every baseline
+ * benchmark the current run also timed (the family); returns its size */
+static int family_p(const struct skb_gbench *ga, const struct skb_gbench *gb, const struct skb_compare_opts *o,
+                    double *praw, double *eff, double *padj)
+{
+    double *fp = malloc(((size_t)ga->n + 1) * sizeof *fp), *fa = malloc(((size_t)ga->n + 1) * sizeof *fa);
+    int m = 0;
+    if (!praw || !eff || !padj || !fp || !fa) {
+        free(fp);
+        free(fa);
+        return -1;
+    }
+    for (int i = 0; i < ga->n; i++) {
+        int j = gb_find(gb, ga->name[i]);
+        praw[i] = padj[i] = 1;
+        eff[i] = 0;
+        if (j < 0)
+            continue;
+        slower(ga->rep[i], ga->nrep[i], gb->rep[j], gb->nrep[j], o, &praw[i], &eff[i]);
+        fp[m++] = praw[i];
+    }
+    if (holm(fp, m, fa) < 0)
+        m = -1;
+    for (int i = 0, k = 0; m > 0 && i < ga->n; i++)
+        if (gb_find(gb, ga->name[i]) >= 0)
+            padj[i] = fa[k++];
+    free(fp);
+    free(fa);
+    return m;
+}
+
 /* the timing gate on one pair of samples: 1 = slower (significant and large) */
 static int slower(const double *base, int nb, const double *cur, int nc, const struct skb_compare_opts *o,
                   double *p, double *effect)
@@ -375,6 +435,21 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
         return;
     }
     int tested = 0, candidates = 0, confirmed = 0, unconfirmed = 0, powerless = 0;
+    double *praw = calloc((size_t)ga.n + 1, sizeof *praw), *padj = calloc((size_t)ga.n + 1, sizeof *padj);
+    double *eff = calloc((size_t)ga.n + 1, sizeof *eff);
+    int m = family_p(&ga, &gb, o, praw, eff, padj);
+    if (m < 0) {
+        info(s, "cpu-gbench.json: out of memory for the Holm correction; timing not compared");
+        free(praw);
+        free(padj);
+        free(eff);
+        skb_gbench_free(&ga);
+        skb_gbench_free(&gb);
+        if (hr)
+            skb_gbench_free(&gr);
+        return;
+    }
+    cJSON_AddNumberToObject(sum, "holm_family", m);
     cJSON *tj = cJSON_AddArrayToObject(sum, "timing");
     for (int i = 0; i < ga.n; i++) {
         int j = gb_find(&gb, ga.name[i]);
@@ -382,13 +457,15 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
             info(s, "cpu-gbench.json: benchmark %s not in the current run", ga.name[i]);
             continue;
         }
-        double p, e;
-        int slow = slower(ga.rep[i], ga.nrep[i], gb.rep[j], gb.nrep[j], o, &p, &e);
+        double p = padj[i], e = eff[i];
+        int slow = p < o->alpha && e > o->min_effect;
         tested++;
-        int weak = min_p(ga.nrep[i], gb.nrep[j]) >= o->alpha;
+        /* Holm's smallest adjusted p is at least m times the smallest raw p */
+        int weak = m * min_p(ga.nrep[i], gb.nrep[j]) >= o->alpha;
         powerless += weak;
         cJSON *row = cJSON_CreateObject();
         cJSON_AddStringToObject(row, "benchmark", ga.name[i]);
+        cJSON_AddNumberToObject(row, "p_raw", praw[i]);
         cJSON_AddNumberToObject(row, "p", p);
         cJSON_AddNumberToObject(row, "effect", e);
         cJSON_AddNumberToObject(row, "reps_baseline", ga.nrep[i]);
@@ -404,14 +481,14 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
                 unconfirmed++;
                 verdict = "inconclusive (unconfirmed)";
                 undecided(s, ga.name[i], "unconfirmed");
-                info(s, "UNCONFIRMED timing: %s %+.1f %% (U test p = %.3g); no confirming re-run "
-                     "(CURRENT/rerun/cpu-gbench.json): inconclusive, not a failure", ga.name[i], 100 * e, p);
+                info(s, "UNCONFIRMED timing: %s %+.1f %% (Holm-adjusted p = %.3g, raw %.3g); no confirming re-run "
+                     "(CURRENT/rerun/cpu-gbench.json): inconclusive, not a failure", ga.name[i], 100 * e, p, praw[i]);
             } else if (slower(ga.rep[i], ga.nrep[i], gr.rep[r], gr.nrep[r], o, &p2, &e2)) {
                 confirmed++;
                 verdict = "regression";
-                regression(s, "cpu-gbench.json: %s slower by %+.1f %% (U test p = %.3g, %d vs %d repetitions), "
-                           "confirmed by the re-run (%+.1f %%, p = %.3g)", ga.name[i], 100 * e, p, ga.nrep[i], gb.nrep[j],
-                           100 * e2, p2);
+                regression(s, "cpu-gbench.json: %s slower by %+.1f %% (U test Holm-adjusted p = %.3g over %d, raw %.3g, "
+                           "%d vs %d repetitions), confirmed by the re-run (%+.1f %%, p = %.3g)", ga.name[i], 100 * e, p,
+                           m, praw[i], ga.nrep[i], gb.nrep[j], 100 * e2, p2);
             } else {
                 verdict = "not confirmed by re-run";
                 info(s, "timing: %s %+.1f %% (p = %.3g) not confirmed by the re-run (%+.1f %%, p = %.3g)",
@@ -421,6 +498,9 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
         cJSON_AddStringToObject(row, "verdict", verdict);
         cJSON_AddItemToArray(tj, row);
     }
+    free(praw);
+    free(padj);
+    free(eff);
     /* self-comparison: each run's repetitions split odd/even and put through
      * the same gate (no re-run), the false-positive rate of the first two gates */
     int self_n = 0, self_flag = 0, self_weak = 0, weak_a = 0, weak_b = 0;
@@ -475,13 +555,15 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
         cJSON_AddNumberToObject(sum, "rerun_self_flagged", rr_flag);
     }
     fprintf(s->out, "timing: %d benchmarks tested, %d slower candidates, %d confirmed, %d unconfirmed "
-            "(alpha %g, min effect %.1f %%)\n", tested, candidates, confirmed, unconfirmed, o->alpha, 100 * o->min_effect);
+            "(alpha %g Holm-Bonferroni over %d, min effect %.1f %%)\n", tested, candidates, confirmed, unconfirmed,
+            o->alpha, m, 100 * o->min_effect);
     int need = 2;
-    while (need < MWU_EXACT_MAX && min_p(need, need) >= o->alpha)
+    while (need < MWU_EXACT_MAX && m * min_p(need, need) >= o->alpha)
         need++;
     if (powerless)
-        info(s, "timing gate powerless for %d of %d benchmarks: too few repetitions for the U test to reach p < %g "
-             "(%d against %d are needed)", powerless, tested, o->alpha, need, need);
+        info(s, "timing gate powerless for %d of %d benchmarks: too few repetitions for the U test to reach "
+             "Holm-adjusted p < %g over %d benchmarks (%d against %d are needed)", powerless, tested, o->alpha, m,
+             need, need);
     cJSON_AddNumberToObject(sum, "timing_powerless", powerless);
     if (self_n)
         fprintf(s->out, "self-comparison (repetitions split odd/even, both directions): %d of %d flagged, "
