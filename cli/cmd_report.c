@@ -253,7 +253,10 @@ int skb_cmd_compare(int argc, char **argv)
         skb_cli_error("compare: %s", msg);
         return 2;
     }
-    if (skb_compare_inputs_ok(NULL, &cur, msg, sizeof msg) < 0) {
+    /* with --update-baseline the current run must also pass as a baseline
+     * (e.g. no injected slow-down) */
+    if (skb_compare_inputs_ok(NULL, &cur, msg, sizeof msg) < 0
+        || (o.update_baseline && skb_compare_inputs_ok(&cur, NULL, msg, sizeof msg) < 0)) {
         skb_cli_error("compare: %s", msg);
         skb_results_free(&cur);
         return 2;

@@ -600,6 +600,15 @@ int skb_compare_inputs_ok(const struct skb_results *base, const struct skb_resul
     /* a results file that cannot be read or fails its contract (truncated,
      * garbage, another schema_version) is unreadable input, exit 2: never a
      * pass, and never counted as regressions (README: 2 = unreadable input) */
+    /* a run timed with SKB_INJECT_SLOWDOWN is for validating the gate only:
+     * as a baseline it would hide the very slow-down it carries */
+    const cJSON *inj = base ? jget(base->doc[SKB_RF_CPU], "injected_slowdown") : NULL;
+    if (inj && !cJSON_IsNull(inj)) {
+        snprintf(msg, msglen, "baseline %s/cpu.json: field \"injected_slowdown\" is set (method %s): a run with an "
+                 "injected slow-down is never a baseline", base->dir,
+                 cJSON_GetStringValue(jget(inj, "method")) ? cJSON_GetStringValue(jget(inj, "method")) : "?");
+        return SKB_EINVAL;
+    }
     for (int i = 0; i < SKB_RF_COUNT; i++) {
         if (base && base->err[i][0]) {
             snprintf(msg, msglen, "baseline %s", base->err[i]);

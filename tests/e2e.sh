@@ -75,6 +75,25 @@ mkdir -p "$tmp/timeonly/rerun"; cp tests/fixtures/run-regressed/rerun/cpu-gbench
 [ $rc -eq 1 ] && grep -q 'REGRESSION cpu-gbench.json: skin/cloth/dlb slower' "$tmp/t2.out" \
   && ok "confirmed timing-only slow-down: exit 1" || { bad "confirmed timing exit $rc"; tail -8 "$tmp/t2.out"; }
 
+# slow-down injection (validating the gate): off in a normal run, recorded
+# when on, and such a run is refused as a baseline (exit 2, field named)
+if [ "$run" = "$tmp/run" ]; then
+  grep -q '"injected_slowdown":[[:space:]]*null' "$run/cpu.json" && ok "normal run: injected_slowdown null" \
+    || bad "normal run does not record injected_slowdown null"
+  SKB_INJECT_SLOWDOWN=dlb:20 "$exe" run cpu --quick --out "$tmp/inj" > "$tmp/inj.log" 2>&1
+  python3 -c 'import json,sys; i=json.load(open(sys.argv[1]))["injected_slowdown"]; sys.exit(not (i["method"]=="dlb" and i["percent"]==20))' \
+    "$tmp/inj/cpu.json" && ok "injected run records injected_slowdown dlb 20 %" || bad "injection not recorded"
+  "$exe" compare "$tmp/inj" "$run" > "$tmp/inj.out" 2>&1; rc=$?
+  [ $rc -eq 2 ] && grep -q 'injected_slowdown' "$tmp/inj.out" && ok "injected run refused as baseline (exit 2)" \
+    || { bad "injected baseline exit $rc"; cat "$tmp/inj.out"; }
+  "$exe" compare "$tmp/injbase" "$tmp/inj" --update-baseline > "$tmp/inj2.out" 2>&1; rc=$?
+  [ $rc -eq 2 ] && [ ! -e "$tmp/injbase" ] && grep -q 'injected_slowdown' "$tmp/inj2.out" \
+    && ok "--update-baseline refuses an injected run (exit 2)" || { bad "injected update-baseline exit $rc"; cat "$tmp/inj2.out"; }
+  SKB_INJECT_SLOWDOWN=dlb "$exe" run cpu --quick --out "$tmp/injbad" > "$tmp/injbad.log" 2>&1 \
+    ; grep -q "SKB_INJECT_SLOWDOWN 'dlb': expected METHOD:PERCENT" "$tmp/injbad.log" \
+    && ok "bad SKB_INJECT_SLOWDOWN named" || { bad "bad injection value"; tail -3 "$tmp/injbad.log"; }
+fi
+
 # 3. baseline: never created or overwritten unless asked
 "$exe" compare "$tmp/base" tests/fixtures/run-a > "$tmp/b.out" 2>&1; rc=$?
 [ $rc -eq 2 ] && [ ! -e "$tmp/base" ] && ok "no baseline: error, none created" || bad "missing baseline handling ($rc)"
