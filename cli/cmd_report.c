@@ -184,11 +184,12 @@ static void compare_usage(FILE *f)
                "missing experiments.  Timing: a benchmark regresses only when the Mann-Whitney U\n"
                "test on raw repetitions (p < A, default %g), the median slow-down (> E, default %g)\n"
                "and the confirming re-run (DIR, default CURRENT_DIR/rerun/cpu-gbench.json) agree;\n"
-               "without a re-run such a change is reported as unconfirmed, not a failure.\n"
+               "without a re-run such a change is unconfirmed: inconclusive (exit 3), not a failure.\n"
                "  --update-baseline  replace BASELINE_DIR with CURRENT_DIR (atomically) after comparing;\n"
                "                     creates it when absent.  The baseline is never written otherwise.\n"
                "  --summary FILE     comparison summary JSON (default CURRENT_DIR/compare.json)\n"
-               "Exit: 0 pass, 1 regression (named on stdout), 2 usage or unreadable input.\n",
+               "Exit: 0 pass, 1 regression (named on stdout), 2 usage or unreadable input,\n"
+               "3 inconclusive (timing gate powerless or changes unconfirmed; never a pass).\n",
             DEFAULT_ALPHA, DEFAULT_MIN_EFFECT);
 }
 
@@ -252,7 +253,10 @@ int skb_cmd_compare(int argc, char **argv)
         skb_cli_error("compare: %s", msg);
         return 2;
     }
-    if (skb_compare_inputs_ok(NULL, &cur, msg, sizeof msg) < 0) {
+    /* with --update-baseline the current run must also pass as a baseline
+     * (e.g. no injected slow-down) */
+    if (skb_compare_inputs_ok(NULL, &cur, msg, sizeof msg) < 0
+        || (o.update_baseline && skb_compare_inputs_ok(&cur, NULL, msg, sizeof msg) < 0)) {
         skb_cli_error("compare: %s", msg);
         skb_results_free(&cur);
         return 2;
@@ -307,8 +311,11 @@ int skb_cmd_compare(int argc, char **argv)
     int sum_failed = skb_json_write_atomic(summary_path ? summary_path : spath, sum, msg, sizeof msg) < 0;
     if (sum_failed)
         skb_cli_error("compare: %s", msg);
+    double undecided = 0;
+    skb_json_get_number(cJSON_GetObjectItemCaseSensitive(sum, "inconclusive_count"), &undecided);
     cJSON_Delete(sum);
-    rc = sum_failed ? 2 : nreg ? 1 : 0;   /* a summary that was not written is not a pass */
+    /* a summary that was not written is not a pass; nor is an undecided timing gate (3) */
+    rc = sum_failed ? 2 : nreg ? 1 : undecided > 0 ? 3 : 0;
     if (o.update_baseline) {
         if (skb_dir_replace(pos[1], pos[0], msg, sizeof msg) < 0) {
             skb_cli_error("compare: %s", msg);

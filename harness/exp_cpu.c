@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "skb_bench.h"
 #include "skb_dataset.h"
 #include "skb_fast.h"
@@ -97,6 +98,50 @@ struct run {
     int timed_unchecked;
 };
 
+/* ---- slow-down injection (validating the compare gate, issue 16) ----
+ * SKB_INJECT_SLOWDOWN=method:percent makes every timed deformation of that
+ * method's kernels (double, f32; not peers) spin for percent % of the CPU
+ * time the deformation itself took.  Off by default; read here only, and
+ * recorded in cpu.json "injected_slowdown" (null when off) so that compare
+ * can refuse such a run as a baseline. */
+static struct { char method[64]; double frac; } inject;
+
+static int read_injection(char *msg, size_t msglen)
+{
+    const char *v = getenv("SKB_INJECT_SLOWDOWN");
+    memset(&inject, 0, sizeof inject);
+    if (!v || !*v)
+        return 0;
+    const char *colon = strchr(v, ':');
+    char *end = NULL;
+    double pct = colon ? strtod(colon + 1, &end) : NAN;
+    size_t n = colon ? (size_t)(colon - v) : 0;
+    if (!colon || n == 0 || n >= sizeof inject.method || end == colon + 1 || *end || !(pct > 0 && pct <= 1000)) {
+        snprintf(msg, msglen, "cpu: SKB_INJECT_SLOWDOWN '%s': expected METHOD:PERCENT with 0 < PERCENT <= 1000", v);
+        return SKB_EINVAL;
+    }
+    memcpy(inject.method, v, n);
+    inject.frac = pct / 100;
+    return 0;
+}
+
+static double thread_cpu_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+/* spin until frac x (the CPU time since t0) more CPU time has passed */
+static void inject_busy(double t0)
+{
+    double t1 = thread_cpu_s(), until = t1 + inject.frac * (t1 - t0);
+    volatile double sink = 0;
+    while (thread_cpu_s() < until)
+        for (int k = 0; k < 64; k++)
+            sink += k;
+}
+
 /* ---- timed bodies ---- */
 
 /* one deformation per iteration: the next pose of the sequence, prepare,
@@ -105,9 +150,11 @@ static void time_deform(void *arg, long iters)
 {
     struct bcase *c = (struct bcase *)arg;
     const struct skb_mesh *mesh = &c->ds->d.mesh;
+    int slow = inject.frac > 0 && c->m && c->kind != K_PEER && strcmp(c->m->name, inject.method) == 0;
     for (long i = 0; i < iters; i++) {
         struct skb_pose p;
         int rc = 0;
+        double t0 = slow ? thread_cpu_s() : 0;
         skb_dataset_pose(&c->ds->d, c->next_pose, &p);
         c->next_pose = (c->next_pose + 1) % c->ds->d.nposes;
         if (c->kind == K_DOUBLE) {
@@ -122,6 +169,8 @@ static void time_deform(void *arg, long iters)
         }
         if (rc < 0)
             c->error = rc;
+        if (slow)
+            inject_busy(t0);
         skb_bench_clobber(c->ds->pos);
         skb_bench_clobber(c->ds->fpos);
     }
@@ -736,6 +785,8 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
     memset(&r, 0, sizeof r);
     r.ctx = ctx;
     r.failures = cJSON_CreateObject();
+    if ((rc = read_injection(msg, msglen)) < 0)
+        goto out;
     /* before any work: a read-only --out fails here with the directory named */
     if ((rc = gb_out_open(ctx, &g, msg, msglen)) < 0)
         goto out;
@@ -919,6 +970,13 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
     }
     int nfail = cJSON_GetArraySize(r.failures);
     cJSON_AddBoolToObject(root, "verified", nfail == 0 && r.timed_unchecked == 0);
+    if (inject.frac > 0) {
+        cJSON *inj = cJSON_AddObjectToObject(root, "injected_slowdown");
+        cJSON_AddStringToObject(inj, "method", inject.method);
+        cJSON_AddNumberToObject(inj, "percent", 100 * inject.frac);
+    } else {
+        cJSON_AddNullToObject(root, "injected_slowdown");
+    }
     cJSON_AddItemToObject(root, "failures", cJSON_Duplicate(r.failures, 1));
     rc = skb_json_write_result(ctx, "cpu.json", root, msg, msglen);
     cJSON_Delete(root);

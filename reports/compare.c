@@ -2,7 +2,8 @@
  * run.  Exact gates: property verdicts, FLOP fits, callgrind instruction
  * counts, GPU shader instruction counts, the CPU "verified" flag, and every
  * experiment the baseline had.  Timing: a benchmark is a regression only
- * when the Mann-Whitney U test on raw repetitions (p < alpha), the relative
+ * when the Mann-Whitney U test on raw repetitions (Holm-Bonferroni adjusted
+ * over all benchmarks compared, p < alpha), the relative
  * median slow-down (> min_effect) and the confirming re-run all agree
  * (TOOLCHAIN.md: timing alone is not a safe gate on a shared 2-core box). */
 #include <dirent.h>
@@ -193,6 +194,76 @@ static int gb_find(const struct skb_gbench *g, const char *name)
     return -1;
 }
 
+/* the smallest two-sided p the exact U test can reach for na against nb
+ * repetitions: 2 / C(na+nb, na).  At or above alpha the test is powerless:
+ * it can never flag anything, so a zero flagged count proves nothing */
+static double min_p(int na, int nb)
+{
+    double m = 2;
+    for (int q = 1; q <= na; q++)
+        m *= (double)q / (nb + q);
+    return m;
+}
+
+static int slower(const double *base, int nb, const double *cur, int nc, const struct skb_compare_opts *o,
+                  double *p, double *effect);
+
+/* Holm-Bonferroni step-down adjusted p-values of p[0..n-1] into adj:
+ * the i-th smallest gets max over k <= i of min(1, (n - k) p_(k)), which
+ * keeps the chance of any false alarm across all n benchmarks below alpha */
+static int holm(const double *p, int n, double *adj)
+{
+    int *ix = malloc((size_t)n * sizeof *ix + 1);
+    if (!ix)
+        return -1;
+    for (int i = 0; i < n; i++)
+        ix[i] = i;
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && p[ix[j - 1]] > p[ix[j]]; j--) {
+            int t = ix[j];
+            ix[j] = ix[j - 1];
+            ix[j - 1] = t;
+        }
+    double run = 0;
+    for (int k = 0; k < n; k++) {
+        run = fmax(run, fmin(1, (n - k) * p[ix[k]]));
+        adj[ix[k]] = run;
+    }
+    free(ix);
+    return 0;
+}
+
+/* raw U-test p, median effect and Holm-adjusted p of every baseline
+ * benchmark the current run also timed (the family); returns its size */
+static int family_p(const struct skb_gbench *ga, const struct skb_gbench *gb, const struct skb_compare_opts *o,
+                    double *praw, double *eff, double *padj)
+{
+    double *fp = malloc(((size_t)ga->n + 1) * sizeof *fp), *fa = malloc(((size_t)ga->n + 1) * sizeof *fa);
+    int m = 0;
+    if (!praw || !eff || !padj || !fp || !fa) {
+        free(fp);
+        free(fa);
+        return -1;
+    }
+    for (int i = 0; i < ga->n; i++) {
+        int j = gb_find(gb, ga->name[i]);
+        praw[i] = padj[i] = 1;
+        eff[i] = 0;
+        if (j < 0)
+            continue;
+        slower(ga->rep[i], ga->nrep[i], gb->rep[j], gb->nrep[j], o, &praw[i], &eff[i]);
+        fp[m++] = praw[i];
+    }
+    if (holm(fp, m, fa) < 0)
+        m = -1;
+    for (int i = 0, k = 0; m > 0 && i < ga->n; i++)
+        if (gb_find(gb, ga->name[i]) >= 0)
+            padj[i] = fa[k++];
+    free(fp);
+    free(fa);
+    return m;
+}
+
 /* the timing gate on one pair of samples: 1 = slower (significant and large) */
 static int slower(const double *base, int nb, const double *cur, int nc, const struct skb_compare_opts *o,
                   double *p, double *effect)
@@ -212,7 +283,8 @@ static int slower(const double *base, int nb, const double *cur, int nc, const s
 struct cmp_state {
     FILE *out;
     int regressions;
-    cJSON *reg, *info;
+    int inconclusive;          /* timed benchmarks the gate could not decide */
+    cJSON *reg, *info, *undecided;
 };
 
 /* one line of the verdict: a regression (counted, exit 1) or a note */
@@ -315,6 +387,44 @@ static void gate_flops(struct cmp_state *s, const cJSON *a, const cJSON *b)
             exact_tree(s, "flops.json", x->string, x, jget(b, x->string), "callgrind instruction count");
 }
 
+/* a timed benchmark the gate could not decide: never a pass (exit 3) */
+static void undecided(struct cmp_state *s, const char *bench, const char *why)
+{
+    cJSON *row = cJSON_CreateObject();
+    cJSON_AddStringToObject(row, "benchmark", bench);
+    cJSON_AddStringToObject(row, "reason", why);
+    cJSON_AddItemToArray(s->undecided, row);
+    s->inconclusive++;
+}
+
+/* name the undecided benchmarks (the first few; all are in compare.json)
+ * and say what would let the gate decide */
+#define UNDECIDED_SHOWN 10
+static void report_undecided(struct cmp_state *s, const struct skb_compare_opts *o)
+{
+    int n = cJSON_GetArraySize(s->undecided), npow = 0, nunc = 0;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, s->undecided) {
+        const char *why = cJSON_GetStringValue(jget(r, "reason"));
+        npow += why && strcmp(why, "powerless") == 0;
+        nunc += why && strcmp(why, "unconfirmed") == 0;
+    }
+    for (int i = 0; i < n && i < UNDECIDED_SHOWN; i++) {
+        r = cJSON_GetArrayItem(s->undecided, i);
+        fprintf(s->out, "INCONCLUSIVE timing: %s (%s)\n", cJSON_GetStringValue(jget(r, "benchmark")),
+                cJSON_GetStringValue(jget(r, "reason")));
+    }
+    if (n > UNDECIDED_SHOWN)
+        fprintf(s->out, "INCONCLUSIVE timing: ... and %d more (all listed in compare.json \"inconclusive\")\n",
+                n - UNDECIDED_SHOWN);
+    if (npow)
+        fprintf(s->out, "  to decide the %d powerless: more repetitions in both runs (the U test cannot reach "
+                "p < %g with these; not --quick)\n", npow, o->alpha);
+    if (nunc)
+        fprintf(s->out, "  to decide the %d unconfirmed: a confirming re-run (skinbench run cpu --out CURRENT/rerun, "
+                "or --rerun DIR; scripts/nightly.sh does this)\n", nunc);
+}
+
 static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, const cJSON *rerun,
                         const struct skb_compare_opts *o, cJSON *sum)
 {
@@ -325,6 +435,21 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
         return;
     }
     int tested = 0, candidates = 0, confirmed = 0, unconfirmed = 0, powerless = 0;
+    double *praw = calloc((size_t)ga.n + 1, sizeof *praw), *padj = calloc((size_t)ga.n + 1, sizeof *padj);
+    double *eff = calloc((size_t)ga.n + 1, sizeof *eff);
+    int m = family_p(&ga, &gb, o, praw, eff, padj);
+    if (m < 0) {
+        info(s, "cpu-gbench.json: out of memory for the Holm correction; timing not compared");
+        free(praw);
+        free(padj);
+        free(eff);
+        skb_gbench_free(&ga);
+        skb_gbench_free(&gb);
+        if (hr)
+            skb_gbench_free(&gr);
+        return;
+    }
+    cJSON_AddNumberToObject(sum, "holm_family", m);
     cJSON *tj = cJSON_AddArrayToObject(sum, "timing");
     for (int i = 0; i < ga.n; i++) {
         int j = gb_find(&gb, ga.name[i]);
@@ -332,36 +457,38 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
             info(s, "cpu-gbench.json: benchmark %s not in the current run", ga.name[i]);
             continue;
         }
-        double p, e;
-        int slow = slower(ga.rep[i], ga.nrep[i], gb.rep[j], gb.nrep[j], o, &p, &e);
+        double p = padj[i], e = eff[i];
+        int slow = p < o->alpha && e > o->min_effect;
         tested++;
-        /* the smallest two-sided p the exact test can reach: 2 / C(na+nb, na) */
-        double minp = 2;
-        for (int q = 1; q <= ga.nrep[i]; q++)
-            minp *= (double)q / (gb.nrep[j] + q);
-        powerless += minp >= o->alpha;
+        /* Holm's smallest adjusted p is at least m times the smallest raw p */
+        int weak = m * min_p(ga.nrep[i], gb.nrep[j]) >= o->alpha;
+        powerless += weak;
         cJSON *row = cJSON_CreateObject();
         cJSON_AddStringToObject(row, "benchmark", ga.name[i]);
+        cJSON_AddNumberToObject(row, "p_raw", praw[i]);
         cJSON_AddNumberToObject(row, "p", p);
         cJSON_AddNumberToObject(row, "effect", e);
         cJSON_AddNumberToObject(row, "reps_baseline", ga.nrep[i]);
         cJSON_AddNumberToObject(row, "reps_current", gb.nrep[j]);
-        const char *verdict = "ok";
+        const char *verdict = weak ? "inconclusive (powerless)" : "ok";
+        if (weak)
+            undecided(s, ga.name[i], "powerless");
         if (slow) {
             candidates++;
             int r = hr ? gb_find(&gr, ga.name[i]) : -1;
             double p2, e2;
             if (r < 0) {
                 unconfirmed++;
-                verdict = "unconfirmed";
-                info(s, "UNCONFIRMED timing: %s %+.1f %% (U test p = %.3g); no confirming re-run "
-                     "(CURRENT/rerun/cpu-gbench.json): not a failure", ga.name[i], 100 * e, p);
+                verdict = "inconclusive (unconfirmed)";
+                undecided(s, ga.name[i], "unconfirmed");
+                info(s, "UNCONFIRMED timing: %s %+.1f %% (Holm-adjusted p = %.3g, raw %.3g); no confirming re-run "
+                     "(CURRENT/rerun/cpu-gbench.json): inconclusive, not a failure", ga.name[i], 100 * e, p, praw[i]);
             } else if (slower(ga.rep[i], ga.nrep[i], gr.rep[r], gr.nrep[r], o, &p2, &e2)) {
                 confirmed++;
                 verdict = "regression";
-                regression(s, "cpu-gbench.json: %s slower by %+.1f %% (U test p = %.3g, %d vs %d repetitions), "
-                           "confirmed by the re-run (%+.1f %%, p = %.3g)", ga.name[i], 100 * e, p, ga.nrep[i], gb.nrep[j],
-                           100 * e2, p2);
+                regression(s, "cpu-gbench.json: %s slower by %+.1f %% (U test Holm-adjusted p = %.3g over %d, raw %.3g, "
+                           "%d vs %d repetitions), confirmed by the re-run (%+.1f %%, p = %.3g)", ga.name[i], 100 * e, p,
+                           m, praw[i], ga.nrep[i], gb.nrep[j], 100 * e2, p2);
             } else {
                 verdict = "not confirmed by re-run";
                 info(s, "timing: %s %+.1f %% (p = %.3g) not confirmed by the re-run (%+.1f %%, p = %.3g)",
@@ -371,9 +498,12 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
         cJSON_AddStringToObject(row, "verdict", verdict);
         cJSON_AddItemToArray(tj, row);
     }
+    free(praw);
+    free(padj);
+    free(eff);
     /* self-comparison: each run's repetitions split odd/even and put through
      * the same gate (no re-run), the false-positive rate of the first two gates */
-    int self_n = 0, self_flag = 0;
+    int self_n = 0, self_flag = 0, self_weak = 0, weak_a = 0, weak_b = 0;
     const struct skb_gbench *both[2] = { &ga, &gb };
     for (int w = 0; w < 2; w++)
         for (int i = 0; i < both[w]->n; i++) {
@@ -392,6 +522,15 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
                 else
                     x0[h0++] = both[w]->rep[i][r];
             }
+            if (min_p(h0, h1) >= o->alpha) {
+                /* a split that can never be flagged measures no false-positive rate */
+                self_weak++;
+                weak_a = h0;
+                weak_b = h1;
+                free(x0);
+                free(x1);
+                continue;
+            }
             self_n++;
             self_flag += slower(x0, h0, x1, h1, o, &p, &e) || slower(x1, h1, x0, h0, o, &p, &e);
             free(x0);
@@ -403,7 +542,7 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
     for (int i = 0; hr && i < gb.n; i++) {
         int r = gb_find(&gr, gb.name[i]);
         double p, e;
-        if (r < 0)
+        if (r < 0 || min_p(gb.nrep[i], gr.nrep[r]) >= o->alpha)
             continue;
         rr_n++;
         rr_flag += slower(gb.rep[i], gb.nrep[i], gr.rep[r], gr.nrep[r], o, &p, &e)
@@ -416,16 +555,28 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
         cJSON_AddNumberToObject(sum, "rerun_self_flagged", rr_flag);
     }
     fprintf(s->out, "timing: %d benchmarks tested, %d slower candidates, %d confirmed, %d unconfirmed "
-            "(alpha %g, min effect %.1f %%)\n", tested, candidates, confirmed, unconfirmed, o->alpha, 100 * o->min_effect);
+            "(alpha %g Holm-Bonferroni over %d, min effect %.1f %%)\n", tested, candidates, confirmed, unconfirmed,
+            o->alpha, m, 100 * o->min_effect);
+    int need = 2;
+    while (need < MWU_EXACT_MAX && m * min_p(need, need) >= o->alpha)
+        need++;
     if (powerless)
-        info(s, "timing gate powerless for %d of %d benchmarks: too few repetitions for the U test to reach p < %g "
-             "(6 against 6 are needed at alpha 0.01)", powerless, tested, o->alpha);
+        info(s, "timing gate powerless for %d of %d benchmarks: too few repetitions for the U test to reach "
+             "Holm-adjusted p < %g over %d benchmarks (%d against %d are needed)", powerless, tested, o->alpha, m,
+             need, need);
     cJSON_AddNumberToObject(sum, "timing_powerless", powerless);
     if (self_n)
         fprintf(s->out, "self-comparison (repetitions split odd/even, both directions): %d of %d flagged, "
                 "false-positive rate %.3f before the confirming re-run\n", self_flag, self_n, (double)self_flag / self_n);
+    else if (self_weak)
+        fprintf(s->out, "self-comparison (repetitions split odd/even): false-positive rate not measurable "
+                "(powerless: %d vs %d repetitions cannot reach p < %g)\n", weak_a, weak_b, o->alpha);
     else
         fprintf(s->out, "self-comparison: no benchmark has >= 4 repetitions; false-positive rate not measured\n");
+    if (self_n && self_weak)
+        fprintf(s->out, "self-comparison: %d further splits not measurable (powerless: %d vs %d repetitions)\n",
+                self_weak, weak_a, weak_b);
+    cJSON_AddNumberToObject(sum, "self_powerless", self_weak);
     cJSON_AddNumberToObject(sum, "timing_tested", tested);
     cJSON_AddNumberToObject(sum, "timing_candidates", candidates);
     cJSON_AddNumberToObject(sum, "timing_confirmed", confirmed);
@@ -433,6 +584,11 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
     cJSON_AddNumberToObject(sum, "self_comparisons", self_n);
     cJSON_AddNumberToObject(sum, "self_flagged", self_flag);
     skb_json_add_number(sum, "false_positive_rate", self_n ? (double)self_flag / self_n : NAN);
+    if (!self_n && self_weak) {
+        char note[160];
+        snprintf(note, sizeof note, "not measurable (powerless: %d vs %d repetitions)", weak_a, weak_b);
+        cJSON_AddStringToObject(sum, "false_positive_rate_note", note);
+    }
     skb_gbench_free(&ga);
     skb_gbench_free(&gb);
     if (hr)
@@ -444,6 +600,15 @@ int skb_compare_inputs_ok(const struct skb_results *base, const struct skb_resul
     /* a results file that cannot be read or fails its contract (truncated,
      * garbage, another schema_version) is unreadable input, exit 2: never a
      * pass, and never counted as regressions (README: 2 = unreadable input) */
+    /* a run timed with SKB_INJECT_SLOWDOWN is for validating the gate only:
+     * as a baseline it would hide the very slow-down it carries */
+    const cJSON *inj = base ? jget(base->doc[SKB_RF_CPU], "injected_slowdown") : NULL;
+    if (inj && !cJSON_IsNull(inj)) {
+        snprintf(msg, msglen, "baseline %s/cpu.json: field \"injected_slowdown\" is set (method %s): a run with an "
+                 "injected slow-down is never a baseline", base->dir,
+                 cJSON_GetStringValue(jget(inj, "method")) ? cJSON_GetStringValue(jget(inj, "method")) : "?");
+        return SKB_EINVAL;
+    }
     for (int i = 0; i < SKB_RF_COUNT; i++) {
         if (base && base->err[i][0]) {
             snprintf(msg, msglen, "baseline %s", base->err[i]);
@@ -461,13 +626,14 @@ int skb_compare_run(const struct skb_results *base, const struct skb_results *cu
                     const struct skb_results *rerun, const struct skb_compare_opts *o,
                     FILE *out, cJSON **summary)
 {
-    struct cmp_state s = { out, 0, NULL, NULL };
+    struct cmp_state s = { out, 0, 0, NULL, NULL, NULL };
     cJSON *sum = cJSON_CreateObject();
     cJSON_AddStringToObject(sum, "baseline", base->dir);
     cJSON_AddStringToObject(sum, "current", cur->dir);
     cJSON_AddStringToObject(sum, "machine", cur->machine_key);
     s.reg = cJSON_AddArrayToObject(sum, "regressions");
     s.info = cJSON_AddArrayToObject(sum, "notes");
+    s.undecided = cJSON_AddArrayToObject(sum, "inconclusive");
     fprintf(out, "compare: baseline %s [%s] vs current %s [%s]\n", base->dir, base->machine_key, cur->dir,
             cur->machine_key);
     for (int i = 0; i < SKB_RF_COUNT; i++) {
@@ -498,8 +664,15 @@ int skb_compare_run(const struct skb_results *base, const struct skb_results *cu
         info(&s, "timing not compared: cpu-gbench.json missing in %s", base->doc[SKB_RF_GBENCH] ? "the current run" : "the baseline");
     }
     cJSON_AddNumberToObject(sum, "regression_count", s.regressions);
-    fprintf(out, "compare: %s (%d regression%s)\n", s.regressions ? "FAIL" : "pass", s.regressions,
-            s.regressions == 1 ? "" : "s");
+    cJSON_AddNumberToObject(sum, "inconclusive_count", s.inconclusive);
+    /* a failing exact gate is a regression whatever timing says; otherwise
+     * an undecided timing gate is never reported as a pass */
+    const char *verdict = s.regressions ? "FAIL" : s.inconclusive ? "INCONCLUSIVE" : "pass";
+    cJSON_AddStringToObject(sum, "verdict", verdict);
+    if (s.inconclusive)
+        report_undecided(&s, o);
+    fprintf(out, "compare: %s (%d regression%s, %d timed benchmark%s undecided)\n", verdict, s.regressions,
+            s.regressions == 1 ? "" : "s", s.inconclusive, s.inconclusive == 1 ? "" : "s");
     if (summary)
         *summary = sum;
     else

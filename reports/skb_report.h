@@ -159,8 +159,10 @@ struct skb_compare_opts {
 int skb_compare_inputs_ok(const struct skb_results *base, const struct skb_results *cur, char *msg, size_t msglen);
 
 /* compare a current run against a baseline run; writes lines to out and
- * returns the number of regressions (0 = pass); the comparison summary
- * (incl. self-comparison false-positive rate) as JSON in *summary */
+ * returns the number of regressions (0 = no regression); the comparison
+ * summary (incl. self-comparison false-positive rate) as JSON in *summary,
+ * where "inconclusive_count" > 0 means the timing gate could not decide
+ * (too few repetitions, or unconfirmed changes): the CLI exits 3, not 0 */
 int skb_compare_run(const struct skb_results *base, const struct skb_results *cur,
                     const struct skb_results *rerun, const struct skb_compare_opts *o,
                     FILE *out, cJSON **summary);

@@ -4,7 +4,10 @@
 # A timing change is only a regression when a confirming re-run agrees: when
 # compare reports unconfirmed timing candidates, this script re-runs the cpu
 # experiment into results/nightly-DATE/rerun and compares again (compare
-# reads rerun/cpu-gbench.json).  The baseline is created or replaced only
+# reads rerun/cpu-gbench.json).  The exit status is compare's: 0 pass,
+# 1 regression, 2 unreadable input, 3 inconclusive (timing gate powerless
+# for the repetitions given, or changes still unconfirmed: never a pass).
+# The baseline is created or replaced only
 # with --update-baseline (make nightly UPDATE_BASELINE=1).
 # Usage: scripts/nightly.sh [--update-baseline] [--baseline DIR] [--out DIR]
 set -u
@@ -44,5 +47,6 @@ if [ ${#update[@]} -gt 0 ]; then
   "$exe" compare "$base" "$out" --update-baseline --summary "$out/compare-update.json" > /dev/null || true
   echo "nightly: baseline $base now holds $out"
 fi
-echo "nightly: report $out/report.html; comparison $out/compare.json (exit $rc)"
+case $rc in 0) v=pass ;; 1) v=regression ;; 3) v="inconclusive (see compare's INCONCLUSIVE lines)" ;; *) v=error ;; esac
+echo "nightly: report $out/report.html; comparison $out/compare.json: $v (exit $rc)"
 exit $rc

@@ -34,8 +34,22 @@ for f in report.md report.html; do
 done
 grep -q 'id="t-table41"' "$run/report.html" && ok "HTML has Table 4.1" || bad "HTML lacks Table 4.1"
 grep -q 'NaN\|undefined' "$run/report.md" && bad "report.md contains NaN/undefined" || ok "no NaN in report.md"
-"$exe" compare "$run" "$run" --summary "$tmp/self.json" > "$tmp/self.out" 2>&1 \
-  && ok "compare run against itself passes" || { bad "compare self"; cat "$tmp/self.out"; }
+# --quick runs have too few repetitions for the U test to ever reach p < 0.01:
+# the timing gate cannot decide, so even the run against itself is
+# inconclusive (exit 3, never a pass), naming the benchmarks and the fix
+"$exe" compare "$run" "$run" --summary "$tmp/self.json" > "$tmp/self.out" 2>&1; rc=$?
+if grep -q '"timing_powerless":[[:space:]]*[1-9]' "$tmp/self.json"; then
+  [ $rc -eq 3 ] && grep -q 'INCONCLUSIVE timing: .* (powerless)' "$tmp/self.out" && grep -q 'more repetitions' "$tmp/self.out" \
+    && grep -q '^compare: INCONCLUSIVE' "$tmp/self.out" \
+    && ok "compare quick run against itself: inconclusive (exit 3), benchmarks named" \
+    || { bad "compare quick self exit $rc"; tail -20 "$tmp/self.out"; }
+else
+  [ $rc -eq 0 ] && ok "compare run against itself passes" || { bad "compare self exit $rc"; tail -20 "$tmp/self.out"; }
+fi
+# enough repetitions (fixtures: 8 against 8) and nothing changed: a pass
+"$exe" compare tests/fixtures/run-a tests/fixtures/run-a --summary "$tmp/aa.json" > "$tmp/aa.out" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q '^compare: pass' "$tmp/aa.out" && ok "fixture against itself passes (exit 0)" \
+  || { bad "fixture self exit $rc"; tail -20 "$tmp/aa.out"; }
 
 # 2. compare gates on the fixtures: altered method fails and is named
 "$exe" compare tests/fixtures/run-a tests/fixtures/run-regressed --summary "$tmp/c.json" > "$tmp/c.out" 2>&1; rc=$?
@@ -43,11 +57,42 @@ grep -q 'NaN\|undefined' "$run/report.md" && bad "report.md contains NaN/undefin
 for pat in 'verdict dlb.bi_invariance' 'FLOP count of dlb' 'skin/cloth/dlb slower'; do
   grep -q "$pat" "$tmp/c.out" && ok "names: $pat" || bad "does not name: $pat"
 done
-# without the confirming re-run, the timing change is only unconfirmed
+# without the confirming re-run, the timing change is only unconfirmed: with
+# the exact gates failing too it is still a regression (exit 1) ...
 cp -r tests/fixtures/run-regressed "$tmp/norerun"; rm -rf "$tmp/norerun/rerun"
-"$exe" compare tests/fixtures/run-a "$tmp/norerun" > "$tmp/u.out" 2>&1
-grep -q 'UNCONFIRMED timing: skin/cloth/dlb' "$tmp/u.out" && ! grep -q 'REGRESSION cpu-gbench' "$tmp/u.out" \
-  && ok "single run: timing unconfirmed, not failed" || bad "unconfirmed timing handling"
+"$exe" compare tests/fixtures/run-a "$tmp/norerun" > "$tmp/u.out" 2>&1; rc=$?
+[ $rc -eq 1 ] && grep -q 'UNCONFIRMED timing: skin/cloth/dlb' "$tmp/u.out" && ! grep -q 'REGRESSION cpu-gbench' "$tmp/u.out" \
+  && ok "single run, exact gates failing: exit 1, timing unconfirmed" || bad "unconfirmed timing with failing gates ($rc)"
+# ... and with only the timing changed it is inconclusive (exit 3), not a pass
+cp -r tests/fixtures/run-a "$tmp/timeonly"; cp tests/fixtures/run-regressed/cpu-gbench.json "$tmp/timeonly/"
+"$exe" compare tests/fixtures/run-a "$tmp/timeonly" > "$tmp/t.out" 2>&1; rc=$?
+[ $rc -eq 3 ] && grep -q 'INCONCLUSIVE timing: skin/cloth/dlb (unconfirmed)' "$tmp/t.out" \
+  && grep -q 'confirming re-run' "$tmp/t.out" && ! grep -q 'REGRESSION' "$tmp/t.out" \
+  && ok "single run: timing unconfirmed, not failed (exit 3)" || { bad "unconfirmed timing exit $rc"; tail -8 "$tmp/t.out"; }
+# the same with the confirming re-run: a regression (exit 1)
+mkdir -p "$tmp/timeonly/rerun"; cp tests/fixtures/run-regressed/rerun/cpu-gbench.json "$tmp/timeonly/rerun/"
+"$exe" compare tests/fixtures/run-a "$tmp/timeonly" > "$tmp/t2.out" 2>&1; rc=$?
+[ $rc -eq 1 ] && grep -q 'REGRESSION cpu-gbench.json: skin/cloth/dlb slower' "$tmp/t2.out" \
+  && ok "confirmed timing-only slow-down: exit 1" || { bad "confirmed timing exit $rc"; tail -8 "$tmp/t2.out"; }
+
+# slow-down injection (validating the gate): off in a normal run, recorded
+# when on, and such a run is refused as a baseline (exit 2, field named)
+if [ "$run" = "$tmp/run" ]; then
+  grep -q '"injected_slowdown":[[:space:]]*null' "$run/cpu.json" && ok "normal run: injected_slowdown null" \
+    || bad "normal run does not record injected_slowdown null"
+  SKB_INJECT_SLOWDOWN=dlb:20 "$exe" run cpu --quick --out "$tmp/inj" > "$tmp/inj.log" 2>&1
+  python3 -c 'import json,sys; i=json.load(open(sys.argv[1]))["injected_slowdown"]; sys.exit(not (i["method"]=="dlb" and i["percent"]==20))' \
+    "$tmp/inj/cpu.json" && ok "injected run records injected_slowdown dlb 20 %" || bad "injection not recorded"
+  "$exe" compare "$tmp/inj" "$run" > "$tmp/inj.out" 2>&1; rc=$?
+  [ $rc -eq 2 ] && grep -q 'injected_slowdown' "$tmp/inj.out" && ok "injected run refused as baseline (exit 2)" \
+    || { bad "injected baseline exit $rc"; cat "$tmp/inj.out"; }
+  "$exe" compare "$tmp/injbase" "$tmp/inj" --update-baseline > "$tmp/inj2.out" 2>&1; rc=$?
+  [ $rc -eq 2 ] && [ ! -e "$tmp/injbase" ] && grep -q 'injected_slowdown' "$tmp/inj2.out" \
+    && ok "--update-baseline refuses an injected run (exit 2)" || { bad "injected update-baseline exit $rc"; cat "$tmp/inj2.out"; }
+  SKB_INJECT_SLOWDOWN=dlb "$exe" run cpu --quick --out "$tmp/injbad" > "$tmp/injbad.log" 2>&1 \
+    ; grep -q "SKB_INJECT_SLOWDOWN 'dlb': expected METHOD:PERCENT" "$tmp/injbad.log" \
+    && ok "bad SKB_INJECT_SLOWDOWN named" || { bad "bad injection value"; tail -3 "$tmp/injbad.log"; }
+fi
 
 # 3. baseline: never created or overwritten unless asked
 "$exe" compare "$tmp/base" tests/fixtures/run-a > "$tmp/b.out" 2>&1; rc=$?

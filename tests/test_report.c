@@ -535,9 +535,15 @@ static void test_compare_gates(void **state)
 {
     cJSON *sum;
     assert_int_equal(compare_dirs(FIXTURE, FIXTURE, NULL, &sum), 0);
+    /* 8 repetitions split odd/even are 4 against 4: the U test can never
+     * reach p < 0.01 (min p 2/70), so the rate is not measurable, not 0 */
     double fp;
     assert_int_equal(skb_json_get_number(cJSON_GetObjectItem(sum, "false_positive_rate"), &fp), 0);
-    assert_true(fp >= 0 && fp <= 1);
+    assert_true(isnan(fp));
+    assert_int_equal(cJSON_GetObjectItem(sum, "self_powerless")->valueint, 20);
+    assert_non_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(sum, "false_positive_rate_note")),
+                           "powerless: 4 vs 4"));
+    assert_int_equal(cJSON_GetObjectItem(sum, "inconclusive_count")->valueint, 0);
     cJSON_Delete(sum);
     assert_int_equal(compare_dirs(FIXTURE, FIXTURE_REGRESSED, FIXTURE_REGRESSED "/rerun", &sum), 3);
     assert_true(summary_has(sum, "verdict dlb.bi_invariance changed + -> -"));
@@ -633,6 +639,48 @@ static void test_compare_effect_threshold(void **state)
     skb_results_free(&b);
 }
 
+/* Holm-Bonferroni across the family: one benchmark 10 % slower with 5
+ * against 5 repetitions reaches raw p = 2/252 < 0.01 alone, but beside a
+ * second, unchanged benchmark its adjusted p is 2 x 2/252 >= 0.01: no
+ * candidate, and the gate says it is powerless (inconclusive), not a pass */
+static void test_compare_holm(void **state)
+{
+    static struct skb_results a, b;
+    struct skb_compare_opts o = { 0.01, 0.05, 0 };
+    for (int fam = 1; fam <= 2; fam++) {
+        memset(&a, 0, sizeof a);
+        memset(&b, 0, sizeof b);
+        strcpy(a.machine_key, "m");
+        strcpy(b.machine_key, "m");
+        a.doc[SKB_RF_GBENCH] = gbench_doc(1000, 5, 0.001);
+        b.doc[SKB_RF_GBENCH] = gbench_doc(1100, 5, 0.001);
+        if (fam == 2)
+            for (int k = 0; k < 2; k++) {
+                cJSON *extra = gbench_doc(500, 5, 0.001), *x;
+                cJSON_ArrayForEach(x, cJSON_GetObjectItem(extra, "benchmarks"))
+                    cJSON_ReplaceItemInObject(x, "name", cJSON_CreateString("skin/y/qb"));
+                cJSON *dst = cJSON_GetObjectItem((k ? b : a).doc[SKB_RF_GBENCH], "benchmarks");
+                while (cJSON_GetArraySize(cJSON_GetObjectItem(extra, "benchmarks")))
+                    cJSON_AddItemToArray(dst, cJSON_DetachItemFromArray(cJSON_GetObjectItem(extra, "benchmarks"), 0));
+                cJSON_Delete(extra);
+            }
+        cJSON *sum;
+        FILE *devnull = fopen("/dev/null", "w");
+        assert_int_equal(skb_compare_run(&a, &b, NULL, &o, devnull, &sum), 0);
+        fclose(devnull);
+        const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(sum, "timing"), 0);
+        assert_int_equal(cJSON_GetObjectItem(sum, "holm_family")->valueint, fam);
+        assert_true(cJSON_GetObjectItem(row, "p_raw")->valuedouble < 0.01);
+        assert_int_equal(cJSON_GetObjectItem(sum, "timing_candidates")->valueint, fam == 1);
+        assert_int_equal(cJSON_GetObjectItem(sum, "timing_powerless")->valueint, fam == 1 ? 0 : 2);
+        if (fam == 2)
+            assert_true(cJSON_GetObjectItem(row, "p")->valuedouble >= 0.01);
+        cJSON_Delete(sum);
+        skb_results_free(&a);
+        skb_results_free(&b);
+    }
+}
+
 static void test_dir_replace(void **state)
 {
     char root[] = "/tmp/skb-test-base-XXXXXX", dst[300], msg[512], path[400];
@@ -670,6 +718,7 @@ int main(void)
         cmocka_unit_test(test_compare_gates),
         cmocka_unit_test(test_compare_missing_experiment),
         cmocka_unit_test(test_compare_effect_threshold),
+        cmocka_unit_test(test_compare_holm),
         cmocka_unit_test(test_dir_replace),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
