@@ -18,7 +18,7 @@ static const struct skb_command commands[] = {
     { "run",   "run experiments and write results JSON", skb_cmd_run },
     { "report", "write report.md/.html and plots from results JSON", skb_cmd_report },
     { "compare", "compare a run against a baseline (nightly regression gates)", skb_cmd_compare },
-    { "help",  "show this help", cmd_help },
+    { "help",  "show this help, or help CMD: the help of one command", cmd_help },
     { NULL, NULL, NULL }
 };
 
@@ -31,10 +31,20 @@ static void usage(FILE *f)
         fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
 }
 
+/* `skinbench help CMD` is `skinbench CMD --help`: each command owns its help */
 static int cmd_help(int argc, char **argv)
 {
-    usage(stdout);
-    return 0;
+    if (argc < 2 || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    for (int i = 0; commands[i].name; i++)
+        if (strcmp(argv[1], commands[i].name) == 0) {
+            char *sub[] = { argv[1], "--help", NULL };
+            return commands[i].fn(2, sub);
+        }
+    fprintf(stderr, "skinbench: help: unknown command '%s' (try skinbench --help)\n", argv[1]);
+    return 2;
 }
 
 static int dispatch(int argc, char **argv)

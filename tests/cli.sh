@@ -27,6 +27,15 @@ T='[1,0,0,2, 0,1,0,0, 0,0,1,0, 0,0,0,1]'
 
 for c in list blend skin run; do expect_ok "$c --help" "$sb" $c --help; done
 expect_ok "--help" "$sb" --help
+# help CMD prints CMD's own help, byte for byte what CMD --help prints
+for c in list blend skin run report compare; do
+  "$sb" $c --help > "$tmp/own" 2>&1
+  expect_ok "help $c" "$sb" help $c
+  cmp -s "$tmp/out" "$tmp/own" && ok || bad "help $c differs from $c --help"
+  head -1 "$tmp/out" | grep -q "usage: skinbench $c" && ok || bad "help $c: not $c's usage"
+done
+expect_fail "help unknown" "help: unknown command 'nosuch'" "$sb" help nosuch
+"$sb" help nosuch >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "help nosuch: exit not 2"
 expect_ok "list methods" "$sb" list methods
 grep -q linear "$tmp/out" || bad "list methods lacks linear"
 
