@@ -6,6 +6,9 @@
 
 #include <stdio.h>
 
+/* the skinbench release; `skinbench --version` adds the git revision */
+#define SKB_VERSION "0.1.0"
+
 struct skb_command {
     const char *name;
     const char *help;

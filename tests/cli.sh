@@ -28,12 +28,21 @@ T='[1,0,0,2, 0,1,0,0, 0,0,1,0, 0,0,0,1]'
 for c in list blend skin run; do expect_ok "$c --help" "$sb" $c --help; done
 expect_ok "--help" "$sb" --help
 # help CMD prints CMD's own help, byte for byte what CMD --help prints
-for c in list blend skin run report compare; do
+for c in list blend skin run report compare version; do
   "$sb" $c --help > "$tmp/own" 2>&1
   expect_ok "help $c" "$sb" help $c
   cmp -s "$tmp/out" "$tmp/own" && ok || bad "help $c differs from $c --help"
   head -1 "$tmp/out" | grep -q "usage: skinbench $c" && ok || bad "help $c: not $c's usage"
 done
+# --version and version: the release, the git revision when built in a checkout, the compiler
+expect_ok "--version" "$sb" --version
+grep -qE '^skinbench [0-9]+\.[0-9]+\.[0-9]+' "$tmp/out" && ok || bad "--version: no version number ($(head -1 "$tmp/out"))"
+grep -qE '^compiler: (gcc|clang) ' "$tmp/out" && ok || bad "--version: no compiler line"
+if git -C "$(dirname "$0")" rev-parse --short HEAD >/dev/null 2>&1; then
+  grep -q "(git " "$tmp/out" && ok || bad "--version: built in a git checkout but names no revision"
+fi
+"$sb" version > "$tmp/v2" 2>&1 && cmp -s "$tmp/out" "$tmp/v2" && ok || bad "version differs from --version"
+expect_fail "version extra arg" "unexpected argument" "$sb" version extra
 expect_fail "help unknown" "help: unknown command 'nosuch'" "$sb" help nosuch
 "$sb" help nosuch >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "help nosuch: exit not 2"
 expect_ok "list methods" "$sb" list methods
