@@ -48,6 +48,34 @@ expect_fail "help unknown" "help: unknown command 'nosuch'" "$sb" help nosuch
 expect_ok "list methods" "$sb" list methods
 grep -q linear "$tmp/out" || bad "list methods lacks linear"
 
+# aligned_cols FILE: in every row "  NAME rest", the second column starts one
+# space after the longest NAME (widths come from the data, not a fixed %-10s),
+# and the trailing [seed] column of methods lines up for descriptions <= 100 chars
+aligned_cols() {
+  awk '/^  [^ ]/ { n++; row[n] = $0; if (length($1) > w) w = length($1) }
+       END {
+         if (n == 0) { print "no rows"; exit 1 }
+         for (i = 1; i <= n; i++) {
+           r = row[i]
+           if (substr(r, 3 + w, 1) != " " || substr(r, 4 + w, 1) == " ") { print "misaligned: " r; exit 1 }
+           if (match(r, /\[[^[]*\]$/)) {
+             d = substr(r, 4 + w, RSTART - 4 - w); sub(/ +$/, "", d)
+             if (length(d) <= 100) { if (b && RSTART != b) { print "[ misaligned: " r; exit 1 } b = RSTART }
+           }
+         }
+       }' "$1"
+}
+for what in methods experiments datasets; do
+  "$sb" list $what > "$tmp/list" 2>/dev/null
+  msg=$(aligned_cols "$tmp/list") && ok || bad "list $what: $msg"
+done
+# datasets: the kind column lines up too
+"$sb" list datasets > "$tmp/list" 2>/dev/null
+msg=$(awk '/^  [^ ]/ { n++; row[n] = $0; if (length($1) > w) w = length($1); if (length($2) > k) k = length($2) }
+     END { for (i = 1; i <= n; i++) { r = row[i]; c = 5 + w + k
+             if (substr(r, c - 1, 1) != " " || substr(r, c, 1) == " ") { print "misaligned: " r; exit 1 } } }' "$tmp/list") \
+  && ok || bad "list datasets kind column: $msg"
+
 # every method blends a single input and an array input
 for m in $("$sb" list methods | awk 'NR>1 {print $1}'); do
   echo "{\"transforms\": [$I, $T], \"weights\": [0.5, 0.5], \"center\": [0,0,0]}" > "$tmp/one.json"
