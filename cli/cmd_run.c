@@ -19,7 +19,7 @@ static void run_usage(FILE *f)
                "  --seed N       random seed (default %lu); written into every result\n"
                "  --quick        seconds-long version (used by make check)\n"
                "  --methods L    only these methods (comma-separated registry names)\n"
-               "  --quiet        no progress lines\n"
+               "  --quiet        nothing on stdout or stderr but errors\n"
                "experiments:\n", SKB_DEFAULT_SEED);
     for (int i = 0; skb_experiments[i]; i++)
         fprintf(f, "  %-12s %s\n", skb_experiments[i]->name, skb_experiments[i]->description);

@@ -124,6 +124,18 @@ expect_fail "unknown command" "unknown command" "$sb" frobnicate
 expect_fail "unknown experiment" "unknown experiment 'nosuch'" "$sb" run nosuch
 expect_fail "bad seed" "--seed" "$sb" run all --seed -3
 
+# --quiet: nothing on stdout or stderr, not even the table-4.1 differences;
+# without it each difference marked in table-4.1.md (a warning sign) is one line
+"$sb" run properties flops --quick --quiet --out "$tmp/q" >"$tmp/q.out" 2>"$tmp/q.err" \
+  && ok || bad "run --quiet: exit $? ($(head -c 300 "$tmp/q.err"))"
+[ ! -s "$tmp/q.out" ] && [ ! -s "$tmp/q.err" ] && ok || bad "run --quiet printed: $(head -c 300 "$tmp/q.out" "$tmp/q.err")"
+"$sb" run properties flops --quick --out "$tmp/l" >"$tmp/l.out" 2>"$tmp/l.err" || bad "run (loud): exit $?"
+[ ! -s "$tmp/l.out" ] && ok || bad "run printed on stdout: $(head -c 300 "$tmp/l.out")"
+marks=$(grep -o $'\xe2\x9a\xa0' "$tmp/l/table-4.1.md" | wc -l)
+lines=$(grep -c '^\[table-4.1\] ' "$tmp/l.err")
+[ "$marks" -eq "$lines" ] && ok || bad "table-4.1: $marks differences marked, $lines printed"
+cmp -s "$tmp/q/table-4.1.md" "$tmp/l/table-4.1.md" && ok || bad "--quiet changed table-4.1.md"
+
 # skin: OBJ written atomically, bad model named
 expect_ok "skin arm" "$sb" skin --method linear --model arm --frame 8 --out "$tmp/arm.obj"
 grep -q '^v ' "$tmp/arm.obj" && grep -q '^f ' "$tmp/arm.obj" && ok || bad "skin: OBJ lacks v/f lines"
