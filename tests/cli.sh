@@ -140,6 +140,24 @@ cmp -s "$tmp/q/table-4.1.md" "$tmp/l/table-4.1.md" && ok || bad "--quiet changed
 expect_ok "skin arm" "$sb" skin --method linear --model arm --frame 8 --out "$tmp/arm.obj"
 grep -q '^v ' "$tmp/arm.obj" && grep -q '^f ' "$tmp/arm.obj" && ok || bad "skin: OBJ lacks v/f lines"
 ls "$tmp" | grep -q tmp && bad "skin left a temporary file"
+# skin prints one summary line on stderr (vertices, joints, pose, renormalised
+# count), also when the OBJ goes to stdout, which then holds the OBJ only
+grep -qE '^skinbench skin: arm by linear: 2080 vertices, [0-9]+ triangles, 2 joints, frame 8 of 0\.\.[0-9]+; weights renormalised on load: 0 vertices$' "$tmp/err" \
+  && [ "$(wc -l < "$tmp/err")" -eq 1 ] && ok || bad "skin --out: summary '$(cat "$tmp/err")'"
+"$sb" skin --method dlb --model arm --frame 3 >"$tmp/out" 2>"$tmp/err" || bad "skin to stdout: exit $?"
+grep -qE '^skinbench skin: arm by dlb: 2080 vertices.*frame 3 of .*renormalised on load: 0 vertices$' "$tmp/err" \
+  && [ "$(wc -l < "$tmp/err")" -eq 1 ] && ok || bad "skin to stdout: summary '$(cat "$tmp/err")'"
+grep -v -qE '^(#|v|vn|f) ' "$tmp/out" && bad "skin to stdout: non-OBJ line: $(grep -v -E '^(#|v|vn|f) ' "$tmp/out" | head -1)" || ok
+cmp -s "$tmp/out" <("$sb" skin --method dlb --model arm --frame 3 --quiet 2>"$tmp/err") && ok || bad "skin --quiet: OBJ differs"
+[ ! -s "$tmp/err" ] && ok || bad "skin --quiet printed: $(cat "$tmp/err")"
+# an OBJ that never reached stdout gets no success summary: one error line, non-zero exit
+skin_closed() { "$sb" skin --method dlb --model arm --frame 3 1>&-; }
+expect_fail "skin stdout closed" "write error on standard output" skin_closed
+# a model whose weights needed renormalising reports how many (assimp test models, when installed)
+if "$sb" skin --method dlb --model fbx_skeleton --out "$tmp/f.obj" 2>"$tmp/err"; then
+  n=$(sed -n 's/.*renormalised on load: \([0-9]*\) vertices.*/\1/p' "$tmp/err")
+  [ -n "$n" ] && [ "$n" -gt 0 ] && ok || bad "skin fbx_skeleton: no renormalised count > 0 in '$(cat "$tmp/err")'"
+fi
 expect_fail "skin unknown model" "nosuchmodel" "$sb" skin --method linear --model nosuchmodel
 expect_fail "skin bad frame" "frame" "$sb" skin --method linear --model arm --frame 999
 
