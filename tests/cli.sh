@@ -136,6 +136,16 @@ lines=$(grep -c '^\[table-4.1\] ' "$tmp/l.err")
 [ "$marks" -eq "$lines" ] && ok || bad "table-4.1: $marks differences marked, $lines printed"
 cmp -s "$tmp/q/table-4.1.md" "$tmp/l/table-4.1.md" && ok || bad "--quiet changed table-4.1.md"
 
+# run cpu: progress lines while Google Benchmark times (every 5 s; here every
+# 0.2 s), none with --quiet
+SKB_PROGRESS_INTERVAL=0.2 "$sb" run cpu --quick --methods linear,dlb --out "$tmp/c" >/dev/null 2>"$tmp/c.err" \
+  || bad "run cpu --quick: exit $? ($(head -c 300 "$tmp/c.err"))"
+grep -qE '^\[cpu\] timing: [0-9.]+ s elapsed \(at least [0-9.]+ s in all\)$' "$tmp/c.err" && ok \
+  || bad "run cpu: no progress line during timing"
+SKB_PROGRESS_INTERVAL=0.2 "$sb" run cpu --quick --quiet --methods linear,dlb --out "$tmp/c2" >"$tmp/c2.out" 2>"$tmp/c2.err" \
+  || bad "run cpu --quick --quiet: exit $?"
+[ ! -s "$tmp/c2.out" ] && [ ! -s "$tmp/c2.err" ] && ok || bad "run cpu --quiet printed: $(head -c 300 "$tmp/c2.err")"
+
 # skin: OBJ written atomically, bad model named
 expect_ok "skin arm" "$sb" skin --method linear --model arm --frame 8 --out "$tmp/arm.obj"
 grep -q '^v ' "$tmp/arm.obj" && grep -q '^f ' "$tmp/arm.obj" && ok || bad "skin: OBJ lacks v/f lines"
