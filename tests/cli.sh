@@ -69,6 +69,8 @@ for what in methods experiments datasets; do
   "$sb" list $what > "$tmp/list" 2>/dev/null
   msg=$(aligned_cols "$tmp/list") && ok || bad "list $what: $msg"
 done
+"$sb" run --help | sed -n '/^experiments:/,$p' > "$tmp/list"
+msg=$(aligned_cols "$tmp/list") && ok || bad "run --help experiments: $msg"
 # datasets: the kind column lines up too
 "$sb" list datasets > "$tmp/list" 2>/dev/null
 msg=$(awk '/^  [^ ]/ { n++; row[n] = $0; if (length($1) > w) w = length($1); if (length($2) > k) k = length($2) }
