@@ -53,6 +53,16 @@ $(BUILD)/skinbench: $(BUILD)/cli/main.o $(BUILD)/libskb.a | $(BUILD)/skinbench-f
 	@echo "  LD   $@"
 	@$(CXX) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
+# `skinbench --version` names the git revision it was built from (none outside a
+# checkout); the stamp is rewritten only when the revision changes, so main.o
+# rebuilds then and only then.  Only [A-Za-z0-9._+-] reach the -D.
+GIT_DESCRIBE := $(shell git describe --always --dirty --tags 2>/dev/null | tr -cd 'A-Za-z0-9._+-')
+$(BUILD)/cli/main.o: CFLAGS += -DSKB_GIT_DESCRIBE='"$(GIT_DESCRIBE)"'
+$(BUILD)/cli/main.o: $(BUILD)/git-describe
+$(BUILD)/git-describe: FORCE
+	@mkdir -p $(dir $@); echo '$(GIT_DESCRIBE)' | cmp -s - $@ || echo '$(GIT_DESCRIBE)' > $@
+FORCE:
+
 # the FLOP-counting build (`skinbench run flops` runs it): methods/*.c again, as
 # C++ with skb_real = skb::flop (harness/flop_real.hpp), plus the driver
 # harness/flops_main.cxx (.cxx: outside the library wildcard). Never in libskb.a.

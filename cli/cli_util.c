@@ -31,10 +31,20 @@ int skb_cli_parse_ulong(const char *s, unsigned long *out)
     return 0;
 }
 
+/* the errno of the first failed flush, for the message at exit */
+static int stdout_errno;
+
+int skb_cli_write_stdout(const char *text, size_t len)
+{
+    if ((fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0) && !stdout_errno)
+        stdout_errno = errno;
+    return stdout_errno || ferror(stdout) ? -1 : 0;
+}
+
 int skb_cli_close_stdout(void)
 {
-    int err = 0;
-    if (fflush(stdout) != 0)
+    int err = stdout_errno;
+    if (fflush(stdout) != 0 && !err)
         err = errno;
     if (ferror(stdout) && !err)
         err = EIO;   /* an earlier write failed; its errno is gone */

@@ -5,27 +5,48 @@
 #include "skb_run.h"
 #include "skb_dataset.h"
 
+/* column widths come from the data: a new method or dataset with a longer
+ * name must not push its row out of line */
+static int widen(int w, const char *s)
+{
+    int n = s ? (int)strlen(s) : 0;
+    return n > w ? n : w;
+}
+
 static void list_methods(void)
 {
+    /* the [seed] column lines up after the descriptions up to 100 characters;
+     * a longer one (sb's) ends its own row rather than pushing every row out */
+    int wn = 0, wd = 0;
+    for (int i = 0; skb_methods[i]; i++) {
+        wn = widen(wn, skb_methods[i]->name);
+        if (strlen(skb_methods[i]->description) <= 100)
+            wd = widen(wd, skb_methods[i]->description);
+    }
     printf("methods:\n");
     for (int i = 0; skb_methods[i]; i++) {
         const struct skb_method *m = skb_methods[i];
-        printf("  %-10s %-60s [%s]\n", m->name, m->description, m->seed_ref);
+        printf("  %-*s %-*s [%s]\n", wn, m->name, wd, m->description, m->seed_ref);
     }
 }
 
 static void list_datasets(int verbose)
 {
+    int wn = 0, wk = 0;
+    for (int i = 0; skb_dataset_sources[i]; i++) {
+        wn = widen(wn, skb_dataset_sources[i]->name);
+        wk = widen(wk, skb_dataset_sources[i]->kind);
+    }
     printf("datasets:\n");
     for (int i = 0; skb_dataset_sources[i]; i++) {
         const struct skb_dataset_source *s = skb_dataset_sources[i];
-        printf("  %-18s %-10s %s\n", s->name, s->kind, s->description);
+        printf("  %-*s %-*s %s\n", wn, s->name, wk, s->kind, s->description);
         if (verbose) {
             struct skb_dataset d;
             struct skb_dataset_opts o = { 1, 0, 0 };
             char msg[512];
             if (s->load(&o, &d, msg, sizeof msg) < 0) {
-                printf("  %-18s (not loadable here: %s)\n", "", msg);
+                printf("  %-*s (not loadable here: %s)\n", wn, "", msg);
                 continue;
             }
             int maxinf = 0, hist[SKB_MAX_INFLUENCES + 1] = { 0 };
@@ -37,10 +58,10 @@ static void list_datasets(int verbose)
                 if (k > maxinf)
                     maxinf = k;
             }
-            printf("  %-18s vertices %d, triangles %d, joints %d, influences <= %d, poses %d\n",
-                   "", d.mesh.nverts, d.mesh.ntris, d.mesh.njoints, maxinf, d.nposes);
+            printf("  %-*s vertices %d, triangles %d, joints %d, influences <= %d, poses %d\n",
+                   wn, "", d.mesh.nverts, d.mesh.ntris, d.mesh.njoints, maxinf, d.nposes);
             /* the rig's influences per vertex (procedural weights: pruned) */
-            printf("  %-18s vertices with 1/2/3/4 influences: %d/%d/%d/%d", "", hist[1], hist[2], hist[3], hist[4]);
+            printf("  %-*s vertices with 1/2/3/4 influences: %d/%d/%d/%d", wn, "", hist[1], hist[2], hist[3], hist[4]);
             if (d.pruned_below > 0)
                 printf(", weights below %g pruned\n", d.pruned_below);
             else
@@ -52,9 +73,12 @@ static void list_datasets(int verbose)
 
 static void list_experiments(void)
 {
+    int wn = 0;
+    for (int i = 0; skb_experiments[i]; i++)
+        wn = widen(wn, skb_experiments[i]->name);
     printf("experiments (skinbench run NAME):\n");
     for (int i = 0; skb_experiments[i]; i++)
-        printf("  %-12s %s\n", skb_experiments[i]->name, skb_experiments[i]->description);
+        printf("  %-*s %s\n", wn, skb_experiments[i]->name, skb_experiments[i]->description);
 }
 
 int skb_cmd_list(int argc, char **argv)

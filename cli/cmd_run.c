@@ -19,10 +19,14 @@ static void run_usage(FILE *f)
                "  --seed N       random seed (default %lu); written into every result\n"
                "  --quick        seconds-long version (used by make check)\n"
                "  --methods L    only these methods (comma-separated registry names)\n"
-               "  --quiet        no progress lines\n"
+               "  --quiet        nothing on stdout or stderr but errors\n"
                "experiments:\n", SKB_DEFAULT_SEED);
+    int w = 0;   /* the name column as wide as the longest name */
     for (int i = 0; skb_experiments[i]; i++)
-        fprintf(f, "  %-12s %s\n", skb_experiments[i]->name, skb_experiments[i]->description);
+        if ((int)strlen(skb_experiments[i]->name) > w)
+            w = (int)strlen(skb_experiments[i]->name);
+    for (int i = 0; skb_experiments[i]; i++)
+        fprintf(f, "  %-*s %s\n", w, skb_experiments[i]->name, skb_experiments[i]->description);
 }
 
 static double now_s(void)

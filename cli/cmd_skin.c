@@ -11,12 +11,15 @@
 static void skin_usage(FILE *f)
 {
     fprintf(f, "usage: skinbench skin --method M --model NAME|FILE [--frame K | --pose FILE]\n"
-               "                      [--out FILE.obj] [--seed N]\n"
+               "                      [--out FILE.obj] [--seed N] [--quiet]\n"
                "Deforms the model with method M and writes OBJ (positions, normals, faces).\n"
+               "On success one summary line goes to stderr (vertices, joints, pose, vertices\n"
+               "whose weights were renormalised on load), also when the OBJ goes to stdout.\n"
                "  --model   a dataset name (skinbench list datasets) or a model file\n"
                "  --frame   index into the dataset's own pose sequence (default: last)\n"
                "  --pose    JSON {\"transforms\": [[16 numbers row-major] per joint]}\n"
-               "  --out     output file (written atomically); default stdout\n");
+               "  --out     output file (written atomically); default stdout\n"
+               "  --quiet   no summary line\n");
 }
 
 static int load_pose(const char *path, int njoints, double **mats)
@@ -104,14 +107,37 @@ static char *obj_text(const struct skb_mesh *m, const double *pos, const double 
     return s;
 }
 
+/* the one-line summary README promises: what was deformed, in which pose,
+ * and what loading had to fix in the model's weights and joints */
+static void print_summary(const struct skb_dataset *d, const struct skb_method *m, const char *posefile,
+                          int frame)
+{
+    fprintf(stderr, "skinbench skin: %s by %s: %d vertices, %d triangles, %d joints, ", d->name, m->name,
+            d->mesh.nverts, d->mesh.ntris, d->mesh.njoints);
+    if (posefile)
+        fprintf(stderr, "pose %s", posefile);
+    else
+        fprintf(stderr, "frame %d of 0..%d", frame, d->nposes - 1);
+    fprintf(stderr, "; weights renormalised on load: %d vertices", d->renormalized);
+    if (d->truncated)
+        fprintf(stderr, " (%d had more than 4 influences)", d->truncated);
+    if (d->unweighted)
+        fprintf(stderr, "; %d unweighted vertices bound to joint 0", d->unweighted);
+    if (d->orthonormalized)
+        fprintf(stderr, "; %d non-rigid joint matrices made rigid", d->orthonormalized);
+    fputc('\n', stderr);
+}
+
 int skb_cmd_skin(int argc, char **argv)
 {
+    int quiet = 0;
     const char *method = NULL, *model = NULL, *posefile = NULL, *out = NULL;
     long frame = -1;
     unsigned long seed = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (skb_cli_is_help(a)) { skin_usage(stdout); return 0; }
+        else if (strcmp(a, "--quiet") == 0) quiet = 1;
         else if (v && strcmp(a, "--method") == 0) { method = v; i++; }
         else if (v && strcmp(a, "--model") == 0) { model = v; i++; }
         else if (v && strcmp(a, "--pose") == 0) { posefile = v; i++; }
@@ -159,7 +185,9 @@ int skb_cmd_skin(int argc, char **argv)
             skb_cli_error("skin: --frame %ld: %s has %d poses (0..%d)", frame, model, d.nposes, d.nposes - 1);
             goto done;
         }
-        skb_dataset_pose(&d, frame < 0 ? d.nposes - 1 : (int)frame, &p);
+        if (frame < 0)
+            frame = d.nposes - 1;
+        skb_dataset_pose(&d, (int)frame, &p);
     }
     double *pos = calloc((size_t)3 * d.mesh.nverts + 1, sizeof *pos);
     double *nrm = calloc((size_t)3 * d.mesh.nverts + 1, sizeof *nrm);
@@ -181,10 +209,13 @@ int skb_cmd_skin(int argc, char **argv)
                 else
                     rc = 0;
             } else {
-                fputs(text, stdout);
-                rc = 0;
+                /* a failed write is reported at exit (skb_cli_close_stdout);
+                 * no success summary for an OBJ that did not arrive */
+                rc = skb_cli_write_stdout(text, strlen(text)) == 0 ? 0 : 1;
             }
             free(text);
+            if (rc == 0 && !quiet)
+                print_summary(&d, m, posefile, (int)frame);
         }
         skb_skin_fini(&s);
     }

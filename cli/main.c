@@ -10,6 +10,7 @@
 #include "skb_cli.h"
 
 static int cmd_help(int argc, char **argv);
+static int cmd_version(int argc, char **argv);
 
 static const struct skb_command commands[] = {
     { "list",  "list methods, datasets and experiments", skb_cmd_list },
@@ -18,7 +19,8 @@ static const struct skb_command commands[] = {
     { "run",   "run experiments and write results JSON", skb_cmd_run },
     { "report", "write report.md/.html and plots from results JSON", skb_cmd_report },
     { "compare", "compare a run against a baseline (nightly regression gates)", skb_cmd_compare },
-    { "help",  "show this help", cmd_help },
+    { "version", "print the version, git revision and compiler", cmd_version },
+    { "help",  "show this help, or help CMD: the help of one command", cmd_help },
     { NULL, NULL, NULL }
 };
 
@@ -31,10 +33,51 @@ static void usage(FILE *f)
         fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
 }
 
+/* the build's git revision comes from the Makefile (-DSKB_GIT_DESCRIBE); a
+ * build outside a git checkout has none */
+#ifndef SKB_GIT_DESCRIBE
+#define SKB_GIT_DESCRIBE ""
+#endif
+#if defined(__clang__)
+#define SKB_COMPILER "clang " __clang_version__
+#elif defined(__GNUC__)
+#define SKB_COMPILER "gcc " __VERSION__
+#else
+#define SKB_COMPILER "unknown compiler"
+#endif
+
+static int cmd_version(int argc, char **argv)
+{
+    if (argc > 1 && skb_cli_is_help(argv[1])) {
+        printf("usage: skinbench version   (or skinbench --version)\n"
+               "  prints the skinbench version, the git revision it was built from, and the compiler\n");
+        return 0;
+    }
+    if (argc > 1) {
+        skb_cli_error("version: unexpected argument '%s' (see skinbench version --help)", argv[1]);
+        return 2;
+    }
+    printf("skinbench %s", SKB_VERSION);
+    if (SKB_GIT_DESCRIBE[0])
+        printf(" (git %s)", SKB_GIT_DESCRIBE);
+    printf("\ncompiler: %s\n", SKB_COMPILER);
+    return 0;
+}
+
+/* `skinbench help CMD` is `skinbench CMD --help`: each command owns its help */
 static int cmd_help(int argc, char **argv)
 {
-    usage(stdout);
-    return 0;
+    if (argc < 2 || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    for (int i = 0; commands[i].name; i++)
+        if (strcmp(argv[1], commands[i].name) == 0) {
+            char *sub[] = { argv[1], "--help", NULL };
+            return commands[i].fn(2, sub);
+        }
+    fprintf(stderr, "skinbench: help: unknown command '%s' (try skinbench --help)\n", argv[1]);
+    return 2;
 }
 
 static int dispatch(int argc, char **argv)
@@ -47,6 +90,8 @@ static int dispatch(int argc, char **argv)
         usage(stdout);
         return 0;
     }
+    if (strcmp(argv[1], "--version") == 0)
+        return cmd_version(argc - 1, argv + 1);
     for (int i = 0; commands[i].name; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].fn(argc - 1, argv + 1);

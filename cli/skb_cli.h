@@ -6,6 +6,9 @@
 
 #include <stdio.h>
 
+/* the skinbench release; `skinbench --version` adds the git revision */
+#define SKB_VERSION "0.1.0"
+
 struct skb_command {
     const char *name;
     const char *help;
@@ -29,5 +32,8 @@ int skb_cli_parse_ulong(const char *s, unsigned long *out);
 /* flush and close stdout at exit: a full disk or a closed pipe must not pass
  * as success (`skinbench list > /dev/full`); prints the error, -1 on failure */
 int skb_cli_close_stdout(void);
+/* write len bytes to stdout and flush; -1 if that or anything written before
+ * failed (the error itself is reported once, by skb_cli_close_stdout) */
+int skb_cli_write_stdout(const char *text, size_t len);
 
 #endif

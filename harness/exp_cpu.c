@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -777,6 +778,73 @@ static void gb_out_close(struct gb_out *g)
         close(g->lock_fd);   /* releases the lock */
 }
 
+/* ---- progress while Google Benchmark times: it prints nothing for the
+ * ~45 s of a full run.  A thread that sleeps and wakes every 5 s
+ * ($SKB_PROGRESS_INTERVAL seconds: tests use a short one) to print the
+ * elapsed time; it touches no timed data, and --quiet starts none. */
+static double tick_interval(void)
+{
+    const char *e = getenv("SKB_PROGRESS_INTERVAL");
+    char *end;
+    double s = e ? strtod(e, &end) : 0;
+    return e && *e && !*end && s >= 0.05 && s <= 3600 ? s : 5;
+}
+
+struct ticker {
+    const struct skb_run_ctx *ctx;
+    double floor_s;             /* kernels x repetitions x min_time: a lower bound */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int stop, started;
+    pthread_t th;
+};
+
+static void *ticker_main(void *arg)
+{
+    struct ticker *t = (struct ticker *)arg;
+    struct timespec wake;
+    double every = tick_interval(), elapsed = 0;
+    clock_gettime(CLOCK_REALTIME, &wake);
+    pthread_mutex_lock(&t->mu);
+    for (int timed_out = 1; !t->stop;) {
+        if (timed_out) {   /* the next deadline; a spurious wakeup keeps it */
+            long ns = wake.tv_nsec + (long)(every * 1e9);
+            wake.tv_sec += ns / 1000000000L;
+            wake.tv_nsec = ns % 1000000000L;
+        }
+        timed_out = pthread_cond_timedwait(&t->cv, &t->mu, &wake) == ETIMEDOUT;
+        if (timed_out && !t->stop) {
+            elapsed += every;
+            skb_run_progress(t->ctx, "cpu", "timing: %.1f s elapsed (at least %.1f s in all)", elapsed, t->floor_s);
+        }
+    }
+    pthread_mutex_unlock(&t->mu);
+    return NULL;
+}
+
+static void ticker_start(struct ticker *t, const struct skb_run_ctx *ctx, double floor_s)
+{
+    memset(t, 0, sizeof *t);
+    t->ctx = ctx;
+    t->floor_s = floor_s;
+    pthread_mutex_init(&t->mu, NULL);
+    pthread_cond_init(&t->cv, NULL);
+    /* no thread, no lines: progress is optional, the timing is not */
+    t->started = ctx->verbose && pthread_create(&t->th, NULL, ticker_main, t) == 0;
+}
+
+static void ticker_stop(struct ticker *t)
+{
+    pthread_mutex_lock(&t->mu);
+    t->stop = 1;
+    pthread_cond_signal(&t->cv);
+    pthread_mutex_unlock(&t->mu);
+    if (t->started)
+        pthread_join(t->th, NULL);
+    pthread_cond_destroy(&t->cv);
+    pthread_mutex_destroy(&t->mu);
+}
+
 static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
 {
     struct run r;
@@ -860,10 +928,12 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         }
     }
     /* register what passed its checks, then let Google Benchmark time it */
+    int nreg = 0;
     for (int i = 0; i < r.nc; i++) {
         struct bcase *c = r.c + i;
         if (c->error)
             continue;
+        nreg++;
         skb_bench_add(c->name, c->kind == K_COPY ? time_copy : time_deform, c, 1, (double)c->ds->d.mesh.nverts);
     }
     {
@@ -874,7 +944,11 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
                                      { seedctx, "skinbench_experiment=cpu", NULL } };
         skb_run_progress(ctx, "cpu", "timing %d kernels x %d repetitions (Google Benchmark, interleaved)",
                          r.nc, bo.repetitions);
-        if ((rc = skb_bench_run(&bo, msg, msglen)) < 0)
+        struct ticker tick;
+        ticker_start(&tick, ctx, nreg * bo.repetitions * bo.min_time);
+        rc = skb_bench_run(&bo, msg, msglen);
+        ticker_stop(&tick);
+        if (rc < 0)
             goto out;
     }
     /* a kernel that failed inside the timed loop is dropped, not reported */

@@ -2,6 +2,7 @@
  * flops.json, with the thesis values from reports/reference.json beside them
  * (see skb_table41.h).  No paper number lives in this file. */
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,8 +76,30 @@ static const char *minus_sign(const char *v)
     return strcmp(v, "-") == 0 ? "\xe2\x88\x92" : v;   /* typographic minus */
 }
 
-int skb_table41_write(const struct skb_run_ctx *ctx, int loud, char *msg, size_t msglen)
+/* appends one line to the caller's buffer; a full buffer ends in a pointer to
+ * the table, which always has every mismatch */
+static void note_add(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void note_add(char *buf, size_t cap, const char *fmt, ...)
 {
+    static const char more[] = "... more in table-4.1.md\n";
+    size_t pos = strlen(buf);
+    if (cap < sizeof more || pos + sizeof more > cap)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + pos, cap - pos - sizeof more, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= cap - pos - sizeof more)
+        memcpy(buf + pos, more, sizeof more);
+}
+
+int skb_table41_write(const struct skb_run_ctx *ctx, int loud, char *lines, size_t lineslen,
+                      char *msg, size_t msglen)
+{
+    if (lines && lineslen)
+        lines[0] = 0;
+    else
+        loud = 0;
     char path[PATH_MAX], cell[256];
     snprintf(path, sizeof path, "%s/properties.json", ctx->out_dir);
     cJSON *props = try_read(path);
@@ -152,7 +175,7 @@ int skb_table41_write(const struct skb_run_ctx *ctx, int loud, char *msg, size_t
                 const char *side = differs ? (4 * a + b > 4 * pa + pb ? " higher at n = 4" : " lower at n = 4") : "";
                 OUT(" (paper %s)%s%s", ptext, differs ? " \xe2\x9a\xa0" : "", side);
                 if (differs && (loud & SKB_TABLE41_LOUD_FLOPS))
-                    fprintf(stderr, "table-4.1: FLOPs differ from the thesis: %s measured %s, paper %s,%s "
+                    note_add(lines, lineslen, "FLOPs differ from the thesis: %s measured %s, paper %s,%s "
                             "(see flops.json for the per-operation counts)\n", m->name, cell, ptext, side);
             }
             OUT(" |");
@@ -201,7 +224,7 @@ int skb_table41_write(const struct skb_run_ctx *ctx, int loud, char *msg, size_t
                     OUT(" No counterexample is needed for a measured + (the thesis claims \xe2\x88\x92).");
                 OUT("\n");
                 if (loud & SKB_TABLE41_LOUD_VERDICTS)
-                    fprintf(stderr, "table-4.1: MISMATCH %s %s: measured %s, thesis %s (worst error %.3g)%s%s\n",
+                    note_add(lines, lineslen, "MISMATCH %s %s: measured %s, thesis %s (worst error %.3g)%s%s\n",
                             m->name, rows[r], v, p, worst, what ? "; counterexample: " : "", what ? what : "");
             }
         }

@@ -27,8 +27,56 @@ T='[1,0,0,2, 0,1,0,0, 0,0,1,0, 0,0,0,1]'
 
 for c in list blend skin run; do expect_ok "$c --help" "$sb" $c --help; done
 expect_ok "--help" "$sb" --help
+# help CMD prints CMD's own help, byte for byte what CMD --help prints
+for c in list blend skin run report compare version; do
+  "$sb" $c --help > "$tmp/own" 2>&1
+  expect_ok "help $c" "$sb" help $c
+  cmp -s "$tmp/out" "$tmp/own" && ok || bad "help $c differs from $c --help"
+  head -1 "$tmp/out" | grep -q "usage: skinbench $c" && ok || bad "help $c: not $c's usage"
+done
+# --version and version: the release, the git revision when built in a checkout, the compiler
+expect_ok "--version" "$sb" --version
+grep -qE '^skinbench [0-9]+\.[0-9]+\.[0-9]+' "$tmp/out" && ok || bad "--version: no version number ($(head -1 "$tmp/out"))"
+grep -qE '^compiler: (gcc|clang) ' "$tmp/out" && ok || bad "--version: no compiler line"
+if git -C "$(dirname "$0")" rev-parse --short HEAD >/dev/null 2>&1; then
+  grep -q "(git " "$tmp/out" && ok || bad "--version: built in a git checkout but names no revision"
+fi
+"$sb" version > "$tmp/v2" 2>&1 && cmp -s "$tmp/out" "$tmp/v2" && ok || bad "version differs from --version"
+expect_fail "version extra arg" "unexpected argument" "$sb" version extra
+expect_fail "help unknown" "help: unknown command 'nosuch'" "$sb" help nosuch
+"$sb" help nosuch >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "help nosuch: exit not 2"
 expect_ok "list methods" "$sb" list methods
 grep -q linear "$tmp/out" || bad "list methods lacks linear"
+
+# aligned_cols FILE: in every row "  NAME rest", the second column starts one
+# space after the longest NAME (widths come from the data, not a fixed %-10s),
+# and the trailing [seed] column of methods lines up for descriptions <= 100 chars
+aligned_cols() {
+  awk '/^  [^ ]/ { n++; row[n] = $0; if (length($1) > w) w = length($1) }
+       END {
+         if (n == 0) { print "no rows"; exit 1 }
+         for (i = 1; i <= n; i++) {
+           r = row[i]
+           if (substr(r, 3 + w, 1) != " " || substr(r, 4 + w, 1) == " ") { print "misaligned: " r; exit 1 }
+           if (match(r, /\[[^[]*\]$/)) {
+             d = substr(r, 4 + w, RSTART - 4 - w); sub(/ +$/, "", d)
+             if (length(d) <= 100) { if (b && RSTART != b) { print "[ misaligned: " r; exit 1 } b = RSTART }
+           }
+         }
+       }' "$1"
+}
+for what in methods experiments datasets; do
+  "$sb" list $what > "$tmp/list" 2>/dev/null
+  msg=$(aligned_cols "$tmp/list") && ok || bad "list $what: $msg"
+done
+"$sb" run --help | sed -n '/^experiments:/,$p' > "$tmp/list"
+msg=$(aligned_cols "$tmp/list") && ok || bad "run --help experiments: $msg"
+# datasets: the kind column lines up too
+"$sb" list datasets > "$tmp/list" 2>/dev/null
+msg=$(awk '/^  [^ ]/ { n++; row[n] = $0; if (length($1) > w) w = length($1); if (length($2) > k) k = length($2) }
+     END { for (i = 1; i <= n; i++) { r = row[i]; c = 5 + w + k
+             if (substr(r, c - 1, 1) != " " || substr(r, c, 1) == " ") { print "misaligned: " r; exit 1 } } }' "$tmp/list") \
+  && ok || bad "list datasets kind column: $msg"
 
 # every method blends a single input and an array input
 for m in $("$sb" list methods | awk 'NR>1 {print $1}'); do
@@ -78,10 +126,50 @@ expect_fail "unknown command" "unknown command" "$sb" frobnicate
 expect_fail "unknown experiment" "unknown experiment 'nosuch'" "$sb" run nosuch
 expect_fail "bad seed" "--seed" "$sb" run all --seed -3
 
+# --quiet: nothing on stdout or stderr, not even the table-4.1 differences;
+# without it each difference marked in table-4.1.md (a warning sign) is one line
+"$sb" run properties flops --quick --quiet --out "$tmp/q" >"$tmp/q.out" 2>"$tmp/q.err" \
+  && ok || bad "run --quiet: exit $? ($(head -c 300 "$tmp/q.err"))"
+[ ! -s "$tmp/q.out" ] && [ ! -s "$tmp/q.err" ] && ok || bad "run --quiet printed: $(head -c 300 "$tmp/q.out" "$tmp/q.err")"
+"$sb" run properties flops --quick --out "$tmp/l" >"$tmp/l.out" 2>"$tmp/l.err" || bad "run (loud): exit $?"
+[ ! -s "$tmp/l.out" ] && ok || bad "run printed on stdout: $(head -c 300 "$tmp/l.out")"
+marks=$(grep -o $'\xe2\x9a\xa0' "$tmp/l/table-4.1.md" | wc -l)
+lines=$(grep -c '^\[table-4.1\] ' "$tmp/l.err")
+[ "$marks" -eq "$lines" ] && ok || bad "table-4.1: $marks differences marked, $lines printed"
+cmp -s "$tmp/q/table-4.1.md" "$tmp/l/table-4.1.md" && ok || bad "--quiet changed table-4.1.md"
+
+# run cpu: progress lines while Google Benchmark times (every 5 s; here every
+# 0.2 s), none with --quiet
+SKB_PROGRESS_INTERVAL=0.2 "$sb" run cpu --quick --methods linear,dlb --out "$tmp/c" >/dev/null 2>"$tmp/c.err" \
+  || bad "run cpu --quick: exit $? ($(head -c 300 "$tmp/c.err"))"
+grep -qE '^\[cpu\] timing: [0-9.]+ s elapsed \(at least [0-9.]+ s in all\)$' "$tmp/c.err" && ok \
+  || bad "run cpu: no progress line during timing"
+SKB_PROGRESS_INTERVAL=0.2 "$sb" run cpu --quick --quiet --methods linear,dlb --out "$tmp/c2" >"$tmp/c2.out" 2>"$tmp/c2.err" \
+  || bad "run cpu --quick --quiet: exit $?"
+[ ! -s "$tmp/c2.out" ] && [ ! -s "$tmp/c2.err" ] && ok || bad "run cpu --quiet printed: $(head -c 300 "$tmp/c2.err")"
+
 # skin: OBJ written atomically, bad model named
 expect_ok "skin arm" "$sb" skin --method linear --model arm --frame 8 --out "$tmp/arm.obj"
 grep -q '^v ' "$tmp/arm.obj" && grep -q '^f ' "$tmp/arm.obj" && ok || bad "skin: OBJ lacks v/f lines"
 ls "$tmp" | grep -q tmp && bad "skin left a temporary file"
+# skin prints one summary line on stderr (vertices, joints, pose, renormalised
+# count), also when the OBJ goes to stdout, which then holds the OBJ only
+grep -qE '^skinbench skin: arm by linear: 2080 vertices, [0-9]+ triangles, 2 joints, frame 8 of 0\.\.[0-9]+; weights renormalised on load: 0 vertices$' "$tmp/err" \
+  && [ "$(wc -l < "$tmp/err")" -eq 1 ] && ok || bad "skin --out: summary '$(cat "$tmp/err")'"
+"$sb" skin --method dlb --model arm --frame 3 >"$tmp/out" 2>"$tmp/err" || bad "skin to stdout: exit $?"
+grep -qE '^skinbench skin: arm by dlb: 2080 vertices.*frame 3 of .*renormalised on load: 0 vertices$' "$tmp/err" \
+  && [ "$(wc -l < "$tmp/err")" -eq 1 ] && ok || bad "skin to stdout: summary '$(cat "$tmp/err")'"
+grep -v -qE '^(#|v|vn|f) ' "$tmp/out" && bad "skin to stdout: non-OBJ line: $(grep -v -E '^(#|v|vn|f) ' "$tmp/out" | head -1)" || ok
+cmp -s "$tmp/out" <("$sb" skin --method dlb --model arm --frame 3 --quiet 2>"$tmp/err") && ok || bad "skin --quiet: OBJ differs"
+[ ! -s "$tmp/err" ] && ok || bad "skin --quiet printed: $(cat "$tmp/err")"
+# an OBJ that never reached stdout gets no success summary: one error line, non-zero exit
+skin_closed() { "$sb" skin --method dlb --model arm --frame 3 1>&-; }
+expect_fail "skin stdout closed" "write error on standard output" skin_closed
+# a model whose weights needed renormalising reports how many (assimp test models, when installed)
+if "$sb" skin --method dlb --model fbx_skeleton --out "$tmp/f.obj" 2>"$tmp/err"; then
+  n=$(sed -n 's/.*renormalised on load: \([0-9]*\) vertices.*/\1/p' "$tmp/err")
+  [ -n "$n" ] && [ "$n" -gt 0 ] && ok || bad "skin fbx_skeleton: no renormalised count > 0 in '$(cat "$tmp/err")'"
+fi
 expect_fail "skin unknown model" "nosuchmodel" "$sb" skin --method linear --model nosuchmodel
 expect_fail "skin bad frame" "frame" "$sb" skin --method linear --model arm --frame 999
 
