@@ -231,7 +231,11 @@ static int blend_error(const struct bcase *c, const struct skb_mesh *mesh, const
         w[k] = mesh->weight[4 * v + idx[k]];
         memcpy(mats + 16 * k, p->mats + 16 * mesh->joint[4 * v + idx[k]], 16 * sizeof(double));
     }
-    struct skb_blend_in in = { n, w, mats, mesh->center ? mesh->center + 3 * v : NULL };
+    double rc[3];
+    const double *center = mesh->center ? mesh->center + 3 * v : NULL;
+    if (c->m->skin_center && c->m->skin_center(mesh, c->sk.state, v, rc))
+        center = rc;
+    struct skb_blend_in in = { n, w, mats, center };
     if (skb_blend(c->m, &in, &c->prm, out, NULL, bmsg, sizeof bmsg) < 0) {
         snprintf(msg, msglen, "vertex %d: blend form failed: %s", v, bmsg);
         return SKB_ENUMERIC;

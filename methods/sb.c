@@ -75,8 +75,13 @@ static int sb_blend(const struct skb_blend_in *in, const struct skb_params *prm,
         if (in->weights[i] != 0)
             given[n++] = in->mats + 16 * i;
     n = distinct_transforms(n, given, set);
-    if (skb_rotcenter(n, set, rc) < 0)
+    if (in->center) {
+        /* a given r_c (eq. 3.7): the centre the skin path chose for the set */
+        for (int k = 0; k < 3; k++)
+            rc[k] = in->center[k];
+    } else if (skb_rotcenter(n, set, rc) < 0) {
         return SKB_ENUMERIC;
+    }
     if (skb_mat4_qlb(in->n, in->weights, in->mats, rc, pivot, out) < 0)
         return SKB_ECANCEL;
     return 0;
@@ -410,6 +415,19 @@ const skb_real *skb__sb_set_center(const struct skb_mesh *m, const void *state, 
     return sb_layout(m, state).sets[f].center;
 }
 
+/* the centre sb_skin used for vertex v (none for a one-joint vertex: its
+ * blend is C_j whatever r_c is) */
+static int sb_skin_center(const struct skb_mesh *m, const void *state, int v, skb_real out[3])
+{
+    int f = skb__sb_vertex_set(m, state, v);
+    if (f < 0)
+        return 0;
+    const skb_real *c = skb__sb_set_center(m, state, f);
+    for (int k = 0; k < 3; k++)
+        out[k] = c[k];
+    return 1;
+}
+
 SKB_METHOD_EXPORT const struct skb_method skb_method_sb = {
     .name = "sb",
     .title = "SB",
@@ -425,4 +443,5 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_sb = {
     .pose_stats = sb_pose_stats,
     .f32 = NULL,
     .refit = skb__refit_sbs,
+    .skin_center = sb_skin_center,
 };

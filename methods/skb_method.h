@@ -149,6 +149,15 @@ struct skb_method {
      * reals.  out: centre x, y, z, radius.  May be NULL (no refit). */
     int (*refit)(const struct skb_sphere_tree *t, int node, const struct skb_mesh *m,
                  const void *state, skb_real *scratch, skb_real out[4]);
+
+    /* the rotation centre the skin path used for vertex v in the last
+     * prepare, for methods whose blend takes one in skb_blend_in.center (SB:
+     * thesis eq. 3.7 about r_c, where the skin path may choose the joint or a
+     * bounded centre the blend form alone cannot know).  Returns 1 and fills
+     * out, or 0 when the blend form picks the same centre by itself.  The
+     * harness checks the skin path against the blend form about this centre.
+     * May be NULL. */
+    int (*skin_center)(const struct skb_mesh *m, const void *state, int v, skb_real out[3]);
 };
 
 #ifndef SKB_FLOP_COUNT

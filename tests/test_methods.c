@@ -131,7 +131,9 @@ static void test_skin_matches_blend(void **state)
                     memcpy(bm + 16 * n, mats + 16 * joint[4 * v + k], 16 * sizeof(double));
                     bw[n++] = weight[4 * v + k];
                 }
-            struct skb_blend_in in = { n, bw, bm, center + 3 * v };
+            /* a method that reports its skin centre (sb) solves its own
+             * centre in the blend form unless given one: compare with that */
+            struct skb_blend_in in = { n, bw, bm, m->skin_center ? NULL : center + 3 * v };
             if (sb_cut_reference(m, &mesh, s.state, v, n, bw, bm, res))
                 cut++;
             else if (skb_blend(m, &in, NULL, res, NULL, msg, sizeof msg) < 0)
