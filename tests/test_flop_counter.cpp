@@ -83,10 +83,10 @@ static void test_every_operator_counted(void **)
 
 // the counting build of methods/: linear blending is 12n multiplies and
 // 12(n-1) additions (its code: out = w0 M0, then out += wi Mi on the 3x4)
-static void test_counting_build_counts_linear_exactly(void **)
+static cJSON *run_counting_build(const char *args)
 {
     const char *build = std::getenv("SKB_BUILD");
-    std::string cmd = std::string(build ? build : "build") + "/skinbench-flops --samples 2 --nmax 4 --seed 3";
+    std::string cmd = std::string(build ? build : "build") + "/skinbench-flops " + args;
     FILE *p = popen(cmd.c_str(), "r");
     assert_non_null(p);
     std::string text;
@@ -97,6 +97,12 @@ static void test_counting_build_counts_linear_exactly(void **)
     assert_int_equal(pclose(p), 0);
     cJSON *root = cJSON_Parse(text.c_str());
     assert_non_null(root);
+    return root;
+}
+
+static void test_counting_build_counts_linear_exactly(void **)
+{
+    cJSON *root = run_counting_build("--samples 2 --nmax 4 --seed 3");
     const cJSON *lin = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "methods"), "linear");
     const cJSON *pern = cJSON_GetObjectItemCaseSensitive(lin, "per_n"), *nj;
     int seen = 0;
@@ -122,22 +128,6 @@ static void test_counting_build_counts_linear_exactly(void **)
     cJSON_Delete(root);
 }
 
-static cJSON *run_counting_build(const char *args)
-{
-    const char *build = std::getenv("SKB_BUILD");
-    std::string cmd = std::string(build ? build : "build") + "/skinbench-flops " + args;
-    FILE *p = popen(cmd.c_str(), "r");
-    assert_non_null(p);
-    std::string text;
-    char buf[4096];
-    size_t k;
-    while ((k = fread(buf, 1, sizeof buf, p)) > 0)
-        text.append(buf, k);
-    assert_int_equal(pclose(p), 0);
-    cJSON *root = cJSON_Parse(text.c_str());
-    assert_non_null(root);
-    return root;
-}
 
 static double num(const cJSON *o, const char *a, const char *b)
 {
