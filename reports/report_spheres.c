@@ -173,6 +173,33 @@ static const cJSON *scaling_point(const cJSON *x, int free_pose)
     return scaling_free(x) == free_pose ? x : NULL;
 }
 
+/* the skinned creature's colliding series beside the rigid one (cd.json
+ * "scaling_skinned"): context, not judged (the thesis's dwarf is rigid) */
+static void skinned_context_rows(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *doc)
+{
+    const cJSON *x;
+    cJSON_ArrayForEach(x, skb__jget(doc, "scaling_skinned")) {
+        const cJSON *pt = scaling_point(x, 0);
+        double lv = NAN, tri = NAN, sph = NAN, od = NAN, bu = NAN, sod = NAN, sbu = NAN, sp = NAN;
+        if (!pt)
+            continue;
+        skb__jnum(skb__jget(x, "level"), &lv);
+        skb__jnum(skb__jget(x, "triangles"), &tri);
+        skb__jnum(skb__jget(x, "spheres"), &sph);
+        skb__jnum(skb__jget(pt, "on_demand_ms"), &od);
+        skb__jnum(skb__jget(pt, "bottom_up_ms"), &bu);
+        skb__jnum(skb__jget(pt, "sphere_tests_on_demand"), &sod);
+        skb__jnum(skb__jget(pt, "sphere_tests_bottom_up"), &sbu);
+        skb__jnum(skb__jget(pt, "speedup"), &sp);
+        skb__row_add(rep, t, k, SKB_ROW_CONTEXT,
+                     skb__fmt("the same model skinned (%s): context, not judged — the thesis's dwarf is rigid",
+                              skb__jstr(skb__jget(skb__jget(doc, "scaling_skinned_setup"), "model")) ?
+                              skb__jstr(skb__jget(skb__jget(doc, "scaling_skinned_setup"), "model")) : "?"),
+                     strdup("colliding, skinned"), skb__fmt("%.0f", lv), skb__numtxt(tri), skb__numtxt(sph),
+                     skb__numtxt(od), skb__numtxt(bu), skb__numtxt(sod), skb__numtxt(sbu), skb__numtxt(sp), strdup("—"), NULL);
+    }
+}
+
 void skb__report_table53(struct skb_report *rep)
 {
     const cJSON *sec = skb__jget(rep->ref, "table_5_3");
@@ -240,16 +267,25 @@ void skb__report_table53(struct skb_report *rep)
                 }
             }
             int st = n < 2 ? SKB_ROW_NOT_RUN : inc && nfar == 0 ? SKB_ROW_REPRODUCED : SKB_ROW_DIFFERS;
+            const cJSON *setup = skb__jget(doc, "scaling_setup");
+            const char *skinning = skb__jstr(skb__jget(setup, "skinning")), *model = skb__jstr(skb__jget(setup, "model"));
             char *tn = n < 2 ? skb__fmt("%s series has %d level(s); need 2 to see a trend", pass ? "collision-free" : "colliding", n)
                        : worst_lv < 0 ? skb__fmt("speed-up %s with the subdivision level; no paper speed-up per level to compare",
                                           inc ? "grows" : "does NOT grow")
                                       : skb__fmt("speed-up %s with the subdivision level; %d level(s) outside a factor of %g of the "
                                           "paper's (worst: level %d, a factor of %.3g)",
                                           inc ? "grows" : "does NOT grow", nfar, factor, worst_lv, worst);
+            if (skinning) {   /* which model and skinning the series measured (issue 13) */
+                char *vn = skb__fmt("%s, %s", model ? model : "model not recorded", skinning);
+                char *joined = skb__join_note(vn, tn);
+                free(tn);
+                tn = joined;
+            }
             skb__row_add(rep, t, k, st, tn,
                     strdup(pass ? "collision-free" : "colliding"), strdup("trend"), strdup(""), strdup(""), strdup(""),
                     strdup(""), strdup(""), strdup(""), strdup(n >= 2 ? (inc ? "increasing" : "not increasing") : "—"),
                     strdup("increasing"), NULL);
         }
+        skinned_context_rows(rep, t, k, doc);
     }
 }

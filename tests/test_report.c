@@ -329,6 +329,18 @@ static void test_report_scaling_factor(void **state)
     if (!strstr(l0, "speed-up below the paper's by a factor of 5: OUTSIDE the rule"))
         fail_msg("level 0 note: %s", l0);
     assert_int_equal(find_row(t, 0, "collision-free", 1, "trend")->status, SKB_ROW_REPRODUCED);
+    /* the trend names the model and its skinning (rigid: the thesis's dwarf);
+     * the skinned series is context beside it, never judged */
+    cJSON *setup = cJSON_AddObjectToObject(f->r.doc[SKB_RF_CD], "scaling_setup");
+    cJSON_AddStringToObject(setup, "model", "creature_rigid");
+    cJSON_AddStringToObject(setup, "skinning", "rigid (one joint per vertex)");
+    cJSON *sk = cJSON_AddArrayToObject(f->r.doc[SKB_RF_CD], "scaling_skinned");
+    cJSON_AddItemToArray(sk, cJSON_Duplicate(cJSON_GetArrayItem(sc, 0), 1));
+    t = skb_report_table(rfix_build(f), "table53");
+    assert_non_null(strstr(find_row(t, 0, "colliding", 1, "trend")->note, "creature_rigid, rigid (one joint per vertex)"));
+    const struct skb_rrow *ctx = find_row(t, 0, "colliding, skinned", 1, "0");
+    assert_int_equal(ctx->status, SKB_ROW_CONTEXT);
+    assert_non_null(strstr(ctx->note, "not judged"));
 }
 
 /* sphere rows where nothing grew are "reproduced (trivial)" and not counted as reproduced */
