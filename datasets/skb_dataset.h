@@ -25,6 +25,9 @@ struct skb_dataset {
                                   dropped and the rest renormalised (0: none) */
     int rigid;                 /* every vertex has one joint, weight 1 (rigid
                                   skinning: skb_dataset_make_rigid) */
+    int has_neck;              /* neck is known: the joint whose twist gives the
+                                  candy-wrapper posture of thesis Fig. 6.4 */
+    int neck;
 };
 
 struct skb_dataset_opts {

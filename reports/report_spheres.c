@@ -40,8 +40,12 @@ void skb__report_sphere_table(struct skb_report *rep, const char *id, const char
         }
         const cJSON *d;
         cJSON_ArrayForEach(d, skb__jget(doc, "datasets")) {
-            const cJSON *l;
-            cJSON_ArrayForEach(l, skb__jget(d, "levels")) {
+            /* the posture this table describes (spheres.json "postures", issue
+             * 13): its own levels where it has them, else the dataset's */
+            const cJSON *post = skb__jget(skb__jget(d, "postures"), refkey), *l;
+            const cJSON *levels = cJSON_IsArray(skb__jget(post, "levels")) ? skb__jget(post, "levels") : skb__jget(d, "levels");
+            const char *posture = skb__jstr(skb__jget(post, "posture"));
+            cJSON_ArrayForEach(l, levels) {
                 double lv = NAN, refavg = NAN;
                 skb__jnum(skb__jget(l, "level"), &lv);
                 skb__jnum(skb__jget(skb__jget(l, "reference"), "avg"), &refavg);
@@ -98,6 +102,11 @@ void skb__report_sphere_table(struct skb_report *rep, const char *id, const char
                         st = skb__judge(skb__jget(sec, "tolerance"), r, pr, NAN, &note);
                     }
                     note = skb__join_note(note, skb__why_lookup(doc, m->string, d->string));
+                    if (posture && !known) {
+                        char *pn = skb__fmt("posture: %s", posture);
+                        note = skb__join_note(note, pn);
+                        free(pn);
+                    }
                     skb__row_add(rep, t, k, st, note, strdup(d->string), skb__fmt("%.0f", lv), strdup(m->string), skb__numtxt(mn),
                             skb__numtxt(av), skb__numtxt(mx), skb__numtxt(r), skb__numtxt(pav), skb__numtxt(pr), NULL);
                 }

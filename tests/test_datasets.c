@@ -69,6 +69,14 @@ static void test_limits_and_counts(void **state)
     skb_dataset_free(&d);
     assert_int_equal(skb_dataset_load("body", &o, &d, msg, sizeof msg), 0);
     assert_int_equal(d.truncated, 0);   /* generated weights are already limited */
+    /* the neck Table 6.1's posture twists: the CMU "Neck" joint, whose
+     * parent and child are joints of the neck chain (not a leaf) */
+    assert_int_equal(d.has_neck, 1);
+    assert_true(d.mesh.parent[d.neck] >= 0);
+    int child = 0;
+    for (int j = 0; j < d.mesh.njoints; j++)
+        child += d.mesh.parent[j] == d.neck;
+    assert_int_equal(child, 1);
     skb_dataset_free(&d);
 }
 

@@ -364,6 +364,31 @@ static void test_report_sphere_trivial(void **state)
     assert_int_equal(rep->count[SKB_ROW_REPRODUCED], reproduced + trivial);
 }
 
+/* one posture per table (issue 13): Table 6.1 reads spheres.json's
+ * "postures"."table_6_1" levels and its rows name that posture; Table 5.2
+ * keeps the dataset's levels and names its own posture */
+static void test_report_sphere_postures(void **state)
+{
+    struct rfix *f = *state;
+    cJSON *ds = cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[SKB_RF_SPHERES], "datasets"), "capsule_human");
+    cJSON *levels = cJSON_Duplicate(cJSON_GetObjectItem(ds, "levels"), 1);
+    cJSON *l1 = cJSON_GetArrayItem(levels, 0);
+    set_num(cJSON_GetObjectItem(l1, "sbs"), "avg", 34.5);   /* 2.3 x the reference 15 */
+    cJSON *posts = cJSON_AddObjectToObject(ds, "postures");
+    cJSON *p61 = cJSON_AddObjectToObject(posts, "table_6_1");
+    cJSON_AddStringToObject(p61, "posture", "walk pose 3 with the neck twisted 90 deg");
+    cJSON_AddItemToObject(p61, "levels", levels);
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(posts, "table_5_2"), "posture", "walk pose 3");
+    struct skb_report *rep = rfix_build(f);
+    const struct skb_rrow *r = find_row(skb_report_table(rep, "table61"), 1, "1", 2, "sbs");
+    assert_string_equal(r->cell[6], "2.3");
+    assert_non_null(strstr(r->note, "posture: walk pose 3 with the neck twisted 90 deg"));
+    r = find_row(skb_report_table(rep, "table52"), 1, "1", 2, "lbs");
+    assert_non_null(strstr(r->note, "posture: walk pose 3"));
+    assert_null(strstr(r->note, "neck"));
+    assert_null(find_row(skb_report_table(rep, "table52"), 1, "1", 2, "sbs"));   /* SBS judged once: Table 6.1 */
+}
+
 /* Table 3.2: each row names the paper range(s) its SBS/LBS ratio falls in, or neither */
 static void test_report_table32_ranges(void **state)
 {
@@ -724,6 +749,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_report_not_run, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_scenario_factor, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_scaling_factor, rfix_setup, rfix_teardown),
+        cmocka_unit_test_setup_teardown(test_report_sphere_postures, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_sphere_trivial, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_table32_ranges, rfix_setup, rfix_teardown),
         cmocka_unit_test(test_report_two_machines),
