@@ -240,6 +240,16 @@ int skb__qb_pairs(const struct skb_mesh *m, const void *state, int *pair_vertice
     return *s.npairs;
 }
 
+const skb_real *skb__qb_pair_points(const struct skb_mesh *m, const void *state)
+{
+    return qb_layout(m, state).pair_pt;
+}
+
+int skb__qb_slot_pair(const struct skb_mesh *m, const void *state, int v, int k)
+{
+    return qb_layout(m, state).slot_pair[SKB_MAX_INFLUENCES * v + k];
+}
+
 static int qb_skin(const struct skb_mesh *m, const void *state, int v0, int v1,
                    skb_real *pos_out, skb_real *nrm_out)
 {

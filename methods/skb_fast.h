@@ -18,6 +18,10 @@ int skb__qb_center_joint(const struct skb_mesh *m, int v);
  * a per-pose C_i c, and how many vertices read them (the rest use the
  * per-vertex form: their centre is not a joint's rest position) */
 int skb__qb_pairs(const struct skb_mesh *m, const void *state, int *pair_vertices);
+/* after qb's prepare: the pairs' C_i c (3 per pair) and the pair of vertex
+ * v's slot k (-1: the vertex uses the per-vertex form) */
+const skb_real *skb__qb_pair_points(const struct skb_mesh *m, const void *state);
+int skb__qb_slot_pair(const struct skb_mesh *m, const void *state, int v, int k);
 #ifndef SKB_FLOP_COUNT
 SKB_EXTERN_C_END
 #endif
