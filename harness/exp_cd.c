@@ -244,10 +244,12 @@ static int both_modes(struct scene *s, int cdmode, const struct skb_params *prm,
 }
 
 /* the farthest rotation centre a method with centres (SB, thesis 3.1)
- * solves in each of the model's poses, in units of the rest model's reach
- * from the origin: out[0] the largest over the poses, out[1] the median.
- * Alg. 6.1's SBS sphere grows with |c - r_c|, so these measure why SBS
- * refits can be loose.  Returns -1 when the method reports no centres. */
+ * uses in each of the model's poses (trivial sets: the joint; others: the
+ * bounded least-squares centre, methods/sb.c), in units of the rest model's
+ * reach from the origin: out[0] the largest over the poses, out[1] the
+ * median.  Recorded beside the times as a fact of the run (an SBS sphere's
+ * size depends on its distance to the centre, thesis 6.3).  Returns -1 when
+ * the method reports no centres. */
 static int centre_reach(const struct skb_method *me, const struct skb_dataset *d, const struct skb_params *prm,
                         double out[2])
 {

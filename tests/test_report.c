@@ -315,6 +315,31 @@ static void test_report_scenario_factor(void **state)
         fail_msg("sbs note: %s", r->note);
 }
 
+/* Table 6.2's SBS row says what SBS did for its centres on the scenario's
+ * model (spheres.json sbs_centres): trivial sets, SVDs, the bound; the LBS
+ * row says nothing of centres, and nothing names Alg. 6.1 as a cause */
+static void test_report_sbs_centres_note(void **state)
+{
+    struct rfix *f = *state;
+    cJSON *men = cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[SKB_RF_CD], "scenarios"), "men_full");
+    cJSON_AddStringToObject(men, "model", "capsule_human");
+    cJSON *c = cJSON_AddObjectToObject(cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[SKB_RF_SPHERES], "datasets"),
+                                                           "capsule_human"), "sbs_centres");
+    static const struct { const char *k; double v; } kv[] = {
+        { "poses", 120 }, { "joint_sets", 95 }, { "trivial_min", 43 }, { "trivial_max", 45 }, { "solved_min", 50 },
+        { "solved_max", 52 }, { "regularised_max", 3 }, { "centre_bound_extents", 2 }, { "centre_offset_max_reach", 0.64 },
+    };
+    for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
+        cJSON_AddNumberToObject(c, kv[i].k, kv[i].v);
+    const struct skb_rtable *t = skb_report_table(rfix_build(f), "table62");
+    const char *n = find_row(t, 0, "men_full", 1, "sbs")->note;
+    if (!strstr(n, "SBS centres on capsule_human over 120 poses (spheres.json): 95 joint sets, 43-45 trivial") ||
+        !strstr(n, "at most 52 solved by SVD, at most 3 of those cut by the bound (centre within 2 set extents") ||
+        !strstr(n, "farthest centre 0.64 model reaches from its set") || strstr(n, "Alg. 6.1"))
+        fail_msg("sbs note: %s", n);
+    assert_null(strstr(find_row(t, 0, "men_full", 1, "lbs")->note, "SBS centres"));
+}
+
 /* Table 5.3: a series that grows but misses one level's paper speed-up 5x differs */
 static void test_report_scaling_factor(void **state)
 {
@@ -749,6 +774,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_report_not_run, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_scenario_factor, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_scaling_factor, rfix_setup, rfix_teardown),
+        cmocka_unit_test_setup_teardown(test_report_sbs_centres_note, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_sphere_postures, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_sphere_trivial, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_table32_ranges, rfix_setup, rfix_teardown),
