@@ -3,8 +3,10 @@
  * Table 1): reference spheres, every method's on-demand refit (each method
  * with a refit hook appears on its own), bottom-up refitting and "best"
  * (exact minimal spheres of the deformed vertices), on the creature-like and
- * human datasets in their strongest pose; the tree statistics of thesis 5.4
- * and the refit time per sphere over all spheres (thesis 5.4, 6.6). */
+ * human datasets, in one posture per paper table: Table 5.2's animated walk
+ * posture (the clip's strongest pose) and Table 6.1's, the same pose with the
+ * neck twisted (thesis Fig. 6.4); the tree statistics of thesis 5.4 and the
+ * refit time per sphere over all spheres (thesis 5.4, 6.6). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
