@@ -444,6 +444,20 @@ static void test_report_figure_1(void **state)
     cJSON_AddNumberToObject(arm, "sb", 0.6);      /* 1.0: differs from 2.214 */
     cJSON_AddNumberToObject(cJSON_AddObjectToObject(gpu, "sb_cpu_center_ms"), "arm", 0.72);
     cJSON_AddFalseToObject(gpu, "sb_ms_includes_cpu_center");
+    /* the fixture's renderer is llvmpipe: its ratios are context, not judged
+     * (issue 17), by the flag and by the renderer string alone */
+    rep = rfix_build(f);
+    const struct skb_rrow *sw = find_row(skb_report_table(rep, "gpu"), 0, "arm", 1, "sb / dlb");
+    assert_int_equal(sw->status, SKB_ROW_CONTEXT);
+    assert_non_null(strstr(sw->note, "until a hardware renderer runs it"));
+    cJSON_ReplaceItemInObject(gpu, "software_renderer", cJSON_CreateFalse());
+    rep = rfix_build(f);
+    assert_int_equal(find_row(skb_report_table(rep, "gpu"), 0, "arm", 1, "logm / dlb")->status, SKB_ROW_CONTEXT);
+    cJSON_ReplaceItemInObject(gpu, "renderer", cJSON_CreateString("softpipe"));
+    rep = rfix_build(f);
+    assert_int_equal(find_row(skb_report_table(rep, "gpu"), 0, "arm", 1, "logm / dlb")->status, SKB_ROW_CONTEXT);
+    /* a hardware renderer's ratios are judged */
+    cJSON_ReplaceItemInObject(gpu, "renderer", cJSON_CreateString("NVIDIA GeForce (fixture)"));
     rep = rfix_build(f);
     const struct skb_rtable *t = skb_report_table(rep, "gpu");
     assert_int_equal(find_row(t, 0, "arm", 1, "logm / dlb")->status, SKB_ROW_REPRODUCED);
@@ -457,6 +471,26 @@ static void test_report_figure_1(void **state)
     rep = rfix_build(f);
     assert_non_null(strstr(find_row(skb_report_table(rep, "gpu"), 0, "arm", 1, "sb / dlb")->note,
                            "includes its per-pose CPU centres"));
+}
+
+/* issue 17: where each paper number comes from, as the seeds say it */
+static void test_report_attributions(void **state)
+{
+    struct rfix *f = *state;
+    cJSON_AddNumberToObject(cJSON_GetObjectItem(f->r.doc[SKB_RF_GPU], "instructions"), "dlb_scale", 90);
+    struct skb_report *rep = rfix_build(f);
+    const struct skb_rtable *b = skb_report_table(rep, "bounds");
+    for (int i = 0; i < b->nrows; i++)
+        if (strstr(b->rows[i].cell[0], "DIB iterations on")) {
+            assert_non_null(strstr(b->rows[i].cell[4], "seed 000, thesis 4.3"));
+            assert_null(strstr(b->rows[i].cell[4], "seed 001"));
+        }
+    assert_non_null(strstr(skb_report_table(rep, "fig18")->source, "pre-computed antipodality"));
+    assert_non_null(strstr(find_row(skb_report_table(rep, "fig19"), 0, "dlb_scale", 0, NULL)->note, "43 for DLB"));
+    assert_non_null(strstr(skb_report_table(rep, "table62")->source, "bottom-up times and the crowd from thesis 5.4"));
+    const struct skb_rtable *st = skb_report_table(rep, "spheretree");
+    for (int c = 0; c < st->ncols; c++)
+        assert_null(strstr(st->col[c], "creature"));
 }
 
 static void test_report_not_run(void **state)
@@ -709,6 +743,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_report_new_method_everywhere, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_figure_1, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_flops_fewer, rfix_setup, rfix_teardown),
+        cmocka_unit_test_setup_teardown(test_report_attributions, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_not_run, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_scenario_factor, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_scaling_factor, rfix_setup, rfix_teardown),
