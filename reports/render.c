@@ -31,10 +31,55 @@ static void md_counts(const struct skb_report *rep, FILE *f)
     fprintf(f, ".\n\n");
 }
 
+/* the warning above everything when a run came from --quick */
+static const char quick_text[] =
+    "of the runs behind this report came from `--quick`: small samples and short timings. Verdicts may differ from "
+    "a full run (a property can hold on a few hundred samples and fail on a few thousand; timing ratios move); "
+    "run without --quick before citing a verdict.";
+
+/* a section id the page has: a table, the plots or a run's images */
+static int section_exists(const struct skb_report *rep, const char *id)
+{
+    return id && *id && (skb_report_table(rep, id) || strcmp(id, "plots") == 0 || strcmp(id, "images") == 0);
+}
+
+static void md_headline(const struct skb_report *rep, FILE *f)
+{
+    fprintf(f, "<a id=\"s-headline\"></a>\n## Headline claims of the papers\n\n"
+               "Each row sums up the judged rows of its section (follow the link); nothing is judged here again.\n\n"
+               "| claim | source | measured | paper | status | rows |\n| --- | --- | --- | --- | --- | --- |\n");
+    for (int i = 0; i < rep->nheadline; i++) {
+        const struct skb_headline *h = &rep->headline[i];
+        char claim[400];
+        snprintf(claim, sizeof claim, section_exists(rep, h->table) ? "[%s](#s-%s)" : "%s", h->claim, h->table);
+        fputc('|', f);
+        md_cell(f, claim);
+        md_cell(f, h->source);
+        md_cell(f, h->measured);
+        md_cell(f, h->paper);
+        md_cell(f, skb_headline_status_name(h->status));
+        md_cell(f, h->rows);
+        fputc('\n', f);
+    }
+    fputc('\n', f);
+}
+
+static void md_toc(const struct skb_report *rep, FILE *f)
+{
+    fprintf(f, "Contents: [headline claims](#s-headline)");
+    for (int i = 0; i < rep->ntables; i++)
+        fprintf(f, " · [%s](#s-%s)", rep->tables[i].title, rep->tables[i].id);
+    fprintf(f, " · [plots](#s-plots)\n\n");
+}
+
 int skb_report_render_md(const struct skb_report *rep, FILE *f)
 {
-    fprintf(f, "# skinbench report\n\n"
-               "Every reproduced number beside the paper's (reports/reference.json). Status: "
+    fprintf(f, "# skinbench report\n\n");
+    if (rep->quick)
+        fprintf(f, "> **Warning: %d of %d** %s\n\n", rep->quick, rep->nruns, quick_text);
+    md_headline(rep, f);
+    md_toc(rep, f);
+    fprintf(f, "Every reproduced number beside the paper's (reports/reference.json). Status: "
                "*reproduced* (within the stated rule), *differs* (the note gives the measured difference and, where "
                "the results say, why), *not run*, *context* (paper number from other hardware/models, shown, not "
                "judged), *new* (no paper value), *reproduced (trivial)* (measured and paper ratios both within the "
@@ -44,7 +89,7 @@ int skb_report_render_md(const struct skb_report *rep, FILE *f)
         fprintf(f, "Robustness: %s.\n\n", rep->fuzz);
     for (int i = 0; i < rep->ntables; i++) {
         const struct skb_rtable *t = &rep->tables[i];
-        fprintf(f, "## %s\n\n", t->title);
+        fprintf(f, "<a id=\"s-%s\"></a>\n## %s\n\n", t->id, t->title);
         if (t->source[0])
             fprintf(f, "Source: %s.", t->source);
         if (t->intro)
@@ -60,8 +105,15 @@ int skb_report_render_md(const struct skb_report *rep, FILE *f)
         fputc('\n', f);
         for (int r = 0; r < t->nrows; r++) {
             fputc('|', f);
-            for (int c = 0; c < t->ncols; c++)
-                md_cell(f, t->rows[r].cell[c]);
+            for (int c = 0; c < t->ncols; c++) {
+                const char *cell = t->rows[r].cell[c];
+                char link[200];
+                if (c + 1 == t->link_col && section_exists(rep, cell)) {
+                    snprintf(link, sizeof link, "[%s](#s-%s)", cell, cell);
+                    cell = link;
+                }
+                md_cell(f, cell);
+            }
             if (!t->unjudged) {
                 md_cell(f, skb_row_status_name(t->rows[r].status));
                 md_cell(f, t->rows[r].note);
@@ -70,7 +122,7 @@ int skb_report_render_md(const struct skb_report *rep, FILE *f)
         }
         fputc('\n', f);
     }
-    fprintf(f, "## Plots\n\n");
+    fprintf(f, "<a id=\"s-plots\"></a>\n## Plots\n\n");
     for (int i = 0; i < rep->nplots; i++) {
         const struct skb_plot_entry *p = &rep->plots[i];
         if (p->ok)
@@ -130,7 +182,7 @@ static int data_uri(FILE *f, const char *path, const char *mime)
 }
 
 static const char css[] =
-    "body{font-family:'DejaVu Sans',Arial,sans-serif;margin:1.5em;color:#222;max-width:1400px}"
+    "body{font-family:'DejaVu Sans',Arial,sans-serif;margin:1em 1.5em;color:#222;max-width:1400px}"
     "h1{font-size:1.6em}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ccc}"
     "table{border-collapse:collapse;font-size:12px;margin:.5em 0}"
     "th,td{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}"
@@ -139,28 +191,98 @@ static const char css[] =
     ".context{background:#fff}.new{background:#dde8f7}.fewer{background:#e6f5e0}.trivial{background:#f0f5e8}"
     ".src{color:#555;font-size:12px}.counts span{margin-right:1em;padding:1px 6px}"
     "figure{display:inline-block;margin:.5em}figure img{max-width:640px;border:1px solid #ddd}"
-    "figcaption{font-size:12px}";
+    "figcaption{font-size:12px}"
+    ".mixed{background:#fff3cd}.warn{background:#fff3cd;border:1px solid #d9b44a;padding:6px 10px;margin:.4em 0}"
+    "#t-headline{width:100%}#t-headline td,#t-headline th{font-size:12px;padding:1px 5px;line-height:1.3}"
+    "#t-headline a{color:#0645ad}#t-headline td:nth-child(5){white-space:nowrap}.warn{font-size:13px}"
+    "#s-headline{margin-top:.5em}#t-headline td:nth-child(1){width:22%}#t-headline td:nth-child(6){width:26%}"
+    "#toc ol{columns:3;font-size:12px;margin:.2em 0}#toc h2{margin-top:.8em}h1{margin:0 0 .2em 0;font-size:1.4em}"
+    "body>p.src:first-of-type{margin:.2em 0}";
 
 /* an inline check the browser test reads back from the DOM: every image
- * decoded, no script error */
+ * decoded, no script error, and where the headline table ends against the
+ * window's height (the first screen must hold it, issue 17) */
 static const char check_js[] =
     "<script>window.onerror=function(m){document.body.setAttribute('data-js-error',String(m));};"
     "window.addEventListener('load',function(){var im=document.images,ok=0;"
     "for(var i=0;i<im.length;i++)if(im[i].complete&&im[i].naturalWidth>0)ok++;"
-    "document.body.setAttribute('data-images',ok+'/'+im.length);});</script>";
+    "document.body.setAttribute('data-images',ok+'/'+im.length);"
+    "var h=document.getElementById('t-headline');if(h){var r=h.getBoundingClientRect();"
+    "document.body.setAttribute('data-headline',Math.ceil(r.top)+'-'+Math.ceil(r.bottom)+'/'+window.innerHeight"
+    "+'/'+h.tBodies[0].rows.length);}});</script>";
 
 static const char *status_class(int st)
 {
     static const char *const cls[SKB_ROW_NSTATUS] = { "reproduced", "differs", "not-run", "context", "new",
                                                       "fewer", "trivial" };
+    if (st == SKB_HEAD_MIXED)
+        return "mixed";
     return st >= 0 && st < SKB_ROW_NSTATUS ? cls[st] : "context";
+}
+
+static void html_td(FILE *f, const char *cls, const char *text)
+{
+    fprintf(f, cls ? "<td class=\"%s\">" : "<td>", cls);
+    html_esc(f, text);
+    fprintf(f, "</td>");
+}
+
+/* the first screen: the papers' headline claims, each linked to its section */
+static void html_headline(const struct skb_report *rep, FILE *f)
+{
+    fprintf(f, "<h2 id=\"s-headline\">Headline claims of the papers</h2>\n<p class=\"src\">Each row sums up the judged "
+               "rows of its section (follow the link); nothing is judged here again. Sources: seed ids as in the "
+               "<a href=\"#s-bibliography\">bibliography</a>.</p>\n<table id=\"t-headline\"><thead><tr><th>claim</th>"
+               "<th>source</th><th>measured</th><th>paper</th><th>status</th><th>rows</th></tr></thead><tbody>\n");
+    for (int i = 0; i < rep->nheadline; i++) {
+        const struct skb_headline *h = &rep->headline[i];
+        fprintf(f, "<tr class=\"%s\"><td>", status_class(h->status));
+        if (section_exists(rep, h->table))
+            fprintf(f, "<a href=\"#s-%s\">", h->table);
+        html_esc(f, h->claim);
+        fprintf(f, "%s</td>", section_exists(rep, h->table) ? "</a>" : "");
+        html_td(f, NULL, h->source);
+        html_td(f, NULL, h->measured);
+        html_td(f, NULL, h->paper);
+        html_td(f, NULL, skb_headline_status_name(h->status));
+        html_td(f, "n", h->rows);
+        fprintf(f, "</tr>\n");
+    }
+    fprintf(f, "</tbody></table>\n");
+}
+
+static void html_toc(const struct skb_report *rep, FILE *f)
+{
+    fprintf(f, "<nav id=\"toc\"><h2 id=\"s-contents\">Contents</h2><ol><li><a href=\"#s-headline\">Headline claims</a></li>");
+    for (int i = 0; i < rep->ntables; i++) {
+        fprintf(f, "<li><a href=\"#s-%s\">", rep->tables[i].id);
+        html_esc(f, rep->tables[i].title);
+        fprintf(f, "</a></li>");
+    }
+    fprintf(f, "<li><a href=\"#s-plots\">Plots</a></li>");
+    for (int k = 0; k < rep->nruns; k++) {
+        char dir[1200];
+        snprintf(dir, sizeof dir, "%s/images", rep->runs[k].dir);
+        if (access(dir, R_OK) == 0)
+            fprintf(f, k ? "<li><a href=\"#s-images-%d\">GPU deformation images (run %d)</a></li>"
+                         : "<li><a href=\"#s-images\">GPU deformation images</a></li>", k, k + 1);
+    }
+    fprintf(f, "</ol></nav>\n");
 }
 
 int skb_report_render_html(const struct skb_report *rep, const char *plot_dir, FILE *f)
 {
     fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                "<title>skinbench report</title><style>%s</style></head>\n<body>\n", css);
-    fprintf(f, "<h1>skinbench report</h1>\n<p>Every reproduced number beside the paper's (reports/reference.json). "
+    fprintf(f, "<h1>skinbench report</h1>\n");
+    if (rep->quick) {
+        fprintf(f, "<p class=\"warn\" id=\"quick-warning\"><b>Warning: %d of %d</b> ", rep->quick, rep->nruns);
+        html_esc(f, quick_text);
+        fprintf(f, "</p>\n");
+    }
+    html_headline(rep, f);
+    html_toc(rep, f);
+    fprintf(f, "<p>Every reproduced number beside the paper's (reports/reference.json). "
                "<b>reproduced</b>: within the stated rule; <b>differs</b>: the note gives the measured difference and, "
                "where the results say, why; <b>not run</b>; <b>context</b>: paper number from other hardware or "
                "models, shown, not judged; <b>new</b>: no paper value; <b>reproduced (trivial)</b>: measured and paper "
@@ -175,7 +297,7 @@ int skb_report_render_html(const struct skb_report *rep, const char *plot_dir, F
     }
     for (int i = 0; i < rep->ntables; i++) {
         const struct skb_rtable *t = &rep->tables[i];
-        fprintf(f, "<h2>");
+        fprintf(f, "<h2 id=\"s-%s\">", t->id);
         html_esc(f, t->title);
         fprintf(f, "</h2>\n<p class=\"src\">");
         if (t->source[0]) {
@@ -197,9 +319,10 @@ int skb_report_render_html(const struct skb_report *rep, const char *plot_dir, F
             const struct skb_rrow *row = &t->rows[r];
             fprintf(f, "<tr class=\"%s\">", t->unjudged ? "context" : status_class(row->status));
             for (int c = 0; c < t->ncols; c++) {
-                fprintf(f, "<td>");
+                int link = c + 1 == t->link_col && section_exists(rep, row->cell[c]);
+                fprintf(f, link ? "<td><a href=\"#s-%s\">" : "<td>", row->cell[c]);
                 html_esc(f, row->cell[c]);
-                fprintf(f, "</td>");
+                fprintf(f, link ? "</a></td>" : "</td>");
             }
             if (!t->unjudged) {
                 fprintf(f, "<td>%s</td><td class=\"n\">", skb_row_status_name(row->status));
@@ -210,7 +333,7 @@ int skb_report_render_html(const struct skb_report *rep, const char *plot_dir, F
         }
         fprintf(f, "</tbody></table>\n");
     }
-    fprintf(f, "<h2>Plots</h2>\n<div id=\"plots\">\n");
+    fprintf(f, "<h2 id=\"s-plots\">Plots</h2>\n<div id=\"plots\">\n");
     for (int i = 0; i < rep->nplots; i++) {
         const struct skb_plot_entry *p = &rep->plots[i];
         char png[1400], svg[1400];
@@ -242,7 +365,7 @@ int skb_report_render_html(const struct skb_report *rep, const char *plot_dir, F
         DIR *d = opendir(dir);
         if (!d)
             continue;
-        fprintf(f, "<h2>GPU deformation images (");
+        fprintf(f, k ? "<h2 id=\"s-images-%d\">GPU deformation images (" : "<h2 id=\"s-images\">GPU deformation images (", k);
         html_esc(f, rep->runs[k].machine_key);
         fprintf(f, ")</h2>\n<div class=\"images\" id=\"images-%d\">\n", k);
         struct dirent *e;

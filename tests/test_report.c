@@ -493,6 +493,107 @@ static void test_report_attributions(void **state)
         assert_null(strstr(st->col[c], "creature"));
 }
 
+static const struct skb_headline *find_headline(const struct skb_report *rep, const char *claim)
+{
+    for (int i = 0; i < rep->nheadline; i++)
+        if (strstr(rep->headline[i].claim, claim))
+            return &rep->headline[i];
+    fail_msg("no headline claim \"%s\"", claim);
+    return NULL;
+}
+
+static char *render_page(const struct skb_report *rep, int html)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *page = open_memstream(&buf, &n);
+    assert_int_equal(html ? skb_report_render_html(rep, NULL, page) : skb_report_render_md(rep, page), 0);
+    fclose(page);
+    return buf;
+}
+
+/* issue 17: the first screen sums up the rows the tables judged, one row per
+ * reference.json claim, linked to its section; it follows a changed row
+ * rather than judging on its own; --quick runs carry a warning */
+static void test_report_headline(void **state)
+{
+    struct rfix *f = *state;
+    struct skb_report *rep = rfix_build(f);
+    assert_int_equal(rep->nheadline, cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(f->ref, "headline"), "claims")));
+    const struct skb_headline *h = find_headline(rep, "DLB costs 1.38× LBS on the CPU");
+    assert_string_equal(h->table, "fig18");
+    assert_int_equal(h->status, SKB_ROW_REPRODUCED);
+    assert_string_equal(h->measured, "1.35");
+    assert_string_equal(h->paper, "1.38");
+    assert_non_null(strstr(h->rows, "2 rows: 2 reproduced"));
+    h = find_headline(rep, "Properties of 7 blending methods");
+    assert_int_equal(h->status, SKB_HEAD_MIXED);
+    assert_non_null(strstr(h->rows, "differs: qlb0"));
+    /* one dataset's DLB now 2x LBS: its fig18 row differs, and so the claim is mixed */
+    cJSON *cloth = cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[SKB_RF_CPU], "datasets"), "cloth");
+    set_num(cJSON_GetObjectItem(cloth, "ms"), "dlb", 6.0);
+    set_num(cJSON_GetObjectItem(cloth, "ratio_to_linear"), "dlb", 2.0);
+    rep = rfix_build(f);
+    assert_int_equal(find_row(skb_report_table(rep, "fig18"), 0, "cloth", 1, "dlb")->status, SKB_ROW_DIFFERS);
+    h = find_headline(rep, "DLB costs 1.38× LBS on the CPU");
+    assert_int_equal(h->status, SKB_HEAD_MIXED);
+    assert_non_null(strstr(h->rows, "1 reproduced, 1 differs; differs: cloth"));
+    assert_non_null(strstr(h->measured, "1.35–2 (median"));
+    /* the pages: headline first, linked, every section with an id, a TOC, the quick warning */
+    char *html = render_page(rep, 1), *md = render_page(rep, 0);
+    char *head = strstr(html, "id=\"t-headline\""), *first = strstr(html, "id=\"t-runs\"");
+    assert_non_null(head);
+    assert_true(head < first);
+    assert_non_null(strstr(html, "<a href=\"#s-fig18\">DLB costs 1.38× LBS on the CPU</a>"));
+    assert_non_null(strstr(html, "<h2 id=\"s-fig18\">"));
+    assert_non_null(strstr(html, "<nav id=\"toc\">"));
+    assert_non_null(strstr(html, "id=\"quick-warning\""));
+    assert_true(strstr(html, "id=\"quick-warning\"") < head);
+    assert_non_null(strstr(md, "[DLB costs 1.38× LBS on the CPU](#s-fig18)"));
+    assert_non_null(strstr(md, "> **Warning: 1 of 1**"));
+    assert_true(strstr(md, "## Headline claims") < strstr(md, "## Runs"));
+    free(html);
+    free(md);
+    /* not from --quick: no warning */
+    for (int i = 0; i < SKB_RF_COUNT; i++)
+        if (f->r.doc[i] && cJSON_GetObjectItem(f->r.doc[i], "quick"))
+            cJSON_ReplaceItemInObject(f->r.doc[i], "quick", cJSON_CreateFalse());
+    rep = rfix_build(f);
+    assert_int_equal(rep->quick, 0);
+    html = render_page(rep, 1);
+    assert_null(strstr(html, "quick-warning"));
+    free(html);
+}
+
+/* issue 17: the bibliography names every seed id; the coverage table lists
+ * the seeds' tables and figures, each section it names linked */
+static void test_report_coverage(void **state)
+{
+    struct rfix *f = *state;
+    struct skb_report *rep = rfix_build(f);
+    const struct skb_rtable *b = skb_report_table(rep, "bibliography"), *c = skb_report_table(rep, "coverage");
+    assert_non_null(b);
+    assert_non_null(c);
+    assert_true(b->unjudged && c->unjudged);
+    static const char *const seeds[] = { "000", "001", "002", "003", "004" };
+    for (int i = 0; i < 5; i++)
+        assert_non_null(find_row(b, 0, seeds[i], 0, NULL));
+    assert_string_equal(find_row(b, 0, "001", 0, NULL)->cell[1], "Geometric Skinning with Approximate Dual Quaternion Blending");
+    const struct skb_rrow *t71 = find_row(c, 0, "000", 1, "Table 7.1");
+    assert_non_null(t71);
+    assert_string_equal(t71->cell[3], "not attempted");
+    assert_string_equal(find_row(c, 0, "000", 1, "Table 5.3")->cell[3], "partly");
+    /* every section a coverage row names exists in the report */
+    for (int r = 0; r < c->nrows; r++) {
+        const char *sec = c->rows[r].cell[4];
+        if (*sec && strcmp(sec, "images") != 0)
+            assert_non_null(skb_report_table(rep, sec));
+    }
+    char *html = render_page(rep, 1);
+    assert_non_null(strstr(html, "<td><a href=\"#s-table53\">table53</a></td>"));
+    free(html);
+}
+
 static void test_report_not_run(void **state)
 {
     struct rfix *f = *state;
@@ -744,6 +845,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_report_figure_1, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_flops_fewer, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_attributions, rfix_setup, rfix_teardown),
+        cmocka_unit_test_setup_teardown(test_report_headline, rfix_setup, rfix_teardown),
+        cmocka_unit_test_setup_teardown(test_report_coverage, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_not_run, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_scenario_factor, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_scaling_factor, rfix_setup, rfix_teardown),
