@@ -72,81 +72,6 @@ static void md_toc(const struct skb_report *rep, FILE *f)
     fprintf(f, " · [plots](#s-plots)\n\n");
 }
 
-int skb_report_render_md(const struct skb_report *rep, FILE *f)
-{
-    fprintf(f, "# skinbench report\n\n");
-    if (rep->quick)
-        fprintf(f, "> **Warning: %d of %d** %s\n\n", rep->quick, rep->nruns, quick_text);
-    md_headline(rep, f);
-    md_toc(rep, f);
-    fprintf(f, "Every reproduced number beside the paper's (reports/reference.json). Status: "
-               "*reproduced* (within the stated rule), *differs* (the note gives the measured difference and, where "
-               "the results say, why), *not run*, *context* (paper number from other hardware/models, shown, not "
-               "judged), *new* (no paper value), *reproduced (trivial)* (measured and paper ratios both within the "
-               "stated band of 1: nothing to reproduce, not counted as reproduced).\n\n");
-    md_counts(rep, f);
-    if (rep->fuzz[0])
-        fprintf(f, "Robustness: %s.\n\n", rep->fuzz);
-    for (int i = 0; i < rep->ntables; i++) {
-        const struct skb_rtable *t = &rep->tables[i];
-        fprintf(f, "<a id=\"s-%s\"></a>\n## %s\n\n", t->id, t->title);
-        if (t->source[0])
-            fprintf(f, "Source: %s.", t->source);
-        if (t->intro)
-            fprintf(f, " %s", t->intro);
-        fprintf(f, "\n\n|");
-        for (int c = 0; c < t->ncols; c++)
-            md_cell(f, t->col[c]);
-        if (!t->unjudged)
-            fputs(" status | note |", f);
-        fputs("\n|", f);
-        for (int c = 0; c < t->ncols + (t->unjudged ? 0 : 2); c++)
-            fputs(" --- |", f);
-        fputc('\n', f);
-        for (int r = 0; r < t->nrows; r++) {
-            fputc('|', f);
-            for (int c = 0; c < t->ncols; c++) {
-                const char *cell = t->rows[r].cell[c];
-                char link[200];
-                if (c + 1 == t->link_col && section_exists(rep, cell)) {
-                    snprintf(link, sizeof link, "[%s](#s-%s)", cell, cell);
-                    cell = link;
-                }
-                md_cell(f, cell);
-            }
-            if (!t->unjudged) {
-                md_cell(f, skb_row_status_name(t->rows[r].status));
-                md_cell(f, t->rows[r].note);
-            }
-            fputc('\n', f);
-        }
-        fputc('\n', f);
-    }
-    fprintf(f, "<a id=\"s-plots\"></a>\n## Plots\n\n");
-    for (int i = 0; i < rep->nplots; i++) {
-        const struct skb_plot_entry *p = &rep->plots[i];
-        if (p->ok)
-            fprintf(f, "### %s\n\n![%s](plots/%s.png) ([SVG](plots/%s.svg))\n\n", p->title, p->title, p->name, p->name);
-        else
-            fprintf(f, "### %s\n\nnot run: %s\n\n", p->title, p->why);
-    }
-    for (int k = 0; k < rep->nruns; k++) {
-        char dir[1200];
-        snprintf(dir, sizeof dir, "%s/images", rep->runs[k].dir);
-        DIR *d = opendir(dir);
-        if (!d)
-            continue;
-        fprintf(f, "## GPU deformation images (%s)\n\n", rep->runs[k].machine_key);
-        struct dirent *e;
-        while ((e = readdir(d)))
-            if (strstr(e->d_name, ".png"))
-                fprintf(f, "- %s/%s\n", dir, e->d_name);
-        closedir(d);
-        fputc('\n', f);
-    }
-    return ferror(f) ? SKB_EIO : 0;
-}
-
 static void html_esc(FILE *f, const char *s)
 {
     for (; s && *s; s++) {
@@ -197,7 +122,8 @@ static const char css[] =
     "#t-headline a{color:#0645ad}#t-headline td:nth-child(5){white-space:nowrap}.warn{font-size:13px}"
     "#s-headline{margin-top:.5em}#t-headline td:nth-child(1){width:22%}#t-headline td:nth-child(6){width:26%}"
     "#toc ol{columns:3;font-size:12px;margin:.2em 0}#toc h2{margin-top:.8em}h1{margin:0 0 .2em 0;font-size:1.4em}"
-    "body>p.src:first-of-type{margin:.2em 0}";
+    "body>p.src:first-of-type{margin:.2em 0}table.grid td{text-align:right}table.grid th{white-space:nowrap}"
+    "details{margin:.3em 0 1em 0;font-size:12px}";
 
 /* an inline check the browser test reads back from the DOM: every image
  * decoded, no script error, and where the headline table ends against the
@@ -270,6 +196,222 @@ static void html_toc(const struct skb_report *rep, FILE *f)
     fprintf(f, "</ol></nav>\n");
 }
 
+/* ---- grids: the long dataset × method tables laid out as one row per
+ * dataset (and machine) and one column per method; each cell is the
+ * measured ratio of one judged row, coloured by that row's status (its
+ * note on hover).  Only the layout changes: no row is judged again. ---- */
+
+static const struct { const char *id, *row, *col, *val, *paper; } grid_specs[] = {
+    { "fig18", "dataset", "method", "ratio to LBS", "paper ratio" },
+    { "fast", "dataset", "method", "ratio to LBS (f32)", "paper ratio" },
+    { "gpu", "dataset", "shader", "ratio to LBS", "paper" },
+};
+#define GRID_MAX 64
+
+struct grid {
+    int rowc, colc, valc, paperc, machc;   /* column indexes in the table (machc -1: one run) */
+    int nr, nc;
+    const char *rkey[GRID_MAX], *rmach[GRID_MAX], *ckey[GRID_MAX];
+    int *cell;                             /* nr x nc row indexes of the table, -1: none */
+};
+
+static int col_of(const struct skb_rtable *t, const char *name)
+{
+    for (int c = 0; c < t->ncols; c++)
+        if (strcmp(t->col[c], name) == 0)
+            return c;
+    return -1;
+}
+
+/* the index of key (k, m) in keys, added when new; -1 when full */
+static int key_index(const char **keys, const char **mach, int *n, const char *k, const char *m)
+{
+    for (int i = 0; i < *n; i++)
+        if (strcmp(keys[i], k) == 0 && (!mach || strcmp(mach[i], m) == 0))
+            return i;
+    if (*n >= GRID_MAX)
+        return -1;
+    keys[*n] = k;
+    if (mach)
+        mach[*n] = m;
+    return (*n)++;
+}
+
+static void grid_free(struct grid *g)
+{
+    free(g->cell);
+    g->cell = NULL;
+}
+
+static int grid_place(const struct skb_rtable *t, struct grid *g, int pass)
+{
+    for (int r = 0; r < t->nrows; r++) {
+        const char *const *c = (const char *const *)t->rows[r].cell;
+        int ri = key_index(g->rkey, g->rmach, &g->nr, c[g->rowc], g->machc >= 0 ? c[g->machc] : "");
+        int ci = key_index(g->ckey, NULL, &g->nc, c[g->colc], NULL);
+        if (ri < 0 || ci < 0)
+            return -1;
+        if (pass == 1 && g->cell[ri * g->nc + ci] >= 0)
+            return -1;   /* two rows in one cell: keep the table */
+        if (pass == 1)
+            g->cell[ri * g->nc + ci] = r;
+    }
+    return 0;
+}
+
+/* 0 and g filled when t is a grid table whose rows each get their own cell */
+static int grid_build(const struct skb_report *rep, const struct skb_rtable *t, struct grid *g)
+{
+    size_t i, n = sizeof grid_specs / sizeof grid_specs[0];
+    memset(g, 0, sizeof *g);
+    for (i = 0; i < n && strcmp(grid_specs[i].id, t->id) != 0; i++)
+        ;
+    if (i == n || t->nrows == 0)
+        return -1;
+    g->rowc = col_of(t, grid_specs[i].row);
+    g->colc = col_of(t, grid_specs[i].col);
+    g->valc = col_of(t, grid_specs[i].val);
+    g->paperc = col_of(t, grid_specs[i].paper);
+    g->machc = rep->nruns > 1 ? col_of(t, "machine") : -1;
+    if (g->rowc < 0 || g->colc < 0 || g->valc < 0 || g->paperc < 0 || grid_place(t, g, 0) < 0)
+        return -1;
+    g->cell = malloc((size_t)(g->nr * g->nc) * sizeof *g->cell);
+    if (!g->cell)
+        return -1;
+    for (int k = 0; k < g->nr * g->nc; k++)
+        g->cell[k] = -1;
+    if (grid_place(t, g, 1) < 0) {
+        grid_free(g);
+        return -1;
+    }
+    return 0;
+}
+
+/* a column's paper value: the first of its rows that has one */
+static const char *grid_paper(const struct skb_rtable *t, const struct grid *g, int c)
+{
+    for (int r = 0; r < g->nr; r++) {
+        int k = g->cell[r * g->nc + c];
+        const char *p = k >= 0 ? t->rows[k].cell[g->paperc] : NULL;
+        if (p && *p && strcmp(p, "—") != 0)
+            return p;
+    }
+    return "—";
+}
+
+static void html_grid_head(const struct skb_rtable *t, const struct grid *g, FILE *f)
+{
+    fprintf(f, "<p class=\"src\">Each cell: the measured %s of one row below, coloured by its status (hover for the "
+               "note); the paper's value under each column.</p>\n<table class=\"grid\" id=\"g-%s\"><thead><tr>",
+            t->col[g->valc], t->id);
+    if (g->machc >= 0)
+        fprintf(f, "<th>machine</th>");
+    fprintf(f, "<th>%s \\ %s</th>", t->col[g->rowc], t->col[g->colc]);
+    for (int c = 0; c < g->nc; c++) {
+        fprintf(f, "<th>");
+        html_esc(f, g->ckey[c]);
+        fprintf(f, "<br><span class=\"src\">paper ");
+        html_esc(f, grid_paper(t, g, c));
+        fprintf(f, "</span></th>");
+    }
+    fprintf(f, "</tr></thead><tbody>\n");
+}
+
+static void html_grid_cell(const struct skb_rtable *t, const struct grid *g, int k, FILE *f)
+{
+    if (k < 0) {
+        fprintf(f, "<td></td>");
+        return;
+    }
+    const struct skb_rrow *row = &t->rows[k];
+    fprintf(f, "<td class=\"%s\" title=\"%s", status_class(row->status), skb_row_status_name(row->status));
+    if (row->note && *row->note) {
+        fprintf(f, ": ");
+        html_esc(f, row->note);
+    }
+    fprintf(f, "\">");
+    html_esc(f, row->cell[g->valc]);
+    fprintf(f, "</td>");
+}
+
+static void html_grid(const struct skb_rtable *t, const struct grid *g, FILE *f)
+{
+    html_grid_head(t, g, f);
+    for (int r = 0; r < g->nr; r++) {
+        fprintf(f, "<tr>");
+        if (g->machc >= 0) {
+            fprintf(f, "<td>");
+            html_esc(f, g->rmach[r]);
+            fprintf(f, "</td>");
+        }
+        fprintf(f, "<th>");
+        html_esc(f, g->rkey[r]);
+        fprintf(f, "</th>");
+        for (int c = 0; c < g->nc; c++)
+            html_grid_cell(t, g, g->cell[r * g->nc + c], f);
+        fprintf(f, "</tr>\n");
+    }
+    fprintf(f, "</tbody></table>\n");
+}
+
+/* one table's rows as they are, with status and note */
+static void html_rows(const struct skb_report *rep, const struct skb_rtable *t, FILE *f)
+{
+    fprintf(f, "<table id=\"t-%s\"><thead><tr>", t->id);
+    for (int c = 0; c < t->ncols; c++) {
+        fprintf(f, "<th>");
+        html_esc(f, t->col[c]);
+        fprintf(f, "</th>");
+    }
+    if (!t->unjudged)
+        fprintf(f, "<th>status</th><th>note</th>");
+    fprintf(f, "</tr></thead><tbody>\n");
+    for (int r = 0; r < t->nrows; r++) {
+        const struct skb_rrow *row = &t->rows[r];
+        fprintf(f, "<tr class=\"%s\">", t->unjudged ? "context" : status_class(row->status));
+        for (int c = 0; c < t->ncols; c++) {
+            int link = c + 1 == t->link_col && section_exists(rep, row->cell[c]);
+            fprintf(f, link ? "<td><a href=\"#s-%s\">" : "<td>", row->cell[c]);
+            html_esc(f, row->cell[c]);
+            fprintf(f, link ? "</a></td>" : "</td>");
+        }
+        if (!t->unjudged) {
+            fprintf(f, "<td>%s</td><td class=\"n\">", skb_row_status_name(row->status));
+            html_esc(f, row->note);
+            fprintf(f, "</td>");
+        }
+        fprintf(f, "</tr>\n");
+    }
+    fprintf(f, "</tbody></table>\n");
+}
+
+/* a section: heading, source and rule, then the rows — as a grid (with the
+ * rows and their notes folded away below it) for the long dataset × method
+ * tables */
+static void html_section(const struct skb_report *rep, const struct skb_rtable *t, FILE *f)
+{
+    fprintf(f, "<h2 id=\"s-%s\">", t->id);
+    html_esc(f, t->title);
+    fprintf(f, "</h2>\n<p class=\"src\">");
+    if (t->source[0]) {
+        fprintf(f, "Source: ");
+        html_esc(f, t->source);
+        fprintf(f, ". ");
+    }
+    html_esc(f, t->intro);
+    fprintf(f, "</p>\n");
+    struct grid g;
+    if (grid_build(rep, t, &g) == 0) {
+        html_grid(t, &g, f);
+        fprintf(f, "<details><summary>all %d rows with status and note</summary>\n", t->nrows);
+        html_rows(rep, t, f);
+        fprintf(f, "</details>\n");
+        grid_free(&g);
+        return;
+    }
+    html_rows(rep, t, f);
+}
+
 int skb_report_render_html(const struct skb_report *rep, const char *plot_dir, FILE *f)
 {
     fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -295,44 +437,8 @@ int skb_report_render_html(const struct skb_report *rep, const char *plot_dir, F
         html_esc(f, rep->fuzz);
         fprintf(f, "</p>\n");
     }
-    for (int i = 0; i < rep->ntables; i++) {
-        const struct skb_rtable *t = &rep->tables[i];
-        fprintf(f, "<h2 id=\"s-%s\">", t->id);
-        html_esc(f, t->title);
-        fprintf(f, "</h2>\n<p class=\"src\">");
-        if (t->source[0]) {
-            fprintf(f, "Source: ");
-            html_esc(f, t->source);
-            fprintf(f, ". ");
-        }
-        html_esc(f, t->intro);
-        fprintf(f, "</p>\n<table id=\"t-%s\"><thead><tr>", t->id);
-        for (int c = 0; c < t->ncols; c++) {
-            fprintf(f, "<th>");
-            html_esc(f, t->col[c]);
-            fprintf(f, "</th>");
-        }
-        if (!t->unjudged)
-            fprintf(f, "<th>status</th><th>note</th>");
-        fprintf(f, "</tr></thead><tbody>\n");
-        for (int r = 0; r < t->nrows; r++) {
-            const struct skb_rrow *row = &t->rows[r];
-            fprintf(f, "<tr class=\"%s\">", t->unjudged ? "context" : status_class(row->status));
-            for (int c = 0; c < t->ncols; c++) {
-                int link = c + 1 == t->link_col && section_exists(rep, row->cell[c]);
-                fprintf(f, link ? "<td><a href=\"#s-%s\">" : "<td>", row->cell[c]);
-                html_esc(f, row->cell[c]);
-                fprintf(f, link ? "</a></td>" : "</td>");
-            }
-            if (!t->unjudged) {
-                fprintf(f, "<td>%s</td><td class=\"n\">", skb_row_status_name(row->status));
-                html_esc(f, row->note);
-                fprintf(f, "</td>");
-            }
-            fprintf(f, "</tr>\n");
-        }
-        fprintf(f, "</tbody></table>\n");
-    }
+    for (int i = 0; i < rep->ntables; i++)
+        html_section(rep, &rep->tables[i], f);
     fprintf(f, "<h2 id=\"s-plots\">Plots</h2>\n<div id=\"plots\">\n");
     for (int i = 0; i < rep->nplots; i++) {
         const struct skb_plot_entry *p = &rep->plots[i];
@@ -399,5 +505,129 @@ int skb_report_render_html(const struct skb_report *rep, const char *plot_dir, F
         fprintf(f, "</div>\n");
     }
     fprintf(f, "%s\n</body></html>\n", check_js);
+    return ferror(f) ? SKB_EIO : 0;
+}
+
+/* the grid in Markdown: a mark after each value says its row's status */
+static const char *md_mark(int st)
+{
+    switch (st) {
+    case SKB_ROW_REPRODUCED: return " ✓";
+    case SKB_ROW_DIFFERS: return " ✗";
+    case SKB_ROW_TRIVIAL: return " ≈";
+    case SKB_ROW_FEWER: return " ↓";
+    case SKB_ROW_NOT_RUN: return " –";
+    default: return "";
+    }
+}
+
+static void md_grid(const struct skb_rtable *t, const struct grid *g, FILE *f)
+{
+    char buf[256];
+    fprintf(f, "Grid of the rows below: %s per %s and %s (✓ reproduced, ✗ differs, ≈ reproduced (trivial), ↓ fewer "
+               "than paper, – not run, no mark: context or new); notes in the rows.\n\n|", t->col[g->valc],
+            t->col[g->rowc], t->col[g->colc]);
+    if (g->machc >= 0)
+        md_cell(f, "machine");
+    md_cell(f, t->col[g->rowc]);
+    for (int c = 0; c < g->nc; c++) {
+        snprintf(buf, sizeof buf, "%s (paper %s)", g->ckey[c], grid_paper(t, g, c));
+        md_cell(f, buf);
+    }
+    fputs("\n|", f);
+    for (int c = 0; c < g->nc + 1 + (g->machc >= 0); c++)
+        fputs(" --- |", f);
+    for (int r = 0; r < g->nr; r++) {
+        fputs("\n|", f);
+        if (g->machc >= 0)
+            md_cell(f, g->rmach[r]);
+        md_cell(f, g->rkey[r]);
+        for (int c = 0; c < g->nc; c++) {
+            int k = g->cell[r * g->nc + c];
+            snprintf(buf, sizeof buf, "%s%s", k >= 0 ? t->rows[k].cell[g->valc] : "", k >= 0 ? md_mark(t->rows[k].status) : "");
+            md_cell(f, buf);
+        }
+    }
+    fputs("\n\n", f);
+}
+
+int skb_report_render_md(const struct skb_report *rep, FILE *f)
+{
+    fprintf(f, "# skinbench report\n\n");
+    if (rep->quick)
+        fprintf(f, "> **Warning: %d of %d** %s\n\n", rep->quick, rep->nruns, quick_text);
+    md_headline(rep, f);
+    md_toc(rep, f);
+    fprintf(f, "Every reproduced number beside the paper's (reports/reference.json). Status: "
+               "*reproduced* (within the stated rule), *differs* (the note gives the measured difference and, where "
+               "the results say, why), *not run*, *context* (paper number from other hardware/models, shown, not "
+               "judged), *new* (no paper value), *reproduced (trivial)* (measured and paper ratios both within the "
+               "stated band of 1: nothing to reproduce, not counted as reproduced).\n\n");
+    md_counts(rep, f);
+    if (rep->fuzz[0])
+        fprintf(f, "Robustness: %s.\n\n", rep->fuzz);
+    for (int i = 0; i < rep->ntables; i++) {
+        const struct skb_rtable *t = &rep->tables[i];
+        fprintf(f, "<a id=\"s-%s\"></a>\n## %s\n\n", t->id, t->title);
+        if (t->source[0])
+            fprintf(f, "Source: %s.", t->source);
+        if (t->intro)
+            fprintf(f, " %s", t->intro);
+        fprintf(f, "\n\n");
+        struct grid g;
+        if (grid_build(rep, t, &g) == 0) {
+            md_grid(t, &g, f);
+            grid_free(&g);
+        }
+        fputc('|', f);
+        for (int c = 0; c < t->ncols; c++)
+            md_cell(f, t->col[c]);
+        if (!t->unjudged)
+            fputs(" status | note |", f);
+        fputs("\n|", f);
+        for (int c = 0; c < t->ncols + (t->unjudged ? 0 : 2); c++)
+            fputs(" --- |", f);
+        fputc('\n', f);
+        for (int r = 0; r < t->nrows; r++) {
+            fputc('|', f);
+            for (int c = 0; c < t->ncols; c++) {
+                const char *cell = t->rows[r].cell[c];
+                char link[200];
+                if (c + 1 == t->link_col && section_exists(rep, cell)) {
+                    snprintf(link, sizeof link, "[%s](#s-%s)", cell, cell);
+                    cell = link;
+                }
+                md_cell(f, cell);
+            }
+            if (!t->unjudged) {
+                md_cell(f, skb_row_status_name(t->rows[r].status));
+                md_cell(f, t->rows[r].note);
+            }
+            fputc('\n', f);
+        }
+        fputc('\n', f);
+    }
+    fprintf(f, "<a id=\"s-plots\"></a>\n## Plots\n\n");
+    for (int i = 0; i < rep->nplots; i++) {
+        const struct skb_plot_entry *p = &rep->plots[i];
+        if (p->ok)
+            fprintf(f, "### %s\n\n![%s](plots/%s.png) ([SVG](plots/%s.svg))\n\n", p->title, p->title, p->name, p->name);
+        else
+            fprintf(f, "### %s\n\nnot run: %s\n\n", p->title, p->why);
+    }
+    for (int k = 0; k < rep->nruns; k++) {
+        char dir[1200];
+        snprintf(dir, sizeof dir, "%s/images", rep->runs[k].dir);
+        DIR *d = opendir(dir);
+        if (!d)
+            continue;
+        fprintf(f, "## GPU deformation images (%s)\n\n", rep->runs[k].machine_key);
+        struct dirent *e;
+        while ((e = readdir(d)))
+            if (strstr(e->d_name, ".png"))
+                fprintf(f, "- %s/%s\n", dir, e->d_name);
+        closedir(d);
+        fputc('\n', f);
+    }
     return ferror(f) ? SKB_EIO : 0;
 }

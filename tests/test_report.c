@@ -565,6 +565,30 @@ static void test_report_headline(void **state)
     free(html);
 }
 
+/* issue 17: the CPU table as a dataset x method grid — each cell the row's
+ * measured ratio with the row's status; the rows (and notes) are still there */
+static void test_report_grid(void **state)
+{
+    struct rfix *f = *state;
+    cJSON *cloth = cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[SKB_RF_CPU], "datasets"), "cloth");
+    set_num(cJSON_GetObjectItem(cloth, "ratio_to_linear"), "dlb", 2.0);
+    struct skb_report *rep = rfix_build(f);
+    char *html = render_page(rep, 1), *md = render_page(rep, 0);
+    char *grid = strstr(html, "<table class=\"grid\" id=\"g-fig18\">"), *rows = strstr(html, "<table id=\"t-fig18\">");
+    assert_non_null(grid);
+    assert_non_null(rows);
+    assert_true(grid < rows);
+    assert_non_null(strstr(grid, "<th>dlb<br><span class=\"src\">paper 1.38</span></th>"));
+    char *cell = strstr(grid, "<td class=\"differs\" title=\"differs: measured − paper = +0.62");
+    assert_non_null(cell);
+    assert_true(cell < rows);
+    assert_non_null(strstr(cell, ">2</td>"));
+    assert_non_null(strstr(md, "| cloth | 1 |"));
+    assert_non_null(strstr(md, " 2 ✗ |"));
+    free(html);
+    free(md);
+}
+
 /* issue 17: the bibliography names every seed id; the coverage table lists
  * the seeds' tables and figures, each section it names linked */
 static void test_report_coverage(void **state)
@@ -847,6 +871,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_report_attributions, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_headline, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_coverage, rfix_setup, rfix_teardown),
+        cmocka_unit_test_setup_teardown(test_report_grid, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_not_run, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_scenario_factor, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_scaling_factor, rfix_setup, rfix_teardown),
