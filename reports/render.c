@@ -33,9 +33,8 @@ static void md_counts(const struct skb_report *rep, FILE *f)
 
 /* the warning above everything when a run came from --quick */
 static const char quick_text[] =
-    "of the runs behind this report came from `--quick`: small samples and short timings. Verdicts may differ from "
-    "a full run (a property can hold on a few hundred samples and fail on a few thousand; timing ratios move); "
-    "run without --quick before citing a verdict.";
+    "of the runs behind this report came from `--quick` (small samples, short timings): verdicts may differ from a "
+    "full run; run without --quick before citing one.";
 
 /* a section id the page has: a table, the plots or a run's images */
 static int section_exists(const struct skb_report *rep, const char *id)
@@ -120,7 +119,9 @@ static const char css[] =
     ".mixed{background:#fff3cd}.warn{background:#fff3cd;border:1px solid #d9b44a;padding:6px 10px;margin:.4em 0}"
     "#t-headline{width:100%}#t-headline td,#t-headline th{font-size:12px;padding:1px 5px;line-height:1.3}"
     "#t-headline a{color:#0645ad}#t-headline td:nth-child(5){white-space:nowrap}.warn{font-size:13px}"
-    "#s-headline{margin-top:.5em}#t-headline td:nth-child(1){width:22%}#t-headline td:nth-child(6){width:26%}"
+    "#s-headline{margin-top:.5em}#t-headline{table-layout:fixed}#t-headline th:nth-child(1){width:21%}"
+    "#t-headline th:nth-child(2){width:11%}#t-headline th:nth-child(3){width:21%}#t-headline th:nth-child(4){width:12%}"
+    "#t-headline th:nth-child(5){width:6%}#t-headline th:nth-child(6){width:29%}"
     "#toc ol{columns:3;font-size:12px;margin:.2em 0}#toc h2{margin-top:.8em}h1{margin:0 0 .2em 0;font-size:1.4em}"
     "body>p.src:first-of-type{margin:.2em 0}table.grid td{text-align:right}table.grid th{white-space:nowrap}"
     "details{margin:.3em 0 1em 0;font-size:12px}";
@@ -156,9 +157,9 @@ static void html_td(FILE *f, const char *cls, const char *text)
 /* the first screen: the papers' headline claims, each linked to its section */
 static void html_headline(const struct skb_report *rep, FILE *f)
 {
-    fprintf(f, "<h2 id=\"s-headline\">Headline claims of the papers</h2>\n<p class=\"src\">Each row sums up the judged "
-               "rows of its section (follow the link); nothing is judged here again. Sources: seed ids as in the "
-               "<a href=\"#s-bibliography\">bibliography</a>.</p>\n<table id=\"t-headline\"><thead><tr><th>claim</th>"
+    fprintf(f, "<h2 id=\"s-headline\">Headline claims of the papers <span class=\"src\">— each row sums up the judged "
+               "rows of its section (follow the link), nothing is judged again; seed ids as in the "
+               "<a href=\"#s-bibliography\">bibliography</a></span></h2>\n<table id=\"t-headline\"><thead><tr><th>claim</th>"
                "<th>source</th><th>measured</th><th>paper</th><th>status</th><th>rows</th></tr></thead><tbody>\n");
     for (int i = 0; i < rep->nheadline; i++) {
         const struct skb_headline *h = &rep->headline[i];

@@ -89,10 +89,13 @@ static void summarise_col(const struct skb_rtable *t, const int *sel, int nsel, 
     else if (v && nv > 0) {
         qsort(v, (size_t)nv, sizeof *v, cmp_double);
         double med = nv % 2 ? v[nv / 2] : (v[nv / 2 - 1] + v[nv / 2]) / 2;
-        if (v[0] == v[nv - 1])
-            snprintf(out, n, "%.4g", v[0]);
+        char lo[32], hi[32];
+        snprintf(lo, sizeof lo, "%.3g", v[0]);
+        snprintf(hi, sizeof hi, "%.3g", v[nv - 1]);
+        if (strcmp(lo, hi) == 0)
+            snprintf(out, n, "%s (%d rows)", lo, nv);
         else
-            snprintf(out, n, "%.3g–%.3g (median %.3g, %d rows)", v[0], v[nv - 1], med, nv);
+            snprintf(out, n, "%s–%s (median %.3g, %d rows)", lo, hi, med, nv);
         if (nv < nsel) {
             char more[64];
             snprintf(more, sizeof more, "; %d without a value", nsel - nv);
@@ -168,6 +171,21 @@ static int overall_status(const int *count)
     return count[SKB_ROW_CONTEXT] ? SKB_ROW_CONTEXT : SKB_ROW_NOT_RUN;
 }
 
+/* whether a differing row before sel[i] has the same label (several machines) */
+static int seen_before(const struct skb_rtable *t, const int *sel, int i, const cJSON *spec,
+                       const struct skb_report *rep, const char *label)
+{
+    for (int j = 0; j < i; j++) {
+        char other[120];
+        if (t->rows[sel[j]].status != SKB_ROW_DIFFERS)
+            continue;
+        row_label(rep, t, &t->rows[sel[j]], spec, other, sizeof other);
+        if (strcmp(other, label) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 static void rows_text(const struct skb_report *rep, const struct skb_rtable *t, const int *sel, int nsel,
                       const int *count, const cJSON *spec, char *out, size_t n)
 {
@@ -180,15 +198,25 @@ static void rows_text(const struct skb_report *rep, const struct skb_rtable *t, 
         }
     if (!count[SKB_ROW_DIFFERS] || nsel < 2)
         return;
-    /* the first few that differ; the section has them all */
-    append(out, n, "", "; differs:");
-    for (int i = 0, k = 0; i < nsel; i++)
-        if (t->rows[sel[i]].status == SKB_ROW_DIFFERS && k < 4) {
-            char label[120];
-            row_label(rep, t, &t->rows[sel[i]], spec, label, sizeof label);
-            append(out, n, k++ ? ", " : " ", label);
-        }
-    if (count[SKB_ROW_DIFFERS] > 4)
+    /* the first few names that differ (once each, whatever the machine);
+     * the section has them all */
+    char names[300] = "";
+    int k = 0, more = 0;
+    for (int i = 0; i < nsel; i++) {
+        char label[120];
+        if (t->rows[sel[i]].status != SKB_ROW_DIFFERS)
+            continue;
+        row_label(rep, t, &t->rows[sel[i]], spec, label, sizeof label);
+        if (seen_before(t, sel, i, spec, rep, label))
+            continue;
+        if (k++ < 4)
+            append(names, sizeof names, ", ", label);
+        else
+            more = 1;
+    }
+    append(out, n, "", "; differs: ");
+    append(out, n, "", names);
+    if (more)
         append(out, n, "", " …");
 }
 
