@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "skb_json.h"
 #include "skb_report.h"
+#include "report_internal.h"
 
 static void md_cell(FILE *f, const char *s)
 {
@@ -36,10 +37,35 @@ static const char quick_text[] =
     "of the runs behind this report came from `--quick` (small samples, short timings): verdicts may differ from a "
     "full run; run without --quick before citing one.";
 
-/* a section id the page has: a table, the plots or a run's images */
-static int section_exists(const struct skb_report *rep, const char *id)
+/* the first run with GPU images (images/) or the picture grid
+ * (gpu.json "method_pictures"), -1 when none has them */
+static int run_with(const struct skb_report *rep, int pictures)
 {
-    return id && *id && (skb_report_table(rep, id) || strcmp(id, "plots") == 0 || strcmp(id, "images") == 0);
+    for (int k = 0; k < rep->nruns; k++) {
+        char dir[1200];
+        snprintf(dir, sizeof dir, "%s/images", rep->runs[k].dir);
+        if (pictures ? skb__jget(rep->runs[k].doc[SKB_RF_GPU], "method_pictures") != NULL : access(dir, R_OK) == 0)
+            return k;
+    }
+    return -1;
+}
+
+/* the anchor of a section the page has — a table, the plots, a run's
+ * images or picture grid — into buf; 0 when the page has no such section */
+static int section_href(const struct skb_report *rep, const char *id, char *buf, size_t n)
+{
+    int k;
+    if (!id || !*id)
+        return 0;
+    if (skb_report_table(rep, id) || strcmp(id, "plots") == 0)
+        snprintf(buf, n, "#s-%s", id);
+    else if (strcmp(id, "images") == 0 && (k = run_with(rep, 0)) >= 0)
+        snprintf(buf, n, k ? "#s-images-%d" : "#s-images", k);
+    else if (strcmp(id, "pictures") == 0 && (k = run_with(rep, 1)) >= 0)
+        snprintf(buf, n, "#pictures-%d", k);
+    else
+        return 0;
+    return 1;
 }
 
 static void md_headline(const struct skb_report *rep, FILE *f)
@@ -50,7 +76,11 @@ static void md_headline(const struct skb_report *rep, FILE *f)
     for (int i = 0; i < rep->nheadline; i++) {
         const struct skb_headline *h = &rep->headline[i];
         char claim[400];
-        snprintf(claim, sizeof claim, section_exists(rep, h->table) ? "[%s](#s-%s)" : "%s", h->claim, h->table);
+        char href[128];
+        if (section_href(rep, h->table, href, sizeof href))
+            snprintf(claim, sizeof claim, "[%s](%s)", h->claim, href);
+        else
+            snprintf(claim, sizeof claim, "%s", h->claim);
         fputc('|', f);
         md_cell(f, claim);
         md_cell(f, h->source);
@@ -164,10 +194,12 @@ static void html_headline(const struct skb_report *rep, FILE *f)
     for (int i = 0; i < rep->nheadline; i++) {
         const struct skb_headline *h = &rep->headline[i];
         fprintf(f, "<tr class=\"%s\"><td>", status_class(h->status));
-        if (section_exists(rep, h->table))
-            fprintf(f, "<a href=\"#s-%s\">", h->table);
+        char href[128];
+        int link = section_href(rep, h->table, href, sizeof href);
+        if (link)
+            fprintf(f, "<a href=\"%s\">", href);
         html_esc(f, h->claim);
-        fprintf(f, "%s</td>", section_exists(rep, h->table) ? "</a>" : "");
+        fprintf(f, "%s</td>", link ? "</a>" : "");
         html_td(f, NULL, h->source);
         html_td(f, NULL, h->measured);
         html_td(f, NULL, h->paper);
@@ -193,6 +225,8 @@ static void html_toc(const struct skb_report *rep, FILE *f)
         if (access(dir, R_OK) == 0)
             fprintf(f, k ? "<li><a href=\"#s-images-%d\">GPU deformation images (run %d)</a></li>"
                          : "<li><a href=\"#s-images\">GPU deformation images</a></li>", k, k + 1);
+        if (skb__jget(rep->runs[k].doc[SKB_RF_GPU], "method_pictures"))
+            fprintf(f, "<li><a href=\"#pictures-%d\">Every method, the same poses%s</a></li>", k, k ? " (another run)" : "");
     }
     fprintf(f, "</ol></nav>\n");
 }
@@ -371,8 +405,9 @@ static void html_rows(const struct skb_report *rep, const struct skb_rtable *t, 
         const struct skb_rrow *row = &t->rows[r];
         fprintf(f, "<tr class=\"%s\">", t->unjudged ? "context" : status_class(row->status));
         for (int c = 0; c < t->ncols; c++) {
-            int link = c + 1 == t->link_col && section_exists(rep, row->cell[c]);
-            fprintf(f, link ? "<td><a href=\"#s-%s\">" : "<td>", row->cell[c]);
+            char href[128];
+            int link = c + 1 == t->link_col && section_href(rep, row->cell[c], href, sizeof href);
+            fprintf(f, link ? "<td><a href=\"%s\">" : "<td>", href);
             html_esc(f, row->cell[c]);
             fprintf(f, link ? "</a></td>" : "</td>");
         }
@@ -505,6 +540,7 @@ int skb_report_render_html(const struct skb_report *rep, const char *plot_dir, F
         }
         fprintf(f, "</div>\n");
     }
+    skb__render_pictures_html(f, rep);
     fprintf(f, "%s\n</body></html>\n", check_js);
     return ferror(f) ? SKB_EIO : 0;
 }
@@ -594,8 +630,9 @@ int skb_report_render_md(const struct skb_report *rep, FILE *f)
             for (int c = 0; c < t->ncols; c++) {
                 const char *cell = t->rows[r].cell[c];
                 char link[200];
-                if (c + 1 == t->link_col && section_exists(rep, cell)) {
-                    snprintf(link, sizeof link, "[%s](#s-%s)", cell, cell);
+                char href[128];
+                if (c + 1 == t->link_col && section_href(rep, cell, href, sizeof href)) {
+                    snprintf(link, sizeof link, "[%s](%s)", cell, href);
                     cell = link;
                 }
                 md_cell(f, cell);
@@ -630,5 +667,17 @@ int skb_report_render_md(const struct skb_report *rep, FILE *f)
         closedir(d);
         fputc('\n', f);
     }
+    skb__render_pictures_md(f, rep);
     return ferror(f) ? SKB_EIO : 0;
+}
+
+/* for the picture grid (render_pictures.c) */
+void skb__html_esc(FILE *f, const char *s)
+{
+    html_esc(f, s);
+}
+
+int skb__data_uri(FILE *f, const char *path, const char *mime)
+{
+    return data_uri(f, path, mime);
 }
