@@ -448,10 +448,10 @@ static void html_section(const struct skb_report *rep, const struct skb_rtable *
     html_rows(rep, t, f);
 }
 
-int skb_report_render_html(const struct skb_report *rep, const char *plot_dir, FILE *f)
+/* the top: title, the --quick warning, the headline claims, the contents,
+ * the status legend and counts */
+static void html_top(const struct skb_report *rep, FILE *f)
 {
-    fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-               "<title>skinbench report</title><style>%s</style></head>\n<body>\n", css);
     fprintf(f, "<h1>skinbench report</h1>\n");
     if (rep->quick) {
         fprintf(f, "<p class=\"warn\" id=\"quick-warning\"><b>Warning: %d of %d</b> ", rep->quick, rep->nruns);
@@ -473,8 +473,10 @@ int skb_report_render_html(const struct skb_report *rep, const char *plot_dir, F
         html_esc(f, rep->fuzz);
         fprintf(f, "</p>\n");
     }
-    for (int i = 0; i < rep->ntables; i++)
-        html_section(rep, &rep->tables[i], f);
+}
+
+static void html_plots(const struct skb_report *rep, const char *plot_dir, FILE *f)
+{
     fprintf(f, "<h2 id=\"s-plots\">Plots</h2>\n<div id=\"plots\">\n");
     for (int i = 0; i < rep->nplots; i++) {
         const struct skb_plot_entry *p = &rep->plots[i];
@@ -501,45 +503,60 @@ int skb_report_render_html(const struct skb_report *rep, const char *plot_dir, F
         fprintf(f, "</figcaption></figure>\n");
     }
     fprintf(f, "</div>\n");
-    for (int k = 0; k < rep->nruns; k++) {
-        char dir[1200];
-        snprintf(dir, sizeof dir, "%s/images", rep->runs[k].dir);
-        DIR *d = opendir(dir);
-        if (!d)
-            continue;
-        fprintf(f, k ? "<h2 id=\"s-images-%d\">GPU deformation images (" : "<h2 id=\"s-images\">GPU deformation images (", k);
-        html_esc(f, rep->runs[k].machine_key);
-        fprintf(f, ")</h2>\n<div class=\"images\" id=\"images-%d\">\n", k);
-        struct dirent *e;
-        char *names[256];
-        int n = 0;
-        while ((e = readdir(d)) && n < 256) {
-            size_t l = strlen(e->d_name);
-            if (l > 4 && strcmp(e->d_name + l - 4, ".png") == 0)
-                names[n++] = strdup(e->d_name);
-        }
-        closedir(d);
-        /* sorted for a stable page */
-        for (int i = 1; i < n; i++)
-            for (int j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
-                char *tmp = names[j];
-                names[j] = names[j - 1];
-                names[j - 1] = tmp;
-            }
-        for (int i = 0; i < n; i++) {
-            char path[1500];
-            snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-            fprintf(f, "<figure><img alt=\"");
-            html_esc(f, names[i]);
-            fprintf(f, "\" src=\"");
-            data_uri(f, path, "image/png");
-            fprintf(f, "\"><figcaption>");
-            html_esc(f, names[i]);
-            fprintf(f, "</figcaption></figure>\n");
-            free(names[i]);
-        }
-        fprintf(f, "</div>\n");
+}
+
+/* one run's images/ PNGs, sorted by name */
+static void html_images(const struct skb_report *rep, int k, FILE *f)
+{
+    char dir[1200];
+    snprintf(dir, sizeof dir, "%s/images", rep->runs[k].dir);
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    fprintf(f, k ? "<h2 id=\"s-images-%d\">GPU deformation images (" : "<h2 id=\"s-images\">GPU deformation images (", k);
+    html_esc(f, rep->runs[k].machine_key);
+    fprintf(f, ")</h2>\n<div class=\"images\" id=\"images-%d\">\n", k);
+    struct dirent *e;
+    char *names[256];
+    int n = 0;
+    while ((e = readdir(d)) && n < 256) {
+        size_t l = strlen(e->d_name);
+        if (l > 4 && strcmp(e->d_name + l - 4, ".png") == 0)
+            names[n++] = strdup(e->d_name);
     }
+    closedir(d);
+    /* sorted for a stable page */
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+            char *tmp = names[j];
+            names[j] = names[j - 1];
+            names[j - 1] = tmp;
+        }
+    for (int i = 0; i < n; i++) {
+        char path[1500];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        fprintf(f, "<figure><img alt=\"");
+        html_esc(f, names[i]);
+        fprintf(f, "\" src=\"");
+        data_uri(f, path, "image/png");
+        fprintf(f, "\"><figcaption>");
+        html_esc(f, names[i]);
+        fprintf(f, "</figcaption></figure>\n");
+        free(names[i]);
+    }
+    fprintf(f, "</div>\n");
+}
+
+int skb_report_render_html(const struct skb_report *rep, const char *plot_dir, FILE *f)
+{
+    fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+               "<title>skinbench report</title><style>%s</style></head>\n<body>\n", css);
+    html_top(rep, f);
+    for (int i = 0; i < rep->ntables; i++)
+        html_section(rep, &rep->tables[i], f);
+    html_plots(rep, plot_dir, f);
+    for (int k = 0; k < rep->nruns; k++)
+        html_images(rep, k, f);
     skb__render_pictures_html(f, rep);
     fprintf(f, "%s\n</body></html>\n", check_js);
     return ferror(f) ? SKB_EIO : 0;
@@ -588,63 +605,56 @@ static void md_grid(const struct skb_rtable *t, const struct grid *g, FILE *f)
     fputs("\n\n", f);
 }
 
-int skb_report_render_md(const struct skb_report *rep, FILE *f)
+/* one table's rows in Markdown, a section id given as a link */
+static void md_rows(const struct skb_report *rep, const struct skb_rtable *t, FILE *f)
 {
-    fprintf(f, "# skinbench report\n\n");
-    if (rep->quick)
-        fprintf(f, "> **Warning: %d of %d** %s\n\n", rep->quick, rep->nruns, quick_text);
-    md_headline(rep, f);
-    md_toc(rep, f);
-    fprintf(f, "Every reproduced number beside the paper's (reports/reference.json). Status: "
-               "*reproduced* (within the stated rule), *differs* (the note gives the measured difference and, where "
-               "the results say, why), *not run*, *context* (paper number from other hardware/models, shown, not "
-               "judged), *new* (no paper value), *reproduced (trivial)* (measured and paper ratios both within the "
-               "stated band of 1: nothing to reproduce, not counted as reproduced).\n\n");
-    md_counts(rep, f);
-    if (rep->fuzz[0])
-        fprintf(f, "Robustness: %s.\n\n", rep->fuzz);
-    for (int i = 0; i < rep->ntables; i++) {
-        const struct skb_rtable *t = &rep->tables[i];
-        fprintf(f, "<a id=\"s-%s\"></a>\n## %s\n\n", t->id, t->title);
-        if (t->source[0])
-            fprintf(f, "Source: %s.", t->source);
-        if (t->intro)
-            fprintf(f, " %s", t->intro);
-        fprintf(f, "\n\n");
-        struct grid g;
-        if (grid_build(rep, t, &g) == 0) {
-            md_grid(t, &g, f);
-            grid_free(&g);
-        }
+    fputc('|', f);
+    for (int c = 0; c < t->ncols; c++)
+        md_cell(f, t->col[c]);
+    if (!t->unjudged)
+        fputs(" status | note |", f);
+    fputs("\n|", f);
+    for (int c = 0; c < t->ncols + (t->unjudged ? 0 : 2); c++)
+        fputs(" --- |", f);
+    fputc('\n', f);
+    for (int r = 0; r < t->nrows; r++) {
         fputc('|', f);
-        for (int c = 0; c < t->ncols; c++)
-            md_cell(f, t->col[c]);
-        if (!t->unjudged)
-            fputs(" status | note |", f);
-        fputs("\n|", f);
-        for (int c = 0; c < t->ncols + (t->unjudged ? 0 : 2); c++)
-            fputs(" --- |", f);
-        fputc('\n', f);
-        for (int r = 0; r < t->nrows; r++) {
-            fputc('|', f);
-            for (int c = 0; c < t->ncols; c++) {
-                const char *cell = t->rows[r].cell[c];
-                char link[200];
-                char href[128];
-                if (c + 1 == t->link_col && section_href(rep, cell, href, sizeof href)) {
-                    snprintf(link, sizeof link, "[%s](%s)", cell, href);
-                    cell = link;
-                }
-                md_cell(f, cell);
+        for (int c = 0; c < t->ncols; c++) {
+            const char *cell = t->rows[r].cell[c];
+            char link[200], href[128];
+            if (c + 1 == t->link_col && section_href(rep, cell, href, sizeof href)) {
+                snprintf(link, sizeof link, "[%s](%s)", cell, href);
+                cell = link;
             }
-            if (!t->unjudged) {
-                md_cell(f, skb_row_status_name(t->rows[r].status));
-                md_cell(f, t->rows[r].note);
-            }
-            fputc('\n', f);
+            md_cell(f, cell);
+        }
+        if (!t->unjudged) {
+            md_cell(f, skb_row_status_name(t->rows[r].status));
+            md_cell(f, t->rows[r].note);
         }
         fputc('\n', f);
     }
+    fputc('\n', f);
+}
+
+static void md_section(const struct skb_report *rep, const struct skb_rtable *t, FILE *f)
+{
+    struct grid g;
+    fprintf(f, "<a id=\"s-%s\"></a>\n## %s\n\n", t->id, t->title);
+    if (t->source[0])
+        fprintf(f, "Source: %s.", t->source);
+    if (t->intro)
+        fprintf(f, " %s", t->intro);
+    fprintf(f, "\n\n");
+    if (grid_build(rep, t, &g) == 0) {
+        md_grid(t, &g, f);
+        grid_free(&g);
+    }
+    md_rows(rep, t, f);
+}
+
+static void md_plots_images(const struct skb_report *rep, FILE *f)
+{
     fprintf(f, "<a id=\"s-plots\"></a>\n## Plots\n\n");
     for (int i = 0; i < rep->nplots; i++) {
         const struct skb_plot_entry *p = &rep->plots[i];
@@ -667,6 +677,26 @@ int skb_report_render_md(const struct skb_report *rep, FILE *f)
         closedir(d);
         fputc('\n', f);
     }
+}
+
+int skb_report_render_md(const struct skb_report *rep, FILE *f)
+{
+    fprintf(f, "# skinbench report\n\n");
+    if (rep->quick)
+        fprintf(f, "> **Warning: %d of %d** %s\n\n", rep->quick, rep->nruns, quick_text);
+    md_headline(rep, f);
+    md_toc(rep, f);
+    fprintf(f, "Every reproduced number beside the paper's (reports/reference.json). Status: "
+               "*reproduced* (within the stated rule), *differs* (the note gives the measured difference and, where "
+               "the results say, why), *not run*, *context* (paper number from other hardware/models, shown, not "
+               "judged), *new* (no paper value), *reproduced (trivial)* (measured and paper ratios both within the "
+               "stated band of 1: nothing to reproduce, not counted as reproduced).\n\n");
+    md_counts(rep, f);
+    if (rep->fuzz[0])
+        fprintf(f, "Robustness: %s.\n\n", rep->fuzz);
+    for (int i = 0; i < rep->ntables; i++)
+        md_section(rep, &rep->tables[i], f);
+    md_plots_images(rep, f);
     skb__render_pictures_md(f, rep);
     return ferror(f) ? SKB_EIO : 0;
 }
