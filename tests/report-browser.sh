@@ -56,6 +56,8 @@ else
   [ "$3" = "$claims" ] && echo "ok   headline rows: $3 (one per reference.json claim)" \
     || { echo "FAIL headline rows $3, reference.json has $claims claims"; fail=1; }
 fi
+noid=$(grep -o '<h2[^>]*>' "$tmp/dom.html" | grep -vc 'id=')
+[ "$noid" -eq 0 ] && echo "ok   every h2 has an id" || { echo "FAIL $noid h2 heading(s) without an id"; fail=1; }
 links=$(sed -n '/<table id="t-headline"/,/<\/table>/p' "$tmp/dom.html" | grep -o '<a href="#s-[a-z0-9]*"' | sort -u | sed 's/.*#//;s/"//')
 [ -n "$links" ] || { echo "FAIL headline rows link to no section"; fail=1; }
 for l in $links; do
