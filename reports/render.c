@@ -98,7 +98,11 @@ static void md_toc(const struct skb_report *rep, FILE *f)
     fprintf(f, "Contents: [headline claims](#s-headline)");
     for (int i = 0; i < rep->ntables; i++)
         fprintf(f, " · [%s](#s-%s)", rep->tables[i].title, rep->tables[i].id);
-    fprintf(f, " · [plots](#s-plots)\n\n");
+    fprintf(f, " · [plots](#s-plots)");
+    for (int k = 0; k < rep->nruns; k++)
+        if (skb__jget(rep->runs[k].doc[SKB_RF_GPU], "method_pictures"))
+            fprintf(f, " · [every method, the same poses%s](#pictures-%d)", k ? " (another run)" : "", k);
+    fprintf(f, "\n\n");
 }
 
 static void html_esc(FILE *f, const char *s)
