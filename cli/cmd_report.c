@@ -109,12 +109,18 @@ int skb_cmd_report(int argc, char **argv)
         }
         nruns += n;
     }
-    for (int k = 0; k < nruns; k++)
-        for (int i = 0; i < SKB_RF_COUNT; i++)
+    for (int k = 0; k < nruns; k++) {
+        for (int i = 0; i < skb_rfile_count(); i++)
             if (runs[k].err[i][0]) {
                 skb_cli_error("report: %s", runs[k].err[i]);
                 bad++;
             }
+        /* never ignored silently: a file no experiment declares (a renamed
+         * experiment, a typo, an experiment this build lacks) is named */
+        for (int i = 0; i < runs[k].nunknown && i < SKB_MAX_UNKNOWN; i++)
+            skb_cli_error("report: %s/%s: unknown results file: no registered experiment writes it (see skinbench "
+                          "list experiments); not in the report", runs[k].dir, runs[k].unknown[i]);
+    }
     if (skb_mkdirs(out, msg, sizeof msg) < 0) {
         skb_cli_error("report: %s", msg);
         rc = 1;
