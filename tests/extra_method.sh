@@ -23,11 +23,8 @@ fi
 tmp=$(mktemp -d)
 trap '[ -n "${SKB_KEEP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"' EXIT
 tree="$tmp/tree"
-mkdir -p "$tree/build"
-# sources (mtimes kept, so only what the steps touch rebuilds), then objects
-(cd "$src" && tar --exclude='./build*' --exclude=./results --exclude=./.git --exclude=./skinbench -cf - .) \
-  | (cd "$tree" && tar xf -)
-(cd "$bdir" && tar --exclude=./tests --exclude=./fuzz -cf - .) | (cd "$tree/build" && tar xf -)
+. "$src/tests/extra/copy_tree.sh"
+copy_tree "$src" "$bdir" "$tree"
 
 # README "Adding a method", step 1: the method file
 cp "$src/tests/extra/nlerp_mat.c" "$tree/methods/nlerp_mat.c"
