@@ -430,9 +430,23 @@ void skb__gate_gpu(struct skb_gate *g, const struct skb_results *base, const str
 
 void skb__gate_cpu(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur)
 {
-    if (cJSON_IsTrue(jget(base->doc[SKB_RF_CPU], "verified")) && cur->doc[SKB_RF_CPU]
-        && !cJSON_IsTrue(jget(cur->doc[SKB_RF_CPU], "verified")))
-        regression(g->s, "cpu.json: \"verified\" is no longer true (a timed kernel's output was not checked or wrong)");
+    if (!cJSON_IsTrue(jget(base->doc[SKB_RF_CPU], "verified")) || !cur->doc[SKB_RF_CPU]
+        || cJSON_IsTrue(jget(cur->doc[SKB_RF_CPU], "verified")))
+        return;
+    /* name the kernels whose check failed (cpu.json "failures": kernel -> why) */
+    char names[400] = "";
+    size_t n = 0;
+    int count = 0, shown = 0;
+    const cJSON *f;
+    cJSON_ArrayForEach(f, jget(cur->doc[SKB_RF_CPU], "failures")) {
+        if (f->string && n < sizeof names - 80) {
+            n += (size_t)snprintf(names + n, sizeof names - n, "%s%.70s", n ? ", " : "", f->string);
+            shown++;
+        }
+        count++;
+    }
+    regression(g->s, "cpu.json: \"verified\" is no longer true (a timed kernel's output was not checked or wrong)%s%s%s",
+               count ? "; failed: " : "", names, shown < count ? ", ..." : "");
 }
 
 /* a timed benchmark the gate could not decide: never a pass (exit 3) */

@@ -7,6 +7,7 @@
 #include "skb_json.h"
 #include "skb_report.h"
 #include "skb_method.h"
+#include "report_internal.h"   /* skb__tbl_new: the column cap */
 
 #define FIXTURE "tests/fixtures/run-a"
 #define FIXTURE_REGRESSED "tests/fixtures/run-regressed"
@@ -601,6 +602,59 @@ static void test_compare_new_method(void **state)
     skb_results_free(&rb);
 }
 
+static int summary_has(const cJSON *sum, const char *needle);
+
+/* compare names the kernels whose check failed when "verified" turns false */
+static void test_compare_names_failed_kernel(void **state)
+{
+    (void)state;
+    static struct skb_results ra, rb;
+    char msg[512];
+    cJSON *sum = NULL;
+    struct skb_compare_opts o = { 0.01, 0.05, 0 };
+    assert_int_equal(skb_results_load(FIXTURE, &ra, msg, sizeof msg), 0);
+    assert_int_equal(skb_results_load(FIXTURE, &rb, msg, sizeof msg), 0);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(ra.doc[SKB_RF_CPU], "verified")));
+    cJSON_ReplaceItemInObject(rb.doc[SKB_RF_CPU], "verified", cJSON_CreateFalse());
+    cJSON_DeleteItemFromObject(rb.doc[SKB_RF_CPU], "failures");
+    cJSON *fl = cJSON_AddObjectToObject(rb.doc[SKB_RF_CPU], "failures");
+    cJSON_AddStringToObject(fl, "double/dlb/arm", "max error 1e-3 > 1e-9");
+    FILE *devnull = fopen("/dev/null", "w");
+    assert_true(skb_compare_run(&ra, &rb, NULL, &o, devnull, &sum) >= 1);
+    fclose(devnull);
+    assert_true(summary_has(sum, "\"verified\" is no longer true"));
+    assert_true(summary_has(sum, "failed: double/dlb/arm"));
+    cJSON_Delete(sum);
+    skb_results_free(&ra);
+    skb_results_free(&rb);
+}
+
+/* a table wider than SKB_RMAXCOLS fails the report loudly (never a dropped column) */
+static void test_report_column_cap(void **state)
+{
+    (void)state;
+    static struct skb_results r;
+    struct skb_report rep;
+    const char *cols[SKB_RMAXCOLS + 2];
+    for (int i = 0; i <= SKB_RMAXCOLS; i++)
+        cols[i] = "c";
+    cols[SKB_RMAXCOLS + 1] = NULL;
+    memset(&rep, 0, sizeof rep);
+    rep.nruns = 1;
+    rep.runs = &r;
+    assert_null(skb__tbl_new(&rep, "wide", "too wide", "", NULL, cols));
+    assert_non_null(strstr(rep.overflow, "table wide has 15 columns, more than SKB_RMAXCOLS = 14"));
+    cols[SKB_RMAXCOLS] = NULL;
+    rep.overflow[0] = 0;
+    assert_non_null(skb__tbl_new(&rep, "fits", "14 columns", "", NULL, cols));
+    assert_int_equal(rep.overflow[0], 0);
+    /* and tables grow past any fixed count */
+    for (int i = 0; i < 40; i++)
+        assert_non_null(skb__tbl_new(&rep, "more", "more", "", NULL, cols));
+    assert_int_equal(rep.ntables, 41);
+    skb_report_free(&rep);
+}
+
 /* two machines merge into one report: every table gains a machine column */
 static void test_report_two_machines(void **state)
 {
@@ -839,6 +893,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_report_every_method, rfix_setup, rfix_teardown),
         cmocka_unit_test(test_results_unknown_file),
         cmocka_unit_test(test_compare_new_method),
+        cmocka_unit_test(test_compare_names_failed_kernel),
+        cmocka_unit_test(test_report_column_cap),
         cmocka_unit_test(test_report_two_machines),
         cmocka_unit_test(test_compare_gates),
         cmocka_unit_test(test_compare_missing_experiment),
