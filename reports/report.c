@@ -76,7 +76,7 @@ const char *skb__why_lookup(const cJSON *doc, const char *key, const char *sub)
 
 /* the members of the paper's map first, then every member of the measured
  * maps not listed yet: the paper's rows keep their order and a method only
- * the results know still gets its row */
+ * the results know still gets its row.  -1 when more than max */
 int skb__key_union(const cJSON *paper, const cJSON *a, const cJSON *b, const cJSON **out, int max)
 {
     const cJSON *maps[3] = { paper, a, b }, *m;
@@ -86,7 +86,9 @@ int skb__key_union(const cJSON *paper, const cJSON *a, const cJSON *b, const cJS
             int seen = !m->string || !cJSON_IsObject(m);
             for (int j = 0; j < n && !seen; j++)
                 seen = strcmp(out[j]->string, m->string) == 0;
-            if (!seen && n < max)
+            if (!seen && n == max)
+                return -1;   /* the caller fails the report: never a dropped row */
+            if (!seen)
                 out[n++] = m;
         }
     return n;
@@ -276,6 +278,17 @@ void skb__set_source(char *buf, size_t n, const cJSON *sec)
 }
 
 /* ---- run metadata (descriptive) ---- */
+
+/* a fixed limit a table builder hit: the report fails with this message */
+void skb__overflow(struct skb_report *rep, const char *fmt, ...)
+{
+    va_list ap;
+    if (rep->overflow[0])
+        return;
+    va_start(ap, fmt);
+    vsnprintf(rep->overflow, sizeof rep->overflow, fmt, ap);
+    va_end(ap);
+}
 
 void skb__add_libs(const cJSON *doc, char *buf, size_t n)
 {

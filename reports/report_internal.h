@@ -27,6 +27,9 @@ char *skb__tol_text(const cJSON *sec);
 const char *skb__ref_str(const cJSON *sec, const char *k);
 void skb__set_source(char *buf, size_t n, const cJSON *sec);
 void skb__add_libs(const cJSON *doc, char *buf, size_t n);
+void skb__overflow(struct skb_report *rep, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* the most methods one table lists (report_flops.c): more fails the report */
+#define SKB_RMAXMETHODS 256
 /* report_cd.c */
 void skb__report_table62(struct skb_report *rep);
 /* report_cpu.c */

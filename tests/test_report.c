@@ -655,6 +655,23 @@ static void test_report_column_cap(void **state)
     skb_report_free(&rep);
 }
 
+/* more methods than a table can list fails the report naming the limit */
+static void test_report_method_cap(void **state)
+{
+    struct rfix *f = *state;
+    cJSON *other = cJSON_GetObjectItem(f->r.doc[SKB_RF_PROPERTIES], "verdicts");
+    assert_non_null(other);
+    for (int i = 0; i < 300; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "extra%d", i);
+        cJSON *m = cJSON_AddObjectToObject(other, name);
+        cJSON_AddStringToObject(m, "rigidity", "+");
+    }
+    skb_report_free(&f->rep);
+    assert_true(skb_report_build(&f->r, 1, f->ref, &f->rep, f->msg, sizeof f->msg) < 0);
+    assert_non_null(strstr(f->msg, "properties.json lists more than 256 methods"));
+}
+
 /* two machines merge into one report: every table gains a machine column */
 static void test_report_two_machines(void **state)
 {
@@ -895,6 +912,7 @@ int main(void)
         cmocka_unit_test(test_compare_new_method),
         cmocka_unit_test(test_compare_names_failed_kernel),
         cmocka_unit_test(test_report_column_cap),
+        cmocka_unit_test_setup_teardown(test_report_method_cap, rfix_setup, rfix_teardown),
         cmocka_unit_test(test_report_two_machines),
         cmocka_unit_test(test_compare_gates),
         cmocka_unit_test(test_compare_missing_experiment),
