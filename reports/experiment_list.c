@@ -142,8 +142,11 @@ static const struct skb_experiment_desc desc_gpu = {
     .files = (const struct skb_result_file[]){ { "gpu.json", 1, skb__check_gpu, methods_gpu }, { NULL, 0, NULL, NULL } },
     .sections = (const struct skb_report_section[]){
         { "fig19", SKB_NEED_SHADER, skb__report_fig19, NULL }, { "gpu", SKB_NEED_SHADER, skb__report_gpu_times, NULL },
+        { "arm_volume", SKB_NEED_SKIN, skb__report_arm_volume, NULL }, { "heat_map", SKB_NEED_SKIN, skb__report_heat_map, NULL },
         { NULL, 0, NULL, NULL } },
-    .plots = (const struct skb_report_plot[]){ { "gpu-times", SKB_NEED_SHADER, skb__plot_gpu }, { NULL, 0, NULL } },
+    .plots = (const struct skb_report_plot[]){
+        { "gpu-times", SKB_NEED_SHADER, skb__plot_gpu }, { "arm-volume", SKB_NEED_SKIN, skb__plot_arm_volume },
+        { "arm-section", SKB_NEED_SKIN, skb__plot_arm_section }, { NULL, 0, NULL } },
     .gate = skb__gate_gpu,
 };
 

@@ -4,6 +4,7 @@
 #ifndef SKB_REPORT_INTERNAL_H
 #define SKB_REPORT_INTERNAL_H
 #include <stddef.h>
+#include <stdio.h>
 #include <cJSON.h>
 #include "skb_report.h"
 
@@ -65,6 +66,8 @@ void skb__plot_bounds(struct skb_report *rep, const char *dir, const char *sfx, 
 void skb__plot_dib(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
 void skb__plot_spheres(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
 void skb__plot_cd(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
+void skb__plot_arm_volume(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
+void skb__plot_arm_section(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
 /* compare.c: each built-in experiment's exact gates */
 void skb__gate_properties(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
 void skb__gate_flops(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
@@ -76,5 +79,15 @@ void skb__absent_method_rows(struct skb_report *rep, struct skb_rtable *t, const
 void skb__plot_method_notes(struct skb_report *rep, int first, int need, const char *dir, const struct skb_results *r);
 /* compare: new experiments (files the baseline lacks) and new methods */
 void skb__gate_new_items(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
+
+/* render.c: HTML escaping and base64 data: URIs, for the other renderers */
+void skb__html_esc(FILE *f, const char *s);
+int skb__data_uri(FILE *f, const char *path, const char *mime);
+/* render_pictures.c: the methods x scenes grid of gpu.json "method_pictures" */
+void skb__render_pictures_html(FILE *f, const struct skb_report *rep);
+void skb__render_pictures_md(FILE *f, const struct skb_report *rep);
+/* report_pictures.c: arm volume over twist and heat-map error tables */
+void skb__report_arm_volume(struct skb_report *rep);
+void skb__report_heat_map(struct skb_report *rep);
 
 #endif

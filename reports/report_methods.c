@@ -112,13 +112,18 @@ void skb__absent_method_rows(struct skb_report *rep, struct skb_rtable *t, const
                        && row_names_method(&t->rows[j], t->ncols, m, gpu);
             if (seen)
                 continue;
-            char *cells[SKB_RMAXCOLS] = { 0 };
+            char *cells[SKB_RMAXCOLS] = { 0 }, *note = absent_note(r, d, sec, m, gpu);
             for (int c = off; c < t->ncols; c++)
                 cells[c - off] = c != mc ? strdup(c == off ? "—" : "")
                                  : strcmp(t->col[mc], "quantity") == 0 ? skb__fmt("method: %s", m->name) : strdup(m->name);
+            /* a descriptive table shows no note column: the reason goes in the next cell */
+            if (t->unjudged && mc + 1 < t->ncols) {
+                free(cells[mc + 1 - off]);
+                cells[mc + 1 - off] = strdup(note);
+            }
             int fi = skb_experiment_file_index(d, 0);
             int na = skb_method_absent_reason(m, sec->need, gpu) || (sec->elsewhere && fi >= 0 && r->doc[fi]);
-            skb__row_add(rep, t, k, na ? SKB_ROW_NA : SKB_ROW_NOT_RUN, absent_note(r, d, sec, m, gpu), cells[0], cells[1], cells[2],
+            skb__row_add(rep, t, k, na ? SKB_ROW_NA : SKB_ROW_NOT_RUN, note, cells[0], cells[1], cells[2],
                          cells[3], cells[4], cells[5], cells[6], cells[7], cells[8], cells[9], cells[10], cells[11],
                          cells[12], cells[13]);
         }
@@ -131,7 +136,14 @@ static int plot_has_series(const char *dir, const char *name, const char *key)
     char path[1400], want[200], *text;
     size_t len;
     snprintf(path, sizeof path, "%s/%s.gp", dir, name);
-    snprintf(want, sizeof want, "title '%s'", key);
+    /* the title as plots.c quotes it for gnuplot: a quote doubled */
+    size_t n = (size_t)snprintf(want, sizeof want, "title '");
+    for (const char *c = key; *c && n + 4 < sizeof want; c++) {
+        if (*c == '\'')
+            want[n++] = '\'';
+        want[n++] = *c;
+    }
+    snprintf(want + n, sizeof want - n, "'");
     if (skb_read_file(path, &text, &len, NULL, 0) < 0)
         return 0;
     int found = strstr(text, want) != NULL;
@@ -150,7 +162,8 @@ void skb__plot_method_notes(struct skb_report *rep, int first, int need, const c
         size_t n = 0;
         for (int i = 0; skb_methods[i]; i++) {
             const struct skb_method *m = skb_methods[i];
-            if (plot_has_series(dir, e->name, m->name) || plot_has_series(dir, e->name, skb_refit_key(m)))
+            if (plot_has_series(dir, e->name, m->name) || plot_has_series(dir, e->name, skb_refit_key(m))
+                || (m->title && plot_has_series(dir, e->name, m->title)))
                 continue;
             const char *why = skb_method_absent_reason(m, need, r->doc[SKB_RF_GPU]);
             if (!why && need == SKB_NEED_SHADER) {
