@@ -164,9 +164,10 @@ int skb_cmd_report(int argc, char **argv)
         for (int i = 0; i < rep->nplots; i++)
             okp += rep->plots[i].ok;
         printf("skinbench report: %d reproduced, %d differ, %d not run, %d context, %d new, %d fewer than "
-               "the paper; %d of %d plots\n",
+               "the paper, %d not applicable; %d of %d plots\n",
                rep->count[SKB_ROW_REPRODUCED], rep->count[SKB_ROW_DIFFERS], rep->count[SKB_ROW_NOT_RUN],
-               rep->count[SKB_ROW_CONTEXT], rep->count[SKB_ROW_NEW], rep->count[SKB_ROW_FEWER], okp, rep->nplots);
+               rep->count[SKB_ROW_CONTEXT], rep->count[SKB_ROW_NEW], rep->count[SKB_ROW_FEWER],
+               rep->count[SKB_ROW_NA], okp, rep->nplots);
         printf("skinbench report: %s/report.html and %s/report.md\n", out, out);
         if (bad) {
             skb_cli_error("report: %d results file(s) unreadable; their tables say so", bad);
