@@ -1,5 +1,5 @@
 /* cmd_run.c — `skinbench run EXPERIMENT...|all`: the one entry point every
- * experiment plugs into (harness/experiments.c lists them). */
+ * experiment plugs into (reports/experiment_list.c lists them). */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include "skb_cli.h"
 #include "skb_json.h"
+#include "skb_report.h"
 #include "skb_run.h"
 
 #define SKB_DEFAULT_SEED 20070601UL   /* fixed, so runs repeat; recorded in every result */
@@ -22,11 +23,11 @@ static void run_usage(FILE *f)
                "  --quiet        nothing on stdout or stderr but errors\n"
                "experiments:\n", SKB_DEFAULT_SEED);
     int w = 0;   /* the name column as wide as the longest name */
-    for (int i = 0; skb_experiments[i]; i++)
-        if ((int)strlen(skb_experiments[i]->name) > w)
-            w = (int)strlen(skb_experiments[i]->name);
-    for (int i = 0; skb_experiments[i]; i++)
-        fprintf(f, "  %-*s %s\n", w, skb_experiments[i]->name, skb_experiments[i]->description);
+    for (int i = 0; skb_experiment_list[i]; i++)
+        if ((int)strlen(skb_experiment_list[i]->run->name) > w)
+            w = (int)strlen(skb_experiment_list[i]->run->name);
+    for (int i = 0; skb_experiment_list[i]; i++)
+        fprintf(f, "  %-*s %s\n", w, skb_experiment_list[i]->run->name, skb_experiment_list[i]->run->description);
 }
 
 static double now_s(void)
@@ -84,7 +85,7 @@ int skb_cmd_run(int argc, char **argv)
             return 2;
         } else if (strcmp(a, "all") == 0) {
             all = 1;
-        } else if (!skb_experiment_find(a)) {
+        } else if (!skb_experiment_desc_find(a)) {
             skb_cli_error("run: unknown experiment '%s' (see skinbench list experiments)", a);
             return 2;
         } else if (nnames < 64) {
@@ -104,8 +105,8 @@ int skb_cmd_run(int argc, char **argv)
         fprintf(stderr, "skinbench run: seed %lu, results in %s%s\n", ctx.seed, ctx.out_dir,
                 ctx.quick ? " (quick)" : "");
     int failed = 0, total = 0;
-    for (int i = 0; skb_experiments[i]; i++) {
-        const struct skb_experiment *e = skb_experiments[i];
+    for (int i = 0; skb_experiment_list[i]; i++) {
+        const struct skb_experiment *e = skb_experiment_list[i]->run;
         int wanted = all;
         for (int k = 0; k < nnames; k++)
             wanted |= strcmp(names[k], e->name) == 0;

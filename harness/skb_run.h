@@ -1,5 +1,8 @@
-/* skb_run.h — the experiment interface: `skinbench run NAME...` looks NAME up
- * in the one table in harness/experiments.c and calls its run hook. */
+/* skb_run.h — the run half of an experiment: `skinbench run NAME...` finds
+ * NAME in the one experiment list (reports/experiment_list.c, which also
+ * holds each experiment's results checks, report sections, plots and gates)
+ * and calls its run hook.  harness/ never sees that list: it sits in the
+ * reports layer above, so measuring code cannot depend on reporting code. */
 #ifndef SKB_RUN_H
 #define SKB_RUN_H
 
@@ -24,9 +27,14 @@ struct skb_experiment {
     int (*run)(const struct skb_run_ctx *ctx, char *msg, size_t msglen);
 };
 
-/* NULL-terminated, in the order `run all` executes them */
-extern const struct skb_experiment *const skb_experiments[];
-const struct skb_experiment *skb_experiment_find(const char *name);
+/* the built-in experiments' run halves, one per harness/exp_<name>.c */
+extern const struct skb_experiment skb_exp_properties;
+extern const struct skb_experiment skb_exp_flops;
+extern const struct skb_experiment skb_exp_bounds;
+extern const struct skb_experiment skb_exp_cpu;
+extern const struct skb_experiment skb_exp_gpu;
+extern const struct skb_experiment skb_exp_spheres;
+extern const struct skb_experiment skb_exp_cd;
 
 /* 1 when method m is selected by ctx->methods_filter */
 int skb_run_wants_method(const struct skb_run_ctx *ctx, const struct skb_method *m);

@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "skb_json.h"
-#include "skb_report.h"
+#include "report_internal.h"
 
 #define TERM_PNG "set terminal pngcairo size 900,520 noenhanced font 'DejaVu Sans,10'"
 #define TERM_SVG "set terminal svg size 900,520 noenhanced font 'DejaVu Sans,10'"
@@ -62,10 +62,9 @@ static const char *gp_quote(char *dst, size_t n, const char *s)
 
 static struct skb_plot_entry *entry(struct skb_report *rep, const char *name, const char *title)
 {
-    if (rep->nplots >= SKB_RMAXPLOTS)
+    struct skb_plot_entry *p = skb_report_plot_new(rep);
+    if (!p)
         return NULL;
-    struct skb_plot_entry *p = &rep->plots[rep->nplots++];
-    memset(p, 0, sizeof *p);
     snprintf(p->name, sizeof p->name, "%s", name);
     sanitize(p->name);
     snprintf(p->title, sizeof p->title, "%s", title);
@@ -430,7 +429,7 @@ static void curve_plot(struct skb_report *rep, const char *dir, const char *name
     plot(rep, dir, name, title, body);
 }
 
-static void bounds_plots(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
+void skb__plot_bounds(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
 {
     static const struct { const char *need1, *need2, *name, *title; } want[] = {
         { "qlb", NULL, "gap-qlb-slerp", "QLB − SLERP angle gap over t (thesis Lemma 3.2)" },
@@ -471,7 +470,7 @@ static void bounds_plots(struct skb_report *rep, const char *dir, const char *sf
 
 /* DIB iterations: {"1": n, "2": n}, [n0, n1, ...] (index = iterations), or
  * {"iterations": [...], "count": [...]} under a key containing "hist" */
-static void dib_hist(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
+void skb__plot_dib(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
 {
     const cJSON *h = NULL, *x;
     const char *where = NULL;
@@ -543,7 +542,7 @@ static void dib_hist(struct skb_report *rep, const char *dir, const char *sfx, c
     plot(rep, dir, name, t2, body);
 }
 
-static void sphere_plots(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
+void skb__plot_spheres(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
 {
     const cJSON *doc = r->doc[SKB_RF_SPHERES], *d;
     char name[64];
@@ -602,7 +601,7 @@ static void sphere_plots(struct skb_report *rep, const char *dir, const char *sf
     }
 }
 
-static void cd_plot(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
+void skb__plot_cd(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
 {
     const cJSON *doc = r->doc[SKB_RF_CD], *x;
     char name[64];
@@ -706,6 +705,45 @@ static void volume_plot(struct skb_report *rep, const char *dir, const char *sfx
     plot(rep, dir, name, title, body);
 }
 
+void skb__plot_cpu(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
+{
+    char name[64], title[200];
+    struct skb_gbench g;
+    int hg = r->doc[SKB_RF_GBENCH] && skb_gbench_collect(r->doc[SKB_RF_GBENCH], &g) >= 0;
+    snprintf(name, sizeof name, "cpu-times%s", sfx);
+    snprintf(title, sizeof title, "CPU time per method and dataset [%.80s]", r->machine_key);
+    if (r->doc[SKB_RF_CPU])
+        time_bars(rep, dir, name, title, jget(r->doc[SKB_RF_CPU], "datasets"),
+                  jget(r->doc[SKB_RF_CPU], "ms_stddev"), hg ? &g : NULL);
+    else
+        not_run(rep, name, title, r->err[SKB_RF_CPU][0] ? "cpu.json unreadable" : "cpu.json not found (cpu not run)");
+    if (hg)
+        skb_gbench_free(&g);
+}
+
+void skb__plot_gpu(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
+{
+    char name[64], title[200];
+    snprintf(name, sizeof name, "gpu-times%s", sfx);
+    snprintf(title, sizeof title, "GPU time per shader and dataset [%.80s]%s", r->machine_key,
+             cJSON_IsTrue(jget(r->doc[SKB_RF_GPU], "software_renderer")) ? " (software renderer)" : "");
+    if (jget(r->doc[SKB_RF_GPU], "ms"))
+        time_bars(rep, dir, name, title, jget(r->doc[SKB_RF_GPU], "ms"), jget(r->doc[SKB_RF_GPU], "ms_stddev"), NULL);
+    else
+        not_run(rep, name, title, r->doc[SKB_RF_GPU] ? "gpu.json has no \"ms\" (skipped?)"
+                : r->err[SKB_RF_GPU][0] ? "gpu.json unreadable" : "gpu.json not found (gpu not run)");
+}
+
+void skb__plot_arm_volume(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
+{
+    volume_plot(rep, dir, sfx, r, "volume_ratio", "volume");
+}
+
+void skb__plot_arm_section(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
+{
+    volume_plot(rep, dir, sfx, r, "section_area_ratio", "cross-section area");
+}
+
 void skb_plots_write(struct skb_report *rep, const char *out_dir)
 {
     char dir[1200], msg[300];
@@ -724,31 +762,13 @@ void skb_plots_write(struct skb_report *rep, const char *out_dir)
             not_run(rep, name, "every plot", "gnuplot not found in PATH (apt-get install gnuplot-nox)");
             continue;
         }
-        char name[64], title[200];
-        struct skb_gbench g;
-        int hg = r->doc[SKB_RF_GBENCH] && skb_gbench_collect(r->doc[SKB_RF_GBENCH], &g) >= 0;
-        snprintf(name, sizeof name, "cpu-times%s", sfx);
-        snprintf(title, sizeof title, "CPU time per method and dataset [%.80s]", r->machine_key);
-        if (r->doc[SKB_RF_CPU])
-            time_bars(rep, dir, name, title, jget(r->doc[SKB_RF_CPU], "datasets"),
-                      jget(r->doc[SKB_RF_CPU], "ms_stddev"), hg ? &g : NULL);
-        else
-            not_run(rep, name, title, r->err[SKB_RF_CPU][0] ? "cpu.json unreadable" : "cpu.json not found (cpu not run)");
-        if (hg)
-            skb_gbench_free(&g);
-        snprintf(name, sizeof name, "gpu-times%s", sfx);
-        snprintf(title, sizeof title, "GPU time per shader and dataset [%.80s]%s", r->machine_key,
-                 cJSON_IsTrue(jget(r->doc[SKB_RF_GPU], "software_renderer")) ? " (software renderer)" : "");
-        if (jget(r->doc[SKB_RF_GPU], "ms"))
-            time_bars(rep, dir, name, title, jget(r->doc[SKB_RF_GPU], "ms"), jget(r->doc[SKB_RF_GPU], "ms_stddev"), NULL);
-        else
-            not_run(rep, name, title, r->doc[SKB_RF_GPU] ? "gpu.json has no \"ms\" (skipped?)"
-                    : r->err[SKB_RF_GPU][0] ? "gpu.json unreadable" : "gpu.json not found (gpu not run)");
-        bounds_plots(rep, dir, sfx, r);
-        dib_hist(rep, dir, sfx, r);
-        sphere_plots(rep, dir, sfx, r);
-        cd_plot(rep, dir, sfx, r);
-        volume_plot(rep, dir, sfx, r, "volume_ratio", "volume");
-        volume_plot(rep, dir, sfx, r, "section_area_ratio", "cross-section area");
+        /* every registered experiment's plots, in list order */
+        for (int e = 0; skb_experiment_list[e]; e++)
+            for (int p = 0; skb_experiment_list[e]->plots && skb_experiment_list[e]->plots[p].stem; p++) {
+                int first = rep->nplots;
+                skb_experiment_list[e]->plots[p].write(rep, dir, sfx, r);
+                skb__plot_method_notes(rep, first, skb_experiment_list[e]->plots[p].need, dir, r);
+            }
     }
 }
+

@@ -175,7 +175,7 @@ static const char check_js[] =
 static const char *status_class(int st)
 {
     static const char *const cls[SKB_ROW_NSTATUS] = { "reproduced", "differs", "not-run", "context", "new",
-                                                      "fewer", "trivial" };
+                                                      "fewer", "trivial", "not-run" };
     if (st == SKB_HEAD_MIXED)
         return "mixed";
     return st >= 0 && st < SKB_ROW_NSTATUS ? cls[st] : "context";
@@ -504,6 +504,10 @@ static void html_plots(const struct skb_report *rep, const char *plot_dir, FILE 
         } else if (access(svg, R_OK) == 0) {
             fprintf(f, " (<a href=\"plots/%s.svg\">SVG</a>)", p->name);
         }
+        if (p->ok && p->note[0]) {
+            fprintf(f, " — not plotted: ");
+            html_esc(f, p->note);
+        }
         fprintf(f, "</figcaption></figure>\n");
     }
     fprintf(f, "</div>\n");
@@ -663,7 +667,8 @@ static void md_plots_images(const struct skb_report *rep, FILE *f)
     for (int i = 0; i < rep->nplots; i++) {
         const struct skb_plot_entry *p = &rep->plots[i];
         if (p->ok)
-            fprintf(f, "### %s\n\n![%s](plots/%s.png) ([SVG](plots/%s.svg))\n\n", p->title, p->title, p->name, p->name);
+            fprintf(f, "### %s\n\n![%s](plots/%s.png) ([SVG](plots/%s.svg))\n\n%s%s%s", p->title, p->title, p->name, p->name,
+                    p->note[0] ? "not plotted: " : "", p->note, p->note[0] ? "\n\n" : "");
         else
             fprintf(f, "### %s\n\nnot run: %s\n\n", p->title, p->why);
     }

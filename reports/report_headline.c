@@ -259,7 +259,7 @@ static void headline_one(struct skb_report *rep, const cJSON *spec)
 
 static int run_is_quick(const struct skb_results *r)
 {
-    for (int i = 0; i < SKB_RF_COUNT; i++)
+    for (int i = 0; i < skb_rfile_count(); i++)
         if (cJSON_IsTrue(skb__jget(r->doc[i], "quick")))
             return 1;
     return 0;

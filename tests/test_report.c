@@ -6,6 +6,8 @@
 #include "skb_test.h"
 #include "skb_json.h"
 #include "skb_report.h"
+#include "skb_method.h"
+#include "report_internal.h"   /* skb__tbl_new: the column cap */
 
 #define FIXTURE "tests/fixtures/run-a"
 #define FIXTURE_REGRESSED "tests/fixtures/run-regressed"
@@ -162,7 +164,7 @@ static void test_results_load_missing(void **state)
     assert_non_null(strstr(msg, "no results files"));
     rmdir(dir);
     assert_int_equal(skb_results_load(FIXTURE, &r, msg, sizeof msg), 0);
-    for (int i = 0; i < SKB_RF_COUNT; i++)
+    for (int i = 0; i < skb_rfile_count(); i++)
         assert_non_null(r.doc[i]);
     assert_string_equal(r.machine_key, "fixture-host/2-core");
     skb_results_free(&r);
@@ -617,7 +619,7 @@ static void test_report_headline(void **state)
     free(html);
     free(md);
     /* not from --quick: no warning */
-    for (int i = 0; i < SKB_RF_COUNT; i++)
+    for (int i = 0; i < skb_rfile_count(); i++)
         if (f->r.doc[i] && cJSON_GetObjectItem(f->r.doc[i], "quick"))
             cJSON_ReplaceItemInObject(f->r.doc[i], "quick", cJSON_CreateFalse());
     rep = rfix_build(f);
@@ -692,12 +694,203 @@ static void test_report_not_run(void **state)
     r->doc[SKB_RF_CD] = NULL;
     rep = rfix_build(f);
     const struct skb_rtable *g = skb_report_table(rep, "fig19");
-    assert_int_equal(g->nrows, 1);
-    assert_int_equal(g->rows[0].status, SKB_ROW_NOT_RUN);
-    assert_non_null(strstr(g->rows[0].note, "gpu.json not found"));
+    /* the "all" row, then one row per registry method saying the same */
+    assert_int_equal(g->nrows, 1 + skb_method_count());
+    for (int i = 0; i < g->nrows; i++) {
+        assert_int_equal(g->rows[i].status, SKB_ROW_NOT_RUN);
+        assert_non_null(strstr(g->rows[i].note, "gpu.json not found"));
+    }
     const struct skb_rtable *c = skb_report_table(rep, "table62");
     assert_int_equal(c->rows[0].status, SKB_ROW_NOT_RUN);
     assert_non_null(strstr(c->rows[0].note, "unreadable: cd.json: truncated JSON"));
+}
+
+/* the row of table t whose cells include `name`, NULL if none */
+static const struct skb_rrow *row_naming(const struct skb_rtable *t, const char *name)
+{
+    for (int i = 0; i < t->nrows; i++)
+        for (int c = 0; c < t->ncols; c++)
+            if (strcmp(t->rows[i].cell[c], name) == 0)
+                return &t->rows[i];
+    return NULL;
+}
+
+/* every registry method has a row in every per-method table: a number, or
+ * "not applicable" with the reason its hooks give (issue 12) */
+static void test_report_every_method(void **state)
+{
+    struct rfix *f = *state;
+    struct skb_report *rep = rfix_build(f);
+    static const struct { const char *table, *method, *why; } want[] = {
+        { "fast", "sb", "no f32 kernel" },
+        { "fig19", "qlb0", "no shader" },
+        { "gpu", "dib", "no shader" },
+        { "table62", "qb", "no refit hook: bottom-up only" },
+        { "table41", "dlb_scale", "no blend form: skin only" },
+        { "fig18", "sclerp", "no skin path: blend only" },
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const struct skb_rtable *t = skb_report_table(rep, want[i].table);
+        assert_non_null(t);
+        const struct skb_rrow *r = row_naming(t, want[i].method);
+        if (!r)
+            fail_msg("table %s has no row for %s", want[i].table, want[i].method);
+        assert_int_equal(r->status, SKB_ROW_NA);
+        assert_non_null(strstr(r->note, want[i].why));
+    }
+    /* and every method in every per-method section of every experiment */
+    for (int e = 0; skb_experiment_list[e]; e++)
+        for (int s = 0; skb_experiment_list[e]->sections[s].build; s++) {
+            const struct skb_report_section *sec = &skb_experiment_list[e]->sections[s];
+            if (sec->need == SKB_NEED_NONE)
+                continue;
+            const struct skb_rtable *t = skb_report_table(rep, sec->id);
+            assert_non_null(t);
+            for (int m = 0; skb_methods[m]; m++) {
+                int seen = 0;
+                for (int i = 0; i < t->nrows && !seen; i++)
+                    for (int c = 0; c < t->ncols && !seen; c++)
+                        seen = strstr(t->rows[i].cell[c], skb_methods[m]->name) != NULL
+                               || strstr(t->rows[i].note, skb_methods[m]->name) != NULL;
+                if (!seen && strcmp(skb_methods[m]->name, "linear") && strcmp(skb_methods[m]->name, "sb"))
+                    fail_msg("section %s has no row for method %s", sec->id, skb_methods[m]->name);
+            }
+        }
+}
+
+/* a results file no experiment declares is counted and named, never
+ * ignored; compare's own summaries are not results */
+static void test_results_unknown_file(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/skb-unknown-XXXXXX", path[256], msg[512];
+    assert_non_null(mkdtemp(dir));
+    static const char *const names[] = { "x.json", "compare.json", "notes.txt", NULL };
+    for (int i = 0; names[i]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        FILE *fp = fopen(path, "w");
+        assert_non_null(fp);
+        fputs("{}", fp);
+        fclose(fp);
+    }
+    struct skb_results r;
+    /* only unknown files: still "no results files" */
+    assert_true(skb_results_load(dir, &r, msg, sizeof msg) < 0);
+    snprintf(path, sizeof path, "cp %s/properties.json %s/", FIXTURE, dir);
+    assert_int_equal(system(path), 0);
+    assert_int_equal(skb_results_load(dir, &r, msg, sizeof msg), 0);
+    assert_int_equal(r.nunknown, 1);
+    assert_string_equal(r.unknown[0], "x.json");
+    cJSON *ref = load_ref();
+    struct skb_report *rep = calloc(1, sizeof *rep);
+    assert_int_equal(skb_report_build(&r, 1, ref, rep, msg, sizeof msg), 0);
+    const struct skb_rrow *row = row_naming(skb_report_table(rep, "runs"), "unknown results files");
+    assert_non_null(row);
+    assert_string_equal(row->cell[1], "x.json");
+    skb_report_free(rep);
+    free(rep);
+    cJSON_Delete(ref);
+    skb_results_free(&r);
+    snprintf(path, sizeof path, "rm -rf %s", dir);
+    assert_int_equal(system(path), 0);
+}
+
+/* compare names a method the baseline did not have as new */
+static void test_compare_new_method(void **state)
+{
+    (void)state;
+    static struct skb_results ra, rb;
+    char msg[512];
+    cJSON *sum = NULL;
+    struct skb_compare_opts o = { 0.01, 0.05, 0 };
+    assert_int_equal(skb_results_load(FIXTURE, &ra, msg, sizeof msg), 0);
+    assert_int_equal(skb_results_load(FIXTURE, &rb, msg, sizeof msg), 0);
+    cJSON *fits = cJSON_GetObjectItem(rb.doc[SKB_RF_FLOPS], "fits");
+    cJSON *fit = cJSON_CreateObject();
+    cJSON_AddNumberToObject(fit, "a", 10);
+    cJSON_AddNumberToObject(fit, "b", 1);
+    cJSON_AddItemToObject(fits, "nlerp_test", fit);
+    FILE *devnull = fopen("/dev/null", "w");
+    skb_compare_run(&ra, &rb, NULL, &o, devnull, &sum);
+    fclose(devnull);
+    int found = 0;
+    const cJSON *x;
+    cJSON_ArrayForEach(x, cJSON_GetObjectItem(sum, "notes"))
+        found |= strstr(x->valuestring, "NEW method nlerp_test in flops.json") != NULL;
+    assert_true(found);
+    cJSON_Delete(sum);
+    skb_results_free(&ra);
+    skb_results_free(&rb);
+}
+
+static int summary_has(const cJSON *sum, const char *needle);
+
+/* compare names the kernels whose check failed when "verified" turns false */
+static void test_compare_names_failed_kernel(void **state)
+{
+    (void)state;
+    static struct skb_results ra, rb;
+    char msg[512];
+    cJSON *sum = NULL;
+    struct skb_compare_opts o = { 0.01, 0.05, 0 };
+    assert_int_equal(skb_results_load(FIXTURE, &ra, msg, sizeof msg), 0);
+    assert_int_equal(skb_results_load(FIXTURE, &rb, msg, sizeof msg), 0);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(ra.doc[SKB_RF_CPU], "verified")));
+    cJSON_ReplaceItemInObject(rb.doc[SKB_RF_CPU], "verified", cJSON_CreateFalse());
+    cJSON_DeleteItemFromObject(rb.doc[SKB_RF_CPU], "failures");
+    cJSON *fl = cJSON_AddObjectToObject(rb.doc[SKB_RF_CPU], "failures");
+    cJSON_AddStringToObject(fl, "double/dlb/arm", "max error 1e-3 > 1e-9");
+    FILE *devnull = fopen("/dev/null", "w");
+    assert_true(skb_compare_run(&ra, &rb, NULL, &o, devnull, &sum) >= 1);
+    fclose(devnull);
+    assert_true(summary_has(sum, "\"verified\" is no longer true"));
+    assert_true(summary_has(sum, "failed: double/dlb/arm"));
+    cJSON_Delete(sum);
+    skb_results_free(&ra);
+    skb_results_free(&rb);
+}
+
+/* a table wider than SKB_RMAXCOLS fails the report loudly (never a dropped column) */
+static void test_report_column_cap(void **state)
+{
+    (void)state;
+    static struct skb_results r;
+    struct skb_report rep;
+    const char *cols[SKB_RMAXCOLS + 2];
+    for (int i = 0; i <= SKB_RMAXCOLS; i++)
+        cols[i] = "c";
+    cols[SKB_RMAXCOLS + 1] = NULL;
+    memset(&rep, 0, sizeof rep);
+    rep.nruns = 1;
+    rep.runs = &r;
+    assert_null(skb__tbl_new(&rep, "wide", "too wide", "", NULL, cols));
+    assert_non_null(strstr(rep.overflow, "table wide has 15 columns, more than SKB_RMAXCOLS = 14"));
+    cols[SKB_RMAXCOLS] = NULL;
+    rep.overflow[0] = 0;
+    assert_non_null(skb__tbl_new(&rep, "fits", "14 columns", "", NULL, cols));
+    assert_int_equal(rep.overflow[0], 0);
+    /* and tables grow past any fixed count */
+    for (int i = 0; i < 40; i++)
+        assert_non_null(skb__tbl_new(&rep, "more", "more", "", NULL, cols));
+    assert_int_equal(rep.ntables, 41);
+    skb_report_free(&rep);
+}
+
+/* more methods than a table can list fails the report naming the limit */
+static void test_report_method_cap(void **state)
+{
+    struct rfix *f = *state;
+    cJSON *other = cJSON_GetObjectItem(f->r.doc[SKB_RF_PROPERTIES], "verdicts");
+    assert_non_null(other);
+    for (int i = 0; i < 300; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "extra%d", i);
+        cJSON *m = cJSON_AddObjectToObject(other, name);
+        cJSON_AddStringToObject(m, "rigidity", "+");
+    }
+    skb_report_free(&f->rep);
+    assert_true(skb_report_build(&f->r, 1, f->ref, &f->rep, f->msg, sizeof f->msg) < 0);
+    assert_non_null(strstr(f->msg, "properties.json lists more than 256 methods"));
 }
 
 /* two machines merge into one report: every table gains a machine column */
@@ -941,6 +1134,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_report_sphere_postures, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_sphere_trivial, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_table32_ranges, rfix_setup, rfix_teardown),
+        cmocka_unit_test_setup_teardown(test_report_every_method, rfix_setup, rfix_teardown),
+        cmocka_unit_test(test_results_unknown_file),
+        cmocka_unit_test(test_compare_new_method),
+        cmocka_unit_test(test_compare_names_failed_kernel),
+        cmocka_unit_test(test_report_column_cap),
+        cmocka_unit_test_setup_teardown(test_report_method_cap, rfix_setup, rfix_teardown),
         cmocka_unit_test(test_report_two_machines),
         cmocka_unit_test(test_compare_gates),
         cmocka_unit_test(test_compare_missing_experiment),
