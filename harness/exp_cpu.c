@@ -75,6 +75,7 @@ struct ds {
 struct bcase {
     enum kind kind;
     char name[200], label[64];
+    const char *variant;        /* double path: which variant of the method (Figure 18) */
     struct ds *ds;
     const struct skb_method *m;
     struct skb_params prm;
@@ -236,7 +237,12 @@ static int blend_error(const struct bcase *c, const struct skb_mesh *mesh, const
     if (c->m->skin_center && c->m->skin_center(mesh, c->sk.state, v, rc))
         center = rc;
     struct skb_blend_in in = { n, w, mats, center };
-    if (skb_blend(c->m, &in, &c->prm, out, NULL, bmsg, sizeof bmsg) < 0) {
+    /* a blend has no joint tree: signs precomputed along the hierarchy are
+     * checked by equality with Algorithm 2's on the sampled vertices */
+    struct skb_params bp = c->prm;
+    if (bp.antipodal == SKB_ANTIPODAL_HIERARCHY)
+        bp.antipodal = SKB_ANTIPODAL_PIVOT;
+    if (skb_blend(c->m, &in, &bp, out, NULL, bmsg, sizeof bmsg) < 0) {
         snprintf(msg, msglen, "vertex %d: blend form failed: %s", v, bmsg);
         return SKB_ENUMERIC;
     }
@@ -375,21 +381,46 @@ static void fail_case(struct run *r, struct bcase *c, const char *msg)
     c->error = SKB_ENUMERIC;
 }
 
-static void add_double(struct run *r, struct ds *ds, const struct skb_method *m, double dib_p)
+/* Figure 18's DLB row is "DLB (pre-computed antipodality)" (DQ paper 4.1,
+ * Fig. 18): the dual quaternion methods' judged double path fixes the signs
+ * once per pose along the joint hierarchy; Algorithm 2 per vertex is timed
+ * beside it as a context row ("+alg2") */
+static int dq_signs(const struct skb_method *m)
+{
+    return strcmp(m->name, "dlb") == 0 || strcmp(m->name, "dib") == 0;
+}
+
+#define VARIANT_HIERARCHY "double, antipodality pre-computed along the hierarchy per pose (DQ paper 4.1, Fig. 18's DLB)"
+#define VARIANT_ALG2 "double, antipodality by Algorithm 2 per vertex (DQ paper 4.1)"
+
+static void add_double_as(struct run *r, struct ds *ds, const struct skb_method *m, double dib_p, int alg2)
 {
     char label[64], msg[512];
     if (dib_p > 0)
-        snprintf(label, sizeof label, "%s@p=%g", m->name, dib_p);
+        snprintf(label, sizeof label, "%s%s@p=%g", m->name, alg2 ? "+alg2" : "", dib_p);
     else
-        snprintf(label, sizeof label, "%s", m->name);
+        snprintf(label, sizeof label, "%s%s", m->name, alg2 ? "+alg2" : "");
     struct bcase *c = new_case(r, K_DOUBLE, ds, label);
     if (!c)
         return;
     c->m = m;
+    c->variant = "double";
+    if (dq_signs(m)) {
+        c->prm.antipodal = alg2 ? SKB_ANTIPODAL_PIVOT : SKB_ANTIPODAL_HIERARCHY;
+        c->variant = alg2 ? VARIANT_ALG2 : VARIANT_HIERARCHY;
+    }
     if (dib_p > 0)
         c->prm.dib_precision = dib_p;
     if (skb_skin_init(&c->sk, m, &ds->d.mesh, msg, sizeof msg) < 0 || check_double(c, msg, sizeof msg) < 0)
         fail_case(r, c, msg);
+}
+
+/* the method's judged double path, and for DLB the per-vertex Algorithm 2 */
+static void add_double(struct run *r, struct ds *ds, const struct skb_method *m, double dib_p)
+{
+    add_double_as(r, ds, m, dib_p, 0);
+    if (dib_p == 0 && strcmp(m->name, "dlb") == 0)
+        add_double_as(r, ds, m, 0, 1);
 }
 
 static void add_f32_mode(struct run *r, struct ds *ds, const struct skb_method *m, enum skb_f32_normals mode)
@@ -570,6 +601,8 @@ static cJSON *timing_block(struct run *r, const cJSON *gb, struct ds *ds, enum k
         cJSON_AddNumberToObject(dd, "repetitions", t.reps);
         cJSON_AddNumberToObject(dd, "checked_poses", c->checked_poses);
         skb_json_add_number(dd, "worst_error_over_tolerance", c->check_error);
+        if (k == K_DOUBLE && c->variant)
+            cJSON_AddStringToObject(dd, "variant", c->variant);
         if (k == K_F32) {       /* what the timed work includes (issue 15) */
             cJSON_AddStringToObject(dd, "normals", skb_f32_normals_name(skb_skin_f32_normals(&c->fk)));
             cJSON_AddNumberToObject(dd, "bytes_per_vertex", skb_skin_f32_bytes_per_vertex(&c->fk));
