@@ -22,6 +22,7 @@
 #include <time.h>
 #include "skb_bench.h"
 #include "skb_dataset.h"
+#include "skb_dqblend.h"
 #include "skb_fast.h"
 #include "skb_results.h"
 #include "skb_peers.h"
@@ -676,6 +677,106 @@ static void pose_stats_block(struct ds *ds, const struct skb_run_ctx *ctx, cJSON
     }
 }
 
+/* ---- where DIB's time goes (issue 14): per vertex, on evenly spaced poses,
+ * DIB's iterations (histogram), influences, and the dual quaternion logs and
+ * exps it evaluates (its blend form, Algorithm 2 signs: the pre-computed
+ * signs give the same blends where the skin check passed); and the CPU cost
+ * of one log and one exp (skb_math.c's, the arithmetic dib.c inlines) on the
+ * arguments DIB's first pass sees, b* q_i with b = DLB ---- */
+#define DIB_WORK_POSES 16
+#define DIB_WORK_ARGS 4096
+
+static double ns_per_call(int what, const struct skb_dq *args, int nargs)
+{
+    struct skb_dq out;
+    volatile double sink = 0;
+    long calls = 0;
+    double t0 = thread_cpu_s(), t;
+    do {
+        for (int i = 0; i < nargs; i++) {
+            if (what == 0)
+                skb_dq_log(args + i, &out);
+            else
+                skb_dq_exp(args + i, &out);
+            sink += out.r.x;
+        }
+        calls += nargs;
+    } while ((t = thread_cpu_s() - t0) < 0.02);
+    return t / (double)calls * 1e9;
+}
+
+static void dib_work_block(struct ds *ds, const struct skb_run_ctx *ctx, cJSON *o)
+{
+    const struct skb_method *dib = skb_method_find("dib");
+    const struct skb_mesh *mesh = &ds->d.mesh;
+    struct skb_dq *args = malloc(sizeof *args * DIB_WORK_ARGS), *logs = malloc(sizeof *logs * DIB_WORK_ARGS);
+    double hist[24] = { 0 }, nhist[SKB_MAX_INFLUENCES + 1] = { 0 }, nlog = 0, nexp = 0, count = 0;
+    int nargs = 0, poses = 0, step = ds->d.nposes > DIB_WORK_POSES ? ds->d.nposes / DIB_WORK_POSES : 1;
+    if (!dib || !args || !logs) {
+        free(args);
+        free(logs);
+        return;
+    }
+    for (int k = 0; k < ds->d.nposes; k += step, poses++) {
+        struct skb_pose p;
+        skb_dataset_pose(&ds->d, k, &p);
+        for (int v = 0; v < mesh->nverts; v++) {
+            double w[SKB_MAX_INFLUENCES], mats[16 * SKB_MAX_INFLUENCES], out[16];
+            int n = 0;
+            for (int s = 0; s < SKB_MAX_INFLUENCES; s++)
+                if (mesh->weight[4 * v + s] > 0) {
+                    w[n] = mesh->weight[4 * v + s];
+                    memcpy(mats + 16 * n++, p.mats + 16 * mesh->joint[4 * v + s], 16 * sizeof(double));
+                }
+            struct skb_blend_in in = { n, w, mats, NULL };
+            struct skb_blend_stats st;
+            if (n == 0 || skb_blend(dib, &in, &ctx->params, out, &st, NULL, 0) < 0)
+                continue;
+            hist[st.iterations < 23 ? st.iterations : 23]++;
+            nhist[n]++;
+            nlog += st.logs;
+            nexp += st.exps;
+            count++;
+            /* the first pass's arguments b* q_i (b = DLB, normalised) */
+            struct skb_dq q[SKB_MAX_INFLUENCES], b, bc, sum;
+            for (int i = 0; i < n && nargs < DIB_WORK_ARGS && n > 1; i++)
+                skb_dq_from_mat4(mats + 16 * i, &q[i]);
+            if (n > 1 && nargs < DIB_WORK_ARGS && skb__dlb_sum(n, w, q, SKB_ANTIPODAL_PIVOT, &sum) == 0
+                && skb_dq_normalize(&sum, &b) == 0) {
+                skb_dq_conj(&b, &bc);
+                for (int i = 0; i < n && nargs < DIB_WORK_ARGS; i++)
+                    skb_dq_mul(&bc, &q[i], args + nargs++);
+            }
+        }
+    }
+    for (int i = 0; i < nargs; i++)
+        skb_dq_log(args + i, logs + i);
+    double log_ns = nargs ? ns_per_call(0, args, nargs) : NAN, exp_ns = nargs ? ns_per_call(1, logs, nargs) : NAN;
+    free(args);
+    free(logs);
+    cJSON *h = cJSON_AddObjectToObject(o, "iterations_histogram"), *nh = cJSON_AddObjectToObject(o, "influences_histogram");
+    for (int i = 0; i < 24; i++)
+        if (hist[i] > 0) {
+            char key[16];
+            snprintf(key, sizeof key, i < 23 ? "%d" : ">=%d", i);
+            skb_json_add_number(h, key, hist[i]);
+        }
+    for (int i = 1; i <= SKB_MAX_INFLUENCES; i++) {
+        char key[16];
+        snprintf(key, sizeof key, "%d", i);
+        skb_json_add_number(nh, key, nhist[i]);
+    }
+    skb_json_add_number(o, "precision", ctx->params.dib_precision);
+    cJSON_AddNumberToObject(o, "poses", poses);
+    skb_json_add_number(o, "vertex_blends", count);
+    skb_json_add_number(o, "logs_per_vertex", count ? nlog / count : NAN);
+    skb_json_add_number(o, "exps_per_vertex", count ? nexp / count : NAN);
+    skb_json_add_number(o, "log_ns", log_ns);
+    skb_json_add_number(o, "exp_ns", exp_ns);
+    skb_json_add_number(o, "log_exp_ms_per_deformation",
+                        count ? mesh->nverts * (nlog / count * log_ns + nexp / count * exp_ns) * 1e-6 : NAN);
+}
+
 static int load_ds(struct run *r, const char *name, int levels, int large, char *msg, size_t msglen)
 {
     struct skb_dataset_opts o = { r->ctx->seed, r->ctx->quick, levels };
@@ -1046,6 +1147,14 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
             }
         }
         pose_stats_block(ds, ctx, cJSON_AddObjectToObject(o, "pose_stats"));
+        if (wants_dib_sweep(ds->d.name) && skb_method_find("dib") && skb_run_wants_method(ctx, skb_method_find("dib"))) {
+            cJSON *dw = cJSON_AddObjectToObject(o, "dib_work");
+            dib_work_block(ds, ctx, dw);
+            double dib_ms = case_ms(&r, gb, K_DOUBLE, ds, "dib"), dlb_ms = case_ms(&r, gb, K_DOUBLE, ds, "dlb");
+            skb_json_add_number(dw, "dib_ms", dib_ms);
+            skb_json_add_number(dw, "dlb_ms", dlb_ms);
+            skb_json_add_number(dw, "dib_minus_dlb_ms", dib_ms - dlb_ms);
+        }
         cJSON *cnt = cJSON_AddObjectToObject(o, "load");
         cJSON_AddNumberToObject(cnt, "renormalized", ds->d.renormalized);
         cJSON_AddNumberToObject(cnt, "truncated", ds->d.truncated);
