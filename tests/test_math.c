@@ -494,6 +494,39 @@ static int old_dib_skin_vertex(const struct skb_mesh *m, const void *state, int 
     return 0;
 }
 
+/* DIB's blend (issue 14: one division per log / exp, one input returned,
+ * n = 2 without the confirming pass) against the old code on random inputs */
+static void test_dib_blend_matches_old(void **state)
+{
+    gsl_rng *r = skb_test_rng();
+    const struct skb_method *dib = skb_method_find("dib");
+    struct skb_params prm;
+    skb_params_default(&prm);
+    double worst = 0;
+    for (int k = 0; k < 2000; k++) {
+        int n = 1 + k % 8, it_old = 0;
+        double mats[16 * 8], w[8], a[16], b[16];
+        struct skb_dq q[8], u;
+        for (int i = 0; i < n; i++)
+            skb_test_random_rigid(r, k % 2 ? SKB_PI : 0.5 * SKB_PI, 10, mats + 16 * i);
+        skb_test_random_weights(r, n, w);
+        struct skb_blend_in in = { n, w, mats, NULL };
+        struct skb_blend_stats st;
+        assert_int_equal(skb_blend(dib, &in, &prm, a, &st, NULL, 0), 0);
+        for (int i = 0; i < n; i++)
+            skb_dq_from_mat4(mats + 16 * i, &q[i]);
+        skb__dq_antipodal_pivot(n, 0, q);
+        assert_int_equal(old_dib(n, w, q, prm.dib_precision, prm.dib_max_iter, &u, &it_old), 0);
+        skb_dq_to_mat4(&u, b);
+        assert_int_equal(st.iterations, it_old);
+        worst = fmax(worst, rel_diff(a, b, 16));
+        if (!(worst <= REFORM_TOL))
+            fail_msg("input %d (n = %d): DIB differs from the old code by %.3g relative > %g", k, n, worst, REFORM_TOL);
+    }
+    print_message("2000 DIB blends: worst relative difference to the old code %.3g\n", worst);
+    gsl_rng_free(r);
+}
+
 /* the skin paths' reformulations (issue 14: the sum straight from the joint
  * table, the guard from per-joint norms, Algorithm 1 over <b0,b0> with no
  * square root) against the old per-vertex code, for every sign rule */
@@ -568,6 +601,7 @@ int main(void)
         cmocka_unit_test(test_rigid_error_detects_scale),
         cmocka_unit_test(test_reformulated_kernels_match_old_formulas),
         cmocka_unit_test(test_skin_reformulations_match_old),
+        cmocka_unit_test(test_dib_blend_matches_old),
     };
     return cmocka_run_group_tests_name("math", tests, NULL, NULL);
 }
