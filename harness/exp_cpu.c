@@ -391,7 +391,7 @@ static int dq_signs(const struct skb_method *m)
     return strcmp(m->name, "dlb") == 0 || strcmp(m->name, "dib") == 0;
 }
 
-#define VARIANT_HIERARCHY "double, antipodality pre-computed along the hierarchy per pose (DQ paper 4.1, Fig. 18's DLB)"
+#define VARIANT_HIERARCHY "double, antipodality pre-computed along the hierarchy per pose (DQ paper 4.1; Fig. 18's variant)"
 #define VARIANT_ALG2 "double, antipodality by Algorithm 2 per vertex (DQ paper 4.1)"
 
 static void add_double_as(struct run *r, struct ds *ds, const struct skb_method *m, double dib_p, int alg2)
