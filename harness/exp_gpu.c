@@ -219,6 +219,12 @@ static int run_dataset(struct gpu_run *r, const struct skb_dataset *d, char *msg
             cJSON_AddNumberToObject(object_at(r->root, key), d->name, gm.nsets);
         }
         skb_json_add_number(md, r->sh[i]->name, ms);
+        /* quartiles of the same (sorted) repetitions: the plots draw the
+         * spread around the median the tables give */
+        skb_json_add_number(object_at(object_at(r->root, "ms_q1"), d->name), r->sh[i]->name,
+                            skb_sorted_quantile(t + i * reps, reps, 0.25));
+        skb_json_add_number(object_at(object_at(r->root, "ms_q3"), d->name), r->sh[i]->name,
+                            skb_sorted_quantile(t + i * reps, reps, 0.75));
         skb_json_add_number(rd, r->sh[i]->name, ms / lbs_ms);
         skb_run_progress(r->ctx, "gpu", "%-14s %-10s %.4f ms (x%.2f LBS)%s", d->name, r->sh[i]->name, ms,
                          ms / lbs_ms, r->failed[i] ? "  VERIFICATION FAILED" : "");

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "report_internal.h"
 #include "skb_json.h"
 #include "skb_report.h"
 
@@ -87,8 +88,11 @@ int skb_report_render_md(const struct skb_report *rep, FILE *f)
         fprintf(f, "## GPU deformation images (%s)\n\n", rep->runs[k].machine_key);
         struct dirent *e;
         while ((e = readdir(d)))
-            if (strstr(e->d_name, ".png"))
-                fprintf(f, "- %s/%s\n", dir, e->d_name);
+            if (strstr(e->d_name, ".png")) {
+                char cap[300];
+                skb__image_caption(rep->runs[k].doc[SKB_RF_GPU], e->d_name, cap, sizeof cap);
+                fprintf(f, "- %s: %s/%s\n", cap, dir, e->d_name);
+            }
         closedir(d);
         fputc('\n', f);
     }
@@ -269,7 +273,9 @@ int skb_report_render_html(const struct skb_report *rep, const char *plot_dir, F
             fprintf(f, "\" src=\"");
             data_uri(f, path, "image/png");
             fprintf(f, "\"><figcaption>");
-            html_esc(f, names[i]);
+            char cap[300];
+            skb__image_caption(rep->runs[k].doc[SKB_RF_GPU], names[i], cap, sizeof cap);
+            html_esc(f, cap);
             fprintf(f, "</figcaption></figure>\n");
             free(names[i]);
         }

@@ -46,5 +46,8 @@ void skb__report_runs(struct skb_report *rep);
 void skb__report_sphere_table(struct skb_report *rep, const char *id, const char *title, const char *refkey, const char *const *methods_here, int take_new);
 void skb__report_sphere_tree(struct skb_report *rep);
 void skb__report_table53(struct skb_report *rep);
+/* plots.c */
+/* caption of a GPU image (method and scene) from gpu.json "images" */
+void skb__image_caption(const cJSON *gpu, const char *file, char *buf, size_t len);
 
 #endif
