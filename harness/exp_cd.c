@@ -337,14 +337,15 @@ static int scaling(const struct skb_run_ctx *ctx, const struct skb_method *lbs, 
     struct skb_dataset base;
     int rc, levels = ctx->quick ? SCALING_LEVELS_QUICK : SCALING_LEVELS, rep = ctx->quick ? REPEATS_QUICK : REPEATS;
     char sub[512];
-    if ((rc = skb_dataset_load(SCALING_MODEL, &o, &base, sub, sizeof sub)) < 0) {
-        snprintf(msg, msglen, "cd: dataset %s: %s", SCALING_MODEL, sub);
+    const char *model = skb_run_dataset(ctx, SCALING_MODEL);   /* run --dataset: the user's */
+    if ((rc = skb_dataset_load(model, &o, &base, sub, sizeof sub)) < 0) {
+        snprintf(msg, msglen, "cd: dataset %s: %s", model, sub);
         return rc;
     }
     int k = skb_pose_strongest(&base.mesh, base.poses, base.nposes);
     cJSON *arr = cJSON_AddArrayToObject(root, "scaling");
     cJSON *info = cJSON_AddObjectToObject(root, "scaling_setup");
-    cJSON_AddStringToObject(info, "model", SCALING_MODEL);
+    cJSON_AddStringToObject(info, "model", model);
     cJSON_AddStringToObject(info, "method", lbs->name);
     cJSON_AddNumberToObject(info, "pose", k);
     double contact = 0, rad = 0;
@@ -353,11 +354,11 @@ static int scaling(const struct skb_run_ctx *ctx, const struct skb_method *lbs, 
         struct skb_sphere_tree t;
         struct scene s;
         if ((rc = skb_dataset_subdivide(&base, L, &d, sub, sizeof sub)) < 0) {
-            snprintf(msg, msglen, "cd: subdivide %s to level %d: %s", SCALING_MODEL, L, sub);
+            snprintf(msg, msglen, "cd: subdivide %s to level %d: %s", model, L, sub);
             break;
         }
         if ((rc = skb_sphere_tree_build(&d.mesh, SKB_TREE_COLLAPSE_C, &t, sub, sizeof sub)) < 0) {
-            snprintf(msg, msglen, "cd: %s level %d: %s", SCALING_MODEL, L, sub);
+            snprintf(msg, msglen, "cd: %s level %d: %s", model, L, sub);
             skb_dataset_free(&d);
             break;
         }
@@ -473,17 +474,18 @@ static int scenarios(const struct skb_run_ctx *ctx, cJSON *root, char *msg, size
         struct skb_dataset d;
         struct skb_sphere_tree t;
         char sub[512];
-        if ((rc = skb_dataset_load(sc->model, &o, &d, sub, sizeof sub)) < 0) {
-            snprintf(msg, msglen, "cd: dataset %s: %s", sc->model, sub);
+        const char *model = skb_run_dataset(ctx, sc->model);   /* run --dataset: the user's */
+        if ((rc = skb_dataset_load(model, &o, &d, sub, sizeof sub)) < 0) {
+            snprintf(msg, msglen, "cd: dataset %s: %s", model, sub);
             break;
         }
         if ((rc = skb_sphere_tree_build(&d.mesh, SKB_TREE_COLLAPSE_C, &t, sub, sizeof sub)) < 0) {
-            snprintf(msg, msglen, "cd: %s: %s", sc->model, sub);
+            snprintf(msg, msglen, "cd: %s: %s", model, sub);
             skb_dataset_free(&d);
             break;
         }
         cJSON *so = cJSON_AddObjectToObject(out, sc->name);
-        cJSON_AddStringToObject(so, "model", sc->model);
+        cJSON_AddStringToObject(so, "model", model);
         cJSON_AddStringToObject(so, "query", sc->cdmode == SKB_CD_FULL ? "full" : "yes/no");
         cJSON_AddNumberToObject(so, "bodies", sc->crowd ? sc->crowd : 2);
         cJSON_AddNumberToObject(so, "frames", nframes);
@@ -569,4 +571,6 @@ const struct skb_experiment skb_exp_cd = {
     .name = "cd",
     .description = "collision detection: on-demand vs bottom-up refitting, subdivision scaling and scenarios (thesis Table 5.3, 6.2)",
     .run = cd_run,
+    .takes_dataset = 1,
+    .dataset_note = "subdivision scaling and every scenario built from copies of it",
 };

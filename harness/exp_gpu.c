@@ -304,6 +304,26 @@ done:
     return rc;
 }
 
+/* run --dataset: the user's model verified, timed and pictured mid-clip */
+static int user_dataset(struct gpu_run *r, const struct skb_dataset_opts *o, char *msg, size_t msglen)
+{
+    struct skb_dataset d;
+    int rc = skb_dataset_load(r->ctx->dataset_file, o, &d, msg, msglen);
+    if (rc < 0)
+        return rc;
+    rc = run_dataset(r, &d, msg, msglen);
+    if (rc == 0 && d.nposes > 0 && d.mesh.njoints <= SKB_GPU_MAX_JOINTS) {
+        char scene[160];
+        snprintf(scene, sizeof scene, "character_%s", d.name);
+        for (char *c = scene; *c; c++)   /* the file's name becomes an image file name */
+            if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '-'))
+                *c = '_';
+        rc = pictures(r, scene, &d, d.nposes / 2, NULL, msg, msglen);
+    }
+    skb_dataset_free(&d);
+    return rc;
+}
+
 static int all_pictures(struct gpu_run *r, char *msg, size_t msglen)
 {
     struct skb_dataset_opts o = { .seed = r->ctx->seed, .quick = r->ctx->quick, .subdivide = 0 };
@@ -329,6 +349,8 @@ static int all_pictures(struct gpu_run *r, char *msg, size_t msglen)
         }
     }
     skb_dataset_free(&d);
+    if (r->ctx->dataset_file)
+        return 0;   /* run --dataset: the user's model is the character (user_dataset) */
     /* a real character in the middle of its clip */
     for (int i = 0; skb_dataset_sources[i]; i++) {
         const struct skb_dataset_source *src = skb_dataset_sources[i];
@@ -506,7 +528,9 @@ static int gpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
     r->images = cJSON_AddArrayToObject(root, "images");
     r->notes = cJSON_AddArrayToObject(root, "notes");
     struct skb_dataset_opts o = { .seed = ctx->seed, .quick = ctx->quick, .subdivide = 0 };
-    for (int i = 0; skb_dataset_sources[i]; i++) {
+    if (ctx->dataset_file && (rc = user_dataset(r, &o, msg, msglen)) < 0)
+        goto fail;
+    for (int i = 0; skb_dataset_sources[i] && !ctx->dataset_file; i++) {
         const struct skb_dataset_source *src = skb_dataset_sources[i];
         struct skb_dataset d;
         char lmsg[512];
@@ -565,4 +589,6 @@ const struct skb_experiment skb_exp_gpu = {
     .name = "gpu",
     .description = "GPU vertex-shader skinning: verification, timings, instruction counts, pictures",
     .run = gpu_run,
+    .takes_dataset = 1,
+    .dataset_note = "every shader verified and timed on it, and pictured mid-clip (the arm scenes stay)",
 };
