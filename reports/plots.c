@@ -572,7 +572,7 @@ static void cpu_plots(struct skb_report *rep, const char *dir, const char *sfx, 
             snprintf(what, sizeof what, "CPU time per deformation [%.60s]", r->machine_key);
             times_plot(rep, dir, name, what, t);
             snprintf(what, sizeof what, "CPU time / LBS [%.50s], last column DQ paper Fig. 18", r->machine_key);
-            ratio_plot(rep, dir, name2, what, t, "linear", np ? paper : NULL, "paper Fig. 18 (P4, 5002 v)");
+            ratio_plot(rep, dir, name2, what, t, "linear", np ? paper : NULL, "DQ paper Fig. 18");
         }
         free(t);
     }
@@ -1090,7 +1090,7 @@ static void sphere_plot(struct skb_report *rep, const char *dir, const char *sfx
     fprintf(b.f, "set key below\nset xlabel 'tree level (1 = root)'\nset ylabel 'average radius / reference radius (dimensionless)'\n"
                  "set xtics 1\nset arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb '#444444'\n");
     if (isfinite(ref1))
-        fprintf(b.f, "set label 1 'reference root radius %.4g model units' at graph 0.02, graph 0.04\n", ref1);
+        fprintf(b.f, "set label 1 'reference root radius %.4g model units' at graph 0.98, graph 0.94 right\n", ref1);
     fprintf(b.f, "plot ");
     for (int i = 0; i < ns; i++) {
         fprintf(b.f, "%s'%s.dat' using 1:%d with linespoints lw 2 ps 1.2 %s", i ? ", " : "", name, 2 + i,
