@@ -306,6 +306,8 @@ int skb_report_build(const struct skb_results *runs, int nruns, const cJSON *ref
     skb__report_sphere_tree(rep);
     skb__report_table53(rep);
     skb__report_table62(rep);
+    skb__report_arm_volume(rep);
+    skb__report_heat_map(rep);
     return 0;
 }
 

@@ -4,6 +4,7 @@
 #ifndef SKB_REPORT_INTERNAL_H
 #define SKB_REPORT_INTERNAL_H
 #include <stddef.h>
+#include <stdio.h>
 #include <cJSON.h>
 #include "skb_report.h"
 
@@ -49,5 +50,15 @@ void skb__report_table53(struct skb_report *rep);
 /* plots.c */
 /* caption of a GPU image (method and scene) from gpu.json "images" */
 void skb__image_caption(const cJSON *gpu, const char *file, char *buf, size_t len);
+
+/* render.c: HTML escaping and base64 data: URIs, for the other renderers */
+void skb__html_esc(FILE *f, const char *s);
+int skb__data_uri(FILE *f, const char *path, const char *mime);
+/* render_pictures.c: the methods x scenes grid of gpu.json "method_pictures" */
+void skb__render_pictures_html(FILE *f, const struct skb_report *rep);
+void skb__render_pictures_md(FILE *f, const struct skb_report *rep);
+/* report_pictures.c: arm volume over twist and heat-map error tables */
+void skb__report_arm_volume(struct skb_report *rep);
+void skb__report_heat_map(struct skb_report *rep);
 
 #endif
