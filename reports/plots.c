@@ -1262,7 +1262,8 @@ static void volume_plot(struct skb_report *rep, const char *dir, const char *sfx
                         const char *key, const char *what)
 {
     const cJSON *av = jget(r->doc[SKB_RF_GPU], "arm_volume"), *tw = jget(av, "twist_deg"), *m;
-    char name[64], title[200], body[8192], qt[200];
+    char name[64], title[200], st[96], qt[420], lab[200];
+    int ns = 0, col = 2;
     snprintf(name, sizeof name, "arm-%s%s", key[0] == 'v' ? "volume" : "section", sfx);
     snprintf(title, sizeof title, "Arm %s over elbow twist, ratio to the rest pose", what);
     if (!cJSON_IsArray(tw)) {
@@ -1270,11 +1271,9 @@ static void volume_plot(struct skb_report *rep, const char *dir, const char *sfx
         return;
     }
     struct memfile mf;
-    FILE *f = dat_open(&mf, dir, name);
+    FILE *f = mem_open(&mf);
     if (!f)
         return;
-    int col = 2, len = snprintf(body, sizeof body, "set xlabel 'elbow twist (degrees)'\nset ylabel '%s / rest %s'\n"
-                                "set xrange [0:180]\nset xtics 30\nset key outside right top\nplot ", what, what);
     for (int i = 0; i < cJSON_GetArraySize(tw); i++) {
         double x = NAN;
         jnum(cJSON_GetArrayItem(tw, i), &x);
@@ -1288,18 +1287,39 @@ static void volume_plot(struct skb_report *rep, const char *dir, const char *sfx
         }
         fputc('\n', f);
     }
-    if (dat_close(&mf, dir, name) < 0) {
+    struct body b;
+    if (dat_close(&mf, dir, name) < 0 || !body_open(&b)) {
         not_run(rep, name, title, "cannot write the data file");
         return;
     }
+    cJSON_ArrayForEach(m, jget(av, "methods"))
+        ns += cJSON_IsArray(jget(m, key));
+    if (!ns) {
+        fclose(b.f);
+        free(b.buf);
+        not_run(rep, name, title, "gpu.json \"arm_volume\" has no method with this series");
+        return;
+    }
+    snprintf(lab, sizeof lab, "%s / %s at rest (dimensionless)", what, what);
+    fprintf(b.f, "set xlabel 'elbow twist (degrees)'\nset ylabel %s\nset xrange [0:180]\nset xtics 30\nset offsets 0, 0, graph 0.06, 0\n"
+                 "set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb '#444444'\nplot ",
+            gp_quote(qt, sizeof qt, lab));
+    int k = 0;
     cJSON_ArrayForEach(m, jget(av, "methods")) {
-        const char *t = cJSON_IsString(jget(m, "title")) ? jget(m, "title")->valuestring : m->string;
-        if (cJSON_IsArray(jget(m, key)) && len > 0 && (size_t)len < sizeof body - 400)
-            len += snprintf(body + len, sizeof body - (size_t)len, "%s'%s.dat' using 1:%d with linespoints lt %d pt %d "
-                            "title %s", col > 2 ? ", " : "", name, col, col - 1, col - 1, gp_quote(qt, sizeof qt, t));
+        const char *t = cJSON_GetStringValue(jget(m, "title"));
+        if (cJSON_IsArray(jget(m, key))) {
+            fprintf(b.f, "%s'%s.dat' using 1:%d with linespoints lw 2 %s", k ? ", " : "", name, col,
+                    series_style(st, sizeof st, k, ns));
+            if (t)
+                fprintf(b.f, " title %s", gp_quote(qt, sizeof qt, t));
+            else
+                put_title(b.f, m->string);
+            k++;
+        }
         col++;
     }
-    plot(rep, dir, name, title, body);
+    fputc('\n', b.f);
+    body_plot(&b, rep, dir, name, title);
 }
 
 void skb_plots_write(struct skb_report *rep, const char *out_dir)

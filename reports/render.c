@@ -9,7 +9,6 @@
 #include "report_internal.h"
 #include "skb_json.h"
 #include "skb_report.h"
-#include "report_internal.h"
 
 static void md_cell(FILE *f, const char *s)
 {
