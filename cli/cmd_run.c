@@ -150,14 +150,17 @@ int skb_cmd_run(int argc, char **argv)
         return 2;
     }
     char msg[1024];
+    if (ctx.dataset_file && !dataset_takers(all, names, nnames)) {
+        char takers[256] = "";
+        for (int i = 0; skb_experiments[i]; i++)
+            if (skb_experiments[i]->takes_dataset && strlen(takers) + strlen(skb_experiments[i]->name) + 3 < sizeof takers)
+                strcat(strcat(takers, takers[0] ? ", " : ""), skb_experiments[i]->name);
+        skb_cli_error("run: --dataset: none of the experiments named runs on a model file (these do: %s)", takers);
+        return 2;
+    }
     if (ctx.dataset_file && check_dataset(&ctx, msg, sizeof msg) < 0) {
         skb_cli_error("run: --dataset: %s", msg);
         return 1;
-    }
-    if (ctx.dataset_file && !dataset_takers(all, names, nnames)) {
-        skb_cli_error("run: --dataset: none of the experiments named runs on a model file (cpu, gpu, spheres, cd "
-                      "and bounds do)");
-        return 2;
     }
     if (skb_mkdirs(ctx.out_dir, msg, sizeof msg) < 0) {
         skb_cli_error("%s", msg);

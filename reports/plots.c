@@ -18,7 +18,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "report_internal.h"
-#include "skb_gpu.h"
 #include "skb_json.h"
 #include "skb_method.h"
 #include "skb_report.h"
@@ -252,9 +251,25 @@ static const char *series_style(char *buf, size_t len, int i, int n)
     return buf;
 }
 
-/* legend names for results keys: the registry's display name of a method or
- * shader, with a variant suffix spelled out ("dib@p=0.001" -> "DIB (p =
- * 0.001)"); a few fixed keys; anything else verbatim (it is quoted anyway) */
+/* gpu.json "shaders" ([{name, title}, ...]) of the run being plotted: the
+ * shaders' display names come from the results, like everything here */
+static const cJSON *shader_list;
+
+static const char *shader_title(const char *key)
+{
+    const cJSON *sh;
+    cJSON_ArrayForEach(sh, shader_list) {
+        const char *n = cJSON_GetStringValue(jget(sh, "name"));
+        if (n && strcmp(n, key) == 0)
+            return cJSON_GetStringValue(jget(sh, "title"));
+    }
+    return NULL;
+}
+
+/* legend names for results keys: the display name of a shader (gpu.json) or
+ * registry method, with a variant suffix spelled out ("dib@p=0.001" -> "DIB
+ * (precision 0.001)"); a few fixed keys; anything else verbatim (it is
+ * quoted anyway) */
 static const char *human_name(const char *key, char *buf, size_t len)
 {
     static const struct { const char *key, *name; } fixed[] = {
@@ -272,13 +287,13 @@ static const char *human_name(const char *key, char *buf, size_t len)
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         if (strcmp(key, fixed[i].key) == 0)
             return snprintf(buf, len, "%s", fixed[i].name), buf;
-    const struct skb_gpu_shader *sh = skb_gpu_shader_find(key);
-    if (sh && sh->title)
-        return snprintf(buf, len, "%s", sh->title), buf;
     char base[96];
     size_t n = strcspn(key, "@+");
     snprintf(base, sizeof base, "%.*s", (int)n, key);
     const struct skb_method *m = skb_method_find(base);
+    const char *st = shader_title(key);
+    if (st && (!m || !m->title || strcmp(m->name, key) != 0))
+        return snprintf(buf, len, "%s", st), buf;   /* a shader without a CPU method of its name */
     if (!m || !m->title)
         return snprintf(buf, len, "%s", key), buf;
     if (!key[n])
@@ -1227,6 +1242,7 @@ static void cd_plot(struct skb_report *rep, const char *dir, const char *sfx, co
 void skb__image_caption(const cJSON *gpu, const char *file, char *buf, size_t len)
 {
     const cJSON *im;
+    shader_list = jget(gpu, "shaders");
     cJSON_ArrayForEach(im, jget(gpu, "images")) {
         const char *fn = cJSON_GetStringValue(jget(im, "file")), *base = fn ? strrchr(fn, '/') : NULL;
         base = base ? base + 1 : fn;
@@ -1340,6 +1356,7 @@ void skb_plots_write(struct skb_report *rep, const char *out_dir)
             not_run(rep, name, "every plot", "gnuplot not found in PATH (apt-get install gnuplot-nox)");
             continue;
         }
+        shader_list = jget(r->doc[SKB_RF_GPU], "shaders");
         cpu_plots(rep, dir, sfx, r);
         gpu_plots(rep, dir, sfx, r);
         bounds_plots(rep, dir, sfx, r);

@@ -46,6 +46,7 @@ json.dump(g, open(run + "/cpu-gbench.json", "w"))
 gp = json.load(open(fx + "/gpu.json"))
 gp["images"] = [{"scene": "candy_wrapper", "dataset": "arm", "pose": 3, "shader": "dlb_pivot",
                  "file": "images/candy_wrapper_dlb_pivot.png"}]
+gp["shaders"] = [{"name": "dlb_pivot", "title": "DLB'"}]   # display names come from gpu.json, as in a real run
 os.makedirs(run + "/images", exist_ok=True)
 shutil.copy(fx + "/images/candy-wrapper-dlb.png", run + "/images/candy_wrapper_dlb_pivot.png")
 json.dump(gp, open(run + "/gpu.json", "w"))
