@@ -347,6 +347,20 @@ static const cJSON *ref_bound(const struct skb_report *rep, const char *id)
     return NULL;
 }
 
+/* a reference "where" for a legend: the part before its first " (" or ";"
+ * (the source, without the explanations that do not fit a key line) */
+static const char *short_where(const char *w, char *buf, size_t n)
+{
+    const char *p = w ? strstr(w, " (") : NULL, *q = w ? strchr(w, ';') : NULL;
+    size_t len = w ? strlen(w) : 0;
+    if (p && (size_t)(p - w) < len)
+        len = (size_t)(p - w);
+    if (q && (size_t)(q - w) < len)
+        len = (size_t)(q - w);
+    snprintf(buf, n, "%.*s", (int)len, w ? w : "");
+    return buf;
+}
+
 /* ---- timings: median with interquartile range, log scale ---- */
 
 #define MAXSER 48
@@ -703,7 +717,8 @@ static int paper_block(const struct skb_report *rep, const struct curve_paper *c
     double y = NAN, t = cp->t_fixed, t2 = NAN;
     if (jnum(jget(ey, "paper"), &y) < 0)
         return -1;
-    const char *where = cJSON_GetStringValue(jget(ey, "where"));
+    char wb[160];
+    const char *where = short_where(cJSON_GetStringValue(jget(ey, "where")), wb, sizeof wb);
     if (et && jnum(jget(et, "paper"), &t) == 0)
         jnum(jget(et, "alt_paper"), &t2);
     if (isfinite(t)) {
@@ -711,10 +726,10 @@ static int paper_block(const struct skb_report *rep, const struct curve_paper *c
         if (isfinite(t2))
             fprintf(f, "%.9g %.9g\n", t2, y * cp->scale);
         snprintf(label, len, "paper: %.5g %s at t = %.4g%s (%s)", y * cp->scale, cp->unit, t,
-                 isfinite(t2) ? " and its mirror" : "", where ? where : "");
+                 isfinite(t2) ? " and its mirror" : "", where);
     } else {
         fprintf(f, "0 %.9g\n1 %.9g\n", y * cp->scale, y * cp->scale);
-        snprintf(label, len, "paper maximum: %.5g %s (%s)", y * cp->scale, cp->unit, where ? where : "");
+        snprintf(label, len, "paper maximum: %.5g %s (%s)", y * cp->scale, cp->unit, where);
     }
     fprintf(f, "\n\n");
     return 0;
@@ -927,8 +942,9 @@ static void dib_paper_band(const struct skb_report *rep, FILE *f, char *key, siz
     key[0] = 0;
     if (jnum(jget(e, "paper_lo"), &lo) < 0 || jnum(jget(e, "paper"), &hi) < 0)
         return;
-    const char *where = cJSON_GetStringValue(jget(e, "where"));
-    snprintf(label, sizeof label, "paper: typically %g to %g iterations (%s)", lo, hi, where ? where : "");
+    char wb[160];
+    const char *where = short_where(cJSON_GetStringValue(jget(e, "where")), wb, sizeof wb);
+    snprintf(label, sizeof label, "paper: typically %g to %g iterations (%s)", lo, hi, where);
     fprintf(f, "set object 1 rect from %g, graph 0 to %g, graph 1 behind fc rgb '#e4e4e4' fs solid noborder\n", lo - 0.5,
             hi + 0.5);
     snprintf(key, keylen, ", NaN with boxes fs solid fc rgb '#e4e4e4' title %s", gp_quote(qt, sizeof qt, label));
