@@ -1004,10 +1004,18 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         rc = SKB_ENOMEM;
         goto out;
     }
-    /* every default dataset with its own clip */
+    /* every default dataset with its own clip (run --dataset: the user's model alone) */
     for (int i = 0; skb_dataset_sources[i]; i++) {
         const struct skb_dataset_source *s = skb_dataset_sources[i];
         char lmsg[512];
+        if (ctx->dataset_file) {
+            if ((rc = load_ds(&r, ctx->dataset_file, 0, 0, lmsg, sizeof lmsg)) < 0) {
+                snprintf(msg, msglen, "cpu: %s", lmsg);
+                goto out;
+            }
+            add_dataset_cases(&r, r.ds + r.nds - 1);
+            break;
+        }
         if (!s->in_default_set)
             continue;
         if (load_ds(&r, s->name, 0, 0, lmsg, sizeof lmsg) < 0) {
@@ -1018,7 +1026,7 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         add_dataset_cases(&r, r.ds + r.nds - 1);
     }
     /* a second pose sequence for the human: random poses within joint limits */
-    {
+    if (!ctx->dataset_file) {
         char lmsg[512];
         if (load_ds(&r, RANDOM_POSE_SOURCE, 0, 0, lmsg, sizeof lmsg) == 0) {
             struct ds *ds = r.ds + r.nds - 1;
@@ -1213,4 +1221,6 @@ const struct skb_experiment skb_exp_cpu = {
     .name = "cpu",
     .description = "CPU time per deformation of every method, fast kernels, roofline, peers",
     .run = cpu_run,
+    .takes_dataset = 1,
+    .dataset_note = "every method's skin path verified and timed over its animation (the roofline mesh stays the subdivided body)",
 };

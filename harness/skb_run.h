@@ -17,6 +17,8 @@ struct skb_run_ctx {
     int verbose;                /* progress lines on stderr */
     const char *exe_path;       /* absolute path of the running skinbench (finds helper binaries) */
     const char *methods_filter; /* comma-separated method names or NULL for all */
+    const char *dataset_file;   /* run --dataset FILE: this model replaces the catalogue
+                                   datasets in every experiment that takes one, or NULL */
     struct skb_params params;
 };
 
@@ -25,6 +27,10 @@ struct skb_experiment {
     const char *description;
     /* writes its results into ctx->out_dir; on failure fills msg with one line */
     int (*run)(const struct skb_run_ctx *ctx, char *msg, size_t msglen);
+    /* run --dataset FILE: 1 when the experiment runs on the user's model;
+     * dataset_note says what runs on it, or why it cannot (one line) */
+    int takes_dataset;
+    const char *dataset_note;
 };
 
 /* the built-in experiments' run halves, one per harness/exp_<name>.c */
@@ -35,6 +41,13 @@ extern const struct skb_experiment skb_exp_cpu;
 extern const struct skb_experiment skb_exp_gpu;
 extern const struct skb_experiment skb_exp_spheres;
 extern const struct skb_experiment skb_exp_cd;
+
+/* the dataset to load where an experiment would load `name`: the user's
+ * model under run --dataset, else name */
+static inline const char *skb_run_dataset(const struct skb_run_ctx *ctx, const char *name)
+{
+    return ctx->dataset_file ? ctx->dataset_file : name;
+}
 
 /* 1 when method m is selected by ctx->methods_filter */
 int skb_run_wants_method(const struct skb_run_ctx *ctx, const struct skb_method *m);

@@ -548,7 +548,9 @@ static void html_images(const struct skb_report *rep, int k, FILE *f)
         fprintf(f, "\" src=\"");
         data_uri(f, path, "image/png");
         fprintf(f, "\"><figcaption>");
-        html_esc(f, names[i]);
+        char cap[300];
+        skb__image_caption(rep->runs[k].doc[SKB_RF_GPU], names[i], cap, sizeof cap);
+        html_esc(f, cap);
         fprintf(f, "</figcaption></figure>\n");
         free(names[i]);
     }
@@ -681,8 +683,11 @@ static void md_plots_images(const struct skb_report *rep, FILE *f)
         fprintf(f, "## GPU deformation images (%s)\n\n", rep->runs[k].machine_key);
         struct dirent *e;
         while ((e = readdir(d)))
-            if (strstr(e->d_name, ".png"))
-                fprintf(f, "- %s/%s\n", dir, e->d_name);
+            if (strstr(e->d_name, ".png")) {
+                char cap[300];
+                skb__image_caption(rep->runs[k].doc[SKB_RF_GPU], e->d_name, cap, sizeof cap);
+                fprintf(f, "- %s: %s/%s\n", cap, dir, e->d_name);
+            }
         closedir(d);
         fputc('\n', f);
     }

@@ -84,6 +84,9 @@ void skb__absent_method_rows(struct skb_report *rep, struct skb_rtable *t, const
 void skb__plot_method_notes(struct skb_report *rep, int first, int need, const char *dir, const struct skb_results *r);
 /* compare: new experiments (files the baseline lacks) and new methods */
 void skb__gate_new_items(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
+/* plots.c */
+/* caption of a GPU image (method and scene) from gpu.json "images" */
+void skb__image_caption(const cJSON *gpu, const char *file, char *buf, size_t len);
 
 /* render.c: HTML escaping and base64 data: URIs, for the other renderers */
 void skb__html_esc(FILE *f, const char *s);
