@@ -133,7 +133,8 @@ static const struct skb_experiment_desc desc_cpu = {
     .sections = (const struct skb_report_section[]){
         { "fig18", SKB_NEED_SKIN, skb__report_fig18, NULL }, { "fast", SKB_NEED_F32, skb__report_fast, NULL },
         { "table32", SKB_NEED_NONE, skb__report_table32, NULL }, { NULL, 0, NULL, NULL } },
-    .plots = (const struct skb_report_plot[]){ { "cpu-times", SKB_NEED_SKIN, skb__plot_cpu }, { NULL, 0, NULL } },
+    /* stem "cpu": skb__plot_cpu writes cpu-times and cpu-ratio */
+    .plots = (const struct skb_report_plot[]){ { "cpu", SKB_NEED_SKIN, skb__plot_cpu }, { NULL, 0, NULL } },
     .gate = skb__gate_cpu,
 };
 
@@ -145,7 +146,8 @@ static const struct skb_experiment_desc desc_gpu = {
         { "arm_volume", SKB_NEED_SKIN, skb__report_arm_volume, NULL }, { "heat_map", SKB_NEED_SKIN, skb__report_heat_map, NULL },
         { NULL, 0, NULL, NULL } },
     .plots = (const struct skb_report_plot[]){
-        { "gpu-times", SKB_NEED_SHADER, skb__plot_gpu }, { "arm-volume", SKB_NEED_SKIN, skb__plot_arm_volume },
+        /* stem "gpu": skb__plot_gpu writes gpu-times and gpu-ratio */
+        { "gpu", SKB_NEED_SHADER, skb__plot_gpu }, { "arm-volume", SKB_NEED_SKIN, skb__plot_arm_volume },
         { "arm-section", SKB_NEED_SKIN, skb__plot_arm_section }, { NULL, 0, NULL } },
     .gate = skb__gate_gpu,
 };

@@ -266,7 +266,7 @@ struct skb_report_section {
 };
 
 struct skb_report_plot {
-    const char *stem;          /* plot file stem prefix ("cpu-times") */
+    const char *stem;          /* plot file stem prefix ("cpu" for cpu-times and cpu-ratio) */
     int need;                  /* enum skb_method_need of its series */
     /* writes its plot(s) of run r under dir (stems end in sfx), recording
      * each in rep->plots */

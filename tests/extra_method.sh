@@ -92,7 +92,7 @@ for stem in $plots; do
   done
   [ $n -gt 0 ] || bad "plot $stem: none written"
 done
-grep -q "title 'nlerp_mat'" "$tmp/rep/plots/cpu-times.gp" && ok "cpu-times plots nlerp_mat" || bad "cpu-times lacks nlerp_mat"
+grep -qE "title '(nlerp_mat|NLERP matrix)'" "$tmp/rep/plots/cpu-times.gp" && ok "cpu-times plots nlerp_mat" || bad "cpu-times lacks nlerp_mat"
 
 # compare against the run without it: listed as new, per results file
 "$xsb" compare "$tmp/base" "$tmp/cur" > "$tmp/cmp.out" 2>&1
