@@ -143,9 +143,10 @@ int skb_arm_volume_curve(const struct skb_run_ctx *ctx, cJSON *root, char *msg, 
         return rc;
     int sectors = arm_sectors(&d.mesh), rings = sectors > 0 ? d.mesh.nverts / sectors : 0;
     if (sectors < 3 || rings < 3 || rings * sectors != d.mesh.nverts || d.nposes < 1) {
-        skb_dataset_free(&d);
+        /* the message first: skb_dataset_free zeroes d */
         snprintf(msg, msglen, "arm volume: the arm is not a ring-major tube (%d vertices, %d per ring)",
                  d.mesh.nverts, sectors);
+        skb_dataset_free(&d);
         return SKB_EINVAL;
     }
     cJSON *av = cJSON_AddObjectToObject(root, "arm_volume");

@@ -24,6 +24,8 @@ static int safe_image_name(const char *rel)
 static const cJSON *find_image(const cJSON *images, const char *method, const char *scene, const char *kind)
 {
     const cJSON *x;
+    if (!method || !scene)   /* a scene without a "name" in a hostile gpu.json */
+        return NULL;
     cJSON_ArrayForEach(x, images) {
         const char *m = skb__jstr(skb__jget(x, "method")), *s = skb__jstr(skb__jget(x, "scene"));
         const char *k = skb__jstr(skb__jget(x, "kind"));
@@ -36,6 +38,8 @@ static const cJSON *find_image(const cJSON *images, const char *method, const ch
 static const char *not_drawn_reason(const cJSON *nd, const char *method, const char *scene)
 {
     const cJSON *x;
+    if (!method || !scene)
+        return NULL;
     cJSON_ArrayForEach(x, nd) {
         const char *m = skb__jstr(skb__jget(x, "method")), *s = skb__jstr(skb__jget(x, "scene"));
         if (m && s && strcmp(m, method) == 0 && strcmp(s, scene) == 0)
@@ -99,8 +103,11 @@ static void html_grid(FILE *f, const char *dir, const cJSON *mp)
         skb__html_esc(f, skb__jstr(skb__jget(sc, "caption")));
         fprintf(f, "</th>");
     }
-    if (hs)
-        fprintf(f, "<th>error against %s (heat map)</th>", skb__jstr(skb__jget(hm, "reference")));
+    if (hs) {
+        fprintf(f, "<th>error against ");
+        skb__html_esc(f, skb__jstr(skb__jget(hm, "reference")));
+        fprintf(f, " (heat map)</th>");
+    }
     fprintf(f, "</tr>\n");
     for (int i = 0; i < nm; i++) {
         fprintf(f, "<tr><th>");
@@ -135,12 +142,15 @@ void skb__render_pictures_html(FILE *f, const struct skb_report *rep)
         skb__html_esc(f, skb__jstr(skb__jget(mp, "how")));
         fprintf(f, "; renderer: ");
         skb__html_esc(f, skb__jstr(skb__jget(mp, "renderer")));
-        if (skb__jnum(skb__jget(hm, "scale_max_rel"), &scale) == 0 && skb__jnum(skb__jget(hm, "model_size"), &size) == 0)
-            fprintf(f, ". Heat map (%s): distance of each vertex to %s's, blue 0 &rarr; green &rarr; yellow &rarr; "
-                    "red %.4g model sizes (%.4g units), one scale for every method",
-                    skb__jstr(skb__jget(hm, "caption")) ? skb__jstr(skb__jget(hm, "caption")) : "",
-                    skb__jstr(skb__jget(hm, "reference")) ? skb__jstr(skb__jget(hm, "reference")) : "",
-                    scale, scale * size);
+        if (skb__jnum(skb__jget(hm, "scale_max_rel"), &scale) == 0 && skb__jnum(skb__jget(hm, "model_size"), &size) == 0) {
+            /* caption and reference come from gpu.json: escaped like every other string of it */
+            fprintf(f, ". Heat map (");
+            skb__html_esc(f, skb__jstr(skb__jget(hm, "caption")));
+            fprintf(f, "): distance of each vertex to ");
+            skb__html_esc(f, skb__jstr(skb__jget(hm, "reference")));
+            fprintf(f, "'s, blue 0 &rarr; green &rarr; yellow &rarr; red %.4g model sizes (%.4g units), one scale "
+                    "for every method", scale, scale * size);
+        }
         fprintf(f, ".</p>\n");
         html_grid(f, rep->runs[k].dir, mp);
     }

@@ -45,6 +45,8 @@ void skb__report_arm_volume(struct skb_report *rep)
         }
         cJSON_ArrayForEach(m, skb__jget(av, "methods")) {
             const char *why = skb__jstr(skb__jget(m, "not_run"));
+            if (!m->string)   /* "methods" an array in a hostile gpu.json: no method name */
+                continue;
             if (why) {
                 skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, strdup(why), strdup(m->string), NULL);
                 continue;
@@ -78,6 +80,8 @@ void skb__report_heat_map(struct skb_report *rep)
         }
         cJSON_ArrayForEach(m, skb__jget(hm, "methods")) {
             double mx = NAN, md = NAN;
+            if (!m->string)   /* "methods" an array in a hostile gpu.json: no method name */
+                continue;
             skb__jnum(skb__jget(m, "max_rel"), &mx);
             skb__jnum(skb__jget(m, "median_rel"), &md);
             skb__row_add(rep, t, k, SKB_ROW_CONTEXT, strdup(""), strdup(m->string), strdup(scene ? scene : "?"),

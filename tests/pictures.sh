@@ -32,6 +32,26 @@ for m, o in av["methods"].items():
     assert "volume_ratio" in o or o.get("not_run"), (m, o)
 EOF2
 
+# a gpu.json of the wrong shape (method maps as arrays, a scene without a
+# name, markup in the heat map's strings): the report still renders, with
+# the strings escaped (was a NULL strdup / strcmp, and raw markup)
+mkdir -p "$tmp/shape" && cp "$out/gpu.json" "$tmp/shape/"
+python3 - "$tmp/shape/gpu.json" <<'EOF2'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["arm_volume"]["methods"] = [{"not_run": "x"}, {"volume_ratio": [1]}]
+d["method_pictures"] = {"how": "h", "renderer": "r", "scenes": [{"caption": "c"}, {"name": "s1"}],
+    "images": [{"method": "m", "scene": "s1", "kind": "deformation", "file": "images/methods/a.png"}],
+    "not_drawn": [{"method": "m"}],
+    "heat_map": {"scene": "s1", "reference": "<b>ref", "caption": "<i>cap", "model_size": 1,
+                 "scale_max_rel": 0.5, "methods": [{"max_rel": 1}]}}
+json.dump(d, open(sys.argv[1], "w"))
+EOF2
+if "$sb" report --results "$tmp/shape" --out "$tmp/shape" >"$tmp/shape.out" 2>&1; then ok
+else bad "report on a wrongly shaped gpu.json: exit $? ($(tail -3 "$tmp/shape.out"))"; fi
+if grep -q '&lt;b&gt;ref' "$tmp/shape/report.html" && ! grep -q '<b>ref\|<i>cap' "$tmp/shape/report.html"; then ok
+else bad "heat-map reference/caption from gpu.json not escaped in report.html"; fi
+
 if [ "$(python3 -c "import json,sys; print('skipped' in json.load(open(sys.argv[1])))" "$out/gpu.json")" = True ]; then
   echo "SKIP pictures: no GL context here"
   echo "pictures.sh: $pass passed, $fail failed"
