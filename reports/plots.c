@@ -282,6 +282,8 @@ static const char *human_name(const char *key, const cJSON *shaders, char *buf, 
         { "dib_iterations_histogram", "random inputs (angles up to 180 deg)" },
         { "dib_iterations_moderate_histogram", "skinning-like inputs (angles <= 45 deg)" },
     };
+    if (!key)   /* an array where the results should hold a keyed object */
+        key = "?";
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         if (strcmp(key, fixed[i].key) == 0)
             return snprintf(buf, len, "%s", fixed[i].name), buf;
