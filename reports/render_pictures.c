@@ -11,7 +11,8 @@ static int safe_image_name(const char *rel)
 {
     static const char pre[] = "images/methods/";
     size_t n = rel ? strlen(rel) : 0;
-    if (n <= sizeof pre + 4 || strncmp(rel, pre, sizeof pre - 1) != 0 || strcmp(rel + n - 4, ".png") != 0)
+    if (n < sizeof pre + 4   /* at least one character before ".png" */
+        || strncmp(rel, pre, sizeof pre - 1) != 0 || strcmp(rel + n - 4, ".png") != 0)
         return 0;
     for (const char *s = rel + sizeof pre - 1; *s; s++)
         if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'
