@@ -27,6 +27,8 @@
 #include "skb_fast.h"
 
 #ifndef SKB_FLOP_COUNT
+#include <stdatomic.h>      /* the pool's share of errors; C only (not the C++ FLOP build) */
+#include "skb_pool.h"
 
 typedef float v4f __attribute__((vector_size(16)));
 typedef float v8f __attribute__((vector_size(32)));
@@ -1200,6 +1202,30 @@ int skb__skin_f32_prepare(struct skb_skinner_f32 *s, const struct skb_pose *p, c
 int skb__skin_f32_run(struct skb_skinner_f32 *s, int v0, int v1, float *pos_out, float *nrm_out)
 {
     return s->m->f32->skin(s->state, v0, v1, pos_out, nrm_out);
+}
+
+struct pool_job {
+    struct skb_skinner_f32 *s;
+    float *pos, *nrm;
+    atomic_int rc;
+};
+
+/* share `part` of nparts: whole blocks of 8, the last share the rest */
+static void pool_part(void *arg, int part, int nparts)
+{
+    struct pool_job *j = arg;
+    int n = j->s->mesh->nverts, per = (int)round8(((size_t)n + (size_t)nparts - 1) / (size_t)nparts);
+    int v0 = part * per < n ? part * per : n, v1 = (part + 1) * per < n ? (part + 1) * per : n;
+    int rc = v0 < v1 ? skb__skin_f32_run(j->s, v0, v1, j->pos, j->nrm) : 0;
+    if (rc < 0)
+        atomic_store(&j->rc, rc);
+}
+
+int skb__skin_f32_run_pool(struct skb_skinner_f32 *s, struct skb_pool *pool, float *pos_out, float *nrm_out)
+{
+    struct pool_job j = { s, pos_out, nrm_out, 0 };
+    skb_pool_run(pool, pool_part, &j);
+    return atomic_load(&j.rc);
 }
 
 int skb_skin_f32_pose(struct skb_skinner_f32 *s, const struct skb_pose *p,

@@ -5,14 +5,20 @@
  * `make tsan` runs this file under ThreadSanitizer.  Loops over the
  * registry's f32 hooks and over meshes that reach each kernel: the block
  * kernels (sign table), the per-vertex DLB/QLB kernels (more joints than the
- * table holds; QLB without signs) and LBS. */
+ * table holds; QLB without signs) and LBS, in both layouts (SPLIT's
+ * influence-count groups and SLOT4), and through the persistent thread
+ * pool (common/skb_pool.c). */
 #include <pthread.h>
 #include "skb_test.h"
 #include "skb_fast.h"
 #include "skb_dataset.h"
+#include "skb_pool.h"
 
 #define MAX_RANGE 19        /* ranges of 1..19 vertices: inside, across and on blocks of 8 */
 #define THREAD_ROUNDS 8
+/* the persistent pool's shares (skb__skin_f32_run_pool): two threads as
+ * on this machine, three for shares that end inside a group */
+static const int pool_threads[] = { 2, 3 };
 
 struct ranges {
     int n, *lo, *hi;
@@ -158,6 +164,17 @@ static int check_one(gsl_rng *r, const struct skb_method *m, const struct skb_da
             assert_same(lay == SKB_F32_LAYOUT_SPLIT ? "split layout, two threads, interleaved ranges"
                         : "slot4 layout, two threads, interleaved ranges", m->name, d->name, n, &ref, &got);
         }
+        for (size_t t = 0; t < sizeof pool_threads / sizeof pool_threads[0]; t++)
+            for (int round = 0; round < THREAD_ROUNDS; round++) {
+                struct skb_pool *pool;
+                out_free(&got);
+                out_alloc(&got, n);
+                assert_int_equal(skb_pool_create(pool_threads[t], &pool), 0);
+                assert_int_equal(skb__skin_f32_run_pool(&s, pool, got.pos, got.nrm), 0);
+                assert_same(pool_threads[t] == 2 ? "thread pool of 2" : "thread pool of 3", m->name, d->name, n,
+                            &ref, &got);
+                skb_pool_destroy(pool);
+            }
         out_free(&got);
         ranges_free(&rg);
     } else if (rc != SKB_ENOTSUP) {
