@@ -1,31 +1,37 @@
-/* skb_pool.c — the persistent thread pool of skb_pool.h.  A job is
- * published by bumping a generation counter (release) after fn and arg are
- * set; a worker that sees the new generation (acquire) runs its part and
- * counts down `pending`; the last one wakes the caller.  Spinning first
- * keeps the wake-up in the microseconds a small mesh takes to skin; the
- * condition variables keep idle workers off the CPU. */
+/* skb_pool.c — the persistent thread pool of skb_pool.h.  A job's parts
+ * are claimed from one atomic ticket (generation << 32 | next part): the
+ * caller and every awake worker take parts until none is left, so a worker
+ * the scheduler has not woken yet (a loaded machine) costs nothing — the
+ * caller does its part — instead of a wait for its time slice.  The
+ * generation in the ticket keeps a late worker from claiming a part of a
+ * later job.  fn and arg are written before the ticket is published
+ * (release) and read after a claim (acquire); the caller reuses them only
+ * when `pending` says every claimed part has finished.  Workers spin
+ * briefly for the next job (a small mesh skins in microseconds), then
+ * sleep on a condition variable. */
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include "skb_error.h"
 #include "skb_pool.h"
 
-#define SPINS 20000      /* polls before sleeping (~tens of microseconds) */
+#define SPINS 20000      /* polls before sleeping (tens of microseconds) */
 
 struct worker {
     struct skb_pool *pool;
-    int part;
     pthread_t tid;
 };
 
 struct skb_pool {
-    int n;                       /* threads including the caller */
+    int n;                       /* threads including the caller = parts per job */
     struct worker *w;            /* n - 1 workers */
     skb_pool_fn fn;
     void *arg;
-    atomic_uint gen;             /* bumped once per job */
-    atomic_int pending;          /* worker parts not yet finished */
+    uint32_t gen;                /* the caller's count of jobs */
+    _Atomic uint64_t ticket;     /* generation << 32 | next unclaimed part */
+    atomic_int pending;          /* parts not yet finished */
     atomic_int stop;
     pthread_mutex_t mu;
     pthread_cond_t go, done;
@@ -38,41 +44,55 @@ static inline void relax(void)
 #endif
 }
 
-/* the next generation after `seen`, or seen when stopping */
-static unsigned wait_job(struct skb_pool *p, unsigned seen)
-{
-    unsigned g = seen;
-    for (int i = 0; i < SPINS && (g = atomic_load_explicit(&p->gen, memory_order_acquire)) == seen; i++) {
-        if (atomic_load_explicit(&p->stop, memory_order_acquire))
-            return seen;
-        relax();
-    }
-    if (g != seen)
-        return g;
-    pthread_mutex_lock(&p->mu);
-    while ((g = atomic_load_explicit(&p->gen, memory_order_acquire)) == seen
-           && !atomic_load_explicit(&p->stop, memory_order_acquire))
-        pthread_cond_wait(&p->go, &p->mu);
-    pthread_mutex_unlock(&p->mu);
-    return g;
-}
+static inline uint32_t ticket_gen(uint64_t t) { return (uint32_t)(t >> 32); }
 
-static void *worker_main(void *arg)
+/* claim and run parts of job `gen` until none is left */
+static void take_parts(struct skb_pool *p, uint32_t gen)
 {
-    struct worker *w = arg;
-    struct skb_pool *p = w->pool;
-    unsigned seen = 0;
-    for (;;) {
-        unsigned g = wait_job(p, seen);
-        if (g == seen)
-            return NULL;         /* stopped */
-        seen = g;
-        p->fn(p->arg, w->part, p->n);
+    uint64_t t = atomic_load_explicit(&p->ticket, memory_order_acquire);
+    while (ticket_gen(t) == gen && (uint32_t)t < (uint32_t)p->n) {
+        if (!atomic_compare_exchange_weak_explicit(&p->ticket, &t, t + 1, memory_order_acq_rel,
+                                                   memory_order_acquire))
+            continue;            /* t reloaded */
+        p->fn(p->arg, (int)(uint32_t)t, p->n);
         if (atomic_fetch_sub_explicit(&p->pending, 1, memory_order_acq_rel) == 1) {
             pthread_mutex_lock(&p->mu);
             pthread_cond_signal(&p->done);
             pthread_mutex_unlock(&p->mu);
         }
+        t = atomic_load_explicit(&p->ticket, memory_order_acquire);
+    }
+}
+
+/* the generation of the next job after `seen`, or seen when stopping */
+static uint32_t wait_job(struct skb_pool *p, uint32_t seen)
+{
+    uint32_t g = seen;
+    for (int i = 0; i < SPINS; i++) {
+        if ((g = ticket_gen(atomic_load_explicit(&p->ticket, memory_order_acquire))) != seen)
+            return g;
+        if (atomic_load_explicit(&p->stop, memory_order_acquire))
+            return seen;
+        relax();
+    }
+    pthread_mutex_lock(&p->mu);
+    while ((g = ticket_gen(atomic_load_explicit(&p->ticket, memory_order_acquire))) == seen
+           && !atomic_load_explicit(&p->stop, memory_order_acquire))
+        pthread_cond_wait(&p->go, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+    return atomic_load_explicit(&p->stop, memory_order_acquire) ? seen : g;
+}
+
+static void *worker_main(void *arg)
+{
+    struct skb_pool *p = ((struct worker *)arg)->pool;
+    uint32_t seen = 0;
+    for (;;) {
+        uint32_t g = wait_job(p, seen);
+        if (g == seen)
+            return NULL;         /* stopped */
+        seen = g;
+        take_parts(p, g);
     }
 }
 
@@ -86,7 +106,7 @@ int skb_pool_create(int threads, struct skb_pool **out)
         return SKB_ENOMEM;
     p->n = threads;
     p->w = calloc((size_t)threads, sizeof *p->w);
-    atomic_init(&p->gen, 0);
+    atomic_init(&p->ticket, 0);
     atomic_init(&p->pending, 0);
     atomic_init(&p->stop, 0);
     if (!p->w || pthread_mutex_init(&p->mu, NULL) != 0) {
@@ -97,7 +117,7 @@ int skb_pool_create(int threads, struct skb_pool **out)
     pthread_cond_init(&p->go, NULL);
     pthread_cond_init(&p->done, NULL);
     for (int i = 1; i < threads; i++) {
-        p->w[i - 1] = (struct worker){ p, i, 0 };
+        p->w[i - 1].pool = p;
         if (pthread_create(&p->w[i - 1].tid, NULL, worker_main, &p->w[i - 1]) != 0) {
             p->n = i;            /* destroy joins the i - 1 started */
             skb_pool_destroy(p);
@@ -121,12 +141,15 @@ void skb_pool_run(struct skb_pool *p, skb_pool_fn fn, void *arg)
     }
     p->fn = fn;
     p->arg = arg;
-    atomic_store_explicit(&p->pending, p->n - 1, memory_order_relaxed);
+    p->gen++;
+    if (p->gen == 0)
+        p->gen = 1;              /* 0 is the workers' initial "seen" */
+    atomic_store_explicit(&p->pending, p->n, memory_order_relaxed);
     pthread_mutex_lock(&p->mu);
-    atomic_fetch_add_explicit(&p->gen, 1, memory_order_release);
+    atomic_store_explicit(&p->ticket, (uint64_t)p->gen << 32, memory_order_release);
     pthread_cond_broadcast(&p->go);
     pthread_mutex_unlock(&p->mu);
-    fn(arg, 0, p->n);
+    take_parts(p, p->gen);
     for (int i = 0; i < SPINS && atomic_load_explicit(&p->pending, memory_order_acquire) > 0; i++)
         relax();
     if (atomic_load_explicit(&p->pending, memory_order_acquire) > 0) {

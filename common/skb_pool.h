@@ -1,11 +1,14 @@
 /* skb_pool.h — a persistent pool of worker threads (issue 15): created once,
- * then each skb_pool_run hands every thread one part of a job and returns
+ * then each skb_pool_run splits a job into one part per thread and returns
  * when all parts are done, so a skin call pays a wake-up, not a thread
- * creation.  Workers spin briefly for the next job, then sleep on a
- * condition variable.  One caller at a time per pool.
+ * creation.  Parts are claimed, not assigned: the caller takes whatever a
+ * worker has not started, so a worker the scheduler keeps waiting slows a
+ * job down to one thread's speed, never more.  Workers spin briefly for
+ * the next job, then sleep on a condition variable.  One caller at a time
+ * per pool.
  *   skb_pool_create   threads in all (the caller counts as one)
- *   skb_pool_threads  that count
- *   skb_pool_run      fn(arg, part, nparts) for every part, part 0 on the caller
+ *   skb_pool_threads  that count (= parts per job)
+ *   skb_pool_run      fn(arg, part, nparts) once for every part, on any thread
  *   skb_pool_destroy  joins the workers; NULL is fine */
 #ifndef SKB_POOL_H
 #define SKB_POOL_H
