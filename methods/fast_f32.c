@@ -65,8 +65,10 @@ struct hdr {
     int use_tab, npairs;                             /* dlb: Algorithm 2 sign table */
     int nrm_mode;                                    /* enum skb_f32_normals */
     int layout, ngroups;                             /* enum skb_f32_layout */
+    int rigid;                                       /* linear: every joint of the pose rigid */
     int hist[4];                                     /* vertices with 1..4 influences as blended */
     struct grp g[MAX_GROUPS];
+    size_t off_cols;                                 /* quaternion kinds: each joint's 3x4 as LBS's */
     size_t off_pos, off_nrm, off_c, off_perm;        /* byte offsets */
     size_t off_tab, off_pairs, max_pairs, end;
 };
@@ -132,7 +134,8 @@ static void layout(const struct skb_mesh *m, int kind, int lay, struct hdr *h)
     h->layout = lay;
     h->has_nrm = m->nrm != NULL;
     h->jstride = jstride(kind);
-    h->off_pos = HDR_BYTES + round64(sizeof(float) * (size_t)h->jstride * m->njoints);
+    h->off_cols = HDR_BYTES + round64(sizeof(float) * (size_t)h->jstride * m->njoints);
+    h->off_pos = h->off_cols + (kind != K_LINEAR ? round64(sizeof(float) * 16 * (size_t)m->njoints) : 0);
     h->off_nrm = h->off_pos + round64(sizeof(float) * 3 * nv);
     h->off_c = h->off_nrm + round64(sizeof(float) * 3 * nv);
     h->off_perm = h->off_c + (kind == K_QB ? round64(sizeof(float) * 3 * nv) : 0);
@@ -235,6 +238,14 @@ static int bind_common(const struct skb_mesh *m, int kind, int lay, void *state)
     }
     for (int g = 0; g < h.ngroups; g++)
         bind_group(m, &h, h.g + g, state);
+    /* SPLIT LBS: unit rest normals, so one rigid influence gives a unit
+     * normal with no renormalisation (the direction of a renormalised
+     * blend does not depend on the rest normal's length) */
+    for (int i = 0; kind == K_LINEAR && lay == SKB_F32_LAYOUT_SPLIT && i < m->nverts; i++) {
+        float *n = nrm + 3 * (size_t)i, len = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        for (int k = 0; k < 3 && len > 0; k++)
+            n[k] /= len;
+    }
     return 0;
 }
 
@@ -333,18 +344,36 @@ static void put_columns(const skb_real mat[16], float *out)
     }
 }
 
+/* the 3x3 of a row-major 4x4 orthonormal to RIGID_TOL (a rotation or
+ * reflection keeps a unit normal unit) */
+#define RIGID_TOL 1e-7
+static int orthonormal(const skb_real c[16])
+{
+    for (int a = 0; a < 3; a++)
+        for (int b = a; b < 3; b++) {
+            skb_real d = c[a] * c[b] + c[4 + a] * c[4 + b] + c[8 + a] * c[8 + b];
+            if (!(fabs((double)d - (a == b)) <= RIGID_TOL))
+                return 0;
+        }
+    return 1;
+}
+
 static int linear_prepare(const struct skb_mesh *m, const struct skb_pose *p,
                           const struct skb_params *prm, void *state)
 {
+    struct hdr *h = (struct hdr *)state;
     float *jd = AT(state, HDR_BYTES, float);
+    int rigid = 1;
     for (int j = 0; j < m->njoints; j++) {
         skb_real c[16];
         if (p->scale)
             skb_mat4_mul(p->mats + 16 * j, p->scale + 16 * j, c);
         else
             memcpy(c, p->mats + 16 * j, sizeof c);
+        rigid = rigid && orthonormal(c);
         put_columns(c, jd + 16 * j);
     }
+    h->rigid = rigid;
     return 0;
 }
 
@@ -366,6 +395,7 @@ static int qlb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
         put_columns(p->mats + 16 * j, cols);
         memcpy(o + 4, cols + 12, 4 * sizeof(float));    /* t next to q: one 8-wide load */
         memcpy(o + 8, cols, 12 * sizeof(float));
+        memcpy(AT(state, h->off_cols, float) + 16 * j, cols, sizeof cols);
     }
     if (h->pivot)
         fill_signs(m, state, 20);
@@ -375,15 +405,19 @@ static int qlb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
 static int dlb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
                        const struct skb_params *prm, void *state)
 {
+    const struct hdr *h = (const struct hdr *)state;
     float *jd = AT(state, HDR_BYTES, float);
     if (p->scale || prm->antipodal != SKB_ANTIPODAL_PIVOT)
         return SKB_ENOTSUP;     /* the fast path implements Algorithm 2 per vertex */
     for (int j = 0; j < m->njoints; j++) {
         struct skb_dq q;
+        skb_real c[16];
         skb_dq_from_mat4(p->mats + 16 * j, &q);
         float *o = jd + 8 * j;
         o[0] = (float)q.r.x; o[1] = (float)q.r.y; o[2] = (float)q.r.z; o[3] = (float)q.r.w;
         o[4] = (float)q.d.x; o[5] = (float)q.d.y; o[6] = (float)q.d.z; o[7] = (float)q.d.w;
+        skb_dq_to_mat4(&q, c);
+        put_columns(c, AT(state, h->off_cols, float) + 16 * j);
     }
     fill_signs(m, state, 8);
     return 0;
@@ -1112,8 +1146,18 @@ static int skin_group(const void *state, const struct grp *g, int v0, int v1, fl
                      AT_C(state, g->off_j, uint16_t), tab, h->njoints, h->kind,
                      h->has_nrm && nrm_out && h->nrm_mode != SKB_F32_NRM_NONE, g->v0, g->K, g->derived };
     if (h->kind == K_LINEAR && g->derived) {
-        split_lbs[g->K - 1][h->nrm_mode != SKB_F32_NRM_SHADER](b.jd, b.P, b.N, b.W, b.J, g->v0, v0, v1, b.has_nrm,
-                                                                 pos_out, nrm_out);
+        /* one rigid influence rotates a unit normal: nothing to renormalise */
+        int renorm = h->nrm_mode != SKB_F32_NRM_SHADER && !(g->K == 1 && h->rigid);
+        split_lbs[g->K - 1][renorm](b.jd, b.P, b.N, b.W, b.J, g->v0, v0, v1, b.has_nrm, pos_out, nrm_out);
+        return 0;
+    }
+    if (g->derived && g->K == 1) {
+        /* one influence: DLB, QLB and QB all give back the joint's own rigid
+         * transform (a blend of one transform is that transform; QB's centre
+         * cancels), applied as LBS applies a matrix; its rotation keeps the
+         * normal's length, as the quaternion rotation does */
+        split_lbs[0][0](AT_C(state, h->off_cols, float), b.P, b.N, b.W, b.J, g->v0, v0, v1, b.has_nrm, pos_out,
+                        nrm_out);
         return 0;
     }
     if (h->kind == K_LINEAR) {
