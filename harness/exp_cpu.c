@@ -1050,6 +1050,20 @@ static void large_mesh_block(struct run *r, const cJSON *gb, struct ds *ds, cJSO
                      bl * n / r->copy_bps[0] * 1e3 / lin, bs * n / r->copy_bps[0] * 1e3 / sh);
 }
 
+/* what each peer's timed work is, beside our kernels' layout/normals/threads */
+static void peers_block(cJSON *o)
+{
+    for (int k = 0; skb_peers[k]; k++) {
+        const struct skb_peer_ops *p = skb_peers[k];
+        cJSON *e = cJSON_AddObjectToObject(o, p->name);
+        cJSON_AddStringToObject(e, "description", p->description);
+        cJSON_AddStringToObject(e, "reference", p->reference);
+        cJSON_AddStringToObject(e, "layout", p->layout ? p->layout : "—");
+        cJSON_AddStringToObject(e, "normals", p->normals ? p->normals : "—");
+        cJSON_AddNumberToObject(e, "threads", p->threads);
+    }
+}
+
 static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
 {
     struct run r;
@@ -1184,6 +1198,7 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
     if (gctx)
         cJSON_AddItemToObject(bench, "context", cJSON_Duplicate(gctx, 1));
 
+    peers_block(cJSON_AddObjectToObject(root, "peers"));
     cJSON *dsj = cJSON_AddObjectToObject(root, "datasets");
     for (int i = 0; i < r.nds; i++) {
         struct ds *ds = r.ds + i;

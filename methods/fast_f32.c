@@ -51,13 +51,23 @@ typedef int v4i __attribute__((vector_size(16)));
 enum kind { K_LINEAR, K_QLB0, K_QB, K_DLB };
 
 /* one run of vertices [v0, v1) (layout order) blended with K influences:
- * joint indices K per vertex; weights K per vertex, or (derived) K - 1 with
- * the last 1 - their sum.  Its streams start at its first vertex. */
+ * joint indices K per vertex; weights 4 per vertex (SLOT4), or (derived:
+ * SPLIT) split_nw(K) with the last 1 - the others when not stored.  Its
+ * streams start at its first vertex. */
 struct grp {
     int v0, v1, K, derived;
     size_t off_w, off_j;
 };
 #define MAX_GROUPS 4
+
+/* weights SPLIT stores per vertex of K influences: K - 1, the last being 1 -
+ * the others (4 or 8 bytes less to stream), but all four for K = 4, where
+ * deriving the last measured slower than reading it (its subtractions
+ * delay every blend of the vertex) */
+static inline int split_nw(int K)
+{
+    return K == 4 ? 4 : K - 1;
+}
 
 /* state: header, per-joint floats (JSTRIDE each), then the vertex streams */
 struct hdr {
@@ -117,7 +127,7 @@ static size_t layout_groups(const struct skb_mesh *m, int lay, struct hdr *h, si
         if (!h->hist[k - 1])
             continue;
         struct grp *g = h->g + h->ngroups++;
-        *g = (struct grp){ v0, v0 + h->hist[k - 1], k, 1, off, off + round64(sizeof(float) * (size_t)(k - 1) * n) };
+        *g = (struct grp){ v0, v0 + h->hist[k - 1], k, 1, off, off + round64(sizeof(float) * (size_t)split_nw(k) * n) };
         off = g->off_j + round64(sizeof(uint16_t) * (size_t)k * n);
         v0 = g->v1;
     }
@@ -210,8 +220,8 @@ static void bind_group(const struct skb_mesh *m, const struct hdr *h, const stru
             if (!(m->weight[4 * (size_t)v + k] > 0) && !none)
                 continue;
             j[(size_t)K * l + s] = (uint16_t)m->joint[4 * (size_t)v + k];
-            if (s < K - 1)
-                w[(size_t)(K - 1) * l + s] = (float)m->weight[4 * (size_t)v + k];
+            if (s < split_nw(K))
+                w[(size_t)split_nw(K) * l + s] = (float)m->weight[4 * (size_t)v + k];
             s++;
         }
     }
@@ -600,10 +610,18 @@ static inline AI void split_blend(const float *__restrict__ jd, const float *__r
                                   const uint16_t *__restrict__ J, int l, int K, v8f *b01, v8f *b23)
 {
     const uint16_t *j = J + (size_t)K * l;
-    const float *w = W + (size_t)(K - 1) * l, *ml = jd + 16 * j[K - 1];
+    const float *w = W + (size_t)split_nw(K) * l, *ml = jd + 16 * j[K - 1];
     *b01 = load8(ml);
     *b23 = load8(ml + 8);
-    if (K > 1) {
+    if (split_nw(K) == K) {
+        *b01 *= w[K - 1];
+        *b23 *= w[K - 1];
+        for (int s = 0; s < K - 1; s++) {
+            const float *ms = jd + 16 * j[s];
+            *b01 += w[s] * load8(ms);
+            *b23 += w[s] * load8(ms + 8);
+        }
+    } else if (K > 1) {
         float wl = 1.0f;
         for (int s = 0; s < K - 1; s++)
             wl -= w[s];
@@ -806,13 +824,13 @@ static inline AI v8f qt_row4(const struct blk *b, int v)
 /* SPLIT: the weights of the l-th vertex of a group, the last 1 - the others */
 static inline AI void split_weights(const struct blk *b, int l, float w[4])
 {
-    const float *s = b->W + (size_t)(b->K - 1) * l;
+    const float *s = b->W + (size_t)split_nw(b->K) * l;
     float last = 1.0f;
     for (int k = 0; k < b->K - 1; k++) {
         w[k] = s[k];
         last -= s[k];
     }
-    w[b->K - 1] = last;
+    w[b->K - 1] = split_nw(b->K) == b->K ? s[b->K - 1] : last;
 }
 
 static inline AI float flip(float w, uint8_t bit)
@@ -889,12 +907,13 @@ static inline void slots_any(const struct blk *b, int v, float w[4], int j[4])
         return;
     }
     float last = 1.0f;
+    int nw = split_nw(K);
     for (int k = 0; k < 4; k++) {
         j[k] = b->J[(size_t)K * l + (k < K ? k : 0)];
-        w[k] = k < K - 1 ? b->W[(size_t)(K - 1) * l + k] : 0.0f;
-        last -= w[k];
+        w[k] = k < nw ? b->W[(size_t)nw * l + k] : 0.0f;
+        last -= k < K - 1 ? w[k] : 0.0f;
     }
-    w[K - 1] = last;
+    w[K - 1] = nw == K ? w[K - 1] : last;
 }
 
 /* vertices v0..v0+7 (v0 a multiple of 8) as eight rows, transposed to one
@@ -1355,15 +1374,15 @@ enum skb_f32_normals skb_skin_f32_normals(const struct skb_skinner_f32 *s)
 
 /* the vertex streams a kernel reads and writes, from the layout above: xyz
  * in and out (12 + 12), qb's centre (12), normals in and out (12 + 12)
- * unless skipped, and per group of K influences K uint16 joints and K
- * float weights (SLOT4: K = 4) or K - 1 (SPLIT).  Per-joint data stays in
+ * unless skipped, and per group of K influences K uint16 joints and
+ * split_nw(K) float weights (SLOT4: 4 and 4).  Per-joint data stays in
  * cache and is not counted. */
 double skb_skin_f32_bytes_per_vertex(const struct skb_skinner_f32 *s)
 {
     const struct hdr *h = (const struct hdr *)s->state;
     double slots = 0;
     for (int i = 0; i < h->ngroups; i++)
-        slots += (double)(h->g[i].v1 - h->g[i].v0) * (2 * h->g[i].K + 4 * (h->g[i].K - h->g[i].derived));
+        slots += (double)(h->g[i].v1 - h->g[i].v0) * (2 * h->g[i].K + 4 * (h->g[i].derived ? split_nw(h->g[i].K) : 4));
     int bytes = 12 + 12 + (h->kind == K_QB ? 12 : 0);
     bytes += h->has_nrm && h->nrm_mode != SKB_F32_NRM_NONE ? 12 + 12 : 0;
     return bytes + (h->nverts ? slots / h->nverts : 0);

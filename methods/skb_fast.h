@@ -49,8 +49,8 @@ void skb_f32_compare(int nverts, const skb_real *pos_ref, const skb_real *nrm_re
 /* how bind lays the mesh out (issue 15).  SPLIT, the default: vertices
  * reordered by influence count (1, 2, 3, 4; mesh order kept within a
  * count), each count with its own streams of k joint indices and k - 1
- * weights (the last is 1 - the others, as engines store it) and its own
- * kernel, so no zero-weight slot is blended or read; an engine remaps its
+ * weights (the last is 1 - the others, as engines store it; four for k =
+ * 4) and its own kernel, so no zero-weight slot is blended or read; an engine remaps its
  * index buffer once at load.  SLOT4: mesh order, every vertex four slots,
  * zero weights included (the kernels before issue 15), kept as the
  * labelled baseline. */
