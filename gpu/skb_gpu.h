@@ -12,7 +12,7 @@
  *   skinning   skb_gpu_mesh_upload mesh_free skb_gpu_pack_joints skb_gpu_sb_centers
  *              skb_gpu_skin skb_gpu_verify skb_gpu_time_rep skb_gpu_demo_scales
  *   cost       skb_gpu_count_nir skb_gpu_nir_count_text skb_gpu_count_spirv
- *   pictures   skb_gpu_render_png
+ *   pictures   skb_gpu_render_png skb_gpu_draw_open draw_png draw_close
  */
 #ifndef SKB_GPU_H
 #define SKB_GPU_H
@@ -51,8 +51,10 @@ enum skb_gpu_layout {
     SKB_GPU_LAYOUT_DQ,         /* dual quaternion (x,y,z,w)+(x,y,z,w) [8] */
     SKB_GPU_LAYOUT_DQ_SCALE,   /* dual quaternion + 3x4 scale/shear rows [20] */
     SKB_GPU_LAYOUT_LOG,        /* rigid log: rotation vector omega, 0, v, 0 [8] */
-    SKB_GPU_LAYOUT_QT_SB       /* quaternion + translation [8], and per pose the SB
+    SKB_GPU_LAYOUT_QT_SB,      /* quaternion + translation [8], and per pose the SB
                                   centre of every joint set (skb_gpu_sb_centers) */
+    SKB_GPU_LAYOUT_QT_QB       /* quaternion + translation [8], and per pose QB's
+                                  C_i c per (joint, centre joint) pair (skb_gpu_qb_pairs) */
 };
 
 /* one GPU shader: the table in gpu/shader_table.c is the one list */
@@ -122,6 +124,12 @@ struct skb_gpu_mesh {
     struct skb_skinner sb;
     unsigned set_vbo, center_buf, center_tex;
     int nsets;
+    /* QB (SKB_GPU_LAYOUT_QT_QB), made by the first skb_gpu_qb_pairs: the CPU
+     * method qb bound to the mesh (its pairs), per vertex slot the texel of
+     * its C_i c (attribute 7) and a texture buffer of those texels */
+    struct skb_skinner qb;
+    unsigned qb_vbo, qb_buf, qb_tex;
+    int qb_texels, qb_npairs;
 };
 int skb_gpu_mesh_upload(const struct skb_mesh *m, struct skb_gpu_mesh *gm, char *msg, size_t msglen);
 void skb_gpu_mesh_free(struct skb_gpu_mesh *gm);
@@ -143,6 +151,18 @@ int skb_gpu_pack_joints(const struct skb_gpu_shader *s, const struct skb_mesh *m
  * texture-buffer size. */
 int skb_gpu_sb_centers(struct skb_gpu_mesh *gm, const struct skb_mesh *m, const struct skb_pose *p,
                        double *cpu_ms, char *msg, size_t msglen);
+/* QB's per-pose pair values (Hejl's centre is a joint: C_i c once per
+ * (joint, centre joint) pair, by the CPU method qb's own prepare; a vertex
+ * whose centre is no joint gets its own C_i c per slot), uploaded to gm's QB
+ * texture buffer for shaders of layout SKB_GPU_LAYOUT_QT_QB; the first call
+ * binds qb to m (which must outlive gm) and uploads the per-slot texels.
+ * SKB_ENOTSUP when the texels exceed the renderer's texture-buffer size. */
+int skb_gpu_qb_pairs(struct skb_gpu_mesh *gm, const struct skb_mesh *m, const struct skb_pose *p,
+                     char *msg, size_t msglen);
+/* the per-pose CPU data a shader's layout reads (SB centres, QB pairs; none
+ * for the others); sb_cpu_ms as skb_gpu_sb_centers's cpu_ms */
+int skb_gpu_pose_data(const struct skb_gpu_shader *s, struct skb_gpu_mesh *gm, const struct skb_mesh *m,
+                      const struct skb_pose *p, double *sb_cpu_ms, char *msg, size_t msglen);
 /* internal to gpu/: upload one pose's joint data to p's uniform block and
  * bind it, and gm's SB centres where p's layout takes them */
 void skb__gpu_bind_joints(struct skb_gpu_program *p, struct skb_gpu_mesh *gm, const float *joints);
@@ -197,5 +217,34 @@ int skb_gpu_spirv_count_text(const char *text);
 int skb_gpu_render_png(struct skb_gpu *g, struct skb_gpu_program *p, struct skb_gpu_mesh *gm,
                        const float *joints, const double lo[3], const double hi[3],
                        int width, int height, const char *path, char *msg, size_t msglen);
+
+/* pictures of meshes skinned on the CPU by any method of the registry (gpu/gpu_draw.c):
+ * a pass-through program (gpu/shaders/passthrough.*) draws given positions,
+ * normals and per-vertex colours with the camera and light of
+ * skb_gpu_render_png, so a method without a shader gets its picture too */
+struct skb_gpu_draw {
+    unsigned prog;
+};
+struct skb_gpu_draw_mesh {
+    int nverts, ntris;
+    const float *pos;          /* 3*nverts */
+    const float *nrm;          /* 3*nverts */
+    const float *rgb;          /* 3*nverts colours in [0, 1] */
+    const int *tris;           /* 3*ntris */
+};
+int skb_gpu_draw_open(const char *shader_dir, struct skb_gpu_draw *d, char *msg, size_t msglen);
+int skb_gpu_draw_png(struct skb_gpu *g, const struct skb_gpu_draw *d, const struct skb_gpu_draw_mesh *mesh,
+                     const double lo[3], const double hi[3], int width, int height, const char *path,
+                     char *msg, size_t msglen);
+void skb_gpu_draw_close(struct skb_gpu_draw *d);
+
+/* shared inside gpu/ (gpu_image.c, gpu_program.c) */
+void skb__gpu_fit_camera(const double lo[3], const double hi[3], float mvp[16]);
+int skb__gpu_write_png(const char *path, const unsigned char *rgba, int w, int h, char *msg, size_t msglen);
+/* bind the offscreen framebuffer at width x height and clear it to white */
+int skb__gpu_frame_begin(struct skb_gpu *g, int width, int height, char *msg, size_t msglen);
+/* read the framebuffer back and write it as a PNG (temporary file + rename) */
+int skb__gpu_frame_save(int width, int height, const char *path, char *msg, size_t msglen);
+int skb__gpu_compile(unsigned type, const char *src, const char *what, unsigned *out, char *msg, size_t msglen);
 
 #endif

@@ -315,6 +315,31 @@ static void test_report_scenario_factor(void **state)
         fail_msg("sbs note: %s", r->note);
 }
 
+/* Table 6.2's SBS row says what SBS did for its centres on the scenario's
+ * model (spheres.json sbs_centres): trivial sets, SVDs, the bound; the LBS
+ * row says nothing of centres, and nothing names Alg. 6.1 as a cause */
+static void test_report_sbs_centres_note(void **state)
+{
+    struct rfix *f = *state;
+    cJSON *men = cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[SKB_RF_CD], "scenarios"), "men_full");
+    cJSON_AddStringToObject(men, "model", "capsule_human");
+    cJSON *c = cJSON_AddObjectToObject(cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[SKB_RF_SPHERES], "datasets"),
+                                                           "capsule_human"), "sbs_centres");
+    static const struct { const char *k; double v; } kv[] = {
+        { "poses", 120 }, { "joint_sets", 95 }, { "trivial_min", 43 }, { "trivial_max", 45 }, { "solved_min", 50 },
+        { "solved_max", 52 }, { "regularised_max", 3 }, { "centre_bound_extents", 2 }, { "centre_offset_max_reach", 0.64 },
+    };
+    for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
+        cJSON_AddNumberToObject(c, kv[i].k, kv[i].v);
+    const struct skb_rtable *t = skb_report_table(rfix_build(f), "table62");
+    const char *n = find_row(t, 0, "men_full", 1, "sbs")->note;
+    if (!strstr(n, "SBS centres on capsule_human over 120 poses (spheres.json): 95 joint sets, 43-45 trivial") ||
+        !strstr(n, "at most 52 solved by SVD, at most 3 of those cut by the bound (centre within 2 set extents") ||
+        !strstr(n, "farthest centre 0.64 model reaches from its set") || strstr(n, "Alg. 6.1"))
+        fail_msg("sbs note: %s", n);
+    assert_null(strstr(find_row(t, 0, "men_full", 1, "lbs")->note, "SBS centres"));
+}
+
 /* Table 5.3: a series that grows but misses one level's paper speed-up 5x differs */
 static void test_report_scaling_factor(void **state)
 {
@@ -329,6 +354,18 @@ static void test_report_scaling_factor(void **state)
     if (!strstr(l0, "speed-up below the paper's by a factor of 5: OUTSIDE the rule"))
         fail_msg("level 0 note: %s", l0);
     assert_int_equal(find_row(t, 0, "collision-free", 1, "trend")->status, SKB_ROW_REPRODUCED);
+    /* the trend names the model and its skinning (rigid: the thesis's dwarf);
+     * the skinned series is context beside it, never judged */
+    cJSON *setup = cJSON_AddObjectToObject(f->r.doc[SKB_RF_CD], "scaling_setup");
+    cJSON_AddStringToObject(setup, "model", "creature_rigid");
+    cJSON_AddStringToObject(setup, "skinning", "rigid (one joint per vertex)");
+    cJSON *sk = cJSON_AddArrayToObject(f->r.doc[SKB_RF_CD], "scaling_skinned");
+    cJSON_AddItemToArray(sk, cJSON_Duplicate(cJSON_GetArrayItem(sc, 0), 1));
+    t = skb_report_table(rfix_build(f), "table53");
+    assert_non_null(strstr(find_row(t, 0, "colliding", 1, "trend")->note, "creature_rigid, rigid (one joint per vertex)"));
+    const struct skb_rrow *ctx = find_row(t, 0, "colliding, skinned", 1, "0");
+    assert_int_equal(ctx->status, SKB_ROW_CONTEXT);
+    assert_non_null(strstr(ctx->note, "not judged"));
 }
 
 /* sphere rows where nothing grew are "reproduced (trivial)" and not counted as reproduced */
@@ -350,6 +387,31 @@ static void test_report_sphere_trivial(void **state)
     rep = rfix_build(f);
     assert_int_equal(rep->count[SKB_ROW_TRIVIAL], 0);
     assert_int_equal(rep->count[SKB_ROW_REPRODUCED], reproduced + trivial);
+}
+
+/* one posture per table (issue 13): Table 6.1 reads spheres.json's
+ * "postures"."table_6_1" levels and its rows name that posture; Table 5.2
+ * keeps the dataset's levels and names its own posture */
+static void test_report_sphere_postures(void **state)
+{
+    struct rfix *f = *state;
+    cJSON *ds = cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[SKB_RF_SPHERES], "datasets"), "capsule_human");
+    cJSON *levels = cJSON_Duplicate(cJSON_GetObjectItem(ds, "levels"), 1);
+    cJSON *l1 = cJSON_GetArrayItem(levels, 0);
+    set_num(cJSON_GetObjectItem(l1, "sbs"), "avg", 34.5);   /* 2.3 x the reference 15 */
+    cJSON *posts = cJSON_AddObjectToObject(ds, "postures");
+    cJSON *p61 = cJSON_AddObjectToObject(posts, "table_6_1");
+    cJSON_AddStringToObject(p61, "posture", "walk pose 3 with the neck twisted 90 deg");
+    cJSON_AddItemToObject(p61, "levels", levels);
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(posts, "table_5_2"), "posture", "walk pose 3");
+    struct skb_report *rep = rfix_build(f);
+    const struct skb_rrow *r = find_row(skb_report_table(rep, "table61"), 1, "1", 2, "sbs");
+    assert_string_equal(r->cell[6], "2.3");
+    assert_non_null(strstr(r->note, "posture: walk pose 3 with the neck twisted 90 deg"));
+    r = find_row(skb_report_table(rep, "table52"), 1, "1", 2, "lbs");
+    assert_non_null(strstr(r->note, "posture: walk pose 3"));
+    assert_null(strstr(r->note, "neck"));
+    assert_null(find_row(skb_report_table(rep, "table52"), 1, "1", 2, "sbs"));   /* SBS judged once: Table 6.1 */
 }
 
 /* Table 3.2: each row names the paper range(s) its SBS/LBS ratio falls in, or neither */
@@ -712,6 +774,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_report_not_run, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_scenario_factor, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_scaling_factor, rfix_setup, rfix_teardown),
+        cmocka_unit_test_setup_teardown(test_report_sbs_centres_note, rfix_setup, rfix_teardown),
+        cmocka_unit_test_setup_teardown(test_report_sphere_postures, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_sphere_trivial, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_table32_ranges, rfix_setup, rfix_teardown),
         cmocka_unit_test(test_report_two_machines),
