@@ -162,11 +162,18 @@ static void issue15_rows(struct skb_report *rep, struct skb_rtable *t, int k, co
     skb__jnum(skb__jget(skb__jget(lm, "roofline"), "copy_bandwidth_scaling"), &cs);
     skb__jnum(skb__jget(skb__jget(doc, "cpus"), "load_average_1min_after"), &la);
     skb__jnum(skb__jget(skb__jget(doc, "cpus"), "available"), &cpus);
-    char lim[160] = "no pool memcpy timing", load[96] = "";
+    char lim[160] = "no pool memcpy timing", load[192] = "";
     if (isfinite(cs))
         snprintf(lim, sizeof lim, "the limit beside it: memcpy on the pool moves %.3g x one thread's bytes per second "
                  "(wall time)", cs);
-    if (isfinite(la) && isfinite(cpus))
+    double cpu1 = NAN, wall1 = NAN;
+    const cJSON *one = skb__jget(skb__jget(skb__jget(lm, "checks"), "f32"), "linear+nrm_shader");
+    skb__jnum(skb__jget(one, "cpu_ms"), &cpu1);
+    skb__jnum(skb__jget(one, "real_ms"), &wall1);
+    if (isfinite(la) && isfinite(cpus) && isfinite(wall1 / cpu1))
+        snprintf(load, sizeof load, "; load average %.3g on %.3g CPUs while timing: one thread's wall time was "
+                 "%.3g x its CPU time", la, cpus, wall1 / cpu1);
+    else if (isfinite(la) && isfinite(cpus))
         snprintf(load, sizeof load, "; load average %.3g on %.3g CPUs while timing", la, cpus);
     target_row(rep, t, k, large, "pool / one thread throughput, LBS normals to the shader (wall time)", ps,
                skb__jget(tg, "pool_scaling_min"), 0, "issue 15", skb__fmt("%s%s", lim, load));
