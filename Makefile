@@ -141,16 +141,17 @@ asan: deps
 check-run-asan: tests
 	@SKB_ASAN=1 bash scripts/run-tests.sh $(BUILD)
 
-# fast kernels on disjoint vertex ranges from two threads (tests/test_ranges.c)
-# under ThreadSanitizer; skipped, with a line saying so, when $(CC) cannot link
+# fast kernels on disjoint vertex ranges from two threads and through the
+# persistent pool (tests/test_ranges.c, tests/test_pool.c) under ThreadSanitizer; skipped, with a line saying so, when $(CC) cannot link
 # -fsanitize=thread
 tsan:
 	@t=$$(mktemp -d); \
 	if echo 'int main(void) { return 0; }' | $(CC) -fsanitize=thread -x c -o $$t/probe - 2>/dev/null; then \
 	  rm -rf $$t; \
 	  $(MAKE) --no-print-directory BUILD=build-tsan OPT=-O1 SAN="-fsanitize=thread -fno-omit-frame-pointer" \
-	    build-tsan/tests/test_ranges && \
-	  SKB_BUILD=build-tsan TSAN_OPTIONS="halt_on_error=1 exitcode=66" build-tsan/tests/test_ranges; \
+	    build-tsan/tests/test_ranges build-tsan/tests/test_pool && \
+	  SKB_BUILD=build-tsan TSAN_OPTIONS="halt_on_error=1 exitcode=66" build-tsan/tests/test_ranges && \
+	  SKB_BUILD=build-tsan TSAN_OPTIONS="halt_on_error=1 exitcode=66" build-tsan/tests/test_pool; \
 	else rm -rf $$t; echo "tsan: $(CC) cannot build with -fsanitize=thread; skipped"; fi
 
 reproduce: deps

@@ -87,10 +87,13 @@ static void glm_destroy(skb_peer *p)
 extern "C" const skb_peer_ops skb_peer_glm_dq = {
     "glm_dq", "glm 0.9.9 dualquat: dualquat_cast, blend with sign flip, normalize, dq * v (float)", "dlb",
     glm_create, glm_prepare, glm_skin, glm_destroy,
+    "structure of arrays of glm types: vec3 positions and normals, ivec4 joints, vec4 weights (zero weights "
+    "blended); a float dualquat per joint",
+    "rotated by the normalised blend's real part (unit: no renormalisation)", 1,
 };
 #else
 extern "C" const skb_peer_ops skb_peer_glm_dq = {
     "glm_dq", "glm dual quaternions (not built: libglm-dev headers missing)", "dlb",
-    nullptr, nullptr, nullptr, nullptr,
+    nullptr, nullptr, nullptr, nullptr, "—", "—", 0,
 };
 #endif

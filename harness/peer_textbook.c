@@ -93,6 +93,10 @@ static const struct skb_peer_ops skb_peer_textbook_lbs = {
     .prepare = tb_prepare,
     .skin = tb_skin,
     .destroy = tb_destroy,
+    .layout = "array of structures: per vertex position and normal (4 floats each), 4 int joints, 4 float "
+              "weights (zero weights blended); 4x4 float per joint",
+    .normals = "each influence's 3x3 times the normal, summed, then renormalised (sqrt and divide)",
+    .threads = 1,
 };
 
 extern const struct skb_peer_ops skb_peer_glm_dq;

@@ -18,7 +18,15 @@
  * normals renormalised with a scalar sqrt and divide, the quaternion methods
  * per vertex in 4-wide form (still used for meshes too big for the sign
  * table, and for QLB without signs).  Everything
- * outside the kernels runs in double (skb_real) and converts once per pose. */
+ * outside the kernels runs in double (skb_real) and converts once per pose.
+ *
+ * Influence counts (issue 15): the default layout (SPLIT) reorders the
+ * vertices at bind by how many influences they have and gives each count
+ * its own streams and kernels, as ozz's SkinningJob parts do: a vertex with
+ * one influence is one matrix applied (for every method: a blend of one
+ * transform is that transform), two are one weight read and two joints
+ * blended; the 4-slot layout (SLOT4) is kept as the measured baseline.
+ * bcn_human: 1673 / 1148 / 193 / 0 vertices with 1 / 2 / 3 / 4 influences. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -27,38 +35,69 @@
 #include "skb_fast.h"
 
 #ifndef SKB_FLOP_COUNT
+#include <stdatomic.h>      /* the pool's share of errors; C only (not the C++ FLOP build) */
+#include "skb_pool.h"
 
 typedef float v4f __attribute__((vector_size(16)));
 typedef float v8f __attribute__((vector_size(32)));
 typedef int v4i __attribute__((vector_size(16)));
 
 /* not under ThreadSanitizer: the clones' ifunc resolvers run during
- * relocation, before the TSan runtime exists, and crash in its hooks */
+ * relocation, before the TSan runtime exists, and crash in its hooks; not
+ * under AddressSanitizer: three instrumented copies of every kernel variant
+ * took gcc over 25 minutes and 2 GB to compile, and speed is not its point */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__cplusplus) && \
-    !defined(__SANITIZE_THREAD__)
+    !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
 #define KERNEL __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define KERNEL
 #endif
+
+#define AI __attribute__((always_inline))
 
 #define QLB_MIN_NORM2_F 1e-20f   /* <s,s> below this: the quaternion sum cancelled */
 #define DLB_MIN_NORM2_F 1e-20f
 
 enum kind { K_LINEAR, K_QLB0, K_QB, K_DLB };
 
+/* one run of vertices [v0, v1) (layout order) blended with K influences:
+ * joint indices K per vertex; weights 4 per vertex (SLOT4), or (derived:
+ * SPLIT) split_nw(K) with the last 1 - the others when not stored.  Its
+ * streams start at its first vertex. */
+struct grp {
+    int v0, v1, K, derived;
+    size_t off_w, off_j;
+};
+#define MAX_GROUPS 4
+
+/* weights SPLIT stores per vertex of K influences: K - 1, the last being 1 -
+ * the others (4 or 8 bytes less to stream), but all four for K = 4, where
+ * deriving the last measured slower than reading it (its subtractions
+ * delay every blend of the vertex) */
+static inline int split_nw(int K)
+{
+    return K == 4 ? 4 : K - 1;
+}
+
 /* state: header, per-joint floats (JSTRIDE each), then the vertex streams */
 struct hdr {
     int nverts, njoints, kind, pivot, has_nrm, jstride;
     int use_tab, npairs;                             /* dlb: Algorithm 2 sign table */
     int nrm_mode;                                    /* enum skb_f32_normals */
-    size_t off_pos, off_nrm, off_w, off_j, off_c;   /* byte offsets */
-    size_t off_tab, off_pairs, max_pairs;
+    int layout, ngroups;                             /* enum skb_f32_layout */
+    int rigid;                                       /* linear: every joint of the pose rigid */
+    int hist[4];                                     /* vertices with 1..4 influences as blended */
+    struct grp g[MAX_GROUPS];
+    size_t off_cols;                                 /* quaternion kinds: each joint's 3x4 as LBS's */
+    size_t off_pos, off_nrm, off_c, off_perm;        /* byte offsets */
+    size_t off_tab, off_pairs, max_pairs, end;
 };
 /* the quaternion kernels resolve Algorithm 2's signs per (pivot joint,
  * joint) pair once per pose when the pair table (njoints^2 bytes) stays
  * small; beyond, per vertex */
 #define SIGN_TABLE_MAX_JOINTS 256
-#define HDR_BYTES 128
+#define HDR_BYTES 512
+_Static_assert(sizeof(struct hdr) <= HDR_BYTES, "state header outgrew HDR_BYTES");
 
 static int jstride(int kind)
 {
@@ -66,81 +105,183 @@ static int jstride(int kind)
 }
 
 static size_t round64(size_t x) { return (x + 63) / 64 * 64; }
+static size_t round8(size_t x) { return (x + 7) / 8 * 8; }
 
-static void layout(const struct skb_mesh *m, int kind, struct hdr *h)
+/* influences of vertex v: its slots with weight, at least one (slot 0 when
+ * none has: such a vertex has weight 0 everywhere and skins to the origin,
+ * as the 4-slot kernels skin it) */
+static int influences(const struct skb_mesh *m, int v)
 {
-    size_t nv = ((size_t)m->nverts + 7) / 8 * 8;   /* streams padded to whole blocks of 8 */
+    int n = 0;
+    for (int k = 0; k < 4; k++)
+        n += m->weight[4 * (size_t)v + k] > 0;
+    return n ? n : 1;
+}
+
+/* the streams of every group; vertex streams padded by 8 vertices, so a
+ * block of 8 that starts at any group's vertex reads inside the state */
+static size_t layout_groups(const struct skb_mesh *m, int lay, struct hdr *h, size_t off)
+{
+    if (lay == SKB_F32_LAYOUT_SLOT4) {
+        size_t nv = round8((size_t)m->nverts) + 8;
+        h->ngroups = 1;
+        h->g[0] = (struct grp){ 0, m->nverts, 4, 0, off, off + round64(sizeof(float) * 4 * nv) };
+        h->hist[3] = m->nverts;
+        return h->g[0].off_j + round64(sizeof(uint16_t) * 4 * nv);
+    }
+    for (int v = 0; v < m->nverts; v++)
+        h->hist[influences(m, v) - 1]++;
+    int v0 = 0;
+    for (int k = 1; k <= 4; k++) {
+        size_t n = round8((size_t)h->hist[k - 1]);
+        if (!h->hist[k - 1])
+            continue;
+        struct grp *g = h->g + h->ngroups++;
+        *g = (struct grp){ v0, v0 + h->hist[k - 1], k, 1, off, off + round64(sizeof(float) * (size_t)split_nw(k) * n) };
+        off = g->off_j + round64(sizeof(uint16_t) * (size_t)k * n);
+        v0 = g->v1;
+    }
+    return off;
+}
+
+static void layout(const struct skb_mesh *m, int kind, int lay, struct hdr *h)
+{
+    size_t nv = round8((size_t)m->nverts) + 8;
     memset(h, 0, sizeof *h);
     h->nverts = m->nverts;
     h->njoints = m->njoints;
     h->kind = kind;
+    h->layout = lay;
     h->has_nrm = m->nrm != NULL;
     h->jstride = jstride(kind);
-    h->off_pos = HDR_BYTES + round64(sizeof(float) * (size_t)h->jstride * m->njoints);
-    h->off_nrm = h->off_pos + round64(sizeof(float) * (3 * nv + 4));
-    h->off_w = h->off_nrm + round64(sizeof(float) * (3 * nv + 4));
-    h->off_j = h->off_w + round64(sizeof(float) * 4 * nv);
-    h->off_c = h->off_j + round64(sizeof(uint16_t) * 4 * nv);
-    h->off_tab = h->off_c + (kind == K_QB ? round64(sizeof(float) * (3 * nv + 4)) : 0);
+    h->off_cols = HDR_BYTES + round64(sizeof(float) * (size_t)h->jstride * m->njoints);
+    h->off_pos = h->off_cols + (kind != K_LINEAR ? round64(sizeof(float) * 16 * (size_t)m->njoints) : 0);
+    h->off_nrm = h->off_pos + round64(sizeof(float) * 3 * nv);
+    h->off_c = h->off_nrm + round64(sizeof(float) * 3 * nv);
+    h->off_perm = h->off_c + (kind == K_QB ? round64(sizeof(float) * 3 * nv) : 0);
+    size_t off = h->off_perm + (lay == SKB_F32_LAYOUT_SPLIT ? round64(sizeof(int) * (size_t)m->nverts) : 0);
+    h->off_tab = layout_groups(m, lay, h, off);
     h->use_tab = kind != K_LINEAR && m->njoints <= SIGN_TABLE_MAX_JOINTS;
     size_t nj2 = (size_t)m->njoints * (size_t)m->njoints;
     h->max_pairs = h->use_tab ? (3 * nv + 1 < nj2 ? 3 * nv + 1 : nj2) : 0;
     h->off_pairs = h->off_tab + (h->use_tab ? round64(nj2) : 0);
+    h->end = h->off_pairs + sizeof(uint16_t) * 2 * h->max_pairs;
 }
 
-static size_t state_size(const struct skb_mesh *m, int kind)
+static size_t state_size(const struct skb_mesh *m, int kind, int lay)
 {
     struct hdr h;
-    layout(m, kind, &h);
-    return h.off_pairs + sizeof(uint16_t) * 2 * h.max_pairs;
+    if (lay != SKB_F32_LAYOUT_SPLIT && lay != SKB_F32_LAYOUT_SLOT4)
+        return 0;
+    layout(m, kind, lay, &h);
+    return h.end;
 }
 
-static size_t linear_size(const struct skb_mesh *m) { return state_size(m, K_LINEAR); }
-static size_t qlb0_size(const struct skb_mesh *m) { return state_size(m, K_QLB0); }
-static size_t qb_size(const struct skb_mesh *m) { return state_size(m, K_QB); }
-static size_t dlb_size(const struct skb_mesh *m) { return state_size(m, K_DLB); }
+static size_t linear_size(const struct skb_mesh *m, int lay) { return state_size(m, K_LINEAR, lay); }
+static size_t qlb0_size(const struct skb_mesh *m, int lay) { return state_size(m, K_QLB0, lay); }
+static size_t qb_size(const struct skb_mesh *m, int lay) { return state_size(m, K_QB, lay); }
+static size_t dlb_size(const struct skb_mesh *m, int lay) { return state_size(m, K_DLB, lay); }
 
 #define AT(state, off, type) ((type *)((char *)(state) + (off)))
 #define AT_C(state, off, type) ((const type *)((const char *)(state) + (off)))
 
-static int bind_common(const struct skb_mesh *m, int kind, void *state)
+/* mesh vertex of layout vertex i */
+static inline int mesh_vertex(const struct hdr *h, const void *state, int i)
+{
+    return h->layout == SKB_F32_LAYOUT_SPLIT ? AT_C(state, h->off_perm, int)[i] : i;
+}
+
+/* SPLIT's order: by influence count, mesh order within a count (a
+ * counting sort) */
+static void bind_order(const struct skb_mesh *m, const struct hdr *h, void *state)
+{
+    int next[4] = { 0, 0, 0, 0 };
+    int *perm = AT(state, h->off_perm, int);
+    for (int g = 0; g < h->ngroups; g++)
+        next[h->g[g].K - 1] = h->g[g].v0;
+    for (int v = 0; v < m->nverts; v++)
+        perm[next[influences(m, v) - 1]++] = v;
+}
+
+/* group g's joints and weights: SLOT4 the mesh's four slots; SPLIT the
+ * slots with weight in slot order (so the first stays Algorithm 2's pivot),
+ * the last weight left to 1 - the others.  Padding vertices (to a whole
+ * block of 8): at the origin, all weight on joint 0, so a block never
+ * divides by a zero blend. */
+static void bind_group(const struct skb_mesh *m, const struct hdr *h, const struct grp *g, void *state)
+{
+    float *w = AT(state, g->off_w, float);
+    uint16_t *j = AT(state, g->off_j, uint16_t);
+    int n = g->v1 - g->v0, K = g->K;
+    if (!g->derived) {
+        for (size_t i = 0; i < 4 * (size_t)n; i++) {
+            w[i] = (float)m->weight[i];
+            j[i] = (uint16_t)m->joint[i];
+        }
+        for (int v = n; v % 8; v++)
+            w[4 * v] = 1.0f;
+        return;
+    }
+    for (int l = 0; l < n; l++) {
+        int v = mesh_vertex(h, state, g->v0 + l), s = 0, none = influences(m, v) == 1
+                && !(m->weight[4 * (size_t)v] > 0 || m->weight[4 * (size_t)v + 1] > 0
+                     || m->weight[4 * (size_t)v + 2] > 0 || m->weight[4 * (size_t)v + 3] > 0);
+        for (int k = 0; k < 4 && s < K; k++) {
+            if (!(m->weight[4 * (size_t)v + k] > 0) && !none)
+                continue;
+            j[(size_t)K * l + s] = (uint16_t)m->joint[4 * (size_t)v + k];
+            if (s < split_nw(K))
+                w[(size_t)split_nw(K) * l + s] = (float)m->weight[4 * (size_t)v + k];
+            s++;
+        }
+    }
+}
+
+static int bind_common(const struct skb_mesh *m, int kind, int lay, void *state)
 {
     struct hdr h;
-    layout(m, kind, &h);
+    if (lay != SKB_F32_LAYOUT_SPLIT && lay != SKB_F32_LAYOUT_SLOT4)
+        return SKB_EINVAL;
+    layout(m, kind, lay, &h);
     if (m->njoints > 65535)
         return SKB_ENOTSUP;     /* joint indices are stored as uint16 */
     memcpy(state, &h, sizeof h);
+    if (lay == SKB_F32_LAYOUT_SPLIT)
+        bind_order(m, &h, state);
     float *pos = AT(state, h.off_pos, float), *nrm = AT(state, h.off_nrm, float);
-    float *w = AT(state, h.off_w, float);
-    uint16_t *j = AT(state, h.off_j, uint16_t);
-    for (size_t i = 0; i < 3 * (size_t)m->nverts; i++) {
-        pos[i] = (float)m->pos[i];
-        nrm[i] = m->nrm ? (float)m->nrm[i] : 0.0f;
+    for (int i = 0; i < m->nverts; i++) {
+        int v = mesh_vertex(&h, state, i);
+        for (int k = 0; k < 3; k++) {
+            pos[3 * (size_t)i + k] = (float)m->pos[3 * (size_t)v + k];
+            nrm[3 * (size_t)i + k] = m->nrm ? (float)m->nrm[3 * (size_t)v + k] : 0.0f;
+        }
     }
-    for (size_t i = 0; i < 4 * (size_t)m->nverts; i++) {
-        w[i] = (float)m->weight[i];
-        j[i] = (uint16_t)m->joint[i];
+    for (int g = 0; g < h.ngroups; g++)
+        bind_group(m, &h, h.g + g, state);
+    /* SPLIT LBS: unit rest normals, so one rigid influence gives a unit
+     * normal with no renormalisation (the direction of a renormalised
+     * blend does not depend on the rest normal's length) */
+    for (int i = 0; kind == K_LINEAR && lay == SKB_F32_LAYOUT_SPLIT && i < m->nverts; i++) {
+        float *n = nrm + 3 * (size_t)i, len = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        for (int k = 0; k < 3 && len > 0; k++)
+            n[k] /= len;
     }
-    /* padding vertices (to a whole block of 8): at the origin, all weight on
-     * joint 0, so a block never divides by a zero blend */
-    for (int v = m->nverts; v % 8; v++)
-        w[4 * v] = 1.0f;
     return 0;
 }
 
 static int bind_pairs(const struct skb_mesh *m, void *state);
 
-static int linear_bind(const struct skb_mesh *m, void *state) { return bind_common(m, K_LINEAR, state); }
+static int linear_bind(const struct skb_mesh *m, int lay, void *state) { return bind_common(m, K_LINEAR, lay, state); }
 
-static int qlb0_bind(const struct skb_mesh *m, void *state)
+static int qlb0_bind(const struct skb_mesh *m, int lay, void *state)
 {
-    int rc = bind_common(m, K_QLB0, state);
+    int rc = bind_common(m, K_QLB0, lay, state);
     return rc < 0 ? rc : bind_pairs(m, state);
 }
 
-static int dlb_bind(const struct skb_mesh *m, void *state)
+static int dlb_bind(const struct skb_mesh *m, int lay, void *state)
 {
-    int rc = bind_common(m, K_DLB, state);
+    int rc = bind_common(m, K_DLB, lay, state);
     return rc < 0 ? rc : bind_pairs(m, state);
 }
 /* the (pivot joint, joint) pairs the mesh uses: the pivot is the first
@@ -174,32 +315,28 @@ static int bind_pairs(const struct skb_mesh *m, void *state)
     return 0;
 }
 
-/* qb's centres: the mesh's own, else the rule of the double path, read back
- * from a bound double state of qb (one source of truth for the rule) */
-static int qb_bind(const struct skb_mesh *m, void *state)
+/* qb's centres (layout order): the mesh's own, else the rule of the double
+ * path, read back from a bound double state of qb (one source of truth for
+ * the rule) */
+static int qb_bind(const struct skb_mesh *m, int lay, void *state)
 {
-    int rc = bind_common(m, K_QB, state);
+    int rc = bind_common(m, K_QB, lay, state);
     struct hdr h;
     float *c;
     if (rc < 0 || (rc = bind_pairs(m, state)) < 0)
         return rc;
     memcpy(&h, state, sizeof h);
     c = AT(state, h.off_c, float);
-    if (m->center) {
-        for (size_t i = 0; i < 3 * (size_t)m->nverts; i++)
-            c[i] = (float)m->center[i];
-        return 0;
-    }
-    if (!m->joint_rest)
+    if (!m->center && !m->joint_rest)
         return SKB_ENOCENTER;
-    for (int v = 0; v < m->nverts; v++) {
-        int jc = skb__qb_center_joint(m, v);
+    for (int i = 0; i < m->nverts; i++) {
+        int v = mesh_vertex(&h, state, i);
+        const skb_real *src = m->center ? m->center + 3 * (size_t)v : m->joint_rest + 3 * (size_t)skb__qb_center_joint(m, v);
         for (int k = 0; k < 3; k++)
-            c[3 * v + k] = (float)m->joint_rest[3 * jc + k];
+            c[3 * (size_t)i + k] = (float)src[k];
     }
     return 0;
 }
-
 /* Algorithm 2 once per used joint pair: 1 = flip the second joint.  The
  * quaternion is the first four floats of each joint's data (any order) */
 static void fill_signs(const struct skb_mesh *m, void *state, int stride)
@@ -227,18 +364,36 @@ static void put_columns(const skb_real mat[16], float *out)
     }
 }
 
+/* the 3x3 of a row-major 4x4 orthonormal to RIGID_TOL (a rotation or
+ * reflection keeps a unit normal unit) */
+#define RIGID_TOL 1e-7
+static int orthonormal(const skb_real c[16])
+{
+    for (int a = 0; a < 3; a++)
+        for (int b = a; b < 3; b++) {
+            skb_real d = c[a] * c[b] + c[4 + a] * c[4 + b] + c[8 + a] * c[8 + b];
+            if (!(fabs((double)d - (a == b)) <= RIGID_TOL))
+                return 0;
+        }
+    return 1;
+}
+
 static int linear_prepare(const struct skb_mesh *m, const struct skb_pose *p,
                           const struct skb_params *prm, void *state)
 {
+    struct hdr *h = (struct hdr *)state;
     float *jd = AT(state, HDR_BYTES, float);
+    int rigid = 1;
     for (int j = 0; j < m->njoints; j++) {
         skb_real c[16];
         if (p->scale)
             skb_mat4_mul(p->mats + 16 * j, p->scale + 16 * j, c);
         else
             memcpy(c, p->mats + 16 * j, sizeof c);
+        rigid = rigid && orthonormal(c);
         put_columns(c, jd + 16 * j);
     }
+    h->rigid = rigid;
     return 0;
 }
 
@@ -260,6 +415,7 @@ static int qlb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
         put_columns(p->mats + 16 * j, cols);
         memcpy(o + 4, cols + 12, 4 * sizeof(float));    /* t next to q: one 8-wide load */
         memcpy(o + 8, cols, 12 * sizeof(float));
+        memcpy(AT(state, h->off_cols, float) + 16 * j, cols, sizeof cols);
     }
     if (h->pivot)
         fill_signs(m, state, 20);
@@ -269,15 +425,19 @@ static int qlb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
 static int dlb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
                        const struct skb_params *prm, void *state)
 {
+    const struct hdr *h = (const struct hdr *)state;
     float *jd = AT(state, HDR_BYTES, float);
     if (p->scale || prm->antipodal != SKB_ANTIPODAL_PIVOT)
         return SKB_ENOTSUP;     /* the fast path implements Algorithm 2 per vertex */
     for (int j = 0; j < m->njoints; j++) {
         struct skb_dq q;
+        skb_real c[16];
         skb_dq_from_mat4(p->mats + 16 * j, &q);
         float *o = jd + 8 * j;
         o[0] = (float)q.r.x; o[1] = (float)q.r.y; o[2] = (float)q.r.z; o[3] = (float)q.r.w;
         o[4] = (float)q.d.x; o[5] = (float)q.d.y; o[6] = (float)q.d.z; o[7] = (float)q.d.w;
+        skb_dq_to_mat4(&q, c);
+        put_columns(c, AT(state, h->off_cols, float) + 16 * j);
     }
     fill_signs(m, state, 8);
     return 0;
@@ -339,19 +499,11 @@ static inline v8f load8(const float *p)
 #define LO4(a) __builtin_shufflevector(a, a, 0, 1, 2, 3)
 #define HI4(a) __builtin_shufflevector(a, a, 4, 5, 6, 7)
 
-/* one LBS vertex; `last` constant at each call site, so the loop below
- * keeps the one-instruction 4-float store and only the range's final
- * vertex takes the 3-float one (see store_vertex) */
-static inline __attribute__((always_inline)) void linear_vertex(const float *__restrict__ jd,
-    const float *__restrict__ P, const float *__restrict__ N, const float *__restrict__ W,
-    const uint16_t *__restrict__ J, int v, int has_nrm, int renorm, int last, float *__restrict__ OP,
-    float *__restrict__ ON)
+/* p' = c0 x + c1 y + c2 z + t from the blended columns (b01 = c0|c1,
+ * b23 = c2|t), the normal by the 3x3 */
+static inline AI void lbs_out(v8f b01, v8f b23, const float *__restrict__ P, const float *__restrict__ N, int v,
+                              int has_nrm, int renorm, int last, float *__restrict__ OP, float *__restrict__ ON)
 {
-    const float *m0 = jd + 16 * J[4 * v], *m1 = jd + 16 * J[4 * v + 1];
-    const float *m2 = jd + 16 * J[4 * v + 2], *m3 = jd + 16 * J[4 * v + 3];
-    float w0 = W[4 * v], w1 = W[4 * v + 1], w2 = W[4 * v + 2], w3 = W[4 * v + 3];
-    v8f b01 = w0 * load8(m0) + w1 * load8(m1) + w2 * load8(m2) + w3 * load8(m3);
-    v8f b23 = w0 * load8(m0 + 8) + w1 * load8(m1 + 8) + w2 * load8(m2 + 8) + w3 * load8(m3 + 8);
     v4f b0 = LO4(b01), b1 = HI4(b01), b2 = LO4(b23);
     store_vertex(OP + 3 * v, b0 * P[3 * v] + b1 * P[3 * v + 1] + b2 * P[3 * v + 2] + HI4(b23), last);
     if (has_nrm) {
@@ -365,6 +517,23 @@ static inline __attribute__((always_inline)) void linear_vertex(const float *__r
         }
         store_vertex(ON + 3 * v, q, last);
     }
+}
+
+/* one LBS vertex of SLOT4 (four slots, zero weights included); `last`
+ * constant at each call site, so the loop below keeps the one-instruction
+ * 4-float store and only the range's final vertex takes the 3-float one
+ * (see store_vertex) */
+static inline AI void linear_vertex(const float *__restrict__ jd,
+    const float *__restrict__ P, const float *__restrict__ N, const float *__restrict__ W,
+    const uint16_t *__restrict__ J, int v, int has_nrm, int renorm, int last, float *__restrict__ OP,
+    float *__restrict__ ON)
+{
+    const float *m0 = jd + 16 * J[4 * v], *m1 = jd + 16 * J[4 * v + 1];
+    const float *m2 = jd + 16 * J[4 * v + 2], *m3 = jd + 16 * J[4 * v + 3];
+    float w0 = W[4 * v], w1 = W[4 * v + 1], w2 = W[4 * v + 2], w3 = W[4 * v + 3];
+    v8f b01 = w0 * load8(m0) + w1 * load8(m1) + w2 * load8(m2) + w3 * load8(m3);
+    v8f b23 = w0 * load8(m0 + 8) + w1 * load8(m1 + 8) + w2 * load8(m2 + 8) + w3 * load8(m3 + 8);
+    lbs_out(b01, b23, P, N, v, has_nrm, renorm, last, OP, ON);
 }
 
 /* the vertices [v0, v1); renorm constant per entry point, so each keeps
@@ -397,60 +566,10 @@ KERNEL static void linear_kernel_raw_nrm(const float *__restrict__ jd, const flo
     linear_range(jd, P, N, W, J, v0, v1, has_nrm, 0, OP, ON);
 }
 
-/* DLB: dual quaternion sum with Algorithm 2 signs, then DQ paper Alg. 1.
- * Every term of Alg. 1 is quadratic in the normalised non-dual part, so
- * v' = v + 2/|b0|^2 (b0 x (b0 x v + a0 v) + a0 be - ae b0 + b0 x be) needs
- * one division and no square root (the trick of thesis 3.3 applied to
- * Alg. 1).  Algorithm 2's signs by a dot product per influence.  Joint
- * data: real (x,y,z,w), dual (x,y,z,w), so xyz sit in lanes 0-2 for the
- * cross products.  This per-vertex form serves only meshes too big for the
- * sign table (the signs depend only on the (pivot joint, joint) pair, and
- * the block kernels below look them up: per-vertex dot products measured
- * 25% slower). */
-
-
 #define SHUF4(a, i, j, k, l) __builtin_shufflevector(a, a, i, j, k, l)
 static inline v4f cross3(v4f a, v4f b)
 {
     return SHUF4(a, 1, 2, 0, 3) * SHUF4(b, 2, 0, 1, 3) - SHUF4(a, 2, 0, 1, 3) * SHUF4(b, 1, 2, 0, 3);
-}
-
-KERNEL static int dlb_kernel(const float *__restrict__ jd, const float *__restrict__ P,
-                                const float *__restrict__ N, const float *__restrict__ W,
-                                const uint16_t *__restrict__ J, int v0, int v1, int has_nrm,
-                                float *__restrict__ OP, float *__restrict__ ON)
-{
-    const v4i signbit = { (int)0x80000000, (int)0x80000000, (int)0x80000000, (int)0x80000000 };
-    const v4i xyz = { -1, -1, -1, 0 };
-    for (int v = v0; v < v1; v++) {
-        int last = v + 1 == v1;   /* exactly 3 floats: see store_vertex */
-        const float *m0 = jd + 8 * J[4 * v], *m1 = jd + 8 * J[4 * v + 1];
-        const float *m2 = jd + 8 * J[4 * v + 2], *m3 = jd + 8 * J[4 * v + 3];
-        float wa = W[4 * v], wb = W[4 * v + 1], wc = W[4 * v + 2], wd = W[4 * v + 3];
-        int pk = wa > 0 ? 0 : wb > 0 ? 1 : wc > 0 ? 2 : 3;
-        v4f r0 = load4(m0), r1 = load4(m1), r2 = load4(m2), r3 = load4(m3);
-        v4f w0 = { wa, wa, wa, wa }, w1 = { wb, wb, wb, wb }, w2 = { wc, wc, wc, wc }, w3 = { wd, wd, wd, wd };
-        v4f p = pk == 0 ? r0 : pk == 1 ? r1 : pk == 2 ? r2 : r3;
-        w0 = (v4f)((v4i)w0 ^ ((hsum4(p * r0) < 0) & signbit));
-        w1 = (v4f)((v4i)w1 ^ ((hsum4(p * r1) < 0) & signbit));
-        w2 = (v4f)((v4i)w2 ^ ((hsum4(p * r2) < 0) & signbit));
-        w3 = (v4f)((v4i)w3 ^ ((hsum4(p * r3) < 0) & signbit));
-        v4f br = w0 * r0 + w1 * r1 + w2 * r2 + w3 * r3;
-        v4f bd = w0 * load4(m0 + 4) + w1 * load4(m1 + 4) + w2 * load4(m2 + 4) + w3 * load4(m3 + 4);
-        v4f n2 = hsum4(br * br);
-        if (!(n2[0] > DLB_MIN_NORM2_F))
-            return SKB_ECANCEL;
-        v4f k = 2.0f / n2;
-        v4f a0 = SHUF4(br, 3, 3, 3, 3), ae = SHUF4(bd, 3, 3, 3, 3);
-        v4f x = (v4f)((v4i)load4(P + 3 * v) & xyz);
-        v4f c1 = cross3(br, x) + a0 * x;
-        store_vertex(OP + 3 * v, x + k * (cross3(br, c1) + a0 * bd - ae * br + cross3(br, bd)), last);
-        if (has_nrm) {
-            v4f n = (v4f)((v4i)load4(N + 3 * v) & xyz);
-            store_vertex(ON + 3 * v, n + k * cross3(br, cross3(br, n) + a0 * n), last);
-        }
-    }
-    return 0;
 }
 
 /* DLB and QLB, 8 vertices at a time: each vertex's signed blend as one
@@ -482,6 +601,145 @@ static inline __attribute__((always_inline)) void store_xyz8(float *p, v8f x, v8
     store8(p + 16, SH8(SH8(x, y, 13, 0, 6, 14, 0, 7, 15, 0), z, 0, 13, 2, 3, 14, 5, 6, 15));
 }
 
+/* SPLIT's LBS blend of the l-th vertex of a group of K influences (K
+ * constant per entry point): K joints, K - 1 weights and the last 1 -
+ * their sum; one influence is one matrix, no blend */
+static inline AI void split_blend(const float *__restrict__ jd, const float *__restrict__ W,
+                                  const uint16_t *__restrict__ J, int l, int K, v8f *b01, v8f *b23)
+{
+    const uint16_t *j = J + (size_t)K * l;
+    const float *w = W + (size_t)split_nw(K) * l, *ml = jd + 16 * j[K - 1];
+    *b01 = load8(ml);
+    *b23 = load8(ml + 8);
+    if (split_nw(K) == K) {
+        *b01 *= w[K - 1];
+        *b23 *= w[K - 1];
+        for (int s = 0; s < K - 1; s++) {
+            const float *ms = jd + 16 * j[s];
+            *b01 += w[s] * load8(ms);
+            *b23 += w[s] * load8(ms + 8);
+        }
+    } else if (K > 1) {
+        float wl = 1.0f;
+        for (int s = 0; s < K - 1; s++)
+            wl -= w[s];
+        *b01 *= wl;
+        *b23 *= wl;
+        for (int s = 0; s < K - 1; s++) {
+            const float *ms = jd + 16 * j[s];
+            *b01 += w[s] * load8(ms);
+            *b23 += w[s] * load8(ms + 8);
+        }
+    }
+}
+
+/* unit normals of 8 vertices from their blended normals q[u] (xyz in lanes
+ * 0-2), renormalised 8 at a time (one estimate and Newton step for 8
+ * vertices where per vertex it cost as much as the blend); the first cnt
+ * written at ON.  Lane for lane the same operations whatever cnt, so a
+ * vertex's normal does not depend on the range it was skinned in. */
+static inline AI void renorm8_store(const v4f q[8], float *__restrict__ ON, int cnt)
+{
+    v4f t[8], x4[2], y4[2], z4[2];
+    for (int h = 0; h < 2; h++) {
+        const v4f *r = q + 4 * h;
+        t[0] = __builtin_shufflevector(r[0], r[1], 0, 4, 1, 5);
+        t[1] = __builtin_shufflevector(r[0], r[1], 2, 6, 3, 7);
+        t[2] = __builtin_shufflevector(r[2], r[3], 0, 4, 1, 5);
+        t[3] = __builtin_shufflevector(r[2], r[3], 2, 6, 3, 7);
+        x4[h] = __builtin_shufflevector(t[0], t[2], 0, 1, 4, 5);
+        y4[h] = __builtin_shufflevector(t[0], t[2], 2, 3, 6, 7);
+        z4[h] = __builtin_shufflevector(t[1], t[3], 0, 1, 4, 5);
+    }
+    v8f x = __builtin_shufflevector(x4[0], x4[1], 0, 1, 2, 3, 4, 5, 6, 7);
+    v8f y = __builtin_shufflevector(y4[0], y4[1], 0, 1, 2, 3, 4, 5, 6, 7);
+    v8f z = __builtin_shufflevector(z4[0], z4[1], 0, 1, 2, 3, 4, 5, 6, 7);
+    v8f d = x * x + y * y + z * z;
+    v8f inv = __builtin_shufflevector(inv_sqrt4(LO4(d)), inv_sqrt4(HI4(d)), 0, 1, 2, 3, 4, 5, 6, 7);
+    v8i ok = d > 0;
+    x = (v8f)(((v8i)(x * inv) & ok) | ((v8i)x & ~ok));
+    y = (v8f)(((v8i)(y * inv) & ok) | ((v8i)y & ~ok));
+    z = (v8f)(((v8i)(z * inv) & ok) | ((v8i)z & ~ok));
+    if (cnt == 8) {
+        store_xyz8(ON, x, y, z);
+    } else {
+        float tmp[24];
+        store_xyz8(tmp, x, y, z);
+        memcpy(ON, tmp, sizeof(float) * 3 * (size_t)cnt);
+    }
+}
+
+/* p' of layout vertex i stored, its blended (not renormalised) normal returned */
+static inline AI v4f lbs_pos(v8f b01, v8f b23, const float *__restrict__ P, const float *__restrict__ N, int i,
+                             int last, float *__restrict__ OP)
+{
+    v4f b0 = LO4(b01), b1 = HI4(b01), b2 = LO4(b23);
+    store_vertex(OP + 3 * i, b0 * P[3 * i] + b1 * P[3 * i + 1] + b2 * P[3 * i + 2] + HI4(b23), last);
+    return b0 * N[3 * i] + b1 * N[3 * i + 1] + b2 * N[3 * i + 2];
+}
+
+/* layout vertices [v0, v1) of a SPLIT group of K influences starting at g0:
+ * renormalised normals 8 vertices at a time, else vertex by vertex */
+static inline AI void split_range(const float *__restrict__ jd, const float *__restrict__ P,
+    const float *__restrict__ N, const float *__restrict__ W, const uint16_t *__restrict__ J, int g0, int v0,
+    int v1, int K, int has_nrm, int renorm, float *__restrict__ OP, float *__restrict__ ON)
+{
+    v8f b01, b23;
+    int c = v0;
+    if (v0 >= v1)
+        return;
+    if (!(has_nrm && renorm)) {
+        for (int i = v0; i < v1; i++) {
+            split_blend(jd, W, J, i - g0, K, &b01, &b23);
+            lbs_out(b01, b23, P, N, i, has_nrm, 0, i + 1 == v1, OP, ON);
+        }
+        return;
+    }
+    for (; c + 8 <= v1; c += 8) {
+        v4f q[8];
+        for (int u = 0; u < 8; u++) {
+            split_blend(jd, W, J, c + u - g0, K, &b01, &b23);
+            q[u] = lbs_pos(b01, b23, P, N, c + u, u == 7, OP);
+        }
+        renorm8_store(q, ON + 3 * c, 8);
+    }
+    if (c < v1) {
+        v4f q[8];
+        for (int u = 0; u < 8; u++) {
+            q[u] = (v4f){ 0, 0, 0, 0 };
+            if (c + u < v1) {
+                split_blend(jd, W, J, c + u - g0, K, &b01, &b23);
+                q[u] = lbs_pos(b01, b23, P, N, c + u, c + u + 1 == v1, OP);
+            }
+        }
+        renorm8_store(q, ON + 3 * c, v1 - c);
+    }
+}
+
+#define SPLIT_LBS(name, K, R)                                                                      \
+    KERNEL static void name(const float *__restrict__ jd, const float *__restrict__ P,          \
+                            const float *__restrict__ N, const float *__restrict__ W,           \
+                            const uint16_t *__restrict__ J, int g0, int v0, int v1, int has_nrm, \
+                            float *__restrict__ OP, float *__restrict__ ON)                     \
+    {                                                                                            \
+        split_range(jd, P, N, W, J, g0, v0, v1, K, has_nrm, R, OP, ON);                          \
+    }
+SPLIT_LBS(lbs1_raw, 1, 0)
+SPLIT_LBS(lbs2_raw, 2, 0)
+SPLIT_LBS(lbs3_raw, 3, 0)
+SPLIT_LBS(lbs4_raw, 4, 0)
+SPLIT_LBS(lbs1_renorm, 1, 1)
+SPLIT_LBS(lbs2_renorm, 2, 1)
+SPLIT_LBS(lbs3_renorm, 3, 1)
+SPLIT_LBS(lbs4_renorm, 4, 1)
+
+typedef void (*split_lbs_fn)(const float *, const float *, const float *, const float *, const uint16_t *, int, int,
+                             int, int, float *, float *);
+/* [K - 1][renormalise] */
+static const split_lbs_fn split_lbs[4][2] = {
+    { lbs1_raw, lbs1_renorm }, { lbs2_raw, lbs2_renorm }, { lbs3_raw, lbs3_renorm }, { lbs4_raw, lbs4_renorm }
+};
+
 /* rows r0..r7 -> columns c[j] = (r0[j], ..., r7[j]); written out in
  * scalars (not loops over arrays) so the vectors stay in registers */
 #define UNPACK_LO(a, b) SH8(a, b, 0, 8, 1, 9, 4, 12, 5, 13)
@@ -503,18 +761,19 @@ static inline __attribute__((always_inline)) void transpose8(v8f r0, v8f r1, v8f
     c[3] = HALF_LO(u3, u7); c[7] = HALF_HI(u3, u7);
 }
 
-/* what the block kernels read (one bound mesh, one prepared pose) */
+/* what the block kernels read (one bound mesh, one prepared pose, one
+ * group): P, N, C in layout order, W and J from the group's first vertex
+ * g0; K influences, derived: SPLIT's streams (K joints, K - 1 weights) */
 struct blk {
     const float *jd, *P, *N, *W;
     const float *C;             /* qb's rotation centres, else NULL */
     const uint16_t *J;
     const uint8_t *tab;         /* Algorithm 2's pair table */
     int nj, kind, has_nrm;
+    int g0, K, derived;
 };
 
-#define AI __attribute__((always_inline))
-
-/* the pair-table row of vertex v's pivot (first influence with weight) */
+/* SLOT4: the pair-table row of vertex v's pivot (first influence with weight) */
 static inline AI const uint8_t *pivot_row(const struct blk *b, int v)
 {
     const float *w = b->W + 4 * v;
@@ -522,7 +781,7 @@ static inline AI const uint8_t *pivot_row(const struct blk *b, int v)
     return b->tab + (size_t)b->J[4 * v + pk] * (size_t)b->nj;
 }
 
-/* Algorithm 2's signed weight of influence k of vertex v */
+/* SLOT4: Algorithm 2's signed weight of influence k of vertex v */
 static inline AI float signed_weight(const struct blk *b, const uint8_t *t, int v, int k)
 {
     union { float f; uint32_t u; } x = { b->W[4 * v + k] };
@@ -530,8 +789,8 @@ static inline AI float signed_weight(const struct blk *b, const uint8_t *t, int 
     return x.f;
 }
 
-/* DLB row of vertex v: the signed (real | dual) blend */
-static inline AI v8f dq_row(const struct blk *b, int v)
+/* SLOT4: DLB row of vertex v: the signed (real | dual) blend */
+static inline AI v8f dq_row4(const struct blk *b, int v)
 {
     const uint8_t *t = pivot_row(b, v);
     const uint16_t *j = b->J + 4 * v;
@@ -539,10 +798,10 @@ static inline AI v8f dq_row(const struct blk *b, int v)
            signed_weight(b, t, v, 2) * load8(b->jd + 8 * j[2]) + signed_weight(b, t, v, 3) * load8(b->jd + 8 * j[3]);
 }
 
-/* QLB row of vertex v: (signed quaternion sum | translation), the
+/* SLOT4: QLB row of vertex v: (signed quaternion sum | translation), the
  * translation sum_i w_i t_i (qlb0) or sum_i w_i C_i c about the vertex's
  * centre c (qb, thesis eq. 3.7).  Joint data: q, t, c0, c1, c2. */
-static inline AI v8f qt_row(const struct blk *b, int v)
+static inline AI v8f qt_row4(const struct blk *b, int v)
 {
     const uint8_t *t = pivot_row(b, v);
     const uint16_t *j = b->J + 4 * v;
@@ -558,6 +817,101 @@ static inline AI v8f qt_row(const struct blk *b, int v)
         tr = LO4(c01) * c[0] + HI4(c01) * c[1] + c2 * c[2] + tr;
     }
     return __builtin_shufflevector(q, tr, 0, 1, 2, 3, 4, 5, 6, 7);
+}
+
+/* SPLIT: the weights of the l-th vertex of a group, the last 1 - the others */
+static inline AI void split_weights(const struct blk *b, int l, float w[4])
+{
+    const float *s = b->W + (size_t)split_nw(b->K) * l;
+    float last = 1.0f;
+    for (int k = 0; k < b->K - 1; k++) {
+        w[k] = s[k];
+        last -= s[k];
+    }
+    w[b->K - 1] = split_nw(b->K) == b->K ? s[b->K - 1] : last;
+}
+
+static inline AI float flip(float w, uint8_t bit)
+{
+    union { float f; uint32_t u; } x = { w };
+    x.u ^= (uint32_t)bit << 31;
+    return x.f;
+}
+
+/* SPLIT: DLB row of layout vertex v.  The first influence is the pivot
+ * (its sign is +); one influence is the joint's own unit dual quaternion */
+static inline AI v8f dq_row_split(const struct blk *b, int v)
+{
+    int l = v - b->g0, K = b->K;
+    const uint16_t *j = b->J + (size_t)K * l;
+    if (K == 1)
+        return load8(b->jd + 8 * j[0]);
+    const uint8_t *t = b->tab + (size_t)j[0] * (size_t)b->nj;
+    float w[4];
+    split_weights(b, l, w);
+    v8f r = w[0] * load8(b->jd + 8 * j[0]);
+    for (int k = 1; k < K; k++)
+        r += flip(w[k], t[j[k]]) * load8(b->jd + 8 * j[k]);
+    return r;
+}
+
+/* SPLIT: QLB row of layout vertex v (as qt_row4) */
+static inline AI v8f qt_row_split(const struct blk *b, int v)
+{
+    int l = v - b->g0, K = b->K;
+    const uint16_t *j = b->J + (size_t)K * l;
+    const uint8_t *t = b->tab + (size_t)j[0] * (size_t)b->nj;
+    const float *m = b->jd + 20 * j[0];
+    float w[4];
+    split_weights(b, l, w);
+    v4f q = w[0] * load4(m), tr = w[0] * load4(m + 4), c2 = w[0] * load4(m + 16);
+    v8f c01 = w[0] * load8(m + 8);
+    for (int k = 1; k < K; k++) {
+        m = b->jd + 20 * j[k];
+        q += flip(w[k], t[j[k]]) * load4(m);
+        tr += w[k] * load4(m + 4);
+        if (b->kind == K_QB) {
+            c01 += w[k] * load8(m + 8);
+            c2 += w[k] * load4(m + 16);
+        }
+    }
+    if (b->kind == K_QB) {
+        const float *c = b->C + 3 * v;
+        tr = LO4(c01) * c[0] + HI4(c01) * c[1] + c2 * c[2] + tr;
+    }
+    return __builtin_shufflevector(q, tr, 0, 1, 2, 3, 4, 5, 6, 7);
+}
+
+static inline AI v8f dq_row(const struct blk *b, int v)
+{
+    return b->derived ? dq_row_split(b, v) : dq_row4(b, v);
+}
+
+static inline AI v8f qt_row(const struct blk *b, int v)
+{
+    return b->derived ? qt_row_split(b, v) : qt_row4(b, v);
+}
+
+/* the four slots of layout vertex v in either layout (SPLIT's missing
+ * slots: weight 0 on the first joint), for the per-vertex kernels */
+static inline void slots_any(const struct blk *b, int v, float w[4], int j[4])
+{
+    int l = v - b->g0, K = b->K;
+    if (!b->derived) {
+        for (int k = 0; k < 4; k++) {
+            w[k] = b->W[4 * (size_t)l + k];
+            j[k] = b->J[4 * (size_t)l + k];
+        }
+        return;
+    }
+    float last = 1.0f;
+    int nw = split_nw(K);
+    for (int k = 0; k < 4; k++) {
+        j[k] = b->J[(size_t)K * l + (k < K ? k : 0)];
+        w[k] = k < nw ? b->W[(size_t)nw * l + k] : 0.0f;
+        last -= k < K - 1 ? w[k] : 0.0f;
+    }
+    w[K - 1] = nw == K ? w[K - 1] : last;
 }
 
 /* vertices v0..v0+7 (v0 a multiple of 8) as eight rows, transposed to one
@@ -622,18 +976,69 @@ static inline AI int block8(const struct blk *b, int v0, v8i live, float *__rest
  * meshes without a sign table and QLB without signs; the block kernels
  * below are the fast path.  The sign block repeats dlb_kernel's on purpose:
  * as a shared inline helper both kernels measured 20-30% slower. */
-KERNEL static int qlb_kernel(const float *__restrict__ jd, const float *__restrict__ P,
-                             const float *__restrict__ N, const float *__restrict__ W,
-                             const uint16_t *__restrict__ J, const float *__restrict__ C, int pivot,
-                             int v0, int v1, int has_nrm, float *__restrict__ OP, float *__restrict__ ON)
+/* DLB: dual quaternion sum with Algorithm 2 signs, then DQ paper Alg. 1.
+ * Every term of Alg. 1 is quadratic in the normalised non-dual part, so
+ * v' = v + 2/|b0|^2 (b0 x (b0 x v + a0 v) + a0 be - ae b0 + b0 x be) needs
+ * one division and no square root (the trick of thesis 3.3 applied to
+ * Alg. 1).  Algorithm 2's signs by a dot product per influence.  Joint
+ * data: real (x,y,z,w), dual (x,y,z,w), so xyz sit in lanes 0-2 for the
+ * cross products.  This per-vertex form serves only meshes too big for the
+ * sign table (the signs depend only on the (pivot joint, joint) pair, and
+ * the block kernels below look them up: per-vertex dot products measured
+ * 25% slower).  Either layout: the slots come through slots_any. */
+KERNEL static int dlb_kernel(const struct blk *b, int v0, int v1, float *__restrict__ OP, float *__restrict__ ON)
 {
+    const float *__restrict__ jd = b->jd, *__restrict__ P = b->P, *__restrict__ N = b->N;
+    int has_nrm = b->has_nrm;
     const v4i signbit = { (int)0x80000000, (int)0x80000000, (int)0x80000000, (int)0x80000000 };
     const v4i xyz = { -1, -1, -1, 0 };
     for (int v = v0; v < v1; v++) {
         int last = v + 1 == v1;   /* exactly 3 floats: see store_vertex */
-        const float *m0 = jd + 20 * J[4 * v], *m1 = jd + 20 * J[4 * v + 1];
-        const float *m2 = jd + 20 * J[4 * v + 2], *m3 = jd + 20 * J[4 * v + 3];
-        float wa = W[4 * v], wb = W[4 * v + 1], wc = W[4 * v + 2], wd = W[4 * v + 3];
+        float ws[4];
+        int js[4];
+        slots_any(b, v, ws, js);
+        const float *m0 = jd + 8 * js[0], *m1 = jd + 8 * js[1], *m2 = jd + 8 * js[2], *m3 = jd + 8 * js[3];
+        float wa = ws[0], wb = ws[1], wc = ws[2], wd = ws[3];
+        int pk = wa > 0 ? 0 : wb > 0 ? 1 : wc > 0 ? 2 : 3;
+        v4f r0 = load4(m0), r1 = load4(m1), r2 = load4(m2), r3 = load4(m3);
+        v4f w0 = { wa, wa, wa, wa }, w1 = { wb, wb, wb, wb }, w2 = { wc, wc, wc, wc }, w3 = { wd, wd, wd, wd };
+        v4f p = pk == 0 ? r0 : pk == 1 ? r1 : pk == 2 ? r2 : r3;
+        w0 = (v4f)((v4i)w0 ^ ((hsum4(p * r0) < 0) & signbit));
+        w1 = (v4f)((v4i)w1 ^ ((hsum4(p * r1) < 0) & signbit));
+        w2 = (v4f)((v4i)w2 ^ ((hsum4(p * r2) < 0) & signbit));
+        w3 = (v4f)((v4i)w3 ^ ((hsum4(p * r3) < 0) & signbit));
+        v4f br = w0 * r0 + w1 * r1 + w2 * r2 + w3 * r3;
+        v4f bd = w0 * load4(m0 + 4) + w1 * load4(m1 + 4) + w2 * load4(m2 + 4) + w3 * load4(m3 + 4);
+        v4f n2 = hsum4(br * br);
+        if (!(n2[0] > DLB_MIN_NORM2_F))
+            return SKB_ECANCEL;
+        v4f k = 2.0f / n2;
+        v4f a0 = SHUF4(br, 3, 3, 3, 3), ae = SHUF4(bd, 3, 3, 3, 3);
+        v4f x = (v4f)((v4i)load4(P + 3 * v) & xyz);
+        v4f c1 = cross3(br, x) + a0 * x;
+        store_vertex(OP + 3 * v, x + k * (cross3(br, c1) + a0 * bd - ae * br + cross3(br, bd)), last);
+        if (has_nrm) {
+            v4f n = (v4f)((v4i)load4(N + 3 * v) & xyz);
+            store_vertex(ON + 3 * v, n + k * cross3(br, cross3(br, n) + a0 * n), last);
+        }
+    }
+    return 0;
+}
+
+KERNEL static int qlb_kernel(const struct blk *b, int pivot, int v0, int v1, float *__restrict__ OP,
+                             float *__restrict__ ON)
+{
+    const float *__restrict__ jd = b->jd, *__restrict__ P = b->P, *__restrict__ N = b->N, *__restrict__ C = b->C;
+    int has_nrm = b->has_nrm;
+    const v4i signbit = { (int)0x80000000, (int)0x80000000, (int)0x80000000, (int)0x80000000 };
+    const v4i xyz = { -1, -1, -1, 0 };
+    for (int v = v0; v < v1; v++) {
+        int last = v + 1 == v1;   /* exactly 3 floats: see store_vertex */
+        float ws[4];
+        int js[4];
+        slots_any(b, v, ws, js);
+        const float *m0 = jd + 20 * js[0], *m1 = jd + 20 * js[1], *m2 = jd + 20 * js[2], *m3 = jd + 20 * js[3];
+        float wa = ws[0], wb = ws[1], wc = ws[2], wd = ws[3];
         int pk = wa > 0 ? 0 : wb > 0 ? 1 : wc > 0 ? 2 : 3;
         v4f r0 = load4(m0), r1 = load4(m1), r2 = load4(m2), r3 = load4(m3);
         v4f w0 = { wa, wa, wa, wa }, w1 = { wb, wb, wb, wb }, w2 = { wc, wc, wc, wc }, w3 = { wd, wd, wd, wd };
@@ -695,39 +1100,53 @@ static inline AI int part_block(const struct blk *b, int v, int lo, int hi, floa
     return 0;
 }
 
-/* one clone-dispatched pair of entry points per kind (full blocks, part of
- * a block): the same instructions for a vertex whichever way it is reached */
-#define BLOCK_ENTRIES(name, KIND)                                                                  \
+/* one clone-dispatched pair of entry points per kind and group shape
+ * (full blocks, part of a block): the same instructions for a vertex
+ * whichever way it is reached; kind, K and the layout fold away */
+#define BLOCK_ENTRIES(name, KIND, KK, DERIVED)                                                     \
     KERNEL static int name##_full(const struct blk *b, int b0, int b1, float *OP, float *ON)       \
     {                                                                                              \
         struct blk l = *b;                                                                         \
         l.kind = KIND;                                                                             \
+        l.K = KK;                                                                                  \
+        l.derived = DERIVED;                                                                       \
         return full_blocks(&l, b0, b1, OP, ON);                                                    \
     }                                                                                              \
     KERNEL static int name##_part(const struct blk *b, int v, int lo, int hi, float *OP, float *ON) \
     {                                                                                              \
         struct blk l = *b;                                                                         \
         l.kind = KIND;                                                                             \
+        l.K = KK;                                                                                  \
+        l.derived = DERIVED;                                                                       \
         return part_block(&l, v, lo, hi, OP, ON);                                                  \
     }
-BLOCK_ENTRIES(dlb, K_DLB)
-BLOCK_ENTRIES(qlb0, K_QLB0)
-BLOCK_ENTRIES(qb, K_QB)
+#define BLOCK_SHAPES(name, KIND)                                                                   \
+    BLOCK_ENTRIES(name##1, KIND, 1, 1)                                                             \
+    BLOCK_ENTRIES(name##2, KIND, 2, 1)                                                             \
+    BLOCK_ENTRIES(name##3, KIND, 3, 1)                                                             \
+    BLOCK_ENTRIES(name##4, KIND, 4, 1)                                                             \
+    BLOCK_ENTRIES(name##slot4, KIND, 4, 0)
+BLOCK_SHAPES(dlb, K_DLB)
+BLOCK_SHAPES(qlb0, K_QLB0)
+BLOCK_SHAPES(qb, K_QB)
 
 struct block_entries {
     int (*full)(const struct blk *b, int b0, int b1, float *OP, float *ON);
     int (*part)(const struct blk *b, int v, int lo, int hi, float *OP, float *ON);
 };
+#define SHAPES(name) { { name##1_full, name##1_part }, { name##2_full, name##2_part }, \
+    { name##3_full, name##3_part }, { name##4_full, name##4_part }, { name##slot4_full, name##slot4_part } }
 
-/* blocks aligned to multiples of 8 (the streams are padded), so a vertex's
- * result never depends on the range it was skinned in */
+/* blocks aligned to multiples of 8 from the group's first vertex (the
+ * streams are padded), so a vertex's result never depends on the range it
+ * was skinned in */
 static int blocks_any(const struct blk *b, int v0, int v1, float *OP, float *ON)
 {
-    static const struct block_entries by_kind[] = {
-        [K_DLB] = { dlb_full, dlb_part }, [K_QLB0] = { qlb0_full, qlb0_part }, [K_QB] = { qb_full, qb_part }
+    static const struct block_entries by_kind[][5] = {
+        [K_DLB] = SHAPES(dlb), [K_QLB0] = SHAPES(qlb0), [K_QB] = SHAPES(qb)
     };
-    const struct block_entries *e = &by_kind[b->kind];
-    int rc = 0, b0 = (v0 + 7) / 8 * 8, b1 = v1 / 8 * 8;
+    const struct block_entries *e = &by_kind[b->kind][b->derived ? b->K - 1 : 4];
+    int g = b->g0, rc = 0, b0 = g + (v0 - g + 7) / 8 * 8, b1 = g + (v1 - g) / 8 * 8;
     if (v0 >= v1)
         return 0;
     if (b0 > b1)        /* the range lies inside one block */
@@ -741,17 +1160,33 @@ static int blocks_any(const struct blk *b, int v0, int v1, float *OP, float *ON)
     return rc;
 }
 
-/* the block path needs the signs in the pair table; without one (too many
- * joints) or without signs (antipodal none), the per-vertex kernels run */
-static int skin_any(const void *state, int v0, int v1, float *pos_out, float *nrm_out)
+/* layout vertices [v0, v1) of group g.  The block path needs the signs in
+ * the pair table; without one (too many joints) or without signs
+ * (antipodal none), the per-vertex kernels run */
+static int skin_group(const void *state, const struct grp *g, int v0, int v1, float *pos_out, float *nrm_out)
 {
     const struct hdr *h = (const struct hdr *)state;
     const uint8_t *tab = h->use_tab ? AT_C(state, h->off_tab, uint8_t) : NULL;
     int signs = h->kind == K_DLB || h->pivot;
     struct blk b = { AT_C(state, HDR_BYTES, float), AT_C(state, h->off_pos, float), AT_C(state, h->off_nrm, float),
-                     AT_C(state, h->off_w, float), h->kind == K_QB ? AT_C(state, h->off_c, float) : NULL,
-                     AT_C(state, h->off_j, uint16_t), tab, h->njoints, h->kind,
-                     h->has_nrm && nrm_out && h->nrm_mode != SKB_F32_NRM_NONE };
+                     AT_C(state, g->off_w, float), h->kind == K_QB ? AT_C(state, h->off_c, float) : NULL,
+                     AT_C(state, g->off_j, uint16_t), tab, h->njoints, h->kind,
+                     h->has_nrm && nrm_out && h->nrm_mode != SKB_F32_NRM_NONE, g->v0, g->K, g->derived };
+    if (h->kind == K_LINEAR && g->derived) {
+        /* one rigid influence rotates a unit normal: nothing to renormalise */
+        int renorm = h->nrm_mode != SKB_F32_NRM_SHADER && !(g->K == 1 && h->rigid);
+        split_lbs[g->K - 1][renorm](b.jd, b.P, b.N, b.W, b.J, g->v0, v0, v1, b.has_nrm, pos_out, nrm_out);
+        return 0;
+    }
+    if (g->derived && g->K == 1) {
+        /* one influence: DLB, QLB and QB all give back the joint's own rigid
+         * transform (a blend of one transform is that transform; QB's centre
+         * cancels), applied as LBS applies a matrix; its rotation keeps the
+         * normal's length, as the quaternion rotation does */
+        split_lbs[0][0](AT_C(state, h->off_cols, float), b.P, b.N, b.W, b.J, g->v0, v0, v1, b.has_nrm, pos_out,
+                        nrm_out);
+        return 0;
+    }
     if (h->kind == K_LINEAR) {
         if (h->nrm_mode == SKB_F32_NRM_SHADER)
             linear_kernel_raw_nrm(b.jd, b.P, b.N, b.W, b.J, v0, v1, b.has_nrm, pos_out, nrm_out);
@@ -762,8 +1197,22 @@ static int skin_any(const void *state, int v0, int v1, float *pos_out, float *nr
     if (signs && tab)
         return blocks_any(&b, v0, v1, pos_out, nrm_out);
     if (h->kind == K_DLB)
-        return dlb_kernel(b.jd, b.P, b.N, b.W, b.J, v0, v1, b.has_nrm, pos_out, nrm_out);
-    return qlb_kernel(b.jd, b.P, b.N, b.W, b.J, b.C, signs, v0, v1, b.has_nrm, pos_out, nrm_out);
+        return dlb_kernel(&b, v0, v1, pos_out, nrm_out);
+    return qlb_kernel(&b, signs, v0, v1, pos_out, nrm_out);
+}
+
+/* each group's share of [v0, v1) */
+static int skin_any(const void *state, int v0, int v1, float *pos_out, float *nrm_out)
+{
+    const struct hdr *h = (const struct hdr *)state;
+    for (int i = 0; i < h->ngroups; i++) {
+        const struct grp *g = h->g + i;
+        int a = v0 > g->v0 ? v0 : g->v0, e = v1 < g->v1 ? v1 : g->v1;
+        int rc = a < e ? skin_group(state, g, a, e, pos_out, nrm_out) : 0;
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
 }
 
 const struct skb_method_f32 skb__linear_f32 = { linear_size, linear_bind, linear_prepare, skin_any };
@@ -776,24 +1225,39 @@ const struct skb_method_f32 skb__dlb_f32 = { dlb_size, dlb_bind, dlb_prepare, sk
 int skb_skin_f32_init(struct skb_skinner_f32 *s, const struct skb_method *m,
                       const struct skb_mesh *mesh, char *msg, size_t msglen)
 {
+    return skb_skin_f32_init_layout(s, m, mesh, SKB_F32_LAYOUT_SPLIT, msg, msglen);
+}
+
+int skb_skin_f32_init_layout(struct skb_skinner_f32 *s, const struct skb_method *m,
+                             const struct skb_mesh *mesh, enum skb_f32_layout lay, char *msg,
+                             size_t msglen)
+{
     int rc;
     s->m = m;
     s->mesh = mesh;
     s->state = NULL;
+    s->scratch = NULL;
     if (!m->f32) {
         snprintf(msg, msglen, "method %s has no single-precision fast path", m->name);
         return SKB_ENOTSUP;
     }
+    if (lay != SKB_F32_LAYOUT_SPLIT && lay != SKB_F32_LAYOUT_SLOT4) {
+        snprintf(msg, msglen, "%s: unknown fast-path layout %d", m->name, (int)lay);
+        return SKB_EINVAL;
+    }
     if ((rc = skb_mesh_check(mesh, msg, msglen)) < 0)
         return rc;
-    size_t size = round64(m->f32->state_size(mesh));
+    size_t size = round64(m->f32->state_size(mesh, lay));
+    size_t nscratch = lay == SKB_F32_LAYOUT_SPLIT ? 6 * (size_t)mesh->nverts + 1 : 0;
     s->state = aligned_alloc(64, size);
-    if (!s->state) {
+    s->scratch = nscratch ? malloc(sizeof(float) * nscratch) : NULL;
+    if (!s->state || (nscratch && !s->scratch)) {
         snprintf(msg, msglen, "%s: out of memory for the fast-path state (%zu bytes)", m->name, size);
+        skb_skin_f32_fini(s);
         return SKB_ENOMEM;
     }
     memset(s->state, 0, size);
-    if ((rc = m->f32->bind(mesh, s->state)) < 0) {
+    if ((rc = m->f32->bind(mesh, lay, s->state)) < 0) {
         snprintf(msg, msglen, "%s: fast path bind: %s", m->name, skb_strerror(rc));
         skb_skin_f32_fini(s);
         return rc;
@@ -809,6 +1273,30 @@ int skb__skin_f32_prepare(struct skb_skinner_f32 *s, const struct skb_pose *p, c
 int skb__skin_f32_run(struct skb_skinner_f32 *s, int v0, int v1, float *pos_out, float *nrm_out)
 {
     return s->m->f32->skin(s->state, v0, v1, pos_out, nrm_out);
+}
+
+struct pool_job {
+    struct skb_skinner_f32 *s;
+    float *pos, *nrm;
+    atomic_int rc;
+};
+
+/* share `part` of nparts: whole blocks of 8, the last share the rest */
+static void pool_part(void *arg, int part, int nparts)
+{
+    struct pool_job *j = arg;
+    int n = j->s->mesh->nverts, per = (int)round8(((size_t)n + (size_t)nparts - 1) / (size_t)nparts);
+    int v0 = part * per < n ? part * per : n, v1 = (part + 1) * per < n ? (part + 1) * per : n;
+    int rc = v0 < v1 ? skb__skin_f32_run(j->s, v0, v1, j->pos, j->nrm) : 0;
+    if (rc < 0)
+        atomic_store(&j->rc, rc);
+}
+
+int skb__skin_f32_run_pool(struct skb_skinner_f32 *s, struct skb_pool *pool, float *pos_out, float *nrm_out)
+{
+    struct pool_job j = { s, pos_out, nrm_out, 0 };
+    skb_pool_run(pool, pool_part, &j);
+    return atomic_load(&j.rc);
 }
 
 int skb_skin_f32_pose(struct skb_skinner_f32 *s, const struct skb_pose *p,
@@ -834,11 +1322,43 @@ int skb_skin_f32_pose(struct skb_skinner_f32 *s, const struct skb_pose *p,
         snprintf(msg, msglen, "%s: fast path prepare: %s", s->m->name, skb_strerror(rc));
         return rc;
     }
-    if ((rc = skb__skin_f32_run(s, 0, s->mesh->nverts, pos_out, nrm_out)) < 0) {
+    const int *order = skb_skin_f32_order(s);
+    int n = s->mesh->nverts;
+    float *lp = order ? s->scratch : pos_out, *ln = order && nrm_out ? s->scratch + 3 * (size_t)n : nrm_out;
+    if ((rc = skb__skin_f32_run(s, 0, n, lp, ln)) < 0) {
         snprintf(msg, msglen, "%s: fast path skin: %s", s->m->name, skb_strerror(rc));
         return rc;
     }
+    /* back to the mesh's order; normals only where the kernel wrote them */
+    int nrm_written = nrm_out && s->mesh->nrm && skb_skin_f32_normals(s) != SKB_F32_NRM_NONE;
+    for (int i = 0; order && i < n; i++)
+        for (int k = 0; k < 3; k++) {
+            pos_out[3 * (size_t)order[i] + k] = lp[3 * (size_t)i + k];
+            if (nrm_written)
+                nrm_out[3 * (size_t)order[i] + k] = ln[3 * (size_t)i + k];
+        }
     return 0;
+}
+
+enum skb_f32_layout skb_skin_f32_layout(const struct skb_skinner_f32 *s)
+{
+    return (enum skb_f32_layout)((const struct hdr *)s->state)->layout;
+}
+
+const char *skb_f32_layout_name(enum skb_f32_layout lay)
+{
+    return lay == SKB_F32_LAYOUT_SPLIT ? "split" : lay == SKB_F32_LAYOUT_SLOT4 ? "slot4" : "?";
+}
+
+const int *skb_skin_f32_order(const struct skb_skinner_f32 *s)
+{
+    const struct hdr *h = (const struct hdr *)s->state;
+    return h->layout == SKB_F32_LAYOUT_SPLIT ? AT_C(s->state, h->off_perm, int) : NULL;
+}
+
+void skb_skin_f32_histogram(const struct skb_skinner_f32 *s, int counts[4])
+{
+    memcpy(counts, ((const struct hdr *)s->state)->hist, 4 * sizeof(int));
 }
 
 const char *skb_f32_normals_name(enum skb_f32_normals mode)
@@ -861,14 +1381,19 @@ enum skb_f32_normals skb_skin_f32_normals(const struct skb_skinner_f32 *s)
 }
 
 /* the vertex streams a kernel reads and writes, from the layout above: xyz
- * in and out (12 + 12), 4 float weights (16), 4 uint16 joints (8), qb's
- * centre (12), normals in and out (12 + 12) unless skipped.  Per-joint data
- * stays in cache and is not counted. */
-int skb_skin_f32_bytes_per_vertex(const struct skb_skinner_f32 *s)
+ * in and out (12 + 12), qb's centre (12), normals in and out (12 + 12)
+ * unless skipped, and per group of K influences K uint16 joints and
+ * split_nw(K) float weights (SLOT4: 4 and 4).  Per-joint data stays in
+ * cache and is not counted. */
+double skb_skin_f32_bytes_per_vertex(const struct skb_skinner_f32 *s)
 {
     const struct hdr *h = (const struct hdr *)s->state;
-    int bytes = 12 + 12 + 16 + 8 + (h->kind == K_QB ? 12 : 0);
-    return bytes + (h->has_nrm && h->nrm_mode != SKB_F32_NRM_NONE ? 12 + 12 : 0);
+    double slots = 0;
+    for (int i = 0; i < h->ngroups; i++)
+        slots += (double)(h->g[i].v1 - h->g[i].v0) * (2 * h->g[i].K + 4 * (h->g[i].derived ? split_nw(h->g[i].K) : 4));
+    int bytes = 12 + 12 + (h->kind == K_QB ? 12 : 0);
+    bytes += h->has_nrm && h->nrm_mode != SKB_F32_NRM_NONE ? 12 + 12 : 0;
+    return bytes + (h->nverts ? slots / h->nverts : 0);
 }
 
 void skb_f32_compare(int nverts, const skb_real *pos_ref, const skb_real *nrm_ref,
@@ -904,7 +1429,9 @@ void skb_skin_f32_fini(struct skb_skinner_f32 *s)
     if (!s)
         return;
     free(s->state);
+    free(s->scratch);
     s->state = NULL;
+    s->scratch = NULL;
 }
 
 #endif

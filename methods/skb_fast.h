@@ -54,26 +54,57 @@ void skb_f32_compare(int nverts, const skb_real *pos_ref, const skb_real *nrm_re
                      const float *pos, const float *nrm, double *pos_ratio, double *nrm_ratio,
                      int *worst_vertex);
 
+/* how bind lays the mesh out (issue 15).  SPLIT, the default: vertices
+ * reordered by influence count (1, 2, 3, 4; mesh order kept within a
+ * count), each count with its own streams of k joint indices and k - 1
+ * weights (the last is 1 - the others, as engines store it; four for k =
+ * 4) and its own kernel, so no zero-weight slot is blended or read; an engine remaps its
+ * index buffer once at load.  SLOT4: mesh order, every vertex four slots,
+ * zero weights included (the kernels before issue 15), kept as the
+ * labelled baseline. */
+enum skb_f32_layout { SKB_F32_LAYOUT_SPLIT, SKB_F32_LAYOUT_SLOT4 };
+
 /* a float fast path bound to one mesh */
 struct skb_skinner_f32 {
     const struct skb_method *m;
     const struct skb_mesh *mesh;
     void *state;
+    float *scratch;     /* skb_skin_f32_pose's output in layout order (SPLIT) */
 };
-/* SKB_ENOTSUP when m has no fast path or the mesh does not fit it */
+/* SKB_ENOTSUP when m has no fast path or the mesh does not fit it;
+ * skb_skin_f32_init binds SKB_F32_LAYOUT_SPLIT */
 int skb_skin_f32_init(struct skb_skinner_f32 *s, const struct skb_method *m,
                       const struct skb_mesh *mesh, char *msg, size_t msglen);
-/* pos_out/nrm_out: 3*nverts floats each */
+int skb_skin_f32_init_layout(struct skb_skinner_f32 *s, const struct skb_method *m,
+                             const struct skb_mesh *mesh, enum skb_f32_layout layout, char *msg,
+                             size_t msglen);
+/* pos_out/nrm_out: 3*nverts floats each, in the mesh's vertex order
+ * whatever the layout (validated, not timed) */
 int skb_skin_f32_pose(struct skb_skinner_f32 *s, const struct skb_pose *p,
                       const struct skb_params *prm, float *pos_out, float *nrm_out,
                       char *msg, size_t msglen);
 /* the two halves of skb_skin_f32_pose, unchecked, for timing loops that
  * have validated their inputs with skb_skin_f32_pose once.  run writes
- * only vertices [v0, v1) and only reads the state: after one prepare,
- * disjoint ranges may run concurrently, in any order, bit-identically. */
+ * only vertices [v0, v1) of the layout's order (skb_skin_f32_order) and
+ * only reads the state: after one prepare, disjoint ranges may run
+ * concurrently, in any order, bit-identically. */
 int skb__skin_f32_prepare(struct skb_skinner_f32 *s, const struct skb_pose *p, const struct skb_params *prm);
 int skb__skin_f32_run(struct skb_skinner_f32 *s, int v0, int v1, float *pos_out, float *nrm_out);
+/* run over all vertices on every thread of a persistent pool
+ * (common/skb_pool.h): one contiguous share of whole blocks of 8 per
+ * thread, bit-identical to one call; the first error any share met */
+struct skb_pool;
+int skb__skin_f32_run_pool(struct skb_skinner_f32 *s, struct skb_pool *pool, float *pos_out, float *nrm_out);
 void skb_skin_f32_fini(struct skb_skinner_f32 *s);
+
+enum skb_f32_layout skb_skin_f32_layout(const struct skb_skinner_f32 *s);
+/* "split", "slot4" */
+const char *skb_f32_layout_name(enum skb_f32_layout layout);
+/* vertex i of the layout's order is mesh vertex order[i]; NULL when the
+ * layout keeps the mesh's order */
+const int *skb_skin_f32_order(const struct skb_skinner_f32 *s);
+/* vertices blended with 1, 2, 3, 4 influences (SLOT4: all with 4) */
+void skb_skin_f32_histogram(const struct skb_skinner_f32 *s, int counts[4]);
 
 /* what a fast kernel does with normals (issue 15), so timings compare the
  * work engines do: renormalise (the default; as the double path), leave
@@ -87,8 +118,9 @@ enum skb_f32_normals skb_skin_f32_normals(const struct skb_skinner_f32 *s);
 /* "renormalise", "shader", "none" */
 const char *skb_f32_normals_name(enum skb_f32_normals mode);
 /* bytes of vertex streams read and written per vertex under the normal
- * option (the roofline's numerator; per-joint data excluded) */
-int skb_skin_f32_bytes_per_vertex(const struct skb_skinner_f32 *s);
+ * option and layout, averaged over the mesh (the roofline's numerator;
+ * per-joint data excluded) */
+double skb_skin_f32_bytes_per_vertex(const struct skb_skinner_f32 *s);
 
 SKB_EXTERN_C_END
 #endif

@@ -99,12 +99,15 @@ struct skb_pose {
  * the mesh once), prepare converts one pose, skin writes float xyz per
  * vertex.  skin(v0, v1) writes exactly floats 3*v0 .. 3*v1-1 of pos_out and
  * nrm_out (disjoint ranges may run in parallel threads); nrm_out is used only
- * when the mesh has normals.
+ * when the mesh has normals.  Vertex indices are the layout's: a layout
+ * that reorders vertices by influence count (SKB_F32_LAYOUT_SPLIT) writes
+ * them in its own order, which skb_skin_f32_order gives.
  * Called only through skb_skin_f32_* (methods/skb_fast.h), and checked
  * against the double skin of the same method before any time is reported. */
 struct skb_method_f32 {
-    size_t (*state_size)(const struct skb_mesh *m);
-    int (*bind)(const struct skb_mesh *m, void *state);
+    /* layout: enum skb_f32_layout (methods/skb_fast.h) */
+    size_t (*state_size)(const struct skb_mesh *m, int layout);
+    int (*bind)(const struct skb_mesh *m, int layout, void *state);
     int (*prepare)(const struct skb_mesh *m, const struct skb_pose *p,
                    const struct skb_params *prm, void *state);
     int (*skin)(const void *state, int v0, int v1, float *pos_out, float *nrm_out);

@@ -8,8 +8,8 @@
 
 #define N_POSES_CHECKED 6
 
-static void check_method_prm(const struct skb_method *m, const struct skb_dataset *d, int all_poses,
-                             const struct skb_params *prm)
+static void check_layout(const struct skb_method *m, const struct skb_dataset *d, int all_poses,
+                         const struct skb_params *prm, enum skb_f32_layout lay)
 {
     struct skb_skinner ref;
     struct skb_skinner_f32 fast;
@@ -20,7 +20,7 @@ static void check_method_prm(const struct skb_method *m, const struct skb_datase
     assert_non_null(rp); assert_non_null(rn); assert_non_null(fp); assert_non_null(fn);
     if (skb_skin_init(&ref, m, &d->mesh, msg, sizeof msg) < 0)
         fail_msg("%s on %s: %s", m->name, d->name, msg);
-    if (skb_skin_f32_init(&fast, m, &d->mesh, msg, sizeof msg) < 0)
+    if (skb_skin_f32_init_layout(&fast, m, &d->mesh, lay, msg, sizeof msg) < 0)
         fail_msg("%s on %s: %s", m->name, d->name, msg);
     double worst_p = 0, worst_n = 0;
     int step = all_poses ? 1 : (d->nposes + N_POSES_CHECKED - 1) / N_POSES_CHECKED;
@@ -35,16 +35,24 @@ static void check_method_prm(const struct skb_method *m, const struct skb_datase
             fail_msg("%s f32 on %s pose %d: %s", m->name, d->name, k, msg);
         skb_f32_compare(d->mesh.nverts, rp, rn, fp, fn, &ep, &en, &wv);
         if (ep > 1 || en > 1)
-            fail_msg("%s f32 on %s pose %d: position error %.3g x tolerance (vertex %d), normal %.3g x",
-                     m->name, d->name, k, ep, wv, en);
+            fail_msg("%s f32 (%s layout) on %s pose %d: position error %.3g x tolerance (vertex %d), normal %.3g x",
+                     m->name, skb_f32_layout_name(lay), d->name, k, ep, wv, en);
         worst_p = fmax(worst_p, ep);
         worst_n = fmax(worst_n, en);
     }
-    print_message("%-7s %-14s worst error: positions %.3f, normals %.3f of tolerance\n", m->name, d->name,
-                  worst_p, worst_n);
+    print_message("%-7s %-5s %-14s worst error: positions %.3f, normals %.3f of tolerance\n", m->name,
+                  skb_f32_layout_name(lay), d->name, worst_p, worst_n);
     skb_skin_fini(&ref);
     skb_skin_f32_fini(&fast);
     free(rp); free(rn); free(fp); free(fn);
+}
+
+/* both layouts: SPLIT (influence-count groups, the default) and SLOT4 */
+static void check_method_prm(const struct skb_method *m, const struct skb_dataset *d, int all_poses,
+                             const struct skb_params *prm)
+{
+    check_layout(m, d, all_poses, prm, SKB_F32_LAYOUT_SPLIT);
+    check_layout(m, d, all_poses, prm, SKB_F32_LAYOUT_SLOT4);
 }
 
 static void check_method_on(const struct skb_method *m, const struct skb_dataset *d, int all_poses)
@@ -109,6 +117,7 @@ static void test_fast_ranges(void **state)
         assert_int_equal(skb_skin_f32_init(&fast, m, &d.mesh, msg, sizeof msg), 0);
         skb_dataset_pose(&d, 5, &p);
         assert_int_equal(skb_skin_f32_pose(&fast, &p, NULL, a, na, msg, sizeof msg), 0);
+        assert_int_equal(skb__skin_f32_run(&fast, 0, n, a, na), 0);   /* the layout's order */
         /* cuts inside one block of 8, across blocks, at block edges */
         const int cuts[] = { 0, 3, 5, 13, 16, 24, n / 3, n - 2, n };
         for (size_t c = 0; c + 1 < sizeof cuts / sizeof cuts[0]; c++)
@@ -135,6 +144,14 @@ static void synthetic(gsl_rng *r, int njoints, struct skb_dataset *d)
         if (v % 3 == 0) {       /* empty first slot */
             w[1] += w[0];
             w[0] = 0;
+        }
+        if (v % 4 == 1) {       /* empty last slot: 2 or 3 influences */
+            w[2] += w[3];
+            w[3] = 0;
+        }
+        if (v % 7 == 2) {       /* one influence, not in the first slot */
+            w[0] = w[1] = w[3] = 0;
+            w[2] = 1;
         }
         for (int k = 0; k < 4; k++) {
             d->mesh.joint[4 * v + k] = (int)gsl_rng_uniform_int(r, (unsigned long)njoints);
@@ -215,13 +232,26 @@ static void check_normal_modes(const struct skb_method *m, const struct skb_data
     float *ps = malloc(sizeof(float) * n3), *ns = malloc(sizeof(float) * n3);
     assert_true(pr && nr && ps && ns);
     assert_int_equal(skb_skin_f32_init(&s, m, &d->mesh, msg, sizeof msg), 0);
-    int base = 12 + 12 + 16 + 8 + (strcmp(m->name, "qb") == 0 ? 12 : 0);
+    /* SPLIT: per vertex of K influences K uint16 joints and K - 1 float
+     * weights (4 for K = 4) */
+    double slots = 0;
+    int hist[4], want[4] = { 0, 0, 0, 0 };
+    for (int v = 0; v < d->mesh.nverts; v++) {
+        int K = 0;
+        for (int k = 0; k < 4; k++)
+            K += d->mesh.weight[4 * v + k] > 0;
+        want[K - 1]++;
+        slots += 2 * K + 4 * (K == 4 ? 4 : K - 1);
+    }
+    skb_skin_f32_histogram(&s, hist);
+    assert_memory_equal(hist, want, sizeof hist);
+    double base = 12 + 12 + slots / d->mesh.nverts + (strcmp(m->name, "qb") == 0 ? 12 : 0);
     assert_int_equal(skb_skin_f32_normals(&s), SKB_F32_NRM_RENORM);
-    assert_int_equal(skb_skin_f32_bytes_per_vertex(&s), base + 24);
+    assert_true(fabs(skb_skin_f32_bytes_per_vertex(&s) - (base + 24)) < 1e-9);
     skb_dataset_pose(d, d->nposes / 2, &p);
     assert_int_equal(skb_skin_f32_pose(&s, &p, NULL, pr, nr, msg, sizeof msg), 0);
     assert_int_equal(skb_skin_f32_set_normals(&s, SKB_F32_NRM_SHADER), 0);
-    assert_int_equal(skb_skin_f32_bytes_per_vertex(&s), base + 24);
+    assert_true(fabs(skb_skin_f32_bytes_per_vertex(&s) - (base + 24)) < 1e-9);
     assert_int_equal(skb_skin_f32_pose(&s, &p, NULL, ps, ns, msg, sizeof msg), 0);
     assert_memory_equal(pr, ps, sizeof(float) * n3);
     if (strcmp(m->name, "linear") != 0) {
@@ -240,11 +270,18 @@ static void check_normal_modes(const struct skb_method *m, const struct skb_data
     memset(ns, 0x5a, sizeof(float) * n3);
     memcpy(nr, ns, sizeof(float) * n3);
     assert_int_equal(skb_skin_f32_set_normals(&s, SKB_F32_NRM_NONE), 0);
-    assert_int_equal(skb_skin_f32_bytes_per_vertex(&s), base);
+    assert_true(fabs(skb_skin_f32_bytes_per_vertex(&s) - base) < 1e-9);
     assert_int_equal(skb_skin_f32_pose(&s, &p, NULL, ps, ns, msg, sizeof msg), 0);
     assert_memory_equal(pr, ps, sizeof(float) * n3);
     assert_memory_equal(nr, ns, sizeof(float) * n3);
     assert_int_equal(skb_skin_f32_set_normals(&s, (enum skb_f32_normals)3), SKB_EINVAL);
+    skb_skin_f32_fini(&s);
+    /* SLOT4: four uint16 joints and four float weights for every vertex */
+    assert_int_equal(skb_skin_f32_init_layout(&s, m, &d->mesh, SKB_F32_LAYOUT_SLOT4, msg, sizeof msg), 0);
+    assert_null(skb_skin_f32_order(&s));
+    skb_skin_f32_histogram(&s, hist);
+    assert_int_equal(hist[3], d->mesh.nverts);
+    assert_true(fabs(skb_skin_f32_bytes_per_vertex(&s) - (base - slots / d->mesh.nverts + 24 + 24)) < 1e-9);
     skb_skin_f32_fini(&s);
     free(pr); free(nr); free(ps); free(ns);
 }

@@ -5,14 +5,20 @@
  * `make tsan` runs this file under ThreadSanitizer.  Loops over the
  * registry's f32 hooks and over meshes that reach each kernel: the block
  * kernels (sign table), the per-vertex DLB/QLB kernels (more joints than the
- * table holds; QLB without signs) and LBS. */
+ * table holds; QLB without signs) and LBS, in both layouts (SPLIT's
+ * influence-count groups and SLOT4), and through the persistent thread
+ * pool (common/skb_pool.c). */
 #include <pthread.h>
 #include "skb_test.h"
 #include "skb_fast.h"
 #include "skb_dataset.h"
+#include "skb_pool.h"
 
 #define MAX_RANGE 19        /* ranges of 1..19 vertices: inside, across and on blocks of 8 */
 #define THREAD_ROUNDS 8
+/* the persistent pool's shares (skb__skin_f32_run_pool): two threads as
+ * on this machine, three for shares that end inside a group */
+static const int pool_threads[] = { 2, 3 };
 
 struct ranges {
     int n, *lo, *hi;
@@ -124,10 +130,12 @@ static void run_threads(struct skb_skinner_f32 *s, const struct ranges *rg, stru
     assert_int_equal(w[1].rc, 0);
 }
 
-/* method m on pose k of d, whole vs ranges vs threads; 0, or skipped
- * (SKB_ENOTSUP: dlb's fast path has no unsigned variant) */
+/* method m on pose k of d in one layout, whole vs ranges vs threads (vertex
+ * indices of the layout's order: SPLIT's influence-count groups give
+ * ranges across group ends); 0, or skipped (SKB_ENOTSUP: dlb's fast path
+ * has no unsigned variant) */
 static int check_one(gsl_rng *r, const struct skb_method *m, const struct skb_dataset *d, int k,
-                     const struct skb_params *prm, enum skb_f32_normals nrm_mode)
+                     const struct skb_params *prm, enum skb_f32_normals nrm_mode, enum skb_f32_layout lay)
 {
     struct skb_skinner_f32 s;
     struct skb_pose p;
@@ -135,22 +143,38 @@ static int check_one(gsl_rng *r, const struct skb_method *m, const struct skb_da
     struct ranges rg;
     char msg[512];
     int n = d->mesh.nverts, rc;
-    if (skb_skin_f32_init(&s, m, &d->mesh, msg, sizeof msg) < 0)
+    if (skb_skin_f32_init_layout(&s, m, &d->mesh, lay, msg, sizeof msg) < 0)
         fail_msg("%s on %s: %s", m->name, d->name, msg);
     assert_int_equal(skb_skin_f32_set_normals(&s, nrm_mode), 0);
     skb_dataset_pose(d, k, &p);
     out_alloc(&ref, n);
     if ((rc = skb_skin_f32_pose(&s, &p, prm, ref.pos, ref.nrm, msg, sizeof msg)) == 0) {
+        out_free(&ref);
+        out_alloc(&ref, n);
+        assert_int_equal(skb__skin_f32_run(&s, 0, n, ref.pos, ref.nrm), 0);
         cut(r, n, &rg);
         out_alloc(&got, n);
         run_shuffled(r, &s, &rg, &got);
-        assert_same("random ranges in random order", m->name, d->name, n, &ref, &got);
+        assert_same(lay == SKB_F32_LAYOUT_SPLIT ? "split layout, random ranges in random order"
+                    : "slot4 layout, random ranges in random order", m->name, d->name, n, &ref, &got);
         for (int round = 0; round < THREAD_ROUNDS; round++) {
             out_free(&got);
             out_alloc(&got, n);
             run_threads(&s, &rg, &got);
-            assert_same("two threads, interleaved ranges", m->name, d->name, n, &ref, &got);
+            assert_same(lay == SKB_F32_LAYOUT_SPLIT ? "split layout, two threads, interleaved ranges"
+                        : "slot4 layout, two threads, interleaved ranges", m->name, d->name, n, &ref, &got);
         }
+        for (size_t t = 0; t < sizeof pool_threads / sizeof pool_threads[0]; t++)
+            for (int round = 0; round < THREAD_ROUNDS; round++) {
+                struct skb_pool *pool;
+                out_free(&got);
+                out_alloc(&got, n);
+                assert_int_equal(skb_pool_create(pool_threads[t], &pool), 0);
+                assert_int_equal(skb__skin_f32_run_pool(&s, pool, got.pos, got.nrm), 0);
+                assert_same(pool_threads[t] == 2 ? "thread pool of 2" : "thread pool of 3", m->name, d->name, n,
+                            &ref, &got);
+                skb_pool_destroy(pool);
+            }
         out_free(&got);
         ranges_free(&rg);
     } else if (rc != SKB_ENOTSUP) {
@@ -162,7 +186,7 @@ static int check_one(gsl_rng *r, const struct skb_method *m, const struct skb_da
 }
 
 /* every f32 hook on d, under each normal option (LBS has a kernel per
- * option); returns how many ran */
+ * option) and in both layouts; returns how many ran */
 static int check_all(gsl_rng *r, const struct skb_dataset *d, const struct skb_params *prm)
 {
     int ran = 0;
@@ -172,8 +196,9 @@ static int check_all(gsl_rng *r, const struct skb_dataset *d, const struct skb_p
             continue;
         for (int k = 0; k < d->nposes; k += d->nposes > 2 ? d->nposes / 2 : 1)
             for (int mode = SKB_F32_NRM_RENORM; mode <= SKB_F32_NRM_NONE; mode++)
-                if (check_one(r, m, d, k, prm, (enum skb_f32_normals)mode) == 0)
-                    ran++;
+                for (int lay = SKB_F32_LAYOUT_SPLIT; lay <= SKB_F32_LAYOUT_SLOT4; lay++)
+                    if (check_one(r, m, d, k, prm, (enum skb_f32_normals)mode, (enum skb_f32_layout)lay) == 0)
+                        ran++;
     }
     return ran;
 }
@@ -212,6 +237,16 @@ static void test_ranges_per_vertex_kernels(void **state)
     for (int v = 0; v < nv; v++) {
         double w[4], n[3];
         skb_test_random_weights(r, 4, w);
+        if (v % 3 != 0) {       /* 1, 2 and 3 influences too (SPLIT's groups), some with slot 0 empty */
+            int keep = 1 + (v / 3) % 3, first = v % 3 == 2;
+            double sum = 0;
+            for (int k = 0; k < 4; k++) {
+                w[k] = k >= first && k < first + keep ? w[k] : 0;
+                sum += w[k];
+            }
+            for (int k = 0; k < 4; k++)
+                w[k] /= sum;
+        }
         gsl_ran_dir_3d(r, &n[0], &n[1], &n[2]);
         for (int k = 0; k < 4; k++) {
             d.mesh.joint[4 * v + k] = (int)gsl_rng_uniform_int(r, (unsigned long)nj);

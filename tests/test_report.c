@@ -419,6 +419,58 @@ static void test_report_sphere_postures(void **state)
 }
 
 /* Table 3.2: each row names the paper range(s) its SBS/LBS ratio falls in, or neither */
+/* issue 15: the fast table shows what each kernel's time covers (layout,
+ * normals, threads, influence histogram, bytes/vertex, roofline fraction),
+ * the peers with what they do, and the targets met or not, with the
+ * bandwidth and load beside the pool's scaling */
+static void test_report_fast_issue15(void **state)
+{
+    struct rfix *f = *state;
+    cJSON *doc = f->r.doc[SKB_RF_CPU];
+    cJSON *cloth = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "datasets"), "cloth");
+    cJSON *arm = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "datasets"), "arm");
+    cJSON *lm = cJSON_GetObjectItem(doc, "large_mesh");
+    cJSON_AddItemToObject(cloth, "checks", cJSON_Parse(
+        "{\"f32\": {\"linear\": {\"layout\": \"split\", \"normals\": \"renormalise\", \"threads\": 1,"
+        " \"influence_histogram\": [2700, 1948, 324, 1028], \"bytes_per_vertex\": 55.68}}}"));
+    cJSON_AddItemToObject(cloth, "fast_kernels", cJSON_Parse(
+        "{\"split_speedup_over_slot4\": {\"linear\": 1.62, \"linear+nrm_shader\": 1.41}, \"dlb_over_linear\": 1.04}"));
+    cJSON_AddItemToObject(arm, "fast_kernels", cJSON_Parse("{\"dlb_over_linear\": 1.17}"));
+    cJSON_AddItemToObject(lm, "fast_kernels", cJSON_Parse(
+        "{\"pool_scaling\": {\"linear+nrm_shader\": {\"speedup\": 1.2}}}"));
+    cJSON *rf = cJSON_GetObjectItem(lm, "roofline");
+    cJSON_AddNumberToObject(rf, "linear_nrm_shader_f32_fraction_of_roofline", 0.7);
+    cJSON_AddNumberToObject(rf, "copy_bandwidth_scaling", 1.1);
+    cJSON_AddItemToObject(lm, "peers_ms", cJSON_Parse("{\"textbook_lbs\": 6}"));
+    cJSON_AddItemToObject(doc, "peers", cJSON_Parse(
+        "{\"textbook_lbs\": {\"description\": \"textbook LBS\", \"reference\": \"linear\", \"layout\": \"AoS\","
+        " \"normals\": \"renormalised by sqrt\", \"threads\": 1}}"));
+    cJSON_AddItemToObject(doc, "cpus", cJSON_Parse("{\"available\": 2, \"load_average_1min_after\": 9.5}"));
+    /* the reference's dataset for the split target, here cloth */
+    cJSON *tg = cJSON_GetObjectItem(f->ref, "fast_kernel_targets");
+    cJSON_ReplaceItemInObject(tg, "split_speedup_dataset", cJSON_CreateString("cloth"));
+    const struct skb_rtable *t = skb_report_table(rfix_build(f), "fast");
+    const struct skb_rrow *r = find_row(t, 0, "cloth", 1, "linear");
+    assert_string_equal(r->cell[2], "split · normals: renormalise · 1 thread");
+    assert_string_equal(r->cell[3], "2700 / 1948 / 324 / 1028");
+    assert_non_null(strstr(find_row(t, 0, "cloth", 1, "LBS split / 4-slot speed-up, renormalised")->note, ": met"));
+    assert_non_null(strstr(find_row(t, 0, "cloth", 1, "LBS split / 4-slot speed-up, normals to the shader")->note,
+                           "not met"));
+    r = find_row(t, 0, "arm", 1, "dlb / linear (f32), worst dataset");   /* the worst of 1.04 and 1.17 */
+    assert_non_null(r);
+    assert_non_null(strstr(r->note, "not met"));
+    assert_non_null(strstr(find_row(t, 0, "body/sub4", 1, "LBS (f32, normals to the shader) fraction of the copy "
+                                    "roofline")->note, ": met"));
+    r = find_row(t, 0, "body/sub4", 1, "pool / one thread throughput, LBS normals to the shader (wall time)");
+    assert_non_null(strstr(r->note, "not met"));
+    assert_non_null(strstr(r->note, "1.1 x one thread's bytes per second"));
+    assert_non_null(strstr(r->note, "load average 9.5 on 2 CPUs"));
+    r = find_row(t, 0, "body/sub4", 1, "peer textbook_lbs");
+    assert_non_null(r);
+    assert_non_null(strstr(r->cell[2], "renormalised by sqrt · 1 thread"));
+    assert_non_null(strstr(r->note, "layout: AoS"));
+}
+
 static void test_report_table32_ranges(void **state)
 {
     struct rfix *f = *state;
@@ -1154,6 +1206,7 @@ int main(void)
         cmocka_unit_test(test_results_errors),
         cmocka_unit_test(test_results_load_missing),
         cmocka_unit_test_setup_teardown(test_report_statuses, rfix_setup, rfix_teardown),
+        cmocka_unit_test_setup_teardown(test_report_fast_issue15, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_new_method_everywhere, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_figure_1, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_flops_fewer, rfix_setup, rfix_teardown),

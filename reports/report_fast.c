@@ -1,0 +1,221 @@
+/* report_fast.c — the fast single-precision kernels (issues 4 and 15): one
+ * row per timed kernel and dataset with what its time covers (layout,
+ * normal option, threads, the influence histogram it blends with, bytes
+ * per vertex, fraction of the copy roofline) and its ratio to the f32 LBS
+ * beside Figure 18's; the peers with what they do; the project targets
+ * (reference.json fast_kernel_targets, not paper values), each met or not. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "skb_json.h"
+#include "report_internal.h"
+
+#define NCOLS 9
+
+/* "split · renormalise · 1 thread" from a kernel's checks entry */
+static char *kernel_what(const cJSON *c)
+{
+    const char *lay = skb__jstr(skb__jget(c, "layout")), *nrm = skb__jstr(skb__jget(c, "normals"));
+    double th = NAN;
+    if (!lay || !nrm || skb__jnum(skb__jget(c, "threads"), &th) < 0)
+        return strdup("—");
+    return skb__fmt("%s · normals: %s · %g thread%s", lay, nrm, th, th == 1 ? "" : "s");
+}
+
+/* "1673 / 1148 / 193 / 0": vertices blended with 1, 2, 3, 4 influences */
+static char *histogram_text(const cJSON *c)
+{
+    const cJSON *h = skb__jget(c, "influence_histogram");
+    double v[4];
+    if (cJSON_GetArraySize(h) != 4)
+        return strdup("—");
+    for (int i = 0; i < 4; i++)
+        if (skb__jnum(cJSON_GetArrayItem(h, i), &v[i]) < 0)
+            return strdup("—");
+    return skb__fmt("%.0f / %.0f / %.0f / %.0f", v[0], v[1], v[2], v[3]);
+}
+
+static char *num_of(const cJSON *c, const char *k)
+{
+    double x = NAN;
+    return skb__jnum(skb__jget(c, k), &x) == 0 && isfinite(x) ? skb__numtxt(x) : strdup("—");
+}
+
+/* one row per timed kernel of one dataset (ratio to the f32 LBS, beside
+ * Figure 18's ratio where the paper has one for the method, as context) */
+static void fast_rows(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *sec, const char *dataset,
+                      const cJSON *d)
+{
+    const cJSON *m;
+    cJSON_ArrayForEach(m, skb__jget(d, "ms_f32")) {
+        double ms = NAN, r = NAN, paper = NAN, th = 1;
+        const cJSON *c = skb__jget(skb__jget(skb__jget(d, "checks"), "f32"), m->string);
+        skb__jnum(skb__jget(c, "threads"), &th);
+        skb__jnum(m, &ms);
+        skb__jnum(skb__jget(skb__jget(d, "ratio_to_linear_f32"), m->string), &r);
+        char *note = NULL;
+        int st;
+        if (strcmp(m->string, "linear") == 0) {
+            st = SKB_ROW_CONTEXT;
+            paper = 1;
+            note = strdup("the reference of the ratios");
+        } else if (skb__jnum(skb__jget(skb__jget(sec, "ratio_to_linear"), m->string), &paper) == 0 && isfinite(r)) {
+            /* Figure 18 is judged once, in table fig18, on the paper's variant (issue 14) */
+            char *j;
+            skb__judge(skb__jget(sec, "tolerance"), r, paper, NAN, &j);
+            st = SKB_ROW_CONTEXT;
+            note = skb__fmt("context (single precision; within the tolerance it would read: %s); Figure 18 is judged "
+                            "once, on the double path's paper variant (table fig18)", j ? j : "?");
+            free(j);
+        } else {
+            st = SKB_ROW_NEW;
+            note = strdup(th > 1 ? "no paper value; wall time on the thread pool, ratio to LBS's wall time"
+                                 : "no paper value");
+        }
+        skb__row_add(rep, t, k, st, note, strdup(dataset), strdup(m->string), kernel_what(c), histogram_text(c),
+                     num_of(c, "bytes_per_vertex"), skb__numtxt(ms), skb__numtxt(r), num_of(c, "fraction_of_roofline"),
+                     skb__numtxt(paper), NULL);
+    }
+}
+
+/* a measured figure against a project target */
+static void target_row(struct skb_report *rep, struct skb_rtable *t, int k, const char *dataset, const char *what,
+                       double meas, const cJSON *target, int at_most, const char *issue, char *why)
+{
+    double tv = NAN;
+    if (skb__jnum(target, &tv) < 0 || !isfinite(meas)) {
+        skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__fmt("cpu.json has no %s%s%s", what, why ? "; " : "", why ? why : ""),
+                     strdup(dataset), strdup(what), strdup("—"), strdup("—"), strdup("—"), strdup("—"), strdup("—"),
+                     strdup("—"), strdup("—"), NULL);
+        free(why);
+        return;
+    }
+    int met = at_most ? meas <= tv : meas >= tv;
+    skb__row_add(rep, t, k, SKB_ROW_NEW, skb__fmt("target %s %g (%s, not a paper value): %s%s%s", at_most ? "≤" : "≥",
+                                                  tv, issue, met ? "met" : "not met", why ? "; " : "", why ? why : ""),
+                 strdup(dataset), strdup(what), strdup("—"), strdup("—"), strdup("—"), strdup("—"),
+                 skb__numtxt(meas), strdup("—"), strdup("—"), NULL);
+    free(why);
+}
+
+/* the engine peers timed beside our kernels, and what their time covers */
+static void peer_rows(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *doc, const char *dataset,
+                      const cJSON *lm)
+{
+    const cJSON *p;
+    cJSON_ArrayForEach(p, skb__jget(doc, "peers")) {
+        double ms = NAN, lin = NAN, th = NAN;
+        skb__jnum(skb__jget(skb__jget(lm, "peers_ms"), p->string), &ms);
+        skb__jnum(skb__jget(skb__jget(lm, "ms_f32"), "linear"), &lin);
+        skb__jnum(skb__jget(p, "threads"), &th);
+        skb__row_add(rep, t, k, SKB_ROW_CONTEXT,
+                     skb__fmt("peer (checked against our %s): %s; layout: %s", skb__jstr(skb__jget(p, "reference"))
+                              ? skb__jstr(skb__jget(p, "reference")) : "?", skb__jstr(skb__jget(p, "description"))
+                              ? skb__jstr(skb__jget(p, "description")) : "?", skb__jstr(skb__jget(p, "layout"))
+                              ? skb__jstr(skb__jget(p, "layout")) : "?"),
+                     strdup(dataset), skb__fmt("peer %s", p->string),
+                     skb__fmt("normals: %s · %g thread%s", skb__jstr(skb__jget(p, "normals")) ? skb__jstr(skb__jget(p, "normals")) : "?",
+                              th, th == 1 ? "" : "s"),
+                     strdup("all 4 slots"), strdup("—"), skb__numtxt(ms), skb__numtxt(ms / lin), strdup("—"),
+                     strdup("—"), NULL);
+    }
+}
+
+/* DLB over LBS (both renormalising) on every dataset: the worst one */
+static double worst_dlb_over_linear(const cJSON *doc, const char **where)
+{
+    double worst = NAN;
+    const cJSON *d;
+    *where = NULL;
+    cJSON_ArrayForEach(d, skb__jget(doc, "datasets")) {
+        double r = NAN;
+        if (skb__jnum(skb__jget(skb__jget(d, "fast_kernels"), "dlb_over_linear"), &r) == 0 && isfinite(r)
+            && !(r <= worst)) {
+            worst = r;
+            *where = d->string;
+        }
+    }
+    return worst;
+}
+
+/* the issue-15 targets: the split layout's speed-up on its dataset, DLB/LBS
+ * everywhere, the roofline with normals left to the shader, the pool */
+static void issue15_rows(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *doc, const cJSON *tg,
+                         const char *large, const cJSON *lm)
+{
+    const char *sds = skb__jstr(skb__jget(tg, "split_speedup_dataset")), *where;
+    const cJSON *sp = skb__jget(skb__jget(skb__jget(skb__jget(doc, "datasets"), sds ? sds : ""), "fast_kernels"),
+                                "split_speedup_over_slot4");
+    static const char *const opts[] = { "linear", "linear+nrm_shader" };
+    for (int i = 0; i < 2; i++) {
+        double x = NAN;
+        skb__jnum(skb__jget(sp, opts[i]), &x);
+        target_row(rep, t, k, sds ? sds : "—", i ? "LBS split / 4-slot speed-up, normals to the shader"
+                                                  : "LBS split / 4-slot speed-up, renormalised",
+                   x, skb__jget(tg, "split_speedup_min"), 0, "issue 15", strdup("same normal option, one run"));
+    }
+    double w = worst_dlb_over_linear(doc, &where);
+    target_row(rep, t, k, where ? where : "—", "dlb / linear (f32), worst dataset", w,
+               skb__jget(tg, "dlb_over_linear_f32_every_dataset_max"), 1, "issue 15",
+               strdup("both renormalised; every dataset's in its fast_kernels"));
+    double fr = NAN, ps = NAN, cs = NAN, la = NAN, cpus = NAN;
+    skb__jnum(skb__jget(skb__jget(lm, "roofline"), "linear_nrm_shader_f32_fraction_of_roofline"), &fr);
+    target_row(rep, t, k, large, "LBS (f32, normals to the shader) fraction of the copy roofline", fr,
+               skb__jget(tg, "linear_nrm_shader_fraction_of_roofline_min"), 0, "issue 15", strdup("one thread"));
+    skb__jnum(skb__jget(skb__jget(skb__jget(skb__jget(lm, "fast_kernels"), "pool_scaling"), "linear+nrm_shader"),
+                        "speedup"), &ps);
+    skb__jnum(skb__jget(skb__jget(lm, "roofline"), "copy_bandwidth_scaling"), &cs);
+    skb__jnum(skb__jget(skb__jget(doc, "cpus"), "load_average_1min_after"), &la);
+    skb__jnum(skb__jget(skb__jget(doc, "cpus"), "available"), &cpus);
+    char lim[160] = "no pool memcpy timing", load[192] = "";
+    if (isfinite(cs))
+        snprintf(lim, sizeof lim, "the limit beside it: memcpy on the pool moves %.3g x one thread's bytes per second "
+                 "(wall time)", cs);
+    double cpu1 = NAN, wall1 = NAN;
+    const cJSON *one = skb__jget(skb__jget(skb__jget(lm, "checks"), "f32"), "linear+nrm_shader");
+    skb__jnum(skb__jget(one, "cpu_ms"), &cpu1);
+    skb__jnum(skb__jget(one, "real_ms"), &wall1);
+    if (isfinite(la) && isfinite(cpus) && isfinite(wall1 / cpu1))
+        snprintf(load, sizeof load, "; load average %.3g on %.3g CPUs while timing: one thread's wall time was "
+                 "%.3g x its CPU time", la, cpus, wall1 / cpu1);
+    else if (isfinite(la) && isfinite(cpus))
+        snprintf(load, sizeof load, "; load average %.3g on %.3g CPUs while timing", la, cpus);
+    target_row(rep, t, k, large, "pool / one thread throughput, LBS normals to the shader (wall time)", ps,
+               skb__jget(tg, "pool_scaling_min"), 0, "issue 15", skb__fmt("%s%s", lim, load));
+}
+
+void skb__report_fast(struct skb_report *rep)
+{
+    const cJSON *sec = skb__jget(rep->ref, "figure_18"), *tg = skb__jget(rep->ref, "fast_kernel_targets");
+    static const char *const cols[NCOLS + 1] = { "dataset", "method", "layout · normals · threads",
+                                                 "vertices with 1/2/3/4 influences", "bytes/vertex", "ms (f32)",
+                                                 "ratio to LBS (f32)", "fraction of copy roofline", "paper ratio", NULL };
+    char src[240];
+    skb__set_source(src, sizeof src, sec);
+    struct skb_rtable *t = skb__tbl_new(rep, "fast", "Fast single-precision kernels: ratio to LBS beside Figure 18, roofline",
+                                   src, skb__tol_text(sec), cols);
+    for (int k = 0; k < rep->nruns; k++) {
+        const cJSON *doc = rep->runs[k].doc[SKB_RF_CPU], *d;
+        if (!doc) {
+            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], SKB_RF_CPU), strdup("—"), strdup("all"), NULL);
+            continue;
+        }
+        cJSON_ArrayForEach(d, skb__jget(doc, "datasets"))
+            fast_rows(rep, t, k, sec, d->string, d);
+        const cJSON *lm = skb__jget(doc, "large_mesh");
+        if (!lm)
+            continue;
+        const char *name = skb__jstr(skb__jget(lm, "dataset")) ? skb__jstr(skb__jget(lm, "dataset")) : "large mesh";
+        fast_rows(rep, t, k, sec, name, lm);
+        peer_rows(rep, t, k, doc, name, lm);
+        double ratio = NAN, frac = NAN;
+        skb__jnum(skb__jget(lm, "dlb_over_linear_f32"), &ratio);
+        skb__jnum(skb__jget(skb__jget(lm, "roofline"), "linear_f32_fraction_of_roofline"), &frac);
+        target_row(rep, t, k, name, "dlb / linear (f32)", ratio, skb__jget(tg, "dlb_over_linear_f32_max"), 1, "issue 4",
+                   NULL);
+        target_row(rep, t, k, name, "linear (f32) fraction of the copy roofline", frac,
+                   skb__jget(tg, "linear_f32_fraction_of_roofline_min"), 0, "issue 4", NULL);
+        issue15_rows(rep, t, k, doc, tg, name, lm);
+    }
+}
