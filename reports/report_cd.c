@@ -110,7 +110,8 @@ static char *share_text(double part, double whole)
  * over the same intervals: where each way's time went, how long it waited
  * for a core, and what the split bounds: with an on-demand query no cheaper
  * than bottom-up's, no refit scheme could beat bottom-up / its query alone */
-static void time_split_note(char **n, const cJSON *doc, const cJSON *m, double on_ms, double bu_ms)
+static void time_split_note(char **n, const cJSON *doc, const cJSON *m, double on_ms, double bu_ms, double refitted,
+                            double spheres)
 {
     double op, oq, orf, osk, bp, bq, oc = NAN, bc = NAN, bpc = NAN, la = NAN, cores = NAN;
     if (skb__jnum(skb__jget(m, "on_demand_prepare_ms"), &op) < 0 || skb__jnum(skb__jget(m, "on_demand_query_ms"), &oq) < 0
@@ -135,11 +136,16 @@ static void time_split_note(char **n, const cJSON *doc, const cJSON *m, double o
                  "time %.3g (load average %.3g on %.3g cores at the start of the run)", oc, fmax(0, on_ms - oc), bc,
                  fmax(0, bu_ms - bc), a, bc / oc, la, cores);
         free(a);
-        if (skb__jnum(skb__jget(m, "on_demand_refit_ms_retimed"), &orf) == 0 && skb__jnum(skb__jget(m, "on_demand_skin_ms_retimed"), &osk) == 0) {
+        if (skb__jnum(skb__jget(m, "on_demand_refit_cpu_ms_retimed"), &orf) == 0
+            && skb__jnum(skb__jget(m, "on_demand_skin_cpu_ms_retimed"), &osk) == 0) {
             a = share_text(orf, oc);
             b = share_text(osk, oc);
-            note_add(n, "on-demand's refits re-timed after the query (warm) %s of its CPU time, its vertex skins %s", a, b);
+            note_add(n, "on-demand's refits re-timed after the query (CPU, warm) %s of its CPU time, its vertex skins %s", a, b);
             free(a); free(b);
+            if (refitted > 0 && spheres > 0 && bpc > 0)
+                note_add(n, "CPU time per sphere: %.3g µs per on-demand refit, %.3g µs per sphere for bottom-up's prepare, "
+                         "skin and refit of everything (x%.3g)", 1e3 * orf / refitted, 1e3 * bpc / spheres,
+                         (orf / refitted) / (bpc / spheres));
         }
         if (bpc >= 0 && bpc < bc)
             note_add(n, "bottom-up's query alone is %.3g ms of CPU time, so with a query no cheaper than bottom-up's on "
@@ -171,9 +177,9 @@ static char *scenario_work_note(const cJSON *doc, const cJSON *x, const cJSON *m
         else
             note_add(&n, "%.6g spheres refitted on demand", rf);
     }
-    if (on_ms > 0 && bu_ms > 0) {
-        time_split_note(&n, doc, m, on_ms, bu_ms);
-    }
+    if (on_ms > 0 && bu_ms > 0)
+        time_split_note(&n, doc, m, on_ms, bu_ms, skb__jnum(skb__jget(m, "spheres_refitted_on_demand"), &rf) == 0 ? rf : NAN,
+                        spb * bodies);
     if (skb__jnum(skb__jget(m, "vertices_skinned_on_demand"), &vo) == 0 && skb__jnum(skb__jget(m, "vertices_skinned_bottom_up"), &vb) == 0)
         note_add(&n, "vertices skinned: %.6g on demand, %.6g bottom-up", vo, vb);
     sbs_centres_note(&n, spheres, skb__jstr(skb__jget(x, "model")), method);

@@ -21,7 +21,7 @@ for k in ("load_average_at_start", "load_average_at_end"):
         errs.append(f"cd.json: {k}.online_cores missing")
 keys = ("on_demand_prepare_ms", "on_demand_query_ms", "bottom_up_prepare_skin_refit_ms", "bottom_up_query_ms",
         "on_demand_cpu_ms", "bottom_up_cpu_ms", "on_demand_prepare_cpu_ms", "bottom_up_prepare_skin_refit_cpu_ms",
-        "on_demand_refit_ms_retimed", "on_demand_skin_ms_retimed")
+        "on_demand_refit_cpu_ms_retimed", "on_demand_skin_cpu_ms_retimed")
 def close(a, b):
     return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
 n = 0
@@ -35,7 +35,7 @@ for sc, s in cd["scenarios"].items():
             errs.append(f"{sc}/{m}: on-demand split {r['on_demand_prepare_ms']} + {r['on_demand_query_ms']} != {r['on_demand_ms']}")
         if not close(r["bottom_up_prepare_skin_refit_ms"] + r["bottom_up_query_ms"], r["bottom_up_ms"]):
             errs.append(f"{sc}/{m}: bottom-up split does not add up to {r['bottom_up_ms']}")
-        if r["spheres_refitted_on_demand"] > 0 and not r["on_demand_refit_ms_retimed"] > 0:
+        if r["spheres_refitted_on_demand"] > 0 and not r["on_demand_refit_cpu_ms_retimed"] > 0:
             errs.append(f"{sc}/{m}: spheres refitted on demand but no re-timed refit time")
 if n == 0:
     errs.append("cd.json: no scenario method")
