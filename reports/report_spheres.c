@@ -73,7 +73,7 @@ static char *level_evidence(const cJSON *l, const cJSON *tab, int li, double ref
         note = skb__join_note(note, x);
         free(x);
     }
-    if (isfinite(bm) && bm > 0) {
+    if (isfinite(bm) && bm > 0 && strcmp(method, "best") != 0) {
         num3(v[0], bm);
         num3(v[1], bp);
         num3(v[2], r / bm);
