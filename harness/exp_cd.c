@@ -177,29 +177,20 @@ static unsigned long long pair_hash(int bi, int bj, int ta, int tb)
     return z ^ (z >> 31);
 }
 
-/* the calling thread's CPU time (s): beside the wall clock it shows how
- * much of a frame the process sat descheduled on a loaded machine */
-static double thread_cpu_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* pose every body and query every pair of bodies (i < j) once, timed */
 static int scene_query(struct scene *s, int mode, int cdmode, const struct skb_params *prm,
                        struct frame_result *r, char *msg, size_t msglen)
 {
     int rc;
     memset(r, 0, sizeof *r);
-    double c0 = thread_cpu_s(), t0 = skb_clock_s();
+    double c0 = skb_thread_cpu_s(), t0 = skb_clock_s();
     for (int i = 0; i < s->n; i++) {
         struct skb_pose p = { s->mesh->njoints, s->mats + (size_t)16 * s->mesh->njoints * i, NULL };
         if ((rc = skb_sbody_pose(&s->b[i], &p, prm, mode, msg, msglen)) < 0)
             return rc;
     }
     r->pose_ms = 1e3 * (skb_clock_s() - t0);
-    r->pose_cpu_ms = 1e3 * (thread_cpu_s() - c0);
+    r->pose_cpu_ms = 1e3 * (skb_thread_cpu_s() - c0);
     for (int i = 0; i < s->n; i++)
         for (int j = i + 1; j < s->n; j++) {
             struct skb_cd_stats st;
@@ -218,7 +209,7 @@ static int scene_query(struct scene *s, int mode, int cdmode, const struct skb_p
             }
         }
     r->ms = 1e3 * (skb_clock_s() - t0);
-    r->cpu_ms = 1e3 * (thread_cpu_s() - c0);
+    r->cpu_ms = 1e3 * (skb_thread_cpu_s() - c0);
     for (int i = 0; i < s->n; i++) {
         r->refits += s->b[i].refits;
         r->skinned += s->b[i].skinned;
@@ -253,7 +244,7 @@ static int retime_on_demand(struct scene *s, struct frame_result *r)
 {
     skb_real tmp[4];
     for (int k = 0; k < RETIME_PASSES; k++) {
-        double t0 = thread_cpu_s(), t1;
+        double t0 = skb_thread_cpu_s(), t1;
         for (int i = 0; i < s->n; i++) {
             struct skb_sbody *b = &s->b[i];
             for (int n = 0; n < s->tree->nnodes; n++)
@@ -263,7 +254,7 @@ static int retime_on_demand(struct scene *s, struct frame_result *r)
                         return rc;
                 }
         }
-        t1 = thread_cpu_s();
+        t1 = skb_thread_cpu_s();
         for (int i = 0; i < s->n; i++) {
             struct skb_sbody *b = &s->b[i];
             for (int v = 0; v < b->mesh->nverts; v++)
@@ -273,7 +264,7 @@ static int retime_on_demand(struct scene *s, struct frame_result *r)
                         return rc;
                 }
         }
-        double rf = 1e3 * (t1 - t0), sk = 1e3 * (thread_cpu_s() - t1);
+        double rf = 1e3 * (t1 - t0), sk = 1e3 * (skb_thread_cpu_s() - t1);
         r->refit_cpu_ms = k == 0 ? rf : fmin(r->refit_cpu_ms, rf);
         r->skin_cpu_ms = k == 0 ? sk : fmin(r->skin_cpu_ms, sk);
     }
