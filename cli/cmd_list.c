@@ -2,6 +2,7 @@
 #include <string.h>
 #include "skb_cli.h"
 #include "skb_method.h"
+#include "skb_report.h"
 #include "skb_run.h"
 #include "skb_dataset.h"
 
@@ -73,14 +74,44 @@ static void list_datasets(int verbose)
     }
 }
 
+static const char *need_name(int need)
+{
+    static const char *const names[] = { "", "per method: blend", "per method: skin", "per method: f32",
+                                         "per method: shader", "per method: refit" };
+    return need >= 0 && need < (int)(sizeof names / sizeof names[0]) ? names[need] : "?";
+}
+
+/* one experiment's parts from its descriptor: the files it writes, the
+ * report sections and plots it adds (per-method ones marked: every registry
+ * method gets a row there) and whether it has a nightly gate */
+static void list_parts(int wn, const struct skb_experiment_desc *d)
+{
+    printf("  %-*s files:", wn, "");
+    for (int i = 0; d->files && d->files[i].file; i++)
+        printf(" %s", d->files[i].file);
+    printf("; sections:");
+    for (int i = 0; d->sections && d->sections[i].build; i++)
+        printf(" %s%s%s%s", d->sections[i].id, d->sections[i].need ? " (" : "", need_name(d->sections[i].need),
+               d->sections[i].need ? ")" : "");
+    printf("; plots:");
+    if (!d->plots || !d->plots[0].stem)
+        printf(" none");
+    for (int i = 0; d->plots && d->plots[i].stem; i++)
+        printf(" %s%s%s%s", d->plots[i].stem, d->plots[i].need ? " (" : "", need_name(d->plots[i].need),
+               d->plots[i].need ? ")" : "");
+    printf("; gate: %s\n", d->gate ? "yes" : "files present only");
+}
+
 static void list_experiments(void)
 {
     int wn = 0;
-    for (int i = 0; skb_experiments[i]; i++)
-        wn = widen(wn, skb_experiments[i]->name);
+    for (int i = 0; skb_experiment_list[i]; i++)
+        wn = widen(wn, skb_experiment_list[i]->run->name);
     printf("experiments (skinbench run NAME):\n");
-    for (int i = 0; skb_experiments[i]; i++)
-        printf("  %-*s %s\n", wn, skb_experiments[i]->name, skb_experiments[i]->description);
+    for (int i = 0; skb_experiment_list[i]; i++) {
+        printf("  %-*s %s\n", wn, skb_experiment_list[i]->run->name, skb_experiment_list[i]->run->description);
+        list_parts(wn, skb_experiment_list[i]);
+    }
 }
 
 int skb_cmd_list(int argc, char **argv)
@@ -89,7 +120,8 @@ int skb_cmd_list(int argc, char **argv)
         printf("usage: skinbench list [methods|datasets|experiments]\n"
                "  methods      every blending method with its seed section\n"
                "  datasets     every dataset with vertices, triangles, joints, influences\n"
-               "  experiments  what `skinbench run` can run\n"
+               "  experiments  what `skinbench run` can run, with each one's results files,\n"
+               "               report sections, plots and nightly gate\n"
                "With no argument, lists all three (datasets without loading them).\n");
         return 0;
     }

@@ -109,12 +109,18 @@ int skb_cmd_report(int argc, char **argv)
         }
         nruns += n;
     }
-    for (int k = 0; k < nruns; k++)
-        for (int i = 0; i < SKB_RF_COUNT; i++)
+    for (int k = 0; k < nruns; k++) {
+        for (int i = 0; i < skb_rfile_count(); i++)
             if (runs[k].err[i][0]) {
                 skb_cli_error("report: %s", runs[k].err[i]);
                 bad++;
             }
+        /* never ignored silently: a file no experiment declares (a renamed
+         * experiment, a typo, an experiment this build lacks) is named */
+        for (int i = 0; i < runs[k].nunknown && i < SKB_MAX_UNKNOWN; i++)
+            skb_cli_error("report: %s/%s: unknown results file: no registered experiment writes it (see skinbench "
+                          "list experiments); not in the report", runs[k].dir, runs[k].unknown[i]);
+    }
     if (skb_mkdirs(out, msg, sizeof msg) < 0) {
         skb_cli_error("report: %s", msg);
         rc = 1;
@@ -158,9 +164,10 @@ int skb_cmd_report(int argc, char **argv)
         for (int i = 0; i < rep->nplots; i++)
             okp += rep->plots[i].ok;
         printf("skinbench report: %d reproduced, %d differ, %d not run, %d context, %d new, %d fewer than "
-               "the paper; %d of %d plots\n",
+               "the paper, %d not applicable; %d of %d plots\n",
                rep->count[SKB_ROW_REPRODUCED], rep->count[SKB_ROW_DIFFERS], rep->count[SKB_ROW_NOT_RUN],
-               rep->count[SKB_ROW_CONTEXT], rep->count[SKB_ROW_NEW], rep->count[SKB_ROW_FEWER], okp, rep->nplots);
+               rep->count[SKB_ROW_CONTEXT], rep->count[SKB_ROW_NEW], rep->count[SKB_ROW_FEWER],
+               rep->count[SKB_ROW_NA], okp, rep->nplots);
         printf("skinbench report: %s/report.html and %s/report.md\n", out, out);
         if (bad) {
             skb_cli_error("report: %d results file(s) unreadable; their tables say so", bad);

@@ -1,12 +1,14 @@
 /* cmd_run.c — `skinbench run EXPERIMENT...|all`: the one entry point every
- * experiment plugs into (harness/experiments.c lists them). */
+ * experiment plugs into (reports/experiment_list.c lists them). */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include "skb_cli.h"
+#include "skb_dataset.h"
 #include "skb_json.h"
+#include "skb_report.h"
 #include "skb_run.h"
 
 #define SKB_DEFAULT_SEED 20070601UL   /* fixed, so runs repeat; recorded in every result */
@@ -14,19 +16,72 @@
 static void run_usage(FILE *f)
 {
     fprintf(f, "usage: skinbench run EXPERIMENT...|all [--out DIR] [--seed N] [--quick]\n"
-               "                     [--methods a,b,...] [--quiet]\n"
+               "                     [--methods a,b,...] [--dataset FILE] [--quiet]\n"
                "  --out DIR      results directory (default results/latest)\n"
                "  --seed N       random seed (default %lu); written into every result\n"
                "  --quick        seconds-long version (used by make check)\n"
                "  --methods L    only these methods (comma-separated registry names)\n"
+               "  --dataset FILE your model (any format assimp reads, with a skin and an\n"
+               "                 animation) instead of the catalogue datasets, in every\n"
+               "                 experiment that takes one; the others say why not\n"
                "  --quiet        nothing on stdout or stderr but errors\n"
                "experiments:\n", SKB_DEFAULT_SEED);
     int w = 0;   /* the name column as wide as the longest name */
-    for (int i = 0; skb_experiments[i]; i++)
-        if ((int)strlen(skb_experiments[i]->name) > w)
-            w = (int)strlen(skb_experiments[i]->name);
-    for (int i = 0; skb_experiments[i]; i++)
-        fprintf(f, "  %-*s %s\n", w, skb_experiments[i]->name, skb_experiments[i]->description);
+    for (int i = 0; skb_experiment_list[i]; i++)
+        if ((int)strlen(skb_experiment_list[i]->run->name) > w)
+            w = (int)strlen(skb_experiment_list[i]->run->name);
+    for (int i = 0; skb_experiment_list[i]; i++)
+        fprintf(f, "  %-*s %s\n", w, skb_experiment_list[i]->run->name, skb_experiment_list[i]->run->description);
+}
+
+/* run --dataset FILE: the file must import (assimp, isolated) with a skin
+ * and an animation of at least two sampled poses; 0, or msg naming the file */
+static int check_dataset(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
+{
+    struct skb_dataset_opts o = { ctx->seed, 1, 0 };
+    struct skb_dataset d;
+    const char *f = ctx->dataset_file;
+    /* a file, not a catalogue name (those are `run`'s defaults already) */
+    if (access(f, F_OK) != 0) {
+        snprintf(msg, msglen, "%s: no such file", f);
+        return SKB_EINVAL;
+    }
+    int rc = skb_dataset_load(f, &o, &d, msg, msglen);
+    if (rc < 0)
+        return rc;
+    if (!d.clip[0] || d.nposes < 2) {
+        snprintf(msg, msglen, "%s: %s (run --dataset needs a skinned mesh with an animation)", f,
+                 d.clip[0] ? "its animation clip samples to a single pose" : "no animation clip");
+        rc = SKB_EINVAL;
+    }
+    skb_dataset_free(&d);
+    return rc;
+}
+
+/* under --dataset, one line per experiment on what runs on the model or why
+ * it cannot; 1 when the experiment runs */
+static int dataset_line(const struct skb_run_ctx *ctx, const struct skb_experiment *e)
+{
+    if (!ctx->dataset_file)
+        return 1;
+    if (ctx->verbose)
+        fprintf(stderr, "[%s] %s %s: %s\n", e->name, e->takes_dataset ? "on" : "not run on", ctx->dataset_file,
+                e->dataset_note ? e->dataset_note : "");
+    return e->takes_dataset;
+}
+
+/* how many of the wanted experiments run on a model file */
+static int dataset_takers(int all, const char *const *names, int nnames)
+{
+    int n = 0;
+    for (int i = 0; skb_experiment_list[i]; i++) {
+        const struct skb_experiment *e = skb_experiment_list[i]->run;
+        int wanted = all;
+        for (int k = 0; k < nnames; k++)
+            wanted |= strcmp(names[k], e->name) == 0;
+        n += wanted && e->takes_dataset;
+    }
+    return n;
 }
 
 static double now_s(void)
@@ -56,6 +111,7 @@ int skb_cmd_run(int argc, char **argv)
         else if (strcmp(a, "--quick") == 0) ctx.quick = 1;
         else if (strcmp(a, "--quiet") == 0) ctx.verbose = 0;
         else if (v && strcmp(a, "--out") == 0) { ctx.out_dir = v; i++; }
+        else if (v && strcmp(a, "--dataset") == 0) { ctx.dataset_file = v; i++; }
         else if (v && strcmp(a, "--methods") == 0) {
             ctx.methods_filter = v;
             i++;
@@ -84,7 +140,7 @@ int skb_cmd_run(int argc, char **argv)
             return 2;
         } else if (strcmp(a, "all") == 0) {
             all = 1;
-        } else if (!skb_experiment_find(a)) {
+        } else if (!skb_experiment_desc_find(a)) {
             skb_cli_error("run: unknown experiment '%s' (see skinbench list experiments)", a);
             return 2;
         } else if (nnames < 64) {
@@ -96,6 +152,20 @@ int skb_cmd_run(int argc, char **argv)
         return 2;
     }
     char msg[1024];
+    if (ctx.dataset_file && !dataset_takers(all, names, nnames)) {
+        char takers[256] = "";
+        for (int i = 0; skb_experiment_list[i]; i++) {
+            const struct skb_experiment *e = skb_experiment_list[i]->run;
+            if (e->takes_dataset && strlen(takers) + strlen(e->name) + 3 < sizeof takers)
+                strcat(strcat(takers, takers[0] ? ", " : ""), e->name);
+        }
+        skb_cli_error("run: --dataset: none of the experiments named runs on a model file (these do: %s)", takers);
+        return 2;
+    }
+    if (ctx.dataset_file && check_dataset(&ctx, msg, sizeof msg) < 0) {
+        skb_cli_error("run: --dataset: %s", msg);
+        return 1;
+    }
     if (skb_mkdirs(ctx.out_dir, msg, sizeof msg) < 0) {
         skb_cli_error("%s", msg);
         return 1;
@@ -104,12 +174,12 @@ int skb_cmd_run(int argc, char **argv)
         fprintf(stderr, "skinbench run: seed %lu, results in %s%s\n", ctx.seed, ctx.out_dir,
                 ctx.quick ? " (quick)" : "");
     int failed = 0, total = 0;
-    for (int i = 0; skb_experiments[i]; i++) {
-        const struct skb_experiment *e = skb_experiments[i];
+    for (int i = 0; skb_experiment_list[i]; i++) {
+        const struct skb_experiment *e = skb_experiment_list[i]->run;
         int wanted = all;
         for (int k = 0; k < nnames; k++)
             wanted |= strcmp(names[k], e->name) == 0;
-        if (!wanted)
+        if (!wanted || !dataset_line(&ctx, e))
             continue;
         total++;
         double t0 = now_s();

@@ -35,3 +35,12 @@ double skb_median(const double *x, int n)
     free(c);
     return m;
 }
+
+double skb_sorted_quantile(const double *x, int n, double p)
+{
+    if (n < 1 || !(p >= 0 && p <= 1))
+        return NAN;
+    double h = (n - 1) * p;
+    int lo = (int)floor(h);
+    return lo + 1 < n ? x[lo] + (h - lo) * (x[lo + 1] - x[lo]) : x[n - 1];
+}

@@ -452,7 +452,8 @@ int skb__import_model(const char *path, const struct skb__import_opts *io, struc
         snprintf(d->source, sizeof d->source, "%.400s (%d bones without a node kept at bind pose)", path, nstatic);
     else
         snprintf(d->source, sizeof d->source, "%s", path);
-    snprintf(d->clip, sizeof d->clip, "%.63s", an ? an->mName.data : "");
+    /* non-empty exactly when a clip drives the poses (run --dataset asks) */
+    snprintf(d->clip, sizeof d->clip, "%.63s", !an ? "" : an->mName.data[0] ? an->mName.data : "(unnamed clip)");
     rc = 0;
     goto out;
 oom:

@@ -199,7 +199,7 @@ static int dlb_dib_skin_gap(const struct skb_run_ctx *ctx, cJSON *root, char *ms
     int rc;
     if (!dlb || !dib || !dib->pose_stats)
         return 0;
-    if ((rc = skb_dataset_load("arm", &o, &d, msg, msglen)) < 0)
+    if ((rc = skb_dataset_load(skb_run_dataset(ctx, "arm"), &o, &d, msg, msglen)) < 0)
         return rc;
     int nv = d.mesh.nverts, worst_pose = -1, itmax = 0;
     double *pa = malloc(sizeof(double) * 3 * (size_t)nv), *pb = malloc(sizeof(double) * 3 * (size_t)nv);
@@ -458,4 +458,6 @@ const struct skb_experiment skb_exp_bounds = {
     .name = "bounds",
     .description = "QLB/SLERP and DLB/ScLERP gaps, log-matrix speed, SE(2) centres, DIB iterations (optimised)",
     .run = run_bounds,
+    .takes_dataset = 1,
+    .dataset_note = "the DLB-DIB vertex gap (DQ paper App. B) is measured over its animation; the closed-form curves take no mesh",
 };

@@ -511,9 +511,10 @@ static int scaling_series(const struct skb_run_ctx *ctx, const struct skb_method
  * the skinned creature's series stays beside it as context */
 static int scaling(const struct skb_run_ctx *ctx, const struct skb_method *lbs, cJSON *root, char *msg, size_t msglen)
 {
-    int rc = scaling_series(ctx, lbs, SCALING_MODEL, cJSON_AddArrayToObject(root, "scaling"),
+    /* run --dataset: the user's model, as loaded, is the one series */
+    int rc = scaling_series(ctx, lbs, skb_run_dataset(ctx, SCALING_MODEL), cJSON_AddArrayToObject(root, "scaling"),
                             cJSON_AddObjectToObject(root, "scaling_setup"), msg, msglen);
-    if (rc == 0)
+    if (rc == 0 && !ctx->dataset_file)
         rc = scaling_series(ctx, lbs, SCALING_MODEL_SKINNED, cJSON_AddArrayToObject(root, "scaling_skinned"),
                             cJSON_AddObjectToObject(root, "scaling_skinned_setup"), msg, msglen);
     return rc;
@@ -575,17 +576,18 @@ static int scenarios(const struct skb_run_ctx *ctx, cJSON *root, char *msg, size
         struct skb_dataset d;
         struct skb_sphere_tree t;
         char sub[512];
-        if ((rc = skb_dataset_load(sc->model, &o, &d, sub, sizeof sub)) < 0) {
-            snprintf(msg, msglen, "cd: dataset %s: %s", sc->model, sub);
+        const char *model = skb_run_dataset(ctx, sc->model);   /* run --dataset: the user's */
+        if ((rc = skb_dataset_load(model, &o, &d, sub, sizeof sub)) < 0) {
+            snprintf(msg, msglen, "cd: dataset %s: %s", model, sub);
             break;
         }
         if ((rc = skb_sphere_tree_build(&d.mesh, SKB_TREE_COLLAPSE_C, &t, sub, sizeof sub)) < 0) {
-            snprintf(msg, msglen, "cd: %s: %s", sc->model, sub);
+            snprintf(msg, msglen, "cd: %s: %s", model, sub);
             skb_dataset_free(&d);
             break;
         }
         cJSON *so = cJSON_AddObjectToObject(out, sc->name);
-        cJSON_AddStringToObject(so, "model", sc->model);
+        cJSON_AddStringToObject(so, "model", model);
         cJSON_AddStringToObject(so, "query", sc->cdmode == SKB_CD_FULL ? "full" : "yes/no");
         cJSON_AddNumberToObject(so, "bodies", sc->crowd ? sc->crowd : 2);
         cJSON_AddNumberToObject(so, "frames", nframes);
@@ -693,4 +695,6 @@ const struct skb_experiment skb_exp_cd = {
     .name = "cd",
     .description = "collision detection: on-demand vs bottom-up refitting, subdivision scaling and scenarios (thesis Table 5.3, 6.2)",
     .run = cd_run,
+    .takes_dataset = 1,
+    .dataset_note = "subdivision scaling and every scenario built from copies of it",
 };

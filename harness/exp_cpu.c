@@ -22,6 +22,7 @@
 #include <time.h>
 #include "skb_bench.h"
 #include "skb_dataset.h"
+#include "skb_dqblend.h"
 #include "skb_fast.h"
 #include "skb_results.h"
 #include "skb_peers.h"
@@ -75,6 +76,7 @@ struct ds {
 struct bcase {
     enum kind kind;
     char name[200], label[64];
+    const char *variant;        /* double path: which variant of the method (Figure 18) */
     struct ds *ds;
     const struct skb_method *m;
     struct skb_params prm;
@@ -236,7 +238,12 @@ static int blend_error(const struct bcase *c, const struct skb_mesh *mesh, const
     if (c->m->skin_center && c->m->skin_center(mesh, c->sk.state, v, rc))
         center = rc;
     struct skb_blend_in in = { n, w, mats, center };
-    if (skb_blend(c->m, &in, &c->prm, out, NULL, bmsg, sizeof bmsg) < 0) {
+    /* a blend has no joint tree: signs precomputed along the hierarchy are
+     * checked by equality with Algorithm 2's on the sampled vertices */
+    struct skb_params bp = c->prm;
+    if (bp.antipodal == SKB_ANTIPODAL_HIERARCHY)
+        bp.antipodal = SKB_ANTIPODAL_PIVOT;
+    if (skb_blend(c->m, &in, &bp, out, NULL, bmsg, sizeof bmsg) < 0) {
         snprintf(msg, msglen, "vertex %d: blend form failed: %s", v, bmsg);
         return SKB_ENUMERIC;
     }
@@ -375,21 +382,46 @@ static void fail_case(struct run *r, struct bcase *c, const char *msg)
     c->error = SKB_ENUMERIC;
 }
 
-static void add_double(struct run *r, struct ds *ds, const struct skb_method *m, double dib_p)
+/* Figure 18's DLB row is "DLB (pre-computed antipodality)" (DQ paper 4.1,
+ * Fig. 18): the dual quaternion methods' judged double path fixes the signs
+ * once per pose along the joint hierarchy; Algorithm 2 per vertex is timed
+ * beside it as a context row ("+alg2") */
+static int dq_signs(const struct skb_method *m)
+{
+    return strcmp(m->name, "dlb") == 0 || strcmp(m->name, "dib") == 0;
+}
+
+#define VARIANT_HIERARCHY "double, antipodality pre-computed along the hierarchy per pose (DQ paper 4.1; Fig. 18's variant)"
+#define VARIANT_ALG2 "double, antipodality by Algorithm 2 per vertex (DQ paper 4.1)"
+
+static void add_double_as(struct run *r, struct ds *ds, const struct skb_method *m, double dib_p, int alg2)
 {
     char label[64], msg[512];
     if (dib_p > 0)
-        snprintf(label, sizeof label, "%s@p=%g", m->name, dib_p);
+        snprintf(label, sizeof label, "%s%s@p=%g", m->name, alg2 ? "+alg2" : "", dib_p);
     else
-        snprintf(label, sizeof label, "%s", m->name);
+        snprintf(label, sizeof label, "%s%s", m->name, alg2 ? "+alg2" : "");
     struct bcase *c = new_case(r, K_DOUBLE, ds, label);
     if (!c)
         return;
     c->m = m;
+    c->variant = "double";
+    if (dq_signs(m)) {
+        c->prm.antipodal = alg2 ? SKB_ANTIPODAL_PIVOT : SKB_ANTIPODAL_HIERARCHY;
+        c->variant = alg2 ? VARIANT_ALG2 : VARIANT_HIERARCHY;
+    }
     if (dib_p > 0)
         c->prm.dib_precision = dib_p;
     if (skb_skin_init(&c->sk, m, &ds->d.mesh, msg, sizeof msg) < 0 || check_double(c, msg, sizeof msg) < 0)
         fail_case(r, c, msg);
+}
+
+/* the method's judged double path, and for DLB the per-vertex Algorithm 2 */
+static void add_double(struct run *r, struct ds *ds, const struct skb_method *m, double dib_p)
+{
+    add_double_as(r, ds, m, dib_p, 0);
+    if (dib_p == 0 && strcmp(m->name, "dlb") == 0)
+        add_double_as(r, ds, m, 0, 1);
 }
 
 static void add_f32_mode(struct run *r, struct ds *ds, const struct skb_method *m, enum skb_f32_normals mode)
@@ -570,6 +602,8 @@ static cJSON *timing_block(struct run *r, const cJSON *gb, struct ds *ds, enum k
         cJSON_AddNumberToObject(dd, "repetitions", t.reps);
         cJSON_AddNumberToObject(dd, "checked_poses", c->checked_poses);
         skb_json_add_number(dd, "worst_error_over_tolerance", c->check_error);
+        if (k == K_DOUBLE && c->variant)
+            cJSON_AddStringToObject(dd, "variant", c->variant);
         if (k == K_F32) {       /* what the timed work includes (issue 15) */
             cJSON_AddStringToObject(dd, "normals", skb_f32_normals_name(skb_skin_f32_normals(&c->fk)));
             cJSON_AddNumberToObject(dd, "bytes_per_vertex", skb_skin_f32_bytes_per_vertex(&c->fk));
@@ -641,6 +675,106 @@ static void pose_stats_block(struct ds *ds, const struct skb_run_ctx *ctx, cJSON
         cJSON_AddNumberToObject(o, "max_iterations", maxit);
         skb_skin_fini(&s);
     }
+}
+
+/* ---- where DIB's time goes (issue 14): per vertex, on evenly spaced poses,
+ * DIB's iterations (histogram), influences, and the dual quaternion logs and
+ * exps it evaluates (its blend form, Algorithm 2 signs: the pre-computed
+ * signs give the same blends where the skin check passed); and the CPU cost
+ * of one log and one exp (skb_math.c's, the arithmetic dib.c inlines) on the
+ * arguments DIB's first pass sees, b* q_i with b = DLB ---- */
+#define DIB_WORK_POSES 16
+#define DIB_WORK_ARGS 4096
+
+static double ns_per_call(int what, const struct skb_dq *args, int nargs)
+{
+    struct skb_dq out;
+    volatile double sink = 0;
+    long calls = 0;
+    double t0 = thread_cpu_s(), t;
+    do {
+        for (int i = 0; i < nargs; i++) {
+            if (what == 0)
+                skb_dq_log(args + i, &out);
+            else
+                skb_dq_exp(args + i, &out);
+            sink += out.r.x;
+        }
+        calls += nargs;
+    } while ((t = thread_cpu_s() - t0) < 0.02);
+    return t / (double)calls * 1e9;
+}
+
+static void dib_work_block(struct ds *ds, const struct skb_run_ctx *ctx, cJSON *o)
+{
+    const struct skb_method *dib = skb_method_find("dib");
+    const struct skb_mesh *mesh = &ds->d.mesh;
+    struct skb_dq *args = malloc(sizeof *args * DIB_WORK_ARGS), *logs = malloc(sizeof *logs * DIB_WORK_ARGS);
+    double hist[24] = { 0 }, nhist[SKB_MAX_INFLUENCES + 1] = { 0 }, nlog = 0, nexp = 0, count = 0;
+    int nargs = 0, poses = 0, step = ds->d.nposes > DIB_WORK_POSES ? ds->d.nposes / DIB_WORK_POSES : 1;
+    if (!dib || !args || !logs) {
+        free(args);
+        free(logs);
+        return;
+    }
+    for (int k = 0; k < ds->d.nposes; k += step, poses++) {
+        struct skb_pose p;
+        skb_dataset_pose(&ds->d, k, &p);
+        for (int v = 0; v < mesh->nverts; v++) {
+            double w[SKB_MAX_INFLUENCES], mats[16 * SKB_MAX_INFLUENCES], out[16];
+            int n = 0;
+            for (int s = 0; s < SKB_MAX_INFLUENCES; s++)
+                if (mesh->weight[4 * v + s] > 0) {
+                    w[n] = mesh->weight[4 * v + s];
+                    memcpy(mats + 16 * n++, p.mats + 16 * mesh->joint[4 * v + s], 16 * sizeof(double));
+                }
+            struct skb_blend_in in = { n, w, mats, NULL };
+            struct skb_blend_stats st;
+            if (n == 0 || skb_blend(dib, &in, &ctx->params, out, &st, NULL, 0) < 0)
+                continue;
+            hist[st.iterations < 23 ? st.iterations : 23]++;
+            nhist[n]++;
+            nlog += st.logs;
+            nexp += st.exps;
+            count++;
+            /* the first pass's arguments b* q_i (b = DLB, normalised) */
+            struct skb_dq q[SKB_MAX_INFLUENCES], b, bc, sum;
+            for (int i = 0; i < n && nargs < DIB_WORK_ARGS && n > 1; i++)
+                skb_dq_from_mat4(mats + 16 * i, &q[i]);
+            if (n > 1 && nargs < DIB_WORK_ARGS && skb__dlb_sum(n, w, q, SKB_ANTIPODAL_PIVOT, &sum) == 0
+                && skb_dq_normalize(&sum, &b) == 0) {
+                skb_dq_conj(&b, &bc);
+                for (int i = 0; i < n && nargs < DIB_WORK_ARGS; i++)
+                    skb_dq_mul(&bc, &q[i], args + nargs++);
+            }
+        }
+    }
+    for (int i = 0; i < nargs; i++)
+        skb_dq_log(args + i, logs + i);
+    double log_ns = nargs ? ns_per_call(0, args, nargs) : NAN, exp_ns = nargs ? ns_per_call(1, logs, nargs) : NAN;
+    free(args);
+    free(logs);
+    cJSON *h = cJSON_AddObjectToObject(o, "iterations_histogram"), *nh = cJSON_AddObjectToObject(o, "influences_histogram");
+    for (int i = 0; i < 24; i++)
+        if (hist[i] > 0) {
+            char key[16];
+            snprintf(key, sizeof key, i < 23 ? "%d" : ">=%d", i);
+            skb_json_add_number(h, key, hist[i]);
+        }
+    for (int i = 1; i <= SKB_MAX_INFLUENCES; i++) {
+        char key[16];
+        snprintf(key, sizeof key, "%d", i);
+        skb_json_add_number(nh, key, nhist[i]);
+    }
+    skb_json_add_number(o, "precision", ctx->params.dib_precision);
+    cJSON_AddNumberToObject(o, "poses", poses);
+    skb_json_add_number(o, "vertex_blends", count);
+    skb_json_add_number(o, "logs_per_vertex", count ? nlog / count : NAN);
+    skb_json_add_number(o, "exps_per_vertex", count ? nexp / count : NAN);
+    skb_json_add_number(o, "log_ns", log_ns);
+    skb_json_add_number(o, "exp_ns", exp_ns);
+    skb_json_add_number(o, "log_exp_ms_per_deformation",
+                        count ? mesh->nverts * (nlog / count * log_ns + nexp / count * exp_ns) * 1e-6 : NAN);
 }
 
 static int load_ds(struct run *r, const char *name, int levels, int large, char *msg, size_t msglen)
@@ -870,10 +1004,18 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         rc = SKB_ENOMEM;
         goto out;
     }
-    /* every default dataset with its own clip */
+    /* every default dataset with its own clip (run --dataset: the user's model alone) */
     for (int i = 0; skb_dataset_sources[i]; i++) {
         const struct skb_dataset_source *s = skb_dataset_sources[i];
         char lmsg[512];
+        if (ctx->dataset_file) {
+            if ((rc = load_ds(&r, ctx->dataset_file, 0, 0, lmsg, sizeof lmsg)) < 0) {
+                snprintf(msg, msglen, "cpu: %s", lmsg);
+                goto out;
+            }
+            add_dataset_cases(&r, r.ds + r.nds - 1);
+            break;
+        }
         if (!s->in_default_set)
             continue;
         if (load_ds(&r, s->name, 0, 0, lmsg, sizeof lmsg) < 0) {
@@ -884,7 +1026,7 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         add_dataset_cases(&r, r.ds + r.nds - 1);
     }
     /* a second pose sequence for the human: random poses within joint limits */
-    {
+    if (!ctx->dataset_file) {
         char lmsg[512];
         if (load_ds(&r, RANDOM_POSE_SOURCE, 0, 0, lmsg, sizeof lmsg) == 0) {
             struct ds *ds = r.ds + r.nds - 1;
@@ -1013,6 +1155,14 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
             }
         }
         pose_stats_block(ds, ctx, cJSON_AddObjectToObject(o, "pose_stats"));
+        if (wants_dib_sweep(ds->d.name) && skb_method_find("dib") && skb_run_wants_method(ctx, skb_method_find("dib"))) {
+            cJSON *dw = cJSON_AddObjectToObject(o, "dib_work");
+            dib_work_block(ds, ctx, dw);
+            double dib_ms = case_ms(&r, gb, K_DOUBLE, ds, "dib"), dlb_ms = case_ms(&r, gb, K_DOUBLE, ds, "dlb");
+            skb_json_add_number(dw, "dib_ms", dib_ms);
+            skb_json_add_number(dw, "dlb_ms", dlb_ms);
+            skb_json_add_number(dw, "dib_minus_dlb_ms", dib_ms - dlb_ms);
+        }
         cJSON *cnt = cJSON_AddObjectToObject(o, "load");
         cJSON_AddNumberToObject(cnt, "renormalized", ds->d.renormalized);
         cJSON_AddNumberToObject(cnt, "truncated", ds->d.truncated);
@@ -1071,4 +1221,6 @@ const struct skb_experiment skb_exp_cpu = {
     .name = "cpu",
     .description = "CPU time per deformation of every method, fast kernels, roofline, peers",
     .run = cpu_run,
+    .takes_dataset = 1,
+    .dataset_note = "every method's skin path verified and timed over its animation (the roofline mesh stays the subdivided body)",
 };

@@ -706,4 +706,6 @@ const struct skb_experiment skb_exp_flops = {
     .name = "flops",
     .description = "FLOPs per blend counted by executing each method (n = 1..8, fit a*n + b) + callgrind",
     .run = run_flops,
+    .takes_dataset = 0,
+    .dataset_note = "counts the FLOPs of single blends of random transforms; it takes no mesh",
 };

@@ -223,6 +223,12 @@ static int run_dataset(struct gpu_run *r, const struct skb_dataset *d, char *msg
             cJSON_AddNumberToObject(object_at(r->root, key), d->name, gm.nsets);
         }
         skb_json_add_number(md, r->sh[i]->name, ms);
+        /* quartiles of the same (sorted) repetitions: the plots draw the
+         * spread around the median the tables give */
+        skb_json_add_number(object_at(object_at(r->root, "ms_q1"), d->name), r->sh[i]->name,
+                            skb_sorted_quantile(t + i * reps, reps, 0.25));
+        skb_json_add_number(object_at(object_at(r->root, "ms_q3"), d->name), r->sh[i]->name,
+                            skb_sorted_quantile(t + i * reps, reps, 0.75));
         skb_json_add_number(rd, r->sh[i]->name, ms / lbs_ms);
         skb_run_progress(r->ctx, "gpu", "%-14s %-10s %.4f ms (x%.2f LBS)%s", d->name, r->sh[i]->name, ms,
                          ms / lbs_ms, r->failed[i] ? "  VERIFICATION FAILED" : "");
@@ -302,6 +308,26 @@ done:
     return rc;
 }
 
+/* run --dataset: the user's model verified, timed and pictured mid-clip */
+static int user_dataset(struct gpu_run *r, const struct skb_dataset_opts *o, char *msg, size_t msglen)
+{
+    struct skb_dataset d;
+    int rc = skb_dataset_load(r->ctx->dataset_file, o, &d, msg, msglen);
+    if (rc < 0)
+        return rc;
+    rc = run_dataset(r, &d, msg, msglen);
+    if (rc == 0 && d.nposes > 0 && d.mesh.njoints <= SKB_GPU_MAX_JOINTS) {
+        char scene[160];
+        snprintf(scene, sizeof scene, "character_%s", d.name);
+        for (char *c = scene; *c; c++)   /* the file's name becomes an image file name */
+            if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '-'))
+                *c = '_';
+        rc = pictures(r, scene, &d, d.nposes / 2, NULL, msg, msglen);
+    }
+    skb_dataset_free(&d);
+    return rc;
+}
+
 static int all_pictures(struct gpu_run *r, char *msg, size_t msglen)
 {
     struct skb_dataset_opts o = { .seed = r->ctx->seed, .quick = r->ctx->quick, .subdivide = 0 };
@@ -327,6 +353,8 @@ static int all_pictures(struct gpu_run *r, char *msg, size_t msglen)
         }
     }
     skb_dataset_free(&d);
+    if (r->ctx->dataset_file)
+        return 0;   /* run --dataset: the user's model is the character (user_dataset) */
     /* a real character in the middle of its clip */
     for (int i = 0; skb_dataset_sources[i]; i++) {
         const struct skb_dataset_source *src = skb_dataset_sources[i];
@@ -512,7 +540,9 @@ static int gpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
     r->images = cJSON_AddArrayToObject(root, "images");
     r->notes = cJSON_AddArrayToObject(root, "notes");
     struct skb_dataset_opts o = { .seed = ctx->seed, .quick = ctx->quick, .subdivide = 0 };
-    for (int i = 0; skb_dataset_sources[i]; i++) {
+    if (ctx->dataset_file && (rc = user_dataset(r, &o, msg, msglen)) < 0)
+        goto fail;
+    for (int i = 0; skb_dataset_sources[i] && !ctx->dataset_file; i++) {
         const struct skb_dataset_source *src = skb_dataset_sources[i];
         struct skb_dataset d;
         char lmsg[512];
@@ -572,4 +602,6 @@ const struct skb_experiment skb_exp_gpu = {
     .name = "gpu",
     .description = "GPU vertex-shader skinning: verification, timings, instruction counts, pictures",
     .run = gpu_run,
+    .takes_dataset = 1,
+    .dataset_note = "every shader verified and timed on it, and pictured mid-clip (the arm scenes stay)",
 };

@@ -109,4 +109,6 @@ const struct skb_experiment skb_exp_properties = {
     .name = "properties",
     .description = "blending properties of every method vs thesis Table 4.1 (invariances, rigidity, speed, path)",
     .run = run_properties,
+    .takes_dataset = 0,
+    .dataset_note = "blends random rigid transforms against thesis Table 4.1; it takes no mesh",
 };

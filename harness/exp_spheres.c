@@ -351,7 +351,7 @@ static int one_dataset(const struct skb_run_ctx *ctx, const char *name, cJSON *o
                      name, d.mesh.ntris, t.nnodes, t.depth, strong, d.nposes);
 
     cJSON *ds = cJSON_CreateObject();
-    cJSON_AddItemToObject(out, name, ds);
+    cJSON_AddItemToObject(out, d.name, ds);   /* a model file: its base name, as in cpu.json */
     cJSON_AddStringToObject(ds, "source", d.source);
     cJSON_AddNumberToObject(ds, "vertices", d.mesh.nverts);
     cJSON_AddNumberToObject(ds, "triangles", d.mesh.ntris);
@@ -436,7 +436,8 @@ static int spheres_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
 {
     cJSON *root = skb_json_results_new(ctx, "spheres");
     cJSON *ds = cJSON_AddObjectToObject(root, "datasets");
-    const char *const *names = ctx->quick ? sphere_datasets_quick : sphere_datasets;
+    const char *const user[] = { ctx->dataset_file, NULL };   /* run --dataset */
+    const char *const *names = ctx->dataset_file ? user : ctx->quick ? sphere_datasets_quick : sphere_datasets;
     int rc = 0;
     for (int i = 0; names[i]; i++)
         if ((rc = one_dataset(ctx, names[i], ds, msg, msglen)) < 0)
@@ -451,4 +452,6 @@ const struct skb_experiment skb_exp_spheres = {
     .name = "spheres",
     .description = "bounding-sphere tightness per tree level: reference, on-demand refits, bottom-up, best (thesis Tables 5.2, 6.1)",
     .run = spheres_run,
+    .takes_dataset = 1,
+    .dataset_note = "its sphere tree and the refits at its most strongly posed frame",
 };

@@ -1,37 +1,12 @@
-/* experiments.c — the one table of experiments `skinbench run` knows. */
+/* experiments.c — what every experiment's run hook shares: the --methods
+ * filter and progress lines.  The list of experiments is
+ * reports/experiment_list.c (one descriptor per experiment). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "skb_run.h"
-
-/* one line per experiment; each lives in harness/exp_<name>.c */
-extern const struct skb_experiment skb_exp_properties;
-extern const struct skb_experiment skb_exp_flops;
-extern const struct skb_experiment skb_exp_bounds;
-extern const struct skb_experiment skb_exp_cpu;
-extern const struct skb_experiment skb_exp_gpu;
-extern const struct skb_experiment skb_exp_spheres;
-extern const struct skb_experiment skb_exp_cd;
-const struct skb_experiment *const skb_experiments[] = {
-    &skb_exp_properties,
-    &skb_exp_flops,
-    &skb_exp_bounds,
-    &skb_exp_cpu,
-    &skb_exp_gpu,
-    &skb_exp_spheres,
-    &skb_exp_cd,
-    NULL
-};
-
-const struct skb_experiment *skb_experiment_find(const char *name)
-{
-    for (int i = 0; skb_experiments[i]; i++)
-        if (strcmp(skb_experiments[i]->name, name) == 0)
-            return skb_experiments[i];
-    return NULL;
-}
 
 int skb_run_wants_method(const struct skb_run_ctx *ctx, const struct skb_method *m)
 {

@@ -57,10 +57,31 @@ static int arm_scene(const struct skb_run_ctx *ctx, struct scene *s, double twis
     return 0;
 }
 
+/* run --dataset: the user's model mid-clip (its name made file-safe: it
+ * names image files); 0 with a note when it does not load */
+static int user_scene(const struct skb_run_ctx *ctx, const struct skb_dataset_opts *o, struct scene *s, cJSON *notes)
+{
+    char lmsg[512], line[800];
+    if (skb_dataset_load(ctx->dataset_file, o, &s->d, lmsg, sizeof lmsg) < 0) {
+        snprintf(line, sizeof line, "character scene: %s", lmsg);
+        cJSON_AddItemToArray(notes, cJSON_CreateString(line));
+        return 0;
+    }
+    s->pose = s->d.nposes / 2;
+    snprintf(s->name, sizeof s->name, "character_%.80s", s->d.name);
+    for (char *c = s->name; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '-'))
+            *c = '_';
+    snprintf(s->caption, sizeof s->caption, "%s, pose %d of %d", s->d.name, s->pose, s->d.nposes);
+    return 1;
+}
+
 /* the first real model of the default set, mid-clip; 0 with no scene when none loads */
 static int character_scene(const struct skb_run_ctx *ctx, struct scene *s, cJSON *notes)
 {
     struct skb_dataset_opts o = { .seed = ctx->seed, .quick = ctx->quick, .subdivide = 0 };
+    if (ctx->dataset_file)
+        return user_scene(ctx, &o, s, notes);
     for (int i = 0; skb_dataset_sources[i]; i++) {
         const struct skb_dataset_source *src = skb_dataset_sources[i];
         char lmsg[512], line[800];

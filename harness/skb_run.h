@@ -1,5 +1,8 @@
-/* skb_run.h — the experiment interface: `skinbench run NAME...` looks NAME up
- * in the one table in harness/experiments.c and calls its run hook. */
+/* skb_run.h — the run half of an experiment: `skinbench run NAME...` finds
+ * NAME in the one experiment list (reports/experiment_list.c, which also
+ * holds each experiment's results checks, report sections, plots and gates)
+ * and calls its run hook.  harness/ never sees that list: it sits in the
+ * reports layer above, so measuring code cannot depend on reporting code. */
 #ifndef SKB_RUN_H
 #define SKB_RUN_H
 
@@ -14,6 +17,8 @@ struct skb_run_ctx {
     int verbose;                /* progress lines on stderr */
     const char *exe_path;       /* absolute path of the running skinbench (finds helper binaries) */
     const char *methods_filter; /* comma-separated method names or NULL for all */
+    const char *dataset_file;   /* run --dataset FILE: this model replaces the catalogue
+                                   datasets in every experiment that takes one, or NULL */
     struct skb_params params;
 };
 
@@ -22,11 +27,27 @@ struct skb_experiment {
     const char *description;
     /* writes its results into ctx->out_dir; on failure fills msg with one line */
     int (*run)(const struct skb_run_ctx *ctx, char *msg, size_t msglen);
+    /* run --dataset FILE: 1 when the experiment runs on the user's model;
+     * dataset_note says what runs on it, or why it cannot (one line) */
+    int takes_dataset;
+    const char *dataset_note;
 };
 
-/* NULL-terminated, in the order `run all` executes them */
-extern const struct skb_experiment *const skb_experiments[];
-const struct skb_experiment *skb_experiment_find(const char *name);
+/* the built-in experiments' run halves, one per harness/exp_<name>.c */
+extern const struct skb_experiment skb_exp_properties;
+extern const struct skb_experiment skb_exp_flops;
+extern const struct skb_experiment skb_exp_bounds;
+extern const struct skb_experiment skb_exp_cpu;
+extern const struct skb_experiment skb_exp_gpu;
+extern const struct skb_experiment skb_exp_spheres;
+extern const struct skb_experiment skb_exp_cd;
+
+/* the dataset to load where an experiment would load `name`: the user's
+ * model under run --dataset, else name */
+static inline const char *skb_run_dataset(const struct skb_run_ctx *ctx, const char *name)
+{
+    return ctx->dataset_file ? ctx->dataset_file : name;
+}
 
 /* 1 when method m is selected by ctx->methods_filter */
 int skb_run_wants_method(const struct skb_run_ctx *ctx, const struct skb_method *m);

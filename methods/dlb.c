@@ -45,24 +45,33 @@ int skb__dlb_sum(int n, const skb_real *w, struct skb_dq *q, int antipodal, stru
         skb__dq_antipodal_pivot(n, pivot, q);
     else if (antipodal == SKB_ANTIPODAL_HIERARCHY)
         skb__dq_antipodal_chain(n, q);
-    skb_real ref = 0;
+    /* the guard's reference without a square root per input: for convex
+     * weights (sum w_i = 1, as validated) Jensen gives
+     * (sum w_i |q_i0|)^2 <= sum w_i |q_i0|^2, equal when the |q_i0| are
+     * equal (unit inputs: both are 1) */
+    skb_real swq = 0;
     memset(out, 0, sizeof *out);
     for (int i = 0; i < n; i++) {
         skb_dq_axpy(w[i], &q[i], out);
-        ref = ref + w[i] * skb_quat_norm(&q[i].r);
+        swq = swq + w[i] * skb_quat_dot(&q[i].r, &q[i].r);
     }
-    return skb__dlb_cancelled(out, ref) ? SKB_ECANCEL : 0;
+    return skb__dlb_cancelled2(out, swq) ? SKB_ECANCEL : 0;
 }
 
 int skb__dlb_cancelled(const struct skb_dq *b, skb_real ref)
 {
-    skb_real lim = SKB_DLB_CANCEL_REL * ref;
-    return !(ref > 0) || !(skb_quat_dot(&b->r, &b->r) >= lim * lim);
+    return skb__dlb_cancelled2(b, ref * ref) || !(ref > 0);
+}
+
+int skb__dlb_cancelled2(const struct skb_dq *b, skb_real ref2)
+{
+    skb_real rel2 = SKB_DLB_CANCEL_REL * SKB_DLB_CANCEL_REL;
+    return !(ref2 > 0) || !(skb_quat_dot(&b->r, &b->r) >= rel2 * ref2);
 }
 
 size_t skb__dq_state_size(const struct skb_mesh *m)
 {
-    return SKB__DQ_STATE_HDR + (sizeof(struct skb_dq) + sizeof(int)) * (size_t)m->njoints;
+    return SKB__DQ_STATE_HDR + (sizeof(struct skb_dq) + sizeof(skb_real) + sizeof(int)) * (size_t)m->njoints;
 }
 
 struct skb_dq *skb__dq_state_joints(void *state)
@@ -73,6 +82,17 @@ struct skb_dq *skb__dq_state_joints(void *state)
 const struct skb_dq *skb__dq_state_joints_c(const void *state)
 {
     return (const struct skb_dq *)((const char *)state + SKB__DQ_STATE_HDR);
+}
+
+/* |q_j0| of every joint, after the joints' dual quaternions */
+static skb_real *state_norms(const struct skb_mesh *m, void *state)
+{
+    return (skb_real *)(skb__dq_state_joints(state) + m->njoints);
+}
+
+const skb_real *skb__dq_state_norms_c(const struct skb_mesh *m, const void *state)
+{
+    return (const skb_real *)(skb__dq_state_joints_c(state) + m->njoints);
 }
 
 /* parent of joint j for the hierarchy rule; joint order as a chain without a tree */
@@ -88,10 +108,14 @@ int skb__dq_prepare(const struct skb_mesh *m, const skb_real *mats, int antipoda
 {
     struct skb__dq_state *hdr = (struct skb__dq_state *)state;
     struct skb_dq *q = skb__dq_state_joints(state);
-    int *done = (int *)(q + m->njoints);
+    skb_real *norm = state_norms(m, state);
+    int *done = (int *)(norm + m->njoints);
     hdr->antipodal = antipodal;
     for (int j = 0; j < m->njoints; j++) {
         skb_dq_from_mat4(mats + 16 * j, &q[j]);
+        /* one square root per joint and pose, none per vertex: the skin
+         * path's cancellation guard sums w_i |q_i0| from this table */
+        norm[j] = skb_quat_norm(&q[j].r);
         done[j] = 0;
     }
     if (antipodal != SKB_ANTIPODAL_HIERARCHY)
@@ -119,12 +143,59 @@ int skb__dq_prepare(const struct skb_mesh *m, const skb_real *mats, int antipoda
     return 0;
 }
 
+/* in this file so the skin loops inline them (skb_math.c's are calls) */
+static inline void cross3(const skb_real a[3], const skb_real b[3], skb_real o[3])
+{
+    o[0] = a[1] * b[2] - a[2] * b[1];
+    o[1] = a[2] * b[0] - a[0] * b[2];
+    o[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static inline skb_real qdot(const struct skb_quat *a, const struct skb_quat *b)
+{
+    return a->w * b->w + a->x * b->x + a->y * b->y + a->z * b->z;
+}
+
+static inline void qaxpy(skb_real s, const struct skb_quat *q, struct skb_quat *o)
+{
+    o->w = o->w + s * q->w; o->x = o->x + s * q->x; o->y = o->y + s * q->y; o->z = o->z + s * q->z;
+}
+
+static inline void apply_n2(const struct skb_quat *r, const struct skb_quat *e, skb_real n2, const skb_real *x,
+                            const skb_real *n, skb_real *x_out, skb_real *n_out)
+{
+    /* DQ paper Alg. 1 on c = b/|b0| with every product of two c components
+     * written as the product of b components over n2 = <b0,b0>: one division
+     * and no square root per vertex.  The translation 2 vec(ce c0*) does not
+     * depend on the <c0,ce> part the dual normalisation removes (its vector
+     * part is <c0,ce> vec(c0 c0*) = 0), so ce = be/|b0| is enough. */
+    skb_real k = 2 / n2, a0 = r->w, ae = e->w;
+    skb_real d0[3] = { r->x, r->y, r->z }, de[3] = { e->x, e->y, e->z }, c1[3], c2[3], c3[3];
+    cross3(d0, x, c1);
+    c1[0] = c1[0] + a0 * x[0]; c1[1] = c1[1] + a0 * x[1]; c1[2] = c1[2] + a0 * x[2];
+    cross3(d0, c1, c2);
+    cross3(d0, de, c3);
+    for (int i = 0; i < 3; i++)
+        x_out[i] = x[i] + k * (c2[i] + (a0 * de[i] - ae * d0[i] + c3[i]));
+    if (!n || !n_out)
+        return;
+    cross3(d0, n, c1);
+    c1[0] = c1[0] + a0 * n[0]; c1[1] = c1[1] + a0 * n[1]; c1[2] = c1[2] + a0 * n[2];
+    cross3(d0, c1, c2);
+    for (int i = 0; i < 3; i++)
+        n_out[i] = n[i] + k * c2[i];
+}
+
+void skb__dq_apply_n2(const struct skb_quat *r, const struct skb_quat *e, skb_real n2, const skb_real *x,
+                      const skb_real *n, skb_real *x_out, skb_real *n_out)
+{
+    apply_n2(r, e, n2, x, n, x_out, n_out);
+}
+
 void skb__dq_apply(const struct skb_dq *b, const skb_real *x, const skb_real *n,
                    skb_real *x_out, skb_real *n_out)
 {
-    skb_dq_transform_point(b, x, x_out);
-    if (n && n_out)
-        skb_dq_transform_normal(b, n, n_out);
+    apply_n2(&b->r, &b->d, qdot(&b->r, &b->r), x, n, x_out, n_out);
 }
 
 int skb__dq_gather(const struct skb_mesh *m, const void *state, int v, struct skb_dq *q, skb_real *w)
@@ -211,19 +282,51 @@ static int dlb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
     return skb__dq_prepare(m, p->mats, prm->antipodal, state);
 }
 
+/* one vertex's sum b = R + eps E (not normalised) straight from the joint
+ * table: Algorithm 2's signs go into the weights (PIVOT), or the signs were
+ * fixed in prepare (HIERARCHY, NONE); ref = sum w_i |q_i0| from the per-joint
+ * norms.  Returns <R,R>, or -1 when the sum cancelled. */
+static skb_real dlb_vertex_sum(const struct skb_mesh *m, const struct skb_dq *jq, const skb_real *jn,
+                               int pivot_rule, int v, struct skb_quat *r, struct skb_quat *e)
+{
+    const int *jv = m->joint + SKB_MAX_INFLUENCES * v;
+    const skb_real *wv = m->weight + SKB_MAX_INFLUENCES * v;
+    const struct skb_quat *piv = NULL;
+    skb_real ref = 0;
+    r->w = 0; r->x = 0; r->y = 0; r->z = 0;
+    *e = *r;
+    for (int k = 0; k < SKB_MAX_INFLUENCES; k++) {
+        skb_real w = wv[k];
+        if (!(w > 0))
+            continue;
+        const struct skb_dq *q = jq + jv[k];
+        ref = ref + w * jn[jv[k]];
+        if (pivot_rule && !piv)
+            piv = &q->r;
+        else if (pivot_rule && qdot(piv, &q->r) < 0)
+            w = -w;                       /* Alg. 2: the sign goes into the weight */
+        qaxpy(w, &q->r, r);
+        qaxpy(w, &q->d, e);
+    }
+    skb_real n2 = qdot(r, r), rel = SKB_DLB_CANCEL_REL * ref;
+    return ref > 0 && n2 >= rel * rel ? n2 : -1;
+}
+
 static int dlb_skin(const struct skb_mesh *m, const void *state, int v0, int v1,
                     skb_real *pos_out, skb_real *nrm_out)
 {
+    const struct skb__dq_state *hdr = (const struct skb__dq_state *)state;
+    const struct skb_dq *jq = skb__dq_state_joints_c(state);
+    const skb_real *jn = skb__dq_state_norms_c(m, state);
+    int pivot_rule = hdr->antipodal == SKB_ANTIPODAL_PIVOT;
     for (int v = v0; v < v1; v++) {
-        struct skb_dq q[SKB_MAX_INFLUENCES], b;
-        skb_real w[SKB_MAX_INFLUENCES];
-        int n = skb__dq_gather(m, state, v, q, w);
-        int rc = skb__dlb_sum(n, w, q, SKB_ANTIPODAL_NONE, &b);
-        if (rc < 0)
-            return rc;
+        struct skb_quat r, e;
+        skb_real n2 = dlb_vertex_sum(m, jq, jn, pivot_rule, v, &r, &e);
+        if (n2 < 0)
+            return SKB_ECANCEL;
         /* DQ paper Alg. 1: no normalisation of b needed */
-        skb__dq_apply(&b, m->pos + 3 * v, m->nrm ? m->nrm + 3 * v : NULL, pos_out + 3 * v,
-                      nrm_out ? nrm_out + 3 * v : NULL);
+        apply_n2(&r, &e, n2, m->pos + 3 * v, m->nrm ? m->nrm + 3 * v : NULL, pos_out + 3 * v,
+                         nrm_out ? nrm_out + 3 * v : NULL);
     }
     return 0;
 }

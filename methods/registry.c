@@ -152,6 +152,8 @@ int skb_blend(const struct skb_method *m, const struct skb_blend_in *in,
     if (!st)
         st = &local;
     st->iterations = 0;
+    st->logs = 0;
+    st->exps = 0;
     rc = m->blend(in, prm, out, st);
     if (rc < 0) {
         snprintf(buf, sizeof buf, "%s: %s", m->name, skb_strerror(rc));

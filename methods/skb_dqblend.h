@@ -38,17 +38,22 @@ void skb__dq_antipodal_chain(int n, struct skb_dq *q);
 /* out = sum_i w_i q_i (not normalised) after resolving signs by `antipodal`
  * (PIVOT: Algorithm 2 against the first input with positive weight;
  * HIERARCHY: chain; NONE: as given).  q is modified in place by the
- * resolution.  Returns SKB_ECANCEL when |out0| falls below
- * SKB_DLB_CANCEL_REL * sum_i w_i |q_i0|, else 0. */
+ * resolution.  w must be convex.  Returns SKB_ECANCEL when |out0|^2 falls
+ * below SKB_DLB_CANCEL_REL^2 sum_i w_i |q_i0|^2 -- at least
+ * (SKB_DLB_CANCEL_REL sum_i w_i |q_i0|)^2 (Jensen) and equal to it for unit
+ * inputs, with no square root per input -- else 0. */
 int skb__dlb_sum(int n, const skb_real *w, struct skb_dq *q, int antipodal, struct skb_dq *out);
 /* 1 when the non-dual part of the sum b is below SKB_DLB_CANCEL_REL * ref */
 int skb__dlb_cancelled(const struct skb_dq *b, skb_real ref);
+/* the same against the square of the reference: |b0|^2 < REL^2 ref2 */
+int skb__dlb_cancelled2(const struct skb_dq *b, skb_real ref2);
 
 /* skin-path helpers; the state is SKB__DQ_STATE_HDR bytes of header, then
- * njoints dual quaternions, then njoints ints of scratch */
+ * njoints dual quaternions, njoints norms |q_j0|, then njoints ints of scratch */
 size_t skb__dq_state_size(const struct skb_mesh *m);
 struct skb_dq *skb__dq_state_joints(void *state);
 const struct skb_dq *skb__dq_state_joints_c(const void *state);
+const skb_real *skb__dq_state_norms_c(const struct skb_mesh *m, const void *state);
 /* converts the pose matrices mats (16*njoints) to dual quaternions and, for
  * SKB_ANTIPODAL_HIERARCHY, fixes their signs along mesh->parent (joint order
  * as a chain when parent is NULL) */
@@ -59,6 +64,9 @@ int skb__dq_prepare(const struct skb_mesh *m, const skb_real *mats, int antipoda
  * -> n_out when both are not NULL */
 void skb__dq_apply(const struct skb_dq *b, const skb_real *x, const skb_real *n,
                    skb_real *x_out, skb_real *n_out);
+/* the same on b = r + eps e with n2 = <r,r> given: one division, no root */
+void skb__dq_apply_n2(const struct skb_quat *r, const struct skb_quat *e, skb_real n2, const skb_real *x,
+                      const skb_real *n, skb_real *x_out, skb_real *n_out);
 int skb__dq_gather(const struct skb_mesh *m, const void *state, int v, struct skb_dq *q, skb_real *w);
 
 #ifndef SKB_FLOP_COUNT

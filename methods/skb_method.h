@@ -54,6 +54,7 @@ struct skb_blend_in {
 
 struct skb_blend_stats {
     int iterations;            /* iterative methods; 0 otherwise */
+    int logs, exps;            /* dib: dual quaternion logs and exps evaluated */
 };
 
 struct skb_pose_stats {

@@ -19,7 +19,7 @@
 #include <unistd.h>
 #include <gsl/gsl_cdf.h>
 #include "skb_json.h"
-#include "skb_report.h"
+#include "report_internal.h"
 
 /* exact distribution of U for samples up to this size (no ties) */
 #define MWU_EXACT_MAX 20
@@ -387,6 +387,68 @@ static void gate_flops(struct cmp_state *s, const cJSON *a, const cJSON *b)
             exact_tree(s, "flops.json", x->string, x, jget(b, x->string), "callgrind instruction count");
 }
 
+/* ---- the experiment descriptors' gates (skb_report.h) report through these ---- */
+
+struct skb_gate {
+    struct cmp_state *s;
+};
+
+void skb_gate_regression(struct skb_gate *g, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsay(g->s, 1, fmt, ap);
+    va_end(ap);
+}
+
+void skb_gate_note(struct skb_gate *g, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsay(g->s, 0, fmt, ap);
+    va_end(ap);
+}
+
+void skb__gate_properties(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur)
+{
+    gate_verdicts(g->s, base->doc[SKB_RF_PROPERTIES], cur->doc[SKB_RF_PROPERTIES]);
+}
+
+void skb__gate_flops(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur)
+{
+    if (base->doc[SKB_RF_FLOPS] && cur->doc[SKB_RF_FLOPS])
+        gate_flops(g->s, base->doc[SKB_RF_FLOPS], cur->doc[SKB_RF_FLOPS]);
+}
+
+void skb__gate_gpu(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur)
+{
+    const cJSON *gi = jget(base->doc[SKB_RF_GPU], "instructions");
+    if (gi && cur->doc[SKB_RF_GPU])
+        exact_tree(g->s, "gpu.json", "instructions", gi, jget(cur->doc[SKB_RF_GPU], "instructions"),
+                   "shader instruction count");
+}
+
+void skb__gate_cpu(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur)
+{
+    if (!cJSON_IsTrue(jget(base->doc[SKB_RF_CPU], "verified")) || !cur->doc[SKB_RF_CPU]
+        || cJSON_IsTrue(jget(cur->doc[SKB_RF_CPU], "verified")))
+        return;
+    /* name the kernels whose check failed (cpu.json "failures": kernel -> why) */
+    char names[400] = "";
+    size_t n = 0;
+    int count = 0, shown = 0;
+    const cJSON *f;
+    cJSON_ArrayForEach(f, jget(cur->doc[SKB_RF_CPU], "failures")) {
+        if (f->string && n < sizeof names - 80) {
+            n += (size_t)snprintf(names + n, sizeof names - n, "%s%.70s", n ? ", " : "", f->string);
+            shown++;
+        }
+        count++;
+    }
+    regression(g->s, "cpu.json: \"verified\" is no longer true (a timed kernel's output was not checked or wrong)%s%s%s",
+               count ? "; failed: " : "", names, shown < count ? ", ..." : "");
+}
+
 /* a timed benchmark the gate could not decide: never a pass (exit 3) */
 static void undecided(struct cmp_state *s, const char *bench, const char *why)
 {
@@ -609,7 +671,7 @@ int skb_compare_inputs_ok(const struct skb_results *base, const struct skb_resul
                  cJSON_GetStringValue(jget(inj, "method")) ? cJSON_GetStringValue(jget(inj, "method")) : "?");
         return SKB_EINVAL;
     }
-    for (int i = 0; i < SKB_RF_COUNT; i++) {
+    for (int i = 0; i < skb_rfile_count(); i++) {
         if (base && base->err[i][0]) {
             snprintf(msg, msglen, "baseline %s", base->err[i]);
             return SKB_EPARSE;
@@ -636,7 +698,7 @@ int skb_compare_run(const struct skb_results *base, const struct skb_results *cu
     s.undecided = cJSON_AddArrayToObject(sum, "inconclusive");
     fprintf(out, "compare: baseline %s [%s] vs current %s [%s]\n", base->dir, base->machine_key, cur->dir,
             cur->machine_key);
-    for (int i = 0; i < SKB_RF_COUNT; i++) {
+    for (int i = 0; i < skb_rfile_count(); i++) {
         if (cur->err[i][0])
             regression(&s, "%s", cur->err[i]);
         else if (base->doc[i] && !cur->doc[i])
@@ -645,15 +707,12 @@ int skb_compare_run(const struct skb_results *base, const struct skb_results *cu
         if (base->err[i][0])
             info(&s, "baseline %s", base->err[i]);
     }
-    gate_verdicts(&s, base->doc[SKB_RF_PROPERTIES], cur->doc[SKB_RF_PROPERTIES]);
-    if (base->doc[SKB_RF_FLOPS] && cur->doc[SKB_RF_FLOPS])
-        gate_flops(&s, base->doc[SKB_RF_FLOPS], cur->doc[SKB_RF_FLOPS]);
-    const cJSON *gi = jget(base->doc[SKB_RF_GPU], "instructions");
-    if (gi && cur->doc[SKB_RF_GPU])
-        exact_tree(&s, "gpu.json", "instructions", gi, jget(cur->doc[SKB_RF_GPU], "instructions"), "shader instruction count");
-    if (cJSON_IsTrue(jget(base->doc[SKB_RF_CPU], "verified")) && cur->doc[SKB_RF_CPU]
-        && !cJSON_IsTrue(jget(cur->doc[SKB_RF_CPU], "verified")))
-        regression(&s, "cpu.json: \"verified\" is no longer true (a timed kernel's output was not checked or wrong)");
+    /* every registered experiment's exact gates, then what is new */
+    struct skb_gate g = { &s };
+    for (int e = 0; skb_experiment_list[e]; e++)
+        if (skb_experiment_list[e]->gate)
+            skb_experiment_list[e]->gate(&g, base, cur);
+    skb__gate_new_items(&g, base, cur);
     if (strcmp(base->machine_key, cur->machine_key) != 0) {
         info(&s, "timing not compared: machines differ (%s vs %s); exact gates still apply", base->machine_key,
              cur->machine_key);

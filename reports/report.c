@@ -13,7 +13,7 @@
 
 static const char *const status_names[SKB_ROW_NSTATUS] = {
     "reproduced", "differs", "not run", "context", "new", "fewer than paper",
-    "reproduced (trivial)"
+    "reproduced (trivial)", "not applicable"
 };
 
 const char *skb_row_status_name(int st)
@@ -76,7 +76,7 @@ const char *skb__why_lookup(const cJSON *doc, const char *key, const char *sub)
 
 /* the members of the paper's map first, then every member of the measured
  * maps not listed yet: the paper's rows keep their order and a method only
- * the results know still gets its row */
+ * the results know still gets its row.  -1 when more than max */
 int skb__key_union(const cJSON *paper, const cJSON *a, const cJSON *b, const cJSON **out, int max)
 {
     const cJSON *maps[3] = { paper, a, b }, *m;
@@ -86,7 +86,9 @@ int skb__key_union(const cJSON *paper, const cJSON *a, const cJSON *b, const cJS
             int seen = !m->string || !cJSON_IsObject(m);
             for (int j = 0; j < n && !seen; j++)
                 seen = strcmp(out[j]->string, m->string) == 0;
-            if (!seen && n < max)
+            if (!seen && n == max)
+                return -1;   /* the caller fails the report: never a dropped row */
+            if (!seen)
                 out[n++] = m;
         }
     return n;
@@ -97,9 +99,24 @@ int skb__key_union(const cJSON *paper, const cJSON *a, const cJSON *b, const cJS
 struct skb_rtable *skb__tbl_new(struct skb_report *rep, const char *id, const char *title,
                                   const char *source, char *intro, const char *const *cols)
 {
-    if (rep->ntables >= SKB_RMAXTABLES) {
+    int ncols = rep->nruns > 1;
+    while (cols[ncols - (rep->nruns > 1)])
+        ncols++;
+    if (ncols > SKB_RMAXCOLS) {
+        /* never drop a column silently: the report fails naming the table */
+        if (!rep->overflow[0])
+            snprintf(rep->overflow, sizeof rep->overflow, "report: table %s has %d columns, more than "
+                     "SKB_RMAXCOLS = %d (reports/skb_report.h)", id, ncols, SKB_RMAXCOLS);
         free(intro);
         return NULL;
+    }
+    if (rep->ntables == rep->tables_cap) {
+        int nc = rep->tables_cap ? 2 * rep->tables_cap : 16;
+        struct skb_rtable *nt = realloc(rep->tables, (size_t)nc * sizeof *nt);
+        if (!nt)
+            abort();
+        rep->tables = nt;
+        rep->tables_cap = nc;
     }
     struct skb_rtable *t = &rep->tables[rep->ntables++];
     memset(t, 0, sizeof *t);
@@ -109,7 +126,7 @@ struct skb_rtable *skb__tbl_new(struct skb_report *rep, const char *id, const ch
     t->intro = intro;
     if (rep->nruns > 1)
         t->col[t->ncols++] = strdup("machine");
-    for (int i = 0; cols[i] && t->ncols < SKB_RMAXCOLS; i++)
+    for (int i = 0; cols[i]; i++)
         t->col[t->ncols++] = strdup(cols[i]);
     return t;
 }
@@ -262,6 +279,17 @@ void skb__set_source(char *buf, size_t n, const cJSON *sec)
 
 /* ---- run metadata (descriptive) ---- */
 
+/* a fixed limit a table builder hit: the report fails with this message */
+void skb__overflow(struct skb_report *rep, const char *fmt, ...)
+{
+    va_list ap;
+    if (rep->overflow[0])
+        return;
+    va_start(ap, fmt);
+    vsnprintf(rep->overflow, sizeof rep->overflow, fmt, ap);
+    va_end(ap);
+}
+
 void skb__add_libs(const cJSON *doc, char *buf, size_t n)
 {
     const cJSON *l;
@@ -278,11 +306,27 @@ void skb__add_libs(const cJSON *doc, char *buf, size_t n)
 }
 
 
+struct skb_plot_entry *skb_report_plot_new(struct skb_report *rep)
+{
+    if (rep->nplots == rep->plots_cap) {
+        int nc = rep->plots_cap ? 2 * rep->plots_cap : 32;
+        struct skb_plot_entry *np = realloc(rep->plots, (size_t)nc * sizeof *np);
+        if (!np)
+            return NULL;
+        rep->plots = np;
+        rep->plots_cap = nc;
+    }
+    struct skb_plot_entry *p = &rep->plots[rep->nplots++];
+    memset(p, 0, sizeof *p);
+    return p;
+}
+
+/* the runs table, then every registered experiment's sections in list
+ * order; each per-method section then gets a row for every registry method
+ * it lacks (report_methods.c) */
 int skb_report_build(const struct skb_results *runs, int nruns, const cJSON *ref,
                      struct skb_report *rep, char *msg, size_t msglen)
 {
-    static const char *const t52[] = { "lbs", "bottom_up", "best", NULL };
-    static const char *const t61[] = { "lbs", "sbs", "best", NULL };
     memset(rep, 0, sizeof *rep);
     if (nruns < 1 || !runs || !ref) {
         snprintf(msg, msglen, "report: no results to report");
@@ -292,22 +336,25 @@ int skb_report_build(const struct skb_results *runs, int nruns, const cJSON *ref
     rep->nruns = nruns;
     rep->ref = ref;
     skb__report_runs(rep);
-    skb__report_table41(rep);
-    skb__report_flops(rep);
-    skb__report_bounds(rep);
-    skb__report_fig18(rep);
-    skb__report_fast(rep);
-    skb__report_table32(rep);
-    skb__report_fig19(rep);
-    skb__report_gpu_times(rep);
-    skb__report_sphere_table(rep, "table52", "Thesis Table 5.2: average sphere radius per level, LBS refits", "table_5_2", t52, 0);
-    skb__report_sphere_table(rep, "table61", "Thesis Table 6.1 / 002 Table 1: sphere radius per level, SBS and new refits",
-                       "table_6_1", t61, 1);
-    skb__report_sphere_tree(rep);
-    skb__report_table53(rep);
-    skb__report_table62(rep);
-    skb__report_arm_volume(rep);
-    skb__report_heat_map(rep);
+    for (int e = 0; skb_experiment_list[e]; e++) {
+        const struct skb_experiment_desc *d = skb_experiment_list[e];
+        for (int i = 0; d->sections && d->sections[i].build; i++) {
+            int first = rep->ntables;
+            d->sections[i].build(rep);
+            for (int t = first; t < rep->ntables; t++)
+                skb__absent_method_rows(rep, &rep->tables[t], d, &d->sections[i]);
+        }
+    }
+    /* report-wide sections: the seeds' coverage, the bibliography, and the
+     * headline that sums up the judged rows above (so it comes last) */
+    skb__report_coverage(rep);
+    skb__report_bibliography(rep);
+    skb__report_headline(rep);
+    if (rep->overflow[0]) {
+        snprintf(msg, msglen, "%s", rep->overflow);
+        skb_report_free(rep);
+        return SKB_EINVAL;
+    }
     return 0;
 }
 
@@ -335,7 +382,11 @@ void skb_report_free(struct skb_report *rep)
             free(t->col[c]);
         free(t->intro);
     }
-    rep->ntables = 0;
+    free(rep->tables);
+    free(rep->plots);
+    rep->tables = NULL;
+    rep->plots = NULL;
+    rep->ntables = rep->nplots = 0;
 }
 
 int skb_report_read_fuzz_log(struct skb_report *rep, const char *path)

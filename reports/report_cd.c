@@ -242,7 +242,12 @@ void skb__report_table62(struct skb_report *rep)
             const cJSON *rows[16];
             const char *names[16];
             int nr = 0;
-            cJSON_ArrayForEach(m, ms) if (nr < 16 && cJSON_IsObject(m)) {
+            cJSON_ArrayForEach(m, ms) if (cJSON_IsObject(m)) {
+                if (nr == 16) {
+                    skb__overflow(rep, "report: cd.json scenario %.80s has more than 16 refit methods "
+                                  "(report_cd.c)", name);
+                    break;
+                }
                 rows[nr] = m;
                 names[nr++] = m->string;
             }

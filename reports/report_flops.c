@@ -31,8 +31,12 @@ void skb__report_table41(struct skb_report *rep)
         const cJSON *ver = skb__jget(doc, "verdicts"), *other = skb__jget(doc, "verdicts_other_methods");
         /* methods: the paper's seven, then any measured extra (also those
          * properties.json lists apart from the seven) */
-        const cJSON *methods[64];
-        int nm = skb__key_union(skb__jget(sec, "verdicts"), ver, other, methods, 64);
+        const cJSON *methods[SKB_RMAXMETHODS];
+        int nm = skb__key_union(skb__jget(sec, "verdicts"), ver, other, methods, SKB_RMAXMETHODS);
+        if (nm < 0) {
+            skb__overflow(rep, "report: properties.json lists more than %d methods (SKB_RMAXMETHODS)", SKB_RMAXMETHODS);
+            nm = 0;
+        }
         for (int i = 0; i < nm; i++) {
             const char *name = methods[i]->string;
             const cJSON *meas = skb__jget(ver, name), *paper = skb__jget(skb__jget(sec, "verdicts"), name);
@@ -161,8 +165,12 @@ void skb__report_flops(struct skb_report *rep)
     for (int k = 0; k < rep->nruns; k++) {
         const cJSON *doc = rep->runs[k].doc[SKB_RF_FLOPS];
         const cJSON *fits = skb__jget(doc, "fits"), *cg = skb__jget(doc, "callgrind");
-        const cJSON *methods[64];
-        int nm = skb__key_union(skb__jget(sec, "formulas"), fits, NULL, methods, 64);
+        const cJSON *methods[SKB_RMAXMETHODS];
+        int nm = skb__key_union(skb__jget(sec, "formulas"), fits, NULL, methods, SKB_RMAXMETHODS);
+        if (nm < 0) {
+            skb__overflow(rep, "report: flops.json lists more than %d methods (SKB_RMAXMETHODS)", SKB_RMAXMETHODS);
+            nm = 0;
+        }
         for (int i = 0; i < nm; i++) {
             const char *name = methods[i]->string;
             const cJSON *f = skb__jget(fits, name), *pf = skb__jget(skb__jget(sec, "formulas"), name);

@@ -28,6 +28,9 @@ char *skb__tol_text(const cJSON *sec);
 const char *skb__ref_str(const cJSON *sec, const char *k);
 void skb__set_source(char *buf, size_t n, const cJSON *sec);
 void skb__add_libs(const cJSON *doc, char *buf, size_t n);
+void skb__overflow(struct skb_report *rep, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* the most methods one table lists (report_flops.c): more fails the report */
+#define SKB_RMAXMETHODS 256
 /* report_cd.c */
 void skb__report_table62(struct skb_report *rep);
 /* report_cpu.c */
@@ -38,15 +41,52 @@ void skb__report_table32(struct skb_report *rep);
 void skb__report_table41(struct skb_report *rep);
 void skb__report_flops(struct skb_report *rep);
 void skb__report_bounds(struct skb_report *rep);
+/* report_coverage.c */
+void skb__report_coverage(struct skb_report *rep);
+void skb__report_bibliography(struct skb_report *rep);
 /* report_gpu.c */
 void skb__report_fig19(struct skb_report *rep);
 void skb__report_gpu_times(struct skb_report *rep);
+/* report_headline.c */
+void skb__report_headline(struct skb_report *rep);
 /* report_runs.c */
 void skb__report_runs(struct skb_report *rep);
 /* report_spheres.c */
 void skb__report_sphere_table(struct skb_report *rep, const char *id, const char *title, const char *refkey, const char *const *methods_here, int take_new);
 void skb__report_sphere_tree(struct skb_report *rep);
 void skb__report_table53(struct skb_report *rep);
+/* results.c: each built-in results file's contract beyond the metadata */
+int skb__check_properties(const cJSON *r, const char *path, char *msg, size_t msglen);
+int skb__check_flops(const cJSON *r, const char *path, char *msg, size_t msglen);
+int skb__check_bounds(const cJSON *r, const char *path, char *msg, size_t msglen);
+int skb__check_cpu(const cJSON *r, const char *path, char *msg, size_t msglen);
+int skb__check_gbench(const cJSON *r, const char *path, char *msg, size_t msglen);
+int skb__check_gpu(const cJSON *r, const char *path, char *msg, size_t msglen);
+int skb__check_spheres(const cJSON *r, const char *path, char *msg, size_t msglen);
+int skb__check_cd(const cJSON *r, const char *path, char *msg, size_t msglen);
+/* plots.c: each built-in experiment's plots */
+void skb__plot_cpu(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
+void skb__plot_gpu(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
+void skb__plot_bounds(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
+void skb__plot_dib(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
+void skb__plot_spheres(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
+void skb__plot_cd(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
+void skb__plot_arm_volume(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
+void skb__plot_arm_section(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
+/* compare.c: each built-in experiment's exact gates */
+void skb__gate_properties(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
+void skb__gate_flops(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
+void skb__gate_gpu(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
+void skb__gate_cpu(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
+/* report_methods.c: every registry method in every per-method table and plot */
+void skb__absent_method_rows(struct skb_report *rep, struct skb_rtable *t, const struct skb_experiment_desc *d,
+                             const struct skb_report_section *sec);
+void skb__plot_method_notes(struct skb_report *rep, int first, int need, const char *dir, const struct skb_results *r);
+/* compare: new experiments (files the baseline lacks) and new methods */
+void skb__gate_new_items(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
+/* plots.c */
+/* caption of a GPU image (method and scene) from gpu.json "images" */
+void skb__image_caption(const cJSON *gpu, const char *file, char *buf, size_t len);
 
 /* render.c: HTML escaping and base64 data: URIs, for the other renderers */
 void skb__html_esc(FILE *f, const char *s);

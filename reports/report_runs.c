@@ -20,7 +20,7 @@ void skb__report_runs(struct skb_report *rep)
         const struct skb_results *r = &rep->runs[k];
         const cJSON *first = NULL;
         char libs[1200] = "", seeds[300] = "", files[1500] = "";
-        for (int i = 0; i < SKB_RF_COUNT; i++) {
+        for (int i = 0; i < skb_rfile_count(); i++) {
             size_t len = strlen(files);
             const char *st = r->doc[i] ? "ok" : r->err[i][0] ? "UNREADABLE" : "not run";
             snprintf(files + len, sizeof files - len, "%s%s: %s", len ? ", " : "", skb_rfile_name(i), st);
@@ -77,6 +77,15 @@ void skb__report_runs(struct skb_report *rep)
         if (skb__jstr(skb__jget(first, "started_utc")))
             skb__row_add(rep, t, k, SKB_ROW_CONTEXT, NULL, strdup("started (UTC)"), strdup(skb__jget(first, "started_utc")->valuestring), NULL);
         skb__row_add(rep, t, k, SKB_ROW_CONTEXT, NULL, strdup("results files"), strdup(files), NULL);
+        if (r->nunknown) {
+            char unk[1200] = "";
+            for (int i = 0; i < r->nunknown && i < SKB_MAX_UNKNOWN; i++) {
+                size_t len = strlen(unk);
+                snprintf(unk + len, sizeof unk - len, "%s%s", len ? ", " : "", r->unknown[i]);
+            }
+            skb__row_add(rep, t, k, SKB_ROW_CONTEXT, skb__fmt("%d file(s) no registered experiment writes (skinbench "
+                         "list experiments): not reported", r->nunknown), strdup("unknown results files"), strdup(unk), NULL);
+        }
     }
 }
 

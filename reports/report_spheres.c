@@ -190,11 +190,12 @@ void skb__report_sphere_tree(struct skb_report *rep)
 {
     const cJSON *sec = skb__jget(rep->ref, "spheres"), *tree = skb__jget(sec, "tree");
     const cJSON *rt = skb__jget(skb__jget(rep->ref, "table_6_2"), "refit_us_per_sphere");
-    static const char *const cols[] = { "dataset", "quantity", "measured", "paper (creature, Athlon 2.5 GHz)", NULL };
+    static const char *const cols[] = { "dataset", "quantity", "measured", "paper (Athlon 2.5 GHz)", NULL };
     char src[240];
     snprintf(src, sizeof src, "seed %s, thesis 5.1 (tree), 5.4 and 6.6 (refit per sphere)", skb__ref_str(sec, "seed"));
     struct skb_rtable *t = skb__tbl_new(rep, "spheretree", "Sphere tree and refit cost per sphere", src,
-                                   strdup("Context only: the paper's creature model and machine are not ours."), cols);
+                                   strdup("Context only: the paper's models and machine are not ours. The tree rows are the creature model "
+                                          "(thesis 5.1); the refit-per-sphere rows are the two-men scenario (see each row)."), cols);
     for (int k = 0; k < rep->nruns; k++) {
         const cJSON *doc = rep->runs[k].doc[SKB_RF_SPHERES];
         if (!doc) {
@@ -215,7 +216,8 @@ void skb__report_sphere_tree(struct skb_report *rep)
                 if (skb__jnum(skb__jget(skb__jget(d, "tree"), tq[i].key), &v) < 0)
                     continue;
                 skb__jnum(skb__jget(tree, tq[i].pkey), &pv);
-                skb__row_add(rep, t, k, SKB_ROW_CONTEXT, NULL, strdup(d->string), strdup(tq[i].label), skb__numtxt(v), skb__numtxt(pv), NULL);
+                skb__row_add(rep, t, k, SKB_ROW_CONTEXT, strdup("paper: creature model, thesis 5.1"), strdup(d->string),
+                        strdup(tq[i].label), skb__numtxt(v), skb__numtxt(pv), NULL);
             }
             const cJSON *m;
             cJSON_ArrayForEach(m, skb__jget(d, "refit_time")) {
@@ -224,7 +226,7 @@ void skb__report_sphere_tree(struct skb_report *rep)
                     continue;
                 skb__jnum(skb__jget(rt, m->string), &pv);
                 skb__row_add(rep, t, k, isfinite(pv) ? SKB_ROW_CONTEXT : SKB_ROW_NEW,
-                        strdup(isfinite(pv) ? "002 gives 1.21 µs for LBS" : "no paper value"), strdup(d->string),
+                        strdup(isfinite(pv) ? skb__ref_str(rt, "where") : "no paper value"), strdup(d->string),
                         skb__fmt("on-demand refit µs per sphere: %s", m->string), skb__numtxt(us), skb__numtxt(pv), NULL);
             }
         }

@@ -12,23 +12,80 @@
 #include <unistd.h>
 #include "skb_json.h"
 #include "skb_reference.h"
-#include "skb_report.h"
+#include "report_internal.h"
 
-#define SKB__RF_NAME(id, file, exp) file,
-static const char *const rfile_names[] = { SKB_RESULT_FILES(SKB__RF_NAME) };
-#undef SKB__RF_NAME
-#define SKB__RF_EXP(id, file, exp) exp,
-static const char *const rfile_exps[] = { SKB_RESULT_FILES(SKB__RF_EXP) };
-#undef SKB__RF_EXP
+/* the results files of every registered experiment, flattened in list
+ * order (reports/experiment_list.c): index = skb_results.doc[] slot */
+static struct {
+    const char *file, *exp;
+    const struct skb_result_file *rf;
+} rfiles[SKB_RF_MAX];
+static int nrfiles = -1;
+
+/* the built-in indices of enum skb_rfile must name these files: the report's
+ * own tables index doc[] with them */
+static const char *const builtin_names[SKB_RF_BUILTIN] = {
+    "properties.json", "flops.json", "bounds.json", "cpu.json", "cpu-gbench.json", "gpu.json",
+    "spheres.json", "cd.json"
+};
+
+/* a registry that breaks these rules is a build mistake: fail loudly at
+ * first use rather than read the wrong file into a slot */
+static void rfiles_init(void)
+{
+    if (nrfiles >= 0)
+        return;
+    nrfiles = 0;
+    for (int e = 0; skb_experiment_list[e]; e++) {
+        const struct skb_experiment_desc *d = skb_experiment_list[e];
+        for (int i = 0; d->files && d->files[i].file; i++) {
+            if (nrfiles == SKB_RF_MAX) {
+                fprintf(stderr, "skinbench: the experiments declare more than SKB_RF_MAX = %d results files "
+                        "(reports/skb_report.h)\n", SKB_RF_MAX);
+                abort();
+            }
+            for (int j = 0; j < nrfiles; j++)
+                if (strcmp(rfiles[j].file, d->files[i].file) == 0) {
+                    fprintf(stderr, "skinbench: results file %s declared by experiments %s and %s\n",
+                            d->files[i].file, rfiles[j].exp, skb_experiment_desc_name(d));
+                    abort();
+                }
+            rfiles[nrfiles].file = d->files[i].file;
+            rfiles[nrfiles].exp = skb_experiment_desc_name(d);
+            rfiles[nrfiles++].rf = &d->files[i];
+        }
+    }
+    for (int i = 0; i < SKB_RF_BUILTIN; i++)
+        if (i >= nrfiles || strcmp(rfiles[i].file, builtin_names[i]) != 0) {
+            fprintf(stderr, "skinbench: results file slot %d is %s, enum skb_rfile expects %s "
+                    "(keep the built-in experiments first, in order, in reports/experiment_list.c)\n", i,
+                    i < nrfiles ? rfiles[i].file : "(none)", builtin_names[i]);
+            abort();
+        }
+}
+
+int skb_rfile_count(void)
+{
+    rfiles_init();
+    return nrfiles;
+}
 
 const char *skb_rfile_name(int which)
 {
-    return which >= 0 && which < SKB_RF_COUNT ? rfile_names[which] : "?";
+    return which >= 0 && which < skb_rfile_count() ? rfiles[which].file : "?";
 }
 
 const char *skb_rfile_experiment(int which)
 {
-    return which >= 0 && which < SKB_RF_COUNT ? rfile_exps[which] : "?";
+    return which >= 0 && which < skb_rfile_count() ? rfiles[which].exp : "?";
+}
+
+int skb_rfile_find(const char *file)
+{
+    for (int i = 0; i < skb_rfile_count(); i++)
+        if (strcmp(rfiles[i].file, file) == 0)
+            return i;
+    return -1;
 }
 
 static int is_num(const cJSON *x)
@@ -96,7 +153,7 @@ static int check_map(const cJSON *obj, const char *key, int leaf_numbers, const 
     return 0;
 }
 
-static int check_properties(const cJSON *r, const char *path, char *msg, size_t msglen)
+int skb__check_properties(const cJSON *r, const char *path, char *msg, size_t msglen)
 {
     char buf[300];
     int rc = check_map(r, "verdicts", 0, path, msg, msglen);
@@ -115,7 +172,7 @@ static int check_properties(const cJSON *r, const char *path, char *msg, size_t 
     return 0;
 }
 
-static int check_flops(const cJSON *r, const char *path, char *msg, size_t msglen)
+int skb__check_flops(const cJSON *r, const char *path, char *msg, size_t msglen)
 {
     char buf[300];
     int rc = check_map(r, "fits", 0, path, msg, msglen);
@@ -131,7 +188,7 @@ static int check_flops(const cJSON *r, const char *path, char *msg, size_t msgle
     return 0;
 }
 
-static int check_bounds(const cJSON *r, const char *path, char *msg, size_t msglen)
+int skb__check_bounds(const cJSON *r, const char *path, char *msg, size_t msglen)
 {
     static const char *const keys[] = { "qlb_slerp_max_angle_deg", "dlb_sclerp_max_angle_deg",
                                         "dlb_sclerp_max_translation_frac", NULL };
@@ -146,7 +203,7 @@ static int check_bounds(const cJSON *r, const char *path, char *msg, size_t msgl
     return 0;
 }
 
-static int check_cpu(const cJSON *r, const char *path, char *msg, size_t msglen)
+int skb__check_cpu(const cJSON *r, const char *path, char *msg, size_t msglen)
 {
     char buf[300];
     int rc = check_map(r, "datasets", 0, path, msg, msglen);
@@ -169,7 +226,7 @@ static int check_cpu(const cJSON *r, const char *path, char *msg, size_t msglen)
     return 0;
 }
 
-static int check_gbench(const cJSON *r, const char *path, char *msg, size_t msglen)
+int skb__check_gbench(const cJSON *r, const char *path, char *msg, size_t msglen)
 {
     char buf[300];
     const cJSON *b = cJSON_GetObjectItemCaseSensitive(r, "benchmarks");
@@ -188,7 +245,7 @@ static int check_gbench(const cJSON *r, const char *path, char *msg, size_t msgl
     return 0;
 }
 
-static int check_gpu(const cJSON *r, const char *path, char *msg, size_t msglen)
+int skb__check_gpu(const cJSON *r, const char *path, char *msg, size_t msglen)
 {
     char buf[300];
     int rc;
@@ -214,7 +271,7 @@ static int check_gpu(const cJSON *r, const char *path, char *msg, size_t msglen)
     return 0;
 }
 
-static int check_spheres(const cJSON *r, const char *path, char *msg, size_t msglen)
+int skb__check_spheres(const cJSON *r, const char *path, char *msg, size_t msglen)
 {
     char buf[300];
     int rc = check_map(r, "datasets", 0, path, msg, msglen);
@@ -249,7 +306,7 @@ static int check_spheres(const cJSON *r, const char *path, char *msg, size_t msg
     return 0;
 }
 
-static int check_cd(const cJSON *r, const char *path, char *msg, size_t msglen)
+int skb__check_cd(const cJSON *r, const char *path, char *msg, size_t msglen)
 {
     char buf[300];
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(r, "scaling"), *x;
@@ -333,19 +390,11 @@ int skb_results_parse(int which, const char *path, const char *text, size_t len,
         rc = SKB_EPARSE;
         goto fail;
     }
-    if (which != SKB_RF_GBENCH && (rc = check_meta(r, path, msg, msglen)) < 0)
+    const struct skb_result_file *rf = which >= 0 && which < skb_rfile_count() ? rfiles[which].rf : NULL;
+    if ((!rf || rf->meta) && (rc = check_meta(r, path, msg, msglen)) < 0)
         goto fail;
-    switch (which) {
-    case SKB_RF_PROPERTIES: rc = check_properties(r, path, msg, msglen); break;
-    case SKB_RF_FLOPS:      rc = check_flops(r, path, msg, msglen); break;
-    case SKB_RF_BOUNDS:     rc = check_bounds(r, path, msg, msglen); break;
-    case SKB_RF_CPU:        rc = check_cpu(r, path, msg, msglen); break;
-    case SKB_RF_GBENCH:     rc = check_gbench(r, path, msg, msglen); break;
-    case SKB_RF_GPU:        rc = check_gpu(r, path, msg, msglen); break;
-    case SKB_RF_SPHERES:    rc = check_spheres(r, path, msg, msglen); break;
-    case SKB_RF_CD:         rc = check_cd(r, path, msg, msglen); break;
-    default: break;
-    }
+    if (rf && rf->check)
+        rc = rf->check(r, path, msg, msglen);
     if (rc < 0)
         goto fail;
     *out = r;
@@ -354,6 +403,41 @@ fail:
     cJSON_Delete(r);
     one_line(msg);
     return rc;
+}
+
+/* compare writes its summaries (compare.json, --summary files) into the
+ * current run directory: they are outputs about a run, not results */
+static int is_compare_output(const char *name)
+{
+    return strncmp(name, "compare", 7) == 0;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp((const char *)a, (const char *)b);
+}
+
+/* every *.json in dir that no registered experiment declares: the report
+ * and compare name them instead of ignoring them silently */
+static void scan_unknown(const char *dir, struct skb_results *r)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    if (!d)
+        return;
+    while ((e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        if (n < 6 || strcmp(e->d_name + n - 5, ".json") != 0 || e->d_name[0] == '.'
+            || skb_rfile_find(e->d_name) >= 0 || is_compare_output(e->d_name))
+            continue;
+        if (r->nunknown < SKB_MAX_UNKNOWN)
+            snprintf(r->unknown[r->nunknown], sizeof r->unknown[0], "%s", e->d_name);
+        r->nunknown++;
+    }
+    closedir(d);
+    /* directory order is arbitrary: sort the names for a stable report */
+    int m = r->nunknown < SKB_MAX_UNKNOWN ? r->nunknown : SKB_MAX_UNKNOWN;
+    qsort(r->unknown, (size_t)m, sizeof r->unknown[0], cmp_name);
 }
 
 int skb_results_load(const char *dir, struct skb_results *r, char *msg, size_t msglen)
@@ -366,10 +450,10 @@ int skb_results_load(const char *dir, struct skb_results *r, char *msg, size_t m
         snprintf(msg, msglen, "%s: not a results directory (%s)", dir, strerror(errno ? errno : ENOTDIR));
         return SKB_EIO;
     }
-    for (int i = 0; i < SKB_RF_COUNT; i++) {
+    for (int i = 0; i < skb_rfile_count(); i++) {
         char path[1400], *text;
         size_t len;
-        snprintf(path, sizeof path, "%s/%s", dir, rfile_names[i]);
+        snprintf(path, sizeof path, "%s/%s", dir, skb_rfile_name(i));
         if (access(path, F_OK) != 0)
             continue;
         present++;
@@ -386,9 +470,10 @@ int skb_results_load(const char *dir, struct skb_results *r, char *msg, size_t m
                 snprintf(r->machine_key, sizeof r->machine_key, "%s", k->valuestring);
         }
     }
+    scan_unknown(dir, r);
     if (!present) {
         snprintf(msg, msglen, "%s: no results files (expected %s, ... ; run skinbench run all --out %s)",
-                 dir, rfile_names[0], dir);
+                 dir, skb_rfile_name(0), dir);
         return SKB_EIO;
     }
     if (!r->machine_key[0])
@@ -400,7 +485,7 @@ void skb_results_free(struct skb_results *r)
 {
     if (!r)
         return;
-    for (int i = 0; i < SKB_RF_COUNT; i++) {
+    for (int i = 0; i < skb_rfile_count(); i++) {
         cJSON_Delete(r->doc[i]);
         r->doc[i] = NULL;
     }
@@ -409,8 +494,8 @@ void skb_results_free(struct skb_results *r)
 static int has_results(const char *dir)
 {
     char path[1600];
-    for (int i = 0; i < SKB_RF_COUNT; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, rfile_names[i]);
+    for (int i = 0; i < skb_rfile_count(); i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, skb_rfile_name(i));
         if (access(path, F_OK) == 0)
             return 1;
     }

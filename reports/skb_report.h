@@ -15,23 +15,27 @@
 #include <cJSON.h>
 #include "skb_stats.h"   /* skb_median */
 
-/* the results files a run directory may hold, in report order */
-#define SKB_RESULT_FILES(X) \
-    X(SKB_RF_PROPERTIES, "properties.json", "properties") \
-    X(SKB_RF_FLOPS,      "flops.json",      "flops") \
-    X(SKB_RF_BOUNDS,     "bounds.json",     "bounds") \
-    X(SKB_RF_CPU,        "cpu.json",        "cpu") \
-    X(SKB_RF_GBENCH,     "cpu-gbench.json", "cpu") \
-    X(SKB_RF_GPU,        "gpu.json",        "gpu") \
-    X(SKB_RF_SPHERES,    "spheres.json",    "spheres") \
-    X(SKB_RF_CD,         "cd.json",         "cd")
-#define SKB__RF_ENUM(id, file, exp) id,
-enum skb_rfile { SKB_RESULT_FILES(SKB__RF_ENUM) SKB_RF_COUNT };
-#undef SKB__RF_ENUM
+/* The built-in results files, in the order the experiment list
+ * (reports/experiment_list.c) registers them: these constants index
+ * skb_results.doc[] for the report's own tables.  Files of experiments added
+ * later get the next indices (skb_rfile_count()); the list is checked
+ * against this enum the first time it is used (a mismatch aborts, naming
+ * both names). */
+enum skb_rfile {
+    SKB_RF_PROPERTIES, SKB_RF_FLOPS, SKB_RF_BOUNDS, SKB_RF_CPU, SKB_RF_GBENCH, SKB_RF_GPU,
+    SKB_RF_SPHERES, SKB_RF_CD, SKB_RF_BUILTIN
+};
+/* results files one run directory may hold, all experiments together: more
+ * registered files is a startup error naming this limit */
+#define SKB_RF_MAX 32
 
-/* file name ("cpu.json") and producing experiment ("cpu") of a results file */
+/* how many results files the registered experiments declare; file name
+ * ("cpu.json") and producing experiment ("cpu") of file `which` */
+int skb_rfile_count(void);
 const char *skb_rfile_name(int which);
 const char *skb_rfile_experiment(int which);
+/* index of a results file by name, -1 if no experiment declares it */
+int skb_rfile_find(const char *file);
 
 /* one run directory: each file is loaded (doc set), absent (doc NULL, err
  * empty) or unreadable (doc NULL, err holds the one-line reason) */
@@ -41,10 +45,16 @@ const char *skb_rfile_experiment(int which);
 /* runs one report or compare merges; more is an error naming this limit */
 #define SKB_MAX_RUNS 64
 
+/* *.json files in a run directory that no registered experiment declares
+ * (reported, never silently ignored); at most this many are named */
+#define SKB_MAX_UNKNOWN 8
+
 struct skb_results {
     char dir[1024];
-    cJSON *doc[SKB_RF_COUNT];
-    char err[SKB_RF_COUNT][320];
+    cJSON *doc[SKB_RF_MAX];
+    char err[SKB_RF_MAX][320];
+    int nunknown;              /* unknown *.json files (all counted) */
+    char unknown[SKB_MAX_UNKNOWN][128];
     char machine_key[256];     /* from the first file that has one */
     int nbad;                  /* files that were present but unreadable */
 };
@@ -76,10 +86,13 @@ enum skb_row_status {
     SKB_ROW_NEW,               /* measured, no paper value (e.g. a new method) */
     SKB_ROW_FEWER,             /* a cost (FLOPs) at or below the paper's at every n, not equal */
     SKB_ROW_TRIVIAL,           /* ratio and paper ratio both ~1: agrees, but claims nothing (not counted as reproduced) */
+    SKB_ROW_NA,                /* the method's hooks rule this table out (no f32 kernel, no shader, ...) */
     SKB_ROW_NSTATUS
 };
 const char *skb_row_status_name(int st);
 
+/* columns of one table (machine column included): a table builder asking
+ * for more fails the report with a message naming the table */
 #define SKB_RMAXCOLS 14
 
 struct skb_rrow {
@@ -94,6 +107,7 @@ struct skb_rtable {
     char source[240];          /* seed and table/figure */
     char *intro;               /* tolerance rule and notes, may be NULL */
     int unjudged;              /* descriptive table: rows not counted */
+    int link_col;              /* 1-based column whose cells name a section id (a link), 0: none */
     int ncols;
     char *col[SKB_RMAXCOLS];
     int nrows, cap;
@@ -105,20 +119,39 @@ struct skb_plot_entry {
     char title[160];
     int ok;                    /* png and svg written */
     char why[240];             /* "not run" reason when !ok */
+    char note[600];            /* registry methods without a series, and why (may be empty) */
 };
 
-#define SKB_RMAXTABLES 24
-#define SKB_RMAXPLOTS 40
+#define SKB_RMAXHEAD 32
+
+/* one headline claim of the papers (reference.json "headline"): a summary
+ * of rows the tables already judged, never a judgement of its own */
+#define SKB_HEAD_MIXED SKB_ROW_NSTATUS   /* its rows have differing statuses */
+struct skb_headline {
+    char claim[240];
+    char source[160];          /* seed and table/figure */
+    char table[48];            /* id of the table it summarises (link "#s-<id>") */
+    char measured[240];
+    char paper[160];
+    char rows[400];            /* how many rows of each status, which differ */
+    int status;                /* a row status, or SKB_HEAD_MIXED */
+};
+/* "mixed" for SKB_HEAD_MIXED, else skb_row_status_name */
+const char *skb_headline_status_name(int st);
 
 struct skb_report {
     int nruns;
     const struct skb_results *runs;
     const cJSON *ref;
-    int ntables;
-    struct skb_rtable tables[SKB_RMAXTABLES];
-    int nplots;
-    struct skb_plot_entry plots[SKB_RMAXPLOTS];
+    int ntables, tables_cap;
+    struct skb_rtable *tables; /* grows as sections add tables */
+    int nplots, plots_cap;
+    struct skb_plot_entry *plots;  /* grows as plots are written */
+    char overflow[300];        /* a fixed limit a builder hit: skb_report_build fails with it */
     int count[SKB_ROW_NSTATUS];
+    int nheadline;
+    struct skb_headline headline[SKB_RMAXHEAD];
+    int quick;                 /* runs with a results file from --quick */
     char fuzz[240];            /* "bad inputs tried / crashes" line, or empty */
 };
 
@@ -130,6 +163,8 @@ int skb_report_build(const struct skb_results *runs, int nruns, const cJSON *ref
 int skb_report_render_md(const struct skb_report *rep, FILE *f);
 int skb_report_render_html(const struct skb_report *rep, const char *plot_dir, FILE *f);
 void skb_report_free(struct skb_report *rep);
+/* a fresh zeroed plot entry (the list grows; NULL only out of memory) */
+struct skb_plot_entry *skb_report_plot_new(struct skb_report *rep);
 /* find a table by id, NULL if absent */
 const struct skb_rtable *skb_report_table(const struct skb_report *rep, const char *id);
 /* read a libFuzzer log: fills rep->fuzz; 0 if read */
@@ -180,6 +215,88 @@ struct skb_gbench {
 };
 int skb_gbench_collect(const cJSON *doc, struct skb_gbench *g);
 void skb_gbench_free(struct skb_gbench *g);
+
+/* ---- the experiment descriptors: one per experiment, one list ----
+ *
+ * An experiment is described once, in reports/experiment_list.c's list
+ * skb_experiment_list[]: how it runs (its harness-side struct skb_experiment,
+ * harness/skb_run.h: name, description, run hook), the results files it
+ * writes with each file's schema check, its report sections, its plots and
+ * its nightly gate.  The list lives here, in reports/, because reports/ may
+ * use harness/ but harness/ may not use reports/ (README "Layout"): the run
+ * half of an experiment stays below the report half and never sees it.
+ * `run`, `list`, `report` and `compare` all iterate this one list. */
+
+/* what a section, plot or results file lists per method: the report adds a
+ * row (or a "not plotted" note) naming every registry method it lacks, with
+ * the reason its hooks give (methods/skb_method.h) */
+enum skb_method_need {
+    SKB_NEED_NONE = 0,     /* not a per-method table */
+    SKB_NEED_BLEND,        /* the blend form (properties, FLOPs) */
+    SKB_NEED_SKIN,         /* the double skin path (CPU timings) */
+    SKB_NEED_F32,          /* the single-precision fast path (f32 hook) */
+    SKB_NEED_SHADER,       /* a GLSL shader whose cpu_method is the method */
+    SKB_NEED_REFIT         /* an on-demand refit hook (spheres, CD) */
+};
+
+struct skb_method;
+/* why method m cannot appear where `need` is needed ("no f32 kernel", "no
+ * refit hook: bottom-up only", ...), or NULL when its hooks allow it.  For
+ * SKB_NEED_SHADER the shaders are those a gpu.json lists (doc, may be NULL). */
+const char *skb_method_absent_reason(const struct skb_method *m, int need, const cJSON *gpu_doc);
+
+struct skb_result_file {
+    const char *file;          /* "cpu.json" */
+    int meta;                  /* 1: starts with the skinbench metadata (schema_version, seed, machine) */
+    /* the file's own contract beyond the metadata; msg names path and field */
+    int (*check)(const cJSON *doc, const char *path, char *msg, size_t msglen);
+    /* the method names the file holds results for (into out, at most max;
+     * returns the count): compare lists those the baseline lacks as new.
+     * May be NULL (the file is not per method). */
+    int (*methods)(const cJSON *doc, const char **out, int max);
+};
+
+struct skb_report_section {
+    const char *id;            /* the table's id ("fig18") */
+    int need;                  /* enum skb_method_need: SKB_NEED_NONE if not per method */
+    void (*build)(struct skb_report *rep);
+    /* why a method whose hooks allow it has no row here although the
+     * results hold it (e.g. "shown in Table 6.1"); NULL: it should have one */
+    const char *elsewhere;
+};
+
+struct skb_report_plot {
+    const char *stem;          /* plot file stem prefix ("cpu-times") */
+    int need;                  /* enum skb_method_need of its series */
+    /* writes its plot(s) of run r under dir (stems end in sfx), recording
+     * each in rep->plots */
+    void (*write)(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
+};
+
+/* a nightly gate reports through these (compare.c implements them) */
+struct skb_gate;
+void skb_gate_regression(struct skb_gate *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void skb_gate_note(struct skb_gate *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+struct skb_experiment;         /* harness/skb_run.h */
+struct skb_experiment_desc {
+    const struct skb_experiment *run;          /* name, description, run hook */
+    const struct skb_result_file *files;       /* ends with { NULL } */
+    const struct skb_report_section *sections; /* in report order; ends with { NULL } */
+    const struct skb_report_plot *plots;       /* ends with { NULL }; may be NULL */
+    /* exact gates on this experiment's files (base and cur both loaded);
+     * may be NULL.  A file the baseline had and the current run lacks is a
+     * regression without a hook (compare.c). */
+    void (*gate)(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
+};
+
+/* NULL-terminated, in the order `run all` executes and the report shows them */
+extern const struct skb_experiment_desc *const skb_experiment_list[];
+const struct skb_experiment_desc *skb_experiment_desc_find(const char *name);
+/* name of a registered experiment (its run half) */
+const char *skb_experiment_desc_name(const struct skb_experiment_desc *d);
+/* the descriptor's index of results file `file` of d in skb_results.doc */
+int skb_experiment_file_index(const struct skb_experiment_desc *d, int nth);
 
 /* copy directory src over dst atomically (dst replaced by rename) */
 int skb_dir_replace(const char *src, const char *dst, char *msg, size_t msglen);

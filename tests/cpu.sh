@@ -35,6 +35,18 @@ for name, o in ds.items():
     for m, c in o.get("checks", {}).get("f32", {}).items():   # issue 15: what the fast timing includes
         if c.get("normals") not in ("renormalise", "shader", "none"): errs.append("%s/%s f32: normals %r" % (name, m, c.get("normals")))
         if not (isinstance(c.get("bytes_per_vertex"), int) and c["bytes_per_vertex"] >= 48): errs.append("%s/%s f32: bytes_per_vertex %r" % (name, m, c.get("bytes_per_vertex")))
+# issue 14: DLB's judged row is the pre-computed (hierarchy) variant, Algorithm 2
+# per vertex is timed beside it; DIB's work beside its time
+for name, o in ds.items():
+    dbl = o.get("checks", {}).get("double", {})
+    if "dlb" in o["ms"]:
+        if "pre-computed" not in dbl.get("dlb", {}).get("variant", ""): errs.append("%s: dlb variant %r" % (name, dbl.get("dlb")))
+        if "Algorithm 2" not in dbl.get("dlb+alg2", {}).get("variant", ""): errs.append("%s: no dlb+alg2 variant" % name)
+w = ds.get("bcn_human", {}).get("dib_work", {})
+h = w.get("iterations_histogram", {})
+if not h or abs(sum(h.values()) - w.get("vertex_blends", -1)) > 0.5: errs.append("bcn_human dib_work histogram %r" % w)
+for k in ("logs_per_vertex", "exps_per_vertex", "log_ns", "exp_ns", "dib_minus_dlb_ms"):
+    if not (isinstance(w.get(k), (int, float)) and w[k] >= 0): errs.append("bcn_human dib_work %s %r" % (k, w.get(k)))
 opts = {(m, c.get("normals"), c.get("bytes_per_vertex")) for o in ds.values() for m, c in o.get("checks", {}).get("f32", {}).items()}
 for want in (("linear", "renormalise", 72), ("linear+nrm_shader", "shader", 72), ("linear+nrm_none", "none", 48)):
     if want not in opts: errs.append("no f32 kernel timed as %s (normals %s, %d bytes/vertex)" % want)

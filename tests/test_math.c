@@ -373,6 +373,222 @@ static void test_reformulated_kernels_match_old_formulas(void **state)
     gsl_rng_free(r);
 }
 
+/* a random skinned mesh for the skin-path reformulation checks: NJ joints
+ * in a random tree, 1-4 influences per vertex, convex weights */
+#define RM_NV 400
+#define RM_NJ 9
+struct rmesh {
+    struct skb_mesh m;
+    double pos[3 * RM_NV], nrm[3 * RM_NV], weight[4 * RM_NV], mats[16 * RM_NJ];
+    int joint[4 * RM_NV], parent[RM_NJ];
+};
+
+static void random_mesh(gsl_rng *r, struct rmesh *x)
+{
+    memset(x, 0, sizeof *x);
+    for (int j = 0; j < RM_NJ; j++)
+        x->parent[j] = j ? (int)gsl_rng_uniform_int(r, (unsigned long)j) : -1;
+    for (int v = 0; v < RM_NV; v++) {
+        int n = 1 + (int)gsl_rng_uniform_int(r, 4);
+        double w[4];
+        skb_test_random_weights(r, n, w);
+        for (int k = 0; k < n; k++) {
+            x->joint[4 * v + k] = (int)gsl_rng_uniform_int(r, RM_NJ);
+            x->weight[4 * v + k] = w[k];
+        }
+        double nn = 0;
+        for (int i = 0; i < 3; i++) {
+            x->pos[3 * v + i] = 4 * gsl_rng_uniform(r) - 2;
+            x->nrm[3 * v + i] = gsl_ran_gaussian(r, 1);
+            nn += x->nrm[3 * v + i] * x->nrm[3 * v + i];
+        }
+        for (int i = 0; i < 3; i++)
+            x->nrm[3 * v + i] /= sqrt(nn);
+    }
+    x->m.nverts = RM_NV;
+    x->m.njoints = RM_NJ;
+    x->m.pos = x->pos;
+    x->m.nrm = x->nrm;
+    x->m.joint = x->joint;
+    x->m.weight = x->weight;
+    x->m.parent = x->parent;
+}
+
+/* the old DLB skin of one vertex: gathered copies, the guard with a square
+ * root per input, Algorithm 1 with two normalisations (skb_dq_transform_*) */
+static int old_dlb_skin_vertex(const struct skb_mesh *m, const void *state, int v, double x[3], double n[3])
+{
+    struct skb_dq q[SKB_MAX_INFLUENCES], b;
+    double w[SKB_MAX_INFLUENCES], ref = 0;
+    int cnt = skb__dq_gather(m, state, v, q, w);
+    memset(&b, 0, sizeof b);
+    for (int i = 0; i < cnt; i++) {
+        skb_dq_axpy(w[i], &q[i], &b);
+        ref += w[i] * skb_quat_norm(&q[i].r);
+    }
+    if (skb__dlb_cancelled(&b, ref))
+        return SKB_ECANCEL;
+    skb_dq_transform_point(&b, m->pos + 3 * v, x);
+    skb_dq_transform_normal(&b, m->nrm + 3 * v, n);
+    return 0;
+}
+
+/* the old DIB (methods/dib.c before issue 14, verbatim but for names):
+ * skb__dlb_sum's start with the square-root guard, every pass through
+ * skb_math.c, the confirming pass also for n = 1 and 2, a final
+ * normalisation */
+static int old_dib(int n, const double *w, struct skb_dq *q, double precision, int max_iter, struct skb_dq *b,
+                   int *iterations)
+{
+    struct skb_dq s;
+    double ref = 0;
+    memset(&s, 0, sizeof s);
+    for (int i = 0; i < n; i++) {
+        skb_dq_axpy(w[i], &q[i], &s);
+        ref += w[i] * skb_quat_norm(&q[i].r);
+    }
+    if (skb__dlb_cancelled(&s, ref) || skb_dq_normalize(&s, b) < 0)
+        return SKB_ECANCEL;
+    int it = 0;
+    for (;;) {
+        struct skb_dq x, bc, d, l, e, nb;
+        memset(&x, 0, sizeof x);
+        skb_dq_conj(b, &bc);
+        for (int i = 0; i < n; i++) {
+            skb_dq_mul(&bc, &q[i], &d);
+            skb_dq_log(&d, &l);
+            skb_dq_axpy(w[i], &l, &x);
+        }
+        double nx = sqrt(skb_quat_dot(&x.r, &x.r) + skb_quat_dot(&x.d, &x.d));
+        int converged = nx < precision;
+        if (!converged && it >= max_iter)
+            break;
+        skb_dq_exp(&x, &e);
+        skb_dq_mul(b, &e, &nb);
+        *b = nb;
+        if (converged)
+            break;
+        it++;
+    }
+    struct skb_dq u;
+    if (skb_dq_normalize(b, &u) == 0)
+        *b = u;
+    *iterations = it;
+    return 0;
+}
+
+/* the old DIB skin of one vertex */
+static int old_dib_skin_vertex(const struct skb_mesh *m, const void *state, int v, double x[3], double n[3],
+                               int *iterations)
+{
+    struct skb_dq q[SKB_MAX_INFLUENCES], b;
+    double w[SKB_MAX_INFLUENCES];
+    struct skb_params prm;
+    skb_params_default(&prm);
+    int cnt = skb__dq_gather(m, state, v, q, w);
+    int rc = old_dib(cnt, w, q, prm.dib_precision, prm.dib_max_iter, &b, iterations);
+    if (rc < 0)
+        return rc;
+    skb_dq_transform_point(&b, m->pos + 3 * v, x);
+    skb_dq_transform_normal(&b, m->nrm + 3 * v, n);
+    return 0;
+}
+
+/* DIB's blend (issue 14: one division per log / exp, one input returned,
+ * n = 2 without the confirming pass) against the old code on random inputs */
+static void test_dib_blend_matches_old(void **state)
+{
+    gsl_rng *r = skb_test_rng();
+    const struct skb_method *dib = skb_method_find("dib");
+    struct skb_params prm;
+    skb_params_default(&prm);
+    double worst = 0;
+    for (int k = 0; k < 2000; k++) {
+        int n = 1 + k % 8, it_old = 0;
+        double mats[16 * 8], w[8], a[16], b[16];
+        struct skb_dq q[8], u;
+        for (int i = 0; i < n; i++)
+            skb_test_random_rigid(r, k % 2 ? SKB_PI : 0.5 * SKB_PI, 10, mats + 16 * i);
+        skb_test_random_weights(r, n, w);
+        struct skb_blend_in in = { n, w, mats, NULL };
+        struct skb_blend_stats st;
+        assert_int_equal(skb_blend(dib, &in, &prm, a, &st, NULL, 0), 0);
+        for (int i = 0; i < n; i++)
+            skb_dq_from_mat4(mats + 16 * i, &q[i]);
+        skb__dq_antipodal_pivot(n, 0, q);
+        assert_int_equal(old_dib(n, w, q, prm.dib_precision, prm.dib_max_iter, &u, &it_old), 0);
+        skb_dq_to_mat4(&u, b);
+        assert_int_equal(st.iterations, it_old);
+        worst = fmax(worst, rel_diff(a, b, 16));
+        if (!(worst <= REFORM_TOL))
+            fail_msg("input %d (n = %d): DIB differs from the old code by %.3g relative > %g", k, n, worst, REFORM_TOL);
+    }
+    print_message("2000 DIB blends: worst relative difference to the old code %.3g\n", worst);
+    gsl_rng_free(r);
+}
+
+/* the skin paths' reformulations (issue 14: the sum straight from the joint
+ * table, the guard from per-joint norms, Algorithm 1 over <b0,b0> with no
+ * square root) against the old per-vertex code, for every sign rule */
+static void test_skin_reformulations_match_old(void **state)
+{
+    gsl_rng *r = skb_test_rng();
+    static struct rmesh x;
+    static double pos[3 * RM_NV], nrm[3 * RM_NV];
+    const struct skb_method *dlb = skb_method_find("dlb"), *dib = skb_method_find("dib");
+    double worst = 0;
+    int vertices = 0;
+    for (int k = 0; k < 20; k++) {
+        random_mesh(r, &x);
+        for (int j = 0; j < RM_NJ; j++)
+            skb_test_random_rigid(r, SKB_PI, 10, x.mats + 16 * j);
+        struct skb_pose p = { RM_NJ, x.mats, NULL };
+        for (int mode = 0; mode < 3; mode++) {
+            struct skb_params prm;
+            struct skb_skinner sk;
+            skb_params_default(&prm);
+            prm.antipodal = mode;
+            assert_int_equal(skb_skin_init(&sk, dlb, &x.m, NULL, 0), 0);
+            int rc = skb_skin_pose(&sk, &p, &prm, pos, nrm, NULL, 0);
+            for (int v = 0; rc == 0 && v < RM_NV; v++) {
+                double ox[3], on[3];
+                assert_int_equal(old_dlb_skin_vertex(&x.m, sk.state, v, ox, on), 0);
+                worst = fmax(worst, rel_diff(pos + 3 * v, ox, 3));
+                worst = fmax(worst, rel_diff(nrm + 3 * v, on, 3));
+                vertices++;
+            }
+            if (rc != 0)   /* NONE / HIERARCHY may cancel: then the old code must too */
+                assert_int_equal(rc, SKB_ECANCEL);
+            skb_skin_fini(&sk);
+            /* DIB: same blends and the same iteration counts (pose_stats) */
+            assert_int_equal(skb_skin_init(&sk, dib, &x.m, NULL, 0), 0);
+            rc = skb_skin_pose(&sk, &p, &prm, pos, nrm, NULL, 0);
+            int oldmax = 0;
+            for (int v = 0; rc == 0 && v < RM_NV; v++) {
+                double ox[3], on[3];
+                int it = 0;
+                assert_int_equal(old_dib_skin_vertex(&x.m, sk.state, v, ox, on, &it), 0);
+                worst = fmax(worst, rel_diff(pos + 3 * v, ox, 3));
+                worst = fmax(worst, rel_diff(nrm + 3 * v, on, 3));
+                oldmax = it > oldmax ? it : oldmax;
+                vertices++;
+            }
+            if (rc == 0) {
+                struct skb_pose_stats st;
+                assert_int_equal(dib->pose_stats(&x.m, sk.state, &st), 0);
+                assert_int_equal(st.max_iterations, oldmax);
+            }
+            skb_skin_fini(&sk);
+        }
+        if (!(worst <= REFORM_TOL))
+            fail_msg("mesh %d: the DLB / DIB skin differs from the old per-vertex code by %.3g relative > %g", k,
+                     worst, REFORM_TOL);
+    }
+    assert_true(vertices > 0);
+    print_message("%d vertices: worst relative difference of the skin paths to the old code %.3g\n", vertices, worst);
+    gsl_rng_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -384,6 +600,8 @@ int main(void)
         cmocka_unit_test(test_rigid_log_exp),
         cmocka_unit_test(test_rigid_error_detects_scale),
         cmocka_unit_test(test_reformulated_kernels_match_old_formulas),
+        cmocka_unit_test(test_skin_reformulations_match_old),
+        cmocka_unit_test(test_dib_blend_matches_old),
     };
     return cmocka_run_group_tests_name("math", tests, NULL, NULL);
 }

@@ -25,11 +25,26 @@ static void test_median_keeps_input(void **state)
     assert_true(isnan(skb_median(x, 0)));
 }
 
+/* quartiles by linear interpolation between order statistics (R type 7):
+ * 1 2 3 4 -> 1.75, 2.5, 3.25; the median agrees with skb_sorted_median */
+static void test_sorted_quantile(void **state)
+{
+    (void)state;
+    double x[] = { 1, 2, 3, 4 }, one[] = { 7 };
+    assert_true(fabs(skb_sorted_quantile(x, 4, 0.25) - 1.75) < 1e-15);
+    assert_true(fabs(skb_sorted_quantile(x, 4, 0.75) - 3.25) < 1e-15);
+    assert_true(skb_sorted_quantile(x, 4, 0.5) == skb_sorted_median(x, 4));
+    assert_true(skb_sorted_quantile(x, 4, 0) == 1 && skb_sorted_quantile(x, 4, 1) == 4);
+    assert_true(skb_sorted_quantile(one, 1, 0.25) == 7);
+    assert_true(isnan(skb_sorted_quantile(x, 0, 0.5)) && isnan(skb_sorted_quantile(x, 4, 1.5)));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sorted_median),
         cmocka_unit_test(test_median_keeps_input),
+        cmocka_unit_test(test_sorted_quantile),
     };
     return cmocka_run_group_tests_name("stats", tests, NULL, NULL);
 }

@@ -1,0 +1,240 @@
+/* experiment_list.c — the one list of experiments: each descriptor ties an
+ * experiment's run half (harness/exp_<name>.c, struct skb_experiment) to its
+ * results files and their schema checks, its report sections, its plots and
+ * its nightly gate (reports/skb_report.h).  `run`, `list`, `report` and
+ * `compare` all read this list.  Adding an experiment: one file defining a
+ * `const struct skb_experiment_desc skb_desc_<name>` (and its run half), and
+ * one line below (README "Adding an experiment"). */
+#include <stdio.h>
+#include <string.h>
+#include "report_internal.h"
+#include "skb_run.h"
+
+/* ---- the method names each results file holds (compare lists new ones) ---- */
+
+static int add_name(const char *name, const char **out, int n, int max)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(out[i], name) == 0)
+            return n;
+    if (n < max)
+        out[n++] = name;
+    return n;
+}
+
+static int add_keys(const cJSON *map, const char **out, int n, int max)
+{
+    const cJSON *x;
+    cJSON_ArrayForEach(x, map)
+        if (x->string)
+            n = add_name(x->string, out, n, max);
+    return n;
+}
+
+static int methods_properties(const cJSON *doc, const char **out, int max)
+{
+    int n = add_keys(skb__jget(doc, "verdicts"), out, 0, max);
+    return add_keys(skb__jget(doc, "verdicts_other_methods"), out, n, max);
+}
+
+static int methods_flops(const cJSON *doc, const char **out, int max)
+{
+    return add_keys(skb__jget(doc, "fits"), out, 0, max);
+}
+
+static int methods_cpu(const cJSON *doc, const char **out, int max)
+{
+    int n = 0;
+    const cJSON *d;
+    cJSON_ArrayForEach(d, skb__jget(doc, "datasets"))
+        n = add_keys(skb__jget(d, "ms"), out, n, max);
+    return n;
+}
+
+static int methods_gpu(const cJSON *doc, const char **out, int max)
+{
+    int n = 0;
+    const cJSON *s;
+    cJSON_ArrayForEach(s, skb__jget(doc, "shaders"))
+        if (skb__jstr(skb__jget(s, "cpu_method")))
+            n = add_name(skb__jget(s, "cpu_method")->valuestring, out, n, max);
+    return n;
+}
+
+static int methods_spheres(const cJSON *doc, const char **out, int max)
+{
+    int n = 0;
+    const cJSON *d;
+    cJSON_ArrayForEach(d, skb__jget(doc, "datasets"))
+        n = add_keys(skb__jget(d, "refit_time"), out, n, max);
+    return n;
+}
+
+static int methods_cd(const cJSON *doc, const char **out, int max)
+{
+    int n = 0;
+    const cJSON *s;
+    cJSON_ArrayForEach(s, skb__jget(doc, "scenarios"))
+        n = add_keys(skb__jget(s, "methods"), out, n, max);
+    return n;
+}
+
+/* ---- sections that take arguments ---- */
+
+static void table52(struct skb_report *rep)
+{
+    static const char *const t52[] = { "lbs", "bottom_up", "best", NULL };
+    skb__report_sphere_table(rep, "table52", "Thesis Table 5.2: average sphere radius per level, LBS refits",
+                             "table_5_2", t52, 0);
+}
+
+static void table61(struct skb_report *rep)
+{
+    static const char *const t61[] = { "lbs", "sbs", "best", NULL };
+    skb__report_sphere_table(rep, "table61", "Thesis Table 6.1 / 002 Table 1: sphere radius per level, SBS and new refits",
+                             "table_6_1", t61, 1);
+}
+
+/* ---- the built-in experiments (harness/exp_<name>.c run them) ---- */
+
+static const struct skb_experiment_desc desc_properties = {
+    .run = &skb_exp_properties,
+    .files = (const struct skb_result_file[]){
+        { "properties.json", 1, skb__check_properties, methods_properties }, { NULL, 0, NULL, NULL } },
+    .sections = (const struct skb_report_section[]){
+        { "table41", SKB_NEED_BLEND, skb__report_table41, NULL }, { NULL, 0, NULL, NULL } },
+    .gate = skb__gate_properties,
+};
+
+static const struct skb_experiment_desc desc_flops = {
+    .run = &skb_exp_flops,
+    .files = (const struct skb_result_file[]){
+        { "flops.json", 1, skb__check_flops, methods_flops }, { NULL, 0, NULL, NULL } },
+    .sections = (const struct skb_report_section[]){
+        { "flops", SKB_NEED_BLEND, skb__report_flops, NULL }, { NULL, 0, NULL, NULL } },
+    .gate = skb__gate_flops,
+};
+
+static const struct skb_experiment_desc desc_bounds = {
+    .run = &skb_exp_bounds,
+    .files = (const struct skb_result_file[]){ { "bounds.json", 1, skb__check_bounds, NULL }, { NULL, 0, NULL, NULL } },
+    .sections = (const struct skb_report_section[]){
+        { "bounds", SKB_NEED_NONE, skb__report_bounds, NULL }, { NULL, 0, NULL, NULL } },
+    .plots = (const struct skb_report_plot[]){
+        { "bounds", SKB_NEED_NONE, skb__plot_bounds }, { "dib-iterations", SKB_NEED_NONE, skb__plot_dib },
+        { NULL, 0, NULL } },
+};
+
+static const struct skb_experiment_desc desc_cpu = {
+    .run = &skb_exp_cpu,
+    .files = (const struct skb_result_file[]){
+        { "cpu.json", 1, skb__check_cpu, methods_cpu }, { "cpu-gbench.json", 0, skb__check_gbench, NULL },
+        { NULL, 0, NULL, NULL } },
+    .sections = (const struct skb_report_section[]){
+        { "fig18", SKB_NEED_SKIN, skb__report_fig18, NULL }, { "fast", SKB_NEED_F32, skb__report_fast, NULL },
+        { "table32", SKB_NEED_NONE, skb__report_table32, NULL }, { NULL, 0, NULL, NULL } },
+    .plots = (const struct skb_report_plot[]){ { "cpu-times", SKB_NEED_SKIN, skb__plot_cpu }, { NULL, 0, NULL } },
+    .gate = skb__gate_cpu,
+};
+
+static const struct skb_experiment_desc desc_gpu = {
+    .run = &skb_exp_gpu,
+    .files = (const struct skb_result_file[]){ { "gpu.json", 1, skb__check_gpu, methods_gpu }, { NULL, 0, NULL, NULL } },
+    .sections = (const struct skb_report_section[]){
+        { "fig19", SKB_NEED_SHADER, skb__report_fig19, NULL }, { "gpu", SKB_NEED_SHADER, skb__report_gpu_times, NULL },
+        { "arm_volume", SKB_NEED_SKIN, skb__report_arm_volume, NULL }, { "heat_map", SKB_NEED_SKIN, skb__report_heat_map, NULL },
+        { NULL, 0, NULL, NULL } },
+    .plots = (const struct skb_report_plot[]){
+        { "gpu-times", SKB_NEED_SHADER, skb__plot_gpu }, { "arm-volume", SKB_NEED_SKIN, skb__plot_arm_volume },
+        { "arm-section", SKB_NEED_SKIN, skb__plot_arm_section }, { NULL, 0, NULL } },
+    .gate = skb__gate_gpu,
+};
+
+static const struct skb_experiment_desc desc_spheres = {
+    .run = &skb_exp_spheres,
+    .files = (const struct skb_result_file[]){
+        { "spheres.json", 1, skb__check_spheres, methods_spheres }, { NULL, 0, NULL, NULL } },
+    .sections = (const struct skb_report_section[]){
+        { "table52", SKB_NEED_REFIT, table52, "refits other than LBS are in the Table 6.1 section" },
+        { "table61", SKB_NEED_REFIT, table61, "the LBS refit is in the Table 5.2 section" },
+        { "spheretree", SKB_NEED_REFIT, skb__report_sphere_tree, NULL }, { NULL, 0, NULL, NULL } },
+    .plots = (const struct skb_report_plot[]){
+        { "sphere-radii", SKB_NEED_REFIT, skb__plot_spheres }, { NULL, 0, NULL } },
+};
+
+static const struct skb_experiment_desc desc_cd = {
+    .run = &skb_exp_cd,
+    .files = (const struct skb_result_file[]){ { "cd.json", 1, skb__check_cd, methods_cd }, { NULL, 0, NULL, NULL } },
+    .sections = (const struct skb_report_section[]){
+        { "table53", SKB_NEED_NONE, skb__report_table53, NULL }, { "table62", SKB_NEED_REFIT, skb__report_table62, NULL },
+        { NULL, 0, NULL, NULL } },
+    .plots = (const struct skb_report_plot[]){ { "cd-scaling", SKB_NEED_NONE, skb__plot_cd }, { NULL, 0, NULL } },
+};
+
+/* the list: one line per experiment, in the order `run all` executes them
+ * and the report shows them.  The built-in ones come first, in this order
+ * (their results files have fixed slots, enum skb_rfile). */
+const struct skb_experiment_desc *const skb_experiment_list[] = {
+    &desc_properties,
+    &desc_flops,
+    &desc_bounds,
+    &desc_cpu,
+    &desc_gpu,
+    &desc_spheres,
+    &desc_cd,
+    NULL
+};
+
+const char *skb_experiment_desc_name(const struct skb_experiment_desc *d)
+{
+    return d->run->name;
+}
+
+const struct skb_experiment_desc *skb_experiment_desc_find(const char *name)
+{
+    for (int i = 0; skb_experiment_list[i]; i++)
+        if (strcmp(skb_experiment_desc_name(skb_experiment_list[i]), name) == 0)
+            return skb_experiment_list[i];
+    return NULL;
+}
+
+int skb_experiment_file_index(const struct skb_experiment_desc *d, int nth)
+{
+    return d->files && d->files[nth].file ? skb_rfile_find(d->files[nth].file) : -1;
+}
+
+/* ---- compare: what the current run has and the baseline lacks ---- */
+
+/* the methods of one results file in cur that base does not hold */
+static void new_methods(struct skb_gate *g, const struct skb_result_file *rf, const cJSON *a, const cJSON *b)
+{
+    const char *ma[256], *mb[256];
+    int na = rf->methods(a, ma, 256), nb = rf->methods(b, mb, 256);
+    for (int j = 0; j < nb; j++) {
+        int seen = 0;
+        for (int i = 0; i < na && !seen; i++)
+            seen = strcmp(ma[i], mb[j]) == 0;
+        if (!seen)
+            skb_gate_note(g, "NEW method %s in %s (not in the baseline)", mb[j], rf->file);
+    }
+}
+
+void skb__gate_new_items(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur)
+{
+    for (int e = 0; skb_experiment_list[e]; e++) {
+        const struct skb_experiment_desc *d = skb_experiment_list[e];
+        for (int i = 0; d->files && d->files[i].file; i++) {
+            int fi = skb_rfile_find(d->files[i].file);
+            if (!cur->doc[fi])
+                continue;
+            if (!base->doc[fi] && !base->err[fi][0])
+                skb_gate_note(g, "NEW experiment %s: %s is not in the baseline (not compared)", skb_experiment_desc_name(d),
+                              d->files[i].file);
+            else if (base->doc[fi] && d->files[i].methods)
+                new_methods(g, &d->files[i], base->doc[fi], cur->doc[fi]);
+        }
+    }
+    for (int i = 0; i < cur->nunknown && i < SKB_MAX_UNKNOWN; i++)
+        skb_gate_note(g, "%s/%s: unknown results file (no registered experiment writes it): not compared", cur->dir,
+                      cur->unknown[i]);
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Issue 12 acceptance B: a new experiment is one file plus one line.  On a
+# copy of the tree, tests/extra/exp_rigidity.c is added by exactly the steps
+# of README "Adding an experiment" (copy it to reports/, one extern and one
+# line in reports/experiment_list.c's list); the copy builds, and the
+# experiment runs, its JSON is validated (a broken file is named with its
+# field), it has its report section with a row per registry method, and
+# compare lists it as new against a run without it and gates it.  The
+# original binary, which lacks it, names its file as unknown instead of
+# ignoring it.
+set -u
+exe=$(realpath "${1:-./skinbench}")
+src=$(cd "$(dirname "$0")/.." && pwd)
+bdir=$(dirname "$exe")
+fail=0
+ok() { echo "ok   $*"; }
+bad() { echo "FAIL $*"; fail=1; }
+if [ -n "${SKB_ASAN:-}" ] || [ ! -f "$bdir/libskb.a" ]; then
+  echo "SKIP extra_experiment: needs a plain build directory next to skinbench (not under make asan)"; exit 0
+fi
+tmp=$(mktemp -d)
+trap '[ -n "${SKB_KEEP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"' EXIT
+tree="$tmp/tree"
+. "$src/tests/extra/copy_tree.sh"
+copy_tree "$src" "$bdir" "$tree"
+
+# README "Adding an experiment", step 1: the experiment file
+cp "$src/tests/extra/exp_rigidity.c" "$tree/reports/exp_rigidity.c"
+# step 2: its extern above the list, its line at the end of the list
+lst="$tree/reports/experiment_list.c"
+sed -i 's/^const struct skb_experiment_desc \*const skb_experiment_list\[\] = {$/extern const struct skb_experiment_desc skb_desc_rigidity;\n&/' "$lst"
+sed -i '/^const struct skb_experiment_desc \*const skb_experiment_list\[\] = {/,/^};/s/^    NULL$/    \&skb_desc_rigidity,\n    NULL/' "$lst"
+[ "$(grep -c 'skb_desc_rigidity' "$lst")" -eq 2 ] && ok "experiment_list.c: extern and list line added" \
+  || { bad "experiment_list.c edit"; exit 1; }
+if make -C "$tree" -j2 BUILD=build skinbench > "$tmp/make.log" 2>&1; then ok "copy builds with the extra experiment"; else
+  bad "copy does not build"; tail -20 "$tmp/make.log"; exit 1; fi
+xsb="$tree/build/skinbench"
+"$xsb" list experiments | grep -q '^  rigidity ' && ok "list experiments shows rigidity" || bad "list experiments lacks rigidity"
+"$xsb" run --help | grep -q '^  rigidity ' && ok "run --help shows rigidity" || bad "run --help lacks rigidity"
+
+# it runs (alone and within run all's order) and writes its validated JSON
+"$exe" run properties --quick --quiet --out "$tmp/base" 2> "$tmp/base.log" || bad "baseline run properties"
+"$xsb" run properties rigidity --quick --quiet --out "$tmp/cur" 2> "$tmp/cur.log" \
+  && ok "run properties rigidity" || { bad "run rigidity"; tail -5 "$tmp/cur.log"; }
+grep -q '"experiment":[[:space:]]*"rigidity"' "$tmp/cur/rigidity.json" && ok "rigidity.json written with its metadata" \
+  || bad "rigidity.json missing or without metadata"
+"$xsb" report --results "$tmp/cur" --out "$tmp/rep" > "$tmp/report.log" 2>&1 && ok "report" || { bad "report"; cat "$tmp/report.log"; }
+md="$tmp/rep/report.md"
+grep -q '^## Rigidity of every blend' "$md" && ok "report.md has the rigidity section" || bad "report.md lacks the rigidity section"
+for m in $("$xsb" list methods | awk 'NR > 1 && /^  [^ ]/ {print $1}'); do
+  awk '/^## Rigidity/ { on = 1; next } on && /^## / { exit } on' "$md" | grep -qE "^\| $m \| ([0-9]|.*not applicable)" \
+    && ok "rigidity section: $m has a row" || bad "rigidity section: no row for $m"
+done
+grep -q 'id="t-rigidity"' "$tmp/rep/report.html" && ok "report.html has the rigidity table" || bad "report.html lacks it"
+
+# the build without the experiment names the file instead of ignoring it
+"$exe" report --results "$tmp/cur" --out "$tmp/rep-old" > "$tmp/old.log" 2>&1
+grep -q 'rigidity.json: unknown results file' "$tmp/old.log" && ok "a build without it names rigidity.json as unknown" \
+  || bad "a build without it is silent about rigidity.json"
+grep -q 'unknown results files.*rigidity.json' "$tmp/rep-old/report.md" && ok "its report lists the unknown file" \
+  || bad "its report does not list the unknown file"
+
+# compare: new against the baseline, gated against itself
+"$xsb" compare "$tmp/base" "$tmp/cur" > "$tmp/cmp.out" 2>&1
+grep -q 'NEW experiment rigidity: rigidity.json is not in the baseline' "$tmp/cmp.out" && ok "compare lists rigidity as new" \
+  || { bad "compare does not list rigidity as new"; cat "$tmp/cmp.out"; }
+cp -r "$tmp/cur" "$tmp/worse"
+sed -i '0,/"failed":[[:space:]]*0/s//"failed": 7/' "$tmp/worse/rigidity.json"
+"$xsb" compare "$tmp/cur" "$tmp/worse" > "$tmp/gate.out" 2>&1; rc=$?
+[ $rc -eq 1 ] && grep -q 'REGRESSION rigidity.json: .* failed 7 blends' "$tmp/gate.out" && ok "its gate fails a run with failed blends" \
+  || { bad "its gate (exit $rc)"; head -20 "$tmp/gate.out"; }
+
+# validated: a broken field is named, with a non-zero exit
+cp -r "$tmp/cur" "$tmp/bad"
+sed -i '0,/"max_rigid_error":[[:space:]]*[-0-9.e+]*/s//"max_rigid_error": "big"/' "$tmp/bad/rigidity.json"
+"$xsb" report --results "$tmp/bad" --out "$tmp/rep-bad" > "$tmp/bad.log" 2>&1; rc=$?
+[ $rc -ne 0 ] && grep -q 'rigidity.json: field "methods"\.".*"\."max_rigid_error": expected a non-negative number' "$tmp/bad.log" \
+  && ok "a broken rigidity.json is named with its field (exit $rc)" || { bad "broken rigidity.json (exit $rc)"; cat "$tmp/bad.log"; }
+"$xsb" compare "$tmp/cur" "$tmp/bad" > /dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && ok "compare refuses the broken file (exit 2)" || bad "compare on the broken file: exit $rc"
+exit $fail

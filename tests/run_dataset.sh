@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# `skinbench run --dataset FILE` (issue 17): a rigged, animated model that is
+# not in the catalogue (FBX/huesitos.fbx, and a glTF 2 file) goes through
+# every experiment that can take a mesh — cpu, gpu, spheres, cd and the
+# DLB-DIB gap of bounds name it in their results — while properties and
+# flops say in one line why they cannot; a malformed file, a model without
+# an animation, a missing file and a directory each get one line naming the
+# file and a non-zero exit, before any results are written.
+# Skipped when Debian's assimp-testmodels is not installed.
+set -u
+sb=${1:-./skinbench}; sb=$(cd "$(dirname "$sb")" && pwd)/$(basename "$sb")
+M=/usr/share/assimp/models
+model=$M/FBX/huesitos.fbx
+if [ ! -r "$model" ]; then echo "skip: assimp-testmodels not installed"; exit 0; fi
+pass=0; fail=0
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+ok()  { pass=$((pass+1)); }
+bad() { fail=$((fail+1)); echo "FAIL: $*"; }
+
+"$sb" run all --quick --dataset "$model" --out "$tmp/a" >"$tmp/a.out" 2>"$tmp/a.err"
+rc=$?
+[ "$rc" -eq 0 ] && ok || bad "run all --dataset $model: exit $rc: $(grep -v '^\[' "$tmp/a.err" | head -3)"
+for e in properties flops; do
+  n=$(grep -c "^\[$e\] not run on $model: .*takes no mesh" "$tmp/a.err")
+  [ "$n" -eq 1 ] && ok || bad "$e: $n 'not run on' lines (want 1 saying why)"
+  [ ! -e "$tmp/a/$e.json" ] && ok || bad "$e.json written although $e takes no model"
+done
+python3 - "$tmp/a" <<'EOF' && ok || bad "the model is not what the experiments ran on (above)"
+import json, sys
+d = sys.argv[1]; errs = []
+def j(n): return json.load(open("%s/%s.json" % (d, n)))
+cpu = j("cpu")
+if list(cpu["datasets"]) != ["huesitos.fbx"]: errs.append("cpu datasets %s" % list(cpu["datasets"]))
+ms = cpu["datasets"].get("huesitos.fbx", {}).get("ms", {})
+for m in ["linear", "qlb0", "sb", "logm", "dlb", "dib", "qb"]:
+    if not ms.get(m, 0) > 0: errs.append("cpu: no time for %s on the model" % m)
+if cpu["datasets"].get("huesitos.fbx", {}).get("vertices") != 128: errs.append("cpu: not the 128-vertex model")
+gpu = j("gpu")
+if "ms" in gpu:   # no "ms": no GL context here (a clean skip)
+    if list(gpu["ms"]) != ["huesitos.fbx"]: errs.append("gpu timed %s" % list(gpu["ms"]))
+    if not any("character_huesitos" in i["file"] for i in gpu["images"]): errs.append("gpu: no picture of the model")
+    mp = gpu.get("method_pictures", {}).get("scenes")
+    if mp is not None and not any(sc.get("dataset") == "huesitos.fbx" for sc in mp):
+        errs.append("gpu: the picture grid has no scene of the model")
+sp = j("spheres")
+if list(sp["datasets"]) != ["huesitos.fbx"]: errs.append("spheres datasets %s" % list(sp["datasets"]))
+cd = j("cd")
+if not cd["scaling_setup"]["model"].endswith("huesitos.fbx"): errs.append("cd scaling on %s" % cd["scaling_setup"]["model"])
+if not all(s["model"].endswith("huesitos.fbx") for s in cd["scenarios"].values()): errs.append("cd scenarios not on the model")
+if j("bounds")["dlb_dib_skinning"]["dataset"] != "huesitos.fbx": errs.append("bounds: DLB-DIB gap not on the model")
+for e in errs: print("FAIL:", e)
+sys.exit(1 if errs else 0)
+EOF
+# another format (glTF 2) through the mesh experiments
+g=$M/glTF2/simple_skin/simple_skin.gltf
+"$sb" run cpu spheres --quick --quiet --dataset "$g" --out "$tmp/g" 2>"$tmp/g.err" \
+  && python3 -c "import json,sys; sys.exit(list(json.load(open('$tmp/g/cpu.json'))['datasets']) != ['simple_skin.gltf'])" \
+  && ok || bad "glTF 2 model: $(head -2 "$tmp/g.err")"
+# only experiments that take no mesh: a usage error, one line
+"$sb" run flops properties --quick --dataset "$model" --out "$tmp/f" >"$tmp/f.out" 2>"$tmp/f.err"; rc=$?
+[ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/f.err")" -eq 1 ] && ok || bad "run flops --dataset: exit $rc, $(cat "$tmp/f.err")"
+
+# bad files: one line naming the file, non-zero exit, nothing written
+head -c 3000 "$M/FBX/animation_with_skeleton.fbx" >"$tmp/truncated.fbx"
+printf 'not a model\n' >"$tmp/garbage.fbx"
+mkdir "$tmp/dir.fbx"
+for f in "$tmp/truncated.fbx" "$tmp/garbage.fbx" "$M/X/test_cube_text.x" "$tmp/missing.fbx" "$tmp/dir.fbx"; do
+  "$sb" run cpu --quick --dataset "$f" --out "$tmp/bad" >"$tmp/b.out" 2>"$tmp/b.err"; rc=$?
+  if [ "$rc" -ne 0 ] && [ "$(wc -l <"$tmp/b.err")" -eq 1 ] && grep -qF "$f" "$tmp/b.err" && [ ! -e "$tmp/bad" ]; then ok
+  else bad "--dataset $f: exit $rc, stderr: $(head -3 "$tmp/b.err")"; fi
+done
+grep -q "no animation clip" <("$sb" run cpu --quick --dataset "$M/X/test_cube_text.x" --out "$tmp/bad" 2>&1) \
+  && ok || bad "a model without an animation is not named as such"
+
+echo "run_dataset: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
