@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "skb_results.h"
 #include "skb_run.h"
 #include "skb_dataset.h"
@@ -156,6 +157,10 @@ static void scene_place(struct scene *s, int i, const struct skb_dataset *d, int
 
 struct frame_result {
     double ms;
+    double cpu_ms;        /* this thread's CPU time over the same interval: ms minus it was spent descheduled */
+    double pose_ms;       /* of ms: posing every body (prepare; bottom-up: + skin all + refit all) */
+    double pose_cpu_ms;   /* of cpu_ms: the same */
+    double refit_cpu_ms, skin_cpu_ms; /* on demand: its refits and skins re-timed after the query (retime_on_demand) */
     long sphere_tests, pairs, refits, skinned;
     unsigned long long set_hash;   /* order-independent hash of the colliding pairs */
 };
@@ -178,12 +183,14 @@ static int scene_query(struct scene *s, int mode, int cdmode, const struct skb_p
 {
     int rc;
     memset(r, 0, sizeof *r);
-    double t0 = skb_clock_s();
+    double c0 = skb_thread_cpu_s(), t0 = skb_clock_s();
     for (int i = 0; i < s->n; i++) {
         struct skb_pose p = { s->mesh->njoints, s->mats + (size_t)16 * s->mesh->njoints * i, NULL };
         if ((rc = skb_sbody_pose(&s->b[i], &p, prm, mode, msg, msglen)) < 0)
             return rc;
     }
+    r->pose_ms = 1e3 * (skb_clock_s() - t0);
+    r->pose_cpu_ms = 1e3 * (skb_thread_cpu_s() - c0);
     for (int i = 0; i < s->n; i++)
         for (int j = i + 1; j < s->n; j++) {
             struct skb_cd_stats st;
@@ -202,6 +209,7 @@ static int scene_query(struct scene *s, int mode, int cdmode, const struct skb_p
             }
         }
     r->ms = 1e3 * (skb_clock_s() - t0);
+    r->cpu_ms = 1e3 * (skb_thread_cpu_s() - c0);
     for (int i = 0; i < s->n; i++) {
         r->refits += s->b[i].refits;
         r->skinned += s->b[i].skinned;
@@ -224,14 +232,58 @@ static int timed(struct scene *s, int mode, int cdmode, const struct skb_params 
     return 0;
 }
 
+/* the time split of an on-demand frame: the refits and vertex skins the
+ * last query made are interleaved with its traversal, so they are timed
+ * again right after it, on exactly the spheres and vertices it touched
+ * (stamped with the body's frame), best of RETIME_PASSES, in this thread's
+ * CPU time: passes of tens of ms on a loaded machine lose the core often, and
+ * the wall clock would count that (crowd_full, SBS: 34 ms wall against a
+ * frame of 14 ms CPU).  Warm caches make this a lower bound of their share. */
+#define RETIME_PASSES 3
+static int retime_on_demand(struct scene *s, struct frame_result *r)
+{
+    skb_real tmp[4];
+    for (int k = 0; k < RETIME_PASSES; k++) {
+        double t0 = skb_thread_cpu_s(), t1;
+        for (int i = 0; i < s->n; i++) {
+            struct skb_sbody *b = &s->b[i];
+            for (int n = 0; n < s->tree->nnodes; n++)
+                if (b->sstamp[n] == b->frame) {
+                    int rc = b->method->refit(s->tree, n, b->mesh, b->sk.state, b->scratch, tmp);
+                    if (rc < 0)
+                        return rc;
+                }
+        }
+        t1 = skb_thread_cpu_s();
+        for (int i = 0; i < s->n; i++) {
+            struct skb_sbody *b = &s->b[i];
+            for (int v = 0; v < b->mesh->nverts; v++)
+                if (b->vstamp[v] == b->frame) {
+                    int rc = b->method->skin(b->mesh, b->sk.state, v, v + 1, b->pos, NULL);
+                    if (rc < 0)
+                        return rc;
+                }
+        }
+        double rf = 1e3 * (t1 - t0), sk = 1e3 * (skb_thread_cpu_s() - t1);
+        r->refit_cpu_ms = k == 0 ? rf : fmin(r->refit_cpu_ms, rf);
+        r->skin_cpu_ms = k == 0 ? sk : fmin(r->skin_cpu_ms, sk);
+    }
+    return 0;
+}
+
 /* on demand and bottom-up for one frame; the colliding pairs must agree */
 static int both_modes(struct scene *s, int cdmode, const struct skb_params *prm, int rep,
                       struct frame_result *od, struct frame_result *bu, const char *what,
                       char *msg, size_t msglen)
 {
     int rc;
-    if ((rc = timed(s, SKB_REFIT_ON_DEMAND, cdmode, prm, rep, od, msg, msglen)) < 0
-        || (rc = timed(s, SKB_REFIT_BOTTOM_UP, cdmode, prm, rep, bu, msg, msglen)) < 0)
+    if ((rc = timed(s, SKB_REFIT_ON_DEMAND, cdmode, prm, rep, od, msg, msglen)) < 0)
+        return rc;
+    if ((rc = retime_on_demand(s, od)) < 0) {
+        snprintf(msg, msglen, "cd: %s: re-timing the on-demand refits failed: %s", what, skb_strerror(rc));
+        return rc;
+    }
+    if ((rc = timed(s, SKB_REFIT_BOTTOM_UP, cdmode, prm, rep, bu, msg, msglen)) < 0)
         return rc;
     /* full: the same set of pairs (count and hash); yes/no: the same answer */
     if (cdmode == SKB_CD_FULL ? od->pairs != bu->pairs || od->set_hash != bu->set_hash
@@ -293,11 +345,27 @@ static void add_result(cJSON *o, const struct frame_result *od, const struct fra
     skb_json_add_number(o, "spheres_refitted_on_demand", (double)od->refits / f);
     skb_json_add_number(o, "vertices_skinned_on_demand", (double)od->skinned / f);
     skb_json_add_number(o, "vertices_skinned_bottom_up", (double)bu->skinned / f);
+    /* the time split (ms per frame): where each way's time went */
+    skb_json_add_number(o, "on_demand_cpu_ms", od->cpu_ms / f);
+    skb_json_add_number(o, "bottom_up_cpu_ms", bu->cpu_ms / f);
+    skb_json_add_number(o, "on_demand_prepare_cpu_ms", od->pose_cpu_ms / f);
+    skb_json_add_number(o, "bottom_up_prepare_skin_refit_cpu_ms", bu->pose_cpu_ms / f);
+    skb_json_add_number(o, "on_demand_prepare_ms", od->pose_ms / f);
+    skb_json_add_number(o, "on_demand_query_ms", (od->ms - od->pose_ms) / f);
+    skb_json_add_number(o, "on_demand_refit_cpu_ms_retimed", od->refit_cpu_ms / f);
+    skb_json_add_number(o, "on_demand_skin_cpu_ms_retimed", od->skin_cpu_ms / f);
+    skb_json_add_number(o, "bottom_up_prepare_skin_refit_ms", bu->pose_ms / f);
+    skb_json_add_number(o, "bottom_up_query_ms", (bu->ms - bu->pose_ms) / f);
 }
 
 static void accumulate(struct frame_result *sum, const struct frame_result *r)
 {
     sum->ms += r->ms;
+    sum->pose_ms += r->pose_ms;
+    sum->cpu_ms += r->cpu_ms;
+    sum->pose_cpu_ms += r->pose_cpu_ms;
+    sum->refit_cpu_ms += r->refit_cpu_ms;
+    sum->skin_cpu_ms += r->skin_cpu_ms;
     sum->sphere_tests += r->sphere_tests;
     sum->pairs += r->pairs;
     sum->refits += r->refits;
@@ -583,6 +651,20 @@ static int scenarios(const struct skb_run_ctx *ctx, cJSON *root, char *msg, size
     return rc;
 }
 
+/* the 1-minute load average and the cores it shares (the times are wall
+ * clock: on a machine with more runnable threads than cores a frame can
+ * include time the process waited; *_cpu_ms shows how much) */
+static void add_load(cJSON *root, const char *key)
+{
+    double la[1];
+    cJSON *o = cJSON_AddObjectToObject(root, key);
+    if (getloadavg(la, 1) == 1)
+        skb_json_add_number(o, "one_minute", la[0]);
+    else
+        cJSON_AddNullToObject(o, "one_minute");
+    cJSON_AddNumberToObject(o, "online_cores", (double)sysconf(_SC_NPROCESSORS_ONLN));
+}
+
 static int cd_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
 {
     const struct skb_method *lbs = skb_method_find("linear");
@@ -593,10 +675,18 @@ static int cd_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
     }
     cJSON *root = skb_json_results_new(ctx, "cd");
     cJSON_AddStringToObject(root, "timing", "ms per query: prepare of every body + query (bottom-up: + skin all + refit all; "
-                            "fcl: + skin all + FCL OBBRSS bottom-up refit + fcl::collide)");
+                            "fcl: + skin all + FCL OBBRSS bottom-up refit + fcl::collide); best of the repeats of each frame. "
+                            "Split: on_demand_prepare_ms + on_demand_query_ms (its refits and skins inside) = on_demand_ms; "
+                            "bottom_up_prepare_skin_refit_ms + bottom_up_query_ms = bottom_up_ms; *_cpu_ms: this thread's CPU time over the "
+                            "same intervals (wall minus CPU: waiting for a core); on_demand_refit_cpu_ms_retimed / "
+                            "_skin_cpu_ms_retimed: the spheres and vertices the on-demand query touched, timed again after it "
+                            "(CPU time, warm)");
     cJSON_AddBoolToObject(root, "fcl_peer", skb_fcl_peer_available());
-    if ((rc = scaling(ctx, lbs, root, msg, msglen)) == 0 && (rc = scenarios(ctx, root, msg, msglen)) == 0)
+    add_load(root, "load_average_at_start");
+    if ((rc = scaling(ctx, lbs, root, msg, msglen)) == 0 && (rc = scenarios(ctx, root, msg, msglen)) == 0) {
+        add_load(root, "load_average_at_end");
         rc = skb_json_write_result(ctx, "cd.json", root, msg, msglen);
+    }
     cJSON_Delete(root);
     return rc;
 }

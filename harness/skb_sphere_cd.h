@@ -62,6 +62,9 @@ int skb_pose_strongest(const struct skb_mesh *m, const skb_real *poses, int npos
 const char *skb_refit_key(const struct skb_method *m);
 /* CLOCK_MONOTONIC in seconds */
 double skb_clock_s(void);
+/* the calling thread's CPU time in seconds (CLOCK_THREAD_CPUTIME_ID): a
+ * cost that excludes the time the thread waited for a core */
+double skb_thread_cpu_s(void);
 
 /* pose matrices placed in the world: out_j = world * mats_j */
 void skb_pose_place(const struct skb_pose *p, const skb_real world[16], skb_real *out_mats);

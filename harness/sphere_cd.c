@@ -215,6 +215,13 @@ const char *skb_refit_key(const struct skb_method *m)
     return m->name;
 }
 
+double skb_thread_cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 double skb_clock_s(void)
 {
     struct timespec ts;

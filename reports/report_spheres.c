@@ -23,6 +23,71 @@ static int sphere_trivial(const cJSON *sec, double r, double pr)
     return b > 0 && fabs(r - 1) <= b && fabs(pr - 1) <= b;
 }
 
+/* avg / reference of column `key` at level l (measured) and at paper index li */
+static void level_ratio(const cJSON *l, const cJSON *tab, int li, const char *key, double refavg, double pref,
+                        double *meas, double *paper)
+{
+    double a = NAN, p = NAN;
+    skb__jnum(skb__jget(skb__jget(l, key), "avg"), &a);
+    skb__jnum(cJSON_GetArrayItem(skb__jget(tab, key), li), &p);
+    *meas = refavg > 0 ? a / refavg : NAN;
+    *paper = pref > 0 ? p / pref : NAN;
+}
+
+/* x with 3 significant digits, or a dash when unknown */
+static void num3(char out[32], double x)
+{
+    if (isfinite(x))
+        snprintf(out, 32, "%.3g", x);
+    else
+        snprintf(out, 32, "—");
+}
+
+/* what a differing sphere row measured beside it, at the same level and in
+ * the same posture (issue 13: the evidence, never a guess): the reference
+ * radius, LBS's ratio and the ratio of the exact minimal spheres of the
+ * same deformation ("best": no sphere of it can be smaller), each against
+ * the paper's; and how far the row's refit is from best, ours and the
+ * paper's.  A paper ratio below our best ratio cannot be reached by any
+ * bounding sphere of our deformation. */
+static char *level_evidence(const cJSON *l, const cJSON *tab, int li, double refavg, double pref, const char *method,
+                            double r, double pr)
+{
+    double lm, lp, bm, bp, n = NAN;
+    char *note = NULL, *x, v[8][32];
+    skb__jnum(skb__jget(l, "spheres"), &n);
+    level_ratio(l, tab, li, "lbs", refavg, pref, &lm, &lp);
+    level_ratio(l, tab, li, "best", refavg, pref, &bm, &bp);
+    snprintf(v[0], sizeof v[0], isfinite(n) ? "%.0f spheres, " : "", n);
+    num3(v[1], refavg);
+    num3(v[2], pref);
+    x = skb__fmt("same level and posture: %sreference radius avg %s (paper %s)", v[0], v[1], v[2]);
+    note = skb__join_note(note, x);
+    free(x);
+    if (strcmp(method, "lbs") != 0 && isfinite(lm) && lm > 0) {
+        num3(v[0], lm);
+        num3(v[1], lp);
+        num3(v[2], r / lm);
+        num3(v[3], lp > 0 ? pr / lp : NAN);
+        x = skb__fmt("LBS / reference %s (paper %s), so %s / LBS %s (paper %s)", v[0], v[1], method, v[2], v[3]);
+        note = skb__join_note(note, x);
+        free(x);
+    }
+    if (isfinite(bm) && bm > 0 && strcmp(method, "best") != 0) {
+        num3(v[0], bm);
+        num3(v[1], bp);
+        num3(v[2], r / bm);
+        num3(v[3], bp > 0 ? pr / bp : NAN);
+        x = skb__fmt("best (exact minimal spheres of the same deformation) / reference %s (paper %s); %s / best %s "
+                     "(paper %s)%s", v[0], v[1], method, v[2], v[3],
+                     isfinite(pr) && pr < bm ? "; the paper's ratio is below our best: no bounding sphere of this "
+                     "deformation reaches it" : "");
+        note = skb__join_note(note, x);
+        free(x);
+    }
+    return note;
+}
+
 void skb__report_sphere_table(struct skb_report *rep, const char *id, const char *title, const char *refkey,
                                const char *const *methods_here, int take_new)
 {
@@ -102,6 +167,11 @@ void skb__report_sphere_table(struct skb_report *rep, const char *id, const char
                         st = skb__judge(skb__jget(sec, "tolerance"), r, pr, NAN, &note);
                     }
                     note = skb__join_note(note, skb__why_lookup(doc, m->string, d->string));
+                    if (st == SKB_ROW_DIFFERS) {
+                        char *ev = level_evidence(l, tab, li, refavg, pref, m->string, r, pr);
+                        note = skb__join_note(note, ev);
+                        free(ev);
+                    }
                     if (posture && !known) {
                         char *pn = skb__fmt("posture: %s", posture);
                         note = skb__join_note(note, pn);
