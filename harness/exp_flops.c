@@ -220,50 +220,6 @@ static int rec_field(const cJSON *rec, int f, double *out)
 
 /* ---- where a method's a*n + b goes ---- */
 
-/* the primitives (counted alone by skinbench-flops, "primitives") each
- * method runs per transform and once per blend, and what the rest is: read
- * off the methods' code (methods/), so the breakdown below is measured
- * counts, not estimates.  A method missing here simply gets no breakdown. */
-struct flop_parts {
-    const char *method;
-    const char *per_transform[3];
-    const char *per_blend[9];
-    const char *rest;
-};
-static const struct flop_parts flop_parts[] = {
-    { "linear", { NULL }, { NULL },
-      "no conversion: the weighted sum of the 12 entries of the 3x4 part, each n multiplications and n - 1 "
-      "additions: 12 (2n - 1) = 24n - 12, the minimum for this sum (no entry can be skipped, no product "
-      "shared). It is at or below the thesis's 23n for every n <= 12 (24n - 12 <= 23n <=> n <= 12): at "
-      "n = 1 the blend is 12 FLOPs, not 23, so no count of the form 23n is exact; 23n = 12n multiplications "
-      "+ 11n additions matches no arrangement of this sum" },
-    { "qlb0", { "quat_from_mat3", NULL }, { "quat_to_mat3_scaled", NULL },
-      "per transform: Algorithm 2's sign test (a 4-term dot, 7; not for the pivot), the weighted quaternion "
-      "sum (8) and translation sum (6); 7 + 7 + 8 + 6 = 28 as the thesis; per blend: the pivot's missing "
-      "sign test (-7); <s,s> is formed once for the cancellation test and the matrix" },
-    { "qb", { "quat_from_mat3", NULL }, { "quat_to_mat3_scaled", NULL },
-      "as qlb0, plus C_i c per transform and R c per blend (thesis eq. 3.7)" },
-    { "logm", { "mat4_log_rigid", NULL }, { "mat4_exp_rigid", NULL },
-      "the weighted sum of the 6 log coordinates; log and exp are the closed-form Rodrigues formulas for rigid "
-      "transforms (through the quaternion), the optimisation the thesis names for its 104n + 160 (4.4)" },
-    { "sclerp", { NULL }, { "quat_from_mat3", "quat_from_mat3", "quat_mul", "dq_from_qt", "dq_pow", "quat_mul",
-                            "quat_to_mat3", "dq_translation", NULL },
-      "the relative translation Rp^T (tq - tp) (3 + 15) and tp + Rp t_c (15 + 3). Route: the thesis defines "
-      "ScLERP on dual quaternions, p (p* q)^t (4.3, Lemma 4.4), and counts the matrix <-> dual quaternion "
-      "conversions in (4.4: 'the FLOPS for matrix <-> dual quaternion conversions are included in Table "
-      "4.1'). Counted here: the same dual-quaternion power, with p* q formed from the matrices (rotation "
-      "p0* q0, one quaternion product; translation of P^-1 Q on the matrix, then its dual part) and "
-      "p (p* q)^t returned to 4x4 as rotation p0 c0 and translation tp + Rp t_c: two matrix->quaternion "
-      "conversions, two quaternion products, the power, one quaternion->matrix conversion and one translation "
-      "extraction, and no "
-      "full dual quaternion product (88 each: two of them plus two full conversions made the former count)" },
-    { "dlb", { "quat_from_mat3", "quat_pure_mul_add", NULL }, { "quat_to_mat3_scaled", "dq_translation", NULL },
-      "per transform: Algorithm 2's sign test (7, into the weight as a negation), w_i q_i (4) and its sum "
-      "(4), the dual part E += t_i (w_i q_i) by the pure t_i (quat_pure_mul_add, 1/2 deferred): "
-      "7 + 7 + 4 + 4 + 24 = 46 against the thesis's 49; per blend: <R,R> (7) shared by the cancellation test "
-      "and the matrix, the translation vec(E R*)/<R,R> (dq_translation), the pivot's missing sign test (-7)" },
-};
-
 /* "name x (+d div, s sqrt, t transcendental)" of the named primitives into
  * buf; returns their FLOPs, or NAN when one was not measured */
 static double parts_text(const cJSON *prims, const char *const *names, char *buf, size_t len)
@@ -293,12 +249,13 @@ static double parts_text(const cJSON *prims, const char *const *names, char *buf
 static void add_breakdown(cJSON *root, const cJSON *fits, const cJSON *prims)
 {
     cJSON *why = cJSON_AddObjectToObject(root, "why");
-    for (size_t i = 0; i < sizeof flop_parts / sizeof flop_parts[0]; i++) {
-        const struct flop_parts *fp = &flop_parts[i];
-        const cJSON *fit = cJSON_GetObjectItemCaseSensitive(fits, fp->method);
+    for (int i = 0; skb_methods[i]; i++) {
+        const struct skb_method *m = skb_methods[i];
+        const struct skb_flop_parts *fp = m->flop_parts;   /* named by the method (methods/<name>.c) */
+        const cJSON *fit = cJSON_GetObjectItemCaseSensitive(fits, m->name);
         double a, b;
         char ta[400], tb[600], text[2400];
-        if (skb_json_get_number(cJSON_GetObjectItemCaseSensitive(fit, "a"), &a) < 0 ||
+        if (!fp || !fp->rest || skb_json_get_number(cJSON_GetObjectItemCaseSensitive(fit, "a"), &a) < 0 ||
             skb_json_get_number(cJSON_GetObjectItemCaseSensitive(fit, "b"), &b) < 0)
             continue;
         double pa = parts_text(prims, fp->per_transform, ta, sizeof ta);
@@ -308,7 +265,7 @@ static void add_breakdown(cJSON *root, const cJSON *fits, const cJSON *prims)
         snprintf(text, sizeof text, "where the fit goes (primitives counted alone): per transform a = %.4g: %s%s"
                  "%.4g other; per blend b = %.4g: %s%s%.4g other; other = %s", a, ta, ta[0] ? " + " : "", a - pa,
                  b, tb, tb[0] ? " + " : "", b - pb, fp->rest);
-        cJSON_AddStringToObject(why, fp->method, text);
+        cJSON_AddStringToObject(why, m->name, text);
     }
 }
 
@@ -487,7 +444,7 @@ static void add_callgrind(const struct skb_run_ctx *ctx, cJSON *root)
         static const int ns[] = { 2, FLOPS_NMAX };
         cJSON *mj = cJSON_AddObjectToObject(pm, m->name);
         double y[2];
-        int k = 0;
+        int k = 0, nlast = 0;
         for (int j = 0; j < 2; j++) {
             if (m->max_n && ns[j] > m->max_n)
                 continue;
@@ -498,10 +455,18 @@ static void add_callgrind(const struct skb_run_ctx *ctx, cJSON *root)
                 break;
             }
             skb_json_add_number(mj, key, y[k]);
+            nlast = ns[j];
             k++;
         }
         if (k == 2)
             skb_json_add_number(mj, "per_extra_transform", (y[1] - y[0]) / (FLOPS_NMAX - 2));
+        /* the count at the largest n that ran (n = 2 when n = 8 failed or
+         * exceeds max_n, as for sclerp): a table column shows it rather
+         * than nothing */
+        if (k) {
+            skb_json_add_number(mj, "per_blend", y[k - 1]);
+            cJSON_AddNumberToObject(mj, "per_blend_n", nlast);
+        }
         skb_run_progress(ctx, "flops", "callgrind %-8s %.0f instructions per blend at n = 2", m->name, k ? y[0] : NAN);
     }
 }
@@ -625,10 +590,8 @@ static int run_flops(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
             cJSON_AddStringToObject(om, "note", "depends on the input through the iteration count (default "
                                     "precision; see per_n.iterations and iterations_histogram): the fit is "
                                     "of the mean over random inputs");
-        else if (strcmp(m->name, "sb") == 0 && cJSON_GetObjectItemCaseSensitive(raw, "sb_parts"))
-            cJSON_AddStringToObject(om, "note", "counted: the QLB' blend given the rotation centre; the centre's "
-                                    "least squares (GSL SVD, double code) is not instrumented (sb_parts; "
-                                    "callgrind includes it)");
+        else if (m->flop_parts && m->flop_parts->note)
+            cJSON_AddStringToObject(om, "note", m->flop_parts->note);
         const cJSON *tn = cJSON_GetObjectItemCaseSensitive(mj, "transcendental_by_name");
         if (tn)
             cJSON_AddItemToObject(om, "transcendental_by_name", cJSON_Duplicate(tn, 1));

@@ -109,6 +109,19 @@ struct skb_method_f32 {
     int (*skin)(const void *state, int v0, int v1, float *pos_out, float *nrm_out);
 };
 
+/* where a method's FLOP fit a*n + b goes (`run flops`, flops.json "why"):
+ * the primitives (counted alone by skinbench-flops, flops.json
+ * "primitives") the method runs per transform and once per blend, and what
+ * the rest is, read off the method's own code.  The harness subtracts the
+ * measured primitive counts from the measured fit: every number shown is
+ * measured, this struct only names the parts. */
+struct skb_flop_parts {
+    const char *per_transform[4];  /* NULL-terminated primitive names */
+    const char *per_blend[12];     /* NULL-terminated primitive names */
+    const char *rest;              /* what the remainder is; NULL: no breakdown */
+    const char *note;              /* what the count leaves out (SB: its SVD), or NULL */
+};
+
 struct skb_method {
     const char *name;          /* registry key, e.g. "dlb" */
     const char *title;         /* display name, e.g. "DLB" */
@@ -158,6 +171,14 @@ struct skb_method {
      * harness checks the skin path against the blend form about this centre.
      * May be NULL. */
     int (*skin_center)(const struct skb_mesh *m, const void *state, int v, skb_real out[3]);
+
+    /* where the FLOP fit goes (see struct skb_flop_parts), or NULL */
+    const struct skb_flop_parts *flop_parts;
+
+    /* the name results files give this method's sphere refit (spheres.json,
+     * cd.json: the thesis calls LBS's and SB's refits "LBS" and "SBS"); NULL
+     * means the method's name */
+    const char *refit_key;
 };
 
 #ifndef SKB_FLOP_COUNT

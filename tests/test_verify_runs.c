@@ -70,6 +70,18 @@ static void test_contract_and_determinism(void **state)
         assert_true(cJSON_IsNumber(at(at(at(a, "flops.json", "fits"), t41[i], NULL), "a", NULL)));
         assert_true(cJSON_IsNumber(at(at(at(a, "flops.json", "fits"), t41[i], NULL), "b", NULL)));
     }
+    /* the FLOP breakdown and notes come from each method's own flop_parts
+     * (methods/<name>.c), no list in the harness (issue 12) */
+    for (int i = 0; skb_methods[i]; i++) {
+        const struct skb_method *m = skb_methods[i];
+        if (!m->flop_parts || !at(at(a, "flops.json", "fits"), m->name, NULL))
+            continue;
+        if (m->flop_parts->rest)
+            assert_true(cJSON_IsString(at(at(a, "flops.json", "why"), m->name, NULL)));
+        if (m->flop_parts->note && !(m->flags & SKB_MF_ITERATIVE))
+            assert_string_equal(at(at(at(a, "flops.json", "methods"), m->name, NULL), "note", NULL)->valuestring,
+                                m->flop_parts->note);
+    }
     const cJSON *bo = at(a, "bounds.json", NULL);
     assert_true(cJSON_IsNumber(at(bo, "qlb_slerp_max_angle_deg", NULL)));
     assert_true(cJSON_IsNumber(at(bo, "dlb_sclerp_max_angle_deg", NULL)));
