@@ -47,6 +47,13 @@ expect_fail "help unknown" "help: unknown command 'nosuch'" "$sb" help nosuch
 "$sb" help nosuch >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "help nosuch: exit not 2"
 expect_ok "list methods" "$sb" list methods
 grep -q linear "$tmp/out" || bad "list methods lacks linear"
+# each method is followed by its hooks, read off its struct (issue 12)
+rows=$(grep -c '^  [^ ]' "$tmp/out"); hooks=$(grep -c '^  *hooks: ' "$tmp/out")
+[ "$rows" -gt 0 ] && [ "$rows" -eq "$hooks" ] && ok || bad "list methods: $rows methods, $hooks hooks lines"
+grep -A1 '^  sclerp ' "$tmp/out" | grep -q 'hooks: blend (two-transform).*none: skin, f32 kernel, sphere refit (bottom-up only), shader$' \
+  && ok || bad "list methods: sclerp's hooks wrong: $(grep -A1 '^  sclerp ' "$tmp/out" | tail -1)"
+grep -A1 '^  linear ' "$tmp/out" | grep -q 'f32 kernel, sphere refit ("lbs"), shaders lbs' \
+  && ok || bad "list methods: linear's hooks wrong: $(grep -A1 '^  linear ' "$tmp/out" | tail -1)"
 
 # aligned_cols FILE: in every row "  NAME rest", the second column starts one
 # space after the longest NAME (widths come from the data, not a fixed %-10s),
@@ -79,7 +86,7 @@ msg=$(awk '/^  [^ ]/ { n++; row[n] = $0; if (length($1) > w) w = length($1); if 
   && ok || bad "list datasets kind column: $msg"
 
 # every method blends a single input and an array input
-for m in $("$sb" list methods | awk 'NR>1 {print $1}'); do
+for m in $("$sb" list methods | awk '/^  [^ ]/ {print $1}'); do
   echo "{\"transforms\": [$I, $T], \"weights\": [0.5, 0.5], \"center\": [0,0,0]}" > "$tmp/one.json"
   echo "[{\"transforms\": [$I], \"weights\": [1], \"center\": [0,0,0]}, {\"transforms\": [$I, $T], \"weights\": [0.25, 0.75], \"center\": [0,0,0]}]" > "$tmp/arr.json"
   if "$sb" list methods | grep -E "^  $m " | grep -q "skin only"; then continue; fi
