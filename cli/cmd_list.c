@@ -62,6 +62,8 @@ static void method_hooks(const struct skb_method *m, char *has, char *lacks, siz
         item(has, len, "non-rigid input");
     if (m->flags & SKB_MF_TABLE41)
         item(has, len, "thesis Table 4.1");
+    if (m->flags & SKB_MF_EXACT_PAIR)
+        item(has, len, "exact pair reference (run bounds)");
 }
 
 static void list_methods(void)

@@ -274,6 +274,53 @@ static int dlb_dib_skin_gap(const struct skb_run_ctx *ctx, cJSON *root, char *ms
     return rc;
 }
 
+/* every blend method against the exact pair interpolation (issue 12: any
+ * method gets a bound, not only the thesis's DLB/ScLERP and QLB/SLERP):
+ * "vs_exact": {reference, what, methods: {name: gaps, or why not}} */
+static void add_vs_exact(const struct skb_run_ctx *ctx, cJSON *root)
+{
+    const struct skb_method *ref = skb_method_exact_pair();
+    cJSON *ve = cJSON_AddObjectToObject(root, "vs_exact");
+    if (!ref) {
+        cJSON_AddStringToObject(ve, "not_measured", "no registered method is flagged SKB_MF_EXACT_PAIR");
+        return;
+    }
+    cJSON_AddStringToObject(ve, "reference", ref->name);
+    cJSON_AddStringToObject(ve, "what", "per method: max over t, alpha0 and the axis offset of the rotation-angle "
+                            "gap and the screw-translation gap (fraction of alpha_eps) between blend(t; I, M2) "
+                            "and the reference's, as dlb_sclerp; methods needing a centre blend about the origin; "
+                            "max_rigidity_error above 1e-6 means the blend is not rigid and the gaps are of the "
+                            "quaternion and screw read off it");
+    cJSON *ms = cJSON_AddObjectToObject(ve, "methods");
+    for (int i = 0; skb_methods[i]; i++) {
+        const struct skb_method *m = skb_methods[i];
+        struct skb_bound a, t;
+        double rigid = 0;
+        char why[256];
+        if (!skb_run_wants_method(ctx, m))
+            continue;
+        cJSON *o = cJSON_AddObjectToObject(ms, m->name);
+        if (m == ref) {
+            cJSON_AddStringToObject(o, "not_measured", "the reference itself");
+            continue;
+        }
+        if (!m->blend || (m->max_n && m->max_n < 2)) {
+            cJSON_AddStringToObject(o, "not_measured", m->blend ? "blends fewer than two transforms"
+                                                                : "no blend form (skin only)");
+            continue;
+        }
+        if (skb_bound_vs_exact(m, ref, &a, &t, &rigid, why, sizeof why) < 0) {
+            cJSON_AddStringToObject(o, "not_measured", why);
+            continue;
+        }
+        cJSON_AddItemToObject(o, "angle", bound_json(&a, 1));
+        cJSON_AddItemToObject(o, "translation", bound_json(&t, 0));
+        skb_json_add_number(o, "max_rigidity_error", rigid);
+        skb_run_progress(ctx, "bounds", "%s vs %s: angle %.5g deg, translation %.5g alpha_eps", m->name, ref->name,
+                         a.gap * RAD2DEG, t.gap);
+    }
+}
+
 static int run_bounds(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
 {
     cJSON *root = skb_json_results_new(ctx, "bounds");
@@ -448,6 +495,7 @@ static int run_bounds(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
     }
     if ((rc = dlb_dib_skin_gap(ctx, root, msg, msglen)) < 0)
         goto out;
+    add_vs_exact(ctx, root);
     rc = skb_json_write_result(ctx, "bounds.json", root, msg, msglen);
 out:
     cJSON_Delete(root);

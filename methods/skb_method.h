@@ -27,7 +27,11 @@ enum skb_method_flags {
     SKB_MF_NEEDS_CENTER = 1 << 0, /* blend needs an explicit centre (qb)   */
     SKB_MF_ITERATIVE    = 1 << 1, /* blend iterates (dib): stats.iterations */
     SKB_MF_TABLE41      = 1 << 2, /* one of the seven thesis Table 4.1 methods */
-    SKB_MF_NONRIGID_IN  = 1 << 3  /* accepts non-rigid (scale/shear) inputs */
+    SKB_MF_NONRIGID_IN  = 1 << 3, /* accepts non-rigid (scale/shear) inputs */
+    SKB_MF_EXACT_PAIR   = 1 << 4  /* the exact interpolation of two rigid transforms
+                                   * (ScLERP: bi-invariant, constant speed, shortest
+                                   * path; SLERP on rotations): `run bounds` measures
+                                   * every other blend against it */
 };
 
 /* antipodality resolution (DQ paper 4.1) */
@@ -199,6 +203,8 @@ int skb__refit_dlb(const struct skb_sphere_tree *t, int node, const struct skb_m
 extern const struct skb_method *const skb_methods[];
 const struct skb_method *skb_method_find(const char *name);
 int skb_method_count(void);
+/* the first registered method flagged SKB_MF_EXACT_PAIR with a blend, or NULL */
+const struct skb_method *skb_method_exact_pair(void);
 const char *skb_strerror(int code);
 void skb_params_default(struct skb_params *prm);
 

@@ -50,7 +50,7 @@ grep -q linear "$tmp/out" || bad "list methods lacks linear"
 # each method is followed by its hooks, read off its struct (issue 12)
 rows=$(grep -c '^  [^ ]' "$tmp/out"); hooks=$(grep -c '^  *hooks: ' "$tmp/out")
 [ "$rows" -gt 0 ] && [ "$rows" -eq "$hooks" ] && ok || bad "list methods: $rows methods, $hooks hooks lines"
-grep -A1 '^  sclerp ' "$tmp/out" | grep -q 'hooks: blend (two-transform).*none: skin, f32 kernel, sphere refit (bottom-up only), shader$' \
+grep -A1 '^  sclerp ' "$tmp/out" | grep -q 'hooks: blend (two-transform).*exact pair reference.*none: skin, f32 kernel, sphere refit (bottom-up only), shader$' \
   && ok || bad "list methods: sclerp's hooks wrong: $(grep -A1 '^  sclerp ' "$tmp/out" | tail -1)"
 grep -A1 '^  linear ' "$tmp/out" | grep -q 'f32 kernel, sphere refit ("lbs"), shaders lbs' \
   && ok || bad "list methods: linear's hooks wrong: $(grep -A1 '^  linear ' "$tmp/out" | tail -1)"

@@ -83,6 +83,14 @@ static void test_contract_and_determinism(void **state)
                                 m->flop_parts->note);
     }
     const cJSON *bo = at(a, "bounds.json", NULL);
+    /* every method has a bound against the exact pair interpolation, or says why not */
+    for (int i = 0; skb_methods[i]; i++) {
+        const cJSON *vm = at(at(at(bo, "vs_exact", "methods"), skb_methods[i]->name, NULL), "angle", "gap_deg");
+        assert_true(cJSON_IsNumber(vm) || cJSON_IsString(at(at(at(bo, "vs_exact", "methods"),
+                                                                skb_methods[i]->name, NULL), "not_measured", NULL)));
+        if (skb_methods[i]->blend && skb_methods[i] != skb_method_exact_pair())
+            assert_true(cJSON_IsNumber(vm));
+    }
     assert_true(cJSON_IsNumber(at(bo, "qlb_slerp_max_angle_deg", NULL)));
     assert_true(cJSON_IsNumber(at(bo, "dlb_sclerp_max_angle_deg", NULL)));
     assert_true(cJSON_IsNumber(at(bo, "dlb_sclerp_max_translation_frac", NULL)));
