@@ -7,6 +7,8 @@
 #include <unistd.h>
 #include "skb_cli.h"
 #include "skb_json.h"
+#include "skb_report.h"
+#include <sys/stat.h>
 #include "skb_run.h"
 
 #define SKB_DEFAULT_SEED 20070601UL   /* fixed, so runs repeat; recorded in every result */
@@ -34,6 +36,36 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void table41_line(void *arg, const char *line)
+{
+    skb_run_progress(arg, "table-4.1", "%s", line);
+}
+
+/* table-4.1.md, when this run wrote the results it shows (properties.json
+ * or flops.json newer than the run's start): rendered by the report's
+ * renderer, each row that differs from the thesis also one progress line */
+static int table41_refresh(const struct skb_run_ctx *ctx, time_t started, char *msg, size_t msglen)
+{
+    static const char *const inputs[] = { "properties.json", "flops.json" };
+    int fresh = 0;
+    for (int i = 0; i < 2; i++) {
+        char path[PATH_MAX];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", ctx->out_dir, inputs[i]);
+        fresh |= stat(path, &st) == 0 && st.st_mtime >= started;
+    }
+    if (!fresh)
+        return 0;
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", ctx->exe_path ? ctx->exe_path : "");
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = 0;
+    else
+        dir[0] = 0;
+    return skb_report_write_table41(ctx->out_dir, dir, table41_line, (void *)ctx, msg, msglen);
 }
 
 int skb_cmd_run(int argc, char **argv)
@@ -104,6 +136,7 @@ int skb_cmd_run(int argc, char **argv)
         fprintf(stderr, "skinbench run: seed %lu, results in %s%s\n", ctx.seed, ctx.out_dir,
                 ctx.quick ? " (quick)" : "");
     int failed = 0, total = 0;
+    time_t started = time(NULL);
     for (int i = 0; skb_experiments[i]; i++) {
         const struct skb_experiment *e = skb_experiments[i];
         int wanted = all;
@@ -122,6 +155,10 @@ int skb_cmd_run(int argc, char **argv)
         } else if (ctx.verbose) {
             fprintf(stderr, "[%d] %s: done in %.1f s\n", total, e->name, now_s() - t0);
         }
+    }
+    if (table41_refresh(&ctx, started, msg, sizeof msg) < 0) {
+        skb_cli_error("run: %s", msg);
+        failed++;
     }
     if (ctx.verbose)
         fprintf(stderr, "skinbench run: %d experiment(s), %d failed; results in %s\n", total, failed, ctx.out_dir);

@@ -2,7 +2,8 @@
  * every method's code (build/skinbench-flops, the methods recompiled with a
  * counting skb_real; harness/flop_real.hpp), fitted as a*n + b beside thesis
  * Table 4.1, plus callgrind instruction counts of the double build as the
- * deterministic companion.  Writes flops.json and refreshes table-4.1.md. */
+ * deterministic companion.  Writes flops.json (`run` then renders table-4.1.md
+ * from it with the report's renderer). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -20,7 +21,6 @@
 #include <gsl/gsl_randist.h>
 #include "skb_results.h"
 #include "skb_props.h"
-#include "skb_table41.h"
 #include "skb_flops.h"
 
 #define FLOPS_NMAX 8
@@ -653,15 +653,6 @@ static int run_flops(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
     cJSON_Delete(raw);
     rc = skb_json_write_result(ctx, "flops.json", root, msg, msglen);
     cJSON_Delete(root);
-    char notes[8192];
-    if (rc == 0)
-        rc = skb_table41_write(ctx, SKB_TABLE41_LOUD_FLOPS, notes, sizeof notes, msg, msglen);
-    /* differences from the thesis are results (table-4.1.md), shown as progress */
-    for (const char *l = notes; rc == 0 && *l; l += *l == '\n') {
-        int n = (int)strcspn(l, "\n");
-        skb_run_progress(ctx, "table-4.1", "%.*s", n, l);
-        l += n;
-    }
     return rc;
 }
 

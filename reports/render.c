@@ -32,6 +32,37 @@ static void md_counts(const struct skb_report *rep, FILE *f)
     fprintf(f, ".\n\n");
 }
 
+/* one table as a "## title" section: report.md and table-4.1.md (the one
+ * renderer of every table) */
+void skb_report_render_table_md(const struct skb_rtable *t, FILE *f)
+{
+    fprintf(f, "## %s\n\n", t->title);
+    if (t->source[0])
+        fprintf(f, "Source: %s.", t->source);
+    if (t->intro)
+        fprintf(f, " %s", t->intro);
+    fprintf(f, "\n\n|");
+    for (int c = 0; c < t->ncols; c++)
+        md_cell(f, t->col[c]);
+    if (!t->unjudged)
+        fputs(" status | note |", f);
+    fputs("\n|", f);
+    for (int c = 0; c < t->ncols + (t->unjudged ? 0 : 2); c++)
+        fputs(" --- |", f);
+    fputc('\n', f);
+    for (int r = 0; r < t->nrows; r++) {
+        fputc('|', f);
+        for (int c = 0; c < t->ncols; c++)
+            md_cell(f, t->rows[r].cell[c]);
+        if (!t->unjudged) {
+            md_cell(f, skb_row_status_name(t->rows[r].status));
+            md_cell(f, t->rows[r].note);
+        }
+        fputc('\n', f);
+    }
+    fputc('\n', f);
+}
+
 int skb_report_render_md(const struct skb_report *rep, FILE *f)
 {
     fprintf(f, "# skinbench report\n\n"
@@ -43,34 +74,8 @@ int skb_report_render_md(const struct skb_report *rep, FILE *f)
     md_counts(rep, f);
     if (rep->fuzz[0])
         fprintf(f, "Robustness: %s.\n\n", rep->fuzz);
-    for (int i = 0; i < rep->ntables; i++) {
-        const struct skb_rtable *t = &rep->tables[i];
-        fprintf(f, "## %s\n\n", t->title);
-        if (t->source[0])
-            fprintf(f, "Source: %s.", t->source);
-        if (t->intro)
-            fprintf(f, " %s", t->intro);
-        fprintf(f, "\n\n|");
-        for (int c = 0; c < t->ncols; c++)
-            md_cell(f, t->col[c]);
-        if (!t->unjudged)
-            fputs(" status | note |", f);
-        fputs("\n|", f);
-        for (int c = 0; c < t->ncols + (t->unjudged ? 0 : 2); c++)
-            fputs(" --- |", f);
-        fputc('\n', f);
-        for (int r = 0; r < t->nrows; r++) {
-            fputc('|', f);
-            for (int c = 0; c < t->ncols; c++)
-                md_cell(f, t->rows[r].cell[c]);
-            if (!t->unjudged) {
-                md_cell(f, skb_row_status_name(t->rows[r].status));
-                md_cell(f, t->rows[r].note);
-            }
-            fputc('\n', f);
-        }
-        fputc('\n', f);
-    }
+    for (int i = 0; i < rep->ntables; i++)
+        skb_report_render_table_md(&rep->tables[i], f);
     fprintf(f, "## Plots\n\n");
     for (int i = 0; i < rep->nplots; i++) {
         const struct skb_plot_entry *p = &rep->plots[i];
