@@ -221,243 +221,296 @@ static int tree_fail(int rc, char *msg, size_t msglen, const char *what)
     return rc;
 }
 
-int skb_sphere_tree_build(const struct skb_mesh *m, skb_real collapse_c, struct skb_sphere_tree *t,
-                          char *msg, size_t msglen)
-{
+/* the build's temporaries, freed together whatever happens */
+struct tree_tmp {
     struct build b;
-    int rc = 0, nt = m->ntris, nv = m->nverts;
-    memset(t, 0, sizeof *t);
-    memset(&b, 0, sizeof b);
-    if (nt < 1 || nv < 3 || !m->tris)
-        return tree_fail(SKB_EINVAL, msg, msglen, "mesh has no triangles");
-    b.m = m;
-    b.tri = (int *)malloc(sizeof(int) * (size_t)nt);
-    b.centroid = (skb_real *)malloc(sizeof(skb_real) * 3 * (size_t)nt);
-    b.bn = (struct bnode *)malloc(sizeof(struct bnode) * (2 * (size_t)nt));
-    b.mark = (int *)calloc((size_t)nv, sizeof(int));
-    b.vbuf = (int *)malloc(sizeof(int) * (size_t)nv);
-    int *order = (int *)malloc(sizeof(int) * (2 * (size_t)nt));
-    int *kids = (int *)malloc(sizeof(int) * (2 * (size_t)nt));
-    int *final_of = (int *)malloc(sizeof(int) * (2 * (size_t)nt));
-    struct jskey *keys = (struct jskey *)malloc(sizeof(struct jskey) * (size_t)nv);
-    int *vjs = (int *)malloc(sizeof(int) * (size_t)nv);
-    int *gjs_mark = NULL, *gjs_local = NULL;
-    struct jskey *gjs = NULL;
-    int head = 0, tail = 0, nkids_total = 0, ngjs = 0;
-    long vcap = 0, jcap = 0, ccap = 0;
-    if (!b.tri || !b.centroid || !b.bn || !b.mark || !b.vbuf || !order || !kids || !final_of
-        || !keys || !vjs) {
-        rc = SKB_ENOMEM;
-        goto fail;
-    }
-    for (int k = 0; k < nt; k++) {
-        b.tri[k] = k;
+    int *order, *kids, *final_of;  /* breadth-first renumbering of the binary tree */
+    struct jskey *keys, *gjs;      /* vertices sorted by joint set; the distinct sets */
+    int *vjs;                      /* vertex -> global joint set */
+    int *gjs_mark, *gjs_local;     /* per global set: last node that met it, its index there */
+    int ngjs;
+};
+
+static int tmp_alloc(struct tree_tmp *x, const struct skb_mesh *m)
+{
+    size_t nt = (size_t)m->ntris, nv = (size_t)m->nverts;
+    memset(x, 0, sizeof *x);
+    x->b.m = m;
+    x->b.tri = (int *)malloc(sizeof(int) * nt);
+    x->b.centroid = (skb_real *)malloc(sizeof(skb_real) * 3 * nt);
+    x->b.bn = (struct bnode *)malloc(sizeof(struct bnode) * (2 * nt));
+    x->b.mark = (int *)calloc(nv, sizeof(int));
+    x->b.vbuf = (int *)malloc(sizeof(int) * nv);
+    x->order = (int *)malloc(sizeof(int) * (2 * nt));
+    x->kids = (int *)malloc(sizeof(int) * (2 * nt));
+    x->final_of = (int *)malloc(sizeof(int) * (2 * nt));
+    x->keys = (struct jskey *)malloc(sizeof(struct jskey) * nv);
+    x->vjs = (int *)malloc(sizeof(int) * nv);
+    return x->b.tri && x->b.centroid && x->b.bn && x->b.mark && x->b.vbuf && x->order && x->kids
+           && x->final_of && x->keys && x->vjs ? 0 : SKB_ENOMEM;
+}
+
+static void tmp_free(struct tree_tmp *x)
+{
+    free(x->b.tri);
+    free(x->b.centroid);
+    free(x->b.bn);
+    free(x->b.mark);
+    free(x->b.vbuf);
+    free(x->order);
+    free(x->kids);
+    free(x->final_of);
+    free(x->keys);
+    free(x->vjs);
+    free(x->gjs);
+    free(x->gjs_mark);
+    free(x->gjs_local);
+}
+
+/* the binary tree of thesis Alg. 2.1 over the triangle centroids */
+static int binary_tree(struct build *b, struct skb_sphere_tree *t)
+{
+    const struct skb_mesh *m = b->m;
+    int rc = 0;
+    for (int k = 0; k < m->ntris; k++) {
+        b->tri[k] = k;
         for (int i = 0; i < 3; i++) {
             const int *tv = m->tris + 3 * k;
-            b.centroid[3 * k + i] = (m->pos[3 * tv[0] + i] + m->pos[3 * tv[1] + i] + m->pos[3 * tv[2] + i]) / 3;
+            b->centroid[3 * k + i] = (m->pos[3 * tv[0] + i] + m->pos[3 * tv[1] + i] + m->pos[3 * tv[2] + i]) / 3;
         }
     }
-    build_node(&b, 0, nt, 1, &rc);
-    if (rc < 0)
-        goto fail;
-    t->nnodes_binary = b.nbn;
-    t->depth_binary = b.depth;
+    build_node(b, 0, m->ntris, 1, &rc);
+    t->nnodes_binary = b->nbn;
+    t->depth_binary = b->depth;
+    return rc;
+}
 
-    /* collapse and renumber breadth-first: order[] lists binary ids, children
-     * of one node are consecutive, so child0 is the first child's index */
-    order[tail++] = 0;
+/* node id (binary node p) of the collapsed tree: its sphere, and its
+ * children (collapse constant C) queued at *tail */
+static void collapse_one(struct skb_sphere_tree *t, struct tree_tmp *x, int id, int *tail, int *nkids,
+                         skb_real collapse_c)
+{
+    const struct bnode *bn = x->b.bn;
+    int p = x->order[id];
+    struct skb_sphere_node *nd = &t->node[id];
+    x->final_of[p] = id;
+    memcpy(nd->s, bn[p].s, sizeof nd->s);
+    nd->tri0 = bn[p].tri0;
+    nd->ntri = bn[p].ntri;
+    if (id == 0) {
+        nd->parent = -1;
+        nd->level = 1;
+    }
+    nd->child0 = *tail;
+    nd->nchild = 0;
+    if (bn[p].left >= 0) {
+        int n = collapse_children(bn, p, bn[p].left, collapse_c, x->kids, 0);
+        n = collapse_children(bn, p, bn[p].right, collapse_c, x->kids, n);
+        for (int k = 0; k < n; k++) {
+            t->node[*tail].parent = id;
+            t->node[*tail].level = nd->level + 1;
+            x->order[(*tail)++] = x->kids[k];
+        }
+        nd->nchild = n;
+        *nkids += n;
+        if (n > t->max_children)
+            t->max_children = n;
+    } else {
+        t->nleaves++;
+        if (nd->ntri > t->max_leaf_tris)
+            t->max_leaf_tris = nd->ntri;
+    }
+    if (nd->level > t->depth)
+        t->depth = nd->level;
+}
+
+/* collapse and renumber breadth-first: order[] lists binary ids, children
+ * of one node are consecutive, so child0 is the first child's index */
+static int collapse_tree(struct skb_sphere_tree *t, struct tree_tmp *x, skb_real collapse_c)
+{
+    int head = 0, tail = 0, nkids = 0, nt = x->b.m->ntris;
+    x->order[tail++] = 0;
     t->node = (struct skb_sphere_node *)calloc(2 * (size_t)nt, sizeof(struct skb_sphere_node));
-    if (!t->node) {
-        rc = SKB_ENOMEM;
-        goto fail;
-    }
-    while (head < tail) {
-        int p = order[head], id = head++;
-        struct skb_sphere_node *nd = &t->node[id];
-        final_of[p] = id;
-        memcpy(nd->s, b.bn[p].s, sizeof nd->s);
-        nd->tri0 = b.bn[p].tri0;
-        nd->ntri = b.bn[p].ntri;
-        if (id == 0) {
-            nd->parent = -1;
-            nd->level = 1;
-        }
-        nd->child0 = tail;
-        nd->nchild = 0;
-        if (b.bn[p].left >= 0) {
-            int n = collapse_children(b.bn, p, b.bn[p].left, collapse_c, kids, 0);
-            n = collapse_children(b.bn, p, b.bn[p].right, collapse_c, kids, n);
-            for (int k = 0; k < n; k++) {
-                t->node[tail].parent = id;
-                t->node[tail].level = nd->level + 1;
-                order[tail++] = kids[k];
-            }
-            nd->nchild = n;
-            nkids_total += n;
-            if (n > t->max_children)
-                t->max_children = n;
-        } else {
-            t->nleaves++;
-            if (nd->ntri > t->max_leaf_tris)
-                t->max_leaf_tris = nd->ntri;
-        }
-        if (nd->level > t->depth)
-            t->depth = nd->level;
-    }
+    if (!t->node)
+        return SKB_ENOMEM;
+    while (head < tail)
+        collapse_one(t, x, head++, &tail, &nkids, collapse_c);
     t->nnodes = tail;
-    t->child = (int *)malloc(sizeof(int) * (size_t)(nkids_total + 1));
-    t->tri = b.tri;
-    b.tri = NULL;
-    if (!t->child) {
-        rc = SKB_ENOMEM;
-        goto fail;
-    }
+    t->child = (int *)malloc(sizeof(int) * (size_t)(nkids + 1));
+    t->tri = x->b.tri;
+    x->b.tri = NULL;
+    if (!t->child)
+        return SKB_ENOMEM;
     for (int id = 0; id < t->nnodes; id++) {
         struct skb_sphere_node *nd = &t->node[id];
         for (int k = 0; k < nd->nchild; k++)
             t->child[nd->child0 - 1 + k] = nd->child0 + k;
         nd->child0 = nd->child0 - 1;   /* index into t->child: node ids 1.. map to slots 0.. */
     }
+    return 0;
+}
 
-    /* global joint sets: sort the vertices by their set of influences */
+/* global joint sets: sort the vertices by their set of influences */
+static int global_joint_sets(const struct skb_mesh *m, struct tree_tmp *x)
+{
+    int nv = m->nverts;
     for (int v = 0; v < nv; v++) {
         skb_real w[SKB_MAX_INFLUENCES];
-        vertex_joint_set(m, v, keys[v].j, w);
-        keys[v].v = v;
+        vertex_joint_set(m, v, x->keys[v].j, w);
+        x->keys[v].v = v;
     }
-    qsort(keys, (size_t)nv, sizeof *keys, jskey_cmp);
-    gjs = (struct jskey *)malloc(sizeof(struct jskey) * (size_t)nv);
-    if (!gjs) {
-        rc = SKB_ENOMEM;
-        goto fail;
-    }
+    qsort(x->keys, (size_t)nv, sizeof *x->keys, jskey_cmp);
+    x->gjs = (struct jskey *)malloc(sizeof(struct jskey) * (size_t)nv);
+    if (!x->gjs)
+        return SKB_ENOMEM;
     for (int k = 0; k < nv; k++) {
-        if (k == 0 || memcmp(keys[k].j, keys[k - 1].j, sizeof keys[k].j) != 0)
-            gjs[ngjs++] = keys[k];
-        vjs[keys[k].v] = ngjs - 1;
+        if (k == 0 || memcmp(x->keys[k].j, x->keys[k - 1].j, sizeof x->keys[k].j) != 0)
+            x->gjs[x->ngjs++] = x->keys[k];
+        x->vjs[x->keys[k].v] = x->ngjs - 1;
     }
-    gjs_mark = (int *)malloc(sizeof(int) * (size_t)ngjs);
-    gjs_local = (int *)malloc(sizeof(int) * (size_t)ngjs);
-    if (!gjs_mark || !gjs_local) {
-        rc = SKB_ENOMEM;
-        goto fail;
-    }
-    for (int k = 0; k < ngjs; k++)
-        gjs_mark[k] = -1;
+    x->gjs_mark = (int *)malloc(sizeof(int) * (size_t)x->ngjs);
+    x->gjs_local = (int *)malloc(sizeof(int) * (size_t)x->ngjs);
+    return x->gjs_mark && x->gjs_local ? 0 : SKB_ENOMEM;
+}
 
-    /* per node: distinct vertices, joint sets with weight intervals, corners */
-    for (int pass = 0; pass < 2; pass++) {
-        long nvt = 0, njs = 0, nc = 0;
-        if (pass == 1) {
-            t->vert = (int *)malloc(sizeof(int) * (size_t)(vcap + 1));
-            t->js = (struct skb_joint_set *)malloc(sizeof(struct skb_joint_set) * (size_t)(jcap + 1));
-            t->corner = (skb_real *)malloc(sizeof(skb_real) * SKB_MAX_INFLUENCES * (size_t)(ccap + 1));
-            if (!t->vert || !t->js || !t->corner) {
-                rc = SKB_ENOMEM;
-                goto fail;
-            }
-            for (int k = 0; k < ngjs; k++)
-                gjs_mark[k] = -1;
+/* a node's joint set seen first at vertex v: its joints, empty intervals */
+static void js_init(struct skb_joint_set *js, const struct jskey *g, int v)
+{
+    memset(js, 0, sizeof *js);
+    js->n = 0;
+    js->vertex = v;
+    for (int i = 0; i < SKB_MAX_INFLUENCES; i++) {
+        js->joint[i] = g->j[i];
+        if (g->j[i] >= 0)
+            js->n++;
+        js->lo[i] = 2;
+        js->hi[i] = -1;
+    }
+}
+
+/* widen js's weight intervals by vertex v; *wdev: worst |sum of weights - 1| */
+static void js_widen(struct skb_joint_set *js, const struct skb_mesh *m, int v, skb_real *wdev)
+{
+    int jj[SKB_MAX_INFLUENCES];
+    skb_real w[SKB_MAX_INFLUENCES], sum = 0;
+    for (int i = 0; i < SKB_MAX_INFLUENCES; i++)
+        sum = sum + m->weight[SKB_MAX_INFLUENCES * v + i];
+    if (fabs(sum - 1) > *wdev)
+        *wdev = fabs(sum - 1);
+    vertex_joint_set(m, v, jj, w);
+    for (int i = 0; i < js->n; i++) {
+        if (w[i] < js->lo[i]) js->lo[i] = w[i];
+        if (w[i] > js->hi[i]) js->hi[i] = w[i];
+    }
+}
+
+/* counts of one pass over the nodes: vertices, joint sets, corners */
+struct pass_count { long nvt, njs, nc; };
+
+/* node id's corners (pass 1): the weight polytope of each of its joint sets */
+static int node_corners(struct skb_sphere_tree *t, struct skb_sphere_node *nd, struct pass_count *c)
+{
+    int nref = 0;
+    for (int k = 0; k < nd->njs; k++) {
+        struct skb_joint_set *js = &t->js[nd->js0 + k];
+        js->corner0 = (int)c->nc;
+        js->ncorner = weight_corners(js->n, js->lo, js->hi, t->corner + SKB_MAX_INFLUENCES * c->nc);
+        if (js->ncorner < 1)
+            return SKB_ENUMERIC;
+        c->nc += js->ncorner;
+        nref += js->ncorner;
+    }
+    if (nref > t->max_refit_spheres)
+        t->max_refit_spheres = nref;
+    return 0;
+}
+
+/* one node in one pass: pass 0 counts (corners at most n * 2^(n-1) per
+ * set), pass 1 fills the node's vertices, joint sets and corners */
+static int node_pass(struct skb_sphere_tree *t, struct tree_tmp *x, int pass, int id, struct pass_count *c)
+{
+    const struct skb_mesh *m = x->b.m;
+    struct skb_sphere_node *nd = &t->node[id];
+    x->b.tri = t->tri;
+    int n = gather_verts(&x->b, nd->tri0, nd->ntri, x->b.vbuf);
+    x->b.tri = NULL;
+    int js0 = (int)c->njs, nloc = 0;
+    skb_real wdev = 0;
+    for (int k = 0; k < n; k++) {
+        int v = x->b.vbuf[k], g = x->vjs[v];
+        if (x->gjs_mark[g] != id) {
+            x->gjs_mark[g] = id;
+            x->gjs_local[g] = nloc++;
+            if (pass == 1)
+                js_init(&t->js[js0 + x->gjs_local[g]], &x->gjs[g], v);
         }
-        for (int id = 0; id < t->nnodes; id++) {
-            struct skb_sphere_node *nd = &t->node[id];
-            b.tri = t->tri;
-            int n = gather_verts(&b, nd->tri0, nd->ntri, b.vbuf);
-            b.tri = NULL;
-            int js0 = (int)njs, nloc = 0;
-            skb_real wdev = 0;
-            for (int k = 0; k < n; k++) {
-                int v = b.vbuf[k], g = vjs[v];
-                int jj[SKB_MAX_INFLUENCES];
-                skb_real w[SKB_MAX_INFLUENCES];
-                if (gjs_mark[g] != id) {
-                    gjs_mark[g] = id;
-                    gjs_local[g] = nloc++;
-                    if (pass == 1) {
-                        struct skb_joint_set *js = &t->js[js0 + gjs_local[g]];
-                        memset(js, 0, sizeof *js);
-                        js->n = 0;
-                        js->vertex = v;
-                        for (int i = 0; i < SKB_MAX_INFLUENCES; i++) {
-                            js->joint[i] = gjs[g].j[i];
-                            if (gjs[g].j[i] >= 0)
-                                js->n++;
-                            js->lo[i] = 2;
-                            js->hi[i] = -1;
-                        }
-                    }
-                }
-                if (pass == 1) {
-                    struct skb_joint_set *js = &t->js[js0 + gjs_local[g]];
-                    skb_real sum = 0;
-                    for (int i = 0; i < SKB_MAX_INFLUENCES; i++)
-                        sum = sum + m->weight[SKB_MAX_INFLUENCES * v + i];
-                    if (fabs(sum - 1) > wdev)
-                        wdev = fabs(sum - 1);
-                    vertex_joint_set(m, v, jj, w);
-                    for (int i = 0; i < js->n; i++) {
-                        if (w[i] < js->lo[i]) js->lo[i] = w[i];
-                        if (w[i] > js->hi[i]) js->hi[i] = w[i];
-                    }
-                    t->vert[nvt + k] = v;
-                }
-            }
-            if (pass == 1) {
-                nd->wsum_dev = wdev;
-                nd->vert0 = (int)nvt;
-                nd->nvert = n;
-                nd->js0 = js0;
-                nd->njs = nloc;
-                int nref = 0;
-                for (int k = 0; k < nloc; k++) {
-                    struct skb_joint_set *js = &t->js[js0 + k];
-                    js->corner0 = (int)nc;
-                    js->ncorner = weight_corners(js->n, js->lo, js->hi,
-                                                 t->corner + SKB_MAX_INFLUENCES * nc);
-                    if (js->ncorner < 1) {
-                        rc = tree_fail(SKB_ENUMERIC, msg, msglen, "empty weight polytope");
-                        goto fail;
-                    }
-                    nc += js->ncorner;
-                    nref += js->ncorner;
-                }
-                if (nref > t->max_refit_spheres)
-                    t->max_refit_spheres = nref;
-            } else {
-                /* pass 0 only counts; corners are at most n * 2^(n-1) */
-                nc += (long)nloc * SKB_MAX_INFLUENCES * (1 << (SKB_MAX_INFLUENCES - 1));
-            }
-            nvt += n;
-            njs += nloc;
-        }
-        vcap = nvt;
-        jcap = njs;
-        ccap = nc;
         if (pass == 1) {
-            t->nvert_total = nvt;
-            t->njs = (int)njs;
-            t->ncorner = (int)nc;
+            js_widen(&t->js[js0 + x->gjs_local[g]], m, v, &wdev);
+            t->vert[c->nvt + k] = v;
         }
     }
-fail:
-    /* one exit: the temporaries always, the tree only on failure */
-    free(b.tri);
-    free(b.centroid);
-    free(b.bn);
-    free(b.mark);
-    free(b.vbuf);
-    free(order);
-    free(kids);
-    free(final_of);
-    free(keys);
-    free(vjs);
-    free(gjs);
-    free(gjs_mark);
-    free(gjs_local);
+    if (pass == 1) {
+        nd->wsum_dev = wdev;
+        nd->vert0 = (int)c->nvt;
+        nd->nvert = n;
+        nd->js0 = js0;
+        nd->njs = nloc;
+        if (node_corners(t, nd, c) < 0)
+            return SKB_ENUMERIC;
+    } else {
+        c->nc += (long)nloc * SKB_MAX_INFLUENCES * (1 << (SKB_MAX_INFLUENCES - 1));
+    }
+    c->nvt += n;
+    c->njs += nloc;
+    return 0;
+}
+
+/* per node: distinct vertices, joint sets with weight intervals, corners;
+ * pass 0 sizes the arrays pass 1 fills */
+static int joint_set_passes(struct skb_sphere_tree *t, struct tree_tmp *x, char *msg, size_t msglen)
+{
+    struct pass_count cap = { 0, 0, 0 };
+    for (int pass = 0; pass < 2; pass++) {
+        struct pass_count c = { 0, 0, 0 };
+        if (pass == 1) {
+            t->vert = (int *)malloc(sizeof(int) * (size_t)(cap.nvt + 1));
+            t->js = (struct skb_joint_set *)malloc(sizeof(struct skb_joint_set) * (size_t)(cap.njs + 1));
+            t->corner = (skb_real *)malloc(sizeof(skb_real) * SKB_MAX_INFLUENCES * (size_t)(cap.nc + 1));
+            if (!t->vert || !t->js || !t->corner)
+                return SKB_ENOMEM;
+        }
+        for (int k = 0; k < x->ngjs; k++)
+            x->gjs_mark[k] = -1;
+        for (int id = 0; id < t->nnodes; id++)
+            if (node_pass(t, x, pass, id, &c) < 0)
+                return tree_fail(SKB_ENUMERIC, msg, msglen, "empty weight polytope");
+        cap = c;
+        if (pass == 1) {
+            t->nvert_total = c.nvt;
+            t->njs = (int)c.njs;
+            t->ncorner = (int)c.nc;
+        }
+    }
+    return 0;
+}
+
+int skb_sphere_tree_build(const struct skb_mesh *m, skb_real collapse_c, struct skb_sphere_tree *t,
+                          char *msg, size_t msglen)
+{
+    struct tree_tmp x;
+    int rc;
+    memset(t, 0, sizeof *t);
+    if (m->ntris < 1 || m->nverts < 3 || !m->tris)
+        return tree_fail(SKB_EINVAL, msg, msglen, "mesh has no triangles");
+    if ((rc = tmp_alloc(&x, m)) == 0 && (rc = binary_tree(&x.b, t)) == 0 && (rc = collapse_tree(t, &x, collapse_c)) == 0
+        && (rc = global_joint_sets(m, &x)) == 0)
+        rc = joint_set_passes(t, &x, msg, msglen);
+    /* the temporaries always, the tree only on failure */
+    tmp_free(&x);
     if (rc < 0) {
         skb_sphere_tree_free(t);
         if (msg && msglen && rc == SKB_ENOMEM)
-            snprintf(msg, msglen, "sphere tree: out of memory (%d triangles)", nt);
+            snprintf(msg, msglen, "sphere tree: out of memory (%d triangles)", m->ntris);
     }
     return rc;
 }
