@@ -142,6 +142,7 @@ static void inject_busy(double t0)
     while (thread_cpu_s() < until)
         for (int k = 0; k < 64; k++)
             sink += k;
+    (void)sink;   /* clang 14: -Wunused-but-set-variable on a volatile sink */
 }
 
 /* ---- timed bodies ---- */
