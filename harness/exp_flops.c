@@ -473,18 +473,15 @@ static void add_callgrind(const struct skb_run_ctx *ctx, cJSON *root)
 
 /* ---- the experiment ---- */
 
-static int run_flops(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
+/* run skinbench-flops and parse what it printed into *raw */
+static int count_raw(const struct skb_run_ctx *ctx, int samples, cJSON **raw, char *msg, size_t msglen)
 {
-    const char *child = getenv(CG_ENV);
-    if (child)
-        return callgrind_child(child, msg, msglen);
     char bin[PATH_MAX], seed[32], nsamp[16], nmax[16], *text = NULL;
     if (find_flops_bin(ctx, bin, sizeof bin) < 0) {
         snprintf(msg, msglen, "flops: skinbench-flops not found next to %s or in its build/ "
                  "(make builds it; or set SKB_FLOPS_BIN)", ctx->exe_path);
         return SKB_EIO;
     }
-    int samples = ctx->quick ? 4 : 32;
     snprintf(seed, sizeof seed, "%lu", ctx->seed);
     snprintf(nsamp, sizeof nsamp, "%d", samples);
     snprintf(nmax, sizeof nmax, "%d", FLOPS_NMAX);
@@ -493,14 +490,180 @@ static int run_flops(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
     int rc = spawn(argv, NULL, 0, &text, msg, msglen);
     if (rc < 0)
         return rc;
-    cJSON *raw = cJSON_Parse(text);
+    *raw = cJSON_Parse(text);
     free(text);
-    const cJSON *methods = cJSON_GetObjectItemCaseSensitive(raw, "methods");
-    if (!cJSON_IsObject(methods)) {
-        cJSON_Delete(raw);
+    if (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(*raw, "methods"))) {
+        cJSON_Delete(*raw);
         snprintf(msg, msglen, "flops: %s printed no \"methods\" object", bin);
         return SKB_EPARSE;
     }
+    return 0;
+}
+
+/* one method's fit inputs over n, and the iteration histogram of the iterative ones */
+struct method_acc {
+    double xs[FLOPS_NMAX], ys[FLOPS_NMAX], ya[FLOPS_NMAX], yf[FIELD_CMP + 1][FLOPS_NMAX];
+    int k;
+    double *hist;        /* SKB_PROP_ITER_CAP + 2 bins, shared by all methods */
+    int *have_iter;
+};
+
+/* the columns of one n's records: each field, then flops, then flops_all */
+static void fill_columns(const struct skb_method *m, const cJSON *recs, int cnt, double *col, struct method_acc *acc)
+{
+    const cJSON *rec;
+    int j = 0;
+    cJSON_ArrayForEach(rec, recs) {
+        double v[NFIELDS];
+        for (int f = 0; f < NFIELDS; f++)
+            if (rec_field(rec, f, &v[f]) < 0)
+                v[f] = NAN;
+        for (int f = 0; f < NFIELDS; f++)
+            col[(size_t)f * cnt + j] = v[f];
+        col[(size_t)NFIELDS * cnt + j] = v[FIELD_ADD] + v[FIELD_MUL];
+        col[(size_t)(NFIELDS + 1) * cnt + j] = v[FIELD_ADD] + v[FIELD_MUL] + v[FIELD_DIV]
+                                              + v[FIELD_SQRT] + v[FIELD_TRANS];
+        if (m->flags & SKB_MF_ITERATIVE) {
+            int it = (int)v[FIELD_ITER];
+            acc->hist[it < 0 ? 0 : it > SKB_PROP_ITER_CAP ? SKB_PROP_ITER_CAP + 1 : it]++;
+            *acc->have_iter = 1;
+        }
+        j++;
+    }
+}
+
+/* per_n entry of one n: statistics of every field; the means go to acc */
+static int add_per_n(const struct skb_method *m, const cJSON *nj, cJSON *opn, struct method_acc *acc)
+{
+    const cJSON *recs = cJSON_GetObjectItemCaseSensitive(nj, "records");
+    int cnt = cJSON_GetArraySize(recs), n = cJSON_GetObjectItemCaseSensitive(nj, "n")->valueint, k = acc->k;
+    if (cnt < 1 || k >= FLOPS_NMAX)
+        return 0;
+    double *col = malloc(sizeof(double) * (size_t)cnt * (NFIELDS + 2));
+    if (!col)
+        return SKB_ENOMEM;
+    fill_columns(m, recs, cnt, col, acc);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "n", n);
+    cJSON_AddNumberToObject(o, "samples", cnt);
+    struct stats fl = stats_of(col + (size_t)NFIELDS * cnt, cnt);
+    struct stats fa = stats_of(col + (size_t)(NFIELDS + 1) * cnt, cnt);
+    cJSON_AddItemToObject(o, "flops", stats_json(fl));
+    cJSON_AddItemToObject(o, "flops_all", stats_json(fa));
+    for (int f = 0; f < NFIELDS; f++) {
+        if (f == FIELD_ITER && !(m->flags & SKB_MF_ITERATIVE))
+            continue;
+        struct stats st = stats_of(col + (size_t)f * cnt, cnt);
+        if (f <= FIELD_CMP)
+            acc->yf[f][k] = st.mean;
+        cJSON_AddItemToObject(o, field_names[f], stats_json(st));
+    }
+    cJSON_AddItemToArray(opn, o);
+    acc->xs[k] = n;
+    acc->ys[k] = fl.mean;
+    acc->ya[k] = fa.mean;
+    acc->k++;
+    free(col);
+    return 0;
+}
+
+/* flops.json methods.<name>, fits.<name>, fits_all_ops.<name> of one method */
+static int add_method(const struct skb_run_ctx *ctx, const struct skb_method *m, const cJSON *mj, cJSON *root,
+                      struct method_acc *acc)
+{
+    const cJSON *nj;
+    cJSON *om = cJSON_AddObjectToObject(cJSON_GetObjectItemCaseSensitive(root, "methods"), m->name);
+    cJSON_AddStringToObject(om, "title", m->title);
+    cJSON *opn = cJSON_AddArrayToObject(om, "per_n");
+    acc->k = 0;
+    cJSON_ArrayForEach(nj, cJSON_GetObjectItemCaseSensitive(mj, "per_n"))
+        if (add_per_n(m, nj, opn, acc) < 0)
+            return SKB_ENOMEM;
+    const char *how = "least squares (gsl_fit_linear) of the mean count over n = 1..8";
+    int k = acc->k;
+    cJSON_AddItemToObject(cJSON_GetObjectItemCaseSensitive(root, "fits"), m->name, fit_json(acc->xs, acc->ys, k, how));
+    cJSON_AddItemToObject(cJSON_GetObjectItemCaseSensitive(root, "fits_all_ops"), m->name,
+                          fit_json(acc->xs, acc->ya, k, how));
+    /* per operation: where the a and b of the fit come from */
+    cJSON *fo = cJSON_AddObjectToObject(om, "fits_by_op");
+    for (int f = 0; f <= FIELD_CMP; f++)
+        cJSON_AddItemToObject(fo, field_names[f], fit_json(acc->xs, acc->yf[f], k, how));
+    if (m->flags & SKB_MF_ITERATIVE)
+        cJSON_AddStringToObject(om, "note", "depends on the input through the iteration count (default "
+                                "precision; see per_n.iterations and iterations_histogram): the fit is "
+                                "of the mean over random inputs");
+    else if (m->flop_parts && m->flop_parts->note)
+        cJSON_AddStringToObject(om, "note", m->flop_parts->note);
+    const cJSON *tn = cJSON_GetObjectItemCaseSensitive(mj, "transcendental_by_name");
+    if (tn)
+        cJSON_AddItemToObject(om, "transcendental_by_name", cJSON_Duplicate(tn, 1));
+    skb_run_progress(ctx, "flops", "%-8s %s", m->name, k >= 3 ? "fitted" : "constant");
+    return 0;
+}
+
+static void add_iter_hist(cJSON *root, const double *hist)
+{
+    cJSON *h = cJSON_AddObjectToObject(root, "iterations_histogram");
+    cJSON_AddStringToObject(h, "what", "iterations of the iterative methods (DIB) over the counted random "
+                            "inputs, n = 1..8, default precision");
+    for (int i = 0; i <= SKB_PROP_ITER_CAP + 1; i++)
+        if (hist[i] > 0) {
+            char key[16];
+            snprintf(key, sizeof key, "%d", i);
+            skb_json_add_number(h, key, hist[i]);
+        }
+}
+
+/* the counter's rules, stated once in harness/flop_real.hpp, the check that
+ * sign flips are negations (no mul charged for them), the conversions and
+ * primitives counted alone and, from them, where each fit goes */
+static void add_raw_sections(cJSON *root, const cJSON *raw)
+{
+    static const char *const keys[] = { "counting_rules", "negation_checks", "conversions" };
+    for (int i = 0; i < 3; i++) {
+        const cJSON *x = cJSON_GetObjectItemCaseSensitive(raw, keys[i]);
+        if (x)
+            cJSON_AddItemToObject(root, keys[i], cJSON_Duplicate(x, 1));
+    }
+    const cJSON *prims = cJSON_GetObjectItemCaseSensitive(raw, "primitives");
+    if (prims) {
+        cJSON_AddItemToObject(root, "primitives", cJSON_Duplicate(prims, 1));
+        add_breakdown(root, cJSON_GetObjectItemCaseSensitive(root, "fits"), prims);
+    }
+}
+
+/* SB split into its centre (GSL SVD, not instrumented) and its blend */
+static void add_sb_parts(cJSON *root, const cJSON *raw)
+{
+    const cJSON *sbp = cJSON_GetObjectItemCaseSensitive(raw, "sb_parts");
+    if (!sbp)
+        return;
+    cJSON *s = cJSON_AddObjectToObject(root, "sb_parts");
+    cJSON_AddStringToObject(s, "note", "SB = rotation centre (least squares by GSL's SVD, gsl_linalg_SV_decomp, "
+                            "double code: NOT instrumented; the counts below are only its skb_real "
+                            "operations) + QLB' blend given the centre (skb_mat4_qlb). See callgrind for "
+                            "the instructions of the whole SB blend including the SVD.");
+    cJSON_AddItemToObject(s, "records_fields", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(raw, "fields"), 1));
+    cJSON_AddItemToObject(s, "centre_per_n", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(sbp, "centre_per_n"), 1));
+    const cJSON *bl = cJSON_GetObjectItemCaseSensitive(sbp, "blend_given_centre_per_n"), *it;
+    double xs[FLOPS_NMAX], ys[FLOPS_NMAX];
+    int k = 0;
+    cJSON_ArrayForEach(it, bl) {
+        const cJSON *rec = cJSON_GetArrayItem(it, 0);
+        double a, b;
+        if (k < FLOPS_NMAX && rec_field(rec, FIELD_ADD, &a) == 0 && rec_field(rec, FIELD_MUL, &b) == 0) {
+            xs[k] = k + 1;
+            ys[k] = a + b;
+            k++;
+        }
+    }
+    if (k)
+        cJSON_AddItemToObject(s, "blend_given_centre_fit",
+                              fit_json(xs, ys, k, "least squares of skb_mat4_qlb with a centre, n = 1..8"));
+}
+
+static cJSON *flops_root(const struct skb_run_ctx *ctx, int samples)
+{
     cJSON *root = skb_json_results_new(ctx, "flops");
     cJSON_AddStringToObject(root, "convention",
         "flops = additions/subtractions + multiplications, each 1 (thesis Table 4.1); divisions, square roots "
@@ -512,143 +675,45 @@ static int run_flops(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         "instrumented.");
     cJSON_AddStringToObject(root, "counter", "build/skinbench-flops (harness/flop_real.hpp, harness/flops_main.cxx)");
     cJSON_AddNumberToObject(root, "samples_per_n", samples);
-    cJSON *fits = cJSON_AddObjectToObject(root, "fits");
-    cJSON *fits_all = cJSON_AddObjectToObject(root, "fits_all_ops");
-    cJSON *out_m = cJSON_AddObjectToObject(root, "methods");
+    cJSON_AddObjectToObject(root, "fits");
+    cJSON_AddObjectToObject(root, "fits_all_ops");
+    cJSON_AddObjectToObject(root, "methods");
+    return root;
+}
+
+static int run_flops(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
+{
+    const char *child = getenv(CG_ENV);
+    if (child)
+        return callgrind_child(child, msg, msglen);
+    int samples = ctx->quick ? 4 : 32;
+    cJSON *raw = NULL;
+    int rc = count_raw(ctx, samples, &raw, msg, msglen);
+    if (rc < 0)
+        return rc;
+    cJSON *root = flops_root(ctx, samples);
     double hist[SKB_PROP_ITER_CAP + 2] = { 0 };
     int have_iter = 0;
+    struct method_acc acc;
     const cJSON *mj;
-    cJSON_ArrayForEach(mj, methods) {
+    memset(&acc, 0, sizeof acc);
+    acc.hist = hist;
+    acc.have_iter = &have_iter;
+    cJSON_ArrayForEach(mj, cJSON_GetObjectItemCaseSensitive(raw, "methods")) {
         const struct skb_method *m = skb_method_find(mj->string);
         if (!m || !skb_run_wants_method(ctx, m))
             continue;
-        const cJSON *pern = cJSON_GetObjectItemCaseSensitive(mj, "per_n"), *nj;
-        double xs[FLOPS_NMAX], ys[FLOPS_NMAX], ya[FLOPS_NMAX], yf[FIELD_CMP + 1][FLOPS_NMAX];
-        int k = 0;
-        cJSON *om = cJSON_AddObjectToObject(out_m, m->name);
-        cJSON_AddStringToObject(om, "title", m->title);
-        cJSON *opn = cJSON_AddArrayToObject(om, "per_n");
-        cJSON_ArrayForEach(nj, pern) {
-            const cJSON *recs = cJSON_GetObjectItemCaseSensitive(nj, "records"), *rec;
-            int cnt = cJSON_GetArraySize(recs), n = cJSON_GetObjectItemCaseSensitive(nj, "n")->valueint, j = 0;
-            if (cnt < 1 || k >= FLOPS_NMAX)
-                continue;
-            double *col = malloc(sizeof(double) * (size_t)cnt * (NFIELDS + 2));
-            if (!col) {
-                cJSON_Delete(raw);
-                cJSON_Delete(root);
-                snprintf(msg, msglen, "flops: out of memory");
-                return SKB_ENOMEM;
-            }
-            cJSON_ArrayForEach(rec, recs) {
-                double v[NFIELDS];
-                for (int f = 0; f < NFIELDS; f++)
-                    if (rec_field(rec, f, &v[f]) < 0)
-                        v[f] = NAN;
-                for (int f = 0; f < NFIELDS; f++)
-                    col[(size_t)f * cnt + j] = v[f];
-                col[(size_t)NFIELDS * cnt + j] = v[FIELD_ADD] + v[FIELD_MUL];
-                col[(size_t)(NFIELDS + 1) * cnt + j] = v[FIELD_ADD] + v[FIELD_MUL] + v[FIELD_DIV]
-                                                      + v[FIELD_SQRT] + v[FIELD_TRANS];
-                if (m->flags & SKB_MF_ITERATIVE) {
-                    int it = (int)v[FIELD_ITER];
-                    hist[it < 0 ? 0 : it > SKB_PROP_ITER_CAP ? SKB_PROP_ITER_CAP + 1 : it]++;
-                    have_iter = 1;
-                }
-                j++;
-            }
-            cJSON *o = cJSON_CreateObject();
-            cJSON_AddNumberToObject(o, "n", n);
-            cJSON_AddNumberToObject(o, "samples", cnt);
-            struct stats fl = stats_of(col + (size_t)NFIELDS * cnt, cnt);
-            struct stats fa = stats_of(col + (size_t)(NFIELDS + 1) * cnt, cnt);
-            cJSON_AddItemToObject(o, "flops", stats_json(fl));
-            cJSON_AddItemToObject(o, "flops_all", stats_json(fa));
-            for (int f = 0; f < NFIELDS; f++) {
-                if (f == FIELD_ITER && !(m->flags & SKB_MF_ITERATIVE))
-                    continue;
-                struct stats st = stats_of(col + (size_t)f * cnt, cnt);
-                if (f <= FIELD_CMP)
-                    yf[f][k] = st.mean;
-                cJSON_AddItemToObject(o, field_names[f], stats_json(st));
-            }
-            cJSON_AddItemToArray(opn, o);
-            xs[k] = n;
-            ys[k] = fl.mean;
-            ya[k] = fa.mean;
-            k++;
-            free(col);
+        if (add_method(ctx, m, mj, root, &acc) < 0) {
+            cJSON_Delete(raw);
+            cJSON_Delete(root);
+            snprintf(msg, msglen, "flops: out of memory");
+            return SKB_ENOMEM;
         }
-        const char *how = "least squares (gsl_fit_linear) of the mean count over n = 1..8";
-        cJSON_AddItemToObject(fits, m->name, fit_json(xs, ys, k, how));
-        cJSON_AddItemToObject(fits_all, m->name, fit_json(xs, ya, k, how));
-        /* per operation: where the a and b of the fit come from */
-        cJSON *fo = cJSON_AddObjectToObject(om, "fits_by_op");
-        for (int f = 0; f <= FIELD_CMP; f++)
-            cJSON_AddItemToObject(fo, field_names[f], fit_json(xs, yf[f], k, how));
-        if (m->flags & SKB_MF_ITERATIVE)
-            cJSON_AddStringToObject(om, "note", "depends on the input through the iteration count (default "
-                                    "precision; see per_n.iterations and iterations_histogram): the fit is "
-                                    "of the mean over random inputs");
-        else if (m->flop_parts && m->flop_parts->note)
-            cJSON_AddStringToObject(om, "note", m->flop_parts->note);
-        const cJSON *tn = cJSON_GetObjectItemCaseSensitive(mj, "transcendental_by_name");
-        if (tn)
-            cJSON_AddItemToObject(om, "transcendental_by_name", cJSON_Duplicate(tn, 1));
-        skb_run_progress(ctx, "flops", "%-8s %s", m->name, k >= 3 ? "fitted" : "constant");
     }
-    if (have_iter) {
-        cJSON *h = cJSON_AddObjectToObject(root, "iterations_histogram");
-        cJSON_AddStringToObject(h, "what", "iterations of the iterative methods (DIB) over the counted random "
-                                "inputs, n = 1..8, default precision");
-        for (int i = 0; i <= SKB_PROP_ITER_CAP + 1; i++)
-            if (hist[i] > 0) {
-                char key[16];
-                snprintf(key, sizeof key, "%d", i);
-                skb_json_add_number(h, key, hist[i]);
-            }
-    }
-    /* the counter's rules, stated once in harness/flop_real.hpp, and the
-     * check that sign flips are negations (no mul charged for them) */
-    const cJSON *rules = cJSON_GetObjectItemCaseSensitive(raw, "counting_rules");
-    if (rules)
-        cJSON_AddItemToObject(root, "counting_rules", cJSON_Duplicate(rules, 1));
-    const cJSON *negc = cJSON_GetObjectItemCaseSensitive(raw, "negation_checks");
-    if (negc)
-        cJSON_AddItemToObject(root, "negation_checks", cJSON_Duplicate(negc, 1));
-    const cJSON *conv = cJSON_GetObjectItemCaseSensitive(raw, "conversions");
-    if (conv)
-        cJSON_AddItemToObject(root, "conversions", cJSON_Duplicate(conv, 1));
-    const cJSON *prims = cJSON_GetObjectItemCaseSensitive(raw, "primitives");
-    if (prims) {
-        cJSON_AddItemToObject(root, "primitives", cJSON_Duplicate(prims, 1));
-        add_breakdown(root, fits, prims);
-    }
-    const cJSON *sbp = cJSON_GetObjectItemCaseSensitive(raw, "sb_parts");
-    if (sbp) {
-        cJSON *s = cJSON_AddObjectToObject(root, "sb_parts");
-        cJSON_AddStringToObject(s, "note", "SB = rotation centre (least squares by GSL's SVD, gsl_linalg_SV_decomp, "
-                                "double code: NOT instrumented; the counts below are only its skb_real "
-                                "operations) + QLB' blend given the centre (skb_mat4_qlb). See callgrind for "
-                                "the instructions of the whole SB blend including the SVD.");
-        cJSON_AddItemToObject(s, "records_fields", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(raw, "fields"), 1));
-        cJSON_AddItemToObject(s, "centre_per_n", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(sbp, "centre_per_n"), 1));
-        const cJSON *bl = cJSON_GetObjectItemCaseSensitive(sbp, "blend_given_centre_per_n"), *it;
-        double xs[FLOPS_NMAX], ys[FLOPS_NMAX];
-        int k = 0;
-        cJSON_ArrayForEach(it, bl) {
-            const cJSON *rec = cJSON_GetArrayItem(it, 0);
-            double a, b;
-            if (k < FLOPS_NMAX && rec_field(rec, FIELD_ADD, &a) == 0 && rec_field(rec, FIELD_MUL, &b) == 0) {
-                xs[k] = k + 1;
-                ys[k] = a + b;
-                k++;
-            }
-        }
-        if (k)
-            cJSON_AddItemToObject(s, "blend_given_centre_fit",
-                                  fit_json(xs, ys, k, "least squares of skb_mat4_qlb with a centre, n = 1..8"));
-    }
+    if (have_iter)
+        add_iter_hist(root, hist);
+    add_raw_sections(root, raw);
+    add_sb_parts(root, raw);
     add_callgrind(ctx, root);
     cJSON_Delete(raw);
     rc = skb_json_write_result(ctx, "flops.json", root, msg, msglen);
