@@ -187,6 +187,88 @@ static void dib_vs_sclerp(const struct skb_run_ctx *ctx, const struct skb_method
                      diff, nmin, nmax);
 }
 
+/* what dlb_dib_skin_gap measured over the poses */
+struct skin_gap {
+    double gap, diag, hist[ITER_HIST_MAX + 1];
+    int worst_pose, itmax;
+};
+
+/* DLB and DIB skin every pose of d; the largest vertex distance and DIB's
+ * worst per-vertex iteration count per pose into g */
+static int skin_gap_poses(const struct skb_method *dlb, const struct skb_method *dib, const struct skb_dataset *d,
+                          double *pa, double *pb, struct skin_gap *g, char *msg, size_t msglen)
+{
+    struct skb_skinner sa, sb;
+    int nv = d->mesh.nverts, rc;
+    memset(&sa, 0, sizeof sa);
+    memset(&sb, 0, sizeof sb);
+    rc = skb_skin_init(&sa, dlb, &d->mesh, msg, msglen);
+    if (rc == 0)
+        rc = skb_skin_init(&sb, dib, &d->mesh, msg, msglen);
+    for (int k = 0; rc == 0 && k < d->nposes; k++) {
+        struct skb_pose pose;
+        struct skb_pose_stats ps;
+        skb_dataset_pose(d, k, &pose);
+        if ((rc = skb_skin_pose(&sa, &pose, NULL, pa, NULL, msg, msglen)) < 0
+            || (rc = skb_skin_pose(&sb, &pose, NULL, pb, NULL, msg, msglen)) < 0
+            || (rc = dib->pose_stats(&d->mesh, sb.state, &ps)) < 0)
+            break;
+        g->hist[ps.max_iterations > ITER_HIST_MAX ? ITER_HIST_MAX : ps.max_iterations]++;
+        g->itmax = ps.max_iterations > g->itmax ? ps.max_iterations : g->itmax;
+        for (int v = 0; v < nv; v++) {
+            double gv = hypot(hypot(pa[3 * v] - pb[3 * v], pa[3 * v + 1] - pb[3 * v + 1]), pa[3 * v + 2] - pb[3 * v + 2]);
+            if (gv > g->gap) {
+                g->gap = gv;
+                g->worst_pose = k;
+            }
+        }
+    }
+    skb_skin_fini(&sa);
+    skb_skin_fini(&sb);
+    return rc;
+}
+
+/* the rest mesh's bounding-box diagonal (the gap's scale) */
+static double rest_diagonal(const struct skb_mesh *m)
+{
+    double lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3] = { -INFINITY, -INFINITY, -INFINITY };
+    for (int v = 0; v < m->nverts; v++)
+        for (int i = 0; i < 3; i++) {
+            lo[i] = fmin(lo[i], m->pos[3 * v + i]);
+            hi[i] = fmax(hi[i], m->pos[3 * v + i]);
+        }
+    return hypot(hypot(hi[0] - lo[0], hi[1] - lo[1]), hi[2] - lo[2]);
+}
+
+static void skin_gap_json(const struct skb_run_ctx *ctx, cJSON *root, const struct skb_dataset *d,
+                          const struct skin_gap *g)
+{
+    double diag = g->diag, gap = g->gap;
+    cJSON *j = cJSON_AddObjectToObject(root, "dlb_dib_skinning");
+    cJSON_AddStringToObject(j, "dataset", d->name);
+    cJSON_AddNumberToObject(j, "vertices", d->mesh.nverts);
+    cJSON_AddNumberToObject(j, "poses", d->nposes);
+    skb_json_add_number(j, "max_vertex_gap", gap);
+    cJSON_AddNumberToObject(j, "at_pose", g->worst_pose);
+    skb_json_add_number(j, "rest_bbox_diagonal", diag);
+    skb_json_add_number(j, "max_vertex_gap_rel_bbox", diag > 0 ? gap / diag : NAN);
+    cJSON_AddNumberToObject(j, "dib_max_iterations", g->itmax);
+    cJSON *h = cJSON_AddObjectToObject(j, "dib_pose_max_iterations_histogram");
+    for (int i = 0; i <= ITER_HIST_MAX; i++)
+        if (g->hist[i] > 0) {
+            char key[16];
+            snprintf(key, sizeof key, "%d", i);
+            skb_json_add_number(h, key, g->hist[i]);
+        }
+    cJSON_AddStringToObject(j, "what", "DLB and DIB (default precision) skinning of the procedural arm over its "
+                            "poses: largest vertex distance (model units; the DQ paper's 0.29 is on their "
+                            "character, so only the order of magnitude compares), and DIB's worst per-vertex "
+                            "iteration count per pose");
+    skb_json_add_number(root, "dlb_dib_max_vertex_gap", gap);
+    skb_run_progress(ctx, "bounds", "DLB vs DIB skinning (%s): max vertex gap %.4g (%.3g of the model size), "
+                     "DIB <= %d iterations", d->name, gap, diag > 0 ? gap / diag : NAN, g->itmax);
+}
+
 /* DLB vs DIB in skinning (DQ paper App. B: largest vertex gap over an
  * animation) on the procedural arm, with DIB's worst per-vertex iteration
  * count per pose (its pose_stats) */
@@ -195,79 +277,23 @@ static int dlb_dib_skin_gap(const struct skb_run_ctx *ctx, cJSON *root, char *ms
     const struct skb_method *dlb = skb_method_find("dlb"), *dib = skb_method_find("dib");
     struct skb_dataset_opts o = { ctx->seed, ctx->quick, 0 };
     struct skb_dataset d;
-    struct skb_skinner sa, sb;
+    struct skin_gap g;
     int rc;
     if (!dlb || !dib || !dib->pose_stats)
         return 0;
     if ((rc = skb_dataset_load("arm", &o, &d, msg, msglen)) < 0)
         return rc;
-    int nv = d.mesh.nverts, worst_pose = -1, itmax = 0;
+    int nv = d.mesh.nverts;
     double *pa = malloc(sizeof(double) * 3 * (size_t)nv), *pb = malloc(sizeof(double) * 3 * (size_t)nv);
-    double gap = 0, lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3] = { -INFINITY, -INFINITY, -INFINITY };
-    double hist[ITER_HIST_MAX + 1] = { 0 };
+    memset(&g, 0, sizeof g);
+    g.worst_pose = -1;
     if (!pa || !pb) {
-        free(pa);
-        free(pb);
-        skb_dataset_free(&d);
         snprintf(msg, msglen, "bounds: out of memory");
-        return SKB_ENOMEM;
+        rc = SKB_ENOMEM;
+    } else if ((rc = skin_gap_poses(dlb, dib, &d, pa, pb, &g, msg, msglen)) == 0) {
+        g.diag = rest_diagonal(&d.mesh);
+        skin_gap_json(ctx, root, &d, &g);
     }
-    memset(&sa, 0, sizeof sa);
-    memset(&sb, 0, sizeof sb);
-    rc = skb_skin_init(&sa, dlb, &d.mesh, msg, msglen);
-    if (rc == 0)
-        rc = skb_skin_init(&sb, dib, &d.mesh, msg, msglen);
-    for (int k = 0; rc == 0 && k < d.nposes; k++) {
-        struct skb_pose pose;
-        struct skb_pose_stats ps;
-        skb_dataset_pose(&d, k, &pose);
-        if ((rc = skb_skin_pose(&sa, &pose, NULL, pa, NULL, msg, msglen)) < 0
-            || (rc = skb_skin_pose(&sb, &pose, NULL, pb, NULL, msg, msglen)) < 0
-            || (rc = dib->pose_stats(&d.mesh, sb.state, &ps)) < 0)
-            break;
-        hist[ps.max_iterations > ITER_HIST_MAX ? ITER_HIST_MAX : ps.max_iterations]++;
-        itmax = ps.max_iterations > itmax ? ps.max_iterations : itmax;
-        for (int v = 0; v < nv; v++) {
-            double g = hypot(hypot(pa[3 * v] - pb[3 * v], pa[3 * v + 1] - pb[3 * v + 1]), pa[3 * v + 2] - pb[3 * v + 2]);
-            if (g > gap) {
-                gap = g;
-                worst_pose = k;
-            }
-        }
-    }
-    for (int v = 0; v < nv; v++)
-        for (int i = 0; i < 3; i++) {
-            lo[i] = fmin(lo[i], d.mesh.pos[3 * v + i]);
-            hi[i] = fmax(hi[i], d.mesh.pos[3 * v + i]);
-        }
-    if (rc == 0) {
-        double diag = hypot(hypot(hi[0] - lo[0], hi[1] - lo[1]), hi[2] - lo[2]);
-        cJSON *j = cJSON_AddObjectToObject(root, "dlb_dib_skinning");
-        cJSON_AddStringToObject(j, "dataset", d.name);
-        cJSON_AddNumberToObject(j, "vertices", nv);
-        cJSON_AddNumberToObject(j, "poses", d.nposes);
-        skb_json_add_number(j, "max_vertex_gap", gap);
-        cJSON_AddNumberToObject(j, "at_pose", worst_pose);
-        skb_json_add_number(j, "rest_bbox_diagonal", diag);
-        skb_json_add_number(j, "max_vertex_gap_rel_bbox", diag > 0 ? gap / diag : NAN);
-        cJSON_AddNumberToObject(j, "dib_max_iterations", itmax);
-        cJSON *h = cJSON_AddObjectToObject(j, "dib_pose_max_iterations_histogram");
-        for (int i = 0; i <= ITER_HIST_MAX; i++)
-            if (hist[i] > 0) {
-                char key[16];
-                snprintf(key, sizeof key, "%d", i);
-                skb_json_add_number(h, key, hist[i]);
-            }
-        cJSON_AddStringToObject(j, "what", "DLB and DIB (default precision) skinning of the procedural arm over its "
-                                "poses: largest vertex distance (model units; the DQ paper's 0.29 is on their "
-                                "character, so only the order of magnitude compares), and DIB's worst per-vertex "
-                                "iteration count per pose");
-        skb_json_add_number(root, "dlb_dib_max_vertex_gap", gap);
-        skb_run_progress(ctx, "bounds", "DLB vs DIB skinning (%s): max vertex gap %.4g (%.3g of the model size), "
-                         "DIB <= %d iterations", d.name, gap, diag > 0 ? gap / diag : NAN, itmax);
-    }
-    skb_skin_fini(&sa);
-    skb_skin_fini(&sb);
     free(pa);
     free(pb);
     skb_dataset_free(&d);
