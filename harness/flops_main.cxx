@@ -88,7 +88,9 @@ void measure_primitive(cJSON *prims, const char *name, gsl_rng *r, int samples, 
 
 /* the conversions and operations the methods are built from, each counted
  * alone (mean over random rigid inputs), so flops.json can say where a
- * method's a*n + b goes (thesis 4.4 counts the conversions in) */
+ * method's a*n + b goes (thesis 4.4 counts the conversions in).  Long
+ * only as a list: one measuring lambda per primitive, no control flow; a
+ * new primitive is one more entry here. */
 void add_primitives(cJSON *root, gsl_rng *r, unsigned long seed, int samples)
 {
     cJSON *p = cJSON_AddObjectToObject(root, "primitives");
