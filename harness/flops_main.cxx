@@ -227,7 +227,7 @@ void add_negation_checks(cJSON *root, const struct skb_params *prm)
     for (int mi = 0; skb_methods[mi]; mi++) {
         const struct skb_method *m = skb_methods[mi];
         if (!m->blend || (m->flags & (SKB_MF_NEEDS_CENTER | SKB_MF_ITERATIVE)) || !(m->flags & SKB_MF_TABLE41)
-            || std::strcmp(m->name, "linear") == 0)
+            || (m->flags & SKB_MF_NONRIGID_IN))   /* blends matrices: no quaternion sign to flip */
             continue;
         o = cJSON_AddObjectToObject(nc, m->name);
         for (int k = 0; k < 2; k++) {
