@@ -43,19 +43,39 @@ static void table41_line(void *arg, const char *line)
     skb_run_progress(arg, "table-4.1", "%s", line);
 }
 
-/* table-4.1.md, when this run wrote the results it shows (properties.json
- * or flops.json newer than the run's start): rendered by the report's
- * renderer, each row that differs from the thesis also one progress line */
-static int table41_refresh(const struct skb_run_ctx *ctx, time_t started, char *msg, size_t msglen)
+/* the inputs of table-4.1.md: results are written by rename (a new inode),
+ * so a file this run wrote differs from the one seen before it */
+static const char *const t41_inputs[] = { "properties.json", "flops.json" };
+struct t41_seen { int have; dev_t dev; ino_t ino; struct timespec mtime; };
+
+static void t41_snapshot(const char *dir, struct t41_seen seen[2])
 {
-    static const char *const inputs[] = { "properties.json", "flops.json" };
-    int fresh = 0;
     for (int i = 0; i < 2; i++) {
         char path[PATH_MAX];
         struct stat st;
-        snprintf(path, sizeof path, "%s/%s", ctx->out_dir, inputs[i]);
-        fresh |= stat(path, &st) == 0 && st.st_mtime >= started;
+        snprintf(path, sizeof path, "%s/%s", dir, t41_inputs[i]);
+        memset(&seen[i], 0, sizeof seen[i]);
+        if (stat(path, &st) == 0) {
+            seen[i].have = 1;
+            seen[i].dev = st.st_dev;
+            seen[i].ino = st.st_ino;
+            seen[i].mtime = st.st_mtim;
+        }
     }
+}
+
+/* table-4.1.md, when this run wrote the results it shows (properties.json
+ * or flops.json changed since `before`): rendered by the report's renderer,
+ * each row that differs from the thesis also one progress line */
+static int table41_refresh(const struct skb_run_ctx *ctx, const struct t41_seen before[2], char *msg, size_t msglen)
+{
+    struct t41_seen now[2];
+    int fresh = 0;
+    t41_snapshot(ctx->out_dir, now);
+    for (int i = 0; i < 2; i++)
+        fresh |= now[i].have && (!before[i].have || now[i].dev != before[i].dev || now[i].ino != before[i].ino
+                                 || now[i].mtime.tv_sec != before[i].mtime.tv_sec
+                                 || now[i].mtime.tv_nsec != before[i].mtime.tv_nsec);
     if (!fresh)
         return 0;
     char dir[PATH_MAX];
@@ -136,7 +156,8 @@ int skb_cmd_run(int argc, char **argv)
         fprintf(stderr, "skinbench run: seed %lu, results in %s%s\n", ctx.seed, ctx.out_dir,
                 ctx.quick ? " (quick)" : "");
     int failed = 0, total = 0;
-    time_t started = time(NULL);
+    struct t41_seen before[2];
+    t41_snapshot(ctx.out_dir, before);
     for (int i = 0; skb_experiments[i]; i++) {
         const struct skb_experiment *e = skb_experiments[i];
         int wanted = all;
@@ -156,7 +177,7 @@ int skb_cmd_run(int argc, char **argv)
             fprintf(stderr, "[%d] %s: done in %.1f s\n", total, e->name, now_s() - t0);
         }
     }
-    if (table41_refresh(&ctx, started, msg, sizeof msg) < 0) {
+    if (table41_refresh(&ctx, before, msg, sizeof msg) < 0) {
         skb_cli_error("run: %s", msg);
         failed++;
     }
