@@ -94,6 +94,7 @@ struct skb_rtable {
     char source[240];          /* seed and table/figure */
     char *intro;               /* tolerance rule and notes, may be NULL */
     int unjudged;              /* descriptive table: rows not counted */
+    int link_col;              /* 1-based column whose cells name a section id (a link), 0: none */
     int ncols;
     char *col[SKB_RMAXCOLS];
     int nrows, cap;
@@ -109,6 +110,22 @@ struct skb_plot_entry {
 
 #define SKB_RMAXTABLES 24
 #define SKB_RMAXPLOTS 40
+#define SKB_RMAXHEAD 32
+
+/* one headline claim of the papers (reference.json "headline"): a summary
+ * of rows the tables already judged, never a judgement of its own */
+#define SKB_HEAD_MIXED SKB_ROW_NSTATUS   /* its rows have differing statuses */
+struct skb_headline {
+    char claim[240];
+    char source[160];          /* seed and table/figure */
+    char table[48];            /* id of the table it summarises (link "#s-<id>") */
+    char measured[240];
+    char paper[160];
+    char rows[400];            /* how many rows of each status, which differ */
+    int status;                /* a row status, or SKB_HEAD_MIXED */
+};
+/* "mixed" for SKB_HEAD_MIXED, else skb_row_status_name */
+const char *skb_headline_status_name(int st);
 
 struct skb_report {
     int nruns;
@@ -119,6 +136,9 @@ struct skb_report {
     int nplots;
     struct skb_plot_entry plots[SKB_RMAXPLOTS];
     int count[SKB_ROW_NSTATUS];
+    int nheadline;
+    struct skb_headline headline[SKB_RMAXHEAD];
+    int quick;                 /* runs with a results file from --quick */
     char fuzz[240];            /* "bad inputs tried / crashes" line, or empty */
 };
 
@@ -131,7 +151,7 @@ int skb_report_render_md(const struct skb_report *rep, FILE *f);
 int skb_report_render_html(const struct skb_report *rep, const char *plot_dir, FILE *f);
 void skb_report_free(struct skb_report *rep);
 /* one table as a Markdown "## title" section (report.md uses it for each) */
-void skb_report_render_table_md(const struct skb_rtable *t, FILE *f);
+void skb_report_render_table_md(const struct skb_report *rep, const struct skb_rtable *t, FILE *f);
 /* table-4.1.md in run_dir: the report's own Table 4.1 and FLOP tables
  * (the one renderer), built from run_dir's results and reference.json
  * (found from exe_dir; without it the tables have no paper column).  For

@@ -22,7 +22,7 @@ static void write_tables(const struct skb_report *rep, int have_ref, FILE *f)
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
         const struct skb_rtable *t = skb_report_table(rep, ids[i]);
         if (t)
-            skb_report_render_table_md(t, f);
+            skb_report_render_table_md(rep, t, f);
     }
 }
 
