@@ -5,6 +5,7 @@
 #include "skb_report.h"
 #include "skb_run.h"
 #include "skb_dataset.h"
+#include "skb_gpu.h"
 
 /* column widths come from the data: a new method or dataset with a longer
  * name must not push its row out of line */
@@ -12,6 +13,58 @@ static int widen(int w, const char *s)
 {
     int n = s ? (int)strlen(s) : 0;
     return n > w ? n : w;
+}
+
+/* append ", item" (or "item" first) to buf */
+static void item(char *buf, size_t len, const char *text)
+{
+    size_t n = strlen(buf);
+    snprintf(buf + n, len - n, "%s%s", n ? ", " : "", text);
+}
+
+/* the hooks and flags a method has and the ones it lacks, read off its
+ * struct: what each experiment can do with it (issue 12) */
+static void method_hooks(const struct skb_method *m, char *has, char *lacks, size_t len)
+{
+    char t[160];
+    has[0] = lacks[0] = 0;
+    if (!m->blend)
+        item(lacks, len, "blend (skin only)");
+    else if (m->max_n == 2)
+        item(has, len, "blend (two-transform)");
+    else if (m->max_n)
+        snprintf(t, sizeof t, "blend (n <= %d)", m->max_n), item(has, len, t);
+    else
+        item(has, len, "blend (any n)");
+    item(m->skin ? has : lacks, len, "skin");
+    item(m->f32 ? has : lacks, len, m->f32 || !m->skin ? "f32 kernel" : "f32 kernel (double path timed)");
+    if (m->refit)
+        snprintf(t, sizeof t, "sphere refit (\"%s\")", m->refit_key ? m->refit_key : m->name), item(has, len, t);
+    else
+        item(lacks, len, "sphere refit (bottom-up only)");
+    t[0] = 0;
+    for (int i = 0; skb_gpu_shaders[i].name; i++)
+        if (strcmp(skb_gpu_shaders[i].cpu_method, m->name) == 0) {
+            size_t n = strlen(t);
+            snprintf(t + n, sizeof t - n, "%s%s", n ? " " : "shaders ", skb_gpu_shaders[i].name);
+        }
+    item(t[0] ? has : lacks, len, t[0] ? t : "shader");
+    if (m->pose_stats)
+        item(has, len, "pose stats");
+    if (m->skin_center)
+        item(has, len, "skin centre");
+    if (m->flop_parts && m->flop_parts->rest)
+        item(has, len, "FLOP parts");
+    if (m->flags & SKB_MF_NEEDS_CENTER)
+        item(has, len, "needs centre");
+    if (m->flags & SKB_MF_ITERATIVE)
+        item(has, len, "iterative");
+    if (m->flags & SKB_MF_NONRIGID_IN)
+        item(has, len, "non-rigid input");
+    if (m->flags & SKB_MF_TABLE41)
+        item(has, len, "thesis Table 4.1");
+    if (m->flags & SKB_MF_EXACT_PAIR)
+        item(has, len, "exact pair reference (run bounds)");
 }
 
 static void list_methods(void)
@@ -27,7 +80,10 @@ static void list_methods(void)
     printf("methods:\n");
     for (int i = 0; skb_methods[i]; i++) {
         const struct skb_method *m = skb_methods[i];
+        char has[512], lacks[512];
         printf("  %-*s %-*s [%s]\n", wn, m->name, wd, m->description, m->seed_ref);
+        method_hooks(m, has, lacks, sizeof has);
+        printf("  %-*s hooks: %s%s%s\n", wn, "", has, lacks[0] ? "; none: " : "", lacks);
     }
 }
 
@@ -118,7 +174,7 @@ int skb_cmd_list(int argc, char **argv)
 {
     if (argc > 1 && skb_cli_is_help(argv[1])) {
         printf("usage: skinbench list [methods|datasets|experiments]\n"
-               "  methods      every blending method with its seed section\n"
+               "  methods      every blending method with its seed section and hooks\n"
                "  datasets     every dataset with vertices, triangles, joints, influences\n"
                "  experiments  what `skinbench run` can run, with each one's results files,\n"
                "               report sections, plots and nightly gate\n"

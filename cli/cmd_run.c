@@ -9,6 +9,7 @@
 #include "skb_dataset.h"
 #include "skb_json.h"
 #include "skb_report.h"
+#include <sys/stat.h>
 #include "skb_run.h"
 
 #define SKB_DEFAULT_SEED 20070601UL   /* fixed, so runs repeat; recorded in every result */
@@ -89,6 +90,56 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void table41_line(void *arg, const char *line)
+{
+    skb_run_progress(arg, "table-4.1", "%s", line);
+}
+
+/* the inputs of table-4.1.md: results are written by rename (a new inode),
+ * so a file this run wrote differs from the one seen before it */
+static const char *const t41_inputs[] = { "properties.json", "flops.json" };
+struct t41_seen { int have; dev_t dev; ino_t ino; struct timespec mtime; };
+
+static void t41_snapshot(const char *dir, struct t41_seen seen[2])
+{
+    for (int i = 0; i < 2; i++) {
+        char path[PATH_MAX];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", dir, t41_inputs[i]);
+        memset(&seen[i], 0, sizeof seen[i]);
+        if (stat(path, &st) == 0) {
+            seen[i].have = 1;
+            seen[i].dev = st.st_dev;
+            seen[i].ino = st.st_ino;
+            seen[i].mtime = st.st_mtim;
+        }
+    }
+}
+
+/* table-4.1.md, when this run wrote the results it shows (properties.json
+ * or flops.json changed since `before`): rendered by the report's renderer,
+ * each row that differs from the thesis also one progress line */
+static int table41_refresh(const struct skb_run_ctx *ctx, const struct t41_seen before[2], char *msg, size_t msglen)
+{
+    struct t41_seen now[2];
+    int fresh = 0;
+    t41_snapshot(ctx->out_dir, now);
+    for (int i = 0; i < 2; i++)
+        fresh |= now[i].have && (!before[i].have || now[i].dev != before[i].dev || now[i].ino != before[i].ino
+                                 || now[i].mtime.tv_sec != before[i].mtime.tv_sec
+                                 || now[i].mtime.tv_nsec != before[i].mtime.tv_nsec);
+    if (!fresh)
+        return 0;
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", ctx->exe_path ? ctx->exe_path : "");
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = 0;
+    else
+        dir[0] = 0;
+    return skb_report_write_table41(ctx->out_dir, dir, table41_line, (void *)ctx, msg, msglen);
 }
 
 int skb_cmd_run(int argc, char **argv)
@@ -174,6 +225,8 @@ int skb_cmd_run(int argc, char **argv)
         fprintf(stderr, "skinbench run: seed %lu, results in %s%s\n", ctx.seed, ctx.out_dir,
                 ctx.quick ? " (quick)" : "");
     int failed = 0, total = 0;
+    struct t41_seen before[2];
+    t41_snapshot(ctx.out_dir, before);
     for (int i = 0; skb_experiment_list[i]; i++) {
         const struct skb_experiment *e = skb_experiment_list[i]->run;
         int wanted = all;
@@ -192,6 +245,10 @@ int skb_cmd_run(int argc, char **argv)
         } else if (ctx.verbose) {
             fprintf(stderr, "[%d] %s: done in %.1f s\n", total, e->name, now_s() - t0);
         }
+    }
+    if (table41_refresh(&ctx, before, msg, sizeof msg) < 0) {
+        skb_cli_error("run: %s", msg);
+        failed++;
     }
     if (ctx.verbose)
         fprintf(stderr, "skinbench run: %d experiment(s), %d failed; results in %s\n", total, failed, ctx.out_dir);

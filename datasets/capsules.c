@@ -110,35 +110,102 @@ static void ring(const struct cap_layout *c, double r, double len, int i, double
     }
 }
 
-int skb__capsule_body(const struct skb__segment *seg, int nseg, int njoints, int target_verts,
-                      int nposes, struct skb_dataset *d, char *msg, size_t msglen)
+/* rings and sectors of each capsule for spacing h so that area / h^2 ~
+ * target vertices; the minimum ring and sector counts add vertices, so h's
+ * budget shrinks until the count fits.  *nv, *nt: the totals */
+static void capsule_layout(const struct skb__segment *seg, int nseg, int target_verts, struct cap_layout *lay,
+                           int *nv, int *nt)
 {
-    struct cap_layout *lay = calloc((size_t)nseg + 1, sizeof *lay);
     double area = 0;
-    int nv = 0, nt = 0;
-    if (!lay) {
-        snprintf(msg, msglen, "capsule body: out of memory");
-        return SKB_ENOMEM;
-    }
     for (int s = 0; s < nseg; s++)
         area += 2 * SKB_PI * seg[s].radius * seg_len(seg + s) + 4 * SKB_PI * seg[s].radius * seg[s].radius;
-    /* spacing h so that area / h^2 ~ target vertices; the minimum ring and
-     * sector counts add vertices, so shrink h's budget until the count fits */
     double h = sqrt(area / target_verts);
     for (int iter = 0; iter < 8; iter++) {
-        nv = nt = 0;
+        *nv = *nt = 0;
         for (int s = 0; s < nseg; s++) {
             double r = seg[s].radius, len = seg_len(seg + s);
             lay[s].sectors = (int)fmax(MIN_SECTORS, round(2 * SKB_PI * r / h));
             lay[s].cap = (int)fmax(MIN_CAP_RINGS, round(0.5 * SKB_PI * r / h));
             lay[s].cyl = (int)fmax(1, round(len / h));
-            nv += cap_verts(lay + s);
-            nt += cap_tris(lay + s);
+            *nv += cap_verts(lay + s);
+            *nt += cap_tris(lay + s);
         }
-        if (fabs((double)nv / target_verts - 1) < 0.03)
+        if (fabs((double)*nv / target_verts - 1) < 0.03)
             break;
-        h *= sqrt((double)nv / target_verts);
+        h *= sqrt((double)*nv / target_verts);
     }
+}
+
+/* the vertices of one capsule from vertex v on: poles and rings in the
+ * frame (u, vv, w) of its axis; returns the next free vertex */
+static int capsule_verts(const struct skb__segment *sg, const struct cap_layout *c, struct skb_mesh *m, int v)
+{
+    double w[3], u[3], vv[3], len = 0, r = sg->radius;
+    for (int i = 0; i < 3; i++) {
+        w[i] = sg->b[i] - sg->a[i];
+        len += w[i] * w[i];
+    }
+    len = sqrt(len);
+    for (int i = 0; i < 3; i++)
+        w[i] = len > 0 ? w[i] / len : (i == 0);
+    /* any vector not parallel to w gives the frame */
+    double hint[3] = { fabs(w[0]) < 0.9 ? 1 : 0, fabs(w[0]) < 0.9 ? 0 : 1, 0 };
+    skb_v3_cross(w, hint, u);
+    double ul = skb_v3_norm(u);
+    for (int i = 0; i < 3; i++)
+        u[i] /= ul;
+    skb_v3_cross(w, u, vv);
+    int nrings = 2 * c->cap - 1 + c->cyl;
+    for (int i = 0; i < 3; i++)     /* bottom pole */
+        m->pos[3 * v + i] = sg->a[i] - r * w[i];
+    v++;
+    for (int k = 0; k < nrings; k++) {
+        double z, rho;
+        ring(c, r, len, k, &z, &rho);
+        for (int q = 0; q < c->sectors; q++, v++) {
+            double a = 2 * SKB_PI * q / c->sectors;
+            for (int i = 0; i < 3; i++)
+                m->pos[3 * v + i] = sg->a[i] + z * w[i] + rho * (cos(a) * u[i] + sin(a) * vv[i]);
+        }
+    }
+    for (int i = 0; i < 3; i++)     /* top pole */
+        m->pos[3 * v + i] = sg->b[i] + r * w[i];
+    return v + 1;
+}
+
+/* the triangles of one capsule whose vertices start at base, from
+ * triangle t on: pole fans and ring quads; returns the next free triangle */
+static int capsule_tris(const struct cap_layout *c, int base, struct skb_mesh *m, int t)
+{
+    int nrings = 2 * c->cap - 1 + c->cyl, top = base + 1 + nrings * c->sectors;
+    for (int q = 0; q < c->sectors; q++) {
+        int q1 = (q + 1) % c->sectors;
+        int *tr = m->tris + 3 * t;
+        tr[0] = base; tr[1] = base + 1 + q1; tr[2] = base + 1 + q; t++;
+        for (int k = 0; k + 1 < nrings; k++) {
+            int a0 = base + 1 + k * c->sectors;
+            tr = m->tris + 3 * t;
+            tr[0] = a0 + q; tr[1] = a0 + q1; tr[2] = a0 + c->sectors + q1; t++;
+            tr = m->tris + 3 * t;
+            tr[0] = a0 + q; tr[1] = a0 + c->sectors + q1; tr[2] = a0 + c->sectors + q; t++;
+        }
+        int al = base + 1 + (nrings - 1) * c->sectors;
+        tr = m->tris + 3 * t;
+        tr[0] = top; tr[1] = al + q; tr[2] = al + q1; t++;
+    }
+    return t;
+}
+
+int skb__capsule_body(const struct skb__segment *seg, int nseg, int njoints, int target_verts,
+                      int nposes, struct skb_dataset *d, char *msg, size_t msglen)
+{
+    struct cap_layout *lay = calloc((size_t)nseg + 1, sizeof *lay);
+    int nv = 0, nt = 0;
+    if (!lay) {
+        snprintf(msg, msglen, "capsule body: out of memory");
+        return SKB_ENOMEM;
+    }
+    capsule_layout(seg, nseg, target_verts, lay, &nv, &nt);
     if (skb_dataset_alloc(d, nv, nt, njoints, nposes) < 0) {
         free(lay);
         snprintf(msg, msglen, "capsule body: out of memory");
@@ -147,53 +214,9 @@ int skb__capsule_body(const struct skb__segment *seg, int nseg, int njoints, int
     struct skb_mesh *m = &d->mesh;
     int v = 0, t = 0;
     for (int s = 0; s < nseg; s++) {
-        const struct cap_layout *c = lay + s;
-        double w[3], u[3], vv[3], len = 0, r = seg[s].radius;
-        for (int i = 0; i < 3; i++) {
-            w[i] = seg[s].b[i] - seg[s].a[i];
-            len += w[i] * w[i];
-        }
-        len = sqrt(len);
-        for (int i = 0; i < 3; i++)
-            w[i] = len > 0 ? w[i] / len : (i == 0);
-        /* any vector not parallel to w gives the frame */
-        double hint[3] = { fabs(w[0]) < 0.9 ? 1 : 0, fabs(w[0]) < 0.9 ? 0 : 1, 0 };
-        skb_v3_cross(w, hint, u);
-        double ul = skb_v3_norm(u);
-        for (int i = 0; i < 3; i++)
-            u[i] /= ul;
-        skb_v3_cross(w, u, vv);
-        int base = v, nrings = 2 * c->cap - 1 + c->cyl;
-        for (int i = 0; i < 3; i++)     /* bottom pole */
-            m->pos[3 * v + i] = seg[s].a[i] - r * w[i];
-        v++;
-        for (int k = 0; k < nrings; k++) {
-            double z, rho;
-            ring(c, r, len, k, &z, &rho);
-            for (int q = 0; q < c->sectors; q++, v++) {
-                double a = 2 * SKB_PI * q / c->sectors;
-                for (int i = 0; i < 3; i++)
-                    m->pos[3 * v + i] = seg[s].a[i] + z * w[i] + rho * (cos(a) * u[i] + sin(a) * vv[i]);
-            }
-        }
-        for (int i = 0; i < 3; i++)     /* top pole */
-            m->pos[3 * v + i] = seg[s].b[i] + r * w[i];
-        int top = v++;
-        for (int q = 0; q < c->sectors; q++) {
-            int q1 = (q + 1) % c->sectors;
-            int *tr = m->tris + 3 * t;
-            tr[0] = base; tr[1] = base + 1 + q1; tr[2] = base + 1 + q; t++;
-            for (int k = 0; k + 1 < nrings; k++) {
-                int a0 = base + 1 + k * c->sectors;
-                tr = m->tris + 3 * t;
-                tr[0] = a0 + q; tr[1] = a0 + q1; tr[2] = a0 + c->sectors + q1; t++;
-                tr = m->tris + 3 * t;
-                tr[0] = a0 + q; tr[1] = a0 + c->sectors + q1; tr[2] = a0 + c->sectors + q; t++;
-            }
-            int al = base + 1 + (nrings - 1) * c->sectors;
-            tr = m->tris + 3 * t;
-            tr[0] = top; tr[1] = al + q; tr[2] = al + q1; t++;
-        }
+        int base = v;
+        v = capsule_verts(seg + s, lay + s, m, v);
+        t = capsule_tris(lay + s, base, m, t);
     }
     for (int i = 0; i < nv; i++)
         skb__distance_weights(m->pos + 3 * i, seg, nseg, m->joint + 4 * i, m->weight + 4 * i);

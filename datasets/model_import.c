@@ -3,6 +3,7 @@
  * C_j = global_posed_j * inverse_bind_j (rest pose -> posed, thesis 2.2.1),
  * influences limited to 4 and renormalised with counts. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,199 +249,242 @@ static const struct aiScene *import_scene(const char *path, char *msg, size_t ms
 
 struct bone_ref { int node; double inv_bind[16]; int have; };
 
-int skb__import_model(const char *path, const struct skb__import_opts *io, struct skb_dataset *d,
-                      char *msg, size_t msglen)
-{
-    const struct aiScene *sc = import_scene(path, msg, msglen);
-    struct skel s = { 0 };
-    struct bone_ref *bones = NULL;
-    int *node_joint = NULL, *joint_node = NULL, njoints = 0, nverts = 0, ntris = 0, rc = SKB_ENOMEM;
-    int nstatic = 0;
+#define MAX_VERTEX_BONES 64   /* influences one vertex may name before the 4 are chosen */
+
+/* one import in progress: the scene, its node hierarchy and what the
+ * passes below derive from it (freed together by imp_free) */
+struct imp {
+    const char *path;
+    char *msg;
+    size_t msglen;
+    const struct aiScene *sc;
+    const struct aiAnimation *an;
+    struct skel s;
+    struct bone_ref *bones;       /* per node (and per static bone slot) */
+    int *node_joint, *joint_node; /* node -> joint (-1: no bone), joint -> node */
+    int njoints, nverts, ntris, nstatic;
     char static_name[MAX_STATIC_BONES][64];
-    double *times = NULL, *g = NULL, *mesh_g = NULL;
-    memset(d, 0, sizeof *d);
-    if (!sc)
-        return SKB_EIO;
-    const struct aiAnimation *an = pick_clip(sc, io->clip);
-    if (io->clip && !an) {
-        snprintf(msg, msglen, "%s: no animation clip named '%s'", path, io->clip);
-        rc = SKB_EINVAL;
-        goto out;
-    }
-    if (skel_init(sc, an, &s) < 0)
-        goto oom;
-    bones = calloc((size_t)s.n + MAX_STATIC_BONES, sizeof *bones);
-    node_joint = calloc((size_t)s.n + MAX_STATIC_BONES, sizeof *node_joint);
-    joint_node = calloc((size_t)s.n + MAX_STATIC_BONES, sizeof *joint_node);
-    g = calloc((size_t)16 * s.n, sizeof *g);
-    mesh_g = calloc((size_t)16 * (sc->mNumMeshes + 1), sizeof *mesh_g);
-    if (!bones || !node_joint || !joint_node || !g || !mesh_g)
-        goto oom;
-    /* rest globals: where each skinned mesh sits in the scene */
-    skel_globals(&s, -1, g);
-    for (unsigned m = 0; m < sc->mNumMeshes; m++)
-        skb_mat4_identity(mesh_g + 16 * m);
-    for (int i = 0; i < s.n; i++)
-        for (unsigned k = 0; k < s.node[i]->mNumMeshes; k++)
-            memcpy(mesh_g + 16 * s.node[i]->mMeshes[k], g + 16 * i, 16 * sizeof *g);
-    /* bones -> joints; the inverse bind in scene space K_j = offset_j * A_m^-1 */
-    for (unsigned m = 0; m < sc->mNumMeshes; m++) {
-        const struct aiMesh *me = sc->mMeshes[m];
-        if (!me->mNumBones || !(me->mPrimitiveTypes & aiPrimitiveType_TRIANGLE))
+    double *times, *g, *mesh_g;   /* pose times; node globals; per mesh its scene transform A_m */
+};
+
+/* "PATH: what" into the caller's message; returns rc */
+static int imp_fail(struct imp *x, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int imp_fail(struct imp *x, int rc, const char *fmt, ...)
+{
+    va_list ap;
+    int n = snprintf(x->msg, x->msglen, "%s: ", x->path);
+    va_start(ap, fmt);
+    if (n >= 0 && (size_t)n < x->msglen)
+        vsnprintf(x->msg + n, x->msglen - (size_t)n, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+static int skinned_mesh(const struct aiMesh *me)
+{
+    return me->mNumBones && (me->mPrimitiveTypes & aiPrimitiveType_TRIANGLE);
+}
+
+/* the node of bone `name`; a bone whose frame the file lacks (anim_test.x
+ * has no joint3/4 frames) gets an extra node slot after the hierarchy and
+ * stays at its bind pose (create = 1 adds it, failing loudly past
+ * MAX_STATIC_BONES); -1 when unknown */
+static int bone_node(struct imp *x, const char *name, int create)
+{
+    int nd = skel_find(&x->s, name);
+    for (int q = 0; nd < 0 && q < x->nstatic; q++)
+        if (strcmp(x->static_name[q], name) == 0)
+            nd = x->s.n + q;
+    if (nd >= 0 || !create)
+        return nd;
+    if (x->nstatic == MAX_STATIC_BONES)
+        return imp_fail(x, SKB_EPARSE, "more than %d bones have no node in the hierarchy", MAX_STATIC_BONES);
+    snprintf(x->static_name[x->nstatic], sizeof x->static_name[0], "%.63s", name);
+    return x->s.n + x->nstatic++;
+}
+
+/* rest globals: where each skinned mesh sits in the scene */
+static void imp_mesh_globals(struct imp *x)
+{
+    skel_globals(&x->s, -1, x->g);
+    for (unsigned m = 0; m < x->sc->mNumMeshes; m++)
+        skb_mat4_identity(x->mesh_g + 16 * m);
+    for (int i = 0; i < x->s.n; i++)
+        for (unsigned k = 0; k < x->s.node[i]->mNumMeshes; k++)
+            memcpy(x->mesh_g + 16 * x->s.node[i]->mMeshes[k], x->g + 16 * i, 16 * sizeof *x->g);
+}
+
+/* mesh me's bones: the inverse bind in scene space K_j = offset_j * A_m^-1,
+ * the same for a bone in every mesh */
+static int imp_mesh_bones(struct imp *x, const struct aiMesh *me, const double ainv[16])
+{
+    for (unsigned b = 0; b < me->mNumBones; b++) {
+        const struct aiBone *bo = me->mBones[b];
+        int nd = bone_node(x, bo->mName.data, 1);
+        double off[16], k[16];
+        if (nd < 0)
+            return nd;
+        mat_from_ai(&bo->mOffsetMatrix, off);
+        skb_mat4_mul(off, ainv, k);
+        if (!x->bones[nd].have) {
+            x->bones[nd].have = 1;
+            memcpy(x->bones[nd].inv_bind, k, sizeof k);
             continue;
+        }
+        for (int e = 0; e < 16; e++)
+            if (fabs(k[e] - x->bones[nd].inv_bind[e]) > BIND_MISMATCH_TOL * (1 + fabs(k[e])))
+                return imp_fail(x, SKB_EPARSE, "bone '%s' has different bind matrices in two meshes",
+                                bo->mName.data);
+    }
+    return 0;
+}
+
+/* bones -> joints in depth-first order (parents precede children) */
+static int imp_bones(struct imp *x)
+{
+    int rc;
+    for (unsigned m = 0; m < x->sc->mNumMeshes; m++) {
+        const struct aiMesh *me = x->sc->mMeshes[m];
         double ainv[16];
-        if (mat_inverse(mesh_g + 16 * m, ainv) < 0) {
-            snprintf(msg, msglen, "%s: mesh '%s': singular node transform", path, me->mName.data);
-            rc = SKB_EPARSE;
-            goto out;
-        }
-        nverts += (int)me->mNumVertices;
-        ntris += (int)me->mNumFaces;
-        for (unsigned b = 0; b < me->mNumBones; b++) {
-            const struct aiBone *bo = me->mBones[b];
-            int nd = skel_find(&s, bo->mName.data);
-            double off[16], k[16];
-            if (nd < 0) {
-                /* a bone whose frame the file lacks (anim_test.x has no joint3/4
-                 * frames): it gets an extra node slot and stays at its bind pose */
-                for (int q = 0; q < nstatic && nd < 0; q++)
-                    if (strcmp(static_name[q], bo->mName.data) == 0)
-                        nd = s.n + q;
-                if (nd < 0 && nstatic == MAX_STATIC_BONES) {
-                    snprintf(msg, msglen, "%s: more than %d bones have no node in the hierarchy", path,
-                             MAX_STATIC_BONES);
-                    rc = SKB_EPARSE;
-                    goto out;
-                }
-                if (nd < 0)
-                    nd = s.n + nstatic;
-                if (nd == s.n + nstatic)
-                    snprintf(static_name[nstatic++], sizeof static_name[0], "%.63s", bo->mName.data);
-            }
-            mat_from_ai(&bo->mOffsetMatrix, off);
-            skb_mat4_mul(off, ainv, k);
-            if (!bones[nd].have) {
-                bones[nd].have = 1;
-                memcpy(bones[nd].inv_bind, k, sizeof k);
-            } else {
-                for (int e = 0; e < 16; e++)
-                    if (fabs(k[e] - bones[nd].inv_bind[e]) > BIND_MISMATCH_TOL * (1 + fabs(k[e]))) {
-                        snprintf(msg, msglen, "%s: bone '%s' has different bind matrices in two meshes",
-                                 path, bo->mName.data);
-                        rc = SKB_EPARSE;
-                        goto out;
-                    }
-            }
+        if (!skinned_mesh(me))
+            continue;
+        if (mat_inverse(x->mesh_g + 16 * m, ainv) < 0)
+            return imp_fail(x, SKB_EPARSE, "mesh '%s': singular node transform", me->mName.data);
+        x->nverts += (int)me->mNumVertices;
+        x->ntris += (int)me->mNumFaces;
+        if ((rc = imp_mesh_bones(x, me, ainv)) < 0)
+            return rc;
+    }
+    if (x->nverts == 0)
+        return imp_fail(x, SKB_EINVAL, "no skinned mesh (no bones with weights on any triangle mesh)");
+    for (int i = 0; i < x->s.n + x->nstatic; i++) {
+        x->node_joint[i] = -1;
+        if (x->bones[i].have) {
+            x->node_joint[i] = x->njoints;
+            x->joint_node[x->njoints++] = i;
         }
     }
-    if (nverts == 0) {
-        snprintf(msg, msglen, "%s: no skinned mesh (no bones with weights on any triangle mesh)", path);
-        rc = SKB_EINVAL;
-        goto out;
-    }
-    for (int i = 0; i < s.n + nstatic; i++) {   /* depth-first order: parents precede children */
-        node_joint[i] = -1;
-        if (bones[i].have) {
-            node_joint[i] = njoints;
-            joint_node[njoints++] = i;
-        }
-    }
-    free(times);
-    int nposes = clip_times(an, io, &times);
-    if (nposes < 0)
-        goto oom;
-    if (skb_dataset_alloc(d, nverts, ntris, njoints, nposes) < 0)
-        goto oom;
-    struct skb_mesh *mesh = &d->mesh;
-    /* joints: parent = nearest bone ancestor; rest position = bone origin */
-    for (int j = 0; j < njoints; j++) {
-        int p = joint_node[j] < s.n ? s.parent[joint_node[j]] : -1;
-        while (p >= 0 && node_joint[p] < 0)
-            p = s.parent[p];
-        mesh->parent[j] = p >= 0 ? node_joint[p] : -1;
+    return 0;
+}
+
+/* joints: parent = nearest bone ancestor; rest position = bone origin */
+static int imp_joints(struct imp *x, struct skb_mesh *mesh)
+{
+    for (int j = 0; j < x->njoints; j++) {
+        int p = x->joint_node[j] < x->s.n ? x->s.parent[x->joint_node[j]] : -1;
+        while (p >= 0 && x->node_joint[p] < 0)
+            p = x->s.parent[p];
+        mesh->parent[j] = p >= 0 ? x->node_joint[p] : -1;
         double bind[16];
-        if (mat_inverse(bones[joint_node[j]].inv_bind, bind) < 0) {
-            snprintf(msg, msglen, "%s: joint %d: singular bind matrix", path, j);
-            rc = SKB_EPARSE;
-            goto out;
-        }
+        if (mat_inverse(x->bones[x->joint_node[j]].inv_bind, bind) < 0)
+            return imp_fail(x, SKB_EPARSE, "joint %d: singular bind matrix", j);
         mesh->joint_rest[3 * j] = bind[3];
         mesh->joint_rest[3 * j + 1] = bind[7];
         mesh->joint_rest[3 * j + 2] = bind[11];
     }
-    /* vertices in scene space: r = A_m v */
-    int v0 = 0, t0 = 0;
-    for (unsigned m = 0; m < sc->mNumMeshes; m++) {
-        const struct aiMesh *me = sc->mMeshes[m];
-        if (!me->mNumBones || !(me->mPrimitiveTypes & aiPrimitiveType_TRIANGLE))
-            continue;
-        const double *a = mesh_g + 16 * m;
-        int nv = (int)me->mNumVertices;
-        int *cnt = calloc((size_t)nv, sizeof *cnt);
-        int *jj = calloc((size_t)nv * 64, sizeof *jj);
-        double *ww = calloc((size_t)nv * 64, sizeof *ww);
-        if (!cnt || !jj || !ww) {
-            free(cnt); free(jj); free(ww);
-            goto oom;
+    return 0;
+}
+
+/* vertices and normals in scene space: r = A_m v */
+static void imp_vertices(const struct aiMesh *me, const double *a, struct skb_mesh *mesh, int v0)
+{
+    for (int v = 0; v < (int)me->mNumVertices; v++) {
+        double p[3] = { me->mVertices[v].x, me->mVertices[v].y, me->mVertices[v].z };
+        skb_mat4_apply(a, p, mesh->pos + 3 * (v0 + v));
+        if (me->mNormals) {
+            double n[3] = { me->mNormals[v].x, me->mNormals[v].y, me->mNormals[v].z }, o[3];
+            skb_mat4_apply_dir(a, n, o);
+            double len = skb_v3_norm(o);
+            for (int r = 0; r < 3; r++)
+                mesh->nrm[3 * (v0 + v) + r] = len > 0 ? o[r] / len : (r == 2);
         }
-        for (int v = 0; v < nv; v++) {
-            double p[3] = { me->mVertices[v].x, me->mVertices[v].y, me->mVertices[v].z };
-            skb_mat4_apply(a, p, mesh->pos + 3 * (v0 + v));
-            if (me->mNormals) {
-                double n[3] = { me->mNormals[v].x, me->mNormals[v].y, me->mNormals[v].z }, o[3];
-                skb_mat4_apply_dir(a, n, o);
-                double len = skb_v3_norm(o);
-                for (int r = 0; r < 3; r++)
-                    mesh->nrm[3 * (v0 + v) + r] = len > 0 ? o[r] / len : (r == 2);
-            }
-        }
-        for (unsigned b = 0; b < me->mNumBones; b++) {
-            const struct aiBone *bo = me->mBones[b];
-            int nd = skel_find(&s, bo->mName.data);
-            for (int q = 0; nd < 0 && q < nstatic; q++)
-                if (strcmp(static_name[q], bo->mName.data) == 0)
-                    nd = s.n + q;
-            int j = node_joint[nd];
-            for (unsigned w = 0; w < bo->mNumWeights; w++) {
-                unsigned v = bo->mWeights[w].mVertexId;
-                if (v < (unsigned)nv && cnt[v] < 64) {
-                    jj[64 * v + cnt[v]] = j;
-                    ww[64 * v + cnt[v]++] = bo->mWeights[w].mWeight;
-                }
-            }
-        }
-        for (int v = 0; v < nv; v++) {
-            int f = skb__limit_influences(cnt[v], jj + 64 * v, ww + 64 * v,
-                                          mesh->joint + 4 * (v0 + v), mesh->weight + 4 * (v0 + v));
-            d->truncated += (f & 1) != 0;
-            d->renormalized += (f & 2) != 0;
-            d->unweighted += (f & 4) != 0;
-        }
-        free(cnt); free(jj); free(ww);
-        int tri = 0;
-        for (unsigned f = 0; f < me->mNumFaces; f++) {
-            if (me->mFaces[f].mNumIndices != 3)
-                continue;
-            for (int k = 0; k < 3; k++)
-                mesh->tris[3 * (t0 + tri) + k] = v0 + (int)me->mFaces[f].mIndices[k];
-            tri++;
-        }
-        v0 += nv;
-        t0 += tri;
     }
-    mesh->ntris = t0;
-    if (!sc->mMeshes[0]->mNormals)
-        skb_dataset_compute_normals(mesh);
-    /* poses: C_j = G_j(t) K_j, made rigid where the file is not */
+}
+
+/* each vertex's influences, limited to 4 and renormalised (counted in d);
+ * a vertex naming more than MAX_VERTEX_BONES bones is an error */
+static int imp_weights(struct imp *x, const struct aiMesh *me, struct skb_dataset *d, int v0)
+{
+    int nv = (int)me->mNumVertices, rc = 0;
+    int *cnt = calloc((size_t)nv, sizeof *cnt);
+    int *jj = calloc((size_t)nv * MAX_VERTEX_BONES, sizeof *jj);
+    double *ww = calloc((size_t)nv * MAX_VERTEX_BONES, sizeof *ww);
+    if (!cnt || !jj || !ww)
+        rc = imp_fail(x, SKB_ENOMEM, "out of memory while importing");
+    for (unsigned b = 0; rc == 0 && b < me->mNumBones; b++) {
+        const struct aiBone *bo = me->mBones[b];
+        int j = x->node_joint[bone_node(x, bo->mName.data, 0)];
+        for (unsigned w = 0; rc == 0 && w < bo->mNumWeights; w++) {
+            unsigned v = bo->mWeights[w].mVertexId;
+            if (v < (unsigned)nv && cnt[v] == MAX_VERTEX_BONES)
+                rc = imp_fail(x, SKB_EPARSE, "mesh '%s': a vertex has more than %d bone weights",
+                              me->mName.data, MAX_VERTEX_BONES);
+            else if (v < (unsigned)nv) {
+                jj[MAX_VERTEX_BONES * v + cnt[v]] = j;
+                ww[MAX_VERTEX_BONES * v + cnt[v]++] = bo->mWeights[w].mWeight;
+            }
+        }
+    }
+    for (int v = 0; rc == 0 && v < nv; v++) {
+        int f = skb__limit_influences(cnt[v], jj + MAX_VERTEX_BONES * v, ww + MAX_VERTEX_BONES * v,
+                                      d->mesh.joint + 4 * (v0 + v), d->mesh.weight + 4 * (v0 + v));
+        d->truncated += (f & 1) != 0;
+        d->renormalized += (f & 2) != 0;
+        d->unweighted += (f & 4) != 0;
+    }
+    free(cnt);
+    free(jj);
+    free(ww);
+    return rc;
+}
+
+/* triangles of mesh me (other faces skipped); returns how many */
+static int imp_tris(const struct aiMesh *me, struct skb_mesh *mesh, int v0, int t0)
+{
+    int tri = 0;
+    for (unsigned f = 0; f < me->mNumFaces; f++) {
+        if (me->mFaces[f].mNumIndices != 3)
+            continue;
+        for (int k = 0; k < 3; k++)
+            mesh->tris[3 * (t0 + tri) + k] = v0 + (int)me->mFaces[f].mIndices[k];
+        tri++;
+    }
+    return tri;
+}
+
+/* every skinned mesh into the one dataset mesh */
+static int imp_meshes(struct imp *x, struct skb_dataset *d)
+{
+    int v0 = 0, t0 = 0, rc;
+    for (unsigned m = 0; m < x->sc->mNumMeshes; m++) {
+        const struct aiMesh *me = x->sc->mMeshes[m];
+        if (!skinned_mesh(me))
+            continue;
+        imp_vertices(me, x->mesh_g + 16 * m, &d->mesh, v0);
+        if ((rc = imp_weights(x, me, d, v0)) < 0)
+            return rc;
+        t0 += imp_tris(me, &d->mesh, v0, t0);
+        v0 += (int)me->mNumVertices;
+    }
+    d->mesh.ntris = t0;
+    if (!x->sc->mMeshes[0]->mNormals)
+        skb_dataset_compute_normals(&d->mesh);
+    return 0;
+}
+
+/* poses: C_j = G_j(t) K_j, made rigid where the file is not */
+static void imp_poses(struct imp *x, struct skb_dataset *d, int nposes)
+{
     for (int k = 0; k < nposes; k++) {
-        skel_globals(&s, times[k], g);
-        for (int j = 0; j < njoints; j++) {
-            skb_real *c = d->poses + (size_t)16 * (njoints * k + j);
-            if (joint_node[j] >= s.n) {   /* bone without a node: stays at bind */
+        skel_globals(&x->s, x->times[k], x->g);
+        for (int j = 0; j < x->njoints; j++) {
+            skb_real *c = d->poses + (size_t)16 * (x->njoints * k + j);
+            int nd = x->joint_node[j];
+            if (nd >= x->s.n) {   /* bone without a node: stays at bind */
                 skb_mat4_identity(c);
                 continue;
             }
-            skb_mat4_mul(g + 16 * joint_node[j], bones[joint_node[j]].inv_bind, c);
+            skb_mat4_mul(x->g + 16 * nd, x->bones[nd].inv_bind, c);
             double e = skb__orthonormalize(c);
             if (e > SKB__DS_TOL_RIGID) {
                 d->orthonormalized++;
@@ -448,28 +492,77 @@ int skb__import_model(const char *path, const struct skb__import_opts *io, struc
             }
         }
     }
-    if (nstatic)
-        snprintf(d->source, sizeof d->source, "%.400s (%d bones without a node kept at bind pose)", path, nstatic);
+}
+
+static int imp_alloc(struct imp *x)
+{
+    size_t n = (size_t)x->s.n + MAX_STATIC_BONES;
+    x->bones = calloc(n, sizeof *x->bones);
+    x->node_joint = calloc(n, sizeof *x->node_joint);
+    x->joint_node = calloc(n, sizeof *x->joint_node);
+    x->g = calloc((size_t)16 * x->s.n, sizeof *x->g);
+    x->mesh_g = calloc((size_t)16 * (x->sc->mNumMeshes + 1), sizeof *x->mesh_g);
+    if (!x->bones || !x->node_joint || !x->joint_node || !x->g || !x->mesh_g)
+        return imp_fail(x, SKB_ENOMEM, "out of memory while importing");
+    return 0;
+}
+
+static void imp_free(struct imp *x)
+{
+    free(x->times);
+    free(x->g);
+    free(x->mesh_g);
+    free(x->bones);
+    free(x->node_joint);
+    free(x->joint_node);
+    skel_free(&x->s);
+    aiReleaseImport(x->sc);
+}
+
+/* the dataset from the prepared import: mesh, joints, poses, source */
+static int imp_dataset(struct imp *x, const struct skb__import_opts *io, struct skb_dataset *d)
+{
+    int rc, nposes = clip_times(x->an, io, &x->times);
+    if (nposes < 0 || skb_dataset_alloc(d, x->nverts, x->ntris, x->njoints, nposes) < 0)
+        return imp_fail(x, SKB_ENOMEM, "out of memory while importing");
+    if ((rc = imp_joints(x, &d->mesh)) < 0 || (rc = imp_meshes(x, d)) < 0)
+        return rc;
+    imp_poses(x, d, nposes);
+    if (x->nstatic)
+        snprintf(d->source, sizeof d->source, "%.400s (%d bones without a node kept at bind pose)", x->path,
+                 x->nstatic);
     else
-        snprintf(d->source, sizeof d->source, "%s", path);
+        snprintf(d->source, sizeof d->source, "%s", x->path);
     /* non-empty exactly when a clip drives the poses (run --dataset asks) */
-    snprintf(d->clip, sizeof d->clip, "%.63s", !an ? "" : an->mName.data[0] ? an->mName.data : "(unnamed clip)");
-    rc = 0;
-    goto out;
-oom:
-    snprintf(msg, msglen, "%s: out of memory while importing", path);
-    rc = SKB_ENOMEM;
-out:
+    snprintf(d->clip, sizeof d->clip, "%.63s", !x->an ? "" : x->an->mName.data[0] ? x->an->mName.data : "(unnamed clip)");
+    return 0;
+}
+
+int skb__import_model(const char *path, const struct skb__import_opts *io, struct skb_dataset *d,
+                      char *msg, size_t msglen)
+{
+    struct imp x;
+    int rc;
+    memset(&x, 0, sizeof x);
+    memset(d, 0, sizeof *d);
+    x.path = path;
+    x.msg = msg;
+    x.msglen = msglen;
+    if (!(x.sc = import_scene(path, msg, msglen)))
+        return SKB_EIO;
+    x.an = pick_clip(x.sc, io->clip);
+    if (io->clip && !x.an)
+        rc = imp_fail(&x, SKB_EINVAL, "no animation clip named '%s'", io->clip);
+    else if (skel_init(x.sc, x.an, &x.s) < 0)
+        rc = imp_fail(&x, SKB_ENOMEM, "out of memory while importing");
+    else if ((rc = imp_alloc(&x)) == 0) {
+        imp_mesh_globals(&x);
+        if ((rc = imp_bones(&x)) == 0)
+            rc = imp_dataset(&x, io, d);
+    }
     if (rc < 0)
         skb_dataset_free(d);
-    free(times);
-    free(g);
-    free(mesh_g);
-    free(bones);
-    free(node_joint);
-    free(joint_node);
-    skel_free(&s);
-    aiReleaseImport(sc);
+    imp_free(&x);
     return rc;
 }
 

@@ -32,6 +32,74 @@ static double cmu_radius(const char *name)
     return 0.03;
 }
 
+/* the rest skeleton's extent: the largest side of its joints' bounding box */
+static double rest_height(const struct skb__motion *mo)
+{
+    double lo[3] = { 1e300, 1e300, 1e300 }, hi[3] = { -1e300, -1e300, -1e300 }, height = 0;
+    for (int i = 0; i < mo->nnodes; i++)
+        for (int k = 0; k < 3; k++) {
+            lo[k] = fmin(lo[k], mo->rest[16 * i + 4 * k + 3]);
+            hi[k] = fmax(hi[k], mo->rest[16 * i + 4 * k + 3]);
+        }
+    for (int k = 0; k < 3; k++)
+        height = fmax(height, hi[k] - lo[k]);
+    return height;
+}
+
+/* one capsule per bone (node -> child), moved by the parent node's joint;
+ * returns how many */
+static int body_segments(const struct skb__motion *mo, const int *joint_of, struct skb__segment *seg)
+{
+    double height = rest_height(mo);
+    int nseg = 0;
+    for (int i = 0; i < mo->nnodes; i++) {
+        int p = mo->parent[i];
+        if (p < 0 || joint_of[p] < 0)
+            continue;
+        struct skb__segment *s = seg + nseg;
+        double len = 0;
+        for (int k = 0; k < 3; k++) {
+            s->a[k] = mo->rest[16 * p + 4 * k + 3];
+            s->b[k] = mo->rest[16 * i + 4 * k + 3];
+            len += (s->b[k] - s->a[k]) * (s->b[k] - s->a[k]);
+        }
+        if (sqrt(len) < 1e-3 * height)
+            continue;   /* zero-length bones (hip joints at the pelvis) */
+        s->radius = cmu_radius(mo->names[p]) * height;
+        s->joint = joint_of[p];
+        nseg++;
+    }
+    return nseg;
+}
+
+/* joint tree, rest positions, the neck, and the poses
+ * C_j = G_j(t) G_j(rest)^-1 (rest pose -> posed) */
+static void body_joints(const struct skb__motion *mo, const int *joint_of, const int *node_of, int nj,
+                        struct skb_dataset *d)
+{
+    for (int j = 0; j < nj; j++) {
+        int i = node_of[j], p = mo->parent[i];
+        d->mesh.parent[j] = p >= 0 ? joint_of[p] : -1;
+        if (strcmp(mo->names[i], "Neck") == 0) {   /* CMU: moves the Neck -> Neck1 capsule */
+            d->has_neck = 1;
+            d->neck = j;
+        }
+        for (int k = 0; k < 3; k++)
+            d->mesh.joint_rest[3 * j + k] = mo->rest[16 * i + 4 * k + 3];
+    }
+    for (int k = 0; k < mo->nposes; k++)
+        for (int j = 0; j < nj; j++) {
+            skb_real inv[16], *c = d->poses + (size_t)16 * (nj * k + j);
+            skb_mat4_inv_rigid(mo->rest + 16 * node_of[j], inv);
+            skb_mat4_mul(mo->global + (size_t)16 * (mo->nnodes * k + node_of[j]), inv, c);
+            double e = skb__orthonormalize(c);
+            if (e > SKB__DS_TOL_RIGID) {
+                d->orthonormalized++;
+                d->max_rigid_error = fmax(d->max_rigid_error, e);
+            }
+        }
+}
+
 static int body_load(const struct skb_dataset_opts *o, struct skb_dataset *d, char *msg, size_t msglen)
 {
     struct skb__import_opts io = { NULL, 30, o && o->quick ? QUICK_POSES : BODY_POSES };
@@ -39,7 +107,7 @@ static int body_load(const struct skb_dataset_opts *o, struct skb_dataset *d, ch
     int rc = skb__motion_load(BODY_BVH, &io, &mo, msg, msglen);
     if (rc < 0)
         return rc;
-    int n = mo.nnodes, nj = 0, nseg = 0;
+    int n = mo.nnodes, nj = 0;
     int *joint_of = calloc((size_t)n, sizeof *joint_of), *node_of = calloc((size_t)n, sizeof *node_of);
     struct skb__segment *seg = calloc((size_t)n, sizeof *seg);
     if (!joint_of || !node_of || !seg) {
@@ -55,58 +123,12 @@ static int body_load(const struct skb_dataset_opts *o, struct skb_dataset *d, ch
             node_of[nj++] = i;
         }
     }
-    double lo[3] = { 1e300, 1e300, 1e300 }, hi[3] = { -1e300, -1e300, -1e300 }, height = 0;
-    for (int i = 0; i < n; i++)
-        for (int k = 0; k < 3; k++) {
-            lo[k] = fmin(lo[k], mo.rest[16 * i + 4 * k + 3]);
-            hi[k] = fmax(hi[k], mo.rest[16 * i + 4 * k + 3]);
-        }
-    for (int k = 0; k < 3; k++)
-        height = fmax(height, hi[k] - lo[k]);
-    /* one capsule per bone (node -> child), moved by the parent node's joint */
-    for (int i = 0; i < n; i++) {
-        int p = mo.parent[i];
-        if (p < 0 || joint_of[p] < 0)
-            continue;
-        struct skb__segment *s = seg + nseg;
-        double len = 0;
-        for (int k = 0; k < 3; k++) {
-            s->a[k] = mo.rest[16 * p + 4 * k + 3];
-            s->b[k] = mo.rest[16 * i + 4 * k + 3];
-            len += (s->b[k] - s->a[k]) * (s->b[k] - s->a[k]);
-        }
-        if (sqrt(len) < 1e-3 * height)
-            continue;   /* zero-length bones (hip joints at the pelvis) */
-        s->radius = cmu_radius(mo.names[p]) * height;
-        s->joint = joint_of[p];
-        nseg++;
-    }
+    int nseg = body_segments(&mo, joint_of, seg);
     rc = skb__capsule_body(seg, nseg, nj, o && o->quick ? BODY_VERTS / QUICK_SCALE : BODY_VERTS,
                            mo.nposes, d, msg, msglen);
     if (rc < 0)
         goto out;
-    for (int j = 0; j < nj; j++) {
-        int i = node_of[j], p = mo.parent[i];
-        d->mesh.parent[j] = p >= 0 ? joint_of[p] : -1;
-        if (strcmp(mo.names[i], "Neck") == 0) {   /* CMU: moves the Neck -> Neck1 capsule */
-            d->has_neck = 1;
-            d->neck = j;
-        }
-        for (int k = 0; k < 3; k++)
-            d->mesh.joint_rest[3 * j + k] = mo.rest[16 * i + 4 * k + 3];
-    }
-    /* C_j = G_j(t) G_j(rest)^-1: rest pose -> posed */
-    for (int k = 0; k < mo.nposes; k++)
-        for (int j = 0; j < nj; j++) {
-            skb_real inv[16], *c = d->poses + (size_t)16 * (nj * k + j);
-            skb_mat4_inv_rigid(mo.rest + 16 * node_of[j], inv);
-            skb_mat4_mul(mo.global + (size_t)16 * (n * k + node_of[j]), inv, c);
-            double e = skb__orthonormalize(c);
-            if (e > SKB__DS_TOL_RIGID) {
-                d->orthonormalized++;
-                d->max_rigid_error = fmax(d->max_rigid_error, e);
-            }
-        }
+    body_joints(&mo, joint_of, node_of, nj, d);
     snprintf(d->source, sizeof d->source, "procedural capsules around %s", BODY_BVH);
     snprintf(d->clip, sizeof d->clip, "01_01 (CMU)");
 out:

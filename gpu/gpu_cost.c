@@ -54,18 +54,87 @@ static int nir_is_counted_op(const char *op, size_t len)
     return 1;
 }
 
+/* the per-SSA-value tables of one NIR section */
+struct nir_ssa {
+    const char **def;      /* line start of its definition */
+    char *counted, *live;  /* an ALU op that counts; used by a store or branch */
+    int *work, nwork;      /* values found live, their operands not yet visited */
+};
+
+/* [*start, *stop): the first vertex shader section, up to the next
+ * "shader:" header; 0, or -1 when there is none */
+static int nir_section(const char *text, const char **start, const char **stop)
+{
+    *start = strstr(text, "shader: MESA_SHADER_VERTEX");
+    if (!*start)
+        return -1;
+    *stop = strstr(*start + 1, "\nshader: ");
+    const char *stop2 = strstr(*start + 1, "NIR before handing off");
+    if (!*stop || (stop2 && stop2 < *stop))
+        *stop = stop2;
+    if (!*stop)
+        *stop = text + strlen(text);
+    return 0;
+}
+
+/* every ssa_K in [p, eol) becomes live (and is queued) */
+static void nir_mark_live(struct nir_ssa *x, const char *p, const char *eol)
+{
+    for (; p && (p = strstr(p, "ssa_")) && p < eol; p += 4) {
+        const char *e;
+        int id = ssa_index(p, &e);
+        if (id >= 0 && !x->live[id]) {
+            x->live[id] = 1;
+            x->work[x->nwork++] = id;
+        }
+    }
+}
+
+/* one pass over the lines: definitions ("vecN B ssa_K = op args") are
+ * recorded, every value a store or branch uses is live */
+static void nir_scan(struct nir_ssa *x, const char *start, const char *stop)
+{
+    for (const char *line = start; line < stop;) {
+        const char *eol = memchr(line, '\n', (size_t)(stop - line));
+        if (!eol)
+            eol = stop;
+        const char *eq = memchr(line, '=', (size_t)(eol - line));
+        const char *d = strstr(line, "ssa_");
+        if (eq && d && d < eq && (line[strspn(line, " \t")] == 'v')) {
+            const char *e;
+            int id = ssa_index(d, &e);
+            const char *op = eq + 1 + strspn(eq + 1, " ");
+            size_t oplen = strcspn(op, " \n");
+            if (id >= 0) {
+                x->def[id] = line;
+                x->counted[id] = (char)nir_is_counted_op(op, oplen);
+            }
+        } else {
+            nir_mark_live(x, line, eol);
+        }
+        line = eol + 1;
+    }
+}
+
+/* the operands of live values are live, transitively */
+static void nir_propagate(struct nir_ssa *x)
+{
+    while (x->nwork > 0) {
+        const char *line = x->def[x->work[--x->nwork]];
+        if (!line)
+            continue;
+        const char *eol = strchr(line, '\n');
+        if (!eol)
+            eol = line + strlen(line);
+        nir_mark_live(x, strchr(line, '='), eol);
+    }
+}
+
 int skb_gpu_nir_count_text(const char *text)
 {
-    /* the first vertex shader section, up to the next "shader:" header */
-    const char *start = strstr(text, "shader: MESA_SHADER_VERTEX");
-    if (!start)
+    const char *start, *stop;
+    if (nir_section(text, &start, &stop) < 0)
         return -1;
-    const char *stop = strstr(start + 1, "\nshader: ");
-    const char *stop2 = strstr(start + 1, "NIR before handing off");
-    if (!stop || (stop2 && stop2 < stop))
-        stop = stop2;
-    if (!stop)
-        stop = text + strlen(text);
     int maxid = 0;
     for (const char *p = start; p < stop && (p = strstr(p, "ssa_")) && p < stop; p += 4) {
         const char *e;
@@ -74,68 +143,25 @@ int skb_gpu_nir_count_text(const char *text)
             maxid = id;
     }
     size_t n = (size_t)maxid + 1;
-    /* per SSA value: line start of its definition, counted flag, live flag */
-    const char **def = (const char **)calloc(n, sizeof *def);
-    char *counted = (char *)calloc(n, 1), *live = (char *)calloc(n, 1);
-    int *work = (int *)malloc(sizeof(int) * n), nwork = 0, total = 0;
-    if (!def || !counted || !live || !work) {
+    struct nir_ssa x;
+    int total = 0;
+    x.def = (const char **)calloc(n, sizeof *x.def);
+    x.counted = (char *)calloc(n, 1);
+    x.live = (char *)calloc(n, 1);
+    x.work = (int *)malloc(sizeof(int) * n);
+    x.nwork = 0;
+    if (!x.def || !x.counted || !x.live || !x.work) {
         total = -1;
-        goto done;
+    } else {
+        nir_scan(&x, start, stop);
+        nir_propagate(&x);
+        for (size_t i = 0; i < n; i++)
+            total += x.def[i] && x.live[i] && x.counted[i];
     }
-    for (const char *line = start; line < stop;) {
-        const char *eol = memchr(line, '\n', (size_t)(stop - line));
-        if (!eol)
-            eol = stop;
-        const char *eq = memchr(line, '=', (size_t)(eol - line));
-        const char *d = strstr(line, "ssa_");
-        if (eq && d && d < eq && (line[strspn(line, " \t")] == 'v')) {
-            /* "vecN B ssa_K = op args": a definition */
-            const char *e;
-            int id = ssa_index(d, &e);
-            const char *op = eq + 1 + strspn(eq + 1, " ");
-            size_t oplen = strcspn(op, " \n");
-            if (id >= 0) {
-                def[id] = line;
-                counted[id] = (char)nir_is_counted_op(op, oplen);
-            }
-        } else {
-            /* stores, branches: every value they use is live */
-            for (const char *p = line; (p = strstr(p, "ssa_")) && p < eol; p += 4) {
-                const char *e;
-                int id = ssa_index(p, &e);
-                if (id >= 0 && !live[id]) {
-                    live[id] = 1;
-                    work[nwork++] = id;
-                }
-            }
-        }
-        line = eol + 1;
-    }
-    while (nwork > 0) {
-        int id = work[--nwork];
-        const char *line = def[id];
-        if (!line)
-            continue;
-        const char *eol = strchr(line, '\n');
-        const char *p = strchr(line, '=');
-        if (!eol)
-            eol = line + strlen(line);
-        for (; p && (p = strstr(p, "ssa_")) && p < eol; p += 4) {
-            const char *e;
-            int u = ssa_index(p, &e);
-            if (u >= 0 && !live[u]) {
-                live[u] = 1;
-                work[nwork++] = u;
-            }
-        }
-    }
-    for (size_t i = 0; i < n; i++)
-        total += def[i] && live[i] && counted[i];
-done:
-    free(def);
-    free(counted);
-    free(live);
-    free(work);
+    free(x.def);
+    free(x.counted);
+    free(x.live);
+    free(x.work);
     return total;
 }
 
@@ -146,6 +172,54 @@ static int read_text(const char *path, char **out)
     *out = NULL;
     return path[0] == '/' ? skb_gpu_read_shader_file("", path + 1, out, msg, sizeof msg)
                           : skb_gpu_read_shader_file(".", path, out, msg, sizeof msg);
+}
+
+/* the child: Mesa reads ST_DEBUG once, when its first context is made, and
+ * prints the NIR of each linked stage on stderr (fd), each after a mark */
+static void nir_child(int fd, const char *dir, int n, const struct skb_gpu_shader *const *shaders)
+{
+    struct skb_gpu g;
+    char cmsg[512];
+    dup2(fd, 2);
+    setenv("ST_DEBUG", "nir", 1);
+    if (skb_gpu_open(&g, cmsg, sizeof cmsg) < 0) {
+        dprintf(2, "\n@@skb-error %s\n", cmsg);
+        _exit(3);
+    }
+    for (int i = 0; i < n; i++) {
+        struct skb_gpu_program p;
+        dprintf(2, "\n" NIR_MARK "%d\n", i);
+        if (skb_gpu_program_build(dir, shaders[i], NULL, &p, cmsg, sizeof cmsg) == 0)
+            skb_gpu_program_free(&p);
+        else
+            dprintf(2, "\n@@skb-error %s\n", cmsg);
+    }
+    dprintf(2, "\n" NIR_MARK "end\n");
+    skb_gpu_close(&g);
+    _exit(0);
+}
+
+/* counts[i] from the child's output: the section after mark i */
+static int nir_parse_counts(char *text, int n, int *counts, char *msg, size_t msglen)
+{
+    for (int i = 0; i < n; i++) {
+        char mark[64];
+        snprintf(mark, sizeof mark, NIR_MARK "%d\n", i);
+        char *sec = strstr(text, mark);
+        char *next = sec ? strstr(sec + strlen(mark), NIR_MARK) : NULL;
+        if (!sec)
+            continue;
+        if (next)
+            *next = 0;
+        counts[i] = skb_gpu_nir_count_text(sec);
+        if (next)
+            *next = '@';
+    }
+    if (counts[0] < 0) {
+        snprintf(msg, msglen, "NIR count: no vertex-shader NIR on stderr (this Mesa ignores ST_DEBUG=nir?)");
+        return SKB_ENOTSUP;
+    }
+    return 0;
 }
 
 int skb_gpu_count_nir(const char *dir, int n, const struct skb_gpu_shader *const *shaders,
@@ -167,29 +241,8 @@ int skb_gpu_count_nir(const char *dir, int n, const struct skb_gpu_shader *const
         snprintf(msg, msglen, "NIR count: fork failed: %s", strerror(errno));
         return SKB_EIO;
     }
-    if (pid == 0) {
-        /* child: Mesa reads ST_DEBUG once, when its first context is made,
-         * and prints the NIR of each linked stage on stderr */
-        struct skb_gpu g;
-        char cmsg[512];
-        dup2(fd, 2);
-        setenv("ST_DEBUG", "nir", 1);
-        if (skb_gpu_open(&g, cmsg, sizeof cmsg) < 0) {
-            dprintf(2, "\n@@skb-error %s\n", cmsg);
-            _exit(3);
-        }
-        for (int i = 0; i < n; i++) {
-            struct skb_gpu_program p;
-            dprintf(2, "\n" NIR_MARK "%d\n", i);
-            if (skb_gpu_program_build(dir, shaders[i], NULL, &p, cmsg, sizeof cmsg) == 0)
-                skb_gpu_program_free(&p);
-            else
-                dprintf(2, "\n@@skb-error %s\n", cmsg);
-        }
-        dprintf(2, "\n" NIR_MARK "end\n");
-        skb_gpu_close(&g);
-        _exit(0);
-    }
+    if (pid == 0)
+        nir_child(fd, dir, n, shaders);
     close(fd);
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
@@ -209,23 +262,7 @@ int skb_gpu_count_nir(const char *dir, int n, const struct skb_gpu_shader *const
         msg[strcspn(msg, "\n")] = 0;
         rc = err ? SKB_ENOTSUP : SKB_EIO;
     } else {
-        for (int i = 0; i < n; i++) {
-            char mark[64];
-            snprintf(mark, sizeof mark, NIR_MARK "%d\n", i);
-            char *sec = strstr(text, mark);
-            char *next = sec ? strstr(sec + strlen(mark), NIR_MARK) : NULL;
-            if (!sec)
-                continue;
-            if (next)
-                *next = 0;
-            counts[i] = skb_gpu_nir_count_text(sec);
-            if (next)
-                *next = '@';
-        }
-        if (counts[0] < 0) {
-            snprintf(msg, msglen, "NIR count: no vertex-shader NIR on stderr (this Mesa ignores ST_DEBUG=nir?)");
-            rc = SKB_ENOTSUP;
-        }
+        rc = nir_parse_counts(text, n, counts, msg, msglen);
     }
     free(text);
     return rc;

@@ -32,7 +32,8 @@ const struct skb_gpu_shader skb_gpu_shaders[] = {
     { .name = "dlb_scale", .title = "DLB two-phase", .file = "dlb_scale.glsl",
       .cpu_method = "dlb_scale", .cpu_antipodal = SKB_ANTIPODAL_HIERARCHY, .signs = SKB_ANTIPODAL_HIERARCHY,
       .layout = SKB_GPU_LAYOUT_DQ_SCALE, .vec4_per_joint = 5, .needs_scale = 1,
-      .seed_ref = "DQ paper 4.2 (LBS of S_j, then DLB); 5 (+29 instructions)" },
+      .seed_ref = "DQ paper 4.2 (LBS of S_j, then DLB); 5 (+29 instructions)",
+      .extends = "dlb_fast" },   /* runs dlb_fast's code after the LBS of S_j */
     { .name = "dlb_fast", .title = "DLB (Alg. 1)", .file = "dlb_fast.glsl",
       .cpu_method = "dlb", .cpu_antipodal = SKB_ANTIPODAL_HIERARCHY, .signs = SKB_ANTIPODAL_HIERARCHY,
       .layout = SKB_GPU_LAYOUT_DQ, .vec4_per_joint = 2, .needs_scale = 0,

@@ -71,6 +71,9 @@ struct skb_gpu_shader {
     int vec4_per_joint;        /* size of one joint in the uniform block */
     int needs_scale;           /* verified on poses with scale/shear parts */
     const char *seed_ref;
+    const char *extends;       /* the shader this one adds a phase to (gpu.json's
+                                  *_two_phase_extra: its instructions over that
+                                  one's, DQ paper 5), or NULL */
 };
 
 /* NULL-name-terminated table, LBS first (timings are reported as ratios to it) */

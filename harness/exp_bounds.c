@@ -187,6 +187,88 @@ static void dib_vs_sclerp(const struct skb_run_ctx *ctx, const struct skb_method
                      diff, nmin, nmax);
 }
 
+/* what dlb_dib_skin_gap measured over the poses */
+struct skin_gap {
+    double gap, diag, hist[ITER_HIST_MAX + 1];
+    int worst_pose, itmax;
+};
+
+/* DLB and DIB skin every pose of d; the largest vertex distance and DIB's
+ * worst per-vertex iteration count per pose into g */
+static int skin_gap_poses(const struct skb_method *dlb, const struct skb_method *dib, const struct skb_dataset *d,
+                          double *pa, double *pb, struct skin_gap *g, char *msg, size_t msglen)
+{
+    struct skb_skinner sa, sb;
+    int nv = d->mesh.nverts, rc;
+    memset(&sa, 0, sizeof sa);
+    memset(&sb, 0, sizeof sb);
+    rc = skb_skin_init(&sa, dlb, &d->mesh, msg, msglen);
+    if (rc == 0)
+        rc = skb_skin_init(&sb, dib, &d->mesh, msg, msglen);
+    for (int k = 0; rc == 0 && k < d->nposes; k++) {
+        struct skb_pose pose;
+        struct skb_pose_stats ps;
+        skb_dataset_pose(d, k, &pose);
+        if ((rc = skb_skin_pose(&sa, &pose, NULL, pa, NULL, msg, msglen)) < 0
+            || (rc = skb_skin_pose(&sb, &pose, NULL, pb, NULL, msg, msglen)) < 0
+            || (rc = dib->pose_stats(&d->mesh, sb.state, &ps)) < 0)
+            break;
+        g->hist[ps.max_iterations > ITER_HIST_MAX ? ITER_HIST_MAX : ps.max_iterations]++;
+        g->itmax = ps.max_iterations > g->itmax ? ps.max_iterations : g->itmax;
+        for (int v = 0; v < nv; v++) {
+            double gv = hypot(hypot(pa[3 * v] - pb[3 * v], pa[3 * v + 1] - pb[3 * v + 1]), pa[3 * v + 2] - pb[3 * v + 2]);
+            if (gv > g->gap) {
+                g->gap = gv;
+                g->worst_pose = k;
+            }
+        }
+    }
+    skb_skin_fini(&sa);
+    skb_skin_fini(&sb);
+    return rc;
+}
+
+/* the rest mesh's bounding-box diagonal (the gap's scale) */
+static double rest_diagonal(const struct skb_mesh *m)
+{
+    double lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3] = { -INFINITY, -INFINITY, -INFINITY };
+    for (int v = 0; v < m->nverts; v++)
+        for (int i = 0; i < 3; i++) {
+            lo[i] = fmin(lo[i], m->pos[3 * v + i]);
+            hi[i] = fmax(hi[i], m->pos[3 * v + i]);
+        }
+    return hypot(hypot(hi[0] - lo[0], hi[1] - lo[1]), hi[2] - lo[2]);
+}
+
+static void skin_gap_json(const struct skb_run_ctx *ctx, cJSON *root, const struct skb_dataset *d,
+                          const struct skin_gap *g)
+{
+    double diag = g->diag, gap = g->gap;
+    cJSON *j = cJSON_AddObjectToObject(root, "dlb_dib_skinning");
+    cJSON_AddStringToObject(j, "dataset", d->name);
+    cJSON_AddNumberToObject(j, "vertices", d->mesh.nverts);
+    cJSON_AddNumberToObject(j, "poses", d->nposes);
+    skb_json_add_number(j, "max_vertex_gap", gap);
+    cJSON_AddNumberToObject(j, "at_pose", g->worst_pose);
+    skb_json_add_number(j, "rest_bbox_diagonal", diag);
+    skb_json_add_number(j, "max_vertex_gap_rel_bbox", diag > 0 ? gap / diag : NAN);
+    cJSON_AddNumberToObject(j, "dib_max_iterations", g->itmax);
+    cJSON *h = cJSON_AddObjectToObject(j, "dib_pose_max_iterations_histogram");
+    for (int i = 0; i <= ITER_HIST_MAX; i++)
+        if (g->hist[i] > 0) {
+            char key[16];
+            snprintf(key, sizeof key, "%d", i);
+            skb_json_add_number(h, key, g->hist[i]);
+        }
+    cJSON_AddStringToObject(j, "what", "DLB and DIB (default precision) skinning of the procedural arm over its "
+                            "poses: largest vertex distance (model units; the DQ paper's 0.29 is on their "
+                            "character, so only the order of magnitude compares), and DIB's worst per-vertex "
+                            "iteration count per pose");
+    skb_json_add_number(root, "dlb_dib_max_vertex_gap", gap);
+    skb_run_progress(ctx, "bounds", "DLB vs DIB skinning (%s): max vertex gap %.4g (%.3g of the model size), "
+                     "DIB <= %d iterations", d->name, gap, diag > 0 ? gap / diag : NAN, g->itmax);
+}
+
 /* DLB vs DIB in skinning (DQ paper App. B: largest vertex gap over an
  * animation) on the procedural arm, with DIB's worst per-vertex iteration
  * count per pose (its pose_stats) */
@@ -195,261 +277,277 @@ static int dlb_dib_skin_gap(const struct skb_run_ctx *ctx, cJSON *root, char *ms
     const struct skb_method *dlb = skb_method_find("dlb"), *dib = skb_method_find("dib");
     struct skb_dataset_opts o = { ctx->seed, ctx->quick, 0 };
     struct skb_dataset d;
-    struct skb_skinner sa, sb;
+    struct skin_gap g;
     int rc;
     if (!dlb || !dib || !dib->pose_stats)
         return 0;
     if ((rc = skb_dataset_load(skb_run_dataset(ctx, "arm"), &o, &d, msg, msglen)) < 0)
         return rc;
-    int nv = d.mesh.nverts, worst_pose = -1, itmax = 0;
+    int nv = d.mesh.nverts;
     double *pa = malloc(sizeof(double) * 3 * (size_t)nv), *pb = malloc(sizeof(double) * 3 * (size_t)nv);
-    double gap = 0, lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3] = { -INFINITY, -INFINITY, -INFINITY };
-    double hist[ITER_HIST_MAX + 1] = { 0 };
+    memset(&g, 0, sizeof g);
+    g.worst_pose = -1;
     if (!pa || !pb) {
-        free(pa);
-        free(pb);
-        skb_dataset_free(&d);
         snprintf(msg, msglen, "bounds: out of memory");
-        return SKB_ENOMEM;
+        rc = SKB_ENOMEM;
+    } else if ((rc = skin_gap_poses(dlb, dib, &d, pa, pb, &g, msg, msglen)) == 0) {
+        g.diag = rest_diagonal(&d.mesh);
+        skin_gap_json(ctx, root, &d, &g);
     }
-    memset(&sa, 0, sizeof sa);
-    memset(&sb, 0, sizeof sb);
-    rc = skb_skin_init(&sa, dlb, &d.mesh, msg, msglen);
-    if (rc == 0)
-        rc = skb_skin_init(&sb, dib, &d.mesh, msg, msglen);
-    for (int k = 0; rc == 0 && k < d.nposes; k++) {
-        struct skb_pose pose;
-        struct skb_pose_stats ps;
-        skb_dataset_pose(&d, k, &pose);
-        if ((rc = skb_skin_pose(&sa, &pose, NULL, pa, NULL, msg, msglen)) < 0
-            || (rc = skb_skin_pose(&sb, &pose, NULL, pb, NULL, msg, msglen)) < 0
-            || (rc = dib->pose_stats(&d.mesh, sb.state, &ps)) < 0)
-            break;
-        hist[ps.max_iterations > ITER_HIST_MAX ? ITER_HIST_MAX : ps.max_iterations]++;
-        itmax = ps.max_iterations > itmax ? ps.max_iterations : itmax;
-        for (int v = 0; v < nv; v++) {
-            double g = hypot(hypot(pa[3 * v] - pb[3 * v], pa[3 * v + 1] - pb[3 * v + 1]), pa[3 * v + 2] - pb[3 * v + 2]);
-            if (g > gap) {
-                gap = g;
-                worst_pose = k;
-            }
-        }
-    }
-    for (int v = 0; v < nv; v++)
-        for (int i = 0; i < 3; i++) {
-            lo[i] = fmin(lo[i], d.mesh.pos[3 * v + i]);
-            hi[i] = fmax(hi[i], d.mesh.pos[3 * v + i]);
-        }
-    if (rc == 0) {
-        double diag = hypot(hypot(hi[0] - lo[0], hi[1] - lo[1]), hi[2] - lo[2]);
-        cJSON *j = cJSON_AddObjectToObject(root, "dlb_dib_skinning");
-        cJSON_AddStringToObject(j, "dataset", d.name);
-        cJSON_AddNumberToObject(j, "vertices", nv);
-        cJSON_AddNumberToObject(j, "poses", d.nposes);
-        skb_json_add_number(j, "max_vertex_gap", gap);
-        cJSON_AddNumberToObject(j, "at_pose", worst_pose);
-        skb_json_add_number(j, "rest_bbox_diagonal", diag);
-        skb_json_add_number(j, "max_vertex_gap_rel_bbox", diag > 0 ? gap / diag : NAN);
-        cJSON_AddNumberToObject(j, "dib_max_iterations", itmax);
-        cJSON *h = cJSON_AddObjectToObject(j, "dib_pose_max_iterations_histogram");
-        for (int i = 0; i <= ITER_HIST_MAX; i++)
-            if (hist[i] > 0) {
-                char key[16];
-                snprintf(key, sizeof key, "%d", i);
-                skb_json_add_number(h, key, hist[i]);
-            }
-        cJSON_AddStringToObject(j, "what", "DLB and DIB (default precision) skinning of the procedural arm over its "
-                                "poses: largest vertex distance (model units; the DQ paper's 0.29 is on their "
-                                "character, so only the order of magnitude compares), and DIB's worst per-vertex "
-                                "iteration count per pose");
-        skb_json_add_number(root, "dlb_dib_max_vertex_gap", gap);
-        skb_run_progress(ctx, "bounds", "DLB vs DIB skinning (%s): max vertex gap %.4g (%.3g of the model size), "
-                         "DIB <= %d iterations", d.name, gap, diag > 0 ? gap / diag : NAN, itmax);
-    }
-    skb_skin_fini(&sa);
-    skb_skin_fini(&sb);
     free(pa);
     free(pb);
     skb_dataset_free(&d);
     return rc;
 }
 
-static int run_bounds(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
+/* every blend method against the exact pair interpolation (issue 12: any
+ * method gets a bound, not only the thesis's DLB/ScLERP and QLB/SLERP):
+ * "vs_exact": {reference, what, methods: {name: gaps, or why not}} */
+static void add_vs_exact(const struct skb_run_ctx *ctx, cJSON *root)
 {
-    cJSON *root = skb_json_results_new(ctx, "bounds");
+    const struct skb_method *ref = skb_method_exact_pair();
+    cJSON *ve = cJSON_AddObjectToObject(root, "vs_exact");
+    if (!ref) {
+        cJSON_AddStringToObject(ve, "not_measured", "no registered method is flagged SKB_MF_EXACT_PAIR");
+        return;
+    }
+    cJSON_AddStringToObject(ve, "reference", ref->name);
+    cJSON_AddStringToObject(ve, "what", "per method: max over t, alpha0 and the axis offset of the rotation-angle "
+                            "gap and the screw-translation gap (fraction of alpha_eps) between blend(t; I, M2) "
+                            "and the reference's, as dlb_sclerp; methods needing a centre blend about the origin; "
+                            "max_rigidity_error above 1e-6 means the blend is not rigid and the gaps are of the "
+                            "quaternion and screw read off it");
+    cJSON *ms = cJSON_AddObjectToObject(ve, "methods");
+    for (int i = 0; skb_methods[i]; i++) {
+        const struct skb_method *m = skb_methods[i];
+        struct skb_bound a, t;
+        double rigid = 0;
+        char why[256];
+        if (!skb_run_wants_method(ctx, m))
+            continue;
+        cJSON *o = cJSON_AddObjectToObject(ms, m->name);
+        if (m == ref) {
+            cJSON_AddStringToObject(o, "not_measured", "the reference itself");
+            continue;
+        }
+        if (!m->blend || (m->max_n && m->max_n < 2)) {
+            cJSON_AddStringToObject(o, "not_measured", m->blend ? "blends fewer than two transforms"
+                                                                : "no blend form (skin only)");
+            continue;
+        }
+        if (skb_bound_vs_exact(m, ref, &a, &t, &rigid, why, sizeof why) < 0) {
+            cJSON_AddStringToObject(o, "not_measured", why);
+            continue;
+        }
+        cJSON_AddItemToObject(o, "angle", bound_json(&a, 1));
+        cJSON_AddItemToObject(o, "translation", bound_json(&t, 0));
+        skb_json_add_number(o, "max_rigidity_error", rigid);
+        skb_run_progress(ctx, "bounds", "%s vs %s: angle %.5g deg, translation %.5g alpha_eps", m->name, ref->name,
+                         a.gap * RAD2DEG, t.gap);
+    }
+}
+
+/* thesis Lemma 3.2 (QLB vs SLERP) and 4.3, App. A.1 (DLB vs ScLERP) */
+static int add_pair_bounds(const struct skb_run_ctx *ctx, cJSON *root, struct skb_bound *qs, struct skb_bound *dt,
+                           char *msg, size_t msglen)
+{
     int rc = 0;
-    cJSON_AddStringToObject(root, "how", "maxima over t by GSL Brent (gsl_min_fminimizer_brent, bracketed by a "
-                            "33-point scan) nested in a Nelder-Mead simplex over the angles "
-                            "(gsl_multimin_fminimizer_nmsimplex2, alpha0 = pi sin^2 x); every value runs the "
-                            "registered methods' blends");
-
-    /* thesis Lemma 3.2 */
-    struct skb_bound qs, da, dt;
-    if ((rc = skb_bound_qlb_slerp(&qs, msg, msglen)) < 0)
-        goto out;
-    skb_json_add_number(root, "qlb_slerp_max_angle_deg", qs.gap * RAD2DEG);
-    skb_json_add_number(root, "qlb_slerp_argmax_t", qs.t);
-    cJSON_AddItemToObject(root, "qlb_slerp", bound_json(&qs, 1));
+    if ((rc = skb_bound_qlb_slerp(qs, msg, msglen)) < 0)
+        return rc;
+    skb_json_add_number(root, "qlb_slerp_max_angle_deg", qs->gap * RAD2DEG);
+    skb_json_add_number(root, "qlb_slerp_argmax_t", qs->t);
+    cJSON_AddItemToObject(root, "qlb_slerp", bound_json(qs, 1));
     skb_run_progress(ctx, "bounds", "QLB vs SLERP: %.5f deg at t = %.5f, alpha0 = %.4f deg",
-                     qs.gap * RAD2DEG, qs.t, qs.alpha0 * RAD2DEG);
+                     qs->gap * RAD2DEG, qs->t, qs->alpha0 * RAD2DEG);
 
-    /* thesis 4.3, App. A.1 */
-    if ((rc = skb_bound_dlb_sclerp(&da, &dt, msg, msglen)) < 0)
-        goto out;
+    struct skb_bound da;
+    if ((rc = skb_bound_dlb_sclerp(&da, dt, msg, msglen)) < 0)
+        return rc;
     skb_json_add_number(root, "dlb_sclerp_max_angle_deg", da.gap * RAD2DEG);
-    skb_json_add_number(root, "dlb_sclerp_max_translation_frac", dt.gap);
+    skb_json_add_number(root, "dlb_sclerp_max_translation_frac", dt->gap);
     cJSON *dj = cJSON_AddObjectToObject(root, "dlb_sclerp");
     cJSON_AddItemToObject(dj, "angle", bound_json(&da, 1));
-    cJSON_AddItemToObject(dj, "translation", bound_json(&dt, 0));
+    cJSON_AddItemToObject(dj, "translation", bound_json(dt, 0));
     cJSON_AddStringToObject(dj, "translation_definition", "max over t and alpha0 of |d_DLB(t) - d_ScLERP(t)| / "
                             "alpha_eps: translation along the common screw axis of DLB(t; I, M2) and "
                             "ScLERP(t; I, M2), as a fraction of the translation alpha_eps along the axis of "
                             "M2 = p* q (thesis App. A.1: pitch - alpha_e t at alpha_e = 1); the axis offset "
                             "from the origin is the simplex's second variable");
     skb_run_progress(ctx, "bounds", "DLB vs ScLERP: angle %.5f deg, translation %.5f alpha_eps (alpha0 = %.4f deg)",
-                     da.gap * RAD2DEG, dt.gap, dt.alpha0 * RAD2DEG);
+                     da.gap * RAD2DEG, dt->gap, dt->alpha0 * RAD2DEG);
+    return 0;
+}
 
-    /* the gap curves over t at the worst angles found (DQ paper Fig. 23) */
-    {
-        double ct[GAP_CURVE_POINTS], g1[GAP_CURVE_POINTS], g2[GAP_CURVE_POINTS];
-        cJSON *qc = cJSON_AddObjectToObject(root, "qlb_slerp_curve");
-        if ((rc = skb_bound_qlb_slerp_curve(qs.alpha0, GAP_CURVE_POINTS, ct, g1, msg, msglen)) < 0)
-            goto out;
-        for (int k = 0; k < GAP_CURVE_POINTS; k++)
-            g1[k] *= RAD2DEG;
-        skb_json_add_number(qc, "alpha0_deg", qs.alpha0 * RAD2DEG);
-        cJSON_AddItemToObject(qc, "t", skb_json_array(ct, GAP_CURVE_POINTS));
-        cJSON_AddItemToObject(qc, "angle_gap_deg", skb_json_array(g1, GAP_CURVE_POINTS));
-        cJSON *dc = cJSON_AddObjectToObject(root, "dlb_sclerp_curve");
-        if ((rc = skb_bound_dlb_sclerp_curve(dt.alpha0, 0, GAP_CURVE_POINTS, ct, g1, g2, msg, msglen)) < 0)
-            goto out;
-        for (int k = 0; k < GAP_CURVE_POINTS; k++) {
-            g1[k] *= RAD2DEG;
-            g2[k] *= 100;     /* percent of alpha_eps, to share the plot's axis with degrees */
-        }
-        skb_json_add_number(dc, "alpha0_deg", dt.alpha0 * RAD2DEG);
-        skb_json_add_number(dc, "axis_offset", 0);
-        cJSON_AddItemToObject(dc, "t", skb_json_array(ct, GAP_CURVE_POINTS));
-        cJSON_AddItemToObject(dc, "angle_gap_deg", skb_json_array(g1, GAP_CURVE_POINTS));
-        cJSON_AddItemToObject(dc, "translation_gap_pct_of_alpha_eps", skb_json_array(g2, GAP_CURVE_POINTS));
+/* the gap curves over t at the worst angles found (DQ paper Fig. 23) */
+static int add_gap_curves(cJSON *root, double qs_alpha0, double dt_alpha0, char *msg, size_t msglen)
+{
+    int rc = 0;
+    double ct[GAP_CURVE_POINTS], g1[GAP_CURVE_POINTS], g2[GAP_CURVE_POINTS];
+    cJSON *qc = cJSON_AddObjectToObject(root, "qlb_slerp_curve");
+    if ((rc = skb_bound_qlb_slerp_curve(qs_alpha0, GAP_CURVE_POINTS, ct, g1, msg, msglen)) < 0)
+        return rc;
+    for (int k = 0; k < GAP_CURVE_POINTS; k++)
+        g1[k] *= RAD2DEG;
+    skb_json_add_number(qc, "alpha0_deg", qs_alpha0 * RAD2DEG);
+    cJSON_AddItemToObject(qc, "t", skb_json_array(ct, GAP_CURVE_POINTS));
+    cJSON_AddItemToObject(qc, "angle_gap_deg", skb_json_array(g1, GAP_CURVE_POINTS));
+    cJSON *dc = cJSON_AddObjectToObject(root, "dlb_sclerp_curve");
+    if ((rc = skb_bound_dlb_sclerp_curve(dt_alpha0, 0, GAP_CURVE_POINTS, ct, g1, g2, msg, msglen)) < 0)
+        return rc;
+    for (int k = 0; k < GAP_CURVE_POINTS; k++) {
+        g1[k] *= RAD2DEG;
+        g2[k] *= 100;     /* percent of alpha_eps, to share the plot's axis with degrees */
     }
+    skb_json_add_number(dc, "alpha0_deg", dt_alpha0 * RAD2DEG);
+    skb_json_add_number(dc, "axis_offset", 0);
+    cJSON_AddItemToObject(dc, "t", skb_json_array(ct, GAP_CURVE_POINTS));
+    cJSON_AddItemToObject(dc, "angle_gap_deg", skb_json_array(g1, GAP_CURVE_POINTS));
+    cJSON_AddItemToObject(dc, "translation_gap_pct_of_alpha_eps", skb_json_array(g2, GAP_CURVE_POINTS));
+    return 0;
+}
 
-    /* thesis App. A.2, SPEC 3 */
-    {
-        cJSON *ls = cJSON_AddObjectToObject(root, "logm_speed");
-        cJSON *curve = cJSON_AddArrayToObject(ls, "curve");
-        double worst = 0, s;
-        int err = 0;
-        for (int k = 0; k < CURVE_POINTS; k++) {
-            double t = (double)k / (CURVE_POINTS - 1), cl = skb_logm_speed_closed(t), pt[3];
-            if ((rc = skb_logm_speed_measured(t, &s, msg, msglen)) < 0)
-                goto out;
-            pt[0] = t; pt[1] = s; pt[2] = cl;
-            cJSON_AddItemToArray(curve, skb_json_array(pt, 3));
-            worst = fmax(worst, fabs(s - cl) / cl);
+/* thesis App. A.2, SPEC 3 */
+static int add_logm_speed(const struct skb_run_ctx *ctx, cJSON *root, char *msg, size_t msglen)
+{
+    int rc = 0;
+    cJSON *ls = cJSON_AddObjectToObject(root, "logm_speed");
+    cJSON *curve = cJSON_AddArrayToObject(ls, "curve");
+    double worst = 0, s;
+    int err = 0;
+    for (int k = 0; k < CURVE_POINTS; k++) {
+        double t = (double)k / (CURVE_POINTS - 1), cl = skb_logm_speed_closed(t), pt[3];
+        if ((rc = skb_logm_speed_measured(t, &s, msg, msglen)) < 0)
+            return rc;
+        pt[0] = t; pt[1] = s; pt[2] = cl;
+        cJSON_AddItemToArray(curve, skb_json_array(pt, 3));
+        worst = fmax(worst, fabs(s - cl) / cl);
+        if (k == 0)
+            skb_json_add_number(ls, "at_t0", s);
+        if (k == CURVE_POINTS - 1)
+            skb_json_add_number(ls, "at_t1", s);
+    }
+    double tmax, tmin, smax = skb_maximize_1d(speed_gap, &err, 0, 1, 32, 1e-10, &tmax);
+    double smin = -skb_maximize_1d(neg_speed, &err, 0, 1, 32, 1e-10, &tmin);
+    skb_json_add_number(ls, "closed_form_t0", skb_logm_speed_closed(0));
+    skb_json_add_number(ls, "closed_form_t1", skb_logm_speed_closed(1));
+    skb_json_add_number(ls, "max_rel_error_vs_closed_form", worst);
+    skb_json_add_number(ls, "min", smin);
+    skb_json_add_number(ls, "argmin_t", tmin);
+    skb_json_add_number(ls, "max", smax);
+    skb_json_add_number(ls, "argmax_t", tmax);
+    skb_json_add_number(ls, "max_minus_min", smax - smin);
+    cJSON_AddStringToObject(ls, "what", "|omega(t)| of logm(t; rot(x, 1), rot((1,1,0)/sqrt2, sqrt2)): angle of "
+                            "R(t)^T R(t +- h) / h, Richardson-extrapolated (h = 1e-4); curve = [t, measured, "
+                            "closed form of SPEC 3]");
+    skb_run_progress(ctx, "bounds", "log-matrix speed: %.6f .. %.6f (non-constancy %.3g), |closed form error| <= %.2g",
+                     smin, smax, smax - smin, worst);
+    return 0;
+}
+
+/* DQ paper eq. (9) */
+static int add_se2_centre(const struct skb_run_ctx *ctx, cJSON *root, char *msg, size_t msglen)
+{
+    int rc = 0;
+    struct se2_ctx c = { 30 / RAD2DEG, 60 / RAD2DEG, 0, 0 };
+    double tb, tl, meas[2], form[2];
+    double e9 = skb_maximize_1d(se2_err, &c, 0, 1, 32, 1e-10, &tb);
+    c.linear = 1;
+    double el = skb_maximize_1d(se2_err, &c, 0, 1, 32, 1e-10, &tl);
+    cJSON *se = cJSON_AddObjectToObject(root, "se2_centre");
+    skb_json_add_number(se, "alpha1_deg", 30);
+    skb_json_add_number(se, "alpha2_deg", 60);
+    skb_json_add_number(se, "max_error_vs_eq9", e9);
+    skb_json_add_number(se, "at_t", tb);
+    skb_json_add_number(se, "linear_interpolation_max_gap", el);
+    skb_json_add_number(se, "linear_interpolation_at_t", tl);
+    for (int k = 0; k <= 1; k++) {
+        if ((rc = skb_se2_centre(c.a1, c.a2, k, meas, form, msg, msglen)) < 0)
+            return rc;
+        cJSON_AddItemToObject(se, k ? "r2_measured" : "r1_measured", skb_json_array(meas, 2));
+        cJSON_AddItemToObject(se, k ? "r2_eq6" : "r1_eq6", skb_json_array(form, 2));
+    }
+    cJSON_AddStringToObject(se, "what", "rotation centre of DLB(t; M1, M2), M_i = [rot(alpha_i), (2 cos alpha_i, "
+                            "2 sin alpha_i)], vs eq. (9); max over t by Brent; the linear interpolation of "
+                            "r1, r2 shown for contrast (DQ paper Fig. 10)");
+    if (c.err) {
+        snprintf(msg, msglen, "bounds: SE(2) centre evaluation failed");
+        rc = SKB_ENUMERIC;
+        return rc;
+    }
+    skb_run_progress(ctx, "bounds", "SE(2) centre vs eq. (9): %.3g (linear interpolation: %.3g)", e9, el);
+    return 0;
+}
+
+/* DQ paper 2.2: rotation-centre drift of QLB'0 */
+static int add_centre_drift(cJSON *root, char *msg, size_t msglen)
+{
+    int rc = 0;
+    const struct skb_method *q = skb_method_find("qlb0");
+    if (q) {
+        double axis[3] = { 0, 0, 1 }, r[9], t[3], mats[32], w[2] = { 0.5, 0.5 }, out[16];
+        double u[3] = { 2, 0, 0 }, up[3];
+        struct skb_quat qq;
+        skb_quat_from_axis_angle(axis, 120 / RAD2DEG, &qq);
+        skb_quat_to_mat3(&qq, r);
+        for (int i = 0; i < 3; i++)
+            t[i] = u[i] - (r[3 * i] * u[0] + r[3 * i + 1] * u[1] + r[3 * i + 2] * u[2]);
+        skb_mat4_identity(mats);
+        skb_mat4_from_rt(r, t, mats + 16);
+        struct skb_blend_in in = { 2, w, mats, NULL };
+        if ((rc = skb_blend(q, &in, NULL, out, NULL, msg, msglen)) < 0)
+            return rc;
+        skb_mat4_apply(out, u, up);
+        cJSON *d = cJSON_AddObjectToObject(root, "rotation_centre_drift");
+        skb_json_add_number(d, "x", up[0]);
+        skb_json_add_number(d, "y", up[1]);
+        skb_json_add_number(d, "z", up[2]);
+        cJSON_AddStringToObject(d, "what", "u'(0.5) = QLB'0(0.5; I, C2) u with C2 the 120 deg rotation about z "
+                                "around the elbow u = (2,0,0) (shoulder at the origin)");
+    }
+    return 0;
+}
+
+/* DIB iterations over random inputs, and DIB = ScLERP for n = 2 */
+static void add_dib(const struct skb_run_ctx *ctx, cJSON *root)
+{
+    const struct skb_method *dib = skb_method_find("dib"), *sc = skb_method_find("sclerp");
+    int samples = ctx->quick ? 300 : 5000;
+    if (dib) {
+        /* full range, and joint-like inputs (each rotation <= 45 deg, so any
+         * two differ by <= 90 deg) closer to the skinning the thesis timed */
+        static const char *const keys[2] = { "dib_iterations", "dib_iterations_moderate" };
+        static const double maxangle[2] = { -1, SKB_PI / 4 };
+        for (int k = 0; k < 2; k++) {
+            int itmax = dib_histogram(ctx, dib, samples, maxangle[k], root, keys[k]);
             if (k == 0)
-                skb_json_add_number(ls, "at_t0", s);
-            if (k == CURVE_POINTS - 1)
-                skb_json_add_number(ls, "at_t1", s);
+                cJSON_AddNumberToObject(root, "dib_iterations_max", itmax);
+            else
+                cJSON_AddNumberToObject(root, "dib_iterations_moderate_max", itmax);
         }
-        double tmax, tmin, smax = skb_maximize_1d(speed_gap, &err, 0, 1, 32, 1e-10, &tmax);
-        double smin = -skb_maximize_1d(neg_speed, &err, 0, 1, 32, 1e-10, &tmin);
-        skb_json_add_number(ls, "closed_form_t0", skb_logm_speed_closed(0));
-        skb_json_add_number(ls, "closed_form_t1", skb_logm_speed_closed(1));
-        skb_json_add_number(ls, "max_rel_error_vs_closed_form", worst);
-        skb_json_add_number(ls, "min", smin);
-        skb_json_add_number(ls, "argmin_t", tmin);
-        skb_json_add_number(ls, "max", smax);
-        skb_json_add_number(ls, "argmax_t", tmax);
-        skb_json_add_number(ls, "max_minus_min", smax - smin);
-        cJSON_AddStringToObject(ls, "what", "|omega(t)| of logm(t; rot(x, 1), rot((1,1,0)/sqrt2, sqrt2)): angle of "
-                                "R(t)^T R(t +- h) / h, Richardson-extrapolated (h = 1e-4); curve = [t, measured, "
-                                "closed form of SPEC 3]");
-        skb_run_progress(ctx, "bounds", "log-matrix speed: %.6f .. %.6f (non-constancy %.3g), |closed form error| <= %.2g",
-                         smin, smax, smax - smin, worst);
     }
+    if (dib && sc)
+        dib_vs_sclerp(ctx, dib, sc, samples / 5, root);
+}
 
-    /* DQ paper eq. (9) */
-    {
-        struct se2_ctx c = { 30 / RAD2DEG, 60 / RAD2DEG, 0, 0 };
-        double tb, tl, meas[2], form[2];
-        double e9 = skb_maximize_1d(se2_err, &c, 0, 1, 32, 1e-10, &tb);
-        c.linear = 1;
-        double el = skb_maximize_1d(se2_err, &c, 0, 1, 32, 1e-10, &tl);
-        cJSON *se = cJSON_AddObjectToObject(root, "se2_centre");
-        skb_json_add_number(se, "alpha1_deg", 30);
-        skb_json_add_number(se, "alpha2_deg", 60);
-        skb_json_add_number(se, "max_error_vs_eq9", e9);
-        skb_json_add_number(se, "at_t", tb);
-        skb_json_add_number(se, "linear_interpolation_max_gap", el);
-        skb_json_add_number(se, "linear_interpolation_at_t", tl);
-        for (int k = 0; k <= 1; k++) {
-            if ((rc = skb_se2_centre(c.a1, c.a2, k, meas, form, msg, msglen)) < 0)
-                goto out;
-            cJSON_AddItemToObject(se, k ? "r2_measured" : "r1_measured", skb_json_array(meas, 2));
-            cJSON_AddItemToObject(se, k ? "r2_eq6" : "r1_eq6", skb_json_array(form, 2));
-        }
-        cJSON_AddStringToObject(se, "what", "rotation centre of DLB(t; M1, M2), M_i = [rot(alpha_i), (2 cos alpha_i, "
-                                "2 sin alpha_i)], vs eq. (9); max over t by Brent; the linear interpolation of "
-                                "r1, r2 shown for contrast (DQ paper Fig. 10)");
-        if (c.err) {
-            snprintf(msg, msglen, "bounds: SE(2) centre evaluation failed");
-            rc = SKB_ENUMERIC;
-            goto out;
-        }
-        skb_run_progress(ctx, "bounds", "SE(2) centre vs eq. (9): %.3g (linear interpolation: %.3g)", e9, el);
-    }
-
-    /* DQ paper 2.2: rotation-centre drift of QLB'0 */
-    {
-        const struct skb_method *q = skb_method_find("qlb0");
-        if (q) {
-            double axis[3] = { 0, 0, 1 }, r[9], t[3], mats[32], w[2] = { 0.5, 0.5 }, out[16];
-            double u[3] = { 2, 0, 0 }, up[3];
-            struct skb_quat qq;
-            skb_quat_from_axis_angle(axis, 120 / RAD2DEG, &qq);
-            skb_quat_to_mat3(&qq, r);
-            for (int i = 0; i < 3; i++)
-                t[i] = u[i] - (r[3 * i] * u[0] + r[3 * i + 1] * u[1] + r[3 * i + 2] * u[2]);
-            skb_mat4_identity(mats);
-            skb_mat4_from_rt(r, t, mats + 16);
-            struct skb_blend_in in = { 2, w, mats, NULL };
-            if ((rc = skb_blend(q, &in, NULL, out, NULL, msg, msglen)) < 0)
-                goto out;
-            skb_mat4_apply(out, u, up);
-            cJSON *d = cJSON_AddObjectToObject(root, "rotation_centre_drift");
-            skb_json_add_number(d, "x", up[0]);
-            skb_json_add_number(d, "y", up[1]);
-            skb_json_add_number(d, "z", up[2]);
-            cJSON_AddStringToObject(d, "what", "u'(0.5) = QLB'0(0.5; I, C2) u with C2 the 120 deg rotation about z "
-                                    "around the elbow u = (2,0,0) (shoulder at the origin)");
+static int run_bounds(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
+{
+    cJSON *root = skb_json_results_new(ctx, "bounds");
+    struct skb_bound qs, dt;
+    int rc;
+    cJSON_AddStringToObject(root, "how", "maxima over t by GSL Brent (gsl_min_fminimizer_brent, bracketed by a "
+                            "33-point scan) nested in a Nelder-Mead simplex over the angles "
+                            "(gsl_multimin_fminimizer_nmsimplex2, alpha0 = pi sin^2 x); every value runs the "
+                            "registered methods' blends");
+    if ((rc = add_pair_bounds(ctx, root, &qs, &dt, msg, msglen)) == 0
+        && (rc = add_gap_curves(root, qs.alpha0, dt.alpha0, msg, msglen)) == 0
+        && (rc = add_logm_speed(ctx, root, msg, msglen)) == 0 && (rc = add_se2_centre(ctx, root, msg, msglen)) == 0
+        && (rc = add_centre_drift(root, msg, msglen)) == 0) {
+        add_dib(ctx, root);
+        if ((rc = dlb_dib_skin_gap(ctx, root, msg, msglen)) == 0) {
+            add_vs_exact(ctx, root);
+            rc = skb_json_write_result(ctx, "bounds.json", root, msg, msglen);
         }
     }
-
-    /* DIB iterations over random inputs, and DIB = ScLERP for n = 2 */
-    {
-        const struct skb_method *dib = skb_method_find("dib"), *sc = skb_method_find("sclerp");
-        int samples = ctx->quick ? 300 : 5000;
-        if (dib) {
-            /* full range, and joint-like inputs (each rotation <= 45 deg, so any
-             * two differ by <= 90 deg) closer to the skinning the thesis timed */
-            static const char *const keys[2] = { "dib_iterations", "dib_iterations_moderate" };
-            static const double maxangle[2] = { -1, SKB_PI / 4 };
-            for (int k = 0; k < 2; k++) {
-                int itmax = dib_histogram(ctx, dib, samples, maxangle[k], root, keys[k]);
-                if (k == 0)
-                    cJSON_AddNumberToObject(root, "dib_iterations_max", itmax);
-                else
-                    cJSON_AddNumberToObject(root, "dib_iterations_moderate_max", itmax);
-            }
-        }
-        if (dib && sc)
-            dib_vs_sclerp(ctx, dib, sc, samples / 5, root);
-    }
-    if ((rc = dlb_dib_skin_gap(ctx, root, msg, msglen)) < 0)
-        goto out;
-    rc = skb_json_write_result(ctx, "bounds.json", root, msg, msglen);
-out:
     cJSON_Delete(root);
     return rc;
 }

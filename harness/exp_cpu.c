@@ -24,6 +24,7 @@
 #include "skb_dataset.h"
 #include "skb_dqblend.h"
 #include "skb_fast.h"
+#include "skb_gbench.h"
 #include "skb_results.h"
 #include "skb_peers.h"
 #include "skb_pool.h"
@@ -149,6 +150,7 @@ static void inject_busy(double t0)
     while (thread_cpu_s() < until)
         for (int k = 0; k < 64; k++)
             sink += k;
+    (void)sink;   /* clang 14: -Wunused-but-set-variable on a volatile sink */
 }
 
 /* ---- timed bodies ---- */
@@ -627,35 +629,24 @@ static void add_copy(struct run *r, struct ds *ds, int threads)
 
 struct timing { double cpu_ms, real_ms, items_per_s; int reps; };
 
-/* median over the per-repetition rows of one benchmark in Google Benchmark's JSON */
+/* median over the repetitions of one benchmark in Google Benchmark's JSON
+ * (rows read by common/skb_gbench.h, the reader compare uses too; the
+ * document was checked by skb_gbench_parse when it was read) */
 static struct timing gbench_timing(const cJSON *gb, const char *name)
 {
     struct timing t = { NAN, NAN, NAN, 0 };
-    double cpu[64], real[64], items[64];
-    int n = 0;
-    const cJSON *b;
-    cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(gb, "benchmarks")) {
-        const cJSON *rn = cJSON_GetObjectItemCaseSensitive(b, "run_name");
-        const cJSON *ty = cJSON_GetObjectItemCaseSensitive(b, "run_type");
-        if (!cJSON_IsString(rn) || strcmp(rn->valuestring, name) != 0 || !cJSON_IsString(ty)
-            || strcmp(ty->valuestring, "iteration") != 0 || n == 64)
-            continue;
-        const cJSON *unit = cJSON_GetObjectItemCaseSensitive(b, "time_unit");
-        double scale = cJSON_IsString(unit) && strcmp(unit->valuestring, "ms") == 0 ? 1
-                     : cJSON_IsString(unit) && strcmp(unit->valuestring, "us") == 0 ? 1e-3
-                     : cJSON_IsString(unit) && strcmp(unit->valuestring, "ns") == 0 ? 1e-6 : 1e3;
-        const cJSON *ips = cJSON_GetObjectItemCaseSensitive(b, "items_per_second");
-        cpu[n] = scale * cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(b, "cpu_time"));
-        real[n] = scale * cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(b, "real_time"));
-        items[n] = cJSON_IsNumber(ips) ? ips->valuedouble : NAN;
-        n++;
+    struct skb_gbench_set set;
+    char msg[256];
+    const struct skb_gbench_bench *b = NULL;
+    if (skb_gbench_parse(gb, &set, msg, sizeof msg) == 0)
+        b = skb_gbench_find(&set, name);
+    if (b && b->nrep) {
+        t.cpu_ms = 1e-6 * skb_median(b->cpu_ns, b->nrep);
+        t.real_ms = 1e-6 * skb_median(b->real_ns, b->nrep);
+        t.items_per_s = skb_median(b->items_per_s, b->nrep);
+        t.reps = b->nrep;
     }
-    if (n) {
-        t.cpu_ms = skb_sorted_median(cpu, n);
-        t.real_ms = skb_sorted_median(real, n);
-        t.items_per_s = skb_sorted_median(items, n);
-        t.reps = n;
-    }
+    skb_gbench_set_free(&set);
     return t;
 }
 
@@ -1330,6 +1321,16 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         char why[400];
         snprintf(why, sizeof why, "%s", msg);
         snprintf(msg, msglen, "cpu: Google Benchmark's output is incomplete (disk full?); %s kept: %s", g.final, why);
+        goto out;
+    }
+    struct skb_gbench_set gset;
+    rc = skb_gbench_parse(gb, &gset, msg, msglen);
+    skb_gbench_set_free(&gset);
+    if (rc < 0) {
+        char why[400];
+        snprintf(why, sizeof why, "%s", msg);
+        snprintf(msg, msglen, "cpu: Google Benchmark's output is unreadable; %s kept: %s", g.final, why);
+        cJSON_Delete(gb);
         goto out;
     }
     if ((rc = gb_out_commit(&g, msg, msglen)) < 0) {

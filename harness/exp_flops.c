@@ -2,7 +2,8 @@
  * every method's code (build/skinbench-flops, the methods recompiled with a
  * counting skb_real; harness/flop_real.hpp), fitted as a*n + b beside thesis
  * Table 4.1, plus callgrind instruction counts of the double build as the
- * deterministic companion.  Writes flops.json and refreshes table-4.1.md. */
+ * deterministic companion.  Writes flops.json (`run` then renders table-4.1.md
+ * from it with the report's renderer). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -20,7 +21,6 @@
 #include <gsl/gsl_randist.h>
 #include "skb_results.h"
 #include "skb_props.h"
-#include "skb_table41.h"
 #include "skb_flops.h"
 
 #define FLOPS_NMAX 8
@@ -220,50 +220,6 @@ static int rec_field(const cJSON *rec, int f, double *out)
 
 /* ---- where a method's a*n + b goes ---- */
 
-/* the primitives (counted alone by skinbench-flops, "primitives") each
- * method runs per transform and once per blend, and what the rest is: read
- * off the methods' code (methods/), so the breakdown below is measured
- * counts, not estimates.  A method missing here simply gets no breakdown. */
-struct flop_parts {
-    const char *method;
-    const char *per_transform[3];
-    const char *per_blend[9];
-    const char *rest;
-};
-static const struct flop_parts flop_parts[] = {
-    { "linear", { NULL }, { NULL },
-      "no conversion: the weighted sum of the 12 entries of the 3x4 part, each n multiplications and n - 1 "
-      "additions: 12 (2n - 1) = 24n - 12, the minimum for this sum (no entry can be skipped, no product "
-      "shared). It is at or below the thesis's 23n for every n <= 12 (24n - 12 <= 23n <=> n <= 12): at "
-      "n = 1 the blend is 12 FLOPs, not 23, so no count of the form 23n is exact; 23n = 12n multiplications "
-      "+ 11n additions matches no arrangement of this sum" },
-    { "qlb0", { "quat_from_mat3", NULL }, { "quat_to_mat3_scaled", NULL },
-      "per transform: Algorithm 2's sign test (a 4-term dot, 7; not for the pivot), the weighted quaternion "
-      "sum (8) and translation sum (6); 7 + 7 + 8 + 6 = 28 as the thesis; per blend: the pivot's missing "
-      "sign test (-7); <s,s> is formed once for the cancellation test and the matrix" },
-    { "qb", { "quat_from_mat3", NULL }, { "quat_to_mat3_scaled", NULL },
-      "as qlb0, plus C_i c per transform and R c per blend (thesis eq. 3.7)" },
-    { "logm", { "mat4_log_rigid", NULL }, { "mat4_exp_rigid", NULL },
-      "the weighted sum of the 6 log coordinates; log and exp are the closed-form Rodrigues formulas for rigid "
-      "transforms (through the quaternion), the optimisation the thesis names for its 104n + 160 (4.4)" },
-    { "sclerp", { NULL }, { "quat_from_mat3", "quat_from_mat3", "quat_mul", "dq_from_qt", "dq_pow", "quat_mul",
-                            "quat_to_mat3", "dq_translation", NULL },
-      "the relative translation Rp^T (tq - tp) (3 + 15) and tp + Rp t_c (15 + 3). Route: the thesis defines "
-      "ScLERP on dual quaternions, p (p* q)^t (4.3, Lemma 4.4), and counts the matrix <-> dual quaternion "
-      "conversions in (4.4: 'the FLOPS for matrix <-> dual quaternion conversions are included in Table "
-      "4.1'). Counted here: the same dual-quaternion power, with p* q formed from the matrices (rotation "
-      "p0* q0, one quaternion product; translation of P^-1 Q on the matrix, then its dual part) and "
-      "p (p* q)^t returned to 4x4 as rotation p0 c0 and translation tp + Rp t_c: two matrix->quaternion "
-      "conversions, two quaternion products, the power, one quaternion->matrix conversion and one translation "
-      "extraction, and no "
-      "full dual quaternion product (88 each: two of them plus two full conversions made the former count)" },
-    { "dlb", { "quat_from_mat3", "quat_pure_mul_add", NULL }, { "quat_to_mat3_scaled", "dq_translation", NULL },
-      "per transform: Algorithm 2's sign test (7, into the weight as a negation), w_i q_i (4) and its sum "
-      "(4), the dual part E += t_i (w_i q_i) by the pure t_i (quat_pure_mul_add, 1/2 deferred): "
-      "7 + 7 + 4 + 4 + 24 = 46 against the thesis's 49; per blend: <R,R> (7) shared by the cancellation test "
-      "and the matrix, the translation vec(E R*)/<R,R> (dq_translation), the pivot's missing sign test (-7)" },
-};
-
 /* "name x (+d div, s sqrt, t transcendental)" of the named primitives into
  * buf; returns their FLOPs, or NAN when one was not measured */
 static double parts_text(const cJSON *prims, const char *const *names, char *buf, size_t len)
@@ -293,12 +249,13 @@ static double parts_text(const cJSON *prims, const char *const *names, char *buf
 static void add_breakdown(cJSON *root, const cJSON *fits, const cJSON *prims)
 {
     cJSON *why = cJSON_AddObjectToObject(root, "why");
-    for (size_t i = 0; i < sizeof flop_parts / sizeof flop_parts[0]; i++) {
-        const struct flop_parts *fp = &flop_parts[i];
-        const cJSON *fit = cJSON_GetObjectItemCaseSensitive(fits, fp->method);
+    for (int i = 0; skb_methods[i]; i++) {
+        const struct skb_method *m = skb_methods[i];
+        const struct skb_flop_parts *fp = m->flop_parts;   /* named by the method (methods/<name>.c) */
+        const cJSON *fit = cJSON_GetObjectItemCaseSensitive(fits, m->name);
         double a, b;
         char ta[400], tb[600], text[2400];
-        if (skb_json_get_number(cJSON_GetObjectItemCaseSensitive(fit, "a"), &a) < 0 ||
+        if (!fp || !fp->rest || skb_json_get_number(cJSON_GetObjectItemCaseSensitive(fit, "a"), &a) < 0 ||
             skb_json_get_number(cJSON_GetObjectItemCaseSensitive(fit, "b"), &b) < 0)
             continue;
         double pa = parts_text(prims, fp->per_transform, ta, sizeof ta);
@@ -308,7 +265,7 @@ static void add_breakdown(cJSON *root, const cJSON *fits, const cJSON *prims)
         snprintf(text, sizeof text, "where the fit goes (primitives counted alone): per transform a = %.4g: %s%s"
                  "%.4g other; per blend b = %.4g: %s%s%.4g other; other = %s", a, ta, ta[0] ? " + " : "", a - pa,
                  b, tb, tb[0] ? " + " : "", b - pb, fp->rest);
-        cJSON_AddStringToObject(why, fp->method, text);
+        cJSON_AddStringToObject(why, m->name, text);
     }
 }
 
@@ -487,7 +444,7 @@ static void add_callgrind(const struct skb_run_ctx *ctx, cJSON *root)
         static const int ns[] = { 2, FLOPS_NMAX };
         cJSON *mj = cJSON_AddObjectToObject(pm, m->name);
         double y[2];
-        int k = 0;
+        int k = 0, nlast = 0;
         for (int j = 0; j < 2; j++) {
             if (m->max_n && ns[j] > m->max_n)
                 continue;
@@ -498,28 +455,33 @@ static void add_callgrind(const struct skb_run_ctx *ctx, cJSON *root)
                 break;
             }
             skb_json_add_number(mj, key, y[k]);
+            nlast = ns[j];
             k++;
         }
         if (k == 2)
             skb_json_add_number(mj, "per_extra_transform", (y[1] - y[0]) / (FLOPS_NMAX - 2));
+        /* the count at the largest n that ran (n = 2 when n = 8 failed or
+         * exceeds max_n, as for sclerp): a table column shows it rather
+         * than nothing */
+        if (k) {
+            skb_json_add_number(mj, "per_blend", y[k - 1]);
+            cJSON_AddNumberToObject(mj, "per_blend_n", nlast);
+        }
         skb_run_progress(ctx, "flops", "callgrind %-8s %.0f instructions per blend at n = 2", m->name, k ? y[0] : NAN);
     }
 }
 
 /* ---- the experiment ---- */
 
-static int run_flops(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
+/* run skinbench-flops and parse what it printed into *raw */
+static int count_raw(const struct skb_run_ctx *ctx, int samples, cJSON **raw, char *msg, size_t msglen)
 {
-    const char *child = getenv(CG_ENV);
-    if (child)
-        return callgrind_child(child, msg, msglen);
     char bin[PATH_MAX], seed[32], nsamp[16], nmax[16], *text = NULL;
     if (find_flops_bin(ctx, bin, sizeof bin) < 0) {
         snprintf(msg, msglen, "flops: skinbench-flops not found next to %s or in its build/ "
                  "(make builds it; or set SKB_FLOPS_BIN)", ctx->exe_path);
         return SKB_EIO;
     }
-    int samples = ctx->quick ? 4 : 32;
     snprintf(seed, sizeof seed, "%lu", ctx->seed);
     snprintf(nsamp, sizeof nsamp, "%d", samples);
     snprintf(nmax, sizeof nmax, "%d", FLOPS_NMAX);
@@ -528,14 +490,180 @@ static int run_flops(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
     int rc = spawn(argv, NULL, 0, &text, msg, msglen);
     if (rc < 0)
         return rc;
-    cJSON *raw = cJSON_Parse(text);
+    *raw = cJSON_Parse(text);
     free(text);
-    const cJSON *methods = cJSON_GetObjectItemCaseSensitive(raw, "methods");
-    if (!cJSON_IsObject(methods)) {
-        cJSON_Delete(raw);
+    if (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(*raw, "methods"))) {
+        cJSON_Delete(*raw);
         snprintf(msg, msglen, "flops: %s printed no \"methods\" object", bin);
         return SKB_EPARSE;
     }
+    return 0;
+}
+
+/* one method's fit inputs over n, and the iteration histogram of the iterative ones */
+struct method_acc {
+    double xs[FLOPS_NMAX], ys[FLOPS_NMAX], ya[FLOPS_NMAX], yf[FIELD_CMP + 1][FLOPS_NMAX];
+    int k;
+    double *hist;        /* SKB_PROP_ITER_CAP + 2 bins, shared by all methods */
+    int *have_iter;
+};
+
+/* the columns of one n's records: each field, then flops, then flops_all */
+static void fill_columns(const struct skb_method *m, const cJSON *recs, int cnt, double *col, struct method_acc *acc)
+{
+    const cJSON *rec;
+    int j = 0;
+    cJSON_ArrayForEach(rec, recs) {
+        double v[NFIELDS];
+        for (int f = 0; f < NFIELDS; f++)
+            if (rec_field(rec, f, &v[f]) < 0)
+                v[f] = NAN;
+        for (int f = 0; f < NFIELDS; f++)
+            col[(size_t)f * cnt + j] = v[f];
+        col[(size_t)NFIELDS * cnt + j] = v[FIELD_ADD] + v[FIELD_MUL];
+        col[(size_t)(NFIELDS + 1) * cnt + j] = v[FIELD_ADD] + v[FIELD_MUL] + v[FIELD_DIV]
+                                              + v[FIELD_SQRT] + v[FIELD_TRANS];
+        if (m->flags & SKB_MF_ITERATIVE) {
+            int it = (int)v[FIELD_ITER];
+            acc->hist[it < 0 ? 0 : it > SKB_PROP_ITER_CAP ? SKB_PROP_ITER_CAP + 1 : it]++;
+            *acc->have_iter = 1;
+        }
+        j++;
+    }
+}
+
+/* per_n entry of one n: statistics of every field; the means go to acc */
+static int add_per_n(const struct skb_method *m, const cJSON *nj, cJSON *opn, struct method_acc *acc)
+{
+    const cJSON *recs = cJSON_GetObjectItemCaseSensitive(nj, "records");
+    int cnt = cJSON_GetArraySize(recs), n = cJSON_GetObjectItemCaseSensitive(nj, "n")->valueint, k = acc->k;
+    if (cnt < 1 || k >= FLOPS_NMAX)
+        return 0;
+    double *col = malloc(sizeof(double) * (size_t)cnt * (NFIELDS + 2));
+    if (!col)
+        return SKB_ENOMEM;
+    fill_columns(m, recs, cnt, col, acc);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "n", n);
+    cJSON_AddNumberToObject(o, "samples", cnt);
+    struct stats fl = stats_of(col + (size_t)NFIELDS * cnt, cnt);
+    struct stats fa = stats_of(col + (size_t)(NFIELDS + 1) * cnt, cnt);
+    cJSON_AddItemToObject(o, "flops", stats_json(fl));
+    cJSON_AddItemToObject(o, "flops_all", stats_json(fa));
+    for (int f = 0; f < NFIELDS; f++) {
+        if (f == FIELD_ITER && !(m->flags & SKB_MF_ITERATIVE))
+            continue;
+        struct stats st = stats_of(col + (size_t)f * cnt, cnt);
+        if (f <= FIELD_CMP)
+            acc->yf[f][k] = st.mean;
+        cJSON_AddItemToObject(o, field_names[f], stats_json(st));
+    }
+    cJSON_AddItemToArray(opn, o);
+    acc->xs[k] = n;
+    acc->ys[k] = fl.mean;
+    acc->ya[k] = fa.mean;
+    acc->k++;
+    free(col);
+    return 0;
+}
+
+/* flops.json methods.<name>, fits.<name>, fits_all_ops.<name> of one method */
+static int add_method(const struct skb_run_ctx *ctx, const struct skb_method *m, const cJSON *mj, cJSON *root,
+                      struct method_acc *acc)
+{
+    const cJSON *nj;
+    cJSON *om = cJSON_AddObjectToObject(cJSON_GetObjectItemCaseSensitive(root, "methods"), m->name);
+    cJSON_AddStringToObject(om, "title", m->title);
+    cJSON *opn = cJSON_AddArrayToObject(om, "per_n");
+    acc->k = 0;
+    cJSON_ArrayForEach(nj, cJSON_GetObjectItemCaseSensitive(mj, "per_n"))
+        if (add_per_n(m, nj, opn, acc) < 0)
+            return SKB_ENOMEM;
+    const char *how = "least squares (gsl_fit_linear) of the mean count over n = 1..8";
+    int k = acc->k;
+    cJSON_AddItemToObject(cJSON_GetObjectItemCaseSensitive(root, "fits"), m->name, fit_json(acc->xs, acc->ys, k, how));
+    cJSON_AddItemToObject(cJSON_GetObjectItemCaseSensitive(root, "fits_all_ops"), m->name,
+                          fit_json(acc->xs, acc->ya, k, how));
+    /* per operation: where the a and b of the fit come from */
+    cJSON *fo = cJSON_AddObjectToObject(om, "fits_by_op");
+    for (int f = 0; f <= FIELD_CMP; f++)
+        cJSON_AddItemToObject(fo, field_names[f], fit_json(acc->xs, acc->yf[f], k, how));
+    if (m->flags & SKB_MF_ITERATIVE)
+        cJSON_AddStringToObject(om, "note", "depends on the input through the iteration count (default "
+                                "precision; see per_n.iterations and iterations_histogram): the fit is "
+                                "of the mean over random inputs");
+    else if (m->flop_parts && m->flop_parts->note)
+        cJSON_AddStringToObject(om, "note", m->flop_parts->note);
+    const cJSON *tn = cJSON_GetObjectItemCaseSensitive(mj, "transcendental_by_name");
+    if (tn)
+        cJSON_AddItemToObject(om, "transcendental_by_name", cJSON_Duplicate(tn, 1));
+    skb_run_progress(ctx, "flops", "%-8s %s", m->name, k >= 3 ? "fitted" : "constant");
+    return 0;
+}
+
+static void add_iter_hist(cJSON *root, const double *hist)
+{
+    cJSON *h = cJSON_AddObjectToObject(root, "iterations_histogram");
+    cJSON_AddStringToObject(h, "what", "iterations of the iterative methods (DIB) over the counted random "
+                            "inputs, n = 1..8, default precision");
+    for (int i = 0; i <= SKB_PROP_ITER_CAP + 1; i++)
+        if (hist[i] > 0) {
+            char key[16];
+            snprintf(key, sizeof key, "%d", i);
+            skb_json_add_number(h, key, hist[i]);
+        }
+}
+
+/* the counter's rules, stated once in harness/flop_real.hpp, the check that
+ * sign flips are negations (no mul charged for them), the conversions and
+ * primitives counted alone and, from them, where each fit goes */
+static void add_raw_sections(cJSON *root, const cJSON *raw)
+{
+    static const char *const keys[] = { "counting_rules", "negation_checks", "conversions" };
+    for (int i = 0; i < 3; i++) {
+        const cJSON *x = cJSON_GetObjectItemCaseSensitive(raw, keys[i]);
+        if (x)
+            cJSON_AddItemToObject(root, keys[i], cJSON_Duplicate(x, 1));
+    }
+    const cJSON *prims = cJSON_GetObjectItemCaseSensitive(raw, "primitives");
+    if (prims) {
+        cJSON_AddItemToObject(root, "primitives", cJSON_Duplicate(prims, 1));
+        add_breakdown(root, cJSON_GetObjectItemCaseSensitive(root, "fits"), prims);
+    }
+}
+
+/* SB split into its centre (GSL SVD, not instrumented) and its blend */
+static void add_sb_parts(cJSON *root, const cJSON *raw)
+{
+    const cJSON *sbp = cJSON_GetObjectItemCaseSensitive(raw, "sb_parts");
+    if (!sbp)
+        return;
+    cJSON *s = cJSON_AddObjectToObject(root, "sb_parts");
+    cJSON_AddStringToObject(s, "note", "SB = rotation centre (least squares by GSL's SVD, gsl_linalg_SV_decomp, "
+                            "double code: NOT instrumented; the counts below are only its skb_real "
+                            "operations) + QLB' blend given the centre (skb_mat4_qlb). See callgrind for "
+                            "the instructions of the whole SB blend including the SVD.");
+    cJSON_AddItemToObject(s, "records_fields", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(raw, "fields"), 1));
+    cJSON_AddItemToObject(s, "centre_per_n", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(sbp, "centre_per_n"), 1));
+    const cJSON *bl = cJSON_GetObjectItemCaseSensitive(sbp, "blend_given_centre_per_n"), *it;
+    double xs[FLOPS_NMAX], ys[FLOPS_NMAX];
+    int k = 0;
+    cJSON_ArrayForEach(it, bl) {
+        const cJSON *rec = cJSON_GetArrayItem(it, 0);
+        double a, b;
+        if (k < FLOPS_NMAX && rec_field(rec, FIELD_ADD, &a) == 0 && rec_field(rec, FIELD_MUL, &b) == 0) {
+            xs[k] = k + 1;
+            ys[k] = a + b;
+            k++;
+        }
+    }
+    if (k)
+        cJSON_AddItemToObject(s, "blend_given_centre_fit",
+                              fit_json(xs, ys, k, "least squares of skb_mat4_qlb with a centre, n = 1..8"));
+}
+
+static cJSON *flops_root(const struct skb_run_ctx *ctx, int samples)
+{
     cJSON *root = skb_json_results_new(ctx, "flops");
     cJSON_AddStringToObject(root, "convention",
         "flops = additions/subtractions + multiplications, each 1 (thesis Table 4.1); divisions, square roots "
@@ -547,158 +675,49 @@ static int run_flops(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         "instrumented.");
     cJSON_AddStringToObject(root, "counter", "build/skinbench-flops (harness/flop_real.hpp, harness/flops_main.cxx)");
     cJSON_AddNumberToObject(root, "samples_per_n", samples);
-    cJSON *fits = cJSON_AddObjectToObject(root, "fits");
-    cJSON *fits_all = cJSON_AddObjectToObject(root, "fits_all_ops");
-    cJSON *out_m = cJSON_AddObjectToObject(root, "methods");
+    cJSON_AddObjectToObject(root, "fits");
+    cJSON_AddObjectToObject(root, "fits_all_ops");
+    cJSON_AddObjectToObject(root, "methods");
+    return root;
+}
+
+static int run_flops(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
+{
+    const char *child = getenv(CG_ENV);
+    if (child)
+        return callgrind_child(child, msg, msglen);
+    int samples = ctx->quick ? 4 : 32;
+    cJSON *raw = NULL;
+    int rc = count_raw(ctx, samples, &raw, msg, msglen);
+    if (rc < 0)
+        return rc;
+    cJSON *root = flops_root(ctx, samples);
     double hist[SKB_PROP_ITER_CAP + 2] = { 0 };
     int have_iter = 0;
+    struct method_acc acc;
     const cJSON *mj;
-    cJSON_ArrayForEach(mj, methods) {
+    memset(&acc, 0, sizeof acc);
+    acc.hist = hist;
+    acc.have_iter = &have_iter;
+    cJSON_ArrayForEach(mj, cJSON_GetObjectItemCaseSensitive(raw, "methods")) {
         const struct skb_method *m = skb_method_find(mj->string);
         if (!m || !skb_run_wants_method(ctx, m))
             continue;
-        const cJSON *pern = cJSON_GetObjectItemCaseSensitive(mj, "per_n"), *nj;
-        double xs[FLOPS_NMAX], ys[FLOPS_NMAX], ya[FLOPS_NMAX], yf[FIELD_CMP + 1][FLOPS_NMAX];
-        int k = 0;
-        cJSON *om = cJSON_AddObjectToObject(out_m, m->name);
-        cJSON_AddStringToObject(om, "title", m->title);
-        cJSON *opn = cJSON_AddArrayToObject(om, "per_n");
-        cJSON_ArrayForEach(nj, pern) {
-            const cJSON *recs = cJSON_GetObjectItemCaseSensitive(nj, "records"), *rec;
-            int cnt = cJSON_GetArraySize(recs), n = cJSON_GetObjectItemCaseSensitive(nj, "n")->valueint, j = 0;
-            if (cnt < 1 || k >= FLOPS_NMAX)
-                continue;
-            double *col = malloc(sizeof(double) * (size_t)cnt * (NFIELDS + 2));
-            if (!col) {
-                cJSON_Delete(raw);
-                cJSON_Delete(root);
-                snprintf(msg, msglen, "flops: out of memory");
-                return SKB_ENOMEM;
-            }
-            cJSON_ArrayForEach(rec, recs) {
-                double v[NFIELDS];
-                for (int f = 0; f < NFIELDS; f++)
-                    if (rec_field(rec, f, &v[f]) < 0)
-                        v[f] = NAN;
-                for (int f = 0; f < NFIELDS; f++)
-                    col[(size_t)f * cnt + j] = v[f];
-                col[(size_t)NFIELDS * cnt + j] = v[FIELD_ADD] + v[FIELD_MUL];
-                col[(size_t)(NFIELDS + 1) * cnt + j] = v[FIELD_ADD] + v[FIELD_MUL] + v[FIELD_DIV]
-                                                      + v[FIELD_SQRT] + v[FIELD_TRANS];
-                if (m->flags & SKB_MF_ITERATIVE) {
-                    int it = (int)v[FIELD_ITER];
-                    hist[it < 0 ? 0 : it > SKB_PROP_ITER_CAP ? SKB_PROP_ITER_CAP + 1 : it]++;
-                    have_iter = 1;
-                }
-                j++;
-            }
-            cJSON *o = cJSON_CreateObject();
-            cJSON_AddNumberToObject(o, "n", n);
-            cJSON_AddNumberToObject(o, "samples", cnt);
-            struct stats fl = stats_of(col + (size_t)NFIELDS * cnt, cnt);
-            struct stats fa = stats_of(col + (size_t)(NFIELDS + 1) * cnt, cnt);
-            cJSON_AddItemToObject(o, "flops", stats_json(fl));
-            cJSON_AddItemToObject(o, "flops_all", stats_json(fa));
-            for (int f = 0; f < NFIELDS; f++) {
-                if (f == FIELD_ITER && !(m->flags & SKB_MF_ITERATIVE))
-                    continue;
-                struct stats st = stats_of(col + (size_t)f * cnt, cnt);
-                if (f <= FIELD_CMP)
-                    yf[f][k] = st.mean;
-                cJSON_AddItemToObject(o, field_names[f], stats_json(st));
-            }
-            cJSON_AddItemToArray(opn, o);
-            xs[k] = n;
-            ys[k] = fl.mean;
-            ya[k] = fa.mean;
-            k++;
-            free(col);
+        if (add_method(ctx, m, mj, root, &acc) < 0) {
+            cJSON_Delete(raw);
+            cJSON_Delete(root);
+            snprintf(msg, msglen, "flops: out of memory");
+            return SKB_ENOMEM;
         }
-        const char *how = "least squares (gsl_fit_linear) of the mean count over n = 1..8";
-        cJSON_AddItemToObject(fits, m->name, fit_json(xs, ys, k, how));
-        cJSON_AddItemToObject(fits_all, m->name, fit_json(xs, ya, k, how));
-        /* per operation: where the a and b of the fit come from */
-        cJSON *fo = cJSON_AddObjectToObject(om, "fits_by_op");
-        for (int f = 0; f <= FIELD_CMP; f++)
-            cJSON_AddItemToObject(fo, field_names[f], fit_json(xs, yf[f], k, how));
-        if (m->flags & SKB_MF_ITERATIVE)
-            cJSON_AddStringToObject(om, "note", "depends on the input through the iteration count (default "
-                                    "precision; see per_n.iterations and iterations_histogram): the fit is "
-                                    "of the mean over random inputs");
-        else if (strcmp(m->name, "sb") == 0 && cJSON_GetObjectItemCaseSensitive(raw, "sb_parts"))
-            cJSON_AddStringToObject(om, "note", "counted: the QLB' blend given the rotation centre; the centre's "
-                                    "least squares (GSL SVD, double code) is not instrumented (sb_parts; "
-                                    "callgrind includes it)");
-        const cJSON *tn = cJSON_GetObjectItemCaseSensitive(mj, "transcendental_by_name");
-        if (tn)
-            cJSON_AddItemToObject(om, "transcendental_by_name", cJSON_Duplicate(tn, 1));
-        skb_run_progress(ctx, "flops", "%-8s %s", m->name, k >= 3 ? "fitted" : "constant");
     }
-    if (have_iter) {
-        cJSON *h = cJSON_AddObjectToObject(root, "iterations_histogram");
-        cJSON_AddStringToObject(h, "what", "iterations of the iterative methods (DIB) over the counted random "
-                                "inputs, n = 1..8, default precision");
-        for (int i = 0; i <= SKB_PROP_ITER_CAP + 1; i++)
-            if (hist[i] > 0) {
-                char key[16];
-                snprintf(key, sizeof key, "%d", i);
-                skb_json_add_number(h, key, hist[i]);
-            }
-    }
-    /* the counter's rules, stated once in harness/flop_real.hpp, and the
-     * check that sign flips are negations (no mul charged for them) */
-    const cJSON *rules = cJSON_GetObjectItemCaseSensitive(raw, "counting_rules");
-    if (rules)
-        cJSON_AddItemToObject(root, "counting_rules", cJSON_Duplicate(rules, 1));
-    const cJSON *negc = cJSON_GetObjectItemCaseSensitive(raw, "negation_checks");
-    if (negc)
-        cJSON_AddItemToObject(root, "negation_checks", cJSON_Duplicate(negc, 1));
-    const cJSON *conv = cJSON_GetObjectItemCaseSensitive(raw, "conversions");
-    if (conv)
-        cJSON_AddItemToObject(root, "conversions", cJSON_Duplicate(conv, 1));
-    const cJSON *prims = cJSON_GetObjectItemCaseSensitive(raw, "primitives");
-    if (prims) {
-        cJSON_AddItemToObject(root, "primitives", cJSON_Duplicate(prims, 1));
-        add_breakdown(root, fits, prims);
-    }
-    const cJSON *sbp = cJSON_GetObjectItemCaseSensitive(raw, "sb_parts");
-    if (sbp) {
-        cJSON *s = cJSON_AddObjectToObject(root, "sb_parts");
-        cJSON_AddStringToObject(s, "note", "SB = rotation centre (least squares by GSL's SVD, gsl_linalg_SV_decomp, "
-                                "double code: NOT instrumented; the counts below are only its skb_real "
-                                "operations) + QLB' blend given the centre (skb_mat4_qlb). See callgrind for "
-                                "the instructions of the whole SB blend including the SVD.");
-        cJSON_AddItemToObject(s, "records_fields", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(raw, "fields"), 1));
-        cJSON_AddItemToObject(s, "centre_per_n", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(sbp, "centre_per_n"), 1));
-        const cJSON *bl = cJSON_GetObjectItemCaseSensitive(sbp, "blend_given_centre_per_n"), *it;
-        double xs[FLOPS_NMAX], ys[FLOPS_NMAX];
-        int k = 0;
-        cJSON_ArrayForEach(it, bl) {
-            const cJSON *rec = cJSON_GetArrayItem(it, 0);
-            double a, b;
-            if (k < FLOPS_NMAX && rec_field(rec, FIELD_ADD, &a) == 0 && rec_field(rec, FIELD_MUL, &b) == 0) {
-                xs[k] = k + 1;
-                ys[k] = a + b;
-                k++;
-            }
-        }
-        if (k)
-            cJSON_AddItemToObject(s, "blend_given_centre_fit",
-                                  fit_json(xs, ys, k, "least squares of skb_mat4_qlb with a centre, n = 1..8"));
-    }
+    if (have_iter)
+        add_iter_hist(root, hist);
+    add_raw_sections(root, raw);
+    add_sb_parts(root, raw);
     add_callgrind(ctx, root);
     cJSON_Delete(raw);
     rc = skb_json_write_result(ctx, "flops.json", root, msg, msglen);
     cJSON_Delete(root);
-    char notes[8192];
-    if (rc == 0)
-        rc = skb_table41_write(ctx, SKB_TABLE41_LOUD_FLOPS, notes, sizeof notes, msg, msglen);
-    /* differences from the thesis are results (table-4.1.md), shown as progress */
-    for (const char *l = notes; rc == 0 && *l; l += *l == '\n') {
-        int n = (int)strcspn(l, "\n");
-        skb_run_progress(ctx, "table-4.1", "%.*s", n, l);
-        l += n;
-    }
     return rc;
 }
 

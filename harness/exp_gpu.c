@@ -399,19 +399,20 @@ static void add_count_ratios(cJSON *root, const char *key, struct gpu_run *r, co
             skb_json_add_number(o, r->sh[i]->name, (double)counts[i] / counts[0]);
 }
 
-/* DQ paper 5: the two-phase shader's extra instructions over the rigid DLB
- * shader it extends (dlb_scale runs dlb_fast's code after the LBS of S_j) */
+/* DQ paper 5: the two-phase shader's extra instructions over the rigid
+ * shader it extends (skb_gpu_shader.extends: dlb_scale runs dlb_fast's code
+ * after the LBS of S_j) */
 static void add_two_phase_extra(cJSON *root, const char *key, struct gpu_run *r, const int *counts)
 {
-    int two = -1, one = -1;
     for (int i = 0; i < r->nsh; i++) {
-        if (strcmp(r->sh[i]->name, "dlb_scale") == 0)
-            two = counts[i];
-        if (strcmp(r->sh[i]->name, "dlb_fast") == 0)
-            one = counts[i];
+        if (!r->sh[i]->extends || counts[i] < 0)
+            continue;
+        for (int j = 0; j < r->nsh; j++)
+            if (strcmp(r->sh[j]->name, r->sh[i]->extends) == 0 && counts[j] >= 0) {
+                cJSON_AddNumberToObject(root, key, counts[i] - counts[j]);
+                return;   /* one key: the table has one two-phase shader */
+            }
     }
-    if (two >= 0 && one >= 0)
-        cJSON_AddNumberToObject(root, key, two - one);
 }
 
 static int instruction_counts(struct gpu_run *r)

@@ -2,12 +2,12 @@
  * the blending properties of thesis Table 4.1 with the shared checks of
  * skb_props.c, writes properties.json (verdicts, worst errors, replayable
  * counterexamples) and counterexamples/METHOD-PROPERTY.json (each one a
- * `skinbench blend --input` file), then refreshes table-4.1.md. */
+ * `skinbench blend --input` file); `run` renders table-4.1.md from it with
+ * the report's renderer. */
 #include <stdio.h>
 #include <string.h>
 #include "skb_results.h"
 #include "skb_props.h"
-#include "skb_table41.h"
 
 /* the six rows of thesis Table 4.1, in its order */
 static const int table_rows[] = {
@@ -93,15 +93,6 @@ static int run_properties(const struct skb_run_ctx *ctx, char *msg, size_t msgle
     if (rc == 0)
         rc = skb_json_write_result(ctx, "properties.json", root, msg, msglen);
     cJSON_Delete(root);
-    char notes[8192];
-    if (rc == 0)
-        rc = skb_table41_write(ctx, SKB_TABLE41_LOUD_VERDICTS, notes, sizeof notes, msg, msglen);
-    /* differences from the thesis are results (table-4.1.md), shown as progress */
-    for (const char *l = notes; rc == 0 && *l; l += *l == '\n') {
-        int n = (int)strcspn(l, "\n");
-        skb_run_progress(ctx, "table-4.1", "%.*s", n, l);
-        l += n;
-    }
     return rc;
 }
 

@@ -88,7 +88,9 @@ void measure_primitive(cJSON *prims, const char *name, gsl_rng *r, int samples, 
 
 /* the conversions and operations the methods are built from, each counted
  * alone (mean over random rigid inputs), so flops.json can say where a
- * method's a*n + b goes (thesis 4.4 counts the conversions in) */
+ * method's a*n + b goes (thesis 4.4 counts the conversions in).  Long
+ * only as a list: one measuring lambda per primitive, no control flow; a
+ * new primitive is one more entry here. */
 void add_primitives(cJSON *root, gsl_rng *r, unsigned long seed, int samples)
 {
     cJSON *p = cJSON_AddObjectToObject(root, "primitives");
@@ -225,7 +227,7 @@ void add_negation_checks(cJSON *root, const struct skb_params *prm)
     for (int mi = 0; skb_methods[mi]; mi++) {
         const struct skb_method *m = skb_methods[mi];
         if (!m->blend || (m->flags & (SKB_MF_NEEDS_CENTER | SKB_MF_ITERATIVE)) || !(m->flags & SKB_MF_TABLE41)
-            || std::strcmp(m->name, "linear") == 0)
+            || (m->flags & SKB_MF_NONRIGID_IN))   /* blends matrices: no quaternion sign to flip */
             continue;
         o = cJSON_AddObjectToObject(nc, m->name);
         for (int k = 0; k < 2; k++) {
@@ -255,20 +257,17 @@ int parse_int(const char *s, int lo, int hi, int *out)
     return 0;
 }
 
-} /* namespace */
-
-int main(int argc, char **argv)
+/* --seed N --samples K --nmax N; 0, or 2 after a usage message */
+int parse_args(int argc, char **argv, unsigned long *seed, int *samples, int *nmax)
 {
-    unsigned long seed = 20070601UL;
-    int samples = 32, nmax = 8;
     for (int i = 1; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : nullptr;
         if (v && std::strcmp(argv[i], "--seed") == 0) {
-            seed = std::strtoul(v, nullptr, 10);
+            *seed = std::strtoul(v, nullptr, 10);
             i++;
-        } else if (v && std::strcmp(argv[i], "--samples") == 0 && parse_int(v, 1, 100000, &samples) == 0) {
+        } else if (v && std::strcmp(argv[i], "--samples") == 0 && parse_int(v, 1, 100000, samples) == 0) {
             i++;
-        } else if (v && std::strcmp(argv[i], "--nmax") == 0 && parse_int(v, 1, 32, &nmax) == 0) {
+        } else if (v && std::strcmp(argv[i], "--nmax") == 0 && parse_int(v, 1, 32, nmax) == 0) {
             i++;
         } else {
             std::fprintf(stderr, "skinbench-flops: bad argument '%s' (usage: skinbench-flops "
@@ -276,26 +275,23 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_set_error_handler_off();
-    struct skb_params prm;
-    skb_params_default(&prm);
-    std::vector<skb_real> mats(16 * (size_t)nmax), w(nmax);
-    skb_real out[16], c[3];
-    cJSON *root = cJSON_CreateObject();
+    return 0;
+}
+
+/* what the counter is and how it counts (skb::flop_rules) */
+void add_header(cJSON *root, unsigned long seed, int samples)
+{
     cJSON_AddStringToObject(root, "counter", "skb::flop (harness/flop_real.hpp): methods/*.c compiled as C++, "
                             "every operation on skb_real counted");
     cJSON_AddItemToObject(root, "fields", cJSON_CreateStringArray(fields, NFIELDS));
-    {
-        int nr;
-        const skb::flop_rule *rules = skb::flop_rules(&nr);
-        cJSON *cr = cJSON_AddObjectToObject(root, "counting_rules");
-        cJSON_AddStringToObject(cr, "source", "harness/flop_real.hpp (skb::flop_rules)");
-        for (int i = 0; i < nr; i++) {
-            cJSON *r = cJSON_AddObjectToObject(cr, rules[i].cls);
-            cJSON_AddStringToObject(r, "operations", rules[i].ops);
-            cJSON_AddStringToObject(r, "counted", rules[i].how);
-        }
+    int nr;
+    const skb::flop_rule *rules = skb::flop_rules(&nr);
+    cJSON *cr = cJSON_AddObjectToObject(root, "counting_rules");
+    cJSON_AddStringToObject(cr, "source", "harness/flop_real.hpp (skb::flop_rules)");
+    for (int i = 0; i < nr; i++) {
+        cJSON *r = cJSON_AddObjectToObject(cr, rules[i].cls);
+        cJSON_AddStringToObject(r, "operations", rules[i].ops);
+        cJSON_AddStringToObject(r, "counted", rules[i].how);
     }
     const char *fnames[skb::FN_COUNT];
     for (int i = 0; i < skb::FN_COUNT; i++)
@@ -303,113 +299,166 @@ int main(int argc, char **argv)
     cJSON_AddItemToObject(root, "transcendental_names", cJSON_CreateStringArray(fnames, skb::FN_COUNT));
     cJSON_AddNumberToObject(root, "seed", (double)seed);
     cJSON_AddNumberToObject(root, "samples", samples);
+}
+
+/* the counting state shared by every method */
+struct counting {
+    gsl_rng *r;
+    struct skb_params prm;
+    std::vector<skb_real> mats, w;
+    skb_real out[16], c[3];
+    int samples, nmax;
+};
+
+/* samples random blends of n transforms by m, one record each, into nj;
+ * returns failed blends, or -1 when an input is rejected (a counter bug) */
+int count_n(struct counting *k, const struct skb_method *m, int n, cJSON *nj, double *fn_acc)
+{
+    cJSON *recs = cJSON_AddArrayToObject(nj, "records");
+    int failed = 0;
+    for (int s = 0; s < k->samples; s++) {
+        double sum = 0;
+        for (int i = 0; i < n; i++) {
+            random_rigid(k->r, 1.0, &k->mats[16 * (size_t)i]);
+            k->w[i] = gsl_rng_uniform_pos(k->r);
+            sum += (double)k->w[i];
+        }
+        for (int i = 0; i < n; i++)
+            k->w[i] = (double)k->w[i] / sum;
+        for (int q = 0; q < 3; q++)
+            k->c[q] = 2 * gsl_rng_uniform(k->r) - 1;
+        struct skb_blend_in in = { n, k->w.data(), k->mats.data(), (m->flags & SKB_MF_NEEDS_CENTER) ? k->c : nullptr };
+        struct skb_blend_stats st = { 0 };
+        char msg[256];
+        /* validation is the wrapper's work, not the method's: not counted */
+        if (skb_blend_check(m, &in, msg, sizeof msg) < 0) {
+            std::fprintf(stderr, "skinbench-flops: %s n=%d: %s\n", m->name, n, msg);
+            return -1;
+        }
+        skb::flop_reset();
+        if (m->blend(&in, &k->prm, k->out, &st) < 0) {
+            failed++;
+            continue;
+        }
+        record(recs, st.iterations);
+        add_fn(fn_acc);
+    }
+    return failed;
+}
+
+/* methods.<name>: per n = 1..nmax (or its max_n) the records of every
+ * sample, and the transcendental calls by name; 1 on a rejected input */
+int count_method(struct counting *k, const struct skb_method *m, unsigned long seed, cJSON *methods)
+{
+    int rc = 0;
+    gsl_rng_set(k->r, seed);
+    cJSON *mj = cJSON_AddObjectToObject(methods, m->name);
+    cJSON_AddStringToObject(mj, "title", m->title);
+    cJSON_AddNumberToObject(mj, "flags", m->flags);
+    cJSON_AddNumberToObject(mj, "max_n", m->max_n);
+    cJSON *pern = cJSON_AddArrayToObject(mj, "per_n");
+    double fn_acc[skb::FN_COUNT] = { 0 };
+    int top = m->max_n && m->max_n < k->nmax ? m->max_n : k->nmax;
+    for (int n = 1; n <= top; n++) {
+        cJSON *nj = cJSON_CreateObject();
+        cJSON_AddNumberToObject(nj, "n", n);
+        int failed = count_n(k, m, n, nj, fn_acc);
+        if (failed < 0) {
+            rc = 1;
+            failed = 0;
+        }
+        cJSON_AddNumberToObject(nj, "failed", failed);
+        cJSON_AddItemToArray(pern, nj);
+    }
+    cJSON *fj = cJSON_AddObjectToObject(mj, "transcendental_by_name");
+    for (int i = 0; i < skb::FN_COUNT; i++)
+        if (fn_acc[i] > 0)
+            cJSON_AddNumberToObject(fj, skb::flop_fn_name(i), fn_acc[i]);
+    return rc;
+}
+
+/* the conversions the thesis includes (4.4), counted alone for reference */
+void add_conversions(cJSON *root, struct counting *k)
+{
+    cJSON *conv = cJSON_AddObjectToObject(root, "conversions");
+    struct skb_dq q;
+    skb_real back[16];
+    random_rigid(k->r, 1.0, &k->mats[0]);
+    skb::flop_reset();
+    skb_dq_from_mat4(k->mats.data(), &q);
+    cJSON *a = cJSON_AddArrayToObject(conv, "dq_from_mat4");
+    record(a, 0);
+    skb::flop_reset();
+    skb_dq_to_mat4(&q, back);
+    a = cJSON_AddArrayToObject(conv, "dq_to_mat4");
+    record(a, 0);
+}
+
+/* SB: the rotation centre (GSL SVD, double code: its operations are not
+ * instrumented, only what touches skb_real is) and the blend given it */
+void add_sb_parts(cJSON *root, struct counting *k, unsigned long seed)
+{
+#ifdef SKB_ROTCENTER_MAX_N
+    cJSON *sb = cJSON_AddObjectToObject(root, "sb_parts");
+    cJSON *cen = cJSON_AddArrayToObject(sb, "centre_per_n");
+    cJSON *bl = cJSON_AddArrayToObject(sb, "blend_given_centre_per_n");
+    gsl_rng_set(k->r, seed);
+    for (int n = 1; n <= k->nmax && n <= SKB_ROTCENTER_MAX_N; n++) {
+        const skb_real *ptr[SKB_ROTCENTER_MAX_N];
+        for (int i = 0; i < n; i++) {
+            random_rigid(k->r, 1.0, &k->mats[16 * (size_t)i]);
+            ptr[i] = &k->mats[16 * (size_t)i];
+            k->w[i] = 1.0 / n;
+        }
+        skb_real rc3[3];
+        skb::flop_reset();
+        skb_rotcenter(n, ptr, rc3);
+        cJSON *a = cJSON_CreateArray();
+        record(a, 0);
+        cJSON_AddItemToArray(cen, a);
+#ifdef SKB_QLB_MIN_NORM2
+        skb::flop_reset();
+        skb_mat4_qlb(n, k->w.data(), k->mats.data(), rc3, 1, k->out);
+        a = cJSON_CreateArray();
+        record(a, 0);
+        cJSON_AddItemToArray(bl, a);
+#endif
+    }
+#else
+    (void)root; (void)k; (void)seed;
+#endif
+}
+
+} /* namespace */
+
+int main(int argc, char **argv)
+{
+    unsigned long seed = 20070601UL;
+    struct counting k;
+    k.samples = 32;
+    k.nmax = 8;
+    if (parse_args(argc, argv, &seed, &k.samples, &k.nmax) != 0)
+        return 2;
+    k.r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_set_error_handler_off();
+    skb_params_default(&k.prm);
+    k.mats.assign(16 * (size_t)k.nmax, 0);
+    k.w.assign((size_t)k.nmax, 0);
+    cJSON *root = cJSON_CreateObject();
+    add_header(root, seed, k.samples);
     cJSON *methods = cJSON_AddObjectToObject(root, "methods");
     int rc = 0;
-    for (int mi = 0; skb_methods[mi]; mi++) {
-        const struct skb_method *m = skb_methods[mi];
-        if (!m->blend)
-            continue;
-        gsl_rng_set(r, seed);
-        cJSON *mj = cJSON_AddObjectToObject(methods, m->name);
-        cJSON_AddStringToObject(mj, "title", m->title);
-        cJSON_AddNumberToObject(mj, "flags", m->flags);
-        cJSON_AddNumberToObject(mj, "max_n", m->max_n);
-        cJSON *pern = cJSON_AddArrayToObject(mj, "per_n");
-        double fn_acc[skb::FN_COUNT] = { 0 };
-        int top = m->max_n && m->max_n < nmax ? m->max_n : nmax;
-        for (int n = 1; n <= top; n++) {
-            cJSON *nj = cJSON_CreateObject();
-            cJSON_AddNumberToObject(nj, "n", n);
-            cJSON *recs = cJSON_AddArrayToObject(nj, "records");
-            int failed = 0;
-            for (int s = 0; s < samples; s++) {
-                double sum = 0;
-                for (int i = 0; i < n; i++) {
-                    random_rigid(r, 1.0, &mats[16 * (size_t)i]);
-                    w[i] = gsl_rng_uniform_pos(r);
-                    sum += (double)w[i];
-                }
-                for (int i = 0; i < n; i++)
-                    w[i] = (double)w[i] / sum;
-                for (int k = 0; k < 3; k++)
-                    c[k] = 2 * gsl_rng_uniform(r) - 1;
-                struct skb_blend_in in = { n, w.data(), mats.data(), (m->flags & SKB_MF_NEEDS_CENTER) ? c : nullptr };
-                struct skb_blend_stats st = { 0 };
-                char msg[256];
-                /* validation is the wrapper's work, not the method's: not counted */
-                if (skb_blend_check(m, &in, msg, sizeof msg) < 0) {
-                    std::fprintf(stderr, "skinbench-flops: %s n=%d: %s\n", m->name, n, msg);
-                    rc = 1;
-                    break;
-                }
-                skb::flop_reset();
-                if (m->blend(&in, &prm, out, &st) < 0) {
-                    failed++;
-                    continue;
-                }
-                record(recs, st.iterations);
-                add_fn(fn_acc);
-            }
-            cJSON_AddNumberToObject(nj, "failed", failed);
-            cJSON_AddItemToArray(pern, nj);
-        }
-        cJSON *fj = cJSON_AddObjectToObject(mj, "transcendental_by_name");
-        for (int i = 0; i < skb::FN_COUNT; i++)
-            if (fn_acc[i] > 0)
-                cJSON_AddNumberToObject(fj, skb::flop_fn_name(i), fn_acc[i]);
-    }
-    /* the conversions the thesis includes (4.4), counted alone for reference */
-    cJSON *conv = cJSON_AddObjectToObject(root, "conversions");
-    {
-        struct skb_dq q;
-        skb_real back[16];
-        random_rigid(r, 1.0, &mats[0]);
-        skb::flop_reset();
-        skb_dq_from_mat4(mats.data(), &q);
-        cJSON *a = cJSON_AddArrayToObject(conv, "dq_from_mat4");
-        record(a, 0);
-        skb::flop_reset();
-        skb_dq_to_mat4(&q, back);
-        a = cJSON_AddArrayToObject(conv, "dq_to_mat4");
-        record(a, 0);
-    }
-    add_primitives(root, r, seed, samples);
-    add_negation_checks(root, &prm);
-#ifdef SKB_ROTCENTER_MAX_N
-    /* SB: the rotation centre (GSL SVD, double code: its operations are not
-     * instrumented, only what touches skb_real is) and the blend given it */
-    {
-        cJSON *sb = cJSON_AddObjectToObject(root, "sb_parts");
-        cJSON *cen = cJSON_AddArrayToObject(sb, "centre_per_n");
-        cJSON *bl = cJSON_AddArrayToObject(sb, "blend_given_centre_per_n");
-        gsl_rng_set(r, seed);
-        for (int n = 1; n <= nmax && n <= SKB_ROTCENTER_MAX_N; n++) {
-            const skb_real *ptr[SKB_ROTCENTER_MAX_N];
-            for (int i = 0; i < n; i++) {
-                random_rigid(r, 1.0, &mats[16 * (size_t)i]);
-                ptr[i] = &mats[16 * (size_t)i];
-                w[i] = 1.0 / n;
-            }
-            skb_real rc3[3];
-            skb::flop_reset();
-            skb_rotcenter(n, ptr, rc3);
-            cJSON *a = cJSON_CreateArray();
-            record(a, 0);
-            cJSON_AddItemToArray(cen, a);
-#ifdef SKB_QLB_MIN_NORM2
-            skb::flop_reset();
-            skb_mat4_qlb(n, w.data(), mats.data(), rc3, 1, out);
-            a = cJSON_CreateArray();
-            record(a, 0);
-            cJSON_AddItemToArray(bl, a);
-#endif
-        }
-    }
-#endif
+    for (int mi = 0; skb_methods[mi]; mi++)
+        if (skb_methods[mi]->blend && count_method(&k, skb_methods[mi], seed, methods))
+            rc = 1;
+    add_conversions(root, &k);
+    add_primitives(root, k.r, seed, k.samples);
+    add_negation_checks(root, &k.prm);
+    add_sb_parts(root, &k, seed);
     char *text = cJSON_PrintUnformatted(root);
     std::puts(text);
     std::free(text);
     cJSON_Delete(root);
-    gsl_rng_free(r);
+    gsl_rng_free(k.r);
     return rc;
 }

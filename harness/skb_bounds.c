@@ -86,7 +86,10 @@ static double rel_angle(const double a[16], const double b[16])
 static int blend2(const struct skb_method *m, const double *mats, double t, double out[16])
 {
     double w[2] = { 1 - t, t };
-    struct skb_blend_in in = { 2, w, mats, NULL };
+    /* a method that needs a rotation centre (qb) blends about the origin:
+     * the frame of the first transform, I */
+    static const double origin[3] = { 0, 0, 0 };
+    struct skb_blend_in in = { 2, w, mats, (m->flags & SKB_MF_NEEDS_CENTER) ? origin : NULL };
     return skb_blend(m, &in, NULL, out, NULL, NULL, 0);
 }
 
@@ -232,12 +235,15 @@ int skb_bound_qlb_slerp(struct skb_bound *out, char *msg, size_t msglen)
 
 /* ---- DLB vs ScLERP (thesis 4.3, App. A.1) ---- */
 
+/* any blend m against the exact pair interpolation ref (DLB vs ScLERP is
+ * the thesis's case) */
 struct dlb_ctx {
-    const struct skb_method *dlb, *sclerp;
+    const struct skb_method *dlb, *sclerp;   /* m, ref */
     double mats[32];
     double alpha0;
     int which;        /* 0: angle gap, 1: translation gap / alpha_eps */
     int err;
+    double rigid_err; /* worst rigidity error of m's blends evaluated */
 };
 
 #define DLB_ALPHA_EPS 1.0   /* translation along the screw axis of M2 */
@@ -252,6 +258,7 @@ static double dlb_gap(double t, void *p)
         c->err = 1;
         return 0;
     }
+    c->rigid_err = fmax(c->rigid_err, (double)skb_mat4_rigid_error(a));
     if (c->which == 0)
         return fabs(mat_angle(a) - mat_angle(b));
     skb_dq_from_mat4(a, &qa);
@@ -309,13 +316,17 @@ int skb_bound_dlb_sclerp_curve(double alpha0, double offset, int n, double *t, d
     return 0;
 }
 
-int skb_bound_dlb_sclerp(struct skb_bound *angle, struct skb_bound *trans, char *msg, size_t msglen)
+int skb_bound_vs_exact(const struct skb_method *m, const struct skb_method *ref, struct skb_bound *angle,
+                       struct skb_bound *trans, double *rigid_err, char *msg, size_t msglen)
 {
     struct dlb_ctx c;
-    int rc;
     memset(&c, 0, sizeof c);
-    if ((rc = need("dlb", &c.dlb, msg, msglen)) < 0 || (rc = need("sclerp", &c.sclerp, msg, msglen)) < 0)
-        return rc;
+    c.dlb = m;
+    c.sclerp = ref;
+    if (!m->blend || !ref->blend || (m->max_n && m->max_n < 2)) {
+        snprintf(msg, msglen, "bounds: %s against %s: both need a blend of two transforms", m->name, ref->name);
+        return SKB_ENOTSUP;
+    }
     struct skb_bound *outs[2] = { angle, trans };
     for (int w = 0; w < 2; w++) {
         struct outer o = { dlb_inner, &c, 0 };
@@ -326,11 +337,22 @@ int skb_bound_dlb_sclerp(struct skb_bound *angle, struct skb_bound *trans, char 
         outs[w]->alpha0 = alpha_of(v[0]);
         outs[w]->evals = o.evals;
     }
+    if (rigid_err)
+        *rigid_err = c.rigid_err;
     if (c.err) {
-        snprintf(msg, msglen, "bounds: dlb/sclerp blend failed during the optimisation");
+        snprintf(msg, msglen, "bounds: %s/%s blend failed during the optimisation", m->name, ref->name);
         return SKB_ENUMERIC;
     }
     return 0;
+}
+
+int skb_bound_dlb_sclerp(struct skb_bound *angle, struct skb_bound *trans, char *msg, size_t msglen)
+{
+    const struct skb_method *dlb, *sclerp;
+    int rc;
+    if ((rc = need("dlb", &dlb, msg, msglen)) < 0 || (rc = need("sclerp", &sclerp, msg, msglen)) < 0)
+        return rc;
+    return skb_bound_vs_exact(dlb, sclerp, angle, trans, NULL, msg, msglen);
 }
 
 /* ---- log-matrix angular speed (thesis App. A.2) ---- */

@@ -26,6 +26,15 @@ int skb_bound_qlb_slerp(struct skb_bound *out, char *msg, size_t msglen);
  * angle alpha0 and translation alpha_eps = 1 along its axis (the axis is
  * offset from the origin by a second optimised variable) */
 int skb_bound_dlb_sclerp(struct skb_bound *angle, struct skb_bound *trans, char *msg, size_t msglen);
+/* the same two gaps for any blend m against the exact pair interpolation
+ * ref (skb_method_exact_pair(): ScLERP; on the pure rotations at offset 0
+ * it is SLERP).  A method needing a centre blends about the origin.
+ * rigid_err (may be NULL): the worst rigidity error (skb_mat4_rigid_error)
+ * of m's blends evaluated — above 1e-6 the blend is not rigid (linear) and
+ * the gaps are of the quaternion and screw skb_dq_from_mat4 reads off it.  SKB_ENOTSUP when m cannot
+ * blend two transforms. */
+int skb_bound_vs_exact(const struct skb_method *m, const struct skb_method *ref, struct skb_bound *angle,
+                       struct skb_bound *trans, double *rigid_err, char *msg, size_t msglen);
 /* the gaps sampled at n evenly spaced t in [0, 1] for one relative angle
  * alpha0 (DQ paper Fig. 23); the DLB axis passes through (offset, 0, 0) */
 int skb_bound_qlb_slerp_curve(double alpha0, int n, double *t, double *gap, char *msg, size_t msglen);

@@ -347,100 +347,132 @@ static double v3_dist(const double *a, const double *b)
     return sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
 }
 
+/* one random pair M1, M2 and what walking blend(t) from M1 to M2 found */
+struct path_walk {
+    double mats[32], m1i[16], c[3], L;
+    const double *cp;              /* the centre, for methods that need one */
+    struct skb_screw s1;           /* screw of M1^-1 M2 */
+    double ws, wp, wa, wm, path;   /* worst twist/pitch and axis/moment errors; path angle */
+    double wt_s, wt_p;             /* where the worst speed / path errors were */
+};
+
+/* the pair: M2 = M1 D at a random translation scale; L normalises lengths */
+static void path_pair(gsl_rng *r, const struct skb_method *m, struct path_walk *x)
+{
+    double d[16], sc = tscales[gsl_rng_uniform_int(r, NSCALES)];
+    skb_props_random_rigid(r, sc, x->mats);
+    skb_props_random_rigid(r, sc, d);
+    skb_mat4_mul(x->mats, d, x->mats + 16);
+    skb_mat4_inv_rigid(x->mats, x->m1i);
+    for (int k = 0; k < 3; k++)
+        x->c[k] = sc * (2 * gsl_rng_uniform(r) - 1);
+    x->cp = (m->flags & SKB_MF_NEEDS_CENTER) ? x->c : NULL;
+    x->L = 1 + fmax(fmax(tnorm(x->mats), tnorm(x->mats + 16)),
+                    x->cp ? sqrt(x->c[0] * x->c[0] + x->c[1] * x->c[1] + x->c[2] * x->c[2]) : 0);
+}
+
+/* blend(t) at t = k / grid against the screw of the pair: the twist and
+ * pitch linear in t (constant speed), the axis and moment fixed (shortest
+ * path); 0, 1 when a blend failed, 2 when a result was not rigid (recorded
+ * as a counterexample of both) */
+static int path_walk(const struct skb_method *m, const struct skb_params *prm, const struct skb_props_cfg *cfg,
+                     struct path_walk *x, struct skb_prop_result *speed, struct skb_prop_result *shortest)
+{
+    double w[2], out[16], prev[16];
+    char what[200];
+    int rc;
+    for (int k = 0; k <= cfg->grid; k++) {
+        double t = (double)k / cfg->grid;
+        struct skb_screw st;
+        w[0] = 1 - t; w[1] = t;
+        if (run_blend(m, prm, 2, w, x->mats, x->cp, out, &rc))
+            return 1;
+        double re = skb_mat4_rigid_error(out);
+        if (re > SKB_PROP_TOL_RIGID) {
+            /* screw parameters are undefined for a non-rigid result */
+            note(speed, re);
+            note(shortest, re);
+            snprintf(what, sizeof what, "blend(replay[0]) at t = %g is not rigid (error %.3g): "
+                     "its twist, pitch and screw axis are undefined", t, re);
+            keep_cex(speed, SKB_PROP_SPEED, re, 2, w, x->mats, x->cp, NULL, t, what);
+            keep_cex(shortest, SKB_PROP_SHORTEST, re, 2, w, x->mats, x->cp, NULL, t, what);
+            return 2;
+        }
+        if (k > 0)
+            x->path += rel_angle(prev, out);
+        memcpy(prev, out, sizeof prev);
+        rel_screw(x->m1i, out, &st);
+        double es = fabs(st.angle - t * x->s1.angle), ep = 0;
+        if (st.angle >= SKB_PROP_MIN_TWIST && x->s1.angle >= SKB_PROP_MIN_TWIST) {
+            ep = fabs(st.translation - t * x->s1.translation) / x->L;
+            double ea = v3_dist(st.axis, x->s1.axis), em = v3_dist(st.moment, x->s1.moment) / x->L;
+            if (fmax(ea, em) > fmax(x->wa, x->wm))
+                x->wt_p = t;
+            x->wa = fmax(x->wa, ea);
+            x->wm = fmax(x->wm, em);
+        }
+        if (fmax(es, ep) > fmax(x->ws, x->wp))
+            x->wt_s = t;
+        x->ws = fmax(x->ws, es);
+        x->wp = fmax(x->wp, ep);
+    }
+    return 0;
+}
+
+/* a completed walk into both results, a counterexample where it fails */
+static void path_record(const struct path_walk *x, struct skb_prop_result *speed, struct skb_prop_result *shortest)
+{
+    double w[2];
+    char what[200];
+    double excess = fmax(0, x->path - SKB_PI);
+    double e_speed = fmax(x->ws, x->wp), e_short = fmax(fmax(x->wa, x->wm), excess);
+    note(speed, e_speed);
+    note(shortest, e_short);
+    speed->part[0] = fmax(speed->part[0], x->ws);
+    speed->part[1] = fmax(speed->part[1], x->wp);
+    shortest->part[0] = fmax(shortest->part[0], x->wa);
+    shortest->part[1] = fmax(shortest->part[1], x->wm);
+    shortest->part[2] = fmax(shortest->part[2], excess);
+    if (e_speed > SKB_PROP_TOL_SPEED) {
+        w[0] = 1 - x->wt_s; w[1] = x->wt_s;
+        snprintf(what, sizeof what, "M1^-1 blend(t) is not linear in t: twist off t*theta(1) by %.3g rad, "
+                 "pitch off t*d(1) by %.3g (relative); theta(1) = %.6g rad", x->ws, x->wp, x->s1.angle);
+        keep_cex(speed, SKB_PROP_SPEED, e_speed, 2, w, x->mats, x->cp, NULL, x->wt_s, what);
+    }
+    if (e_short > SKB_PROP_TOL_PATH) {
+        w[0] = 1 - x->wt_p; w[1] = x->wt_p;
+        snprintf(what, sizeof what, "screw of M1^-1 blend(t) moves: axis by %.3g, moment by %.3g (relative); "
+                 "path angle %.6g rad (pi allowed)", x->wa, x->wm, x->path);
+        keep_cex(shortest, SKB_PROP_SHORTEST, e_short, 2, w, x->mats, x->cp, NULL, x->wt_p, what);
+    }
+}
+
 /* constant speed and shortest path on random pairs (thesis 4.2) */
 static void check_path(const struct skb_method *m, const struct skb_props_cfg *cfg,
                        struct skb_prop_result *speed, struct skb_prop_result *shortest)
 {
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     struct skb_params prm;
-    double mats[32], d[16], m1i[16], out[16], prev[16], end[16], w[2], c[3];
-    char what[200];
+    double end[16], w[2] = { 0, 1 };
     params_for(m, &prm);
     gsl_rng_set(r, cfg->seed + 2);
     for (int s = 0; s < cfg->pairs; s++) {
-        double sc = tscales[gsl_rng_uniform_int(r, NSCALES)];
-        int rc, bad = 0;
-        skb_props_random_rigid(r, sc, mats);
-        skb_props_random_rigid(r, sc, d);
-        skb_mat4_mul(mats, d, mats + 16);
-        skb_mat4_inv_rigid(mats, m1i);
-        for (int k = 0; k < 3; k++)
-            c[k] = sc * (2 * gsl_rng_uniform(r) - 1);
-        const double *cp = (m->flags & SKB_MF_NEEDS_CENTER) ? c : NULL;
-        double L = 1 + fmax(fmax(tnorm(mats), tnorm(mats + 16)), cp ? sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]) : 0);
-        w[0] = 0; w[1] = 1;
-        if (run_blend(m, &prm, 2, w, mats, cp, end, &rc)) {
+        struct path_walk x;
+        int rc;
+        memset(&x, 0, sizeof x);
+        path_pair(r, m, &x);
+        if (run_blend(m, &prm, 2, w, x.mats, x.cp, end, &rc)) {
             speed->skipped++;
             shortest->skipped++;
             continue;
         }
-        struct skb_screw s1, st;
-        rel_screw(m1i, end, &s1);
-        double ws = 0, wp = 0, wa = 0, wm = 0, path = 0, wt_s = 0, wt_p = 0;
-        for (int k = 0; k <= cfg->grid && !bad; k++) {
-            double t = (double)k / cfg->grid;
-            w[0] = 1 - t; w[1] = t;
-            if (run_blend(m, &prm, 2, w, mats, cp, out, &rc)) {
-                bad = 1;
-                break;
-            }
-            double re = skb_mat4_rigid_error(out);
-            if (re > SKB_PROP_TOL_RIGID) {
-                /* screw parameters are undefined for a non-rigid result */
-                note(speed, re);
-                note(shortest, re);
-                snprintf(what, sizeof what, "blend(replay[0]) at t = %g is not rigid (error %.3g): "
-                         "its twist, pitch and screw axis are undefined", t, re);
-                keep_cex(speed, SKB_PROP_SPEED, re, 2, w, mats, cp, NULL, t, what);
-                keep_cex(shortest, SKB_PROP_SHORTEST, re, 2, w, mats, cp, NULL, t, what);
-                bad = 2;
-                break;
-            }
-            if (k > 0)
-                path += rel_angle(prev, out);
-            memcpy(prev, out, sizeof prev);
-            rel_screw(m1i, out, &st);
-            double es = fabs(st.angle - t * s1.angle), ep = 0;
-            if (st.angle >= SKB_PROP_MIN_TWIST && s1.angle >= SKB_PROP_MIN_TWIST) {
-                ep = fabs(st.translation - t * s1.translation) / L;
-                double ea = v3_dist(st.axis, s1.axis), em = v3_dist(st.moment, s1.moment) / L;
-                if (fmax(ea, em) > fmax(wa, wm))
-                    wt_p = t;
-                wa = fmax(wa, ea);
-                wm = fmax(wm, em);
-            }
-            if (fmax(es, ep) > fmax(ws, wp))
-                wt_s = t;
-            ws = fmax(ws, es);
-            wp = fmax(wp, ep);
-        }
+        rel_screw(x.m1i, end, &x.s1);
+        int bad = path_walk(m, &prm, cfg, &x, speed, shortest);
         if (bad == 1) {
             speed->skipped++;
             shortest->skipped++;
-            continue;
-        }
-        if (bad == 2)
-            continue;
-        double excess = fmax(0, path - SKB_PI);
-        double e_speed = fmax(ws, wp), e_short = fmax(fmax(wa, wm), excess);
-        note(speed, e_speed);
-        note(shortest, e_short);
-        speed->part[0] = fmax(speed->part[0], ws);
-        speed->part[1] = fmax(speed->part[1], wp);
-        shortest->part[0] = fmax(shortest->part[0], wa);
-        shortest->part[1] = fmax(shortest->part[1], wm);
-        shortest->part[2] = fmax(shortest->part[2], excess);
-        if (e_speed > SKB_PROP_TOL_SPEED) {
-            w[0] = 1 - wt_s; w[1] = wt_s;
-            snprintf(what, sizeof what, "M1^-1 blend(t) is not linear in t: twist off t*theta(1) by %.3g rad, "
-                     "pitch off t*d(1) by %.3g (relative); theta(1) = %.6g rad", ws, wp, s1.angle);
-            keep_cex(speed, SKB_PROP_SPEED, e_speed, 2, w, mats, cp, NULL, wt_s, what);
-        }
-        if (e_short > SKB_PROP_TOL_PATH) {
-            w[0] = 1 - wt_p; w[1] = wt_p;
-            snprintf(what, sizeof what, "screw of M1^-1 blend(t) moves: axis by %.3g, moment by %.3g (relative); "
-                     "path angle %.6g rad (pi allowed)", wa, wm, path);
-            keep_cex(shortest, SKB_PROP_SHORTEST, e_short, 2, w, mats, cp, NULL, wt_p, what);
+        } else if (bad == 0) {
+            path_record(&x, speed, shortest);
         }
     }
     finish(speed, SKB_PROP_TOL_SPEED);

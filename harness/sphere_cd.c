@@ -208,11 +208,7 @@ int skb_pose_strongest(const struct skb_mesh *m, const skb_real *poses, int npos
 
 const char *skb_refit_key(const struct skb_method *m)
 {
-    if (strcmp(m->name, "linear") == 0)
-        return "lbs";
-    if (strcmp(m->name, "sb") == 0)
-        return "sbs";
-    return m->name;
+    return m->refit_key ? m->refit_key : m->name;   /* named by the method (methods/<name>.c) */
 }
 
 double skb_thread_cpu_s(void)

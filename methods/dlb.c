@@ -331,6 +331,16 @@ static int dlb_skin(const struct skb_mesh *m, const void *state, int v0, int v1,
     return 0;
 }
 
+/* where the FLOP fit goes (struct skb_flop_parts; flops.json "why") */
+static const struct skb_flop_parts dlb_flop_parts = {
+    .per_transform = { "quat_from_mat3", "quat_pure_mul_add", NULL },
+    .per_blend = { "quat_to_mat3_scaled", "dq_translation", NULL },
+    .rest = "per transform: Algorithm 2's sign test (7, into the weight as a negation), w_i q_i (4) and its sum "
+    "(4), the dual part E += t_i (w_i q_i) by the pure t_i (quat_pure_mul_add, 1/2 deferred): "
+    "7 + 7 + 4 + 4 + 24 = 46 against the thesis's 49; per blend: <R,R> (7) shared by the cancellation test "
+    "and the matrix, the translation vec(E R*)/<R,R> (dq_translation), the pivot's missing sign test (-7)",
+};
+
 SKB_METHOD_EXPORT const struct skb_method skb_method_dlb = {
     .name = "dlb",
     .title = "DLB",
@@ -346,4 +356,5 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_dlb = {
     .pose_stats = NULL,
     .f32 = SKB_FAST_F32(skb__dlb_f32),
     .refit = skb__refit_dlb,
+    .flop_parts = &dlb_flop_parts,
 };

@@ -74,6 +74,17 @@ static int linear_skin(const struct skb_mesh *m, const void *state, int v0, int 
     return 0;
 }
 
+/* where the FLOP fit goes (struct skb_flop_parts; flops.json "why") */
+static const struct skb_flop_parts linear_flop_parts = {
+    .per_transform = { NULL },
+    .per_blend = { NULL },
+    .rest = "no conversion: the weighted sum of the 12 entries of the 3x4 part, each n multiplications and n - 1 "
+    "additions: 12 (2n - 1) = 24n - 12, the minimum for this sum (no entry can be skipped, no product "
+    "shared). It is at or below the thesis's 23n for every n <= 12 (24n - 12 <= 23n <=> n <= 12): at "
+    "n = 1 the blend is 12 FLOPs, not 23, so no count of the form 23n is exact; 23n = 12n multiplications "
+    "+ 11n additions matches no arrangement of this sum",
+};
+
 SKB_METHOD_EXPORT const struct skb_method skb_method_linear = {
     .name = "linear",
     .title = "Linear",
@@ -89,4 +100,6 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_linear = {
     .pose_stats = NULL,
     .f32 = SKB_FAST_F32(skb__linear_f32),
     .refit = skb__refit_lbs,
+    .flop_parts = &linear_flop_parts,
+    .refit_key = "lbs",   /* thesis 5.3: linear blend skinning's refit */
 };

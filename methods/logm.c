@@ -64,6 +64,14 @@ static int logm_skin(const struct skb_mesh *m, const void *state, int v0, int v1
     return 0;
 }
 
+/* where the FLOP fit goes (struct skb_flop_parts; flops.json "why") */
+static const struct skb_flop_parts logm_flop_parts = {
+    .per_transform = { "mat4_log_rigid", NULL },
+    .per_blend = { "mat4_exp_rigid", NULL },
+    .rest = "the weighted sum of the 6 log coordinates; log and exp are the closed-form Rodrigues formulas for rigid "
+    "transforms (through the quaternion), the optimisation the thesis names for its 104n + 160 (4.4)",
+};
+
 SKB_METHOD_EXPORT const struct skb_method skb_method_logm = {
     .name = "logm",
     .title = "Log",
@@ -78,4 +86,5 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_logm = {
     .skin = logm_skin,
     .pose_stats = NULL,
     .f32 = NULL,
+    .flop_parts = &logm_flop_parts,
 };

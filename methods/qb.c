@@ -269,6 +269,13 @@ static int qb_skin(const struct skb_mesh *m, const void *state, int v0, int v1,
     return 0;
 }
 
+/* where the FLOP fit goes (struct skb_flop_parts; flops.json "why") */
+static const struct skb_flop_parts qb_flop_parts = {
+    .per_transform = { "quat_from_mat3", NULL },
+    .per_blend = { "quat_to_mat3_scaled", NULL },
+    .rest = "as qlb0, plus C_i c per transform and R c per blend (thesis eq. 3.7)",
+};
+
 SKB_METHOD_EXPORT const struct skb_method skb_method_qb = {
     .name = "qb",
     .title = "QB",
@@ -283,4 +290,5 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_qb = {
     .skin = qb_skin,
     .pose_stats = NULL,
     .f32 = SKB_FAST_F32(skb__qb_f32),
+    .flop_parts = &qb_flop_parts,
 };

@@ -53,6 +53,15 @@ static int qlb0_skin(const struct skb_mesh *m, const void *state, int v0, int v1
     return 0;
 }
 
+/* where the FLOP fit goes (struct skb_flop_parts; flops.json "why") */
+static const struct skb_flop_parts qlb0_flop_parts = {
+    .per_transform = { "quat_from_mat3", NULL },
+    .per_blend = { "quat_to_mat3_scaled", NULL },
+    .rest = "per transform: Algorithm 2's sign test (a 4-term dot, 7; not for the pivot), the weighted quaternion "
+    "sum (8) and translation sum (6); 7 + 7 + 8 + 6 = 28 as the thesis; per blend: the pivot's missing "
+    "sign test (-7); <s,s> is formed once for the cancellation test and the matrix",
+};
+
 SKB_METHOD_EXPORT const struct skb_method skb_method_qlb0 = {
     .name = "qlb0",
     .title = "QLB'0",
@@ -67,4 +76,5 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_qlb0 = {
     .skin = qlb0_skin,
     .pose_stats = NULL,
     .f32 = SKB_FAST_F32(skb__qlb0_f32),
+    .flop_parts = &qlb0_flop_parts,
 };

@@ -53,6 +53,119 @@
 /* D_lo at or below this is treated as "no bound" */
 #define DLB_MIN_DENOM 1e-12
 
+/* one joint set: each joint's image P_i of the reference centre, and the
+ * corner blends r'_k of the P_i (the LBS part) */
+struct dlb_set {
+    int n;
+    skb_real P[SKB_MAX_INFLUENCES][3], rk[SKB_TREE_MAX_CORNERS][3];
+    skb_real beta[SKB_MAX_INFLUENCES][SKB_MAX_INFLUENCES];  /* bound on w_i w_j */
+    skb_real far[SKB_MAX_INFLUENCES][SKB_MAX_INFLUENCES];   /* max_k |M_ij - r'_k| */
+};
+
+static void set_points(struct dlb_set *x, const struct skb_sphere_tree *t, const struct skb_joint_set *js,
+                       const struct skb_dq *jq, const skb_real *p)
+{
+    x->n = js->n;
+    for (int i = 0; i < x->n; i++)
+        skb_dq_transform_point(&jq[js->joint[i]], p, x->P[i]);
+    for (int k = 0; k < js->ncorner; k++) {
+        const skb_real *w = t->corner + SKB_MAX_INFLUENCES * (js->corner0 + k);
+        for (int e = 0; e < 3; e++) {
+            x->rk[k][e] = w[0] * x->P[0][e];
+            for (int i = 1; i < x->n; i++)
+                x->rk[k][e] = x->rk[k][e] + w[i] * x->P[i][e];
+        }
+    }
+}
+
+/* per pair i < j: beta_ij and max_k |M_ij - r'_k| */
+static void set_pairs(struct dlb_set *x, const struct skb_joint_set *js)
+{
+    int n = x->n;
+    skb_real hi[SKB_MAX_INFLUENCES];
+    for (int i = 0; i < n; i++) {
+        hi[i] = js->hi[i] + SKB_TREE_WEIGHT_SLACK;
+        if (hi[i] > 1)
+            hi[i] = 1;
+    }
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            skb_real sum = hi[i] + hi[j] < 1 ? hi[i] + hi[j] : 1;
+            skb_real b1 = hi[i] * hi[j], b2 = sum * sum / 4;
+            x->beta[i][j] = b1 < b2 ? b1 : b2;
+            skb_real mid[3], f = 0;
+            for (int e = 0; e < 3; e++)
+                mid[e] = (x->P[i][e] + x->P[j][e]) / 2;
+            for (int k = 0; k < js->ncorner; k++) {
+                skb_real dd[3] = { mid[0] - x->rk[k][0], mid[1] - x->rk[k][1], mid[2] - x->rk[k][2] };
+                skb_real l = skb_v3_norm(dd);
+                if (l > f)
+                    f = l;
+            }
+            x->far[i][j] = f;
+        }
+}
+
+/* D_lo: the pair bound 1 - 2 sum beta_ij e_ij, raised by the corner bound
+ * along sum_k q'_k */
+static skb_real denom_lo(const struct skb_sphere_tree *t, const struct skb_joint_set *js,
+                         const struct skb_quat *q, skb_real esum)
+{
+    skb_real dlo = 1 - 2 * esum;
+    struct skb_quat qs, qk[SKB_TREE_MAX_CORNERS];
+    qs.w = 0; qs.x = 0; qs.y = 0; qs.z = 0;
+    for (int k = 0; k < js->ncorner; k++) {
+        const skb_real *w = t->corner + SKB_MAX_INFLUENCES * (js->corner0 + k);
+        qk[k].w = 0; qk[k].x = 0; qk[k].y = 0; qk[k].z = 0;
+        for (int i = 0; i < js->n; i++)
+            skb_quat_axpy(w[i], &q[i], &qk[k]);
+        skb_quat_axpy(1, &qk[k], &qs);
+    }
+    skb_real ns = skb_quat_norm(&qs);
+    if (ns > 0) {
+        skb_real mn = 2;
+        for (int k = 0; k < js->ncorner; k++) {
+            skb_real d = skb_quat_dot(&qk[k], &qs) / ns;
+            if (d < mn)
+                mn = d;
+        }
+        if (mn > 0 && mn * mn > dlo)
+            dlo = mn * mn;
+    }
+    return dlo;
+}
+
+/* Delta for the sign pattern of pivot pv (pivot = 0: signs as prepared);
+ * returns 0 and *delta, or -1 when D_lo vanishes (no bound) */
+static int pattern_delta(const struct dlb_set *x, const struct skb_sphere_tree *t, const struct skb_joint_set *js,
+                         const struct skb_dq *jq, int pivot, int pv, skb_real *delta)
+{
+    int n = x->n;
+    struct skb_quat q[SKB_MAX_INFLUENCES];
+    for (int i = 0; i < n; i++) {
+        q[i] = jq[js->joint[i]].r;
+        if (pivot && i != pv && skb_quat_dot(&jq[js->joint[pv]].r, &q[i]) < 0)
+            skb_quat_scale(&q[i], -1, &q[i]);
+    }
+    skb_real num = 0, esum = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            struct skb_quat qjc, u;
+            skb_quat_conj(&q[j], &qjc);
+            skb_quat_mul(&q[i], &qjc, &u);
+            skb_real sl = sqrt(u.x * u.x + u.y * u.y + u.z * u.z), e = 1 - u.w;
+            skb_real dd[3] = { x->P[i][0] - x->P[j][0], x->P[i][1] - x->P[j][1], x->P[i][2] - x->P[j][2] };
+            num = num + x->beta[i][j] * (skb_v3_norm(dd) * sl + 2 * e * x->far[i][j]);
+            esum = esum + x->beta[i][j] * e;
+        }
+    skb_real dlo = denom_lo(t, js, q, esum);
+    if (!(dlo > DLB_MIN_DENOM))
+        return -1;
+    if (num / dlo > *delta)
+        *delta = num / dlo;
+    return 0;
+}
+
 int skb__refit_dlb(const struct skb_sphere_tree *t, int node, const struct skb_mesh *m,
                    const void *state, skb_real *scratch, skb_real out[4])
 {
@@ -64,97 +177,22 @@ int skb__refit_dlb(const struct skb_sphere_tree *t, int node, const struct skb_m
     (void)m;
     for (int s = 0; s < nd->njs; s++) {
         const struct skb_joint_set *js = &t->js[nd->js0 + s];
-        int n = js->n;
-        skb_real P[SKB_MAX_INFLUENCES][3], rk[SKB_TREE_MAX_CORNERS][3];
-        for (int i = 0; i < n; i++)
-            skb_dq_transform_point(&jq[js->joint[i]], p, P[i]);
-        for (int k = 0; k < js->ncorner; k++) {
-            const skb_real *w = t->corner + SKB_MAX_INFLUENCES * (js->corner0 + k);
-            for (int e = 0; e < 3; e++) {
-                rk[k][e] = w[0] * P[0][e];
-                for (int i = 1; i < n; i++)
-                    rk[k][e] = rk[k][e] + w[i] * P[i][e];
-            }
-        }
+        struct dlb_set x;
         skb_real delta = 0;
-        if (n > 1) {
-            skb_real beta[SKB_MAX_INFLUENCES][SKB_MAX_INFLUENCES], far[SKB_MAX_INFLUENCES][SKB_MAX_INFLUENCES];
-            skb_real hi[SKB_MAX_INFLUENCES];
-            for (int i = 0; i < n; i++) {
-                hi[i] = js->hi[i] + SKB_TREE_WEIGHT_SLACK;
-                if (hi[i] > 1)
-                    hi[i] = 1;
-            }
-            for (int i = 0; i < n; i++)
-                for (int j = i + 1; j < n; j++) {
-                    skb_real sum = hi[i] + hi[j] < 1 ? hi[i] + hi[j] : 1;
-                    skb_real b1 = hi[i] * hi[j], b2 = sum * sum / 4;
-                    beta[i][j] = b1 < b2 ? b1 : b2;
-                    /* max_k |M_ij - r'_k| */
-                    skb_real mid[3], f = 0;
-                    for (int e = 0; e < 3; e++)
-                        mid[e] = (P[i][e] + P[j][e]) / 2;
-                    for (int k = 0; k < js->ncorner; k++) {
-                        skb_real dd[3] = { mid[0] - rk[k][0], mid[1] - rk[k][1], mid[2] - rk[k][2] };
-                        skb_real l = skb_v3_norm(dd);
-                        if (l > f)
-                            f = l;
-                    }
-                    far[i][j] = f;
-                }
+        set_points(&x, t, js, jq, p);
+        if (x.n > 1) {
+            set_pairs(&x, js);
             /* every sign pattern a pivot of J can give (one without Alg. 2) */
-            for (int pv = 0; pv < (pivot ? n : 1); pv++) {
-                struct skb_quat q[SKB_MAX_INFLUENCES];
-                for (int i = 0; i < n; i++) {
-                    q[i] = jq[js->joint[i]].r;
-                    if (pivot && i != pv && skb_quat_dot(&jq[js->joint[pv]].r, &q[i]) < 0)
-                        skb_quat_scale(&q[i], -1, &q[i]);
-                }
-                skb_real num = 0, esum = 0;
-                for (int i = 0; i < n; i++)
-                    for (int j = i + 1; j < n; j++) {
-                        struct skb_quat qjc, u;
-                        skb_quat_conj(&q[j], &qjc);
-                        skb_quat_mul(&q[i], &qjc, &u);
-                        skb_real sl = sqrt(u.x * u.x + u.y * u.y + u.z * u.z), e = 1 - u.w;
-                        skb_real dd[3] = { P[i][0] - P[j][0], P[i][1] - P[j][1], P[i][2] - P[j][2] };
-                        num = num + beta[i][j] * (skb_v3_norm(dd) * sl + 2 * e * far[i][j]);
-                        esum = esum + beta[i][j] * e;
-                    }
-                /* D_lo: the pair bound, and the corner bound along sum_k q'_k */
-                skb_real dlo = 1 - 2 * esum;
-                struct skb_quat qs, qk[SKB_TREE_MAX_CORNERS];
-                qs.w = 0; qs.x = 0; qs.y = 0; qs.z = 0;
-                for (int k = 0; k < js->ncorner; k++) {
-                    const skb_real *w = t->corner + SKB_MAX_INFLUENCES * (js->corner0 + k);
-                    qk[k].w = 0; qk[k].x = 0; qk[k].y = 0; qk[k].z = 0;
-                    for (int i = 0; i < n; i++)
-                        skb_quat_axpy(w[i], &q[i], &qk[k]);
-                    skb_quat_axpy(1, &qk[k], &qs);
-                }
-                skb_real ns = skb_quat_norm(&qs);
-                if (ns > 0) {
-                    skb_real mn = 2;
-                    for (int k = 0; k < js->ncorner; k++) {
-                        skb_real d = skb_quat_dot(&qk[k], &qs) / ns;
-                        if (d < mn)
-                            mn = d;
-                    }
-                    if (mn > 0 && mn * mn > dlo)
-                        dlo = mn * mn;
-                }
-                if (!(dlo > DLB_MIN_DENOM)) {
+            for (int pv = 0; pv < (pivot ? x.n : 1); pv++)
+                if (pattern_delta(&x, t, js, jq, pivot, pv, &delta) < 0) {
                     out[0] = p[0]; out[1] = p[1]; out[2] = p[2];
                     out[3] = (skb_real)HUGE_VAL;
                     return 0;
                 }
-                if (num / dlo > delta)
-                    delta = num / dlo;
-            }
         }
         for (int k = 0; k < js->ncorner; k++) {
             skb_real *o = scratch + 4 * nr++;
-            o[0] = rk[k][0]; o[1] = rk[k][1]; o[2] = rk[k][2];
+            o[0] = x.rk[k][0]; o[1] = x.rk[k][1]; o[2] = x.rk[k][2];
             o[3] = p[3] + delta;
         }
     }

@@ -71,133 +71,176 @@ static int sign_patterns(int n, const struct skb_quat *const *q, int pivot, int 
     return np;
 }
 
+/* lines 6-9: the normalised corner quaternions q''_k of one sign pattern
+ * into l2, their mean c_E (Alg. 5.1's centre in R^4) into ce; returns 1
+ * when a corner blend vanishes (no cap: the whole S_3) */
+static int corner_quats(const struct skb_sphere_tree *t, const struct skb_joint_set *js,
+                        const struct skb_quat *const *q, const int *sg, skb_real *l2, skb_real ce[4])
+{
+    int vanish = 0;
+    ce[0] = 0; ce[1] = 0; ce[2] = 0; ce[3] = 0;
+    for (int k = 0; k < js->ncorner; k++) {
+        const skb_real *w = t->corner + SKB_MAX_INFLUENCES * (js->corner0 + k);
+        struct skb_quat qk;
+        qk.w = 0; qk.x = 0; qk.y = 0; qk.z = 0;
+        for (int i = 0; i < js->n; i++)
+            skb_quat_axpy(sg[i] * w[i], q[i], &qk);
+        skb_real len = skb_quat_norm(&qk);
+        skb_real *o = l2 + 4 * k;
+        if (!(len > 0)) {
+            o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0;
+            vanish = 1;   /* a vanishing blend: no cap, the whole S_3 below */
+            continue;
+        }
+        o[0] = qk.w / len; o[1] = qk.x / len; o[2] = qk.y / len; o[3] = qk.z / len;
+        for (int e = 0; e < 4; e++)
+            ce[e] = ce[e] + o[e] / js->ncorner;
+    }
+    return vanish;
+}
+
+/* lines 10-11: the cap's apex c_E/|c_E| and angle.  Eq. 6.9 takes the angle
+ * from d_H, which loses every digit when the corner rotations nearly
+ * coincide (1 - d_H below rounding while the far rotation centre magnifies
+ * the angle); the cap with the same apex through the farthest q''_k is
+ * computed instead, accurately by 2 asin(|q''_k - apex| / 2).  It is never
+ * wider than eq. 6.9's (every q''_k lies in E, and E meets S_3 in a cap
+ * about this apex), and it is a valid bound by Lemma 6.4's argument while
+ * its angle is at most pi/2 (then 0 is outside its half-space).
+ * The image of d = p - r_c under that cap of rotations: sphere fc, *fr. */
+static void rotation_cap(int ncorner, const skb_real *l2, const skb_real ce[4], int vanish, const skb_real d[3],
+                         skb_real dlen, skb_real fc[3], skb_real *fr)
+{
+    skb_real cen = sqrt(ce[0] * ce[0] + ce[1] * ce[1] + ce[2] * ce[2] + ce[3] * ce[3]);
+    skb_real beta = 0;
+    int whole = vanish || !(cen > 0);
+    for (int k = 0; k < ncorner && !whole; k++) {
+        skb_real dd = 0;
+        for (int e = 0; e < 4; e++)
+            dd = dd + (l2[4 * k + e] - ce[e] / cen) * (l2[4 * k + e] - ce[e] / cen);
+        skb_real h = sqrt(dd) / 2;
+        skb_real ang = h < 1 ? 2 * asin(h) : (skb_real)SKB_PI;
+        if (ang > beta)
+            beta = ang;
+    }
+    beta = beta + SBS_CAP_SLACK;
+    if (beta > SKB_PI / 2)
+        whole = 1;
+    skb_real alpha = whole ? SKB_PI : 2 * beta;   /* rotation angles are twice the cap's */
+    if (alpha <= SKB_PI / 2) {
+        struct skb_quat qc;
+        skb_real rot[9], a[3];
+        qc.w = ce[0] / cen; qc.x = ce[1] / cen; qc.y = ce[2] / cen; qc.z = ce[3] / cen;
+        skb_quat_to_mat3(&qc, rot);
+        for (int r = 0; r < 3; r++)
+            a[r] = rot[3 * r] * d[0] + rot[3 * r + 1] * d[1] + rot[3 * r + 2] * d[2];
+        /* Lemma 6.5: centre a cos(alpha), radius |a| sin(alpha) */
+        for (int r = 0; r < 3; r++)
+            fc[r] = cos(alpha) * a[r];
+        *fr = sin(alpha) * dlen;
+    } else {
+        fc[0] = 0; fc[1] = 0; fc[2] = 0;
+        *fr = dlen;
+    }
+}
+
+/* lines 12-13: (r'_h + F centre, F radius) of every corner into L_1 */
+static int push_corners(const struct skb_sphere_tree *t, const struct skb_joint_set *js,
+                        skb_real crc[][3], const skb_real fc[3], skb_real fr, skb_real *l1, int n1)
+{
+    for (int k = 0; k < js->ncorner; k++) {
+        const skb_real *w = t->corner + SKB_MAX_INFLUENCES * (js->corner0 + k);
+        skb_real *o = l1 + 4 * n1++;
+        for (int r = 0; r < 3; r++) {
+            o[r] = fc[r];
+            for (int i = 0; i < js->n; i++)
+                o[r] = o[r] + w[i] * crc[i][r];
+        }
+        o[3] = fr;
+    }
+    return n1;
+}
+
+/* the prepared state of sb.c, and the running bound of one refit */
+struct sbs_refit {
+    const struct skb_quat *quat;
+    const skb_real *rows;
+    const struct sbs_set *sets;
+    const struct sbs_head *head;
+    const int *vset;
+    skb_real *scratch, *l1;      /* Alg. 6.1 list L_1 */
+    int n1;
+    skb_real mag, slack;         /* for wsum_dev; rounding allowance */
+};
+
+/* one joint set of the node: its spheres into L_1 */
+static void refit_set(struct sbs_refit *x, const struct skb_sphere_tree *t, const struct skb_joint_set *js,
+                      const skb_real *p)
+{
+    const skb_real *c[SKB_MAX_INFLUENCES];
+    const struct skb_quat *q[SKB_MAX_INFLUENCES];
+    for (int i = 0; i < js->n; i++) {
+        c[i] = x->rows + 12 * js->joint[i];
+        q[i] = x->quat + js->joint[i];
+    }
+    if (js->n == 1) {
+        /* one joint: the vertices move rigidly (thesis 6.5, last paragraph) */
+        skb_real *o = x->l1 + 4 * x->n1++;
+        for (int r = 0; r < 3; r++)
+            o[r] = c[0][4 * r] * p[0] + c[0][4 * r + 1] * p[1] + c[0][4 * r + 2] * p[2] + c[0][4 * r + 3];
+        o[3] = 0;
+        return;
+    }
+    const skb_real *rc = x->sets[x->vset[js->vertex]].center;
+    skb_real d[3] = { p[0] - rc[0], p[1] - rc[1], p[2] - rc[2] };
+    skb_real dlen = skb_v3_norm(d);
+    skb_real rcl = skb_v3_norm(rc);
+    /* line 5: r'_k = sum_g c_kg C_g r_c, into L_1's centres (added to below) */
+    skb_real crc[SKB_MAX_INFLUENCES][3];
+    for (int i = 0; i < js->n; i++) {
+        for (int r = 0; r < 3; r++)
+            crc[i][r] = c[i][4 * r] * rc[0] + c[i][4 * r + 1] * rc[1] + c[i][4 * r + 2] * rc[2] + c[i][4 * r + 3];
+        /* |sum w_i C_i r_c| is at most the largest |C_i r_c| */
+        if (skb_v3_norm(crc[i]) > x->mag)
+            x->mag = skb_v3_norm(crc[i]);
+    }
+    if (SBS_ROUND_REL * (rcl + dlen + x->mag) > x->slack)
+        x->slack = SBS_ROUND_REL * (rcl + dlen + x->mag);
+    int sg[SKB_MAX_INFLUENCES][SKB_MAX_INFLUENCES];
+    int npat = sign_patterns(js->n, q, x->head->pivot, sg);
+    for (int pt = 0; pt < npat; pt++) {
+        skb_real *l2 = x->scratch + skb_sphere_tree_scratch_list2(t);
+        skb_real ce[4], fc[3], fr;
+        int vanish = corner_quats(t, js, q, sg[pt], l2, ce);
+        rotation_cap(js->ncorner, l2, ce, vanish, d, dlen, fc, &fr);
+        x->n1 = push_corners(t, js, crc, fc, fr, x->l1, x->n1);
+    }
+}
+
 int skb__refit_sbs(const struct skb_sphere_tree *t, int node, const struct skb_mesh *m,
                    const void *state, skb_real *scratch, skb_real out[4])
 {
-    const struct skb_quat *quat = (const struct skb_quat *)state;
-    const skb_real *rows = (const skb_real *)(quat + m->njoints);
-    const struct sbs_set *sets = (const struct sbs_set *)(rows + 12 * m->njoints);
-    const struct sbs_head *head = (const struct sbs_head *)(sets + m->nverts);
-    const int *vset = (const int *)(head + 1);
+    struct sbs_refit x;
+    x.quat = (const struct skb_quat *)state;
+    x.rows = (const skb_real *)(x.quat + m->njoints);
+    x.sets = (const struct sbs_set *)(x.rows + 12 * m->njoints);
+    x.head = (const struct sbs_head *)(x.sets + m->nverts);
+    x.vset = (const int *)(x.head + 1);
+    x.scratch = scratch;
+    x.l1 = scratch;
+    x.n1 = 0;
     const struct skb_sphere_node *nd = &t->node[node];
     const skb_real *p = nd->s;
-    skb_real *l1 = scratch;                                   /* Alg. 6.1 list L_1 */
-    int n1 = 0;
-    skb_real mag = skb_v3_norm(p), slack = 0;   /* for wsum_dev; rounding allowance */
-    for (int s = 0; s < nd->njs; s++) {
-        const struct skb_joint_set *js = &t->js[nd->js0 + s];
-        const skb_real *c[SKB_MAX_INFLUENCES];
-        const struct skb_quat *q[SKB_MAX_INFLUENCES];
-        for (int i = 0; i < js->n; i++) {
-            c[i] = rows + 12 * js->joint[i];
-            q[i] = quat + js->joint[i];
-        }
-        if (js->n == 1) {
-            /* one joint: the vertices move rigidly (thesis 6.5, last paragraph) */
-            skb_real *o = l1 + 4 * n1++;
-            for (int r = 0; r < 3; r++)
-                o[r] = c[0][4 * r] * p[0] + c[0][4 * r + 1] * p[1] + c[0][4 * r + 2] * p[2] + c[0][4 * r + 3];
-            o[3] = 0;
-            continue;
-        }
-        const skb_real *rc = sets[vset[js->vertex]].center;
-        skb_real d[3] = { p[0] - rc[0], p[1] - rc[1], p[2] - rc[2] };
-        skb_real dlen = skb_v3_norm(d);
-        skb_real rcl = skb_v3_norm(rc);
-        /* line 5: r'_k = sum_g c_kg C_g r_c, into L_1's centres (added to below) */
-        skb_real crc[SKB_MAX_INFLUENCES][3];
-        for (int i = 0; i < js->n; i++) {
-            for (int r = 0; r < 3; r++)
-                crc[i][r] = c[i][4 * r] * rc[0] + c[i][4 * r + 1] * rc[1] + c[i][4 * r + 2] * rc[2] + c[i][4 * r + 3];
-            /* |sum w_i C_i r_c| is at most the largest |C_i r_c| */
-            if (skb_v3_norm(crc[i]) > mag)
-                mag = skb_v3_norm(crc[i]);
-        }
-        if (SBS_ROUND_REL * (rcl + dlen + mag) > slack)
-            slack = SBS_ROUND_REL * (rcl + dlen + mag);
-        int sg[SKB_MAX_INFLUENCES][SKB_MAX_INFLUENCES];
-        int npat = sign_patterns(js->n, q, head->pivot, sg);
-        for (int pt = 0; pt < npat; pt++) {
-            /* lines 6-9: q''_k, and the centre c_E of Alg. 5.1 in R^4 */
-            skb_real *l2 = scratch + skb_sphere_tree_scratch_list2(t);
-            skb_real ce[4] = { 0, 0, 0, 0 };
-            int vanish = 0;
-            for (int k = 0; k < js->ncorner; k++) {
-                const skb_real *w = t->corner + SKB_MAX_INFLUENCES * (js->corner0 + k);
-                struct skb_quat qk;
-                qk.w = 0; qk.x = 0; qk.y = 0; qk.z = 0;
-                for (int i = 0; i < js->n; i++)
-                    skb_quat_axpy(sg[pt][i] * w[i], q[i], &qk);
-                skb_real len = skb_quat_norm(&qk);
-                skb_real *o = l2 + 4 * k;
-                if (!(len > 0)) {
-                    o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0;
-                    vanish = 1;   /* a vanishing blend: no cap, the whole S_3 below */
-                    continue;
-                }
-                o[0] = qk.w / len; o[1] = qk.x / len; o[2] = qk.y / len; o[3] = qk.z / len;
-                for (int e = 0; e < 4; e++)
-                    ce[e] = ce[e] + o[e] / js->ncorner;
-            }
-            /* lines 10-11: the cap's apex c_E/|c_E| and angle.  Eq. 6.9 takes
-             * the angle from d_H, which loses every digit when the corner
-             * rotations nearly coincide (1 - d_H below rounding while the far
-             * rotation centre magnifies the angle); the cap with the same apex
-             * through the farthest q''_k is computed instead, accurately by
-             * 2 asin(|q''_k - apex| / 2).  It is never wider than eq. 6.9's
-             * (every q''_k lies in E, and E meets S_3 in a cap about this
-             * apex), and it is a valid bound by Lemma 6.4's argument while its
-             * angle is at most pi/2 (then 0 is outside its half-space). */
-            skb_real cen = sqrt(ce[0] * ce[0] + ce[1] * ce[1] + ce[2] * ce[2] + ce[3] * ce[3]);
-            skb_real fc[3], fr, beta = 0;
-            int whole = vanish || !(cen > 0);
-            for (int k = 0; k < js->ncorner && !whole; k++) {
-                skb_real dd = 0;
-                for (int e = 0; e < 4; e++)
-                    dd = dd + (l2[4 * k + e] - ce[e] / cen) * (l2[4 * k + e] - ce[e] / cen);
-                skb_real h = sqrt(dd) / 2;
-                skb_real ang = h < 1 ? 2 * asin(h) : (skb_real)SKB_PI;
-                if (ang > beta)
-                    beta = ang;
-            }
-            beta = beta + SBS_CAP_SLACK;
-            if (beta > SKB_PI / 2)
-                whole = 1;
-            skb_real alpha = whole ? SKB_PI : 2 * beta;   /* rotation angles are twice the cap's */
-            if (alpha <= SKB_PI / 2) {
-                struct skb_quat qc;
-                skb_real rot[9], a[3];
-                qc.w = ce[0] / cen; qc.x = ce[1] / cen; qc.y = ce[2] / cen; qc.z = ce[3] / cen;
-                skb_quat_to_mat3(&qc, rot);
-                for (int r = 0; r < 3; r++)
-                    a[r] = rot[3 * r] * d[0] + rot[3 * r + 1] * d[1] + rot[3 * r + 2] * d[2];
-                /* Lemma 6.5: centre a cos(alpha), radius |a| sin(alpha) */
-                for (int r = 0; r < 3; r++)
-                    fc[r] = cos(alpha) * a[r];
-                fr = sin(alpha) * dlen;
-            } else {
-                fc[0] = 0; fc[1] = 0; fc[2] = 0;
-                fr = dlen;
-            }
-            /* lines 12-13: (r'_h + F centre, F radius) into L_1 */
-            for (int k = 0; k < js->ncorner; k++) {
-                const skb_real *w = t->corner + SKB_MAX_INFLUENCES * (js->corner0 + k);
-                skb_real *o = l1 + 4 * n1++;
-                for (int r = 0; r < 3; r++) {
-                    o[r] = fc[r];
-                    for (int i = 0; i < js->n; i++)
-                        o[r] = o[r] + w[i] * crc[i][r];
-                }
-                o[3] = fr;
-            }
-        }
-    }
+    x.mag = skb_v3_norm(p);
+    x.slack = 0;
+    for (int s = 0; s < nd->njs; s++)
+        refit_set(&x, t, &t->js[nd->js0 + s], p);
     /* line 14: Alg. 5.1, plus the reference radius r */
-    skb_bounding_sphere(l1, n1, out);
-    out[3] = out[3] + p[3] + slack;
+    skb_bounding_sphere(x.l1, x.n1, out);
+    out[3] = out[3] + p[3] + x.slack;
     /* weights summing to 1 + d scale the linear part sum w_i C_i r_c (for
      * one joint its translation, |t_j| <= |C_j p| + |p|) */
     if (nd->wsum_dev > 0)
-        out[3] = out[3] + nd->wsum_dev * (mag + skb_v3_norm(out) + out[3]);
+        out[3] = out[3] + nd->wsum_dev * (x.mag + skb_v3_norm(out) + out[3]);
     return 0;
 }

@@ -46,6 +46,14 @@ int skb_method_count(void)
     return n;
 }
 
+const struct skb_method *skb_method_exact_pair(void)
+{
+    for (int i = 0; skb_methods[i]; i++)
+        if ((skb_methods[i]->flags & SKB_MF_EXACT_PAIR) && skb_methods[i]->blend)
+            return skb_methods[i];
+    return NULL;
+}
+
 const char *skb_strerror(int code)
 {
 #define SKB__MSG(name, val, msg) case val: return msg;

@@ -428,6 +428,15 @@ static int sb_skin_center(const struct skb_mesh *m, const void *state, int v, sk
     return 1;
 }
 
+/* what the FLOP count leaves out (struct skb_flop_parts; flops.json) */
+static const struct skb_flop_parts sb_flop_parts = {
+    .per_transform = { NULL },
+    .per_blend = { NULL },
+    .rest = NULL,
+    .note = "counted: the QLB' blend given the rotation centre; the centre's least squares (GSL SVD, double code) "
+    "is not instrumented (sb_parts; callgrind includes it)"
+};
+
 SKB_METHOD_EXPORT const struct skb_method skb_method_sb = {
     .name = "sb",
     .title = "SB",
@@ -444,4 +453,6 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_sb = {
     .f32 = NULL,
     .refit = skb__refit_sbs,
     .skin_center = sb_skin_center,
+    .flop_parts = &sb_flop_parts,
+    .refit_key = "sbs",   /* thesis 6.5: SB's refit is "SBS" */
 };

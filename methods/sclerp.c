@@ -50,12 +50,28 @@ static int sclerp_blend(const struct skb_blend_in *in, const struct skb_params *
     return 0;
 }
 
+/* where the FLOP fit goes (struct skb_flop_parts; flops.json "why") */
+static const struct skb_flop_parts sclerp_flop_parts = {
+    .per_transform = { NULL },
+    .per_blend = { "quat_from_mat3", "quat_from_mat3", "quat_mul", "dq_from_qt", "dq_pow", "quat_mul",
+    "quat_to_mat3", "dq_translation", NULL },
+    .rest = "the relative translation Rp^T (tq - tp) (3 + 15) and tp + Rp t_c (15 + 3). Route: the thesis defines "
+    "ScLERP on dual quaternions, p (p* q)^t (4.3, Lemma 4.4), and counts the matrix <-> dual quaternion "
+    "conversions in (4.4: 'the FLOPS for matrix <-> dual quaternion conversions are included in Table "
+    "4.1'). Counted here: the same dual-quaternion power, with p* q formed from the matrices (rotation "
+    "p0* q0, one quaternion product; translation of P^-1 Q on the matrix, then its dual part) and "
+    "p (p* q)^t returned to 4x4 as rotation p0 c0 and translation tp + Rp t_c: two matrix->quaternion "
+    "conversions, two quaternion products, the power, one quaternion->matrix conversion and one translation "
+    "extraction, and no "
+    "full dual quaternion product (88 each: two of them plus two full conversions made the former count)",
+};
+
 SKB_METHOD_EXPORT const struct skb_method skb_method_sclerp = {
     .name = "sclerp",
     .title = "ScLERP",
     .description = "screw linear interpolation p(p*q)^t of exactly two transforms",
     .seed_ref = "thesis 4.3, Lemma 4.4",
-    .flags = SKB_MF_TABLE41,
+    .flags = SKB_MF_TABLE41 | SKB_MF_EXACT_PAIR,
     .max_n = 2,
     .blend = sclerp_blend,
     .state_size = NULL,
@@ -64,4 +80,5 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_sclerp = {
     .skin = NULL,
     .pose_stats = NULL,
     .f32 = NULL,
+    .flop_parts = &sclerp_flop_parts,
 };

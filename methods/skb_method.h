@@ -27,7 +27,11 @@ enum skb_method_flags {
     SKB_MF_NEEDS_CENTER = 1 << 0, /* blend needs an explicit centre (qb)   */
     SKB_MF_ITERATIVE    = 1 << 1, /* blend iterates (dib): stats.iterations */
     SKB_MF_TABLE41      = 1 << 2, /* one of the seven thesis Table 4.1 methods */
-    SKB_MF_NONRIGID_IN  = 1 << 3  /* accepts non-rigid (scale/shear) inputs */
+    SKB_MF_NONRIGID_IN  = 1 << 3, /* accepts non-rigid (scale/shear) inputs */
+    SKB_MF_EXACT_PAIR   = 1 << 4  /* the exact interpolation of two rigid transforms
+                                   * (ScLERP: bi-invariant, constant speed, shortest
+                                   * path; SLERP on rotations): `run bounds` measures
+                                   * every other blend against it */
 };
 
 /* antipodality resolution (DQ paper 4.1) */
@@ -113,6 +117,19 @@ struct skb_method_f32 {
     int (*skin)(const void *state, int v0, int v1, float *pos_out, float *nrm_out);
 };
 
+/* where a method's FLOP fit a*n + b goes (`run flops`, flops.json "why"):
+ * the primitives (counted alone by skinbench-flops, flops.json
+ * "primitives") the method runs per transform and once per blend, and what
+ * the rest is, read off the method's own code.  The harness subtracts the
+ * measured primitive counts from the measured fit: every number shown is
+ * measured, this struct only names the parts. */
+struct skb_flop_parts {
+    const char *per_transform[4];  /* NULL-terminated primitive names */
+    const char *per_blend[12];     /* NULL-terminated primitive names */
+    const char *rest;              /* what the remainder is; NULL: no breakdown */
+    const char *note;              /* what the count leaves out (SB: its SVD), or NULL */
+};
+
 struct skb_method {
     const char *name;          /* registry key, e.g. "dlb" */
     const char *title;         /* display name, e.g. "DLB" */
@@ -162,6 +179,14 @@ struct skb_method {
      * harness checks the skin path against the blend form about this centre.
      * May be NULL. */
     int (*skin_center)(const struct skb_mesh *m, const void *state, int v, skb_real out[3]);
+
+    /* where the FLOP fit goes (see struct skb_flop_parts), or NULL */
+    const struct skb_flop_parts *flop_parts;
+
+    /* the name results files give this method's sphere refit (spheres.json,
+     * cd.json: the thesis calls LBS's and SB's refits "LBS" and "SBS"); NULL
+     * means the method's name */
+    const char *refit_key;
 };
 
 #ifndef SKB_FLOP_COUNT
@@ -182,6 +207,8 @@ int skb__refit_dlb(const struct skb_sphere_tree *t, int node, const struct skb_m
 extern const struct skb_method *const skb_methods[];
 const struct skb_method *skb_method_find(const char *name);
 int skb_method_count(void);
+/* the first registered method flagged SKB_MF_EXACT_PAIR with a blend, or NULL */
+const struct skb_method *skb_method_exact_pair(void);
 const char *skb_strerror(int code);
 void skb_params_default(struct skb_params *prm);
 

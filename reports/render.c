@@ -663,6 +663,13 @@ static void md_section(const struct skb_report *rep, const struct skb_rtable *t,
     md_rows(rep, t, f);
 }
 
+/* one table as a Markdown section: report.md uses it for each table,
+ * table-4.1.md for its two (the one renderer of every table) */
+void skb_report_render_table_md(const struct skb_report *rep, const struct skb_rtable *t, FILE *f)
+{
+    md_section(rep, t, f);
+}
+
 static void md_plots_images(const struct skb_report *rep, FILE *f)
 {
     fprintf(f, "<a id=\"s-plots\"></a>\n## Plots\n\n");

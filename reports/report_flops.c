@@ -183,6 +183,8 @@ void skb__report_flops(struct skb_report *rep)
             double c2, c8;
             if (skb__jnum(skb__jget(cgm, "n2"), &c2) == 0 && skb__jnum(skb__jget(cgm, "n8"), &c8) == 0)
                 cgs = skb__fmt("%.0f (n = 2) / %.0f (n = 8)", c2, c8);
+            else if (skb__jnum(skb__jget(cgm, "per_blend"), &cgv) == 0 && skb__jnum(skb__jget(cgm, "per_blend_n"), &c2) == 0)
+                cgs = skb__fmt("%.0f (n = %.0f)", cgv, c2);   /* the largest n that ran (sclerp: 2) */
             else if (skb__jnum(cgm, &cgv) == 0 || skb__jnum(skb__jget(cgm, "per_blend"), &cgv) == 0
                 || skb__jnum(skb__jget(cgm, "instructions_per_blend"), &cgv) == 0)
                 cgs = skb__fmt("%.0f", cgv);

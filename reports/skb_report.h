@@ -165,6 +165,15 @@ int skb_report_render_html(const struct skb_report *rep, const char *plot_dir, F
 void skb_report_free(struct skb_report *rep);
 /* a fresh zeroed plot entry (the list grows; NULL only out of memory) */
 struct skb_plot_entry *skb_report_plot_new(struct skb_report *rep);
+/* one table as a Markdown "## title" section (report.md uses it for each) */
+void skb_report_render_table_md(const struct skb_report *rep, const struct skb_rtable *t, FILE *f);
+/* table-4.1.md in run_dir: the report's own Table 4.1 and FLOP tables
+ * (the one renderer), built from run_dir's results and reference.json
+ * (found from exe_dir; without it the tables have no paper column).  For
+ * every row judged "differs", diff(arg, line) gets one line: `run` prints
+ * them as progress.  0, or an error with msg. */
+int skb_report_write_table41(const char *run_dir, const char *exe_dir,
+                             void (*diff)(void *arg, const char *line), void *arg, char *msg, size_t msglen);
 /* find a table by id, NULL if absent */
 const struct skb_rtable *skb_report_table(const struct skb_report *rep, const char *id);
 /* read a libFuzzer log: fills rep->fuzz; 0 if read */

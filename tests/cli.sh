@@ -47,6 +47,13 @@ expect_fail "help unknown" "help: unknown command 'nosuch'" "$sb" help nosuch
 "$sb" help nosuch >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "help nosuch: exit not 2"
 expect_ok "list methods" "$sb" list methods
 grep -q linear "$tmp/out" || bad "list methods lacks linear"
+# each method is followed by its hooks, read off its struct (issue 12)
+rows=$(grep -c '^  [^ ]' "$tmp/out"); hooks=$(grep -c '^  *hooks: ' "$tmp/out")
+[ "$rows" -gt 0 ] && [ "$rows" -eq "$hooks" ] && ok || bad "list methods: $rows methods, $hooks hooks lines"
+grep -A1 '^  sclerp ' "$tmp/out" | grep -q 'hooks: blend (two-transform).*exact pair reference.*none: skin, f32 kernel, sphere refit (bottom-up only), shader$' \
+  && ok || bad "list methods: sclerp's hooks wrong: $(grep -A1 '^  sclerp ' "$tmp/out" | tail -1)"
+grep -A1 '^  linear ' "$tmp/out" | grep -q 'f32 kernel, sphere refit ("lbs"), shaders lbs' \
+  && ok || bad "list methods: linear's hooks wrong: $(grep -A1 '^  linear ' "$tmp/out" | tail -1)"
 
 # aligned_cols FILE: in every row "  NAME rest", the second column starts one
 # space after the longest NAME (widths come from the data, not a fixed %-10s),
@@ -82,7 +89,7 @@ awk '/^  creature_rigid /{f=1; next} f && /1\/2\/3\/4 influences: [0-9]+\/0\/0\/
   && ok || bad "list datasets: creature_rigid without its 1-influence histogram"
 
 # every method blends a single input and an array input
-for m in $("$sb" list methods | awk 'NR>1 {print $1}'); do
+for m in $("$sb" list methods | awk '/^  [^ ]/ {print $1}'); do
   echo "{\"transforms\": [$I, $T], \"weights\": [0.5, 0.5], \"center\": [0,0,0]}" > "$tmp/one.json"
   echo "[{\"transforms\": [$I], \"weights\": [1], \"center\": [0,0,0]}, {\"transforms\": [$I, $T], \"weights\": [0.25, 0.75], \"center\": [0,0,0]}]" > "$tmp/arr.json"
   if "$sb" list methods | grep -E "^  $m " | grep -q "skin only"; then continue; fi
@@ -130,16 +137,28 @@ expect_fail "unknown experiment" "unknown experiment 'nosuch'" "$sb" run nosuch
 expect_fail "bad seed" "--seed" "$sb" run all --seed -3
 
 # --quiet: nothing on stdout or stderr, not even the table-4.1 differences;
-# without it each difference marked in table-4.1.md (a warning sign) is one line
+# without it each row of table-4.1.md judged "differs" is one line
 "$sb" run properties flops --quick --quiet --out "$tmp/q" >"$tmp/q.out" 2>"$tmp/q.err" \
   && ok || bad "run --quiet: exit $? ($(head -c 300 "$tmp/q.err"))"
 [ ! -s "$tmp/q.out" ] && [ ! -s "$tmp/q.err" ] && ok || bad "run --quiet printed: $(head -c 300 "$tmp/q.out" "$tmp/q.err")"
 "$sb" run properties flops --quick --out "$tmp/l" >"$tmp/l.out" 2>"$tmp/l.err" || bad "run (loud): exit $?"
 [ ! -s "$tmp/l.out" ] && ok || bad "run printed on stdout: $(head -c 300 "$tmp/l.out")"
-marks=$(grep -o $'\xe2\x9a\xa0' "$tmp/l/table-4.1.md" | wc -l)
+marks=$(grep -c '| differs |' "$tmp/l/table-4.1.md")
 lines=$(grep -c '^\[table-4.1\] ' "$tmp/l.err")
-[ "$marks" -eq "$lines" ] && ok || bad "table-4.1: $marks differences marked, $lines printed"
+[ "$marks" -eq "$lines" ] && ok || bad "table-4.1: $marks rows differ, $lines printed"
 cmp -s "$tmp/q/table-4.1.md" "$tmp/l/table-4.1.md" && ok || bad "--quiet changed table-4.1.md"
+# one renderer (issue 12): table-4.1.md's Table 4.1 and FLOP sections are
+# report.md's, byte for byte, on the same results
+"$sb" report --results "$tmp/l" --out "$tmp/lr" --no-plots >/dev/null 2>&1 || bad "report on run properties flops: exit $?"
+for sec in 'Thesis Table 4.1' 'FLOPs per blend'; do
+  a=$(awk -v s="## $sec" 'index($0, s) == 1 { p = 1; print; next } p && /^(## |<a id=)/ { p = 0 } p' "$tmp/l/table-4.1.md")
+  b=$(awk -v s="## $sec" 'index($0, s) == 1 { p = 1; print; next } p && /^(## |<a id=)/ { p = 0 } p' "$tmp/lr/report.md")
+  [ -n "$a" ] && [ "$a" = "$b" ] && ok || bad "table-4.1.md section '$sec' is not report.md's"
+done
+# a run that writes neither properties.json nor flops.json leaves table-4.1.md alone
+touch -d '2001-01-01' "$tmp/l/table-4.1.md"
+"$sb" run bounds --quick --quiet --out "$tmp/l" 2>/dev/null || bad "run bounds: exit $?"
+[ "$(stat -c %Y "$tmp/l/table-4.1.md")" -lt 1000000000 ] && ok || bad "run bounds rewrote table-4.1.md"
 
 # run cpu: progress lines while Google Benchmark times (every 5 s; here every
 # 0.2 s), none with --quiet

@@ -16,7 +16,7 @@ bad() { fail=$((fail+1)); echo "FAIL: $*"; }
 inst="$tmp/it's \$(touch $tmp/PWNED) \`touch $tmp/PWNED2\`"
 mkdir -p "$inst" "$tmp/t"
 cp "$sb" "$(dirname "$sb")/skinbench-flops" "$inst/"
-( cd "$tmp" && TMPDIR="$tmp/t" "$inst/skinbench" run flops --methods linear --out "$inst/out" ) >"$tmp/log" 2>&1 \
+( cd "$tmp" && TMPDIR="$tmp/t" "$inst/skinbench" run flops --methods linear,sclerp --out "$inst/out" ) >"$tmp/log" 2>&1 \
   && ok || bad "run flops from '$inst': $(tail -2 "$tmp/log")"
 ls "$tmp"/PWNED* 2>/dev/null | grep -q . && bad "a command in the install path ran" || ok
 python3 - "$inst/out/flops.json" <<'EOF' && ok || bad "flops.json from the quoted path lacks counts"
@@ -26,6 +26,11 @@ assert d["methods"]["linear"], "no FLOP counts"
 cg = d["callgrind"]
 if shutil.which("valgrind") and not os.environ.get("SKB_ASAN"):   # valgrind cannot run ASan binaries
     assert cg["available"] and cg["per_method"]["linear"]["n2"] > 0, cg
+    # the count at the largest n that ran: n = 8 for linear, n = 2 for
+    # sclerp (two transforms at most), never left out (issue 12)
+    lin, sc = cg["per_method"]["linear"], cg["per_method"]["sclerp"]
+    assert lin["per_blend"] == lin["n8"] and lin["per_blend_n"] == 8, lin
+    assert sc["per_blend"] == sc["n2"] > 0 and sc["per_blend_n"] == 2 and "n8" not in sc, sc
 EOF
 ls "$tmp/t" | grep -q skb-callgrind && bad "callgrind directory left after a clean run" || ok
 

@@ -13,7 +13,7 @@ py() { python3 - "$@"; }
 
 out="$tmp/run"
 if "$sb" run gpu --quick --quiet --out "$out" 2>"$tmp/err"; then ok; else bad "run gpu exit $? ($(cat "$tmp/err"))"; fi
-methods=$("$sb" list methods 2>/dev/null | awk 'NR>1 && NF {print $1}' | tr '\n' ' ')
+methods=$("$sb" list methods 2>/dev/null | awk '/^  [^ ]/ {print $1}' | tr '\n' ' ')
 
 # the volume curve runs with or without a GL context
 py "$out/gpu.json" <<'EOF2' && ok || bad "arm_volume: $(cat "$tmp/py" 2>/dev/null)"

@@ -44,6 +44,47 @@ static void test_dlb_sclerp_bounds(void **state)
 
 /* the Fig. 23 curves: zero at both ends (both interpolate the inputs), peak
  * at Lemma 3.2's t, never above the optimised maximum */
+/* issue 12: every method that blends two transforms is bounded against the
+ * exact pair interpolation the registry flags (ScLERP), not only DLB/QLB.
+ * Log-matrix blending and DIB of I and M equal ScLERP (M^t; thesis Lemma
+ * 4.7), so their gaps vanish; DLB's is the thesis case; a skin-only method
+ * is refused. */
+static void test_every_method_against_exact(void **state)
+{
+    (void)state;
+    const struct skb_method *ref = skb_method_exact_pair();
+    char msg[256];
+    assert_non_null(ref);
+    assert_true(ref->max_n == 2 || ref->max_n == 0);
+    int bounded = 0;
+    for (int i = 0; skb_methods[i]; i++) {
+        const struct skb_method *m = skb_methods[i];
+        struct skb_bound a, t;
+        double rigid;
+        int rc = skb_bound_vs_exact(m, ref, &a, &t, &rigid, msg, sizeof msg);
+        if (!m->blend) {
+            assert_int_equal(rc, SKB_ENOTSUP);
+            continue;
+        }
+        assert_int_equal(rc, 0);
+        assert_true(isfinite(a.gap) && a.gap >= 0 && isfinite(t.gap) && t.gap >= 0);
+        if (strcmp(m->name, "logm") == 0 || strcmp(m->name, "dib") == 0 || m == ref)
+            assert_true(a.gap < 1e-9 && t.gap < 1e-9);
+        if (strcmp(m->name, "dlb") == 0) {
+            struct skb_bound da, dt;
+            assert_int_equal(skb_bound_dlb_sclerp(&da, &dt, msg, sizeof msg), 0);
+            assert_true(a.gap == da.gap && t.gap == dt.gap);
+            assert_true(a.gap > 0.1);   /* 8.1 deg: not a vanishing gap */
+        }
+        if (strcmp(m->name, "linear") == 0)
+            assert_true(rigid > 1e-3);  /* its blends are not rigid: flagged */
+        else
+            assert_true(rigid < 1e-9);
+        bounded++;
+    }
+    assert_true(bounded >= 7);
+}
+
 static void test_gap_curves(void **state)
 {
     enum { N = 101 };
@@ -129,6 +170,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_qlb_slerp_bound),
         cmocka_unit_test(test_dlb_sclerp_bounds),
+        cmocka_unit_test(test_every_method_against_exact),
         cmocka_unit_test(test_gap_curves),
         cmocka_unit_test(test_logm_speed_curve),
         cmocka_unit_test(test_se2_centres_follow_eq9),

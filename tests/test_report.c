@@ -247,6 +247,21 @@ static void test_report_statuses(void **state)
     assert_int_equal(q->status, SKB_ROW_DIFFERS);
     assert_non_null(strstr(q->note, "fixture note"));   /* the "why" from the results */
     assert_int_equal(find_row(skb_report_table(rep, "flops"), 0, "logm", 0, NULL)->status, SKB_ROW_DIFFERS);
+    /* the callgrind column shows the count at the largest n that ran (issue 12:
+     * sclerp's n = 2 was "—" when n = 8 is beyond its max_n) */
+    {
+        cJSON *cg = cJSON_CreateObject(), *pm = cJSON_AddObjectToObject(cg, "per_method");
+        cJSON *sc = cJSON_AddObjectToObject(pm, "sclerp");
+        cJSON_AddNumberToObject(sc, "n2", 1485);
+        cJSON_AddNumberToObject(sc, "per_blend", 1485);
+        cJSON_AddNumberToObject(sc, "per_blend_n", 2);
+        cJSON_AddBoolToObject(cg, "available", 1);
+        cJSON_ReplaceItemInObject(r->doc[SKB_RF_FLOPS], "callgrind", cg);
+        rep = rfix_build(f);
+        const struct skb_rrow *sr = find_row(skb_report_table(rep, "flops"), 0, "sclerp", 0, NULL);
+        assert_non_null(sr);
+        assert_string_equal(sr->cell[3], "1485 (n = 2)");
+    }
     assert_int_equal(find_row(skb_report_table(rep, "fig18"), 0, "cloth", 1, "dlb")->status, SKB_ROW_REPRODUCED);
     /* fast kernels: f32 ratios beside Figure 18, the large mesh against the targets */
     const struct skb_rtable *fk = skb_report_table(rep, "fast");
