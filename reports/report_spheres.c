@@ -58,7 +58,9 @@ static char *level_evidence(const cJSON *l, const cJSON *tab, int li, double ref
     skb__jnum(skb__jget(l, "spheres"), &n);
     level_ratio(l, tab, li, "lbs", refavg, pref, &lm, &lp);
     level_ratio(l, tab, li, "best", refavg, pref, &bm, &bp);
-    snprintf(v[0], sizeof v[0], isfinite(n) ? "%.0f spheres, " : "", n);
+    v[0][0] = 0;
+    if (isfinite(n))
+        snprintf(v[0], sizeof v[0], "%.0f spheres, ", n);
     num3(v[1], refavg);
     num3(v[2], pref);
     x = skb__fmt("same level and posture: %sreference radius avg %s (paper %s)", v[0], v[1], v[2]);
