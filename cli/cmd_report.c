@@ -179,8 +179,12 @@ done:
 static void compare_usage(FILE *f)
 {
     fprintf(f, "usage: skinbench compare BASELINE_DIR CURRENT_DIR [--update-baseline]\n"
-               "                         [--alpha A] [--min-effect E] [--rerun DIR] [--summary FILE]\n"
+               "                         [--alpha A] [--min-effect E] [--rerun DIR] [--ab DIR] [--summary FILE]\n"
                "Exact gates: property verdicts, FLOP fits, callgrind and shader instruction counts,\n"
+               "instructions per kernel (icount.json, 0.5 %% tolerance), missing experiments.\n"
+               "  --ab DIR           the timing verdict from a paired A/B sitting (DIR/round-K/{a,b}/,\n"
+               "                     scripts/nightly-ab.sh): per method a CI of current/baseline; the\n"
+               "                     unpaired U test below then only informs.\n"
                "missing experiments.  Timing: a benchmark regresses only when the Mann-Whitney U\n"
                "test on raw repetitions (p < A, default %g), the median slow-down (> E, default %g)\n"
                "and the confirming re-run (DIR, default CURRENT_DIR/rerun/cpu-gbench.json) agree;\n"
@@ -206,9 +210,10 @@ static int parse_pos(const char *s, double *out)
 
 int skb_cmd_compare(int argc, char **argv)
 {
-    const char *pos[2], *rerun_dir = NULL, *summary_path = NULL;
+    const char *pos[2], *rerun_dir = NULL, *summary_path = NULL, *ab_dir = NULL;
     int npos = 0;
-    struct skb_compare_opts o = { DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, 0 };
+    struct skb_compare_opts o = { DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, 0, NULL };
+    static struct skb_ab ab;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (skb_cli_is_help(a)) {
@@ -230,6 +235,8 @@ int skb_cmd_compare(int argc, char **argv)
             i++;
         } else if (v && strcmp(a, "--rerun") == 0) {
             rerun_dir = v; i++;
+        } else if (v && strcmp(a, "--ab") == 0) {
+            ab_dir = v; i++;
         } else if (v && strcmp(a, "--summary") == 0) {
             summary_path = v; i++;
         } else if (a[0] == '-') {
@@ -304,6 +311,14 @@ int skb_cmd_compare(int argc, char **argv)
         }
         have_rr = 1;
     }
+    if (ab_dir) {
+        if (skb_ab_load(ab_dir, &ab, msg, sizeof msg) < 0) {
+            skb_cli_error("compare: A/B: %s", msg);
+            rc = 2;
+            goto done;
+        }
+        o.ab = &ab;
+    }
     cJSON *sum = NULL;
     int nreg = skb_compare_run(&base[pick], &cur, have_rr ? &rr : NULL, &o, stdout, &sum);
     char spath[PATH_MAX];
@@ -330,5 +345,7 @@ done:
     skb_results_free(&cur);
     if (have_rr)
         skb_results_free(&rr);
+    if (o.ab)
+        skb_ab_free(&ab);
     return rc;
 }

@@ -11,6 +11,7 @@ extern const struct skb_experiment skb_exp_properties;
 extern const struct skb_experiment skb_exp_flops;
 extern const struct skb_experiment skb_exp_bounds;
 extern const struct skb_experiment skb_exp_cpu;
+extern const struct skb_experiment skb_exp_icount;
 extern const struct skb_experiment skb_exp_gpu;
 extern const struct skb_experiment skb_exp_spheres;
 extern const struct skb_experiment skb_exp_cd;
@@ -19,6 +20,7 @@ const struct skb_experiment *const skb_experiments[] = {
     &skb_exp_flops,
     &skb_exp_bounds,
     &skb_exp_cpu,
+    &skb_exp_icount,
     &skb_exp_gpu,
     &skb_exp_spheres,
     &skb_exp_cd,
@@ -33,21 +35,31 @@ const struct skb_experiment *skb_experiment_find(const char *name)
     return NULL;
 }
 
-int skb_run_wants_method(const struct skb_run_ctx *ctx, const struct skb_method *m)
+/* name is one of the comma-separated entries of list f (NULL or empty: all) */
+static int in_list(const char *f, const char *name)
 {
-    const char *f = ctx->methods_filter;
-    size_t n = strlen(m->name);
+    size_t n = strlen(name);
     if (!f || !*f)
         return 1;
     while (*f) {
         size_t len = strcspn(f, ",");
-        if (len == n && strncmp(f, m->name, n) == 0)
+        if (len == n && strncmp(f, name, n) == 0)
             return 1;
         f += len;
         if (*f == ',')
             f++;
     }
     return 0;
+}
+
+int skb_run_wants_method(const struct skb_run_ctx *ctx, const struct skb_method *m)
+{
+    return in_list(ctx->methods_filter, m->name);
+}
+
+int skb_run_wants_dataset(const struct skb_run_ctx *ctx, const char *name)
+{
+    return in_list(ctx->datasets_filter, name);
 }
 
 void skb_run_progress(const struct skb_run_ctx *ctx, const char *name, const char *fmt, ...)

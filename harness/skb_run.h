@@ -14,6 +14,8 @@ struct skb_run_ctx {
     int verbose;                /* progress lines on stderr */
     const char *exe_path;       /* absolute path of the running skinbench (finds helper binaries) */
     const char *methods_filter; /* comma-separated method names or NULL for all */
+    const char *datasets_filter; /* comma-separated dataset names (cpu) or NULL for all */
+    int repetitions;            /* timing repetitions (cpu); 0 = the experiment's default */
     struct skb_params params;
 };
 
@@ -30,6 +32,8 @@ const struct skb_experiment *skb_experiment_find(const char *name);
 
 /* 1 when method m is selected by ctx->methods_filter */
 int skb_run_wants_method(const struct skb_run_ctx *ctx, const struct skb_method *m);
+/* 1 when dataset `name` is selected by ctx->datasets_filter */
+int skb_run_wants_dataset(const struct skb_run_ctx *ctx, const char *name);
 /* progress line on stderr: "[name] text" (only when ctx->verbose) */
 void skb_run_progress(const struct skb_run_ctx *ctx, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -169,6 +169,16 @@ static int check_cpu(const cJSON *r, const char *path, char *msg, size_t msglen)
     return 0;
 }
 
+/* instruction counts (harness/exp_icount.c): "available", and when true a
+ * "kernels" map of numbers: the exact gate of compare reads them */
+static int check_icount(const cJSON *r, const char *path, char *msg, size_t msglen)
+{
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(r, "available");
+    if (!cJSON_IsBool(a))
+        return bad(msg, msglen, path, "missing field \"available\" (true or false)");
+    return cJSON_IsTrue(a) ? check_map(r, "kernels", 1, path, msg, msglen) : 0;
+}
+
 static int check_gbench(const cJSON *r, const char *path, char *msg, size_t msglen)
 {
     char buf[300];
@@ -344,6 +354,7 @@ int skb_results_parse(int which, const char *path, const char *text, size_t len,
     case SKB_RF_GPU:        rc = check_gpu(r, path, msg, msglen); break;
     case SKB_RF_SPHERES:    rc = check_spheres(r, path, msg, msglen); break;
     case SKB_RF_CD:         rc = check_cd(r, path, msg, msglen); break;
+    case SKB_RF_ICOUNT:     rc = check_icount(r, path, msg, msglen); break;
     default: break;
     }
     if (rc < 0)

@@ -24,7 +24,8 @@
     X(SKB_RF_GBENCH,     "cpu-gbench.json", "cpu") \
     X(SKB_RF_GPU,        "gpu.json",        "gpu") \
     X(SKB_RF_SPHERES,    "spheres.json",    "spheres") \
-    X(SKB_RF_CD,         "cd.json",         "cd")
+    X(SKB_RF_CD,         "cd.json",         "cd") \
+    X(SKB_RF_ICOUNT,     "icount.json",     "icount")
 #define SKB__RF_ENUM(id, file, exp) id,
 enum skb_rfile { SKB_RESULT_FILES(SKB__RF_ENUM) SKB_RF_COUNT };
 #undef SKB__RF_ENUM
@@ -148,10 +149,24 @@ void skb_plots_write(struct skb_report *rep, const char *out_dir);
  * sample is empty. */
 int skb_mann_whitney(const double *a, int na, const double *b, int nb, double *u, double *p);
 
+/* an A/B sitting (scripts/nightly-ab.sh): the baseline build (a) and the
+ * current build (b) timed alternately, round after round, on the same
+ * kernels in the same minutes: DIR/round-K/{a,b}/cpu-gbench.json */
+struct skb_ab {
+    char dir[1024];
+    int nrounds;
+    struct skb_gbench *a, *b;   /* nrounds each */
+};
+/* read every round of DIR; SKB_EPARSE/SKB_EIO with msg naming the file
+ * (compare exits 2: a sitting with a missing or corrupt round never passes) */
+int skb_ab_load(const char *dir, struct skb_ab *ab, char *msg, size_t msglen);
+void skb_ab_free(struct skb_ab *ab);
+
 struct skb_compare_opts {
     double alpha;              /* significance level of the U test */
     double min_effect;         /* relative median slow-down that matters */
     int update_baseline;
+    const struct skb_ab *ab;   /* --ab DIR: the paired timing gate decides; NULL: the U test */
 };
 
 /* 0 when every results file of both runs read and passed its contract;
