@@ -26,7 +26,7 @@ static void mat_mul(const double a[16], const double b[16], double out[16])
 
 /* perspective camera looking at the box from the front, a little from the
  * right and above; the whole bounding sphere of the box fits the view */
-static void fit_camera(const double lo[3], const double hi[3], float mvp[16])
+void skb__gpu_fit_camera(const double lo[3], const double hi[3], float mvp[16])
 {
     static const double dir[3] = { 0.35, 0.3, 1.0 };
     const double fov = 30.0 * SKB_PI / 180.0;
@@ -72,7 +72,7 @@ static void fit_camera(const double lo[3], const double hi[3], float mvp[16])
         mvp[i] = (float)m[i];
 }
 
-static int write_png(const char *path, const unsigned char *rgba, int w, int h, char *msg, size_t msglen)
+int skb__gpu_write_png(const char *path, const unsigned char *rgba, int w, int h, char *msg, size_t msglen)
 {
     char tmp[4200];
     FILE *f = skb_out_begin(path, tmp, sizeof tmp, msg, msglen);   /* temp + rename, never a device */
@@ -100,33 +100,27 @@ static int write_png(const char *path, const unsigned char *rgba, int w, int h, 
     return skb_out_end(f, tmp, path, 1, msg, msglen) < 0 ? SKB_EIO : 0;
 }
 
-int skb_gpu_render_png(struct skb_gpu *g, struct skb_gpu_program *p, struct skb_gpu_mesh *gm,
-                       const float *joints, const double lo[3], const double hi[3],
-                       int width, int height, const char *path, char *msg, size_t msglen)
+int skb__gpu_frame_begin(struct skb_gpu *g, int width, int height, char *msg, size_t msglen)
 {
-    float mvp[16];
-    int rc;
-    if ((rc = skb_gpu_framebuffer(g, width, height, msg, msglen)) < 0)
+    int rc = skb_gpu_framebuffer(g, width, height, msg, msglen);
+    if (rc < 0)
         return rc;
-    unsigned char *rgba = (unsigned char *)malloc((size_t)4 * width * height);
-    if (!rgba) {
-        snprintf(msg, msglen, "gpu: out of memory for a %dx%d image", width, height);
-        return SKB_ENOMEM;
-    }
-    fit_camera(lo, hi, mvp);
     glBindFramebuffer(GL_FRAMEBUFFER, g->fbo);
     glViewport(0, 0, width, height);
     glEnable(GL_DEPTH_TEST);
     glClearColor(1.0f, 1.0f, 1.0f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-    glUseProgram(p->prog);
-    glUniformMatrix4fv(0, 1, GL_FALSE, mvp);
-    glUniform3f(1, 0.55f, 0.65f, 0.85f);
-    skb__gpu_bind_joints(p, gm, joints);
-    glBindVertexArray(gm->vao);
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, gm->ibo);
-    glDrawElements(GL_TRIANGLES, 3 * gm->ntris, GL_UNSIGNED_INT, NULL);
-    glBindVertexArray(0);
+    return 0;
+}
+
+int skb__gpu_frame_save(int width, int height, const char *path, char *msg, size_t msglen)
+{
+    unsigned char *rgba = (unsigned char *)malloc((size_t)4 * width * height);
+    int rc;
+    if (!rgba) {
+        snprintf(msg, msglen, "gpu: out of memory for a %dx%d image", width, height);
+        return SKB_ENOMEM;
+    }
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
     GLenum e = glGetError();
@@ -135,7 +129,27 @@ int skb_gpu_render_png(struct skb_gpu *g, struct skb_gpu_program *p, struct skb_
         snprintf(msg, msglen, "gpu: rendering %s: GL error 0x%x", path, e);
         return SKB_EIO;
     }
-    rc = write_png(path, rgba, width, height, msg, msglen);
+    rc = skb__gpu_write_png(path, rgba, width, height, msg, msglen);
     free(rgba);
     return rc;
+}
+
+int skb_gpu_render_png(struct skb_gpu *g, struct skb_gpu_program *p, struct skb_gpu_mesh *gm,
+                       const float *joints, const double lo[3], const double hi[3],
+                       int width, int height, const char *path, char *msg, size_t msglen)
+{
+    float mvp[16];
+    int rc;
+    if ((rc = skb__gpu_frame_begin(g, width, height, msg, msglen)) < 0)
+        return rc;
+    skb__gpu_fit_camera(lo, hi, mvp);
+    glUseProgram(p->prog);
+    glUniformMatrix4fv(0, 1, GL_FALSE, mvp);
+    glUniform3f(1, 0.55f, 0.65f, 0.85f);
+    skb__gpu_bind_joints(p, gm, joints);
+    glBindVertexArray(gm->vao);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, gm->ibo);
+    glDrawElements(GL_TRIANGLES, 3 * gm->ntris, GL_UNSIGNED_INT, NULL);
+    glBindVertexArray(0);
+    return skb__gpu_frame_save(width, height, path, msg, msglen);
 }

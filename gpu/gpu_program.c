@@ -117,7 +117,7 @@ done:
     return rc;
 }
 
-static int compile(GLenum type, const char *src, const char *what, GLuint *out, char *msg, size_t msglen)
+int skb__gpu_compile(unsigned type, const char *src, const char *what, unsigned *out, char *msg, size_t msglen)
 {
     GLuint sh = glCreateShader(type);
     GLint ok = 0;
@@ -147,8 +147,8 @@ int skb_gpu_program_build(const char *dir, const struct skb_gpu_shader *s, const
     p->s = s;
     if ((rc = skb_gpu_vertex_source(dir, s, method_src, &vsrc, msg, msglen)) < 0
         || (rc = skb_gpu_read_shader_file(dir, "shade.frag", &fsrc, msg, msglen)) < 0
-        || (rc = compile(GL_VERTEX_SHADER, vsrc, s->file, &vs, msg, msglen)) < 0
-        || (rc = compile(GL_FRAGMENT_SHADER, fsrc, "shade.frag", &fs, msg, msglen)) < 0)
+        || (rc = skb__gpu_compile(GL_VERTEX_SHADER, vsrc, s->file, &vs, msg, msglen)) < 0
+        || (rc = skb__gpu_compile(GL_FRAGMENT_SHADER, fsrc, "shade.frag", &fs, msg, msglen)) < 0)
         goto done;
     p->prog = glCreateProgram();
     glAttachShader(p->prog, vs);

@@ -12,7 +12,7 @@
  *   skinning   skb_gpu_mesh_upload mesh_free skb_gpu_pack_joints skb_gpu_sb_centers
  *              skb_gpu_skin skb_gpu_verify skb_gpu_time_rep skb_gpu_demo_scales
  *   cost       skb_gpu_count_nir skb_gpu_nir_count_text skb_gpu_count_spirv
- *   pictures   skb_gpu_render_png
+ *   pictures   skb_gpu_render_png skb_gpu_draw_open draw_png draw_close
  */
 #ifndef SKB_GPU_H
 #define SKB_GPU_H
@@ -197,5 +197,34 @@ int skb_gpu_spirv_count_text(const char *text);
 int skb_gpu_render_png(struct skb_gpu *g, struct skb_gpu_program *p, struct skb_gpu_mesh *gm,
                        const float *joints, const double lo[3], const double hi[3],
                        int width, int height, const char *path, char *msg, size_t msglen);
+
+/* pictures of meshes skinned on the CPU by any method of the registry (gpu/gpu_draw.c):
+ * a pass-through program (gpu/shaders/passthrough.*) draws given positions,
+ * normals and per-vertex colours with the camera and light of
+ * skb_gpu_render_png, so a method without a shader gets its picture too */
+struct skb_gpu_draw {
+    unsigned prog;
+};
+struct skb_gpu_draw_mesh {
+    int nverts, ntris;
+    const float *pos;          /* 3*nverts */
+    const float *nrm;          /* 3*nverts */
+    const float *rgb;          /* 3*nverts colours in [0, 1] */
+    const int *tris;           /* 3*ntris */
+};
+int skb_gpu_draw_open(const char *shader_dir, struct skb_gpu_draw *d, char *msg, size_t msglen);
+int skb_gpu_draw_png(struct skb_gpu *g, const struct skb_gpu_draw *d, const struct skb_gpu_draw_mesh *mesh,
+                     const double lo[3], const double hi[3], int width, int height, const char *path,
+                     char *msg, size_t msglen);
+void skb_gpu_draw_close(struct skb_gpu_draw *d);
+
+/* shared inside gpu/ (gpu_image.c, gpu_program.c) */
+void skb__gpu_fit_camera(const double lo[3], const double hi[3], float mvp[16]);
+int skb__gpu_write_png(const char *path, const unsigned char *rgba, int w, int h, char *msg, size_t msglen);
+/* bind the offscreen framebuffer at width x height and clear it to white */
+int skb__gpu_frame_begin(struct skb_gpu *g, int width, int height, char *msg, size_t msglen);
+/* read the framebuffer back and write it as a PNG (temporary file + rename) */
+int skb__gpu_frame_save(int width, int height, const char *path, char *msg, size_t msglen);
+int skb__gpu_compile(unsigned type, const char *src, const char *what, unsigned *out, char *msg, size_t msglen);
 
 #endif

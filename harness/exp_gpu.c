@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "procedural.h"
+#include "skb_pictures.h"
 #include "skb_dataset.h"
 #include "skb_gpu.h"
 #include "skb_results.h"
@@ -440,6 +441,9 @@ static int gpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         r->root = skb_json_results_new(ctx, "gpu");
         cJSON_AddStringToObject(r->root, "skipped", reason);
         skb_run_progress(ctx, "gpu", "skipped: %s", reason);
+        cJSON_AddStringToObject(cJSON_AddObjectToObject(r->root, "method_pictures"), "not_run", reason);
+        if ((rc = skb_arm_volume_curve(ctx, r->root, msg, msglen)) < 0)
+            goto fail;
         rc = skb_json_write_result(ctx, "gpu.json", r->root, msg, msglen);
         goto out;
     }
@@ -533,7 +537,8 @@ static int gpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         cJSON_AddBoolToObject(ver, r->sh[i]->name, r->failed[i] == 0);
         bad += r->failed[i] > 0;
     }
-    if ((rc = all_pictures(r, msg, msglen)) < 0)
+    if ((rc = all_pictures(r, msg, msglen)) < 0 || (rc = skb_method_pictures(ctx, &r->g, r->dir, root, msg, msglen)) < 0
+        || (rc = skb_arm_volume_curve(ctx, root, msg, msglen)) < 0)
         goto fail;
     if ((rc = skb_json_write_result(ctx, "gpu.json", root, msg, msglen)) < 0)
         goto out;

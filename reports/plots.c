@@ -659,6 +659,53 @@ static void cd_plot(struct skb_report *rep, const char *dir, const char *sfx, co
     plot(rep, dir, name, title, body);
 }
 
+/* the arm's volume or elbow cross-section over twist, one series per method
+ * (gpu.json "arm_volume", harness/arm_volume.c); key: "volume_ratio" or
+ * "section_area_ratio" */
+static void volume_plot(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r,
+                        const char *key, const char *what)
+{
+    const cJSON *av = jget(r->doc[SKB_RF_GPU], "arm_volume"), *tw = jget(av, "twist_deg"), *m;
+    char name[64], title[200], body[8192], qt[200];
+    snprintf(name, sizeof name, "arm-%s%s", key[0] == 'v' ? "volume" : "section", sfx);
+    snprintf(title, sizeof title, "Arm %s over elbow twist, ratio to the rest pose", what);
+    if (!cJSON_IsArray(tw)) {
+        not_run(rep, name, title, r->doc[SKB_RF_GPU] ? "gpu.json has no \"arm_volume\"" : "gpu.json not found (gpu not run)");
+        return;
+    }
+    struct memfile mf;
+    FILE *f = dat_open(&mf, dir, name);
+    if (!f)
+        return;
+    int col = 2, len = snprintf(body, sizeof body, "set xlabel 'elbow twist (degrees)'\nset ylabel '%s / rest %s'\n"
+                                "set xrange [0:180]\nset xtics 30\nset key outside right top\nplot ", what, what);
+    for (int i = 0; i < cJSON_GetArraySize(tw); i++) {
+        double x = NAN;
+        jnum(cJSON_GetArrayItem(tw, i), &x);
+        fnum(f, x);
+        cJSON_ArrayForEach(m, jget(av, "methods")) {
+            const cJSON *ser = jget(m, key);
+            double y = NAN;
+            if (cJSON_IsArray(ser))
+                jnum(cJSON_GetArrayItem(ser, i), &y);
+            fnum(f, y);
+        }
+        fputc('\n', f);
+    }
+    if (dat_close(&mf, dir, name) < 0) {
+        not_run(rep, name, title, "cannot write the data file");
+        return;
+    }
+    cJSON_ArrayForEach(m, jget(av, "methods")) {
+        const char *t = cJSON_IsString(jget(m, "title")) ? jget(m, "title")->valuestring : m->string;
+        if (cJSON_IsArray(jget(m, key)) && len > 0 && (size_t)len < sizeof body - 400)
+            len += snprintf(body + len, sizeof body - (size_t)len, "%s'%s.dat' using 1:%d with linespoints lt %d pt %d "
+                            "title %s", col > 2 ? ", " : "", name, col, col - 1, col - 1, gp_quote(qt, sizeof qt, t));
+        col++;
+    }
+    plot(rep, dir, name, title, body);
+}
+
 void skb_plots_write(struct skb_report *rep, const char *out_dir)
 {
     char dir[1200], msg[300];
@@ -701,5 +748,7 @@ void skb_plots_write(struct skb_report *rep, const char *out_dir)
         dib_hist(rep, dir, sfx, r);
         sphere_plots(rep, dir, sfx, r);
         cd_plot(rep, dir, sfx, r);
+        volume_plot(rep, dir, sfx, r, "volume_ratio", "volume");
+        volume_plot(rep, dir, sfx, r, "section_area_ratio", "cross-section area");
     }
 }

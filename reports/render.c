@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "skb_json.h"
 #include "skb_report.h"
+#include "report_internal.h"
 
 static void md_cell(FILE *f, const char *s)
 {
@@ -92,6 +93,7 @@ int skb_report_render_md(const struct skb_report *rep, FILE *f)
         closedir(d);
         fputc('\n', f);
     }
+    skb__render_pictures_md(f, rep);
     return ferror(f) ? SKB_EIO : 0;
 }
 
@@ -275,6 +277,18 @@ int skb_report_render_html(const struct skb_report *rep, const char *plot_dir, F
         }
         fprintf(f, "</div>\n");
     }
+    skb__render_pictures_html(f, rep);
     fprintf(f, "%s\n</body></html>\n", check_js);
     return ferror(f) ? SKB_EIO : 0;
+}
+
+/* for the picture grid (render_pictures.c) */
+void skb__html_esc(FILE *f, const char *s)
+{
+    html_esc(f, s);
+}
+
+int skb__data_uri(FILE *f, const char *path, const char *mime)
+{
+    return data_uri(f, path, mime);
 }

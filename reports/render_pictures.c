@@ -1,0 +1,173 @@
+/* render_pictures.c — the methods x scenes picture grid and the error heat
+ * maps of gpu.json "method_pictures" (harness/gpu_pictures.c) in report.html
+ * and report.md.  File names come from the results JSON: only names of the
+ * form images/methods/<letters, digits, _ . ->.png are embedded, so a
+ * hostile gpu.json cannot pull another file into the page. */
+#include <stdio.h>
+#include <string.h>
+#include "report_internal.h"
+
+static int safe_image_name(const char *rel)
+{
+    static const char pre[] = "images/methods/";
+    size_t n = rel ? strlen(rel) : 0;
+    if (n <= sizeof pre + 4 || strncmp(rel, pre, sizeof pre - 1) != 0 || strcmp(rel + n - 4, ".png") != 0)
+        return 0;
+    for (const char *s = rel + sizeof pre - 1; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'
+              || *s == '-' || (*s == '.' && s[1] != '.')))
+            return 0;
+    return 1;
+}
+
+/* the image entry of (method, scene, kind), or NULL */
+static const cJSON *find_image(const cJSON *images, const char *method, const char *scene, const char *kind)
+{
+    const cJSON *x;
+    cJSON_ArrayForEach(x, images) {
+        const char *m = skb__jstr(skb__jget(x, "method")), *s = skb__jstr(skb__jget(x, "scene"));
+        const char *k = skb__jstr(skb__jget(x, "kind"));
+        if (m && s && k && strcmp(m, method) == 0 && strcmp(s, scene) == 0 && strcmp(k, kind) == 0)
+            return x;
+    }
+    return NULL;
+}
+
+static const char *not_drawn_reason(const cJSON *nd, const char *method, const char *scene)
+{
+    const cJSON *x;
+    cJSON_ArrayForEach(x, nd) {
+        const char *m = skb__jstr(skb__jget(x, "method")), *s = skb__jstr(skb__jget(x, "scene"));
+        if (m && s && strcmp(m, method) == 0 && strcmp(s, scene) == 0)
+            return skb__jstr(skb__jget(x, "reason"));
+    }
+    return NULL;
+}
+
+/* every method named in images or not_drawn, in first-seen order */
+static int method_list(const cJSON *mp, const char **out, int max)
+{
+    const char *lists[2] = { "images", "not_drawn" };
+    int n = 0;
+    for (int l = 0; l < 2; l++) {
+        const cJSON *x;
+        cJSON_ArrayForEach(x, skb__jget(mp, lists[l])) {
+            const char *m = skb__jstr(skb__jget(x, "method"));
+            int seen = !m;
+            for (int i = 0; i < n && !seen; i++)
+                seen = strcmp(out[i], m) == 0;
+            if (!seen && n < max)
+                out[n++] = m;
+        }
+    }
+    return n;
+}
+
+static void html_cell(FILE *f, const char *dir, const cJSON *mp, const char *method, const char *scene,
+                      const char *kind)
+{
+    const cJSON *img = find_image(skb__jget(mp, "images"), method, scene, kind);
+    const char *rel = img ? skb__jstr(skb__jget(img, "file")) : NULL;
+    char path[1600];
+    fprintf(f, "<td>");
+    if (rel && safe_image_name(rel) && snprintf(path, sizeof path, "%s/%s", dir, rel) < (int)sizeof path) {
+        fprintf(f, "<img style=\"width:150px\" alt=\"");
+        skb__html_esc(f, method);
+        fprintf(f, " ");
+        skb__html_esc(f, scene);
+        fprintf(f, "\" src=\"");
+        skb__data_uri(f, path, "image/png");
+        fprintf(f, "\">");
+    } else {
+        const char *why = not_drawn_reason(skb__jget(mp, "not_drawn"), method, scene);
+        fprintf(f, "<span class=\"not-run\">");
+        skb__html_esc(f, why ? why : rel ? "image name refused" : "no image");
+        fprintf(f, "</span>");
+    }
+    fprintf(f, "</td>");
+}
+
+static void html_grid(FILE *f, const char *dir, const cJSON *mp)
+{
+    const char *meth[64];
+    int nm = method_list(mp, meth, 64);
+    const cJSON *sc, *hm = skb__jget(mp, "heat_map");
+    const char *hs = skb__jstr(skb__jget(hm, "scene"));
+    fprintf(f, "<table class=\"pictures\"><tr><th>method</th>");
+    cJSON_ArrayForEach(sc, skb__jget(mp, "scenes")) {
+        fprintf(f, "<th>");
+        skb__html_esc(f, skb__jstr(skb__jget(sc, "caption")));
+        fprintf(f, "</th>");
+    }
+    if (hs)
+        fprintf(f, "<th>error against %s (heat map)</th>", skb__jstr(skb__jget(hm, "reference")));
+    fprintf(f, "</tr>\n");
+    for (int i = 0; i < nm; i++) {
+        fprintf(f, "<tr><th>");
+        skb__html_esc(f, meth[i]);
+        fprintf(f, "</th>");
+        cJSON_ArrayForEach(sc, skb__jget(mp, "scenes"))
+            html_cell(f, dir, mp, meth[i], skb__jstr(skb__jget(sc, "name")), "deformation");
+        if (hs)
+            html_cell(f, dir, mp, meth[i], hs, "error_heat_map");
+        fprintf(f, "</tr>\n");
+    }
+    fprintf(f, "</table>\n");
+}
+
+void skb__render_pictures_html(FILE *f, const struct skb_report *rep)
+{
+    for (int k = 0; k < rep->nruns; k++) {
+        const cJSON *mp = skb__jget(rep->runs[k].doc[SKB_RF_GPU], "method_pictures");
+        const cJSON *hm = skb__jget(mp, "heat_map");
+        double scale = 0, size = 0;
+        if (!mp)
+            continue;
+        fprintf(f, "<h2 id=\"pictures-%d\">Every method, the same poses (", k);
+        skb__html_esc(f, rep->runs[k].machine_key);
+        fprintf(f, ")</h2>\n<p class=\"src\">");
+        if (skb__jstr(skb__jget(mp, "not_run"))) {
+            fprintf(f, "not run: ");
+            skb__html_esc(f, skb__jstr(skb__jget(mp, "not_run")));
+            fprintf(f, "</p>\n");
+            continue;
+        }
+        skb__html_esc(f, skb__jstr(skb__jget(mp, "how")));
+        fprintf(f, "; renderer: ");
+        skb__html_esc(f, skb__jstr(skb__jget(mp, "renderer")));
+        if (skb__jnum(skb__jget(hm, "scale_max_rel"), &scale) == 0 && skb__jnum(skb__jget(hm, "model_size"), &size) == 0)
+            fprintf(f, ". Heat map (%s): distance of each vertex to %s's, blue 0 &rarr; green &rarr; yellow &rarr; "
+                    "red %.4g model sizes (%.4g units), one scale for every method",
+                    skb__jstr(skb__jget(hm, "caption")) ? skb__jstr(skb__jget(hm, "caption")) : "",
+                    skb__jstr(skb__jget(hm, "reference")) ? skb__jstr(skb__jget(hm, "reference")) : "",
+                    scale, scale * size);
+        fprintf(f, ".</p>\n");
+        html_grid(f, rep->runs[k].dir, mp);
+    }
+}
+
+void skb__render_pictures_md(FILE *f, const struct skb_report *rep)
+{
+    for (int k = 0; k < rep->nruns; k++) {
+        const cJSON *mp = skb__jget(rep->runs[k].doc[SKB_RF_GPU], "method_pictures"), *x;
+        if (!mp)
+            continue;
+        fprintf(f, "## Every method, the same poses (%s)\n\n", rep->runs[k].machine_key);
+        if (skb__jstr(skb__jget(mp, "not_run"))) {
+            fprintf(f, "not run: %s\n\n", skb__jstr(skb__jget(mp, "not_run")));
+            continue;
+        }
+        cJSON_ArrayForEach(x, skb__jget(mp, "images")) {
+            const char *rel = skb__jstr(skb__jget(x, "file"));
+            if (rel && safe_image_name(rel))
+                fprintf(f, "- %s — %s: %s/%s\n", skb__jstr(skb__jget(x, "method")) ? skb__jstr(skb__jget(x, "method")) : "?",
+                        skb__jstr(skb__jget(x, "caption")) ? skb__jstr(skb__jget(x, "caption")) : "?",
+                        rep->runs[k].dir, rel);
+        }
+        cJSON_ArrayForEach(x, skb__jget(mp, "not_drawn"))
+            fprintf(f, "- %s — %s: not drawn: %s\n", skb__jstr(skb__jget(x, "method")) ? skb__jstr(skb__jget(x, "method")) : "?",
+                    skb__jstr(skb__jget(x, "scene")) ? skb__jstr(skb__jget(x, "scene")) : "?",
+                    skb__jstr(skb__jget(x, "reason")) ? skb__jstr(skb__jget(x, "reason")) : "?");
+        fputc('\n', f);
+    }
+}

@@ -1,0 +1,309 @@
+/* report_flops.c — thesis Table 4.1 (properties), the FLOP formulas of Table 4.1's last row, and the error bounds.
+ * Part of the report model (report.c); rows judged against reports/reference.json. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "skb_json.h"
+#include "report_internal.h"
+
+void skb__report_table41(struct skb_report *rep)
+{
+    const cJSON *sec = skb__jget(rep->ref, "table_4_1");
+    const cJSON *props = skb__jget(sec, "properties"), *titles = skb__jget(sec, "property_titles");
+    const char *cols[SKB_RMAXCOLS];
+    int nc = 0;
+    cols[nc++] = "method";
+    const cJSON *p;
+    cJSON_ArrayForEach(p, props)
+        if (nc < SKB_RMAXCOLS - 2)
+            cols[nc++] = skb__jstr(skb__jget(titles, p->valuestring)) ? skb__jget(titles, p->valuestring)->valuestring : p->valuestring;
+    cols[nc] = NULL;
+    char src[240];
+    skb__set_source(src, sizeof src, sec);
+    struct skb_rtable *t = skb__tbl_new(rep, "table41", "Thesis Table 4.1: blending properties (measured / paper)", src,
+                                   skb__fmt("Each cell: measured verdict / paper verdict. A measured \"-\" comes with a "
+                                     "counterexample in properties.json (replay with skinbench blend). %s",
+                                     "Rule: exact (every verdict equal)."), cols);
+    for (int k = 0; k < rep->nruns; k++) {
+        const cJSON *doc = rep->runs[k].doc[SKB_RF_PROPERTIES];
+        const cJSON *ver = skb__jget(doc, "verdicts"), *other = skb__jget(doc, "verdicts_other_methods");
+        /* methods: the paper's seven, then any measured extra (also those
+         * properties.json lists apart from the seven) */
+        const cJSON *methods[64];
+        int nm = skb__key_union(skb__jget(sec, "verdicts"), ver, other, methods, 64);
+        for (int i = 0; i < nm; i++) {
+            const char *name = methods[i]->string;
+            const cJSON *meas = skb__jget(ver, name), *paper = skb__jget(skb__jget(sec, "verdicts"), name);
+            if (!meas)
+                meas = skb__jget(other, name);
+            char *cells[SKB_RMAXCOLS] = { 0 };
+            int c = 0, diff = 0, have = 0;
+            char *note = NULL;
+            cells[c++] = strdup(name);
+            cJSON_ArrayForEach(p, props) {
+                if (c >= nc)
+                    break;
+                const char *mv = skb__jstr(skb__jget(meas, p->valuestring)), *pv = skb__jstr(skb__jget(paper, p->valuestring));
+                cells[c++] = skb__fmt("%s / %s", mv ? mv : "·", pv ? pv : "·");
+                have += mv != NULL;
+                if (mv && pv && strcmp(mv, pv) != 0) {
+                    diff++;
+                    const char *why = skb__why_lookup(doc, name, p->valuestring);
+                    const cJSON *det = skb__jget(skb__jget(skb__jget(doc, "details"), name), p->valuestring);
+                    const cJSON *ce = skb__jget(det, "counterexample");
+                    double worst = NAN;
+                    skb__jnum(skb__jget(det, "worst_error"), &worst);
+                    if (!ce)
+                        ce = skb__jget(skb__jget(skb__jget(doc, "counterexamples"), name), p->valuestring);
+                    char wb[64] = "";
+                    if (isfinite(worst))
+                        snprintf(wb, sizeof wb, ", worst error %.3g", worst);
+                    const char *what = skb__jstr(skb__jget(ce, "what"));
+                    char *n1 = skb__fmt("%s: measured %s, paper %s%s%s%s%s", p->valuestring, mv, pv, wb,
+                                 ce ? "; counterexample in properties.json details." : "", ce ? name : "",
+                                 what ? ": " : "");
+                    if (what) {
+                        char *n2 = skb__fmt("%s%s", n1, what);
+                        free(n1);
+                        n1 = n2;
+                    }
+                    note = skb__join_note(note, n1);
+                    free(n1);
+                    if (why)
+                        note = skb__join_note(note, why);
+                }
+            }
+            int st;
+            if (!doc) {
+                st = SKB_ROW_NOT_RUN;
+                note = skb__missing_note(&rep->runs[k], SKB_RF_PROPERTIES);
+            } else if (!have) {
+                st = SKB_ROW_NOT_RUN;
+                note = skb__fmt("method %s not in properties.json", name);
+            } else if (!paper) {
+                st = SKB_ROW_NEW;
+                note = skb__fmt("not in the thesis table");
+            } else {
+                st = diff ? SKB_ROW_DIFFERS : SKB_ROW_REPRODUCED;
+            }
+            skb__row_add(rep, t, k, st, note, cells[0], cells[1], cells[2], cells[3], cells[4], cells[5], cells[6],
+                    cells[7], cells[8], cells[9], cells[10], cells[11], cells[12], cells[13]);
+        }
+    }
+}
+
+/* ---- FLOPs ---- */
+
+/* " Counting rules (flops.json counting_rules): flops: ... — ...; ..." appended to the intro */
+static void flops_rules_intro(struct skb_rtable *t, const cJSON *rules)
+{
+    const cJSON *r;
+    char *acc = strdup(" Counting rules (flops.json counting_rules):");
+    int any = 0;
+    cJSON_ArrayForEach(r, rules) {
+        const char *ops = skb__jstr(skb__jget(r, "operations")), *how = skb__jstr(skb__jget(r, "counted"));
+        if (!ops || !how)
+            continue;
+        char *n = skb__fmt("%s %s: %s — %s.", acc, r->string, ops, how);
+        free(acc);
+        acc = n;
+        any = 1;
+    }
+    if (any) {
+        char *n = skb__fmt("%s%s", t->intro ? t->intro : "", acc);
+        free(t->intro);
+        t->intro = n;
+    }
+    free(acc);
+}
+
+/* 1 when a*n + b <= pa*n + pb for every n = 1..8 (the counted range), with
+ * the largest measured/paper ratio in *ratio */
+static int flops_at_most_paper(double a, double b, double pa, double pb, double *ratio)
+{
+    int ok = 1;
+    *ratio = 0;
+    for (int n = 1; n <= 8; n++) {
+        double m = a * n + b, p = pa * n + pb;
+        if (p > 0 && m / p > *ratio)
+            *ratio = m / p;
+        ok = ok && m <= p + 0.5;
+    }
+    return ok;
+}
+
+void skb__report_flops(struct skb_report *rep)
+{
+    const cJSON *sec = skb__jget(rep->ref, "flops");
+    static const char *const cols[] = { "method", "measured a·n + b", "paper", "callgrind instr./blend", NULL };
+    char src[240];
+    skb__set_source(src, sizeof src, sec);
+    struct skb_rtable *t = skb__tbl_new(rep, "flops", "FLOPs per blend (thesis Table 4.1, last row)", src,
+                                   skb__fmt("Counted by executing each method (add, mul = 1). %s",
+                                     "Rule: exact_int (both coefficients within 0.5); where ours are higher, the note says why."),
+                                   cols);
+    /* the counting convention and the counter's rules as flops.json states them */
+    for (int k = 0; t && k < rep->nruns; k++) {
+        const cJSON *doc = rep->runs[k].doc[SKB_RF_FLOPS];
+        const char *conv = skb__jstr(skb__jget(doc, "convention"));
+        if (!conv && !skb__jget(doc, "counting_rules"))
+            continue;
+        if (conv) {
+            char *n = skb__fmt("%s Convention (flops.json): %s", t->intro ? t->intro : "", conv);
+            free(t->intro);
+            t->intro = n;
+        }
+        flops_rules_intro(t, skb__jget(doc, "counting_rules"));
+        break;
+    }
+    for (int k = 0; k < rep->nruns; k++) {
+        const cJSON *doc = rep->runs[k].doc[SKB_RF_FLOPS];
+        const cJSON *fits = skb__jget(doc, "fits"), *cg = skb__jget(doc, "callgrind");
+        const cJSON *methods[64];
+        int nm = skb__key_union(skb__jget(sec, "formulas"), fits, NULL, methods, 64);
+        for (int i = 0; i < nm; i++) {
+            const char *name = methods[i]->string;
+            const cJSON *f = skb__jget(fits, name), *pf = skb__jget(skb__jget(sec, "formulas"), name);
+            double a, b, pa = NAN, pb = NAN, cgv;
+            char *meas, *cgs, *note = NULL;
+            int st;
+            int has_p = skb__jnum(skb__jget(pf, "a"), &pa) == 0 && skb__jnum(skb__jget(pf, "b"), &pb) == 0;
+            const char *ptext = skb__jstr(skb__jget(pf, "text"));
+            const cJSON *cgm = skb__jget(skb__jget(cg, "per_method") ? skb__jget(cg, "per_method") : cg, name);
+            double c2, c8;
+            if (skb__jnum(skb__jget(cgm, "n2"), &c2) == 0 && skb__jnum(skb__jget(cgm, "n8"), &c8) == 0)
+                cgs = skb__fmt("%.0f (n = 2) / %.0f (n = 8)", c2, c8);
+            else if (skb__jnum(cgm, &cgv) == 0 || skb__jnum(skb__jget(cgm, "per_blend"), &cgv) == 0
+                || skb__jnum(skb__jget(cgm, "instructions_per_blend"), &cgv) == 0)
+                cgs = skb__fmt("%.0f", cgv);
+            else if (cJSON_IsFalse(skb__jget(cg, "available")))
+                cgs = skb__fmt("not measured: %s", skb__jstr(skb__jget(cg, "reason")) ? skb__jget(cg, "reason")->valuestring : "unavailable");
+            else
+                cgs = strdup(cg ? "—" : "not measured");
+            if (!doc) {
+                st = SKB_ROW_NOT_RUN;
+                meas = strdup("—");
+                note = skb__missing_note(&rep->runs[k], SKB_RF_FLOPS);
+            } else if (skb__jnum(skb__jget(f, "a"), &a) < 0 || skb__jnum(skb__jget(f, "b"), &b) < 0) {
+                st = SKB_ROW_NOT_RUN;
+                meas = strdup("—");
+                note = skb__fmt("method %s not in flops.json", name);
+            } else {
+                meas = skb__fmt("%.4gn %+.4g", a, b);
+                if (!pf) {
+                    st = SKB_ROW_NEW;
+                    note = strdup("not in the thesis table");
+                } else if (!has_p) {
+                    st = SKB_ROW_CONTEXT;
+                    note = skb__fmt("paper gives no formula (%s)", ptext ? ptext : "?");
+                } else {
+                    double ratio;
+                    st = fabs(a - pa) <= 0.5 && fabs(b - pb) <= 0.5 ? SKB_ROW_REPRODUCED : SKB_ROW_DIFFERS;
+                    if (st == SKB_ROW_DIFFERS && flops_at_most_paper(a, b, pa, pb, &ratio)) {
+                        st = SKB_ROW_FEWER;
+                        note = skb__fmt("fewer FLOPs than the thesis at every n = 1..8 (at most %.0f%% of %s); "
+                                 "a − a_paper = %+.4g, b − b_paper = %+.4g", 100 * ratio, ptext ? ptext : "the paper",
+                                 a - pa, b - pb);
+                    } else if (st == SKB_ROW_DIFFERS) {
+                        note = skb__fmt("a − a_paper = %+.4g, b − b_paper = %+.4g; up to %.1f%% above %s at n = 1..8",
+                                 a - pa, b - pb, 100 * (ratio - 1), ptext ? ptext : "the paper");
+                    }
+                }
+                note = skb__join_note(note, skb__why_lookup(doc, name, NULL));
+            }
+            skb__row_add(rep, t, k, st, note, strdup(name), meas, strdup(ptext ? ptext : "—"), cgs, NULL);
+        }
+    }
+}
+
+/* ---- scalar bounds and worked examples ---- */
+
+static const cJSON *path_get(const cJSON *doc, const cJSON *path)
+{
+    const cJSON *x = doc, *p;
+    cJSON_ArrayForEach(p, path) {
+        if (!skb__jstr(p))
+            return NULL;
+        x = skb__jget(x, p->valuestring);
+    }
+    return x;
+}
+
+void skb__report_bounds(struct skb_report *rep)
+{
+    const cJSON *sec = skb__jget(rep->ref, "bounds");
+    static const char *const cols[] = { "quantity", "units", "measured", "paper", "where", NULL };
+    char src[240];
+    skb__set_source(src, sizeof src, sec);
+    struct skb_rtable *t = skb__tbl_new(rep, "bounds", "Bounds and worked examples (SPEC 3)", src,
+                                   strdup("Per-row rule: the tolerance of each entry in reports/reference.json "
+                                          "(bounds within 1 %, closed forms within 0.1 %, counts exact). "
+                                          "Further numbers in bounds.json are listed as new."), cols);
+    for (int k = 0; k < rep->nruns; k++) {
+        const cJSON *doc = rep->runs[k].doc[SKB_RF_BOUNDS];
+        const cJSON *e;
+        cJSON_ArrayForEach(e, skb__jget(sec, "entries")) {
+            double paper = NAN, lo = NAN, meas;
+            skb__jnum(skb__jget(e, "paper"), &paper);
+            skb__jnum(skb__jget(e, "paper_lo"), &lo);
+            const cJSON *pth = skb__jget(e, "path");
+            char *note = NULL, *ms;
+            int st;
+            char pathtxt[200] = "";
+            const cJSON *p;
+            cJSON_ArrayForEach(p, pth) {
+                size_t l = strlen(pathtxt);
+                snprintf(pathtxt + l, sizeof pathtxt - l, "%s%s", l ? "." : "", skb__jstr(p) ? p->valuestring : "?");
+            }
+            if (!doc) {
+                st = SKB_ROW_NOT_RUN;
+                ms = strdup("—");
+                note = skb__missing_note(&rep->runs[k], SKB_RF_BOUNDS);
+            } else if (skb__jnum(path_get(doc, pth), &meas) < 0) {
+                st = SKB_ROW_NOT_RUN;
+                ms = strdup("—");
+                note = skb__fmt("bounds.json has no number at %s", pathtxt);
+            } else {
+                ms = skb__numtxt(meas);
+                double alt;
+                st = skb__judge(skb__jget(e, "tolerance"), meas, paper, lo, &note);
+                /* a bound attained at two symmetric points: either counts */
+                if (st == SKB_ROW_DIFFERS && skb__jnum(skb__jget(e, "alt_paper"), &alt) == 0) {
+                    char *n2;
+                    if (skb__judge(skb__jget(e, "tolerance"), meas, alt, lo, &n2) == SKB_ROW_REPRODUCED) {
+                        st = SKB_ROW_REPRODUCED;
+                        free(note);
+                        note = skb__fmt("the symmetric point %.5g", alt);
+                    }
+                    free(n2);
+                }
+                note = skb__join_note(note, skb__why_lookup(doc, skb__jstr(skb__jget(e, "id")), NULL));
+            }
+            skb__row_add(rep, t, k, st, note, strdup(skb__ref_str(e, "label")), strdup(skb__ref_str(e, "units")), ms,
+                    skb__numtxt(paper), skb__fmt("seed %s, %s", skb__ref_str(e, "seed"), skb__ref_str(e, "where")), NULL);
+        }
+        /* every other top-level number bounds.json reports */
+        const cJSON *x;
+        cJSON_ArrayForEach(x, doc) {
+            double v;
+            static const char *const meta[] = { "schema_version", "seed", "quick", NULL };
+            int skip = 0;
+            for (int i = 0; meta[i]; i++)
+                skip |= strcmp(x->string, meta[i]) == 0;
+            const cJSON *e2;
+            cJSON_ArrayForEach(e2, skb__jget(sec, "entries")) {
+                const cJSON *p0 = cJSON_GetArrayItem(skb__jget(e2, "path"), 0);
+                if (skb__jstr(p0) && strcmp(p0->valuestring, x->string) == 0 && cJSON_GetArraySize(skb__jget(e2, "path")) == 1)
+                    skip = 1;
+            }
+            if (skip || !cJSON_IsNumber(x) || skb__jnum(x, &v) < 0)
+                continue;
+            skb__row_add(rep, t, k, SKB_ROW_NEW, strdup("no paper value"), strdup(x->string), strdup(""), skb__numtxt(v),
+                    strdup("—"), strdup("bounds.json"), NULL);
+        }
+    }
+}
+
+/* ---- CPU: Figure 18 and Table 3.2 ---- */

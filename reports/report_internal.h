@@ -1,0 +1,61 @@
+/* report_internal.h — shared by the report model's files (report.c and the per-topic
+ * reports/report_*.c): cJSON accessors, row/table construction and the judging
+ * rules.  Not part of the public report API (skb_report.h). */
+#ifndef SKB_REPORT_INTERNAL_H
+#define SKB_REPORT_INTERNAL_H
+#include <stddef.h>
+#include <stdio.h>
+#include <cJSON.h>
+#include "skb_report.h"
+
+/* report.c */
+/* printf into a fresh heap string (an empty string when formatting fails) */
+char *skb__fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const cJSON *skb__jget(const cJSON *o, const char *k);
+int skb__jnum(const cJSON *x, double *out);
+const char *skb__jstr(const cJSON *x);
+char *skb__numtxt(double x);
+const char *skb__why_lookup(const cJSON *doc, const char *key, const char *sub);
+int skb__key_union(const cJSON *paper, const cJSON *a, const cJSON *b, const cJSON **out, int max);
+struct skb_rtable *skb__tbl_new(struct skb_report *rep, const char *id, const char *title, const char *source, char *intro, const char *const *cols);
+void skb__row_add(struct skb_report *rep, struct skb_rtable *t, int run, int status, char *note, ...);
+char *skb__missing_note(const struct skb_results *r, int which);
+double skb__miss_factor(double meas, double paper);
+int skb__judge_order_factor(double meas, double paper, double factor, char **note);
+int skb__judge(const cJSON *tol, double meas, double paper, double paper_lo, char **note);
+char *skb__join_note(char *a, const char *b);
+char *skb__tol_text(const cJSON *sec);
+const char *skb__ref_str(const cJSON *sec, const char *k);
+void skb__set_source(char *buf, size_t n, const cJSON *sec);
+void skb__add_libs(const cJSON *doc, char *buf, size_t n);
+/* report_cd.c */
+void skb__report_table62(struct skb_report *rep);
+/* report_cpu.c */
+void skb__report_fig18(struct skb_report *rep);
+void skb__report_fast(struct skb_report *rep);
+void skb__report_table32(struct skb_report *rep);
+/* report_flops.c */
+void skb__report_table41(struct skb_report *rep);
+void skb__report_flops(struct skb_report *rep);
+void skb__report_bounds(struct skb_report *rep);
+/* report_gpu.c */
+void skb__report_fig19(struct skb_report *rep);
+void skb__report_gpu_times(struct skb_report *rep);
+/* report_runs.c */
+void skb__report_runs(struct skb_report *rep);
+/* report_spheres.c */
+void skb__report_sphere_table(struct skb_report *rep, const char *id, const char *title, const char *refkey, const char *const *methods_here, int take_new);
+void skb__report_sphere_tree(struct skb_report *rep);
+void skb__report_table53(struct skb_report *rep);
+
+/* render.c: HTML escaping and base64 data: URIs, for the other renderers */
+void skb__html_esc(FILE *f, const char *s);
+int skb__data_uri(FILE *f, const char *path, const char *mime);
+/* render_pictures.c: the methods x scenes grid of gpu.json "method_pictures" */
+void skb__render_pictures_html(FILE *f, const struct skb_report *rep);
+void skb__render_pictures_md(FILE *f, const struct skb_report *rep);
+/* report_pictures.c: arm volume over twist and heat-map error tables */
+void skb__report_arm_volume(struct skb_report *rep);
+void skb__report_heat_map(struct skb_report *rep);
+
+#endif

@@ -1,0 +1,255 @@
+/* report_spheres.c — bounding spheres: thesis Tables 5.2 / 6.1 radii, the sphere tree, Table 5.3 CD scaling.
+ * Part of the report model (report.c); rows judged against reports/reference.json. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "skb_json.h"
+#include "report_internal.h"
+
+static double trivial_band(const cJSON *sec)
+{
+    double b = NAN;
+    skb__jnum(skb__jget(sec, "trivial_band"), &b);
+    return isfinite(b) && b >= 0 ? b : 0;
+}
+
+/* a row where neither we nor the paper saw the spheres grow (deep levels:
+ * one triangle per sphere) agrees trivially and claims nothing (issue 13) */
+static int sphere_trivial(const cJSON *sec, double r, double pr)
+{
+    double b = trivial_band(sec);
+    return b > 0 && fabs(r - 1) <= b && fabs(pr - 1) <= b;
+}
+
+void skb__report_sphere_table(struct skb_report *rep, const char *id, const char *title, const char *refkey,
+                               const char *const *methods_here, int take_new)
+{
+    const cJSON *sec = skb__jget(rep->ref, "spheres"), *tab = skb__jget(sec, refkey);
+    static const char *const cols[] = { "dataset", "level", "method", "min", "avg", "max", "avg / reference",
+                                        "paper avg", "paper avg / ref.", NULL };
+    char src[240];
+    snprintf(src, sizeof src, "seed %s, %s", skb__ref_str(sec, "seed"), skb__ref_str(tab, "where"));
+    struct skb_rtable *t = skb__tbl_new(rep, id, title, src, skb__tol_text(sec), cols);
+    for (int k = 0; k < rep->nruns; k++) {
+        const cJSON *doc = rep->runs[k].doc[SKB_RF_SPHERES];
+        if (!doc) {
+            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], SKB_RF_SPHERES), strdup("—"), NULL);
+            continue;
+        }
+        const cJSON *d;
+        cJSON_ArrayForEach(d, skb__jget(doc, "datasets")) {
+            const cJSON *l;
+            cJSON_ArrayForEach(l, skb__jget(d, "levels")) {
+                double lv = NAN, refavg = NAN;
+                skb__jnum(skb__jget(l, "level"), &lv);
+                skb__jnum(skb__jget(skb__jget(l, "reference"), "avg"), &refavg);
+                int li = -1, i = 0;
+                const cJSON *pl;
+                cJSON_ArrayForEach(pl, skb__jget(tab, "levels")) {
+                    double x;
+                    if (skb__jnum(pl, &x) == 0 && x == lv)
+                        li = i;
+                    i++;
+                }
+                double pref = NAN;
+                skb__jnum(cJSON_GetArrayItem(skb__jget(tab, "reference"), li), &pref);
+                const cJSON *m;
+                cJSON_ArrayForEach(m, l) {
+                    double avg0;
+                    /* a refit method's entry: {min, avg, max} */
+                    if (!cJSON_IsObject(m) || skb__jnum(skb__jget(m, "avg"), &avg0) < 0)
+                        continue;
+                    int here = 0, known = strcmp(m->string, "reference") == 0;
+                    for (int q = 0; methods_here[q]; q++)
+                        here |= strcmp(methods_here[q], m->string) == 0;
+                    /* methods neither paper table knows go to the table that takes new ones */
+                    static const char *const all_known[] = { "reference", "lbs", "sbs", "bottom_up", "best", NULL };
+                    int in_any = 0;
+                    for (int q = 0; all_known[q]; q++)
+                        in_any |= strcmp(all_known[q], m->string) == 0;
+                    if (!here && !(take_new && !in_any))
+                        continue;
+                    double mn = NAN, av = NAN, mx = NAN, pav = NAN;
+                    skb__jnum(skb__jget(m, "min"), &mn);
+                    skb__jnum(skb__jget(m, "avg"), &av);
+                    skb__jnum(skb__jget(m, "max"), &mx);
+                    skb__jnum(cJSON_GetArrayItem(skb__jget(tab, m->string), li), &pav);
+                    double r = refavg > 0 ? av / refavg : NAN, pr = pref > 0 ? pav / pref : NAN;
+                    char *note = NULL;
+                    int st;
+                    if (known) {
+                        st = SKB_ROW_CONTEXT;
+                        note = strdup("the reference of the ratios (reference posture)");
+                    } else if (!isfinite(pav)) {
+                        st = in_any && li >= 0 ? SKB_ROW_NOT_RUN : SKB_ROW_NEW;
+                        note = strdup(li < 0 ? "level beyond the paper's tree depth" : "no paper value");
+                        if (st == SKB_ROW_NOT_RUN)
+                            st = SKB_ROW_NEW;
+                    } else if (!isfinite(r)) {
+                        st = SKB_ROW_NOT_RUN;
+                        note = strdup("no reference radius at this level");
+                    } else if (sphere_trivial(sec, r, pr)) {
+                        st = SKB_ROW_TRIVIAL;
+                        note = skb__fmt("measured %.4g and paper %.4g both within %g %% of 1: the refit spheres keep "
+                                 "the reference size, so agreeing claims nothing (not counted as reproduced)", r, pr, 100 * trivial_band(sec));
+                    } else {
+                        st = skb__judge(skb__jget(sec, "tolerance"), r, pr, NAN, &note);
+                    }
+                    note = skb__join_note(note, skb__why_lookup(doc, m->string, d->string));
+                    skb__row_add(rep, t, k, st, note, strdup(d->string), skb__fmt("%.0f", lv), strdup(m->string), skb__numtxt(mn),
+                            skb__numtxt(av), skb__numtxt(mx), skb__numtxt(r), skb__numtxt(pav), skb__numtxt(pr), NULL);
+                }
+            }
+        }
+    }
+}
+
+/* sphere tree sizes and refit cost per sphere (thesis 5.1, 5.4, 6.6) */
+void skb__report_sphere_tree(struct skb_report *rep)
+{
+    const cJSON *sec = skb__jget(rep->ref, "spheres"), *tree = skb__jget(sec, "tree");
+    const cJSON *rt = skb__jget(skb__jget(rep->ref, "table_6_2"), "refit_us_per_sphere");
+    static const char *const cols[] = { "dataset", "quantity", "measured", "paper (creature, Athlon 2.5 GHz)", NULL };
+    char src[240];
+    snprintf(src, sizeof src, "seed %s, thesis 5.1 (tree), 5.4 and 6.6 (refit per sphere)", skb__ref_str(sec, "seed"));
+    struct skb_rtable *t = skb__tbl_new(rep, "spheretree", "Sphere tree and refit cost per sphere", src,
+                                   strdup("Context only: the paper's creature model and machine are not ours."), cols);
+    for (int k = 0; k < rep->nruns; k++) {
+        const cJSON *doc = rep->runs[k].doc[SKB_RF_SPHERES];
+        if (!doc) {
+            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], SKB_RF_SPHERES), strdup("—"), NULL);
+            continue;
+        }
+        const cJSON *d;
+        cJSON_ArrayForEach(d, skb__jget(doc, "datasets")) {
+            static const struct { const char *key, *label, *pkey; } tq[] = {
+                { "spheres_before_collapse", "spheres before collapse", "spheres_before" },
+                { "depth_before_collapse", "depth before collapse", "depth_before" },
+                { "spheres", "spheres after collapse (C = 0.6)", "spheres_after" },
+                { "depth", "depth after collapse", "depth_after" },
+                { "max_children", "most children of a node", "max_children" },
+            };
+            for (size_t i = 0; i < sizeof tq / sizeof tq[0]; i++) {
+                double v, pv = NAN;
+                if (skb__jnum(skb__jget(skb__jget(d, "tree"), tq[i].key), &v) < 0)
+                    continue;
+                skb__jnum(skb__jget(tree, tq[i].pkey), &pv);
+                skb__row_add(rep, t, k, SKB_ROW_CONTEXT, NULL, strdup(d->string), strdup(tq[i].label), skb__numtxt(v), skb__numtxt(pv), NULL);
+            }
+            const cJSON *m;
+            cJSON_ArrayForEach(m, skb__jget(d, "refit_time")) {
+                double us, pv = NAN;
+                if (skb__jnum(skb__jget(m, "on_demand_us_per_sphere"), &us) < 0)
+                    continue;
+                skb__jnum(skb__jget(rt, m->string), &pv);
+                skb__row_add(rep, t, k, isfinite(pv) ? SKB_ROW_CONTEXT : SKB_ROW_NEW,
+                        strdup(isfinite(pv) ? "002 gives 1.21 µs for LBS" : "no paper value"), strdup(d->string),
+                        skb__fmt("on-demand refit µs per sphere: %s", m->string), skb__numtxt(us), skb__numtxt(pv), NULL);
+            }
+        }
+    }
+}
+
+/* ---- collision detection: Table 5.3 and Table 6.2 ---- */
+
+static int scaling_free(const cJSON *x)
+{
+    const char *pose = skb__jstr(skb__jget(x, "pose"));
+    return cJSON_IsFalse(skb__jget(x, "colliding")) || (pose && (strstr(pose, "free") || strstr(pose, "apart")));
+}
+
+/* one point of a scaling series: the colliding / collision-free sub-object
+ * when cd.json has them, else the entry itself (flagged by "colliding":
+ * false or a "pose" naming a free pose) */
+static const cJSON *scaling_point(const cJSON *x, int free_pose)
+{
+    const cJSON *sub = skb__jget(x, free_pose ? "collision_free" : "colliding");
+    if (cJSON_IsObject(sub))
+        return sub;
+    if (skb__jget(x, "collision_free") || cJSON_IsObject(skb__jget(x, "colliding")))
+        return NULL;
+    return scaling_free(x) == free_pose ? x : NULL;
+}
+
+void skb__report_table53(struct skb_report *rep)
+{
+    const cJSON *sec = skb__jget(rep->ref, "table_5_3");
+    static const char *const cols[] = { "pose", "level", "triangles", "spheres", "on-demand ms", "bottom-up ms",
+                                        "S-S on-demand", "S-S bottom-up", "speed-up", "paper speed-up", NULL };
+    char src[240];
+    skb__set_source(src, sizeof src, sec);
+    struct skb_rtable *t = skb__tbl_new(rep, "table53", "Thesis Table 5.3: CD scaling with subdivision", src, skb__tol_text(sec), cols);
+    for (int k = 0; k < rep->nruns; k++) {
+        const cJSON *doc = rep->runs[k].doc[SKB_RF_CD];
+        if (!doc) {
+            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], SKB_RF_CD), strdup("—"), NULL);
+            continue;
+        }
+        double factor = NAN;
+        skb__jnum(skb__jget(skb__jget(sec, "tolerance"), "value"), &factor);
+        for (int pass = 0; pass < 2; pass++) {
+            double prev = -INFINITY, worst = 1;
+            int n = 0, inc = 1, nfar = 0, worst_lv = -1;
+            const char *pkey = pass ? "speedup_collision_free" : "speedup";
+            const cJSON *series[2] = { skb__jget(doc, "scaling"), pass ? skb__jget(doc, "scaling_collision_free") : NULL }, *x;
+            for (int sidx = 0; sidx < 2; sidx++) {
+                cJSON_ArrayForEach(x, series[sidx]) {
+                    const cJSON *pt = sidx ? x : scaling_point(x, pass);
+                    if (!pt)
+                        continue;
+                    double lv = NAN, tri = NAN, sph = NAN, od = NAN, bu = NAN, sod = NAN, sbu = NAN, sp = NAN, psp = NAN;
+                    skb__jnum(skb__jget(x, "level"), &lv);
+                    skb__jnum(skb__jget(x, "triangles"), &tri);
+                    skb__jnum(skb__jget(x, "spheres"), &sph);
+                    skb__jnum(skb__jget(pt, "on_demand_ms"), &od);
+                    skb__jnum(skb__jget(pt, "bottom_up_ms"), &bu);
+                    skb__jnum(skb__jget(pt, "sphere_tests_on_demand"), &sod);
+                    skb__jnum(skb__jget(pt, "sphere_tests_bottom_up"), &sbu);
+                    if (skb__jnum(skb__jget(pt, "speedup"), &sp) < 0 && od > 0)
+                        sp = bu / od;
+                    /* results.c bounds "level" in "scaling"; this series may be the
+                     * collision-free one: never cast an out-of-range double to int */
+                    int lvi = lv >= 0 && lv <= SKB_CD_MAX_LEVEL ? (int)lv : -1;
+                    skb__jnum(cJSON_GetArrayItem(skb__jget(sec, pkey), lvi), &psp);
+                    if (!(sp > prev))
+                        inc = 0;
+                    prev = sp;
+                    n++;
+                    double pod = NAN, pbu = NAN;
+                    skb__jnum(cJSON_GetArrayItem(skb__jget(sec, "on_demand_ms"), lvi), &pod);
+                    skb__jnum(cJSON_GetArrayItem(skb__jget(sec, "bottom_up_ms"), lvi), &pbu);
+                    char *note = pass ? strdup("one point of the series (the paper gives speed-ups only)")
+                                      : isfinite(pod) ? skb__fmt("paper: %.4g ms on-demand, %.4g ms bottom-up (context)", pod, pbu)
+                                                      : strdup("level beyond the paper's series");
+                    if (isfinite(psp) && isfinite(factor)) {
+                        double f = skb__miss_factor(sp, psp);
+                        char *fn = skb__fmt("speed-up %s the paper's by a factor of %.3g: %s", sp >= psp ? "above" : "below", f,
+                                     f <= factor ? "within the rule" : "OUTSIDE the rule");
+                        note = skb__join_note(note, fn);
+                        free(fn);
+                        nfar += f > factor;
+                        if (f > worst || worst_lv < 0) {
+                            worst = f;
+                            worst_lv = lvi;
+                        }
+                    }
+                    skb__row_add(rep, t, k, SKB_ROW_CONTEXT, note, strdup(pass ? "collision-free" : "colliding"),
+                            skb__fmt("%.0f", lv), skb__numtxt(tri), skb__numtxt(sph), skb__numtxt(od), skb__numtxt(bu), skb__numtxt(sod), skb__numtxt(sbu), skb__numtxt(sp), skb__numtxt(psp), NULL);
+                }
+            }
+            int st = n < 2 ? SKB_ROW_NOT_RUN : inc && nfar == 0 ? SKB_ROW_REPRODUCED : SKB_ROW_DIFFERS;
+            char *tn = n < 2 ? skb__fmt("%s series has %d level(s); need 2 to see a trend", pass ? "collision-free" : "colliding", n)
+                       : worst_lv < 0 ? skb__fmt("speed-up %s with the subdivision level; no paper speed-up per level to compare",
+                                          inc ? "grows" : "does NOT grow")
+                                      : skb__fmt("speed-up %s with the subdivision level; %d level(s) outside a factor of %g of the "
+                                          "paper's (worst: level %d, a factor of %.3g)",
+                                          inc ? "grows" : "does NOT grow", nfar, factor, worst_lv, worst);
+            skb__row_add(rep, t, k, st, tn,
+                    strdup(pass ? "collision-free" : "colliding"), strdup("trend"), strdup(""), strdup(""), strdup(""),
+                    strdup(""), strdup(""), strdup(""), strdup(n >= 2 ? (inc ? "increasing" : "not increasing") : "—"),
+                    strdup("increasing"), NULL);
+        }
+    }
+}

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# End-to-end, issue 17: `run gpu --quick` draws every registry method's CPU
+# skin in every scene (or says why not), the heat map against DIB, and the
+# arm's volume / cross-section curve; the report shows them; a hostile image
+# name in gpu.json is not embedded.
+set -u
+sb=${1:-./skinbench}
+pass=0; fail=0
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+ok()  { pass=$((pass+1)); }
+bad() { fail=$((fail+1)); echo "FAIL: $*"; }
+py() { python3 - "$@"; }
+
+out="$tmp/run"
+if "$sb" run gpu --quick --quiet --out "$out" 2>"$tmp/err"; then ok; else bad "run gpu exit $? ($(cat "$tmp/err"))"; fi
+methods=$("$sb" list methods 2>/dev/null | awk 'NR>1 && NF {print $1}' | tr '\n' ' ')
+
+# the volume curve runs with or without a GL context
+py "$out/gpu.json" <<'EOF2' && ok || bad "arm_volume: $(cat "$tmp/py" 2>/dev/null)"
+import json, sys
+d = json.load(open(sys.argv[1])); av = d["arm_volume"]; tw = av["twist_deg"]
+assert tw[0] == 0 and tw[-1] == 180 and 90 in tw and 135 in tw, tw
+ran = {m: o for m, o in av["methods"].items() if "volume_ratio" in o}
+assert len(ran) >= 7, av["methods"].keys()
+for m, o in ran.items():
+    # untwisted: every method reproduces the rest mesh, so both ratios are 1
+    assert abs(o["volume_ratio"][0] - 1) < 1e-12 and abs(o["section_area_ratio"][0] - 1) < 1e-12, (m, o)
+# the candy wrapper: LBS's elbow ring collapses at 180 deg, DLB keeps it
+assert ran["linear"]["section_area_ratio"][-1] < 0.01, ran["linear"]
+assert abs(ran["dlb"]["section_area_ratio"][-1] - 1) < 1e-6, ran["dlb"]
+for m, o in av["methods"].items():
+    assert "volume_ratio" in o or o.get("not_run"), (m, o)
+EOF2
+
+if [ "$(python3 -c "import json,sys; print('skipped' in json.load(open(sys.argv[1])))" "$out/gpu.json")" = True ]; then
+  echo "SKIP pictures: no GL context here"
+  echo "pictures.sh: $pass passed, $fail failed"
+  [ "$fail" -eq 0 ]; exit
+fi
+
+py "$out" $methods <<'EOF2' && ok || bad "method_pictures contract"
+import json, sys, struct, os
+out, methods = sys.argv[1], sys.argv[2:]
+mp = json.load(open(out + "/gpu.json"))["method_pictures"]
+size = mp["image_size"]; scenes = [s["name"] for s in mp["scenes"]]
+assert len(scenes) >= 6, scenes
+drawn = {(i["method"], i["scene"], i["kind"]) for i in mp["images"]}
+refused = {(n["method"], n["scene"]) for n in mp["not_drawn"]}
+for m in methods:                    # every registry method: a picture or a reason, per scene
+    for s in scenes:
+        assert (m, s, "deformation") in drawn or (m, s) in refused, (m, s)
+for n in mp["not_drawn"]:
+    assert n["reason"], n
+for i in mp["images"]:               # valid PNGs of the stated size
+    b = open(os.path.join(out, i["file"]), "rb").read(32)
+    assert b[:8] == b"\x89PNG\r\n\x1a\n", i
+    w, h = struct.unpack(">II", b[16:24])
+    assert w == size and h == size, (i, w, h)
+hm = mp["heat_map"]
+assert hm["methods"]["dib"]["max_rel"] == 0 and hm["scale_max_rel"] > 0, hm
+assert sum(1 for i in mp["images"] if i["kind"] == "error_heat_map") >= 7
+EOF2
+
+# a wrong deformation shows: LBS and DLB at 180 deg twist differ in many pixels,
+# while the same method drawn twice is identical
+py "$out" <<'EOF2' && ok || bad "pictures do not show the deformation"
+import sys, zlib, struct
+def pixels(p):
+    d = open(p, "rb").read(); i = 8; idat = b""
+    while i < len(d):
+        l = struct.unpack(">I", d[i:i+4])[0]; t = d[i+4:i+8]
+        if t == b"IDAT": idat += d[i+8:i+8+l]
+        i += 12 + l
+    return zlib.decompress(idat)     # filtered rows are enough to compare equal / different
+out = sys.argv[1] + "/images/methods/"
+a, b = pixels(out + "arm_twist_180_linear.png"), pixels(out + "arm_twist_180_dlb.png")
+c = pixels(out + "arm_twist_180_dlb_scale.png")
+assert a != b, "linear and dlb identical at the candy wrapper"
+assert b == c, "dlb and dlb_scale (no scale part) should draw the same mesh"
+EOF2
+
+"$sb" report --results "$out" --out "$out" >/dev/null 2>&1 && ok || bad "report failed"
+grep -q 'id="pictures-0"' "$out/report.html" && ok || bad "report.html has no picture grid"
+grep -q '^## Arm volume and elbow cross-section' "$out/report.md" && ok || bad "report.md has no arm volume table"
+grep -q '^## Distance to DIB per vertex' "$out/report.md" && ok || bad "report.md has no heat-map table"
+[ -s "$out/plots/arm-volume.png" ] && [ -s "$out/plots/arm-section.png" ] && ok || bad "no volume plots"
+
+# a hostile file name in gpu.json is not embedded
+cp -r "$out" "$tmp/evil"
+python3 - "$tmp/evil/gpu.json" <<'EOF2'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["method_pictures"]["images"][0]["file"] = "images/methods/../../../../etc/passwd.png"
+json.dump(d, open(sys.argv[1], "w"))
+EOF2
+"$sb" report --results "$tmp/evil" --out "$tmp/evil" >/dev/null 2>&1
+grep -q 'image name refused' "$tmp/evil/report.html" && ok || bad "hostile image name not refused"
+
+echo "pictures.sh: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
