@@ -650,3 +650,30 @@ void skb__gate_ab(struct cmp_state *s, const struct skb_ab *ab, cJSON *sum)
         free(bx[i]);
     free(bx), free(br), free(mr), free(names);
 }
+
+/* ---- the gates' validation figures ---- */
+
+void skb_compare_add_validation(cJSON *summary, const cJSON *val, const char *path, FILE *out)
+{
+    cJSON *v = cJSON_Duplicate(val, 1);
+    if (!v)
+        return;
+    cJSON_AddStringToObject(v, "file", path);
+    cJSON_AddItemToObject(summary, "gate_validation", v);
+    const cJSON *k;
+    fprintf(out, "gate validation (%s, measured by scripts/gate-trials-all.sh):\n", path);
+    cJSON_ArrayForEach(k, jget(val, "kinds")) {
+        double n = 0, det = NAN, tdet = NAN, anyreg = 0, inc = 0;
+        skb_json_get_number(jget(k, "trials"), &n);
+        skb_json_get_number(jget(k, "detected"), &det);
+        skb_json_get_number(jget(k, "timing_detected"), &tdet);
+        skb_json_get_number(jget(k, "any_regression"), &anyreg);
+        skb_json_get_number(jget(k, "inconclusive"), &inc);
+        if (isfinite(det))
+            fprintf(out, "  %-10s %3.0f trials: injected method named %.0f (by the timing gate alone %.0f), "
+                    "inconclusive %.0f\n", k->string ? k->string : "?", n, det, tdet, inc);
+        else
+            fprintf(out, "  %-10s %3.0f trials: any regression reported %.0f, inconclusive %.0f\n",
+                    k->string ? k->string : "?", n, anyreg, inc);
+    }
+}

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "skb_json.h"
 #include "skb_report.h"
+#include "report_internal.h"
 
 #define TERM_PNG "set terminal pngcairo size 900,520 noenhanced font 'DejaVu Sans,10'"
 #define TERM_SVG "set terminal svg size 900,520 noenhanced font 'DejaVu Sans,10'"
@@ -751,4 +752,15 @@ void skb_plots_write(struct skb_report *rep, const char *out_dir)
         volume_plot(rep, dir, sfx, r, "volume_ratio", "volume");
         volume_plot(rep, dir, sfx, r, "section_area_ratio", "cross-section area");
     }
+}
+
+/* the same gnuplot driver for plots_history.c (nightly trends) */
+void skb__plot_gnuplot(struct skb_report *rep, const char *dir, const char *name, const char *title, const char *body)
+{
+    plot(rep, dir, name, title, body);
+}
+
+int skb__plot_have_gnuplot(void)
+{
+    return gnuplot_found();
 }

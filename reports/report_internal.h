@@ -48,6 +48,11 @@ void skb__report_sphere_table(struct skb_report *rep, const char *id, const char
 void skb__report_sphere_tree(struct skb_report *rep);
 void skb__report_table53(struct skb_report *rep);
 
+/* plots.c: NAME.gp rendering body to PNG and SVG in dir, run by gnuplot,
+ * listed in rep->plots (title quoted there); 1 when gnuplot is in PATH */
+void skb__plot_gnuplot(struct skb_report *rep, const char *dir, const char *name, const char *title, const char *body);
+int skb__plot_have_gnuplot(void);
+
 /* render.c: HTML escaping and base64 data: URIs, for the other renderers */
 void skb__html_esc(FILE *f, const char *s);
 int skb__data_uri(FILE *f, const char *path, const char *mime);

@@ -108,8 +108,8 @@ struct skb_plot_entry {
     char why[240];             /* "not run" reason when !ok */
 };
 
-#define SKB_RMAXTABLES 24
-#define SKB_RMAXPLOTS 40
+#define SKB_RMAXTABLES 32
+#define SKB_RMAXPLOTS 64
 
 struct skb_report {
     int nruns;
@@ -172,6 +172,20 @@ struct skb_compare_opts {
 /* 0 when every results file of both runs read and passed its contract;
  * otherwise SKB_EPARSE with msg naming the run and file (compare exits 2) */
 int skb_compare_inputs_ok(const struct skb_results *base, const struct skb_results *cur, char *msg, size_t msglen);
+
+/* ---- nightly history (results/history/STAMP, scripts/nightly.sh) ---- */
+struct skb_history;
+/* every night under dir (a subdirectory with cpu-gbench.json or icount.json) */
+int skb_history_load(const char *dir, struct skb_history **h, char *msg, size_t msglen);
+void skb_history_free(struct skb_history *h);
+/* the table of steps (benchmark, first night, before, after) */
+void skb_history_table(struct skb_report *rep, const struct skb_history *h);
+/* per-method trend plots of every benchmark, once two or more nights exist */
+void skb_history_plots(struct skb_report *rep, const char *out_dir, const struct skb_history *h);
+
+/* the gates' own measured figures (scripts/gate-summary.sh output, read by
+ * the caller) into summary "gate_validation", one line each on out */
+void skb_compare_add_validation(cJSON *summary, const cJSON *val, const char *path, FILE *out);
 
 /* compare a current run against a baseline run; writes lines to out and
  * returns the number of regressions (0 = no regression); the comparison

@@ -10,6 +10,6 @@ cd "$(dirname "$0")/.."
 out=${1:?usage: gate-trials-all.sh OUT [N] [BIN]}; n=${2:-20}; bin=${3:-./skinbench}
 for t in $(seq 1 "$n"); do
   for kind in aa inject:10 inject:5; do
-    bash scripts/gate-trials.sh --kind "$kind" --trials 1 --first "$t" --out "$out" --bin "$bin" --icount
+    bash scripts/gate-trials.sh --kind "$kind" --trials 1 --first "$t" --out "$out" --bin "$bin"
   done
 done
