@@ -213,6 +213,6 @@ static int icount_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
 
 const struct skb_experiment skb_exp_icount = {
     .name = "icount",
-    .description = "instructions (callgrind) of one deformation of every CPU kernel: the deterministic gate",
+    .description = "instructions (callgrind) per deformation of every CPU kernel: the deterministic gate",
     .run = icount_run,
 };
