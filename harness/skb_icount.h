@@ -10,7 +10,7 @@
 
 #define SKB_ICOUNT_ENV "SKB_ICOUNT_CHILD"
 /* deformations counted per kernel (at one pose): the count is divided by
- * it; 20 makes an injected slow-down of any multiple of 5 % exact */
+ * it; 20 makes the injected prepares of any multiple of 5 % exact */
 #define SKB_ICOUNT_DEFORMS 20
 
 /* 1 inside the callgrind child of `run icount` */

@@ -128,7 +128,7 @@ if [ -n "${SKB_ASAN:-}" ] || ! command -v valgrind > /dev/null; then
 else
   "$exe" run icount --quick --quiet --out "$tmp/ia" && "$exe" run icount --quick --quiet --out "$tmp/ib" \
     && SKB_INJECT_SLOWDOWN=dlb:10 "$exe" run icount --quick --quiet --out "$tmp/ii"
-  python3 - "$tmp/ia/icount.json" "$tmp/ib/icount.json" "$tmp/ii/icount.json" <<'EOF' && ok "icount: two counts identical; dlb:10 adds 9.9-10.5 % to dlb's kernels only (< 0.5 % elsewhere)" || bad "icount determinism/injection"
+  python3 - "$tmp/ia/icount.json" "$tmp/ib/icount.json" "$tmp/ii/icount.json" <<'EOF' && ok "icount: two counts identical; dlb:10 adds 9.9-11 % to dlb's kernels only (< 0.5 % elsewhere)" || bad "icount determinism/injection"
 import json, sys
 a, b, i = (json.load(open(p)) for p in sys.argv[1:])
 ka, kb, ki = a["kernels"], b["kernels"], i["kernels"]
@@ -137,7 +137,7 @@ assert a["injected_slowdown"] is None and i["injected_slowdown"] == {"method": "
 for k in ka:
     r = ki[k] / ka[k] - 1
     own = k.split("/")[0] in ("double", "f32") and k.split("/")[1].split("+")[0] == "dlb"
-    assert (0.099 <= r <= 0.105) if own else abs(r) < 0.005, (k, r)
+    assert (0.099 <= r <= 0.11) if own else abs(r) < 0.005, (k, r)
 EOF
   mkdir -p "$tmp/ca" "$tmp/cb" "$tmp/ci"
   cp "$tmp/ia/icount.json" "$tmp/ca/"; cp "$tmp/ib/icount.json" "$tmp/cb/"; cp "$tmp/ii/icount.json" "$tmp/ci/"
