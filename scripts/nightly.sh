@@ -17,15 +17,21 @@
 # The baseline is created or replaced only with --update-baseline
 # (make nightly UPDATE_BASELINE=1).
 # Usage: scripts/nightly.sh [--update-baseline] [--baseline DIR] [--out DIR]
-#          [--history DIR] [--validation FILE]
+#          [--history DIR] [--validation FILE] [--exe BIN] [--quick]
+# --quick runs the suite with --quick (a smoke test of this script, tests/nightly.sh;
+# not a nightly); SKB_AB_ROUNDS/SKB_AB_REPS reach nightly-ab.sh.
 set -u
 cd "$(dirname "$0")/.."
 exe=./skinbench
 base=results/baseline
 hist=results/history
 out=
+# the gate's measured figures: a fresh scripts/gate-summary.sh output in
+# results/, else the one measured for the repository (validation/)
 validation=results/gate-validation.json
+[ -f "$validation" ] || validation=validation/gate-validation.json
 update=()
+quick=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --update-baseline) update=(--update-baseline) ;;
@@ -33,6 +39,8 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift ;;
     --history) hist=$2; shift ;;
     --validation) validation=$2; shift ;;
+    --exe) exe=$2; shift ;;
+    --quick) quick=(--quick) ;;
     *) echo "nightly: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -41,7 +49,7 @@ done
 t0=$(date +%s)
 rm -rf -- "$out/rerun" "$out/ab"
 echo "nightly: running the suite into $out"
-"$exe" run all --out "$out" || echo "nightly: some experiments failed (compare will name what is missing)"
+"$exe" run all ${quick[@]+"${quick[@]}"} --out "$out" || echo "nightly: some experiments failed (compare will name what is missing)"
 abopt=()
 if [ -x "$base/bin/skinbench" ]; then
   echo "nightly: A/B sitting, baseline binary $base/bin/skinbench against $exe"
