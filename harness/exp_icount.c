@@ -167,7 +167,7 @@ static int count_all(const struct skb_run_ctx *ctx, cJSON *kernels, char *msg, s
     return 0;
 }
 
-static int have_valgrind(void)
+__attribute__((unused)) static int have_valgrind(void)
 {
     char *const argv[] = { "valgrind", "--version", NULL };
     char msg[256];
@@ -182,7 +182,10 @@ static int icount_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         cJSON_Delete(root);
         return rc;
     }
-#ifndef SKB_HAVE_CALLGRIND_H
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    int usable = 0;
+    const char *why = "built with a sanitizer (valgrind cannot run it)";
+#elif !defined(SKB_HAVE_CALLGRIND_H)
     int usable = 0;
     const char *why = "built without valgrind/callgrind.h (client requests)";
 #else
