@@ -62,7 +62,9 @@ static void list_datasets(int verbose)
                    wn, "", d.mesh.nverts, d.mesh.ntris, d.mesh.njoints, maxinf, d.nposes);
             /* the rig's influences per vertex (procedural weights: pruned) */
             printf("  %-*s vertices with 1/2/3/4 influences: %d/%d/%d/%d", wn, "", hist[1], hist[2], hist[3], hist[4]);
-            if (d.pruned_below > 0)
+            if (d.rigid)
+                printf(", rigid skinning (one joint per vertex, weight 1)\n");
+            else if (d.pruned_below > 0)
                 printf(", weights below %g pruned\n", d.pruned_below);
             else
                 printf(", weights as given\n");

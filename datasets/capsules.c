@@ -202,3 +202,42 @@ int skb__capsule_body(const struct skb__segment *seg, int nseg, int njoints, int
     free(lay);
     return 0;
 }
+
+/* the joint of vertex v with the largest total weight (a joint may fill
+ * several slots after subdivision merges); ties go to the lower index so
+ * that both sides of a 1/2-1/2 seam choose alike */
+static int rigid_joint(const struct skb_mesh *m, int v)
+{
+    const int *j = m->joint + SKB_MAX_INFLUENCES * v;
+    const skb_real *w = m->weight + SKB_MAX_INFLUENCES * v;
+    int best = j[0];
+    skb_real wbest = -1;
+    for (int a = 0; a < SKB_MAX_INFLUENCES; a++) {
+        skb_real sum = 0;
+        for (int b = 0; b < SKB_MAX_INFLUENCES; b++)
+            if (j[b] == j[a])
+                sum = sum + w[b];
+        if (w[a] > 0 && (sum > wbest || (sum == wbest && j[a] < best))) {
+            wbest = sum;
+            best = j[a];
+        }
+    }
+    return best;
+}
+
+int skb_dataset_make_rigid(struct skb_dataset *d)
+{
+    struct skb_mesh *m = &d->mesh;
+    int changed = 0;
+    for (int v = 0; v < m->nverts; v++) {
+        int jv = rigid_joint(m, v), n = 0;
+        for (int k = 0; k < SKB_MAX_INFLUENCES; k++) {
+            n += m->weight[SKB_MAX_INFLUENCES * v + k] > 0;
+            m->joint[SKB_MAX_INFLUENCES * v + k] = jv;
+            m->weight[SKB_MAX_INFLUENCES * v + k] = k == 0 ? 1 : 0;
+        }
+        changed += n > 1;
+    }
+    d->rigid = 1;
+    return changed;
+}

@@ -88,6 +88,10 @@ static int body_load(const struct skb_dataset_opts *o, struct skb_dataset *d, ch
     for (int j = 0; j < nj; j++) {
         int i = node_of[j], p = mo.parent[i];
         d->mesh.parent[j] = p >= 0 ? joint_of[p] : -1;
+        if (strcmp(mo.names[i], "Neck") == 0) {   /* CMU: moves the Neck -> Neck1 capsule */
+            d->has_neck = 1;
+            d->neck = j;
+        }
         for (int k = 0; k < 3; k++)
             d->mesh.joint_rest[3 * j + k] = mo.rest[16 * i + 4 * k + 3];
     }
@@ -124,6 +128,7 @@ const struct skb_dataset_source skb_dataset_body = {
 /* creature skeleton: spine (10), neck+head (4), tail (8), six legs (5 each),
  * two antennae (2 each) = 56 joints */
 #define CR_JOINTS 56
+#define CR_NECK 10     /* the first neck joint (after the 10 spine joints) */
 
 struct cr_joint { double pos[3]; int parent; double radius; };
 
@@ -142,7 +147,7 @@ static void creature_skeleton(struct cr_joint *j, int *legs_hip, int *n)
     for (int i = 0; i < 10; i++)
         spine[i] = cr_add(j, n, i ? spine[i - 1] : -1, i, 3, 0, 1.0 - 0.02 * fabs(i - 5.0));
     p = spine[9];
-    p = cr_add(j, n, p, 10.2, 3.5, 0, 0.5);
+    p = cr_add(j, n, p, 10.2, 3.5, 0, 0.5);   /* CR_NECK: moves the first neck capsule */
     p = cr_add(j, n, p, 10.8, 4.2, 0, 0.5);
     int head = cr_add(j, n, p, 11.5, 4.6, 0, 0.8);
     cr_add(j, n, head, 12.6, 4.3, 0, 0.45);   /* jaw */
@@ -201,6 +206,8 @@ static int creature_load(const struct skb_dataset_opts *o, struct skb_dataset *d
         d->mesh.parent[i] = jt[i].parent;
         memcpy(d->mesh.joint_rest + 3 * i, jt[i].pos, 3 * sizeof(skb_real));
     }
+    d->has_neck = 1;
+    d->neck = CR_NECK;
     /* walk cycle: tripod gait, travelling waves along spine and tail */
     static const skb_real X[3] = { 1, 0, 0 }, Y[3] = { 0, 1, 0 }, Z[3] = { 0, 0, 1 };
     skb_real local[16 * CR_JOINTS];
@@ -238,4 +245,27 @@ const struct skb_dataset_source skb_dataset_creature = {
     .description = "six-legged 56-joint capsule creature walking (cf. the thesis creature, 6802 v / 56 j)",
     .in_default_set = 1,
     .load = creature_load,
+};
+
+/* the creature with rigid skinning: the thesis's Table 5.3 scaling runs on
+ * the dwarf, which "has only rigid skinning (trivial vertex weights)"
+ * (thesis 6.6); we have no dwarf, so the scaling uses this variant */
+static int creature_rigid_load(const struct skb_dataset_opts *o, struct skb_dataset *d, char *msg, size_t msglen)
+{
+    int rc = creature_load(o, d, msg, msglen);
+    if (rc < 0)
+        return rc;
+    skb_dataset_make_rigid(d);
+    snprintf(d->name, sizeof d->name, "creature_rigid");
+    snprintf(d->source + strlen(d->source), sizeof d->source - strlen(d->source),
+             ", rigid: one joint per vertex (its largest weight)");
+    return 0;
+}
+
+const struct skb_dataset_source skb_dataset_creature_rigid = {
+    .name = "creature_rigid",
+    .kind = "procedural",
+    .description = "the creature with rigid skinning (one joint per vertex, weight 1), as thesis Table 5.3's dwarf",
+    .in_default_set = 0,
+    .load = creature_rigid_load,
 };

@@ -23,6 +23,11 @@ struct skb_dataset {
     char clip[64];             /* animation clip the poses come from ("" if none) */
     double pruned_below;       /* procedural weights: influences below this were
                                   dropped and the rest renormalised (0: none) */
+    int rigid;                 /* every vertex has one joint, weight 1 (rigid
+                                  skinning: skb_dataset_make_rigid) */
+    int has_neck;              /* neck is known: the joint whose twist gives the
+                                  candy-wrapper posture of thesis Fig. 6.4 */
+    int neck;
 };
 
 struct skb_dataset_opts {
@@ -55,6 +60,12 @@ void skb_dataset_pose(const struct skb_dataset *d, int k, struct skb_pose *out);
  * datasets/subdivide.c. */
 int skb_dataset_subdivide(const struct skb_dataset *in, int levels, struct skb_dataset *out,
                           char *msg, size_t msglen);
+
+/* rigid skinning (thesis 6.6: the dwarf of Table 5.3 "has only rigid
+ * skinning"): every vertex keeps only its largest-weight joint (ties: the
+ * lower joint index), with weight 1; the other slots get weight 0.  Sets
+ * d->rigid; returns how many vertices had more than one influence. */
+int skb_dataset_make_rigid(struct skb_dataset *d);
 
 /* pose sets (each replaces d->poses; parent and joint_rest must be filled).
  * random: every joint rotates about its rest position by a random axis and an

@@ -137,6 +137,13 @@ void skb_gpu_mesh_free(struct skb_gpu_mesh *gm)
         glDeleteBuffers(1, &gm->center_buf);
     if (gm->center_tex)
         glDeleteTextures(1, &gm->center_tex);
+    if (gm->qb_vbo)
+        glDeleteBuffers(1, &gm->qb_vbo);
+    if (gm->qb_buf)
+        glDeleteBuffers(1, &gm->qb_buf);
+    if (gm->qb_tex)
+        glDeleteTextures(1, &gm->qb_tex);
+    skb_skin_fini(&gm->qb);
     skb_skin_fini(&gm->sb);
     memset(gm, 0, sizeof *gm);
 }
@@ -246,7 +253,7 @@ int skb_gpu_pack_joints(const struct skb_gpu_shader *s, const struct skb_mesh *m
     }
     for (int j = 0; j < nj; j++) {
         float *o = out + stride * j;
-        if (s->layout == SKB_GPU_LAYOUT_QT || s->layout == SKB_GPU_LAYOUT_QT_SB) {
+        if (s->layout == SKB_GPU_LAYOUT_QT || s->layout == SKB_GPU_LAYOUT_QT_SB || s->layout == SKB_GPU_LAYOUT_QT_QB) {
             /* rotation quaternion and the translation of C_j */
             put_quat(&q[j].r, o);
             for (int k = 0; k < 3; k++)
@@ -457,6 +464,141 @@ int skb_gpu_sb_centers(struct skb_gpu_mesh *gm, const struct skb_mesh *m, const 
     return gl_failed("uploading SB centres", msg, msglen);
 }
 
+/* ---- QB: Hejl's centres are joints (DQ paper 2.3), so sum_i w_i C_i c
+ * reads C_i c per (joint, centre joint) pair, computed once per pose by the
+ * CPU method qb's prepare (methods/qb.c); the shader only weights the
+ * texels (qb.glsl).  Texels: the pairs, then 4 per vertex whose centre is
+ * not a joint (C_i c of each of its slots, per pose). */
+
+/* the texel of vertex v's upload slot k; *extra counts the vertices with
+ * their own texels so far */
+static int qb_slot_texel(const struct skb_mesh *m, const void *state, int v, const int order[SKB_MAX_INFLUENCES],
+                         int k, int npairs, int extra)
+{
+    int e = skb__qb_slot_pair(m, state, v, order[k]);
+    return e >= 0 ? e : npairs + SKB_MAX_INFLUENCES * extra + k;
+}
+
+/* first use of QB on this mesh: bind the CPU method qb (it finds the
+ * pairs), upload each vertex slot's texel as attribute 7, make the texture
+ * buffer */
+static int qb_bind(struct skb_gpu_mesh *gm, const struct skb_mesh *m, char *msg, size_t msglen)
+{
+    const struct skb_method *qb = skb_method_find("qb");
+    GLint max_texels = 0;
+    int rc, pv = 0;
+    if (!qb) {
+        snprintf(msg, msglen, "gpu: CPU method 'qb' is not in the registry");
+        return SKB_EINVAL;
+    }
+    if ((rc = skb_skin_init(&gm->qb, qb, m, msg, msglen)) < 0)
+        return rc;
+    gm->qb_npairs = skb__qb_pairs(m, gm->qb.state, &pv);
+    gm->qb_texels = gm->qb_npairs + SKB_MAX_INFLUENCES * (m->nverts - pv) + 1;
+    glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &max_texels);
+    if (gm->qb_texels > max_texels) {
+        snprintf(msg, msglen, "gpu: QB needs %d texels, the renderer's texture buffers hold %d", gm->qb_texels,
+                 max_texels);
+        return SKB_ENOTSUP;
+    }
+    GLint *tx = (GLint *)malloc(sizeof(GLint) * SKB_MAX_INFLUENCES * (size_t)m->nverts + 1);
+    if (!tx) {
+        snprintf(msg, msglen, "gpu: out of memory for QB pairs");
+        return SKB_ENOMEM;
+    }
+    for (int v = 0, extra = 0; v < m->nverts; v++) {
+        int order[SKB_MAX_INFLUENCES];
+        upload_order(m, v, order);
+        for (int k = 0; k < SKB_MAX_INFLUENCES; k++)
+            tx[SKB_MAX_INFLUENCES * v + k] = qb_slot_texel(m, gm->qb.state, v, order, k, gm->qb_npairs, extra);
+        extra += skb__qb_slot_pair(m, gm->qb.state, v, 0) < 0;
+    }
+    glBindVertexArray(gm->vao);
+    if (!gm->qb_vbo)
+        glGenBuffers(1, &gm->qb_vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, gm->qb_vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(sizeof(GLint) * SKB_MAX_INFLUENCES * (size_t)m->nverts), tx,
+                 GL_STATIC_DRAW);
+    glVertexAttribIPointer(7, 4, GL_INT, 0, NULL);
+    glEnableVertexAttribArray(7);
+    glBindVertexArray(0);
+    free(tx);
+    if (!gm->qb_buf)
+        glGenBuffers(1, &gm->qb_buf);
+    glBindBuffer(GL_TEXTURE_BUFFER, gm->qb_buf);
+    glBufferData(GL_TEXTURE_BUFFER, (GLsizeiptr)(sizeof(float) * 4 * (size_t)gm->qb_texels), NULL, GL_DYNAMIC_DRAW);
+    if (!gm->qb_tex)
+        glGenTextures(1, &gm->qb_tex);
+    glBindTexture(GL_TEXTURE_BUFFER, gm->qb_tex);
+    glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, gm->qb_buf);
+    glBindTexture(GL_TEXTURE_BUFFER, 0);
+    return gl_failed("making the QB pair buffers", msg, msglen);
+}
+
+/* one pose's texels: qb's prepare (the pairs), then the own-centre slots */
+static int qb_texels(struct skb_gpu_mesh *gm, const struct skb_mesh *m, const struct skb_pose *p, float *c)
+{
+    struct skb_params prm;
+    int rc;
+    skb_params_default(&prm);
+    if ((rc = gm->qb.m->prepare(m, p, &prm, gm->qb.state)) < 0)
+        return rc;
+    const skb_real *pt = skb__qb_pair_points(m, gm->qb.state);
+    for (int e = 0; e < gm->qb_npairs; e++)
+        put_vec3(pt + 3 * e, c + 4 * e);
+    for (int v = 0, extra = 0; v < m->nverts; v++) {
+        int order[SKB_MAX_INFLUENCES];
+        if (skb__qb_slot_pair(m, gm->qb.state, v, 0) >= 0)
+            continue;
+        upload_order(m, v, order);
+        for (int k = 0; k < SKB_MAX_INFLUENCES; k++) {
+            skb_real u[3];
+            skb_mat4_apply(p->mats + 16 * m->joint[SKB_MAX_INFLUENCES * v + order[k]], m->center + 3 * v, u);
+            put_vec3(u, c + 4 * (gm->qb_npairs + SKB_MAX_INFLUENCES * extra + k));
+        }
+        extra++;
+    }
+    return 0;
+}
+
+int skb_gpu_qb_pairs(struct skb_gpu_mesh *gm, const struct skb_mesh *m, const struct skb_pose *p,
+                     char *msg, size_t msglen)
+{
+    int rc;
+    if (p->njoints != m->njoints || m->nverts != gm->nverts) {
+        snprintf(msg, msglen, "gpu: QB pairs: pose has %d joints, mesh %d", p->njoints, m->njoints);
+        return SKB_EINVAL;
+    }
+    if (!gm->qb.state && (rc = qb_bind(gm, m, msg, msglen)) < 0) {
+        skb_skin_fini(&gm->qb);   /* the next call tries again */
+        return rc;
+    }
+    float *c = (float *)calloc(4 * (size_t)gm->qb_texels, sizeof(float));
+    if (!c) {
+        snprintf(msg, msglen, "gpu: out of memory for QB pairs");
+        return SKB_ENOMEM;
+    }
+    if ((rc = qb_texels(gm, m, p, c)) < 0) {
+        free(c);
+        snprintf(msg, msglen, "gpu: QB pairs: qb prepare: %s", skb_strerror(rc));
+        return rc;
+    }
+    glBindBuffer(GL_TEXTURE_BUFFER, gm->qb_buf);
+    glBufferSubData(GL_TEXTURE_BUFFER, 0, (GLsizeiptr)(sizeof(float) * 4 * (size_t)gm->qb_texels), c);
+    free(c);
+    return gl_failed("uploading QB pairs", msg, msglen);
+}
+
+int skb_gpu_pose_data(const struct skb_gpu_shader *s, struct skb_gpu_mesh *gm, const struct skb_mesh *m,
+                      const struct skb_pose *p, double *sb_cpu_ms, char *msg, size_t msglen)
+{
+    if (s->layout == SKB_GPU_LAYOUT_QT_SB)
+        return skb_gpu_sb_centers(gm, m, p, sb_cpu_ms, msg, msglen);
+    if (s->layout == SKB_GPU_LAYOUT_QT_QB)
+        return skb_gpu_qb_pairs(gm, m, p, msg, msglen);
+    return 0;
+}
+
 static void tf_pass(struct skb_gpu_program *p, struct skb_gpu_mesh *gm)
 {
     size_t bytes = sizeof(float) * 3 * (size_t)gm->nverts;
@@ -476,6 +618,10 @@ void skb__gpu_bind_joints(struct skb_gpu_program *p, struct skb_gpu_mesh *gm, co
     if (p->s->layout == SKB_GPU_LAYOUT_QT_SB) {
         glActiveTexture(GL_TEXTURE0);   /* sb.glsl: u_sb at binding 0 */
         glBindTexture(GL_TEXTURE_BUFFER, gm->center_tex);
+    }
+    if (p->s->layout == SKB_GPU_LAYOUT_QT_QB) {
+        glActiveTexture(GL_TEXTURE0);   /* qb.glsl: u_qb at binding 0 */
+        glBindTexture(GL_TEXTURE_BUFFER, gm->qb_tex);
     }
 }
 
@@ -551,8 +697,7 @@ int skb_gpu_verify(struct skb_gpu_program *p, struct skb_gpu_mesh *gm, const str
     for (int k = 0; k < nposes; k++) {
         char cmsg[256];
         if ((rc = skb_gpu_pack_joints(p->s, m, &poses[k], joints, msg, msglen)) < 0
-            || (p->s->layout == SKB_GPU_LAYOUT_QT_SB
-                && (rc = skb_gpu_sb_centers(gm, m, &poses[k], NULL, msg, msglen)) < 0)
+            || (rc = skb_gpu_pose_data(p->s, gm, m, &poses[k], NULL, msg, msglen)) < 0
             || (rc = skb_gpu_skin(p, gm, joints, gpos, gpos + 3 * nv, msg, msglen)) < 0)
             goto done;
         if ((rc = skb_skin_pose(&sk, &poses[k], &prm, cpos, cpos + 3 * nv, cmsg, sizeof cmsg)) < 0) {

@@ -51,8 +51,10 @@ enum skb_gpu_layout {
     SKB_GPU_LAYOUT_DQ,         /* dual quaternion (x,y,z,w)+(x,y,z,w) [8] */
     SKB_GPU_LAYOUT_DQ_SCALE,   /* dual quaternion + 3x4 scale/shear rows [20] */
     SKB_GPU_LAYOUT_LOG,        /* rigid log: rotation vector omega, 0, v, 0 [8] */
-    SKB_GPU_LAYOUT_QT_SB       /* quaternion + translation [8], and per pose the SB
+    SKB_GPU_LAYOUT_QT_SB,      /* quaternion + translation [8], and per pose the SB
                                   centre of every joint set (skb_gpu_sb_centers) */
+    SKB_GPU_LAYOUT_QT_QB       /* quaternion + translation [8], and per pose QB's
+                                  C_i c per (joint, centre joint) pair (skb_gpu_qb_pairs) */
 };
 
 /* one GPU shader: the table in gpu/shader_table.c is the one list */
@@ -122,6 +124,12 @@ struct skb_gpu_mesh {
     struct skb_skinner sb;
     unsigned set_vbo, center_buf, center_tex;
     int nsets;
+    /* QB (SKB_GPU_LAYOUT_QT_QB), made by the first skb_gpu_qb_pairs: the CPU
+     * method qb bound to the mesh (its pairs), per vertex slot the texel of
+     * its C_i c (attribute 7) and a texture buffer of those texels */
+    struct skb_skinner qb;
+    unsigned qb_vbo, qb_buf, qb_tex;
+    int qb_texels, qb_npairs;
 };
 int skb_gpu_mesh_upload(const struct skb_mesh *m, struct skb_gpu_mesh *gm, char *msg, size_t msglen);
 void skb_gpu_mesh_free(struct skb_gpu_mesh *gm);
@@ -143,6 +151,18 @@ int skb_gpu_pack_joints(const struct skb_gpu_shader *s, const struct skb_mesh *m
  * texture-buffer size. */
 int skb_gpu_sb_centers(struct skb_gpu_mesh *gm, const struct skb_mesh *m, const struct skb_pose *p,
                        double *cpu_ms, char *msg, size_t msglen);
+/* QB's per-pose pair values (Hejl's centre is a joint: C_i c once per
+ * (joint, centre joint) pair, by the CPU method qb's own prepare; a vertex
+ * whose centre is no joint gets its own C_i c per slot), uploaded to gm's QB
+ * texture buffer for shaders of layout SKB_GPU_LAYOUT_QT_QB; the first call
+ * binds qb to m (which must outlive gm) and uploads the per-slot texels.
+ * SKB_ENOTSUP when the texels exceed the renderer's texture-buffer size. */
+int skb_gpu_qb_pairs(struct skb_gpu_mesh *gm, const struct skb_mesh *m, const struct skb_pose *p,
+                     char *msg, size_t msglen);
+/* the per-pose CPU data a shader's layout reads (SB centres, QB pairs; none
+ * for the others); sb_cpu_ms as skb_gpu_sb_centers's cpu_ms */
+int skb_gpu_pose_data(const struct skb_gpu_shader *s, struct skb_gpu_mesh *gm, const struct skb_mesh *m,
+                      const struct skb_pose *p, double *sb_cpu_ms, char *msg, size_t msglen);
 /* internal to gpu/: upload one pose's joint data to p's uniform block and
  * bind it, and gm's SB centres where p's layout takes them */
 void skb__gpu_bind_joints(struct skb_gpu_program *p, struct skb_gpu_mesh *gm, const float *joints);

@@ -23,7 +23,8 @@
 #include "skb_sphere_cd.h"
 #include "skb_fcl_peer.h"
 
-#define SCALING_MODEL "creature"        /* quick variant: 4160 triangles at level 0 */
+#define SCALING_MODEL "creature_rigid"  /* quick variant: 4160 triangles at level 0; rigid like the dwarf */
+#define SCALING_MODEL_SKINNED "creature" /* the same model skinned: a context series */
 #define SCALING_LEVELS 4                /* 0..3, thesis Table 5.3 */
 #define SCALING_LEVELS_QUICK 3
 #define REPEATS 3                       /* each timed query is the best of this many */
@@ -243,10 +244,12 @@ static int both_modes(struct scene *s, int cdmode, const struct skb_params *prm,
 }
 
 /* the farthest rotation centre a method with centres (SB, thesis 3.1)
- * solves in each of the model's poses, in units of the rest model's reach
- * from the origin: out[0] the largest over the poses, out[1] the median.
- * Alg. 6.1's SBS sphere grows with |c - r_c|, so these measure why SBS
- * refits can be loose.  Returns -1 when the method reports no centres. */
+ * uses in each of the model's poses (trivial sets: the joint; others: the
+ * bounded least-squares centre, methods/sb.c), in units of the rest model's
+ * reach from the origin: out[0] the largest over the poses, out[1] the
+ * median.  Recorded beside the times as a fact of the run (an SBS sphere's
+ * size depends on its distance to the centre, thesis 6.3).  Returns -1 when
+ * the method reports no centres. */
 static int centre_reach(const struct skb_method *me, const struct skb_dataset *d, const struct skb_params *prm,
                         double out[2])
 {
@@ -331,20 +334,67 @@ static int find_contact(struct scene *s, const struct skb_dataset *d, int k, con
     return 0;
 }
 
-static int scaling(const struct skb_run_ctx *ctx, const struct skb_method *lbs, cJSON *root, char *msg, size_t msglen)
+/* one level of a scaling series: both placements, each both ways (and FCL) */
+static int scaling_level(const struct skb_run_ctx *ctx, struct scene *s, const struct skb_dataset *d, int L, int k,
+                         double contact, double rad, int rep, cJSON *lv, char *msg, size_t msglen)
+{
+    const double offs[2] = { contact - COLLIDE_DEPTH, contact + FREE_GAP };
+    const char *names[2] = { "colliding", "collision_free" };
+    int rc = 0;
+    for (int c = 0; c < 2 && rc == 0; c++) {
+        struct frame_result od, bu;
+        scene_place(s, 0, d, k, 0, 0);
+        scene_place(s, 1, d, k, offs[c] * rad, SKB_PI);
+        if ((rc = both_modes(s, SKB_CD_FULL, &ctx->params, rep, &od, &bu, names[c], msg, msglen)) < 0)
+            break;
+        double fms = 0;
+        long fpairs = -1;
+        if (s->fcl && (rc = fcl_frame(s, SKB_CD_FULL, &ctx->params, rep, &fms, &fpairs, msg, msglen)) < 0)
+            break;
+        if (c == 0) {
+            /* the flat keys: the colliding placement (Table 5.3) */
+            cJSON_AddNumberToObject(lv, "collisions", od.pairs);
+            add_result(lv, &od, &bu, 1);
+        }
+        cJSON *cc = cJSON_AddObjectToObject(lv, names[c]);
+        skb_json_add_number(cc, "offset_root_radii", offs[c]);
+        add_result(cc, &od, &bu, 1);
+        if (s->fcl) {
+            skb_json_add_number(cc, "fcl_ms", fms);
+            cJSON_AddNumberToObject(cc, "fcl_pairs", fpairs);
+            if (c == 0) {
+                skb_json_add_number(lv, "fcl_ms", fms);
+                cJSON_AddNumberToObject(lv, "fcl_pairs", fpairs);
+            }
+        }
+        skb_run_progress(ctx, "cd", "%s level %d (%d triangles, %d spheres) %s: %ld pairs, on demand %.3f ms "
+                         "(%ld S-S), bottom-up %.3f ms (%ld S-S), speed-up %.1f", d->name, L,
+                         d->mesh.ntris, s->tree->nnodes, names[c], od.pairs, od.ms, od.sphere_tests, bu.ms,
+                         bu.sphere_tests, od.ms > 0 ? bu.ms / od.ms : 0);
+    }
+    return rc;
+}
+
+/* one scaling series of model (rigid: re-made rigid after each subdivision,
+ * whose edge midpoints mix the weights of both ends) into arr; the setup
+ * (pose, first contact) into info */
+static int scaling_series(const struct skb_run_ctx *ctx, const struct skb_method *lbs, const char *model,
+                          cJSON *arr, cJSON *info, char *msg, size_t msglen)
 {
     struct skb_dataset_opts o = { ctx->seed, 1, 0 };
     struct skb_dataset base;
     int rc, levels = ctx->quick ? SCALING_LEVELS_QUICK : SCALING_LEVELS, rep = ctx->quick ? REPEATS_QUICK : REPEATS;
     char sub[512];
-    if ((rc = skb_dataset_load(SCALING_MODEL, &o, &base, sub, sizeof sub)) < 0) {
-        snprintf(msg, msglen, "cd: dataset %s: %s", SCALING_MODEL, sub);
+    if ((rc = skb_dataset_load(model, &o, &base, sub, sizeof sub)) < 0) {
+        snprintf(msg, msglen, "cd: dataset %s: %s", model, sub);
         return rc;
     }
     int k = skb_pose_strongest(&base.mesh, base.poses, base.nposes);
-    cJSON *arr = cJSON_AddArrayToObject(root, "scaling");
-    cJSON *info = cJSON_AddObjectToObject(root, "scaling_setup");
-    cJSON_AddStringToObject(info, "model", SCALING_MODEL);
+    cJSON_AddStringToObject(info, "model", model);
+    cJSON_AddStringToObject(info, "skinning", base.rigid ? "rigid (one joint per vertex, weight 1; thesis 6.6: "
+                            "the dwarf of Table 5.3 has only rigid skinning)"
+                            : "skinned (pruned distance weights, up to 4 joints per vertex)");
+    cJSON_AddBoolToObject(info, "rigid", base.rigid != 0);
     cJSON_AddStringToObject(info, "method", lbs->name);
     cJSON_AddNumberToObject(info, "pose", k);
     double contact = 0, rad = 0;
@@ -353,11 +403,13 @@ static int scaling(const struct skb_run_ctx *ctx, const struct skb_method *lbs, 
         struct skb_sphere_tree t;
         struct scene s;
         if ((rc = skb_dataset_subdivide(&base, L, &d, sub, sizeof sub)) < 0) {
-            snprintf(msg, msglen, "cd: subdivide %s to level %d: %s", SCALING_MODEL, L, sub);
+            snprintf(msg, msglen, "cd: subdivide %s to level %d: %s", model, L, sub);
             break;
         }
+        if (base.rigid)
+            skb_dataset_make_rigid(&d);
         if ((rc = skb_sphere_tree_build(&d.mesh, SKB_TREE_COLLAPSE_C, &t, sub, sizeof sub)) < 0) {
-            snprintf(msg, msglen, "cd: %s level %d: %s", SCALING_MODEL, L, sub);
+            snprintf(msg, msglen, "cd: %s level %d: %s", model, L, sub);
             skb_dataset_free(&d);
             break;
         }
@@ -369,44 +421,14 @@ static int scaling(const struct skb_run_ctx *ctx, const struct skb_method *lbs, 
                 skb_json_add_number(info, "contact_offset_root_radii", contact);
                 skb_json_add_number(info, "root_radius", rad);
             }
-            const double offs[2] = { contact - COLLIDE_DEPTH, contact + FREE_GAP };
-            const char *names[2] = { "colliding", "collision_free" };
             cJSON *lv = cJSON_CreateObject();
             cJSON_AddNumberToObject(lv, "level", L);
             cJSON_AddNumberToObject(lv, "triangles", d.mesh.ntris);
             cJSON_AddNumberToObject(lv, "vertices", d.mesh.nverts);
             cJSON_AddNumberToObject(lv, "spheres", t.nnodes);
-            for (int c = 0; c < 2 && rc == 0; c++) {
-                struct frame_result od, bu;
-                scene_place(&s, 0, &d, k, 0, 0);
-                scene_place(&s, 1, &d, k, offs[c] * rad, SKB_PI);
-                if ((rc = both_modes(&s, SKB_CD_FULL, &ctx->params, rep, &od, &bu, names[c], msg, msglen)) < 0)
-                    break;
-                double fms = 0;
-                long fpairs = -1;
-                if (s.fcl && (rc = fcl_frame(&s, SKB_CD_FULL, &ctx->params, rep, &fms, &fpairs, msg, msglen)) < 0)
-                    break;
-                if (c == 0) {
-                    /* the flat keys: the colliding placement (Table 5.3) */
-                    cJSON_AddNumberToObject(lv, "collisions", od.pairs);
-                    add_result(lv, &od, &bu, 1);
-                }
-                cJSON *cc = cJSON_AddObjectToObject(lv, names[c]);
-                skb_json_add_number(cc, "offset_root_radii", offs[c]);
-                add_result(cc, &od, &bu, 1);
-                if (s.fcl) {
-                    skb_json_add_number(cc, "fcl_ms", fms);
-                    cJSON_AddNumberToObject(cc, "fcl_pairs", fpairs);
-                    if (c == 0) {
-                        skb_json_add_number(lv, "fcl_ms", fms);
-                        cJSON_AddNumberToObject(lv, "fcl_pairs", fpairs);
-                    }
-                }
-                skb_run_progress(ctx, "cd", "level %d (%d triangles, %d spheres) %s: %ld pairs, on demand %.3f ms "
-                                 "(%ld S-S), bottom-up %.3f ms (%ld S-S), speed-up %.1f", L, d.mesh.ntris, t.nnodes,
-                                 names[c], od.pairs, od.ms, od.sphere_tests, bu.ms, bu.sphere_tests,
-                                 od.ms > 0 ? bu.ms / od.ms : 0);
-            }
+            cJSON_AddBoolToObject(lv, "rigid", d.rigid != 0);
+            if (rc == 0)
+                rc = scaling_level(ctx, &s, &d, L, k, contact, rad, rep, lv, msg, msglen);
             cJSON_AddItemToArray(arr, lv);
         }
         scene_fini(&s);
@@ -414,6 +436,18 @@ static int scaling(const struct skb_run_ctx *ctx, const struct skb_method *lbs, 
         skb_dataset_free(&d);
     }
     skb_dataset_free(&base);
+    return rc;
+}
+
+/* thesis Table 5.3 on the rigid variant (its dwarf is rigidly skinned);
+ * the skinned creature's series stays beside it as context */
+static int scaling(const struct skb_run_ctx *ctx, const struct skb_method *lbs, cJSON *root, char *msg, size_t msglen)
+{
+    int rc = scaling_series(ctx, lbs, SCALING_MODEL, cJSON_AddArrayToObject(root, "scaling"),
+                            cJSON_AddObjectToObject(root, "scaling_setup"), msg, msglen);
+    if (rc == 0)
+        rc = scaling_series(ctx, lbs, SCALING_MODEL_SKINNED, cJSON_AddArrayToObject(root, "scaling_skinned"),
+                            cJSON_AddObjectToObject(root, "scaling_skinned_setup"), msg, msglen);
     return rc;
 }
 

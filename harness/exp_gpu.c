@@ -112,9 +112,7 @@ static void record_check(struct gpu_run *r, int i, cJSON *v, const struct skb_gp
 static int sb_centers(const struct skb_gpu_shader *s, struct skb_gpu_mesh *gm, const struct skb_mesh *m,
                       const struct skb_pose *p, double *cpu_ms, char *msg, size_t msglen)
 {
-    if (s->layout != SKB_GPU_LAYOUT_QT_SB)
-        return 0;
-    return skb_gpu_sb_centers(gm, m, p, cpu_ms, msg, msglen);
+    return skb_gpu_pose_data(s, gm, m, p, cpu_ms, msg, msglen);   /* SB centres, QB pairs */
 }
 
 /* every shader on one dataset: verification on the sampled poses, then
@@ -212,6 +210,11 @@ static int run_dataset(struct gpu_run *r, const struct skb_dataset *d, char *msg
         if (!joints[i])
             continue;
         double ms = skb_sorted_median(t + i * reps, reps);
+        if (r->sh[i]->layout == SKB_GPU_LAYOUT_QT_QB) {   /* the per-pose C_i c texels it reads */
+            char key[96];
+            snprintf(key, sizeof key, "%s_pairs", r->sh[i]->name);
+            cJSON_AddNumberToObject(object_at(r->root, key), d->name, gm.qb_npairs);
+        }
         if (r->sh[i]->layout == SKB_GPU_LAYOUT_QT_SB) {
             char key[96];
             snprintf(key, sizeof key, "%s_cpu_center_ms", r->sh[i]->name);
@@ -501,6 +504,11 @@ static int gpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         "per-set block (frame, relative quaternions, C_k r_c) in double; \"ms\" times the GPU draws only, like "
         "every shader here (none includes its per-pose CPU conversion); \"sb_cpu_center_ms\" is that CPU time per "
         "pose (median over the timing repetitions), the upload not included"),
+    cJSON_AddStringToObject(root, "qb_pairs_note",
+        "qb, qb_pivot: Hejl's rotation centre is a joint (DQ paper 2.3), so C_i c is one value per (influence joint, "
+        "centre joint) pair; the CPU method qb's prepare computes each once per pose in double and the shaders read "
+        "them from a texture buffer (\"<shader>_pairs\" per dataset) instead of rotating c by every q_i; like every "
+        "shader's per-pose CPU conversion, not in \"ms\"");
     r->images = cJSON_AddArrayToObject(root, "images");
     r->notes = cJSON_AddArrayToObject(root, "notes");
     struct skb_dataset_opts o = { .seed = ctx->seed, .quick = ctx->quick, .subdivide = 0 };

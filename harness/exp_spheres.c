@@ -3,8 +3,10 @@
  * Table 1): reference spheres, every method's on-demand refit (each method
  * with a refit hook appears on its own), bottom-up refitting and "best"
  * (exact minimal spheres of the deformed vertices), on the creature-like and
- * human datasets in their strongest pose; the tree statistics of thesis 5.4
- * and the refit time per sphere over all spheres (thesis 5.4, 6.6). */
+ * human datasets, in one posture per paper table: Table 5.2's animated walk
+ * posture (the clip's strongest pose) and Table 6.1's, the same pose with the
+ * neck twisted (thesis Fig. 6.4); the tree statistics of thesis 5.4 and the
+ * refit time per sphere over all spheres (thesis 5.4, 6.6). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +23,10 @@ static const char *const sphere_datasets[] = { "creature", "bcn_human", "body", 
 static const char *const sphere_datasets_quick[] = { "creature", NULL };
 #define REFIT_TIME_MIN_S 0.2     /* time each all-spheres refit for at least this long */
 #define REFIT_TIME_MIN_S_QUICK 0.02
+/* Table 6.1's neck twist: the thesis shows a visible candy wrapper in the neck
+ * (Fig. 6.4) but gives no angle; a quarter turn makes LBS lose 1 - cos 45deg
+ * = 29 % of the radius at a half/half vertex, a clearly visible wrapper */
+#define NECK_TWIST_DEG 90.0
 
 /* {min, avg, max} of the radii of level L (radius 4 numbers apart) */
 static cJSON *level_stats(const struct skb_sphere_tree *t, const double *s, int level)
@@ -127,6 +133,185 @@ struct column {
     double *s;         /* 4 per node */
 };
 
+/* one posture's columns: reference, each refit method's on-demand refit,
+ * then bottom-up and best on each method's deformation.  "bottom_up" and
+ * "best" of the posture are those of the method `bb` (the thesis's
+ * bottom-up/best columns are LBS's in Table 5.2, SBS's in Table 6.1), else of
+ * the first refit method.  refit_time: where the all-spheres refit times go
+ * (NULL: not timed). */
+struct posture_out {
+    cJSON *levels;
+    const char *bb_key;
+};
+
+static int posture_columns(const struct skb_run_ctx *ctx, const struct skb_dataset *d, const struct skb_sphere_tree *t,
+                           const struct skb_pose *pose, const char *bb, cJSON *refit_time, struct posture_out *out,
+                           char *msg, size_t msglen)
+{
+    const char *name = d->name;
+    char sub[512];
+    int nm = 0, ncol = 0, rc = 0, bbi = 0;
+    struct column col[3 * 16 + 1];
+    const char *bu_key[16];
+    double *bu_s[16], *best_s[16];
+    double *ref = malloc(sizeof(double) * 4 * t->nnodes);
+    if (!ref) {
+        snprintf(msg, msglen, "spheres: out of memory");
+        return SKB_ENOMEM;
+    }
+    for (int k = 0; k < t->nnodes; k++)
+        memcpy(ref + 4 * k, t->node[k].s, 4 * sizeof(double));
+    col[ncol].key = "reference";
+    col[ncol++].s = ref;
+    for (int i = 0; skb_methods[i] && nm < 16; i++) {
+        const struct skb_method *m = skb_methods[i];
+        struct skb_sbody b;
+        if (!m->refit || !skb_run_wants_method(ctx, m))
+            continue;
+        if ((rc = skb_sbody_init(&b, &d->mesh, m, t, sub, sizeof sub)) < 0
+            || (rc = skb_sbody_pose(&b, pose, &ctx->params, SKB_REFIT_ON_DEMAND, sub, sizeof sub)) < 0) {
+            snprintf(msg, msglen, "%s on %s: %s", m->name, name, sub);
+            goto fail;
+        }
+        double *od = malloc(sizeof(double) * 4 * t->nnodes), *bu = malloc(sizeof(double) * 4 * t->nnodes),
+               *be = malloc(sizeof(double) * 4 * t->nnodes);
+        /* refit every sphere, timed; repeated until long enough to time */
+        double tmin = !refit_time ? 0 : ctx->quick ? REFIT_TIME_MIN_S_QUICK : REFIT_TIME_MIN_S, el = 0;
+        long reps = 0;
+        double t0 = skb_clock_s();
+        do {
+            if ((rc = skb_sbody_refit_all(&b, od)) < 0) {
+                snprintf(msg, msglen, "%s on %s: refit failed: %s", m->name, name, skb_strerror(rc));
+                skb_sbody_fini(&b);
+                free(od); free(bu); free(be);
+                goto fail;
+            }
+            reps++;
+            el = skb_clock_s() - t0;
+        } while (el < tmin);
+        /* the bottom-up refit of the same deformation, timed the same way
+         * (skinning every vertex is part of it) */
+        double el_bu = 0;
+        long reps_bu = 0;
+        t0 = skb_clock_s();
+        do {
+            skb_sbody_skin_all(&b);
+            skb_sphere_tree_refit_bottom_up(t, d->mesh.tris, b.pos, bu);
+            reps_bu++;
+            el_bu = skb_clock_s() - t0;
+        } while (el_bu < tmin);
+        if ((rc = skb_sphere_tree_best(t, b.pos, be)) < 0) {
+            snprintf(msg, msglen, "%s on %s: best spheres: %s", m->name, name, skb_strerror(rc));
+            skb_sbody_fini(&b);
+            free(od); free(bu); free(be);
+            goto fail;
+        }
+        /* the output check: every deformed vertex is inside its sphere */
+        long esc = skb_spheres_escapes(t, b.pos, od);
+        long esc_bu = skb_spheres_escapes(t, b.pos, bu);
+        skb_sbody_fini(&b);
+        if (esc || esc_bu) {
+            snprintf(msg, msglen, "%s on %s: %ld vertices outside the on-demand spheres, %ld outside bottom-up",
+                     m->name, name, esc, esc_bu);
+            free(od); free(bu); free(be);
+            rc = SKB_ENUMERIC;
+            goto fail;
+        }
+        if (refit_time) {
+            cJSON *rt = cJSON_AddObjectToObject(refit_time, skb_refit_key(m));
+            skb_json_add_number(rt, "on_demand_us_per_sphere", 1e6 * el / ((double)reps * t->nnodes));
+            skb_json_add_number(rt, "bottom_up_us_per_sphere", 1e6 * el_bu / ((double)reps_bu * t->nnodes));
+            cJSON_AddNumberToObject(rt, "spheres", t->nnodes);
+            cJSON_AddNumberToObject(rt, "repetitions", reps);
+            skb_run_progress(ctx, "spheres", "  %s: %.3f us per sphere on demand, %.3f bottom-up", m->name,
+                             1e6 * el / ((double)reps * t->nnodes), 1e6 * el_bu / ((double)reps_bu * t->nnodes));
+        }
+        col[ncol].key = skb_refit_key(m);
+        col[ncol++].s = od;
+        bu_key[nm] = skb_refit_key(m);
+        bu_s[nm] = bu;
+        best_s[nm] = be;
+        if (bb && strcmp(bb, m->name) == 0)
+            bbi = nm;
+        nm++;
+    }
+    if (nm == 0) {
+        snprintf(msg, msglen, "no selected method has a refit hook");
+        rc = SKB_EINVAL;
+        goto fail;
+    }
+    out->levels = cJSON_CreateArray();
+    out->bb_key = bu_key[bbi];
+    for (int L = 1; L <= t->depth; L++) {
+        cJSON *lv = cJSON_CreateObject();
+        int n = 0;
+        for (int k = 0; k < t->nnodes; k++)
+            n += t->node[k].level == L;
+        cJSON_AddNumberToObject(lv, "level", L);
+        cJSON_AddNumberToObject(lv, "spheres", n);
+        for (int c = 0; c < ncol; c++)
+            cJSON_AddItemToObject(lv, col[c].key, level_stats(t, col[c].s, L));
+        cJSON_AddItemToObject(lv, "bottom_up", level_stats(t, bu_s[bbi], L));
+        cJSON_AddItemToObject(lv, "best", level_stats(t, best_s[bbi], L));
+        cJSON *bbo = cJSON_AddObjectToObject(lv, "bottom_up_by_method"), *eb = cJSON_AddObjectToObject(lv, "best_by_method");
+        for (int i = 0; i < nm; i++) {
+            cJSON_AddItemToObject(bbo, bu_key[i], level_stats(t, bu_s[i], L));
+            cJSON_AddItemToObject(eb, bu_key[i], level_stats(t, best_s[i], L));
+        }
+        cJSON_AddItemToArray(out->levels, lv);
+    }
+    rc = 0;
+fail:
+    for (int c = 0; c < ncol; c++)
+        free(col[c].s);
+    for (int i = 0; i < nm; i++) {
+        free(bu_s[i]);
+        free(best_s[i]);
+    }
+    return rc;
+}
+
+/* Table 6.1's posture (thesis Fig. 6.4 / 002 Fig. 5: the animated posture
+ * with "the candy wrapper artifact in the neck"): the walk pose with the
+ * neck joint twisted by `angle` about its rest bone axis (neck -> its first
+ * child), the twist carried by the whole subtree: C'_j = (C_n T C_n^-1) C_j
+ * for every j below and at the neck n.  mats: the pose, overwritten. */
+static void twist_neck(const struct skb_dataset *d, double angle, skb_real *mats)
+{
+    const struct skb_mesh *m = &d->mesh;
+    int n = d->neck, child = -1;
+    for (int j = 0; j < m->njoints && child < 0; j++)
+        if (m->parent[j] == n)
+            child = j;
+    skb_real axis[3], c[3], rot[9], tr[3], T[16], inv[16], tmp[16], W[16], out[16];
+    double len = 0;
+    for (int k = 0; k < 3; k++) {
+        c[k] = m->joint_rest[3 * n + k];
+        axis[k] = child >= 0 ? m->joint_rest[3 * child + k] - c[k] : (k == 0);
+        len += axis[k] * axis[k];
+    }
+    for (int k = 0; k < 3; k++)
+        axis[k] = len > 0 ? axis[k] / sqrt(len) : (k == 0);
+    struct skb_quat q;
+    skb_quat_from_axis_angle(axis, angle, &q);
+    skb_quat_to_mat3(&q, rot);
+    for (int k = 0; k < 3; k++)   /* x -> R (x - c) + c */
+        tr[k] = c[k] - (rot[3 * k] * c[0] + rot[3 * k + 1] * c[1] + rot[3 * k + 2] * c[2]);
+    skb_mat4_from_rt(rot, tr, T);
+    skb_mat4_mul(mats + 16 * n, T, tmp);
+    skb_mat4_inv_rigid(mats + 16 * n, inv);
+    skb_mat4_mul(tmp, inv, W);
+    for (int j = 0; j < m->njoints; j++) {
+        int a = j;
+        while (a >= 0 && a != n)
+            a = m->parent[a];
+        if (a != n)
+            continue;
+        skb_mat4_mul(W, mats + 16 * j, out);
+        memcpy(mats + 16 * j, out, sizeof out);
+    }
+}
+
 static int one_dataset(const struct skb_run_ctx *ctx, const char *name, cJSON *out, char *msg, size_t msglen)
 {
     struct skb_dataset_opts o = { ctx->seed, ctx->quick, 0 };
@@ -173,126 +358,61 @@ static int one_dataset(const struct skb_run_ctx *ctx, const char *name, cJSON *o
     if (centres)
         cJSON_AddItemToObject(ds, "sbs_centres", centres);
 
-    /* columns: reference, each refit method, then bottom-up and best on each
-     * method's deformation (the thesis's bottom-up/best columns are LBS's in
-     * Table 5.2 and SBS's in Table 6.1) */
-    int nm = 0;
-    struct column col[3 * 16 + 1];
-    int ncol = 0;
-    cJSON *refit_time = cJSON_CreateObject();
-    double *ref = malloc(sizeof(double) * 4 * t.nnodes);
-    for (int k = 0; k < t.nnodes; k++)
-        memcpy(ref + 4 * k, t.node[k].s, 4 * sizeof(double));
-    col[ncol].key = "reference";
-    col[ncol++].s = ref;
-    const char *bu_key[16], *best_key[16];
-    double *bu_s[16], *best_s[16];
-    for (int i = 0; skb_methods[i] && nm < 16; i++) {
-        const struct skb_method *m = skb_methods[i];
-        struct skb_sbody b;
-        if (!m->refit || !skb_run_wants_method(ctx, m))
-            continue;
-        if ((rc = skb_sbody_init(&b, &d.mesh, m, &t, sub, sizeof sub)) < 0
-            || (rc = skb_sbody_pose(&b, &pose, &ctx->params, SKB_REFIT_ON_DEMAND, sub, sizeof sub)) < 0) {
-            snprintf(msg, msglen, "%s on %s: %s", m->name, name, sub);
-            goto fail;
-        }
-        double *od = malloc(sizeof(double) * 4 * t.nnodes), *bu = malloc(sizeof(double) * 4 * t.nnodes),
-               *be = malloc(sizeof(double) * 4 * t.nnodes);
-        /* refit every sphere, timed; repeated until long enough to time */
-        double tmin = ctx->quick ? REFIT_TIME_MIN_S_QUICK : REFIT_TIME_MIN_S, el = 0;
-        long reps = 0;
-        t0 = skb_clock_s();
-        do {
-            if ((rc = skb_sbody_refit_all(&b, od)) < 0) {
-                snprintf(msg, msglen, "%s on %s: refit failed: %s", m->name, name, skb_strerror(rc));
-                skb_sbody_fini(&b);
-                free(od); free(bu); free(be);
-                goto fail;
-            }
-            reps++;
-            el = skb_clock_s() - t0;
-        } while (el < tmin);
-        /* the bottom-up refit of the same deformation, timed the same way
-         * (skinning every vertex is part of it) */
-        double el_bu = 0;
-        long reps_bu = 0;
-        t0 = skb_clock_s();
-        do {
-            skb_sbody_skin_all(&b);
-            skb_sphere_tree_refit_bottom_up(&t, d.mesh.tris, b.pos, bu);
-            reps_bu++;
-            el_bu = skb_clock_s() - t0;
-        } while (el_bu < tmin);
-        if ((rc = skb_sphere_tree_best(&t, b.pos, be)) < 0) {
-            snprintf(msg, msglen, "%s on %s: best spheres: %s", m->name, name, skb_strerror(rc));
-            skb_sbody_fini(&b);
-            free(od); free(bu); free(be);
-            goto fail;
-        }
-        /* the output check: every deformed vertex is inside its sphere */
-        long esc = skb_spheres_escapes(&t, b.pos, od);
-        long esc_bu = skb_spheres_escapes(&t, b.pos, bu);
-        skb_sbody_fini(&b);
-        if (esc || esc_bu) {
-            snprintf(msg, msglen, "%s on %s: %ld vertices outside the on-demand spheres, %ld outside bottom-up",
-                     m->name, name, esc, esc_bu);
-            free(od); free(bu); free(be);
-            rc = SKB_ENUMERIC;
-            goto fail;
-        }
-        cJSON *rt = cJSON_AddObjectToObject(refit_time, skb_refit_key(m));
-        skb_json_add_number(rt, "on_demand_us_per_sphere", 1e6 * el / ((double)reps * t.nnodes));
-        skb_json_add_number(rt, "bottom_up_us_per_sphere", 1e6 * el_bu / ((double)reps_bu * t.nnodes));
-        cJSON_AddNumberToObject(rt, "spheres", t.nnodes);
-        cJSON_AddNumberToObject(rt, "repetitions", reps);
-        col[ncol].key = skb_refit_key(m);
-        col[ncol++].s = od;
-        bu_key[nm] = skb_refit_key(m);
-        bu_s[nm] = bu;
-        best_key[nm] = skb_refit_key(m);
-        best_s[nm] = be;
-        nm++;
-        skb_run_progress(ctx, "spheres", "  %s: %.3f us per sphere on demand, %.3f bottom-up",
-                         m->name, 1e6 * el / ((double)reps * t.nnodes), 1e6 * el_bu / ((double)reps_bu * t.nnodes));
+    /* one posture per paper table (issue 13): Table 5.2's "animated posture"
+     * of the walk (thesis Fig. 5.3 bottom: we take the clip's strongest pose),
+     * timed, in "levels"; Table 6.1's posture with a neck twist in
+     * "postures"."table_6_1" */
+    struct posture_out p52, p61;
+    cJSON *refit_time = cJSON_CreateObject(), *posts = cJSON_AddObjectToObject(ds, "postures");
+    char desc[256];
+    if ((rc = posture_columns(ctx, &d, &t, &pose, "linear", refit_time, &p52, msg, msglen)) < 0) {
+        cJSON_Delete(refit_time);
+        goto done;
     }
-    if (nm == 0) {
-        snprintf(msg, msglen, "no selected method has a refit hook");
-        rc = SKB_EINVAL;
-        goto fail;
-    }
-    cJSON *levels = cJSON_AddArrayToObject(ds, "levels");
-    for (int L = 1; L <= t.depth; L++) {
-        cJSON *lv = cJSON_CreateObject();
-        int n = 0;
-        for (int k = 0; k < t.nnodes; k++)
-            n += t.node[k].level == L;
-        cJSON_AddNumberToObject(lv, "level", L);
-        cJSON_AddNumberToObject(lv, "spheres", n);
-        for (int c = 0; c < ncol; c++)
-            cJSON_AddItemToObject(lv, col[c].key, level_stats(&t, col[c].s, L));
-        /* "bottom_up" and "best" of the first refit method (linear: Table 5.2) */
-        cJSON_AddItemToObject(lv, "bottom_up", level_stats(&t, bu_s[0], L));
-        cJSON_AddItemToObject(lv, "best", level_stats(&t, best_s[0], L));
-        cJSON *bb = cJSON_AddObjectToObject(lv, "bottom_up_by_method"), *eb = cJSON_AddObjectToObject(lv, "best_by_method");
-        for (int i = 0; i < nm; i++) {
-            cJSON_AddItemToObject(bb, bu_key[i], level_stats(&t, bu_s[i], L));
-            cJSON_AddItemToObject(eb, best_key[i], level_stats(&t, best_s[i], L));
-        }
-        cJSON_AddItemToArray(levels, lv);
-    }
-    cJSON_AddStringToObject(ds, "bottom_up_best_method", bu_key[0]);
+    cJSON_AddItemToObject(ds, "levels", p52.levels);
+    cJSON_AddStringToObject(ds, "bottom_up_best_method", p52.bb_key);
     cJSON_AddItemToObject(ds, "refit_time", refit_time);
-    refit_time = NULL;
-    rc = 0;
-fail:
-    cJSON_Delete(refit_time);
-    for (int c = 0; c < ncol; c++)
-        free(col[c].s);
-    for (int i = 0; i < nm; i++) {
-        free(bu_s[i]);
-        free(best_s[i]);
+    cJSON *a = cJSON_AddObjectToObject(posts, "table_5_2");
+    snprintf(desc, sizeof desc, "%s pose %d (the strongest; thesis Fig. 5.3: an animated posture)",
+             d.clip[0] ? d.clip : "clip", strong);
+    cJSON_AddStringToObject(a, "posture", desc);
+    cJSON_AddNumberToObject(a, "pose", strong);
+    cJSON_AddStringToObject(a, "levels_in", "levels");
+
+    skb_real *twisted = malloc(sizeof(skb_real) * 16 * (size_t)d.mesh.njoints);
+    if (!twisted) {
+        snprintf(msg, msglen, "spheres: out of memory");
+        rc = SKB_ENOMEM;
+        goto done;
     }
+    memcpy(twisted, pose.mats, sizeof(skb_real) * 16 * (size_t)d.mesh.njoints);
+    if (d.has_neck) {
+        twist_neck(&d, NECK_TWIST_DEG * SKB_PI / 180, twisted);
+        snprintf(desc, sizeof desc, "%s pose %d with the neck (joint %d) twisted %g deg about its bone "
+                 "(thesis Fig. 6.4: the candy wrapper in the neck; the thesis gives no angle)",
+                 d.clip[0] ? d.clip : "clip", strong, d.neck, NECK_TWIST_DEG);
+    } else {
+        snprintf(desc, sizeof desc, "%s pose %d, no neck twist: the model's neck joint is not known "
+                 "(thesis Fig. 6.4 twists the neck)", d.clip[0] ? d.clip : "clip", strong);
+    }
+    struct skb_pose tp = { d.mesh.njoints, twisted, NULL };
+    double strength61 = skb_pose_strength(&d.mesh, tp.mats);
+    rc = posture_columns(ctx, &d, &t, &tp, "sb", NULL, &p61, msg, msglen);
+    free(twisted);
+    if (rc < 0)
+        goto done;
+    cJSON *b = cJSON_AddObjectToObject(posts, "table_6_1");
+    cJSON_AddStringToObject(b, "posture", desc);
+    cJSON_AddNumberToObject(b, "pose", strong);
+    if (d.has_neck) {
+        cJSON_AddNumberToObject(b, "neck_joint", d.neck);
+        skb_json_add_number(b, "neck_twist_deg", NECK_TWIST_DEG);
+    }
+    skb_json_add_number(b, "pose_strength_rad", strength61);
+    cJSON_AddStringToObject(b, "bottom_up_best_method", p61.bb_key);
+    cJSON_AddItemToObject(b, "levels", p61.levels);
+    skb_run_progress(ctx, "spheres", "%s: Table 6.1 posture: %s", name, desc);
+done:
     skb_sphere_tree_free(&t);
     skb_dataset_free(&d);
     return rc;

@@ -14,6 +14,14 @@ SKB_EXTERN_C_BEGIN
 int skb__qb_default_centers(const struct skb_mesh *m, skb_real *center);
 /* the joint whose rest position is vertex v's default centre */
 int skb__qb_center_joint(const struct skb_mesh *m, int v);
+/* a bound and prepared qb state: how many (joint, centre joint) pairs carry
+ * a per-pose C_i c, and how many vertices read them (the rest use the
+ * per-vertex form: their centre is not a joint's rest position) */
+int skb__qb_pairs(const struct skb_mesh *m, const void *state, int *pair_vertices);
+/* after qb's prepare: the pairs' C_i c (3 per pair) and the pair of vertex
+ * v's slot k (-1: the vertex uses the per-vertex form) */
+const skb_real *skb__qb_pair_points(const struct skb_mesh *m, const void *state);
+int skb__qb_slot_pair(const struct skb_mesh *m, const void *state, int v, int k);
 #ifndef SKB_FLOP_COUNT
 SKB_EXTERN_C_END
 #endif

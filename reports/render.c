@@ -32,69 +32,77 @@ static void md_counts(const struct skb_report *rep, FILE *f)
     fprintf(f, ".\n\n");
 }
 
-int skb_report_render_md(const struct skb_report *rep, FILE *f)
+/* the warning above everything when a run came from --quick */
+static const char quick_text[] =
+    "of the runs behind this report came from `--quick` (small samples, short timings): verdicts may differ from a "
+    "full run; run without --quick before citing one.";
+
+/* the first run with GPU images (images/) or the picture grid
+ * (gpu.json "method_pictures"), -1 when none has them */
+static int run_with(const struct skb_report *rep, int pictures)
 {
-    fprintf(f, "# skinbench report\n\n"
-               "Every reproduced number beside the paper's (reports/reference.json). Status: "
-               "*reproduced* (within the stated rule), *differs* (the note gives the measured difference and, where "
-               "the results say, why), *not run*, *context* (paper number from other hardware/models, shown, not "
-               "judged), *new* (no paper value), *reproduced (trivial)* (measured and paper ratios both within the "
-               "stated band of 1: nothing to reproduce, not counted as reproduced).\n\n");
-    md_counts(rep, f);
-    if (rep->fuzz[0])
-        fprintf(f, "Robustness: %s.\n\n", rep->fuzz);
-    for (int i = 0; i < rep->ntables; i++) {
-        const struct skb_rtable *t = &rep->tables[i];
-        fprintf(f, "## %s\n\n", t->title);
-        if (t->source[0])
-            fprintf(f, "Source: %s.", t->source);
-        if (t->intro)
-            fprintf(f, " %s", t->intro);
-        fprintf(f, "\n\n|");
-        for (int c = 0; c < t->ncols; c++)
-            md_cell(f, t->col[c]);
-        if (!t->unjudged)
-            fputs(" status | note |", f);
-        fputs("\n|", f);
-        for (int c = 0; c < t->ncols + (t->unjudged ? 0 : 2); c++)
-            fputs(" --- |", f);
-        fputc('\n', f);
-        for (int r = 0; r < t->nrows; r++) {
-            fputc('|', f);
-            for (int c = 0; c < t->ncols; c++)
-                md_cell(f, t->rows[r].cell[c]);
-            if (!t->unjudged) {
-                md_cell(f, skb_row_status_name(t->rows[r].status));
-                md_cell(f, t->rows[r].note);
-            }
-            fputc('\n', f);
-        }
-        fputc('\n', f);
-    }
-    fprintf(f, "## Plots\n\n");
-    for (int i = 0; i < rep->nplots; i++) {
-        const struct skb_plot_entry *p = &rep->plots[i];
-        if (p->ok)
-            fprintf(f, "### %s\n\n![%s](plots/%s.png) ([SVG](plots/%s.svg))\n\n", p->title, p->title, p->name, p->name);
-        else
-            fprintf(f, "### %s\n\nnot run: %s\n\n", p->title, p->why);
-    }
     for (int k = 0; k < rep->nruns; k++) {
         char dir[1200];
         snprintf(dir, sizeof dir, "%s/images", rep->runs[k].dir);
-        DIR *d = opendir(dir);
-        if (!d)
-            continue;
-        fprintf(f, "## GPU deformation images (%s)\n\n", rep->runs[k].machine_key);
-        struct dirent *e;
-        while ((e = readdir(d)))
-            if (strstr(e->d_name, ".png"))
-                fprintf(f, "- %s/%s\n", dir, e->d_name);
-        closedir(d);
+        if (pictures ? skb__jget(rep->runs[k].doc[SKB_RF_GPU], "method_pictures") != NULL : access(dir, R_OK) == 0)
+            return k;
+    }
+    return -1;
+}
+
+/* the anchor of a section the page has — a table, the plots, a run's
+ * images or picture grid — into buf; 0 when the page has no such section */
+static int section_href(const struct skb_report *rep, const char *id, char *buf, size_t n)
+{
+    int k;
+    if (!id || !*id)
+        return 0;
+    if (skb_report_table(rep, id) || strcmp(id, "plots") == 0)
+        snprintf(buf, n, "#s-%s", id);
+    else if (strcmp(id, "images") == 0 && (k = run_with(rep, 0)) >= 0)
+        snprintf(buf, n, k ? "#s-images-%d" : "#s-images", k);
+    else if (strcmp(id, "pictures") == 0 && (k = run_with(rep, 1)) >= 0)
+        snprintf(buf, n, "#pictures-%d", k);
+    else
+        return 0;
+    return 1;
+}
+
+static void md_headline(const struct skb_report *rep, FILE *f)
+{
+    fprintf(f, "<a id=\"s-headline\"></a>\n## Headline claims of the papers\n\n"
+               "Each row sums up the judged rows of its section (follow the link); nothing is judged here again.\n\n"
+               "| claim | source | measured | paper | status | rows |\n| --- | --- | --- | --- | --- | --- |\n");
+    for (int i = 0; i < rep->nheadline; i++) {
+        const struct skb_headline *h = &rep->headline[i];
+        char claim[400];
+        char href[128];
+        if (section_href(rep, h->table, href, sizeof href))
+            snprintf(claim, sizeof claim, "[%s](%s)", h->claim, href);
+        else
+            snprintf(claim, sizeof claim, "%s", h->claim);
+        fputc('|', f);
+        md_cell(f, claim);
+        md_cell(f, h->source);
+        md_cell(f, h->measured);
+        md_cell(f, h->paper);
+        md_cell(f, skb_headline_status_name(h->status));
+        md_cell(f, h->rows);
         fputc('\n', f);
     }
-    skb__render_pictures_md(f, rep);
-    return ferror(f) ? SKB_EIO : 0;
+    fputc('\n', f);
+}
+
+static void md_toc(const struct skb_report *rep, FILE *f)
+{
+    fprintf(f, "Contents: [headline claims](#s-headline)");
+    for (int i = 0; i < rep->ntables; i++)
+        fprintf(f, " · [%s](#s-%s)", rep->tables[i].title, rep->tables[i].id);
+    fprintf(f, " · [plots](#s-plots)");
+    for (int k = 0; k < rep->nruns; k++)
+        if (skb__jget(rep->runs[k].doc[SKB_RF_GPU], "method_pictures"))
+            fprintf(f, " · [every method, the same poses%s](#pictures-%d)", k ? " (another run)" : "", k);
+    fprintf(f, "\n\n");
 }
 
 static void html_esc(FILE *f, const char *s)
@@ -132,7 +140,7 @@ static int data_uri(FILE *f, const char *path, const char *mime)
 }
 
 static const char css[] =
-    "body{font-family:'DejaVu Sans',Arial,sans-serif;margin:1.5em;color:#222;max-width:1400px}"
+    "body{font-family:'DejaVu Sans',Arial,sans-serif;margin:1em 1.5em;color:#222;max-width:1400px}"
     "h1{font-size:1.6em}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ccc}"
     "table{border-collapse:collapse;font-size:12px;margin:.5em 0}"
     "th,td{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}"
@@ -141,28 +149,322 @@ static const char css[] =
     ".context{background:#fff}.new{background:#dde8f7}.fewer{background:#e6f5e0}.trivial{background:#f0f5e8}"
     ".src{color:#555;font-size:12px}.counts span{margin-right:1em;padding:1px 6px}"
     "figure{display:inline-block;margin:.5em}figure img{max-width:640px;border:1px solid #ddd}"
-    "figcaption{font-size:12px}";
+    "figcaption{font-size:12px}"
+    ".mixed{background:#fff3cd}.warn{background:#fff3cd;border:1px solid #d9b44a;padding:6px 10px;margin:.4em 0}"
+    "#t-headline{width:100%}#t-headline td,#t-headline th{font-size:12px;padding:1px 5px;line-height:1.3}"
+    "#t-headline a{color:#0645ad}#t-headline td:nth-child(5){white-space:nowrap}.warn{font-size:13px}"
+    "#s-headline{margin-top:.5em}#t-headline{table-layout:fixed}#t-headline th:nth-child(1){width:21%}"
+    "#t-headline th:nth-child(2){width:11%}#t-headline th:nth-child(3){width:21%}#t-headline th:nth-child(4){width:12%}"
+    "#t-headline th:nth-child(5){width:6%}#t-headline th:nth-child(6){width:29%}"
+    "#toc ol{columns:3;font-size:12px;margin:.2em 0}#toc h2{margin-top:.8em}h1{margin:0 0 .2em 0;font-size:1.4em}"
+    "body>p.src:first-of-type{margin:.2em 0}table.grid td{text-align:right}table.grid th{white-space:nowrap}"
+    "details{margin:.3em 0 1em 0;font-size:12px}";
 
 /* an inline check the browser test reads back from the DOM: every image
- * decoded, no script error */
+ * decoded, no script error, and where the headline table ends against the
+ * window's height (the first screen must hold it, issue 17) */
 static const char check_js[] =
     "<script>window.onerror=function(m){document.body.setAttribute('data-js-error',String(m));};"
     "window.addEventListener('load',function(){var im=document.images,ok=0;"
     "for(var i=0;i<im.length;i++)if(im[i].complete&&im[i].naturalWidth>0)ok++;"
-    "document.body.setAttribute('data-images',ok+'/'+im.length);});</script>";
+    "document.body.setAttribute('data-images',ok+'/'+im.length);"
+    "var h=document.getElementById('t-headline');if(h){var r=h.getBoundingClientRect();"
+    "document.body.setAttribute('data-headline',Math.ceil(r.top)+'-'+Math.ceil(r.bottom)+'/'+window.innerHeight"
+    "+'/'+h.tBodies[0].rows.length);}});</script>";
 
 static const char *status_class(int st)
 {
     static const char *const cls[SKB_ROW_NSTATUS] = { "reproduced", "differs", "not-run", "context", "new",
                                                       "fewer", "trivial" };
+    if (st == SKB_HEAD_MIXED)
+        return "mixed";
     return st >= 0 && st < SKB_ROW_NSTATUS ? cls[st] : "context";
 }
 
-int skb_report_render_html(const struct skb_report *rep, const char *plot_dir, FILE *f)
+static void html_td(FILE *f, const char *cls, const char *text)
 {
-    fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-               "<title>skinbench report</title><style>%s</style></head>\n<body>\n", css);
-    fprintf(f, "<h1>skinbench report</h1>\n<p>Every reproduced number beside the paper's (reports/reference.json). "
+    fprintf(f, cls ? "<td class=\"%s\">" : "<td>", cls);
+    html_esc(f, text);
+    fprintf(f, "</td>");
+}
+
+/* the first screen: the papers' headline claims, each linked to its section */
+static void html_headline(const struct skb_report *rep, FILE *f)
+{
+    fprintf(f, "<h2 id=\"s-headline\">Headline claims of the papers <span class=\"src\">— each row sums up the judged "
+               "rows of its section (follow the link), nothing is judged again; seed ids as in the "
+               "<a href=\"#s-bibliography\">bibliography</a></span></h2>\n<table id=\"t-headline\"><thead><tr><th>claim</th>"
+               "<th>source</th><th>measured</th><th>paper</th><th>status</th><th>rows</th></tr></thead><tbody>\n");
+    for (int i = 0; i < rep->nheadline; i++) {
+        const struct skb_headline *h = &rep->headline[i];
+        fprintf(f, "<tr class=\"%s\"><td>", status_class(h->status));
+        char href[128];
+        int link = section_href(rep, h->table, href, sizeof href);
+        if (link)
+            fprintf(f, "<a href=\"%s\">", href);
+        html_esc(f, h->claim);
+        fprintf(f, "%s</td>", link ? "</a>" : "");
+        html_td(f, NULL, h->source);
+        html_td(f, NULL, h->measured);
+        html_td(f, NULL, h->paper);
+        html_td(f, NULL, skb_headline_status_name(h->status));
+        html_td(f, "n", h->rows);
+        fprintf(f, "</tr>\n");
+    }
+    fprintf(f, "</tbody></table>\n");
+}
+
+static void html_toc(const struct skb_report *rep, FILE *f)
+{
+    fprintf(f, "<nav id=\"toc\"><h2 id=\"s-contents\">Contents</h2><ol><li><a href=\"#s-headline\">Headline claims</a></li>");
+    for (int i = 0; i < rep->ntables; i++) {
+        fprintf(f, "<li><a href=\"#s-%s\">", rep->tables[i].id);
+        html_esc(f, rep->tables[i].title);
+        fprintf(f, "</a></li>");
+    }
+    fprintf(f, "<li><a href=\"#s-plots\">Plots</a></li>");
+    for (int k = 0; k < rep->nruns; k++) {
+        char dir[1200];
+        snprintf(dir, sizeof dir, "%s/images", rep->runs[k].dir);
+        if (access(dir, R_OK) == 0)
+            fprintf(f, k ? "<li><a href=\"#s-images-%d\">GPU deformation images (run %d)</a></li>"
+                         : "<li><a href=\"#s-images\">GPU deformation images</a></li>", k, k + 1);
+        if (skb__jget(rep->runs[k].doc[SKB_RF_GPU], "method_pictures"))
+            fprintf(f, "<li><a href=\"#pictures-%d\">Every method, the same poses%s</a></li>", k, k ? " (another run)" : "");
+    }
+    fprintf(f, "</ol></nav>\n");
+}
+
+/* ---- grids: the long dataset × method tables laid out as one row per
+ * dataset (and machine) and one column per method; each cell is the
+ * measured ratio of one judged row, coloured by that row's status (its
+ * note on hover).  Only the layout changes: no row is judged again. ---- */
+
+static const struct { const char *id, *row, *col, *val, *paper; } grid_specs[] = {
+    { "fig18", "dataset", "method", "ratio to LBS", "paper ratio" },
+    { "fast", "dataset", "method", "ratio to LBS (f32)", "paper ratio" },
+    { "gpu", "dataset", "shader", "ratio to LBS", "paper" },
+};
+#define GRID_MAX 64
+
+struct grid {
+    int rowc, colc, valc, paperc, machc;   /* column indexes in the table (machc -1: one run) */
+    int nr, nc;
+    const char *rkey[GRID_MAX], *rmach[GRID_MAX], *ckey[GRID_MAX];
+    int *cell;                             /* nr x nc row indexes of the table, -1: none */
+};
+
+static int col_of(const struct skb_rtable *t, const char *name)
+{
+    for (int c = 0; c < t->ncols; c++)
+        if (strcmp(t->col[c], name) == 0)
+            return c;
+    return -1;
+}
+
+/* the index of key (k, m) in keys, added when new; -1 when full */
+static int key_index(const char **keys, const char **mach, int *n, const char *k, const char *m)
+{
+    for (int i = 0; i < *n; i++)
+        if (strcmp(keys[i], k) == 0 && (!mach || strcmp(mach[i], m) == 0))
+            return i;
+    if (*n >= GRID_MAX)
+        return -1;
+    keys[*n] = k;
+    if (mach)
+        mach[*n] = m;
+    return (*n)++;
+}
+
+static void grid_free(struct grid *g)
+{
+    free(g->cell);
+    g->cell = NULL;
+}
+
+static int grid_place(const struct skb_rtable *t, struct grid *g, int pass)
+{
+    for (int r = 0; r < t->nrows; r++) {
+        const char *const *c = (const char *const *)t->rows[r].cell;
+        int ri = key_index(g->rkey, g->rmach, &g->nr, c[g->rowc], g->machc >= 0 ? c[g->machc] : "");
+        int ci = key_index(g->ckey, NULL, &g->nc, c[g->colc], NULL);
+        if (ri < 0 || ci < 0)
+            return -1;
+        if (pass == 1 && g->cell[ri * g->nc + ci] >= 0)
+            return -1;   /* two rows in one cell: keep the table */
+        if (pass == 1)
+            g->cell[ri * g->nc + ci] = r;
+    }
+    return 0;
+}
+
+/* 0 and g filled when t is a grid table whose rows each get their own cell */
+static int grid_build(const struct skb_report *rep, const struct skb_rtable *t, struct grid *g)
+{
+    size_t i, n = sizeof grid_specs / sizeof grid_specs[0];
+    memset(g, 0, sizeof *g);
+    for (i = 0; i < n && strcmp(grid_specs[i].id, t->id) != 0; i++)
+        ;
+    if (i == n || t->nrows == 0)
+        return -1;
+    g->rowc = col_of(t, grid_specs[i].row);
+    g->colc = col_of(t, grid_specs[i].col);
+    g->valc = col_of(t, grid_specs[i].val);
+    g->paperc = col_of(t, grid_specs[i].paper);
+    g->machc = rep->nruns > 1 ? col_of(t, "machine") : -1;
+    if (g->rowc < 0 || g->colc < 0 || g->valc < 0 || g->paperc < 0 || grid_place(t, g, 0) < 0)
+        return -1;
+    g->cell = malloc((size_t)(g->nr * g->nc) * sizeof *g->cell);
+    if (!g->cell)
+        return -1;
+    for (int k = 0; k < g->nr * g->nc; k++)
+        g->cell[k] = -1;
+    if (grid_place(t, g, 1) < 0) {
+        grid_free(g);
+        return -1;
+    }
+    return 0;
+}
+
+/* a column's paper value: the first of its rows that has one */
+static const char *grid_paper(const struct skb_rtable *t, const struct grid *g, int c)
+{
+    for (int r = 0; r < g->nr; r++) {
+        int k = g->cell[r * g->nc + c];
+        const char *p = k >= 0 ? t->rows[k].cell[g->paperc] : NULL;
+        if (p && *p && strcmp(p, "—") != 0)
+            return p;
+    }
+    return "—";
+}
+
+static void html_grid_head(const struct skb_rtable *t, const struct grid *g, FILE *f)
+{
+    fprintf(f, "<p class=\"src\">Each cell: the measured %s of one row below, coloured by its status (hover for the "
+               "note); the paper's value under each column.</p>\n<table class=\"grid\" id=\"g-%s\"><thead><tr>",
+            t->col[g->valc], t->id);
+    if (g->machc >= 0)
+        fprintf(f, "<th>machine</th>");
+    fprintf(f, "<th>%s \\ %s</th>", t->col[g->rowc], t->col[g->colc]);
+    for (int c = 0; c < g->nc; c++) {
+        fprintf(f, "<th>");
+        html_esc(f, g->ckey[c]);
+        fprintf(f, "<br><span class=\"src\">paper ");
+        html_esc(f, grid_paper(t, g, c));
+        fprintf(f, "</span></th>");
+    }
+    fprintf(f, "</tr></thead><tbody>\n");
+}
+
+static void html_grid_cell(const struct skb_rtable *t, const struct grid *g, int k, FILE *f)
+{
+    if (k < 0) {
+        fprintf(f, "<td></td>");
+        return;
+    }
+    const struct skb_rrow *row = &t->rows[k];
+    fprintf(f, "<td class=\"%s\" title=\"%s", status_class(row->status), skb_row_status_name(row->status));
+    if (row->note && *row->note) {
+        fprintf(f, ": ");
+        html_esc(f, row->note);
+    }
+    fprintf(f, "\">");
+    html_esc(f, row->cell[g->valc]);
+    fprintf(f, "</td>");
+}
+
+static void html_grid(const struct skb_rtable *t, const struct grid *g, FILE *f)
+{
+    html_grid_head(t, g, f);
+    for (int r = 0; r < g->nr; r++) {
+        fprintf(f, "<tr>");
+        if (g->machc >= 0) {
+            fprintf(f, "<td>");
+            html_esc(f, g->rmach[r]);
+            fprintf(f, "</td>");
+        }
+        fprintf(f, "<th>");
+        html_esc(f, g->rkey[r]);
+        fprintf(f, "</th>");
+        for (int c = 0; c < g->nc; c++)
+            html_grid_cell(t, g, g->cell[r * g->nc + c], f);
+        fprintf(f, "</tr>\n");
+    }
+    fprintf(f, "</tbody></table>\n");
+}
+
+/* one table's rows as they are, with status and note */
+static void html_rows(const struct skb_report *rep, const struct skb_rtable *t, FILE *f)
+{
+    fprintf(f, "<table id=\"t-%s\"><thead><tr>", t->id);
+    for (int c = 0; c < t->ncols; c++) {
+        fprintf(f, "<th>");
+        html_esc(f, t->col[c]);
+        fprintf(f, "</th>");
+    }
+    if (!t->unjudged)
+        fprintf(f, "<th>status</th><th>note</th>");
+    fprintf(f, "</tr></thead><tbody>\n");
+    for (int r = 0; r < t->nrows; r++) {
+        const struct skb_rrow *row = &t->rows[r];
+        fprintf(f, "<tr class=\"%s\">", t->unjudged ? "context" : status_class(row->status));
+        for (int c = 0; c < t->ncols; c++) {
+            char href[128];
+            int link = c + 1 == t->link_col && section_href(rep, row->cell[c], href, sizeof href);
+            fprintf(f, link ? "<td><a href=\"%s\">" : "<td>", href);
+            html_esc(f, row->cell[c]);
+            fprintf(f, link ? "</a></td>" : "</td>");
+        }
+        if (!t->unjudged) {
+            fprintf(f, "<td>%s</td><td class=\"n\">", skb_row_status_name(row->status));
+            html_esc(f, row->note);
+            fprintf(f, "</td>");
+        }
+        fprintf(f, "</tr>\n");
+    }
+    fprintf(f, "</tbody></table>\n");
+}
+
+/* a section: heading, source and rule, then the rows — as a grid (with the
+ * rows and their notes folded away below it) for the long dataset × method
+ * tables */
+static void html_section(const struct skb_report *rep, const struct skb_rtable *t, FILE *f)
+{
+    fprintf(f, "<h2 id=\"s-%s\">", t->id);
+    html_esc(f, t->title);
+    fprintf(f, "</h2>\n<p class=\"src\">");
+    if (t->source[0]) {
+        fprintf(f, "Source: ");
+        html_esc(f, t->source);
+        fprintf(f, ". ");
+    }
+    html_esc(f, t->intro);
+    fprintf(f, "</p>\n");
+    struct grid g;
+    if (grid_build(rep, t, &g) == 0) {
+        html_grid(t, &g, f);
+        fprintf(f, "<details><summary>all %d rows with status and note</summary>\n", t->nrows);
+        html_rows(rep, t, f);
+        fprintf(f, "</details>\n");
+        grid_free(&g);
+        return;
+    }
+    html_rows(rep, t, f);
+}
+
+/* the top: title, the --quick warning, the headline claims, the contents,
+ * the status legend and counts */
+static void html_top(const struct skb_report *rep, FILE *f)
+{
+    fprintf(f, "<h1>skinbench report</h1>\n");
+    if (rep->quick) {
+        fprintf(f, "<p class=\"warn\" id=\"quick-warning\"><b>Warning: %d of %d</b> ", rep->quick, rep->nruns);
+        html_esc(f, quick_text);
+        fprintf(f, "</p>\n");
+    }
+    html_headline(rep, f);
+    html_toc(rep, f);
+    fprintf(f, "<p>Every reproduced number beside the paper's (reports/reference.json). "
                "<b>reproduced</b>: within the stated rule; <b>differs</b>: the note gives the measured difference and, "
                "where the results say, why; <b>not run</b>; <b>context</b>: paper number from other hardware or "
                "models, shown, not judged; <b>new</b>: no paper value; <b>reproduced (trivial)</b>: measured and paper "
@@ -175,44 +477,11 @@ int skb_report_render_html(const struct skb_report *rep, const char *plot_dir, F
         html_esc(f, rep->fuzz);
         fprintf(f, "</p>\n");
     }
-    for (int i = 0; i < rep->ntables; i++) {
-        const struct skb_rtable *t = &rep->tables[i];
-        fprintf(f, "<h2>");
-        html_esc(f, t->title);
-        fprintf(f, "</h2>\n<p class=\"src\">");
-        if (t->source[0]) {
-            fprintf(f, "Source: ");
-            html_esc(f, t->source);
-            fprintf(f, ". ");
-        }
-        html_esc(f, t->intro);
-        fprintf(f, "</p>\n<table id=\"t-%s\"><thead><tr>", t->id);
-        for (int c = 0; c < t->ncols; c++) {
-            fprintf(f, "<th>");
-            html_esc(f, t->col[c]);
-            fprintf(f, "</th>");
-        }
-        if (!t->unjudged)
-            fprintf(f, "<th>status</th><th>note</th>");
-        fprintf(f, "</tr></thead><tbody>\n");
-        for (int r = 0; r < t->nrows; r++) {
-            const struct skb_rrow *row = &t->rows[r];
-            fprintf(f, "<tr class=\"%s\">", t->unjudged ? "context" : status_class(row->status));
-            for (int c = 0; c < t->ncols; c++) {
-                fprintf(f, "<td>");
-                html_esc(f, row->cell[c]);
-                fprintf(f, "</td>");
-            }
-            if (!t->unjudged) {
-                fprintf(f, "<td>%s</td><td class=\"n\">", skb_row_status_name(row->status));
-                html_esc(f, row->note);
-                fprintf(f, "</td>");
-            }
-            fprintf(f, "</tr>\n");
-        }
-        fprintf(f, "</tbody></table>\n");
-    }
-    fprintf(f, "<h2>Plots</h2>\n<div id=\"plots\">\n");
+}
+
+static void html_plots(const struct skb_report *rep, const char *plot_dir, FILE *f)
+{
+    fprintf(f, "<h2 id=\"s-plots\">Plots</h2>\n<div id=\"plots\">\n");
     for (int i = 0; i < rep->nplots; i++) {
         const struct skb_plot_entry *p = &rep->plots[i];
         char png[1400], svg[1400];
@@ -238,47 +507,201 @@ int skb_report_render_html(const struct skb_report *rep, const char *plot_dir, F
         fprintf(f, "</figcaption></figure>\n");
     }
     fprintf(f, "</div>\n");
+}
+
+/* one run's images/ PNGs, sorted by name */
+static void html_images(const struct skb_report *rep, int k, FILE *f)
+{
+    char dir[1200];
+    snprintf(dir, sizeof dir, "%s/images", rep->runs[k].dir);
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    fprintf(f, k ? "<h2 id=\"s-images-%d\">GPU deformation images (" : "<h2 id=\"s-images\">GPU deformation images (", k);
+    html_esc(f, rep->runs[k].machine_key);
+    fprintf(f, ")</h2>\n<div class=\"images\" id=\"images-%d\">\n", k);
+    struct dirent *e;
+    char *names[256];
+    int n = 0;
+    while ((e = readdir(d)) && n < 256) {
+        size_t l = strlen(e->d_name);
+        if (l > 4 && strcmp(e->d_name + l - 4, ".png") == 0)
+            names[n++] = strdup(e->d_name);
+    }
+    closedir(d);
+    /* sorted for a stable page */
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+            char *tmp = names[j];
+            names[j] = names[j - 1];
+            names[j - 1] = tmp;
+        }
+    for (int i = 0; i < n; i++) {
+        char path[1500];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        fprintf(f, "<figure><img alt=\"");
+        html_esc(f, names[i]);
+        fprintf(f, "\" src=\"");
+        data_uri(f, path, "image/png");
+        fprintf(f, "\"><figcaption>");
+        html_esc(f, names[i]);
+        fprintf(f, "</figcaption></figure>\n");
+        free(names[i]);
+    }
+    fprintf(f, "</div>\n");
+}
+
+int skb_report_render_html(const struct skb_report *rep, const char *plot_dir, FILE *f)
+{
+    fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+               "<title>skinbench report</title><style>%s</style></head>\n<body>\n", css);
+    html_top(rep, f);
+    for (int i = 0; i < rep->ntables; i++)
+        html_section(rep, &rep->tables[i], f);
+    html_plots(rep, plot_dir, f);
+    for (int k = 0; k < rep->nruns; k++)
+        html_images(rep, k, f);
+    skb__render_pictures_html(f, rep);
+    fprintf(f, "%s\n</body></html>\n", check_js);
+    return ferror(f) ? SKB_EIO : 0;
+}
+
+/* the grid in Markdown: a mark after each value says its row's status */
+static const char *md_mark(int st)
+{
+    switch (st) {
+    case SKB_ROW_REPRODUCED: return " ✓";
+    case SKB_ROW_DIFFERS: return " ✗";
+    case SKB_ROW_TRIVIAL: return " ≈";
+    case SKB_ROW_FEWER: return " ↓";
+    case SKB_ROW_NOT_RUN: return " –";
+    default: return "";
+    }
+}
+
+static void md_grid(const struct skb_rtable *t, const struct grid *g, FILE *f)
+{
+    char buf[256];
+    fprintf(f, "Grid of the rows below: %s per %s and %s (✓ reproduced, ✗ differs, ≈ reproduced (trivial), ↓ fewer "
+               "than paper, – not run, no mark: context or new); notes in the rows.\n\n|", t->col[g->valc],
+            t->col[g->rowc], t->col[g->colc]);
+    if (g->machc >= 0)
+        md_cell(f, "machine");
+    md_cell(f, t->col[g->rowc]);
+    for (int c = 0; c < g->nc; c++) {
+        snprintf(buf, sizeof buf, "%s (paper %s)", g->ckey[c], grid_paper(t, g, c));
+        md_cell(f, buf);
+    }
+    fputs("\n|", f);
+    for (int c = 0; c < g->nc + 1 + (g->machc >= 0); c++)
+        fputs(" --- |", f);
+    for (int r = 0; r < g->nr; r++) {
+        fputs("\n|", f);
+        if (g->machc >= 0)
+            md_cell(f, g->rmach[r]);
+        md_cell(f, g->rkey[r]);
+        for (int c = 0; c < g->nc; c++) {
+            int k = g->cell[r * g->nc + c];
+            snprintf(buf, sizeof buf, "%s%s", k >= 0 ? t->rows[k].cell[g->valc] : "", k >= 0 ? md_mark(t->rows[k].status) : "");
+            md_cell(f, buf);
+        }
+    }
+    fputs("\n\n", f);
+}
+
+/* one table's rows in Markdown, a section id given as a link */
+static void md_rows(const struct skb_report *rep, const struct skb_rtable *t, FILE *f)
+{
+    fputc('|', f);
+    for (int c = 0; c < t->ncols; c++)
+        md_cell(f, t->col[c]);
+    if (!t->unjudged)
+        fputs(" status | note |", f);
+    fputs("\n|", f);
+    for (int c = 0; c < t->ncols + (t->unjudged ? 0 : 2); c++)
+        fputs(" --- |", f);
+    fputc('\n', f);
+    for (int r = 0; r < t->nrows; r++) {
+        fputc('|', f);
+        for (int c = 0; c < t->ncols; c++) {
+            const char *cell = t->rows[r].cell[c];
+            char link[200], href[128];
+            if (c + 1 == t->link_col && section_href(rep, cell, href, sizeof href)) {
+                snprintf(link, sizeof link, "[%s](%s)", cell, href);
+                cell = link;
+            }
+            md_cell(f, cell);
+        }
+        if (!t->unjudged) {
+            md_cell(f, skb_row_status_name(t->rows[r].status));
+            md_cell(f, t->rows[r].note);
+        }
+        fputc('\n', f);
+    }
+    fputc('\n', f);
+}
+
+static void md_section(const struct skb_report *rep, const struct skb_rtable *t, FILE *f)
+{
+    struct grid g;
+    fprintf(f, "<a id=\"s-%s\"></a>\n## %s\n\n", t->id, t->title);
+    if (t->source[0])
+        fprintf(f, "Source: %s.", t->source);
+    if (t->intro)
+        fprintf(f, " %s", t->intro);
+    fprintf(f, "\n\n");
+    if (grid_build(rep, t, &g) == 0) {
+        md_grid(t, &g, f);
+        grid_free(&g);
+    }
+    md_rows(rep, t, f);
+}
+
+static void md_plots_images(const struct skb_report *rep, FILE *f)
+{
+    fprintf(f, "<a id=\"s-plots\"></a>\n## Plots\n\n");
+    for (int i = 0; i < rep->nplots; i++) {
+        const struct skb_plot_entry *p = &rep->plots[i];
+        if (p->ok)
+            fprintf(f, "### %s\n\n![%s](plots/%s.png) ([SVG](plots/%s.svg))\n\n", p->title, p->title, p->name, p->name);
+        else
+            fprintf(f, "### %s\n\nnot run: %s\n\n", p->title, p->why);
+    }
     for (int k = 0; k < rep->nruns; k++) {
         char dir[1200];
         snprintf(dir, sizeof dir, "%s/images", rep->runs[k].dir);
         DIR *d = opendir(dir);
         if (!d)
             continue;
-        fprintf(f, "<h2>GPU deformation images (");
-        html_esc(f, rep->runs[k].machine_key);
-        fprintf(f, ")</h2>\n<div class=\"images\" id=\"images-%d\">\n", k);
+        fprintf(f, "## GPU deformation images (%s)\n\n", rep->runs[k].machine_key);
         struct dirent *e;
-        char *names[256];
-        int n = 0;
-        while ((e = readdir(d)) && n < 256) {
-            size_t l = strlen(e->d_name);
-            if (l > 4 && strcmp(e->d_name + l - 4, ".png") == 0)
-                names[n++] = strdup(e->d_name);
-        }
+        while ((e = readdir(d)))
+            if (strstr(e->d_name, ".png"))
+                fprintf(f, "- %s/%s\n", dir, e->d_name);
         closedir(d);
-        /* sorted for a stable page */
-        for (int i = 1; i < n; i++)
-            for (int j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
-                char *tmp = names[j];
-                names[j] = names[j - 1];
-                names[j - 1] = tmp;
-            }
-        for (int i = 0; i < n; i++) {
-            char path[1500];
-            snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-            fprintf(f, "<figure><img alt=\"");
-            html_esc(f, names[i]);
-            fprintf(f, "\" src=\"");
-            data_uri(f, path, "image/png");
-            fprintf(f, "\"><figcaption>");
-            html_esc(f, names[i]);
-            fprintf(f, "</figcaption></figure>\n");
-            free(names[i]);
-        }
-        fprintf(f, "</div>\n");
+        fputc('\n', f);
     }
-    skb__render_pictures_html(f, rep);
-    fprintf(f, "%s\n</body></html>\n", check_js);
+}
+
+int skb_report_render_md(const struct skb_report *rep, FILE *f)
+{
+    fprintf(f, "# skinbench report\n\n");
+    if (rep->quick)
+        fprintf(f, "> **Warning: %d of %d** %s\n\n", rep->quick, rep->nruns, quick_text);
+    md_headline(rep, f);
+    md_toc(rep, f);
+    fprintf(f, "Every reproduced number beside the paper's (reports/reference.json). Status: "
+               "*reproduced* (within the stated rule), *differs* (the note gives the measured difference and, where "
+               "the results say, why), *not run*, *context* (paper number from other hardware/models, shown, not "
+               "judged), *new* (no paper value), *reproduced (trivial)* (measured and paper ratios both within the "
+               "stated band of 1: nothing to reproduce, not counted as reproduced).\n\n");
+    md_counts(rep, f);
+    if (rep->fuzz[0])
+        fprintf(f, "Robustness: %s.\n\n", rep->fuzz);
+    for (int i = 0; i < rep->ntables; i++)
+        md_section(rep, &rep->tables[i], f);
+    md_plots_images(rep, f);
+    skb__render_pictures_md(f, rep);
     return ferror(f) ? SKB_EIO : 0;
 }
 

@@ -152,7 +152,7 @@ void skb__render_pictures_md(FILE *f, const struct skb_report *rep)
         const cJSON *mp = skb__jget(rep->runs[k].doc[SKB_RF_GPU], "method_pictures"), *x;
         if (!mp)
             continue;
-        fprintf(f, "## Every method, the same poses (%s)\n\n", rep->runs[k].machine_key);
+        fprintf(f, "<a id=\"pictures-%d\"></a>\n## Every method, the same poses (%s)\n\n", k, rep->runs[k].machine_key);
         if (skb__jstr(skb__jget(mp, "not_run"))) {
             fprintf(f, "not run: %s\n\n", skb__jstr(skb__jget(mp, "not_run")));
             continue;

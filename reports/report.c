@@ -308,6 +308,9 @@ int skb_report_build(const struct skb_results *runs, int nruns, const cJSON *ref
     skb__report_table62(rep);
     skb__report_arm_volume(rep);
     skb__report_heat_map(rep);
+    skb__report_coverage(rep);
+    skb__report_bibliography(rep);
+    skb__report_headline(rep);
     return 0;
 }
 

@@ -70,6 +70,27 @@ static double refit_us(const cJSON *spheres, const char *model, const char *meth
     return us;
 }
 
+/* what SBS did for its centres on this model (spheres.json sbs_centres,
+ * methods/sb.c): trivial joint sets take the joint (seed 003 section 4, no
+ * SVD), the others the SVD least-squares centre, cut where it would leave a
+ * bound around the set; the refit (Alg. 6.1) bounds each sphere about
+ * these centres.  Facts of the run only, no cause is asserted. */
+static void sbs_centres_note(char **n, const cJSON *spheres, const char *model, const char *method)
+{
+    const cJSON *c = model ? skb__jget(skb__jget(skb__jget(spheres, "datasets"), model), "sbs_centres") : NULL;
+    double sets, tmin, tmax, smax, reg, bound, off, poses;
+    if (!c || strcmp(method, "sbs") != 0 || skb__jnum(skb__jget(c, "joint_sets"), &sets) < 0
+        || skb__jnum(skb__jget(c, "trivial_min"), &tmin) < 0 || skb__jnum(skb__jget(c, "trivial_max"), &tmax) < 0
+        || skb__jnum(skb__jget(c, "solved_max"), &smax) < 0 || skb__jnum(skb__jget(c, "regularised_max"), &reg) < 0
+        || skb__jnum(skb__jget(c, "centre_bound_extents"), &bound) < 0
+        || skb__jnum(skb__jget(c, "centre_offset_max_reach"), &off) < 0 || skb__jnum(skb__jget(c, "poses"), &poses) < 0)
+        return;
+    note_add(n, "SBS centres on %s over %.6g poses (spheres.json): %.6g joint sets, %.6g-%.6g trivial (one joint, or a "
+             "parent and child: the child's joint, no SVD), at most %.6g solved by SVD, at most %.6g of those cut by the "
+             "bound (centre within %.3g set extents of the set's rest centroid); farthest centre %.3g model reaches from "
+             "its set", model, poses, sets, tmin, tmax, smax, reg, bound, off);
+}
+
 /* the work behind a scenario's times, as cd.json counted it (and, for the
  * refit share, spheres.json's per-sphere refit cost of the same model):
  * the evidence for why on-demand wins or loses, never a guess (issue 13) */
@@ -106,9 +127,10 @@ static char *scenario_work_note(const cJSON *x, const cJSON *m, const char *meth
     }
     if (skb__jnum(skb__jget(m, "vertices_skinned_on_demand"), &vo) == 0 && skb__jnum(skb__jget(m, "vertices_skinned_bottom_up"), &vb) == 0)
         note_add(&n, "vertices skinned: %.6g on demand, %.6g bottom-up", vo, vb);
+    sbs_centres_note(&n, spheres, skb__jstr(skb__jget(x, "model")), method);
     if (skb__jnum(skb__jget(m, "rotation_centre_reach_median"), &med) == 0 && skb__jnum(skb__jget(m, "rotation_centre_reach_max"), &reach) == 0)
-        note_add(&n, "farthest rotation centre per pose: median %.3g, max %.3g x the model's reach from the origin", med,
-                 reach);
+        note_add(&n, "farthest rotation centre per pose: median %.3g, max %.3g x the model's reach from the origin (cd.json)",
+                 med, reach);
     return n;
 }
 

@@ -38,9 +38,14 @@ void skb__report_table32(struct skb_report *rep);
 void skb__report_table41(struct skb_report *rep);
 void skb__report_flops(struct skb_report *rep);
 void skb__report_bounds(struct skb_report *rep);
+/* report_coverage.c */
+void skb__report_coverage(struct skb_report *rep);
+void skb__report_bibliography(struct skb_report *rep);
 /* report_gpu.c */
 void skb__report_fig19(struct skb_report *rep);
 void skb__report_gpu_times(struct skb_report *rep);
+/* report_headline.c */
+void skb__report_headline(struct skb_report *rep);
 /* report_runs.c */
 void skb__report_runs(struct skb_report *rep);
 /* report_spheres.c */

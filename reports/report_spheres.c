@@ -40,8 +40,12 @@ void skb__report_sphere_table(struct skb_report *rep, const char *id, const char
         }
         const cJSON *d;
         cJSON_ArrayForEach(d, skb__jget(doc, "datasets")) {
-            const cJSON *l;
-            cJSON_ArrayForEach(l, skb__jget(d, "levels")) {
+            /* the posture this table describes (spheres.json "postures", issue
+             * 13): its own levels where it has them, else the dataset's */
+            const cJSON *post = skb__jget(skb__jget(d, "postures"), refkey), *l;
+            const cJSON *levels = cJSON_IsArray(skb__jget(post, "levels")) ? skb__jget(post, "levels") : skb__jget(d, "levels");
+            const char *posture = skb__jstr(skb__jget(post, "posture"));
+            cJSON_ArrayForEach(l, levels) {
                 double lv = NAN, refavg = NAN;
                 skb__jnum(skb__jget(l, "level"), &lv);
                 skb__jnum(skb__jget(skb__jget(l, "reference"), "avg"), &refavg);
@@ -98,6 +102,11 @@ void skb__report_sphere_table(struct skb_report *rep, const char *id, const char
                         st = skb__judge(skb__jget(sec, "tolerance"), r, pr, NAN, &note);
                     }
                     note = skb__join_note(note, skb__why_lookup(doc, m->string, d->string));
+                    if (posture && !known) {
+                        char *pn = skb__fmt("posture: %s", posture);
+                        note = skb__join_note(note, pn);
+                        free(pn);
+                    }
                     skb__row_add(rep, t, k, st, note, strdup(d->string), skb__fmt("%.0f", lv), strdup(m->string), skb__numtxt(mn),
                             skb__numtxt(av), skb__numtxt(mx), skb__numtxt(r), skb__numtxt(pav), skb__numtxt(pr), NULL);
                 }
@@ -111,11 +120,12 @@ void skb__report_sphere_tree(struct skb_report *rep)
 {
     const cJSON *sec = skb__jget(rep->ref, "spheres"), *tree = skb__jget(sec, "tree");
     const cJSON *rt = skb__jget(skb__jget(rep->ref, "table_6_2"), "refit_us_per_sphere");
-    static const char *const cols[] = { "dataset", "quantity", "measured", "paper (creature, Athlon 2.5 GHz)", NULL };
+    static const char *const cols[] = { "dataset", "quantity", "measured", "paper (Athlon 2.5 GHz)", NULL };
     char src[240];
     snprintf(src, sizeof src, "seed %s, thesis 5.1 (tree), 5.4 and 6.6 (refit per sphere)", skb__ref_str(sec, "seed"));
     struct skb_rtable *t = skb__tbl_new(rep, "spheretree", "Sphere tree and refit cost per sphere", src,
-                                   strdup("Context only: the paper's creature model and machine are not ours."), cols);
+                                   strdup("Context only: the paper's models and machine are not ours. The tree rows are the creature model "
+                                          "(thesis 5.1); the refit-per-sphere rows are the two-men scenario (see each row)."), cols);
     for (int k = 0; k < rep->nruns; k++) {
         const cJSON *doc = rep->runs[k].doc[SKB_RF_SPHERES];
         if (!doc) {
@@ -136,7 +146,8 @@ void skb__report_sphere_tree(struct skb_report *rep)
                 if (skb__jnum(skb__jget(skb__jget(d, "tree"), tq[i].key), &v) < 0)
                     continue;
                 skb__jnum(skb__jget(tree, tq[i].pkey), &pv);
-                skb__row_add(rep, t, k, SKB_ROW_CONTEXT, NULL, strdup(d->string), strdup(tq[i].label), skb__numtxt(v), skb__numtxt(pv), NULL);
+                skb__row_add(rep, t, k, SKB_ROW_CONTEXT, strdup("paper: creature model, thesis 5.1"), strdup(d->string),
+                        strdup(tq[i].label), skb__numtxt(v), skb__numtxt(pv), NULL);
             }
             const cJSON *m;
             cJSON_ArrayForEach(m, skb__jget(d, "refit_time")) {
@@ -145,7 +156,7 @@ void skb__report_sphere_tree(struct skb_report *rep)
                     continue;
                 skb__jnum(skb__jget(rt, m->string), &pv);
                 skb__row_add(rep, t, k, isfinite(pv) ? SKB_ROW_CONTEXT : SKB_ROW_NEW,
-                        strdup(isfinite(pv) ? "002 gives 1.21 µs for LBS" : "no paper value"), strdup(d->string),
+                        strdup(isfinite(pv) ? skb__ref_str(rt, "where") : "no paper value"), strdup(d->string),
                         skb__fmt("on-demand refit µs per sphere: %s", m->string), skb__numtxt(us), skb__numtxt(pv), NULL);
             }
         }
@@ -171,6 +182,33 @@ static const cJSON *scaling_point(const cJSON *x, int free_pose)
     if (skb__jget(x, "collision_free") || cJSON_IsObject(skb__jget(x, "colliding")))
         return NULL;
     return scaling_free(x) == free_pose ? x : NULL;
+}
+
+/* the skinned creature's colliding series beside the rigid one (cd.json
+ * "scaling_skinned"): context, not judged (the thesis's dwarf is rigid) */
+static void skinned_context_rows(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *doc)
+{
+    const cJSON *x;
+    cJSON_ArrayForEach(x, skb__jget(doc, "scaling_skinned")) {
+        const cJSON *pt = scaling_point(x, 0);
+        double lv = NAN, tri = NAN, sph = NAN, od = NAN, bu = NAN, sod = NAN, sbu = NAN, sp = NAN;
+        if (!pt)
+            continue;
+        skb__jnum(skb__jget(x, "level"), &lv);
+        skb__jnum(skb__jget(x, "triangles"), &tri);
+        skb__jnum(skb__jget(x, "spheres"), &sph);
+        skb__jnum(skb__jget(pt, "on_demand_ms"), &od);
+        skb__jnum(skb__jget(pt, "bottom_up_ms"), &bu);
+        skb__jnum(skb__jget(pt, "sphere_tests_on_demand"), &sod);
+        skb__jnum(skb__jget(pt, "sphere_tests_bottom_up"), &sbu);
+        skb__jnum(skb__jget(pt, "speedup"), &sp);
+        skb__row_add(rep, t, k, SKB_ROW_CONTEXT,
+                     skb__fmt("the same model skinned (%s): context, not judged — the thesis's dwarf is rigid",
+                              skb__jstr(skb__jget(skb__jget(doc, "scaling_skinned_setup"), "model")) ?
+                              skb__jstr(skb__jget(skb__jget(doc, "scaling_skinned_setup"), "model")) : "?"),
+                     strdup("colliding, skinned"), skb__fmt("%.0f", lv), skb__numtxt(tri), skb__numtxt(sph),
+                     skb__numtxt(od), skb__numtxt(bu), skb__numtxt(sod), skb__numtxt(sbu), skb__numtxt(sp), strdup("—"), NULL);
+    }
 }
 
 void skb__report_table53(struct skb_report *rep)
@@ -240,16 +278,25 @@ void skb__report_table53(struct skb_report *rep)
                 }
             }
             int st = n < 2 ? SKB_ROW_NOT_RUN : inc && nfar == 0 ? SKB_ROW_REPRODUCED : SKB_ROW_DIFFERS;
+            const cJSON *setup = skb__jget(doc, "scaling_setup");
+            const char *skinning = skb__jstr(skb__jget(setup, "skinning")), *model = skb__jstr(skb__jget(setup, "model"));
             char *tn = n < 2 ? skb__fmt("%s series has %d level(s); need 2 to see a trend", pass ? "collision-free" : "colliding", n)
                        : worst_lv < 0 ? skb__fmt("speed-up %s with the subdivision level; no paper speed-up per level to compare",
                                           inc ? "grows" : "does NOT grow")
                                       : skb__fmt("speed-up %s with the subdivision level; %d level(s) outside a factor of %g of the "
                                           "paper's (worst: level %d, a factor of %.3g)",
                                           inc ? "grows" : "does NOT grow", nfar, factor, worst_lv, worst);
+            if (skinning) {   /* which model and skinning the series measured (issue 13) */
+                char *vn = skb__fmt("%s, %s", model ? model : "model not recorded", skinning);
+                char *joined = skb__join_note(vn, tn);
+                free(tn);
+                tn = joined;
+            }
             skb__row_add(rep, t, k, st, tn,
                     strdup(pass ? "collision-free" : "colliding"), strdup("trend"), strdup(""), strdup(""), strdup(""),
                     strdup(""), strdup(""), strdup(""), strdup(n >= 2 ? (inc ? "increasing" : "not increasing") : "—"),
                     strdup("increasing"), NULL);
         }
+        skinned_context_rows(rep, t, k, doc);
     }
 }

@@ -95,6 +95,7 @@ struct skb_rtable {
     char source[240];          /* seed and table/figure */
     char *intro;               /* tolerance rule and notes, may be NULL */
     int unjudged;              /* descriptive table: rows not counted */
+    int link_col;              /* 1-based column whose cells name a section id (a link), 0: none */
     int ncols;
     char *col[SKB_RMAXCOLS];
     int nrows, cap;
@@ -110,6 +111,22 @@ struct skb_plot_entry {
 
 #define SKB_RMAXTABLES 32
 #define SKB_RMAXPLOTS 64
+#define SKB_RMAXHEAD 32
+
+/* one headline claim of the papers (reference.json "headline"): a summary
+ * of rows the tables already judged, never a judgement of its own */
+#define SKB_HEAD_MIXED SKB_ROW_NSTATUS   /* its rows have differing statuses */
+struct skb_headline {
+    char claim[240];
+    char source[160];          /* seed and table/figure */
+    char table[48];            /* id of the table it summarises (link "#s-<id>") */
+    char measured[240];
+    char paper[160];
+    char rows[400];            /* how many rows of each status, which differ */
+    int status;                /* a row status, or SKB_HEAD_MIXED */
+};
+/* "mixed" for SKB_HEAD_MIXED, else skb_row_status_name */
+const char *skb_headline_status_name(int st);
 
 struct skb_report {
     int nruns;
@@ -120,6 +137,9 @@ struct skb_report {
     int nplots;
     struct skb_plot_entry plots[SKB_RMAXPLOTS];
     int count[SKB_ROW_NSTATUS];
+    int nheadline;
+    struct skb_headline headline[SKB_RMAXHEAD];
+    int quick;                 /* runs with a results file from --quick */
     char fuzz[240];            /* "bad inputs tried / crashes" line, or empty */
 };
 

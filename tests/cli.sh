@@ -77,6 +77,9 @@ msg=$(awk '/^  [^ ]/ { n++; row[n] = $0; if (length($1) > w) w = length($1); if 
      END { for (i = 1; i <= n; i++) { r = row[i]; c = 5 + w + k
              if (substr(r, c - 1, 1) != " " || substr(r, c, 1) == " ") { print "misaligned: " r; exit 1 } } }' "$tmp/list") \
   && ok || bad "list datasets kind column: $msg"
+# the rigid variant (thesis Table 5.3's scaling) shows one influence per vertex
+awk '/^  creature_rigid /{f=1; next} f && /1\/2\/3\/4 influences: [0-9]+\/0\/0\/0, rigid skinning/ {ok=1} /^  [^ ]/{f=0} END{exit !ok}' "$tmp/list" \
+  && ok || bad "list datasets: creature_rigid without its 1-influence histogram"
 
 # every method blends a single input and an array input
 for m in $("$sb" list methods | awk 'NR>1 {print $1}'); do

@@ -2,8 +2,11 @@
 # The report's HTML in a real browser: render report.html from the fixture
 # results, load it in headless Chromium, and check the DOM (every table id
 # present, no "undefined"/"NaN", every image decoded, no script error); keep
-# a screenshot at $SKB_BUILD/report-browser.png.  Skips (exit 0, with the
-# reason) when chromium is not installed.
+# a screenshot at $SKB_BUILD/report-browser.png.  The first screen (a
+# 1400x900 window) must show the whole headline table, one row per claim of
+# reference.json, each linking to its section; the screenshot of that screen
+# is $SKB_BUILD/report-first-screen.png.  Skips (exit 0, with the reason)
+# when chromium is not installed.
 set -u
 exe=$(realpath "${1:-./skinbench}")
 cd "$(dirname "$0")/.."
@@ -20,14 +23,17 @@ cp -r tests/fixtures/run-a "$tmp/run"
 flags=(--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update
        --disable-sync --no-first-run --hide-scrollbars)
 url="file://$tmp/run/report.html"
-timeout 60 "$browser" "${flags[@]}" --user-data-dir="$(mktemp -d -p "$tmp")" --dump-dom "$url" \
+timeout 60 "$browser" "${flags[@]}" --user-data-dir="$(mktemp -d -p "$tmp")" --window-size=1400,900 --dump-dom "$url" \
   > "$tmp/dom.html" 2> "$tmp/chromium.log" || { tail -5 "$tmp/chromium.log"; echo "FAIL chromium --dump-dom"; exit 1; }
 mkdir -p "$build"
 timeout 60 "$browser" "${flags[@]}" --user-data-dir="$(mktemp -d -p "$tmp")" --window-size=1400,2400 \
   --screenshot="$(realpath "$build")/report-browser.png" "$url" > /dev/null 2>> "$tmp/chromium.log" \
   || { echo "FAIL chromium --screenshot"; exit 1; }
+timeout 60 "$browser" "${flags[@]}" --user-data-dir="$(mktemp -d -p "$tmp")" --window-size=1400,900 \
+  --screenshot="$(realpath "$build")/report-first-screen.png" "$url" > /dev/null 2>> "$tmp/chromium.log" \
+  || { echo "FAIL chromium --screenshot (first screen)"; exit 1; }
 fail=0
-for id in t-runs t-table41 t-flops t-bounds t-fig18 t-table32 t-fig19 t-gpu t-table52 t-table61 t-spheretree t-table53 t-table62 counts plots; do
+for id in t-headline toc s-headline s-contents s-table41 s-coverage s-bibliography t-coverage t-bibliography s-plots t-runs t-table41 t-flops t-bounds t-fig18 t-table32 t-fig19 t-gpu t-table52 t-table61 t-spheretree t-table53 t-table62 counts plots; do
   grep -q "id=\"$id\"" "$tmp/dom.html" || { echo "FAIL DOM lacks id $id"; fail=1; }
 done
 # text content only: words inside base64 image data are not rendering errors
@@ -38,7 +44,27 @@ if [ -z "$imgs" ]; then echo "FAIL the page's load check did not run"; fail=1
 elif [ "${imgs%/*}" != "${imgs#*/}" ] || [ "${imgs#*/}" = 0 ]; then echo "FAIL images decoded: $imgs"; fail=1
 else echo "ok   images decoded: $imgs"; fi
 body=$(grep -o '<body[^>]*>' "$tmp/dom.html" | head -1)
+# the headline table's top-bottom (CSS px from the top of the page), the
+# window height and its row count, measured by the page itself at load
+head=$(printf '%s' "$body" | sed -n 's/.*data-headline="\([0-9]*\)-\([0-9]*\)\/[0-9]*\/\([0-9]*\)".*/\1 \2 \3/p')
+claims=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["headline"]["claims"]))' reports/reference.json)
+if [ -z "$head" ]; then echo "FAIL the page did not measure its headline table"; fail=1
+else
+  set -- $head
+  if [ "$2" -gt 900 ] || [ "$1" -ge "$2" ]; then echo "FAIL headline table spans y = $1..$2: not within the first 900 px"; fail=1
+  else echo "ok   headline table within the first screen (y = $1..$2 of 900)"; fi
+  [ "$3" = "$claims" ] && echo "ok   headline rows: $3 (one per reference.json claim)" \
+    || { echo "FAIL headline rows $3, reference.json has $claims claims"; fail=1; }
+fi
+noid=$(grep -o '<h2[^>]*>' "$tmp/dom.html" | grep -vc 'id=')
+[ "$noid" -eq 0 ] && echo "ok   every h2 has an id" || { echo "FAIL $noid h2 heading(s) without an id"; fail=1; }
+links=$(sed -n '/<table id="t-headline"/,/<\/table>/p' "$tmp/dom.html" | grep -o '<a href="#s-[a-z0-9]*"' | sort -u | sed 's/.*#//;s/"//')
+[ -n "$links" ] || { echo "FAIL headline rows link to no section"; fail=1; }
+for l in $links; do
+  grep -q "id=\"$l\"" "$tmp/dom.html" || { echo "FAIL headline link #$l has no target"; fail=1; }
+done
 case "$body" in *data-js-error*) echo "FAIL script error: $body"; fail=1 ;; esac
 [ -s "$build/report-browser.png" ] && echo "ok   screenshot $build/report-browser.png" || { echo "FAIL no screenshot"; fail=1; }
+[ -s "$build/report-first-screen.png" ] && echo "ok   first screen $build/report-first-screen.png" || { echo "FAIL no first-screen screenshot"; fail=1; }
 [ $fail -eq 0 ] && echo "ok   report.html renders in $($browser --version 2>/dev/null | head -1)"
 exit $fail

@@ -69,6 +69,14 @@ static void test_limits_and_counts(void **state)
     skb_dataset_free(&d);
     assert_int_equal(skb_dataset_load("body", &o, &d, msg, sizeof msg), 0);
     assert_int_equal(d.truncated, 0);   /* generated weights are already limited */
+    /* the neck Table 6.1's posture twists: the CMU "Neck" joint, whose
+     * parent and child are joints of the neck chain (not a leaf) */
+    assert_int_equal(d.has_neck, 1);
+    assert_true(d.mesh.parent[d.neck] >= 0);
+    int child = 0;
+    for (int j = 0; j < d.mesh.njoints; j++)
+        child += d.mesh.parent[j] == d.neck;
+    assert_int_equal(child, 1);
     skb_dataset_free(&d);
 }
 
@@ -153,6 +161,52 @@ static void test_generated_poses(void **state)
     assert_near(2 * acos(fmin(1, fabs(q.w))), SKB_PI, TOL_TIGHT);   /* root at full twist */
     skb_dataset_free(&a);
     skb_dataset_free(&b);
+}
+
+/* every vertex one joint with weight 1 */
+static void assert_rigid(const struct skb_dataset *d)
+{
+    for (int v = 0; v < d->mesh.nverts; v++) {
+        const skb_real *w = d->mesh.weight + SKB_MAX_INFLUENCES * v;
+        assert_true(w[0] == 1);
+        for (int k = 1; k < SKB_MAX_INFLUENCES; k++)
+            assert_true(w[k] == 0);
+    }
+    assert_int_equal(d->rigid, 1);
+}
+
+/* creature_rigid (thesis Table 5.3's dwarf is rigidly skinned): the
+ * creature's largest-weight joint per vertex, still rigid after subdivision
+ * re-made rigid as exp_cd.c does */
+static void test_rigid_variant(void **state)
+{
+    struct skb_dataset a, r, s;
+    struct skb_dataset_opts o = { 1, 1, 0 };
+    char msg[512];
+    (void)state;
+    assert_int_equal(skb_dataset_load("creature", &o, &a, msg, sizeof msg), 0);
+    assert_int_equal(skb_dataset_load("creature_rigid", &o, &r, msg, sizeof msg), 0);
+    check_dataset(&r);
+    assert_rigid(&r);
+    assert_int_equal(a.mesh.nverts, r.mesh.nverts);
+    int multi = 0;
+    for (int v = 0; v < a.mesh.nverts; v++) {
+        const skb_real *w = a.mesh.weight + SKB_MAX_INFLUENCES * v;
+        int best = 0;
+        for (int k = 1; k < SKB_MAX_INFLUENCES; k++)
+            if (w[k] > w[best])
+                best = k;
+        multi += w[1] > 0;
+        assert_int_equal(r.mesh.joint[SKB_MAX_INFLUENCES * v], a.mesh.joint[SKB_MAX_INFLUENCES * v + best]);
+    }
+    assert_true(multi > 0);     /* the skinned creature is not rigid already */
+    assert_int_equal(skb_dataset_subdivide(&r, 1, &s, msg, sizeof msg), 0);
+    assert_true(skb_dataset_make_rigid(&s) > 0);   /* midpoints of seams had two joints */
+    check_dataset(&s);
+    assert_rigid(&s);
+    skb_dataset_free(&a);
+    skb_dataset_free(&r);
+    skb_dataset_free(&s);
 }
 
 static void expect_error(const char *path, const char *needle)
@@ -302,6 +356,7 @@ int main(void)
         cmocka_unit_test(test_limit_influences),
         cmocka_unit_test(test_subdivision),
         cmocka_unit_test(test_generated_poses),
+        cmocka_unit_test(test_rigid_variant),
         cmocka_unit_test(test_bad_files),
         cmocka_unit_test(test_memory_limit),
         cmocka_unit_test(test_child_crash_is_an_error),

@@ -172,7 +172,7 @@ static void test_context_and_layout(void **state)
         /* bytes per joint come from the linked std140 block: 12 floats for a
          * 3x4 matrix, 8 for a dual quaternion, a rigid log or SB's quaternion
          * + translation, 20 with the scale rows */
-        static const int floats[] = { 12, 8, 8, 20, 8, 8 };
+        static const int floats[] = { 12, 8, 8, 20, 8, 8, 8 };
         assert_int_equal(p.bytes_per_joint, 4 * floats[skb_gpu_shaders[i].layout]);
         skb_gpu_program_free(&p);
     }

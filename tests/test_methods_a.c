@@ -5,6 +5,7 @@
  * (DQ paper Algorithm 2), SB's SVD count and QB's default centre. */
 #include "skb_test.h"
 #include "skb_sb_internal.h"
+#include "skb_fast.h"
 
 #define N_RANDOM 200
 #define DEG (SKB_PI / 180)
@@ -684,6 +685,50 @@ static void test_qb_default_centre(void **state)
     gsl_rng_free(r);
 }
 
+/* QB's per-joint precomputation (Hejl's centres are joints): C_i c once per
+ * (joint, centre joint) pair per pose gives the per-vertex form's skin bit
+ * for bit; a vertex whose centre is not a joint keeps the per-vertex form */
+static void test_qb_pair_table(void **state)
+{
+    gsl_rng *r = skb_test_rng();
+    double pos[3 * SM_VERTS], weight[4 * SM_VERTS], mats[64], out[3 * SM_VERTS], ctr[3 * SM_VERTS];
+    double rest[12], rows[48];
+    int joint[4 * SM_VERTS], parent[4], pv = -1;
+    struct skb_quat q[4];
+    struct skb_mesh mesh;
+    struct skb_skinner s;
+    char msg[256];
+    const struct skb_method *qb = method("qb");
+    small_mesh(&mesh, pos, joint, weight, r, mats);
+    memcpy(parent, sm_parent, sizeof parent);
+    memcpy(rest, sm_rest, sizeof rest);
+    mesh.parent = parent;
+    mesh.joint_rest = rest;
+    struct skb_pose pose = { 4, mats, NULL };
+    skb_qlb_prepare(4, mats, q, rows);
+    for (int pass = 0; pass < 2; pass++) {
+        /* pass 1: the mesh's own centres, vertex 2's moved off its joint */
+        assert_int_equal(skb__qb_default_centers(&mesh, ctr), 0);
+        ctr[6] += 0.25 * pass;
+        mesh.center = pass ? ctr : NULL;
+        assert_int_equal(skb_skin_init(&s, qb, &mesh, msg, sizeof msg), 0);
+        assert_int_equal(skb_skin_pose(&s, &pose, NULL, out, NULL, msg, sizeof msg), 0);
+        int np = skb__qb_pairs(&mesh, s.state, &pv);
+        assert_true(np > 0 && np <= 4 * SM_VERTS);
+        assert_int_equal(pv, SM_VERTS - pass);
+        for (int v = 0; v < SM_VERTS; v++) {
+            double p[3];
+            assert_int_equal(skb_qlb_vertex(4, joint + 4 * v, weight + 4 * v, q, rows, ctr + 3 * v, 1, pos + 3 * v,
+                                            NULL, p, NULL), 0);
+            for (int k = 0; k < 3; k++)
+                if (p[k] != out[3 * v + k])
+                    fail_msg("pass %d vertex %d: pair table %.17g, per vertex %.17g", pass, v, out[3 * v + k], p[k]);
+        }
+        skb_skin_fini(&s);
+    }
+    gsl_rng_free(r);
+}
+
 /* quaternion methods have no scale/shear form: a pose with scale is refused */
 static void test_scaled_pose_refused(void **state)
 {
@@ -724,6 +769,7 @@ int main(void)
         cmocka_unit_test(test_sb_parent_child_uses_joint),
         cmocka_unit_test(test_rotcenter_bound_near_singular),
         cmocka_unit_test(test_qb_default_centre),
+        cmocka_unit_test(test_qb_pair_table),
         cmocka_unit_test(test_scaled_pose_refused),
     };
     return cmocka_run_group_tests_name("methods_a", tests, NULL, NULL);

@@ -315,6 +315,31 @@ static void test_report_scenario_factor(void **state)
         fail_msg("sbs note: %s", r->note);
 }
 
+/* Table 6.2's SBS row says what SBS did for its centres on the scenario's
+ * model (spheres.json sbs_centres): trivial sets, SVDs, the bound; the LBS
+ * row says nothing of centres, and nothing names Alg. 6.1 as a cause */
+static void test_report_sbs_centres_note(void **state)
+{
+    struct rfix *f = *state;
+    cJSON *men = cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[SKB_RF_CD], "scenarios"), "men_full");
+    cJSON_AddStringToObject(men, "model", "capsule_human");
+    cJSON *c = cJSON_AddObjectToObject(cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[SKB_RF_SPHERES], "datasets"),
+                                                           "capsule_human"), "sbs_centres");
+    static const struct { const char *k; double v; } kv[] = {
+        { "poses", 120 }, { "joint_sets", 95 }, { "trivial_min", 43 }, { "trivial_max", 45 }, { "solved_min", 50 },
+        { "solved_max", 52 }, { "regularised_max", 3 }, { "centre_bound_extents", 2 }, { "centre_offset_max_reach", 0.64 },
+    };
+    for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
+        cJSON_AddNumberToObject(c, kv[i].k, kv[i].v);
+    const struct skb_rtable *t = skb_report_table(rfix_build(f), "table62");
+    const char *n = find_row(t, 0, "men_full", 1, "sbs")->note;
+    if (!strstr(n, "SBS centres on capsule_human over 120 poses (spheres.json): 95 joint sets, 43-45 trivial") ||
+        !strstr(n, "at most 52 solved by SVD, at most 3 of those cut by the bound (centre within 2 set extents") ||
+        !strstr(n, "farthest centre 0.64 model reaches from its set") || strstr(n, "Alg. 6.1"))
+        fail_msg("sbs note: %s", n);
+    assert_null(strstr(find_row(t, 0, "men_full", 1, "lbs")->note, "SBS centres"));
+}
+
 /* Table 5.3: a series that grows but misses one level's paper speed-up 5x differs */
 static void test_report_scaling_factor(void **state)
 {
@@ -329,6 +354,18 @@ static void test_report_scaling_factor(void **state)
     if (!strstr(l0, "speed-up below the paper's by a factor of 5: OUTSIDE the rule"))
         fail_msg("level 0 note: %s", l0);
     assert_int_equal(find_row(t, 0, "collision-free", 1, "trend")->status, SKB_ROW_REPRODUCED);
+    /* the trend names the model and its skinning (rigid: the thesis's dwarf);
+     * the skinned series is context beside it, never judged */
+    cJSON *setup = cJSON_AddObjectToObject(f->r.doc[SKB_RF_CD], "scaling_setup");
+    cJSON_AddStringToObject(setup, "model", "creature_rigid");
+    cJSON_AddStringToObject(setup, "skinning", "rigid (one joint per vertex)");
+    cJSON *sk = cJSON_AddArrayToObject(f->r.doc[SKB_RF_CD], "scaling_skinned");
+    cJSON_AddItemToArray(sk, cJSON_Duplicate(cJSON_GetArrayItem(sc, 0), 1));
+    t = skb_report_table(rfix_build(f), "table53");
+    assert_non_null(strstr(find_row(t, 0, "colliding", 1, "trend")->note, "creature_rigid, rigid (one joint per vertex)"));
+    const struct skb_rrow *ctx = find_row(t, 0, "colliding, skinned", 1, "0");
+    assert_int_equal(ctx->status, SKB_ROW_CONTEXT);
+    assert_non_null(strstr(ctx->note, "not judged"));
 }
 
 /* sphere rows where nothing grew are "reproduced (trivial)" and not counted as reproduced */
@@ -350,6 +387,31 @@ static void test_report_sphere_trivial(void **state)
     rep = rfix_build(f);
     assert_int_equal(rep->count[SKB_ROW_TRIVIAL], 0);
     assert_int_equal(rep->count[SKB_ROW_REPRODUCED], reproduced + trivial);
+}
+
+/* one posture per table (issue 13): Table 6.1 reads spheres.json's
+ * "postures"."table_6_1" levels and its rows name that posture; Table 5.2
+ * keeps the dataset's levels and names its own posture */
+static void test_report_sphere_postures(void **state)
+{
+    struct rfix *f = *state;
+    cJSON *ds = cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[SKB_RF_SPHERES], "datasets"), "capsule_human");
+    cJSON *levels = cJSON_Duplicate(cJSON_GetObjectItem(ds, "levels"), 1);
+    cJSON *l1 = cJSON_GetArrayItem(levels, 0);
+    set_num(cJSON_GetObjectItem(l1, "sbs"), "avg", 34.5);   /* 2.3 x the reference 15 */
+    cJSON *posts = cJSON_AddObjectToObject(ds, "postures");
+    cJSON *p61 = cJSON_AddObjectToObject(posts, "table_6_1");
+    cJSON_AddStringToObject(p61, "posture", "walk pose 3 with the neck twisted 90 deg");
+    cJSON_AddItemToObject(p61, "levels", levels);
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(posts, "table_5_2"), "posture", "walk pose 3");
+    struct skb_report *rep = rfix_build(f);
+    const struct skb_rrow *r = find_row(skb_report_table(rep, "table61"), 1, "1", 2, "sbs");
+    assert_string_equal(r->cell[6], "2.3");
+    assert_non_null(strstr(r->note, "posture: walk pose 3 with the neck twisted 90 deg"));
+    r = find_row(skb_report_table(rep, "table52"), 1, "1", 2, "lbs");
+    assert_non_null(strstr(r->note, "posture: walk pose 3"));
+    assert_null(strstr(r->note, "neck"));
+    assert_null(find_row(skb_report_table(rep, "table52"), 1, "1", 2, "sbs"));   /* SBS judged once: Table 6.1 */
 }
 
 /* Table 3.2: each row names the paper range(s) its SBS/LBS ratio falls in, or neither */
@@ -444,6 +506,20 @@ static void test_report_figure_1(void **state)
     cJSON_AddNumberToObject(arm, "sb", 0.6);      /* 1.0: differs from 2.214 */
     cJSON_AddNumberToObject(cJSON_AddObjectToObject(gpu, "sb_cpu_center_ms"), "arm", 0.72);
     cJSON_AddFalseToObject(gpu, "sb_ms_includes_cpu_center");
+    /* the fixture's renderer is llvmpipe: its ratios are context, not judged
+     * (issue 17), by the flag and by the renderer string alone */
+    rep = rfix_build(f);
+    const struct skb_rrow *sw = find_row(skb_report_table(rep, "gpu"), 0, "arm", 1, "sb / dlb");
+    assert_int_equal(sw->status, SKB_ROW_CONTEXT);
+    assert_non_null(strstr(sw->note, "until a hardware renderer runs it"));
+    cJSON_ReplaceItemInObject(gpu, "software_renderer", cJSON_CreateFalse());
+    rep = rfix_build(f);
+    assert_int_equal(find_row(skb_report_table(rep, "gpu"), 0, "arm", 1, "logm / dlb")->status, SKB_ROW_CONTEXT);
+    cJSON_ReplaceItemInObject(gpu, "renderer", cJSON_CreateString("softpipe"));
+    rep = rfix_build(f);
+    assert_int_equal(find_row(skb_report_table(rep, "gpu"), 0, "arm", 1, "logm / dlb")->status, SKB_ROW_CONTEXT);
+    /* a hardware renderer's ratios are judged */
+    cJSON_ReplaceItemInObject(gpu, "renderer", cJSON_CreateString("NVIDIA GeForce (fixture)"));
     rep = rfix_build(f);
     const struct skb_rtable *t = skb_report_table(rep, "gpu");
     assert_int_equal(find_row(t, 0, "arm", 1, "logm / dlb")->status, SKB_ROW_REPRODUCED);
@@ -457,6 +533,151 @@ static void test_report_figure_1(void **state)
     rep = rfix_build(f);
     assert_non_null(strstr(find_row(skb_report_table(rep, "gpu"), 0, "arm", 1, "sb / dlb")->note,
                            "includes its per-pose CPU centres"));
+}
+
+/* issue 17: where each paper number comes from, as the seeds say it */
+static void test_report_attributions(void **state)
+{
+    struct rfix *f = *state;
+    cJSON_AddNumberToObject(cJSON_GetObjectItem(f->r.doc[SKB_RF_GPU], "instructions"), "dlb_scale", 90);
+    struct skb_report *rep = rfix_build(f);
+    const struct skb_rtable *b = skb_report_table(rep, "bounds");
+    for (int i = 0; i < b->nrows; i++)
+        if (strstr(b->rows[i].cell[0], "DIB iterations on")) {
+            assert_non_null(strstr(b->rows[i].cell[4], "seed 000, thesis 4.3"));
+            assert_null(strstr(b->rows[i].cell[4], "seed 001"));
+        }
+    assert_non_null(strstr(skb_report_table(rep, "fig18")->source, "pre-computed antipodality"));
+    assert_non_null(strstr(find_row(skb_report_table(rep, "fig19"), 0, "dlb_scale", 0, NULL)->note, "43 for DLB"));
+    assert_non_null(strstr(skb_report_table(rep, "table62")->source, "bottom-up times and the crowd from thesis 5.4"));
+    const struct skb_rtable *st = skb_report_table(rep, "spheretree");
+    for (int c = 0; c < st->ncols; c++)
+        assert_null(strstr(st->col[c], "creature"));
+}
+
+static const struct skb_headline *find_headline(const struct skb_report *rep, const char *claim)
+{
+    for (int i = 0; i < rep->nheadline; i++)
+        if (strstr(rep->headline[i].claim, claim))
+            return &rep->headline[i];
+    fail_msg("no headline claim \"%s\"", claim);
+    return NULL;
+}
+
+static char *render_page(const struct skb_report *rep, int html)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *page = open_memstream(&buf, &n);
+    assert_int_equal(html ? skb_report_render_html(rep, NULL, page) : skb_report_render_md(rep, page), 0);
+    fclose(page);
+    return buf;
+}
+
+/* issue 17: the first screen sums up the rows the tables judged, one row per
+ * reference.json claim, linked to its section; it follows a changed row
+ * rather than judging on its own; --quick runs carry a warning */
+static void test_report_headline(void **state)
+{
+    struct rfix *f = *state;
+    struct skb_report *rep = rfix_build(f);
+    assert_int_equal(rep->nheadline, cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(f->ref, "headline"), "claims")));
+    const struct skb_headline *h = find_headline(rep, "DLB costs 1.38× LBS on the CPU");
+    assert_string_equal(h->table, "fig18");
+    assert_int_equal(h->status, SKB_ROW_REPRODUCED);
+    assert_string_equal(h->measured, "1.35");
+    assert_string_equal(h->paper, "1.38");
+    assert_non_null(strstr(h->rows, "2 rows: 2 reproduced"));
+    h = find_headline(rep, "Properties of 7 blending methods");
+    assert_int_equal(h->status, SKB_HEAD_MIXED);
+    assert_non_null(strstr(h->rows, "differs: qlb0"));
+    /* one dataset's DLB now 2x LBS: its fig18 row differs, and so the claim is mixed */
+    cJSON *cloth = cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[SKB_RF_CPU], "datasets"), "cloth");
+    set_num(cJSON_GetObjectItem(cloth, "ms"), "dlb", 6.0);
+    set_num(cJSON_GetObjectItem(cloth, "ratio_to_linear"), "dlb", 2.0);
+    rep = rfix_build(f);
+    assert_int_equal(find_row(skb_report_table(rep, "fig18"), 0, "cloth", 1, "dlb")->status, SKB_ROW_DIFFERS);
+    h = find_headline(rep, "DLB costs 1.38× LBS on the CPU");
+    assert_int_equal(h->status, SKB_HEAD_MIXED);
+    assert_non_null(strstr(h->rows, "1 reproduced, 1 differs; differs: cloth"));
+    assert_non_null(strstr(h->measured, "1.35–2 (median"));
+    /* the pages: headline first, linked, every section with an id, a TOC, the quick warning */
+    char *html = render_page(rep, 1), *md = render_page(rep, 0);
+    char *head = strstr(html, "id=\"t-headline\""), *first = strstr(html, "id=\"t-runs\"");
+    assert_non_null(head);
+    assert_true(head < first);
+    assert_non_null(strstr(html, "<a href=\"#s-fig18\">DLB costs 1.38× LBS on the CPU</a>"));
+    assert_non_null(strstr(html, "<h2 id=\"s-fig18\">"));
+    assert_non_null(strstr(html, "<nav id=\"toc\">"));
+    assert_non_null(strstr(html, "id=\"quick-warning\""));
+    assert_true(strstr(html, "id=\"quick-warning\"") < head);
+    assert_non_null(strstr(md, "[DLB costs 1.38× LBS on the CPU](#s-fig18)"));
+    assert_non_null(strstr(md, "> **Warning: 1 of 1**"));
+    assert_true(strstr(md, "## Headline claims") < strstr(md, "## Runs"));
+    free(html);
+    free(md);
+    /* not from --quick: no warning */
+    for (int i = 0; i < SKB_RF_COUNT; i++)
+        if (f->r.doc[i] && cJSON_GetObjectItem(f->r.doc[i], "quick"))
+            cJSON_ReplaceItemInObject(f->r.doc[i], "quick", cJSON_CreateFalse());
+    rep = rfix_build(f);
+    assert_int_equal(rep->quick, 0);
+    html = render_page(rep, 1);
+    assert_null(strstr(html, "quick-warning"));
+    free(html);
+}
+
+/* issue 17: the CPU table as a dataset x method grid — each cell the row's
+ * measured ratio with the row's status; the rows (and notes) are still there */
+static void test_report_grid(void **state)
+{
+    struct rfix *f = *state;
+    cJSON *cloth = cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[SKB_RF_CPU], "datasets"), "cloth");
+    set_num(cJSON_GetObjectItem(cloth, "ratio_to_linear"), "dlb", 2.0);
+    struct skb_report *rep = rfix_build(f);
+    char *html = render_page(rep, 1), *md = render_page(rep, 0);
+    char *grid = strstr(html, "<table class=\"grid\" id=\"g-fig18\">"), *rows = strstr(html, "<table id=\"t-fig18\">");
+    assert_non_null(grid);
+    assert_non_null(rows);
+    assert_true(grid < rows);
+    assert_non_null(strstr(grid, "<th>dlb<br><span class=\"src\">paper 1.38</span></th>"));
+    char *cell = strstr(grid, "<td class=\"differs\" title=\"differs: measured − paper = +0.62");
+    assert_non_null(cell);
+    assert_true(cell < rows);
+    assert_non_null(strstr(cell, ">2</td>"));
+    assert_non_null(strstr(md, "| cloth | 1 |"));
+    assert_non_null(strstr(md, " 2 ✗ |"));
+    free(html);
+    free(md);
+}
+
+/* issue 17: the bibliography names every seed id; the coverage table lists
+ * the seeds' tables and figures, each section it names linked */
+static void test_report_coverage(void **state)
+{
+    struct rfix *f = *state;
+    struct skb_report *rep = rfix_build(f);
+    const struct skb_rtable *b = skb_report_table(rep, "bibliography"), *c = skb_report_table(rep, "coverage");
+    assert_non_null(b);
+    assert_non_null(c);
+    assert_true(b->unjudged && c->unjudged);
+    static const char *const seeds[] = { "000", "001", "002", "003", "004" };
+    for (int i = 0; i < 5; i++)
+        assert_non_null(find_row(b, 0, seeds[i], 0, NULL));
+    assert_string_equal(find_row(b, 0, "001", 0, NULL)->cell[1], "Geometric Skinning with Approximate Dual Quaternion Blending");
+    const struct skb_rrow *t71 = find_row(c, 0, "000", 1, "Table 7.1");
+    assert_non_null(t71);
+    assert_string_equal(t71->cell[3], "not attempted");
+    assert_string_equal(find_row(c, 0, "000", 1, "Table 5.3")->cell[3], "partly judged");
+    /* every section a coverage row names exists in the report */
+    for (int r = 0; r < c->nrows; r++) {
+        const char *sec = c->rows[r].cell[4];
+        if (*sec && strcmp(sec, "images") != 0 && strcmp(sec, "pictures") != 0)
+            assert_non_null(skb_report_table(rep, sec));
+    }
+    char *html = render_page(rep, 1);
+    assert_non_null(strstr(html, "<td><a href=\"#s-table53\">table53</a></td>"));
+    free(html);
 }
 
 static void test_report_not_run(void **state)
@@ -709,9 +930,15 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_report_new_method_everywhere, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_figure_1, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_flops_fewer, rfix_setup, rfix_teardown),
+        cmocka_unit_test_setup_teardown(test_report_attributions, rfix_setup, rfix_teardown),
+        cmocka_unit_test_setup_teardown(test_report_headline, rfix_setup, rfix_teardown),
+        cmocka_unit_test_setup_teardown(test_report_coverage, rfix_setup, rfix_teardown),
+        cmocka_unit_test_setup_teardown(test_report_grid, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_not_run, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_scenario_factor, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_scaling_factor, rfix_setup, rfix_teardown),
+        cmocka_unit_test_setup_teardown(test_report_sbs_centres_note, rfix_setup, rfix_teardown),
+        cmocka_unit_test_setup_teardown(test_report_sphere_postures, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_sphere_trivial, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_table32_ranges, rfix_setup, rfix_teardown),
         cmocka_unit_test(test_report_two_machines),

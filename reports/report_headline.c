@@ -1,0 +1,278 @@
+/* report_headline.c — the report's first screen: one row per headline claim
+ * of the papers (reports/reference.json "headline"), each a summary of rows
+ * the tables have already judged: their measured and paper cells and how
+ * many rows of each status.  Nothing is judged here a second time (issue 17:
+ * DLB ≈ 1.38× LBS must not read "reproduced" here and "differs" below). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "skb_json.h"
+#include "report_internal.h"
+
+const char *skb_headline_status_name(int st)
+{
+    return st == SKB_HEAD_MIXED ? "mixed" : skb_row_status_name(st);
+}
+
+static int col_index(const struct skb_rtable *t, const char *name)
+{
+    for (int c = 0; name && c < t->ncols; c++)
+        if (strcmp(t->col[c], name) == 0)
+            return c;
+    return -1;
+}
+
+/* every {column: text} of the spec's `key` holds for the row: "match" is
+ * equality, "contains" / "not_contains" a substring; a column the table
+ * lacks never matches */
+static int cond_holds(const struct skb_rtable *t, const struct skb_rrow *r, const cJSON *spec, const char *key)
+{
+    const cJSON *c;
+    cJSON_ArrayForEach(c, skb__jget(spec, key)) {
+        int i = col_index(t, c->string);
+        const char *want = skb__jstr(c);
+        if (i < 0 || !want)
+            return 0;
+        int hit = strcmp(key, "match") == 0 ? strcmp(r->cell[i], want) == 0 : strstr(r->cell[i], want) != NULL;
+        if (hit == (strcmp(key, "not_contains") == 0))
+            return 0;
+    }
+    return 1;
+}
+
+/* a claim's rows: judged rows that the spec selects; "new" rows have no
+ * paper value and so are no part of a paper's claim */
+static int row_selected(const struct skb_rtable *t, const struct skb_rrow *r, const cJSON *spec)
+{
+    return r->status != SKB_ROW_NEW && cond_holds(t, r, spec, "match") && cond_holds(t, r, spec, "contains")
+        && cond_holds(t, r, spec, "not_contains");
+}
+
+static int cell_number(const char *s, double *v)
+{
+    char *end;
+    *v = strtod(s, &end);
+    return end != s && *end == '\0' && isfinite(*v);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void append(char *buf, size_t n, const char *sep, const char *s)
+{
+    size_t len = strlen(buf);
+    snprintf(buf + len, n - len, "%s%s", len ? sep : "", s);
+}
+
+/* the cells of column `col` over the selected rows: the cell itself when
+ * they agree; "lo–hi (median m, N rows)" over those that are numbers (and
+ * how many have none, "—"); else each distinct text, separated by " / " */
+static void summarise_col(const struct skb_rtable *t, const int *sel, int nsel, int col, char *out, size_t n)
+{
+    out[0] = '\0';
+    if (col < 0 || nsel == 0)
+        return;
+    double *v = malloc((size_t)nsel * sizeof *v);
+    int nv = 0, same = 1;
+    for (int i = 0; i < nsel; i++) {
+        const char *c = t->rows[sel[i]].cell[col];
+        same &= strcmp(c, t->rows[sel[0]].cell[col]) == 0;
+        if (v && cell_number(c, &v[nv]))
+            nv++;
+    }
+    if (same)
+        snprintf(out, n, "%s", t->rows[sel[0]].cell[col]);
+    else if (v && nv > 0) {
+        qsort(v, (size_t)nv, sizeof *v, cmp_double);
+        double med = nv % 2 ? v[nv / 2] : (v[nv / 2 - 1] + v[nv / 2]) / 2;
+        char lo[32], hi[32];
+        snprintf(lo, sizeof lo, "%.3g", v[0]);
+        snprintf(hi, sizeof hi, "%.3g", v[nv - 1]);
+        if (strcmp(lo, hi) == 0)
+            snprintf(out, n, "%s (%d rows)", lo, nv);
+        else
+            snprintf(out, n, "%s–%s (median %.3g, %d rows)", lo, hi, med, nv);
+        if (nv < nsel) {
+            char more[64];
+            snprintf(more, sizeof more, "; %d without a value", nsel - nv);
+            append(out, n, "", more);
+        }
+    } else {
+        for (int i = 0; i < nsel; i++) {
+            const char *c = t->rows[sel[i]].cell[col];
+            if (!strstr(out, c))
+                append(out, n, " / ", c);
+        }
+    }
+    free(v);
+}
+
+/* a row's name in a claim: the cells of the spec's "label" column(s)
+ * (a heading or an array of headings), else its first cell after the machine */
+static void label_cell(const struct skb_rtable *t, const struct skb_rrow *r, const cJSON *heading, char *out, size_t n)
+{
+    int c = col_index(t, skb__jstr(heading));
+    if (c >= 0)
+        append(out, n, " ", r->cell[c]);
+}
+
+static void row_label(const struct skb_report *rep, const struct skb_rtable *t, const struct skb_rrow *r,
+                      const cJSON *spec, char *out, size_t n)
+{
+    const cJSON *l = skb__jget(spec, "label"), *x;
+    out[0] = '\0';
+    if (cJSON_IsArray(l)) {
+        cJSON_ArrayForEach(x, l)
+            label_cell(t, r, x, out, n);
+    } else {
+        label_cell(t, r, l, out, n);
+    }
+    if (!out[0])
+        snprintf(out, n, "%s", r->cell[rep->nruns > 1 && t->ncols > 1 ? 1 : 0]);
+}
+
+/* "label value" (or the values alone, in the same order) of every selected
+ * row, for claims over a few named rows; the reference row of a ratio
+ * (status context) is left out */
+static void list_col(const struct skb_report *rep, const struct skb_rtable *t, const int *sel, int nsel,
+                     const cJSON *spec, int col, int labelled, char *out, size_t n)
+{
+    out[0] = '\0';
+    for (int i = 0; i < nsel && col >= 0; i++) {
+        char item[200], label[120] = "";
+        if (t->rows[sel[i]].status == SKB_ROW_CONTEXT)
+            continue;
+        if (labelled)
+            row_label(rep, t, &t->rows[sel[i]], spec, label, sizeof label);
+        snprintf(item, sizeof item, "%s%s%s", label, labelled ? " " : "", t->rows[sel[i]].cell[col]);
+        append(out, n, ", ", item);
+    }
+}
+
+/* the statuses behind the claim: one status when every judged row agrees
+ * (context rows only count when nothing else is judged; "reproduced
+ * (trivial)" rows agree with reproduced ones), else mixed */
+static int overall_status(const int *count)
+{
+    int st = -1;
+    for (int s = 0; s < SKB_ROW_NSTATUS; s++) {
+        if (!count[s] || s == SKB_ROW_CONTEXT || s == SKB_ROW_NEW || (s == SKB_ROW_TRIVIAL && count[SKB_ROW_REPRODUCED]))
+            continue;
+        if (st >= 0)
+            return SKB_HEAD_MIXED;
+        st = s;
+    }
+    if (st >= 0)
+        return st;
+    return count[SKB_ROW_CONTEXT] ? SKB_ROW_CONTEXT : SKB_ROW_NOT_RUN;
+}
+
+/* whether a differing row before sel[i] has the same label (several machines) */
+static int seen_before(const struct skb_rtable *t, const int *sel, int i, const cJSON *spec,
+                       const struct skb_report *rep, const char *label)
+{
+    for (int j = 0; j < i; j++) {
+        char other[120];
+        if (t->rows[sel[j]].status != SKB_ROW_DIFFERS)
+            continue;
+        row_label(rep, t, &t->rows[sel[j]], spec, other, sizeof other);
+        if (strcmp(other, label) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+static void rows_text(const struct skb_report *rep, const struct skb_rtable *t, const int *sel, int nsel,
+                      const int *count, const cJSON *spec, char *out, size_t n)
+{
+    snprintf(out, n, "%d row%s:", nsel, nsel == 1 ? "" : "s");
+    for (int s = 0, k = 0; s < SKB_ROW_NSTATUS; s++)
+        if (count[s]) {
+            char item[80];
+            snprintf(item, sizeof item, "%s %d %s", k++ ? "," : "", count[s], skb_row_status_name(s));
+            append(out, n, "", item);
+        }
+    if (!count[SKB_ROW_DIFFERS] || nsel < 2)
+        return;
+    /* the first few names that differ (once each, whatever the machine);
+     * the section has them all */
+    char names[300] = "";
+    int k = 0, more = 0;
+    for (int i = 0; i < nsel; i++) {
+        char label[120];
+        if (t->rows[sel[i]].status != SKB_ROW_DIFFERS)
+            continue;
+        row_label(rep, t, &t->rows[sel[i]], spec, label, sizeof label);
+        if (seen_before(t, sel, i, spec, rep, label))
+            continue;
+        if (k++ < 4)
+            append(names, sizeof names, ", ", label);
+        else
+            more = 1;
+    }
+    append(out, n, "", "; differs: ");
+    append(out, n, "", names);
+    if (more)
+        append(out, n, "", " …");
+}
+
+static void headline_one(struct skb_report *rep, const cJSON *spec)
+{
+    const char *id = skb__jstr(skb__jget(spec, "table"));
+    const struct skb_rtable *t = id ? skb_report_table(rep, id) : NULL;
+    struct skb_headline *h = &rep->headline[rep->nheadline++];
+    memset(h, 0, sizeof *h);
+    snprintf(h->claim, sizeof h->claim, "%s", skb__ref_str(spec, "claim"));
+    snprintf(h->source, sizeof h->source, "%s", skb__ref_str(spec, "source"));
+    snprintf(h->table, sizeof h->table, "%s", id ? id : "");
+    int count[SKB_ROW_NSTATUS] = { 0 }, nsel = 0;
+    int *sel = t && t->nrows ? malloc((size_t)t->nrows * sizeof *sel) : NULL;
+    for (int r = 0; sel && r < t->nrows; r++)
+        if (row_selected(t, &t->rows[r], spec)) {
+            sel[nsel++] = r;
+            count[t->rows[r].status]++;
+        }
+    h->status = overall_status(count);
+    if (!t || nsel == 0) {
+        snprintf(h->rows, sizeof h->rows, "no judged row %s", t ? "matches this claim" : "(table not in the report)");
+        free(sel);
+        return;
+    }
+    int mcol = col_index(t, skb__jstr(skb__jget(spec, "measured"))), pcol = col_index(t, skb__jstr(skb__jget(spec, "paper")));
+    if (cJSON_IsTrue(skb__jget(spec, "list"))) {
+        list_col(rep, t, sel, nsel, spec, mcol, 1, h->measured, sizeof h->measured);
+        list_col(rep, t, sel, nsel, spec, pcol, 0, h->paper, sizeof h->paper);
+    } else {
+        summarise_col(t, sel, nsel, mcol, h->measured, sizeof h->measured);
+        summarise_col(t, sel, nsel, pcol, h->paper, sizeof h->paper);
+    }
+    if (mcol < 0)   /* a claim over a whole table: its reproduced rows are the measure */
+        snprintf(h->measured, sizeof h->measured, "%d of %d judged rows reproduced", count[SKB_ROW_REPRODUCED],
+                 nsel - count[SKB_ROW_CONTEXT]);
+    rows_text(rep, t, sel, nsel, count, spec, h->rows, sizeof h->rows);
+    free(sel);
+}
+
+static int run_is_quick(const struct skb_results *r)
+{
+    for (int i = 0; i < SKB_RF_COUNT; i++)
+        if (cJSON_IsTrue(skb__jget(r->doc[i], "quick")))
+            return 1;
+    return 0;
+}
+
+void skb__report_headline(struct skb_report *rep)
+{
+    const cJSON *spec;
+    rep->nheadline = 0;
+    cJSON_ArrayForEach(spec, skb__jget(skb__jget(rep->ref, "headline"), "claims"))
+        if (rep->nheadline < SKB_RMAXHEAD)
+            headline_one(rep, spec);
+    rep->quick = 0;
+    for (int k = 0; k < rep->nruns; k++)
+        rep->quick += run_is_quick(&rep->runs[k]);
+}
