@@ -122,6 +122,25 @@ EOF
 [ $rc -eq 1 ] && grep -q 'REGRESSION cpu.json: "verified" is no longer true: kernel double/dlb/cloth failed its check' "$tmp/u.out" \
   && ok "verified false: exit 1 naming the failing kernel" || { bad "verified false: exit $rc"; cat "$tmp/u.out"; }
 
+# ---- the instruction-count table on edited fixtures: new, removed, faster, slower ----
+cp -r "$base" "$tmp/icx"
+python3 - "$tmp/icx/icount.json" <<'EOF2'
+import json, sys
+p = sys.argv[1]; d = json.load(open(p)); k = d["kernels"]
+k["double/newm/cloth"] = 5000            # a new method
+del k["f32/dlb/cloth"]                   # a removed kernel
+k["double/linear/cloth"] *= 0.8          # 20 % fewer instructions
+k["double/dlb/cloth"] *= 1.004           # within the 0.5 % tolerance
+json.dump(d, open(p, "w"))
+EOF2
+"$exe" compare "$base" "$tmp/icx" --summary "$tmp/icx.json" > "$tmp/icx.out" 2>&1; rc=$?
+grep -q 'icount.json: new benchmark double/newm/cloth' "$tmp/icx.out" \
+  && grep -q 'icount.json: removed benchmark f32/dlb/cloth' "$tmp/icx.out" \
+  && grep -q '^  double/linear/cloth .* -20.0 % .*faster' "$tmp/icx.out" \
+  && ! grep -q '^REGRESSION icount' "$tmp/icx.out" && [ $rc -eq 0 ] \
+  && ok "icount table: new and removed kernels listed, -20 % shown as faster, +0.4 % within tolerance (exit 0)" \
+  || { bad "icount table (exit $rc)"; cat "$tmp/icx.out"; }
+
 # ---- the instruction-count gate (needs valgrind; not under ASan) ----
 if [ -n "${SKB_ASAN:-}" ] || ! command -v valgrind > /dev/null; then
   echo "skip icount gate (valgrind missing or ASan build)"
