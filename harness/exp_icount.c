@@ -21,6 +21,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,10 +128,33 @@ static void remove_run_dir(const char *dir)
     rmdir(dir);
 }
 
+/* reclaim the scratch directories of icount runs that were killed
+ * (skb-icount-PID-XXXXXX of a process that no longer exists) */
+static void reap_stale(void)
+{
+    DIR *d = opendir(tmp_base());
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        char *end, path[2 * PATH_MAX], run[2 * PATH_MAX + 8];
+        if (strncmp(e->d_name, IC_PREFIX, strlen(IC_PREFIX)) != 0)
+            continue;
+        long pid = strtol(e->d_name + strlen(IC_PREFIX), &end, 10);
+        if (pid <= 0 || *end != '-' || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", tmp_base(), e->d_name);
+        snprintf(run, sizeof run, "%s/run", path);
+        remove_run_dir(run);
+        remove_run_dir(path);
+    }
+    if (d)
+        closedir(d);
+}
+
 /* the callgrind run of the child; kernels gets the counts */
 static int count_all(const struct skb_run_ctx *ctx, cJSON *kernels, char *msg, size_t msglen)
 {
     char tmp[PATH_MAX], out[PATH_MAX + 8], outopt[PATH_MAX + 64], seed[32];
+    reap_stale();
     snprintf(tmp, sizeof tmp, "%s/" IC_PREFIX "%ld-XXXXXX", tmp_base(), (long)getpid());
     if (!mkdtemp(tmp)) {
         snprintf(msg, msglen, "icount: cannot create a temporary directory in %s: %s", tmp_base(), strerror(errno));

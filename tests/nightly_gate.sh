@@ -145,7 +145,9 @@ grep -q 'icount.json: new benchmark double/newm/cloth' "$tmp/icx.out" \
 if [ -n "${SKB_ASAN:-}" ] || ! command -v valgrind > /dev/null; then
   echo "skip icount gate (valgrind missing or ASan build)"
 else
-  "$exe" run icount --quick --quiet --out "$tmp/ia" && "$exe" run icount --quick --quiet --out "$tmp/ib" \
+  # a scratch directory of a killed run (pid 999999 does not exist) is reclaimed
+  mkdir -p "$tmp/td/skb-icount-999999-abcdef/run" && touch "$tmp/td/skb-icount-999999-abcdef/cg.out.3"
+  TMPDIR="$tmp/td" "$exe" run icount --quick --quiet --out "$tmp/ia" && "$exe" run icount --quick --quiet --out "$tmp/ib" \
     && SKB_INJECT_SLOWDOWN=dlb:10 "$exe" run icount --quick --quiet --out "$tmp/ii"
   python3 - "$tmp/ia/icount.json" "$tmp/ib/icount.json" "$tmp/ii/icount.json" <<'EOF' && ok "icount: two counts identical; dlb:10 adds 9.9-11 % to dlb's kernels only (< 0.5 % elsewhere)" || bad "icount determinism/injection"
 import json, sys
@@ -158,6 +160,8 @@ for k in ka:
     own = k.split("/")[0] in ("double", "f32") and k.split("/")[1].split("+")[0] == "dlb"
     assert (0.099 <= r <= 0.11) if own else abs(r) < 0.005, (k, r)
 EOF
+  [ -z "$(ls -A "$tmp/td")" ] && ok "icount: a killed run's scratch directory is reclaimed, its own removed" \
+    || { bad "icount scratch left: $(ls -A "$tmp/td")"; }
   mkdir -p "$tmp/ca" "$tmp/cb" "$tmp/ci"
   cp "$tmp/ia/icount.json" "$tmp/ca/"; cp "$tmp/ib/icount.json" "$tmp/cb/"; cp "$tmp/ii/icount.json" "$tmp/ci/"
   "$exe" compare "$tmp/ca" "$tmp/cb" --summary "$tmp/c1.json" > "$tmp/c1.out" 2>&1; rc=$?
