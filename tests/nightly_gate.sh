@@ -110,6 +110,16 @@ cmp_ab "$tmp/ab-inj"; rc=$?
 [ $rc -eq 2 ] && grep -q 'round-2/a/cpu.json.*injected_slowdown' "$tmp/ab.err" \
   && ok "A/B: an injected baseline side is refused (exit 2)" || { bad "A/B injected a: exit $rc"; cat "$tmp/ab.err"; }
 
+# ---- the gate's own measured figures reach compare.json ----
+"$exe" compare "$base" "$base" --validation validation/gate-validation.json --summary "$tmp/v.json" > "$tmp/v.out" 2>&1; rc=$?
+python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))["gate_validation"]; assert v["kinds"]["inject:10"]["trials"] >= 20' "$tmp/v.json" \
+  && grep -q '^  inject:10 .*injected method named' "$tmp/v.out" && [ $rc -eq 0 ] \
+  && ok "compare --validation: the measured detection and false-alarm figures in compare.json and on stdout" \
+  || { bad "compare --validation (exit $rc)"; cat "$tmp/v.out"; }
+"$exe" compare "$base" "$base" --validation "$tmp/nosuch.json" > /dev/null 2> "$tmp/v.err"; rc=$?
+[ $rc -eq 2 ] && grep -q 'nosuch.json' "$tmp/v.err" && ok "compare --validation of a missing file: exit 2 naming it" \
+  || bad "compare --validation missing file: exit $rc"
+
 # ---- verified turning false names the failing kernel ----
 cp -r "$base" "$tmp/unver"
 python3 - "$tmp/unver/cpu.json" <<'EOF'
