@@ -4,7 +4,7 @@
 #   make asan         the test suite under ASan + UBSan (float checks included)
 #   make tsan         the threaded fast-path range test under ThreadSanitizer
 #   make reproduce    install missing deps, build, run every experiment, write the report
-#   make nightly      run the suite into results/nightly-DATE, compare with results/baseline
+#   make nightly      suite into results/history/STAMP; exact, instruction and A/B gates vs results/baseline
 # Sources are picked up by directory: a new file in common/, methods/, datasets/,
 # gpu/, harness/, reports/ or cli/ needs no edit here; a new tests/test_*.c(pp) is a new test binary.
 

@@ -27,7 +27,7 @@ static void exe_dir(char *buf, size_t n)
 static void report_usage(FILE *f)
 {
     fprintf(f, "usage: skinbench report [--results DIR]... [--out DIR] [--reference FILE]\n"
-               "                        [--fuzz-log FILE] [--no-plots]\n"
+               "                        [--fuzz-log FILE] [--history DIR] [--no-plots]\n"
                "Reads the results JSON of one or more runs and writes report.md, report.html and\n"
                "plots/*.png|svg with every reproduced table beside the paper's values.\n"
                "  --results DIR    a run directory (default results/latest), or a directory of run\n"
@@ -35,6 +35,8 @@ static void report_usage(FILE *f)
                "  --out DIR        where to write the report (default: the first --results DIR)\n"
                "  --reference F    paper values (default reports/reference.json next to skinbench)\n"
                "  --fuzz-log F     libFuzzer log to summarise (default RESULTS/fuzz.log or build/fuzz/fuzz.log)\n"
+               "  --history DIR    nightly runs (results/history): a table of steps across nights (the\n"
+               "                   first night each appeared) and per-method trend plots from 2 nights on\n"
                "  --no-plots       skip gnuplot\n");
 }
 
@@ -60,7 +62,7 @@ static int write_text(const char *path, int html, const struct skb_report *rep, 
 
 int skb_cmd_report(int argc, char **argv)
 {
-    const char *dirs[MAX_RUNS], *out = NULL, *refpath = NULL, *fuzz = NULL;
+    const char *dirs[MAX_RUNS], *out = NULL, *refpath = NULL, *fuzz = NULL, *hist_dir = NULL;
     int ndirs = 0, plots = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -80,6 +82,8 @@ int skb_cmd_report(int argc, char **argv)
             refpath = v; i++;
         } else if (v && strcmp(a, "--fuzz-log") == 0) {
             fuzz = v; i++;
+        } else if (v && strcmp(a, "--history") == 0) {
+            hist_dir = v; i++;
         } else if (strcmp(a, "--no-plots") == 0) {
             plots = 0;
         } else {
@@ -145,10 +149,18 @@ int skb_cmd_report(int argc, char **argv)
                 skb_report_read_fuzz_log(rep, "build/fuzz/fuzz.log");
         }
     }
+    struct skb_history *hist = NULL;
+    if (hist_dir && skb_history_load(hist_dir, &hist, msg, sizeof msg) < 0)
+        skb_cli_error("report: --history: %s (no history section)", msg);
+    if (hist)
+        skb_history_table(rep, hist);
     char plot_dir[PATH_MAX + 16];
     snprintf(plot_dir, sizeof plot_dir, "%s/plots", out);
-    if (plots)
+    if (plots) {
         skb_plots_write(rep, out);
+        skb_history_plots(rep, out, hist);
+    }
+    skb_history_free(hist);
     snprintf(path, sizeof path, "%s/report.md", out);
     if (write_text(path, 0, rep, plots ? plot_dir : NULL, msg, sizeof msg) < 0) {
         skb_cli_error("report: %s", msg);
@@ -186,8 +198,14 @@ done:
 static void compare_usage(FILE *f)
 {
     fprintf(f, "usage: skinbench compare BASELINE_DIR CURRENT_DIR [--update-baseline]\n"
-               "                         [--alpha A] [--min-effect E] [--rerun DIR] [--summary FILE]\n"
+               "                         [--alpha A] [--min-effect E] [--rerun DIR] [--ab DIR] [--summary FILE]\n"
                "Exact gates: property verdicts, FLOP fits, callgrind and shader instruction counts,\n"
+               "instructions per kernel (icount.json, 0.5 %% tolerance), missing experiments.\n"
+               "  --ab DIR           the timing verdict from a paired A/B sitting (DIR/round-K/{a,b}/,\n"
+               "                     scripts/nightly-ab.sh): per method a CI of current/baseline; the\n"
+               "                     unpaired U test below then only informs.\n"
+               "  --validation FILE  the gates' measured detection and false-alarm rates\n"
+               "                     (scripts/gate-summary.sh) copied into the summary and shown.\n"
                "missing experiments.  Timing: a benchmark regresses only when the Mann-Whitney U\n"
                "test on raw repetitions (p < A, default %g), the median slow-down (> E, default %g)\n"
                "and the confirming re-run (DIR, default CURRENT_DIR/rerun/cpu-gbench.json) agree;\n"
@@ -213,9 +231,10 @@ static int parse_pos(const char *s, double *out)
 
 int skb_cmd_compare(int argc, char **argv)
 {
-    const char *pos[2], *rerun_dir = NULL, *summary_path = NULL;
+    const char *pos[2], *rerun_dir = NULL, *summary_path = NULL, *ab_dir = NULL, *val_path = NULL;
     int npos = 0;
-    struct skb_compare_opts o = { DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, 0 };
+    struct skb_compare_opts o = { DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, 0, NULL };
+    static struct skb_ab ab;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (skb_cli_is_help(a)) {
@@ -237,6 +256,10 @@ int skb_cmd_compare(int argc, char **argv)
             i++;
         } else if (v && strcmp(a, "--rerun") == 0) {
             rerun_dir = v; i++;
+        } else if (v && strcmp(a, "--ab") == 0) {
+            ab_dir = v; i++;
+        } else if (v && strcmp(a, "--validation") == 0) {
+            val_path = v; i++;
         } else if (v && strcmp(a, "--summary") == 0) {
             summary_path = v; i++;
         } else if (a[0] == '-') {
@@ -311,8 +334,23 @@ int skb_cmd_compare(int argc, char **argv)
         }
         have_rr = 1;
     }
-    cJSON *sum = NULL;
+    if (ab_dir) {
+        if (skb_ab_load(ab_dir, &ab, msg, sizeof msg) < 0) {
+            skb_cli_error("compare: A/B: %s", msg);
+            rc = 2;
+            goto done;
+        }
+        o.ab = &ab;
+    }
+    cJSON *sum = NULL, *val = NULL;
+    if (val_path && skb_json_read_file(val_path, &val, msg, sizeof msg) < 0) {
+        skb_cli_error("compare: --validation: %s", msg);
+        rc = 2;
+        goto done;
+    }
     int nreg = skb_compare_run(&base[pick], &cur, have_rr ? &rr : NULL, &o, stdout, &sum);
+    if (val)
+        skb_compare_add_validation(sum, val, val_path, stdout);
     char spath[PATH_MAX];
     snprintf(spath, sizeof spath, "%s/compare.json", pos[1]);
     int sum_failed = skb_json_write_atomic(summary_path ? summary_path : spath, sum, msg, sizeof msg) < 0;
@@ -337,5 +375,7 @@ done:
     skb_results_free(&cur);
     if (have_rr)
         skb_results_free(&rr);
+    if (o.ab)
+        skb_ab_free(&ab);
     return rc;
 }

@@ -13,11 +13,13 @@
 #include "skb_run.h"
 
 #define SKB_DEFAULT_SEED 20070601UL   /* fixed, so runs repeat; recorded in every result */
+#define MAX_REPETITIONS 1000          /* Google Benchmark keeps every repetition in memory */
 
 static void run_usage(FILE *f)
 {
     fprintf(f, "usage: skinbench run EXPERIMENT...|all [--out DIR] [--seed N] [--quick]\n"
-               "                     [--methods a,b,...] [--dataset FILE] [--quiet]\n"
+               "                     [--methods a,b,...] [--datasets a,b,...] [--dataset FILE]\n"
+               "                     [--repetitions N] [--quiet]\n"
                "  --out DIR      results directory (default results/latest)\n"
                "  --seed N       random seed (default %lu); written into every result\n"
                "  --quick        seconds-long version (used by make check)\n"
@@ -25,6 +27,9 @@ static void run_usage(FILE *f)
                "  --dataset FILE your model (any format assimp reads, with a skin and an\n"
                "                 animation) instead of the catalogue datasets, in every\n"
                "                 experiment that takes one; the others say why not\n"
+               "  --datasets L   cpu: only these datasets (names of `list datasets`, bcn_human+random,\n"
+               "                 roofline for the large mesh; default all)\n"
+               "  --repetitions N  cpu: Google Benchmark repetitions per kernel (default 5, --quick 2)\n"
                "  --quiet        nothing on stdout or stderr but errors\n"
                "experiments:\n", SKB_DEFAULT_SEED);
     int w = 0;   /* the name column as wide as the longest name */
@@ -83,6 +88,27 @@ static int dataset_takers(int all, const char *const *names, int nnames)
         n += wanted && e->takes_dataset;
     }
     return n;
+}
+
+/* every name of the comma-separated list is a dataset run cpu knows */
+static int check_datasets(const char *v)
+{
+    for (const char *p = v; *p;) {
+        size_t len = strcspn(p, ",");
+        int found = (len == 16 && strncmp(p, "bcn_human+random", len) == 0)
+                    || (len == 8 && strncmp(p, "roofline", len) == 0);
+        for (int k = 0; !found && skb_dataset_sources[k]; k++)
+            found = strlen(skb_dataset_sources[k]->name) == len && strncmp(skb_dataset_sources[k]->name, p, len) == 0;
+        if (!found) {
+            skb_cli_error("run: --datasets: unknown dataset '%.*s' (see skinbench list datasets; also "
+                          "bcn_human+random, roofline)", (int)len, p);
+            return -1;
+        }
+        p += len;
+        if (*p == ',')
+            p++;
+    }
+    return 0;
 }
 
 static double now_s(void)
@@ -180,6 +206,19 @@ int skb_cmd_run(int argc, char **argv)
                 if (*p == ',')
                     p++;
             }
+        } else if (v && strcmp(a, "--datasets") == 0) {
+            if (check_datasets(v) < 0)
+                return 2;
+            ctx.datasets_filter = v;
+            i++;
+        } else if (v && strcmp(a, "--repetitions") == 0) {
+            unsigned long r;
+            if (skb_cli_parse_ulong(v, &r) < 0 || r < 1 || r > MAX_REPETITIONS) {
+                skb_cli_error("run: --repetitions '%s': expected an integer from 1 to %d", v, MAX_REPETITIONS);
+                return 2;
+            }
+            ctx.repetitions = (int)r;
+            i++;
         } else if (v && strcmp(a, "--seed") == 0) {
             if (skb_cli_parse_ulong(v, &ctx.seed) < 0) {
                 skb_cli_error("run: --seed '%s': expected a non-negative integer", v);

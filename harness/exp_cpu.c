@@ -25,10 +25,12 @@
 #include "skb_dqblend.h"
 #include "skb_fast.h"
 #include "skb_gbench.h"
+#include "skb_icount.h"
 #include "skb_results.h"
 #include "skb_peers.h"
 #include "skb_pool.h"
 #include "skb_run.h"
+#include "skb_sphere_cd.h"   /* skb_thread_cpu_s */
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -92,6 +94,9 @@ struct bcase {
     struct skb_pool *pool;      /* threads > 1 */
     int next_pose, error;
     double check_error;         /* worst error found / tolerance */
+    long inject_acc;            /* injected prepares owed, INJECT_UNIT = one */
+    int injected;               /* SKB_INJECT_SLOWDOWN names this kernel's method */
+    int inject_off;             /* where the next injected skin slice starts */
     int checked_poses;
 };
 
@@ -108,13 +113,27 @@ struct run {
     double load[2][3];          /* load averages before and after the timing */
 };
 
-/* ---- slow-down injection (validating the compare gate, issue 16) ----
- * SKB_INJECT_SLOWDOWN=method:percent makes every timed deformation of that
- * method's kernels (double, f32; not peers) spin for percent % of the CPU
- * time the deformation itself took.  Off by default; read here only, and
- * recorded in cpu.json "injected_slowdown" (null when off) so that compare
- * can refuse such a run as a baseline. */
-static struct { char method[64]; double frac; } inject;
+/* ---- slow-down injection (validating the compare gates, issue 16) ----
+ * SKB_INJECT_SLOWDOWN=method:percent gives that method's kernels (double,
+ * f32; not peers) percent % more real work in every deformation: the skin
+ * pass runs again over percent % of the vertices (a slice that moves on
+ * round the mesh, whole extra passes above 100 %), and prepare runs again once per 100/percent
+ * deformations (an accumulator: prepare is per joint, a small share).
+ * Extra work, not a clock: the instruction-count gate (exp_icount.c) sees
+ * it as well as the timing gate, at the same cost on a loaded machine as
+ * on an idle one.  Every deformation carries its share, so a repetition of
+ * a few deformations is slowed as much as a long one (a whole extra
+ * deformation every 100/percent, tried first, left most short repetitions
+ * untouched: the A/B gate's fastest repetition did not see it).  The one
+ * extra skin call costs its fixed overhead too: on the smallest f32 kernel
+ * (arm, ~7 instructions per vertex) that is a few per cent more than asked
+ * (measured with callgrind, README).  A clock-based spin, the first
+ * version, overshot small meshes and was invisible to instruction counts.
+ * Off by default; read here only, and recorded in cpu.json and icount.json
+ * "injected_slowdown" (null when off) so that compare refuses such a run as
+ * a baseline. */
+#define INJECT_UNIT 1000000L    /* the accumulator counts millionths of a deformation */
+static struct { char method[64]; double frac; long per_deform; } inject;
 
 static int read_injection(char *msg, size_t msglen)
 {
@@ -132,57 +151,101 @@ static int read_injection(char *msg, size_t msglen)
     }
     memcpy(inject.method, v, n);
     inject.frac = pct / 100;
+    inject.per_deform = lround(pct * (INJECT_UNIT / 100));
     return 0;
 }
 
-static double thread_cpu_s(void)
+int skb__cpu_injection_json(cJSON *root, char *msg, size_t msglen)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return t.tv_sec + 1e-9 * t.tv_nsec;
+    int rc = read_injection(msg, msglen);
+    if (rc < 0)
+        return rc;
+    if (inject.frac > 0) {
+        cJSON *inj = cJSON_AddObjectToObject(root, "injected_slowdown");
+        cJSON_AddStringToObject(inj, "method", inject.method);
+        cJSON_AddNumberToObject(inj, "percent", 100 * inject.frac);
+    } else {
+        cJSON_AddNullToObject(root, "injected_slowdown");
+    }
+    return 0;
 }
 
-/* spin until frac x (the CPU time since t0) more CPU time has passed */
-static void inject_busy(double t0)
+/* set c->injected on the kernels SKB_INJECT_SLOWDOWN names (once, not
+ * per deformation: the test would add work to every kernel) */
+static void mark_injected(struct bcase *c, int n)
 {
-    double t1 = thread_cpu_s(), until = t1 + inject.frac * (t1 - t0);
-    volatile double sink = 0;
-    while (thread_cpu_s() < until)
-        for (int k = 0; k < 64; k++)
-            sink += k;
-    (void)sink;   /* clang 14: -Wunused-but-set-variable on a volatile sink */
+    for (int i = 0; i < n; i++)
+        c[i].injected = inject.per_deform > 0 && c[i].m && c[i].kind != K_PEER
+                        && strcmp(c[i].m->name, inject.method) == 0;
 }
 
 /* ---- timed bodies ---- */
 
-/* one deformation per iteration: the next pose of the sequence, prepare,
- * skin every vertex (the kind test is one predictable branch) */
+/* one deformation of case c at pose p: prepare, skin every vertex (the
+ * kind test is one predictable branch) */
+static int deform(struct bcase *c, const struct skb_pose *p)
+{
+    const struct skb_mesh *mesh = &c->ds->d.mesh;
+    int rc = 0;
+    if (c->kind == K_DOUBLE) {
+        if ((rc = c->m->prepare(mesh, p, &c->prm, c->sk.state)) >= 0)
+            rc = c->m->skin(mesh, c->sk.state, 0, mesh->nverts, c->ds->pos, c->ds->nrm);
+    } else if (c->kind == K_F32) {
+        if ((rc = skb__skin_f32_prepare(&c->fk, p, &c->prm)) >= 0)
+            rc = c->threads > 1 ? skb__skin_f32_run_pool(&c->fk, c->pool, c->ds->fpos, c->ds->fnrm)
+                                : skb__skin_f32_run(&c->fk, 0, mesh->nverts, c->ds->fpos, c->ds->fnrm);
+    } else {
+        c->peer->prepare(c->pp, p);
+        c->peer->skin(c->pp, c->ds->fpos, c->ds->fnrm);
+    }
+    return rc;
+}
+
+/* skin vertices [v0, v1) of case c into the shared outputs */
+static int skin_range(struct bcase *c, int v0, int v1)
+{
+    const struct skb_mesh *mesh = &c->ds->d.mesh;
+    if (c->kind == K_DOUBLE)
+        return c->m->skin(mesh, c->sk.state, v0, v1, c->ds->pos, c->ds->nrm);
+    return skb__skin_f32_run(&c->fk, v0, v1, c->ds->fpos, c->ds->fnrm);
+}
+
+/* the injected share of a deformation at pose p (see above): the extra
+ * slice moves on by its length each time, so 1/frac deformations cover the
+ * mesh once (cheap and dear vertices alike: measured, a slice always at the
+ * start undershot dlb on cloth by 1 point and dib by 1.7 of 5) */
+static int inject_extra(struct bcase *c, const struct skb_pose *p)
+{
+    const struct skb_mesh *mesh = &c->ds->d.mesh;
+    int nv = mesh->nverts, rc = 0;
+    long left = (long)((double)inject.per_deform / INJECT_UNIT * nv + 0.5);
+    while (left > 0 && rc >= 0) {
+        int v0 = c->inject_off % nv;
+        int v1 = left < nv - v0 ? v0 + (int)left : nv;
+        rc = skin_range(c, v0, v1);
+        left -= v1 - v0;
+        c->inject_off = v1 % nv;
+    }
+    for (c->inject_acc += inject.per_deform; c->inject_acc >= INJECT_UNIT && rc >= 0; c->inject_acc -= INJECT_UNIT)
+        rc = c->kind == K_DOUBLE ? c->m->prepare(mesh, p, &c->prm, c->sk.state)
+                                 : skb__skin_f32_prepare(&c->fk, p, &c->prm);
+    return rc;
+}
+
+/* one deformation per iteration, cycling through the pose sequence (and
+ * the injected extra work when SKB_INJECT_SLOWDOWN names the method) */
 static void time_deform(void *arg, long iters)
 {
     struct bcase *c = (struct bcase *)arg;
-    const struct skb_mesh *mesh = &c->ds->d.mesh;
-    int slow = inject.frac > 0 && c->m && c->kind != K_PEER && strcmp(c->m->name, inject.method) == 0;
     for (long i = 0; i < iters; i++) {
         struct skb_pose p;
-        int rc = 0;
-        double t0 = slow ? thread_cpu_s() : 0;
         skb_dataset_pose(&c->ds->d, c->next_pose, &p);
         c->next_pose = (c->next_pose + 1) % c->ds->d.nposes;
-        if (c->kind == K_DOUBLE) {
-            if ((rc = c->m->prepare(mesh, &p, &c->prm, c->sk.state)) >= 0)
-                rc = c->m->skin(mesh, c->sk.state, 0, mesh->nverts, c->ds->pos, c->ds->nrm);
-        } else if (c->kind == K_F32) {
-            if ((rc = skb__skin_f32_prepare(&c->fk, &p, &c->prm)) >= 0)
-                rc = c->threads > 1 ? skb__skin_f32_run_pool(&c->fk, c->pool, c->ds->fpos, c->ds->fnrm)
-                                    : skb__skin_f32_run(&c->fk, 0, mesh->nverts, c->ds->fpos, c->ds->fnrm);
-        } else {
-            c->peer->prepare(c->pp, &p);
-            c->peer->skin(c->pp, c->ds->fpos, c->ds->fnrm);
-        }
+        int rc = deform(c, &p);
+        if (c->injected && rc >= 0)
+            rc = inject_extra(c, &p);
         if (rc < 0)
             c->error = rc;
-        if (slow)
-            inject_busy(t0);
         skb_bench_clobber(c->ds->pos);
         skb_bench_clobber(c->ds->fpos);
     }
@@ -833,7 +896,7 @@ static double ns_per_call(int what, const struct skb_dq *args, int nargs)
     struct skb_dq out;
     volatile double sink = 0;
     long calls = 0;
-    double t0 = thread_cpu_s(), t;
+    double t0 = skb_thread_cpu_s(), t;
     do {
         for (int i = 0; i < nargs; i++) {
             if (what == 0)
@@ -843,7 +906,7 @@ static double ns_per_call(int what, const struct skb_dq *args, int nargs)
             sink += out.r.x;
         }
         calls += nargs;
-    } while ((t = thread_cpu_s() - t0) < 0.02);
+    } while ((t = skb_thread_cpu_s() - t0) < 0.02);
     (void)sink;   /* read once: clang warns on a volatile only ever written */
     return t / (double)calls * 1e9;
 }
@@ -1197,6 +1260,39 @@ static void peers_block(cJSON *o)
     }
 }
 
+/* --repetitions N, else the default of the mode */
+static int repetitions(const struct skb_run_ctx *ctx)
+{
+    return ctx->repetitions > 0 ? ctx->repetitions : ctx->quick ? QUICK_REPS : FULL_REPS;
+}
+
+/* ICOUNT_DEFORMS deformations of case arg, each at the pose next_pose
+ * held fixed (so they cost the same; the injected work is exact) */
+static void deform_counted(void *arg)
+{
+    struct bcase *c = arg;
+    int pose = c->next_pose;
+    for (int k = 0; k < SKB_ICOUNT_DEFORMS; k++) {
+        c->next_pose = pose;
+        time_deform(c, 1);
+    }
+}
+
+/* the callgrind child of `run icount`: every checked kernel, one deformation
+ * each at the same pose (the middle of its clip: bent, not the bind pose) */
+static void count_cases(struct run *r)
+{
+    for (int i = 0; i < r->nc; i++) {
+        struct bcase *c = r->c + i;
+        if (c->error || c->kind == K_COPY)
+            continue;
+        c->next_pose = c->ds->d.nposes / 2;
+        c->inject_acc = 0;
+        c->inject_off = 0;
+        skb__icount_measure(c->name, deform_counted, c);
+    }
+}
+
 static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
 {
     struct run r;
@@ -1237,7 +1333,7 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
             add_dataset_cases(&r, r.ds + r.nds - 1);
             break;
         }
-        if (!s->in_default_set)
+        if (!s->in_default_set || !skb_run_wants_dataset(ctx, s->name))
             continue;
         if (load_ds(&r, s->name, 0, 0, lmsg, sizeof lmsg) < 0) {
             cJSON_AddStringToObject(r.failures, s->name, lmsg);
@@ -1247,7 +1343,7 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         add_dataset_cases(&r, r.ds + r.nds - 1);
     }
     /* a second pose sequence for the human: random poses within joint limits */
-    if (!ctx->dataset_file) {
+    if (!ctx->dataset_file && skb_run_wants_dataset(ctx, RANDOM_POSE_SOURCE "+random")) {
         char lmsg[512];
         if (load_ds(&r, RANDOM_POSE_SOURCE, 0, 0, lmsg, sizeof lmsg) == 0) {
             struct ds *ds = r.ds + r.nds - 1;
@@ -1260,8 +1356,16 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
             }
         }
     }
-    /* the roofline mesh: a subdivided model that leaves the caches */
-    {
+    /* instruction counts (run icount): one deformation of each kernel on
+     * the small meshes above, under callgrind, instead of timing */
+    mark_injected(r.c, r.nc);
+    if (skb__icount_child()) {
+        count_cases(&r);
+        goto out;
+    }
+    /* the roofline mesh: a subdivided model that leaves the caches
+     * (with --datasets only when the list names "roofline") */
+    if (!ctx->datasets_filter || skb_run_wants_dataset(ctx, "roofline")) {
         char lmsg[512];
         int levels = ctx->quick ? QUICK_LARGE_LEVELS : LARGE_LEVELS;
         if (load_ds(&r, LARGE_SOURCE, levels, 1, lmsg, sizeof lmsg) < 0) {
@@ -1285,6 +1389,7 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         if (r.pool)
             add_copy(&r, ds, skb_pool_threads(r.pool));
     }
+    mark_injected(r.c, r.nc);
     /* register what passed its checks, then let Google Benchmark time it */
     int nreg = 0;
     for (int i = 0; i < r.nc; i++) {
@@ -1297,8 +1402,7 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
     {
         char seedctx[64];
         snprintf(seedctx, sizeof seedctx, "skinbench_seed=%lu", ctx->seed);
-        struct skb_bench_opts bo = { ctx->quick ? QUICK_MIN_TIME : FULL_MIN_TIME,
-                                     ctx->quick ? QUICK_REPS : FULL_REPS, 1, g.tmp, 0,
+        struct skb_bench_opts bo = { ctx->quick ? QUICK_MIN_TIME : FULL_MIN_TIME, repetitions(ctx), 1, g.tmp, 0,
                                      { seedctx, "skinbench_experiment=cpu", NULL } };
         skb_run_progress(ctx, "cpu", "timing %d kernels x %d repetitions (Google Benchmark, interleaved)",
                          r.nc, bo.repetitions);
@@ -1343,7 +1447,7 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
     cJSON *bench = cJSON_AddObjectToObject(root, "benchmark");
     cJSON_AddStringToObject(bench, "tool", "Google Benchmark (libbenchmark, Debian package)");
     cJSON_AddNumberToObject(bench, "min_time_s", ctx->quick ? QUICK_MIN_TIME : FULL_MIN_TIME);
-    cJSON_AddNumberToObject(bench, "repetitions", ctx->quick ? QUICK_REPS : FULL_REPS);
+    cJSON_AddNumberToObject(bench, "repetitions", repetitions(ctx));
     cJSON_AddBoolToObject(bench, "random_interleaving", 1);
     cJSON_AddStringToObject(bench, "statistic", "median over repetitions of CPU time per deformation");
     cJSON_AddStringToObject(bench, "raw", "cpu-gbench.json");
@@ -1411,13 +1515,7 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
     }
     int nfail = cJSON_GetArraySize(r.failures);
     cJSON_AddBoolToObject(root, "verified", nfail == 0 && r.timed_unchecked == 0);
-    if (inject.frac > 0) {
-        cJSON *inj = cJSON_AddObjectToObject(root, "injected_slowdown");
-        cJSON_AddStringToObject(inj, "method", inject.method);
-        cJSON_AddNumberToObject(inj, "percent", 100 * inject.frac);
-    } else {
-        cJSON_AddNullToObject(root, "injected_slowdown");
-    }
+    skb__cpu_injection_json(root, msg, msglen);
     cJSON_AddItemToObject(root, "failures", cJSON_Duplicate(r.failures, 1));
     rc = skb_json_write_result(ctx, "cpu.json", root, msg, msglen);
     cJSON_Delete(root);

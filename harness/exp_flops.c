@@ -22,6 +22,7 @@
 #include "skb_results.h"
 #include "skb_props.h"
 #include "skb_flops.h"
+#include "skb_icount.h"
 
 #define FLOPS_NMAX 8
 #define FIELD_ADD 0
@@ -147,6 +148,12 @@ static int spawn(char *const argv[], const char *env_extra, int quiet_stderr, ch
     if (out)
         *out = text;
     return 0;
+}
+
+/* the same for exp_icount.c: stdout and stderr to /dev/null */
+int skb__harness_spawn(char *const argv[], const char *env_extra, char *msg, size_t msglen)
+{
+    return spawn(argv, env_extra, 1, NULL, msg, msglen);
 }
 
 /* build/skinbench-flops next to the running executable, or in build/ below it */

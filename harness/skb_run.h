@@ -19,6 +19,8 @@ struct skb_run_ctx {
     const char *methods_filter; /* comma-separated method names or NULL for all */
     const char *dataset_file;   /* run --dataset FILE: this model replaces the catalogue
                                    datasets in every experiment that takes one, or NULL */
+    const char *datasets_filter; /* comma-separated dataset names (cpu) or NULL for all */
+    int repetitions;            /* timing repetitions (cpu); 0 = the experiment's default */
     struct skb_params params;
 };
 
@@ -41,6 +43,7 @@ extern const struct skb_experiment skb_exp_cpu;
 extern const struct skb_experiment skb_exp_gpu;
 extern const struct skb_experiment skb_exp_spheres;
 extern const struct skb_experiment skb_exp_cd;
+extern const struct skb_experiment skb_exp_icount;
 
 /* the dataset to load where an experiment would load `name`: the user's
  * model under run --dataset, else name */
@@ -51,6 +54,8 @@ static inline const char *skb_run_dataset(const struct skb_run_ctx *ctx, const c
 
 /* 1 when method m is selected by ctx->methods_filter */
 int skb_run_wants_method(const struct skb_run_ctx *ctx, const struct skb_method *m);
+/* 1 when dataset `name` is selected by ctx->datasets_filter */
+int skb_run_wants_dataset(const struct skb_run_ctx *ctx, const char *name);
 /* progress line on stderr: "[name] text" (only when ctx->verbose) */
 void skb_run_progress(const struct skb_run_ctx *ctx, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -20,6 +20,7 @@
 #include <gsl/gsl_cdf.h>
 #include "skb_json.h"
 #include "report_internal.h"
+#include "compare_internal.h"
 
 /* exact distribution of U for samples up to this size (no ties) */
 #define MWU_EXACT_MAX 20
@@ -280,13 +281,6 @@ static int slower(const double *base, int nb, const double *cur, int nc, const s
 
 /* ---- report lines ---- */
 
-struct cmp_state {
-    FILE *out;
-    int regressions;
-    int inconclusive;          /* timed benchmarks the gate could not decide */
-    cJSON *reg, *info, *undecided;
-};
-
 /* one line of the verdict: a regression (counted, exit 1) or a note */
 static void vsay(struct cmp_state *s, int is_regression, const char *fmt, va_list ap)
 {
@@ -297,8 +291,7 @@ static void vsay(struct cmp_state *s, int is_regression, const char *fmt, va_lis
     s->regressions += is_regression;
 }
 
-static void regression(struct cmp_state *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void regression(struct cmp_state *s, const char *fmt, ...)
+void skb__cmp_regression(struct cmp_state *s, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -306,8 +299,7 @@ static void regression(struct cmp_state *s, const char *fmt, ...)
     va_end(ap);
 }
 
-static void info(struct cmp_state *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void info(struct cmp_state *s, const char *fmt, ...)
+void skb__cmp_info(struct cmp_state *s, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -323,9 +315,9 @@ static void exact_tree(struct cmp_state *s, const char *file, const char *path, 
     double x, y;
     if (skb_json_get_number(a, &x) == 0) {
         if (skb_json_get_number(b, &y) < 0)
-            regression(s, "%s: %s %s missing in the current run (baseline %.17g)", file, what, path, x);
+            skb__cmp_regression(s, "%s: %s %s missing in the current run (baseline %.17g)", file, what, path, x);
         else if (!(x == y || (isnan(x) && isnan(y))))
-            regression(s, "%s: %s %s changed %.17g -> %.17g", file, what, path, x, y);
+            skb__cmp_regression(s, "%s: %s %s changed %.17g -> %.17g", file, what, path, x, y);
         return;
     }
     if (!cJSON_IsObject(a) && !cJSON_IsArray(a))
@@ -348,18 +340,18 @@ static void gate_verdicts(struct cmp_state *s, const cJSON *a, const cJSON *b)
     cJSON_ArrayForEach(m, jget(a, "verdicts")) {
         const cJSON *bm = jget(jget(b, "verdicts"), m->string);
         if (!bm) {
-            regression(s, "properties.json: method %s has no verdicts in the current run", m->string);
+            skb__cmp_regression(s, "properties.json: method %s has no verdicts in the current run", m->string);
             continue;
         }
         cJSON_ArrayForEach(v, m) {
             const char *x = cJSON_GetStringValue(v), *y = cJSON_GetStringValue(jget(bm, v->string));
             if (x && (!y || strcmp(x, y) != 0))
-                regression(s, "properties.json: verdict %s.%s changed %s -> %s", m->string, v->string, x, y ? y : "(missing)");
+                skb__cmp_regression(s, "properties.json: verdict %s.%s changed %s -> %s", m->string, v->string, x, y ? y : "(missing)");
         }
     }
     cJSON_ArrayForEach(m, jget(b, "verdicts"))
         if (!jget(jget(a, "verdicts"), m->string))
-            info(s, "properties.json: new method %s (no baseline verdicts)", m->string);
+            skb__cmp_info(s, "properties.json: new method %s (no baseline verdicts)", m->string);
 }
 
 static void gate_flops(struct cmp_state *s, const cJSON *a, const cJSON *b)
@@ -373,9 +365,9 @@ static void gate_flops(struct cmp_state *s, const cJSON *a, const cJSON *b)
             if (skb_json_get_number(jget(m, c), &x) < 0)
                 continue;
             if (!bm || skb_json_get_number(jget(bm, c), &y) < 0)
-                regression(s, "flops.json: FLOP fit of %s missing in the current run", m->string);
+                skb__cmp_regression(s, "flops.json: FLOP fit of %s missing in the current run", m->string);
             else if (fabs(x - y) > FLOP_FIT_REL_EQ * fmax(1, fabs(x)))
-                regression(s, "flops.json: FLOP count of %s changed: %s %.6g -> %.6g (FLOPs = a*n + b)", m->string, c, x, y);
+                skb__cmp_regression(s, "flops.json: FLOP count of %s changed: %s %.6g -> %.6g (FLOPs = a*n + b)", m->string, c, x, y);
             if (!bm)
                 break;
         }
@@ -391,6 +383,7 @@ static void gate_flops(struct cmp_state *s, const cJSON *a, const cJSON *b)
 
 struct skb_gate {
     struct cmp_state *s;
+    cJSON *sum;                /* compare.json summary (gates that add tables) */
 };
 
 void skb_gate_regression(struct skb_gate *g, const char *fmt, ...)
@@ -428,30 +421,29 @@ void skb__gate_gpu(struct skb_gate *g, const struct skb_results *base, const str
                    "shader instruction count");
 }
 
+static void gate_verified(struct cmp_state *s, const cJSON *cpu);
+static void gate_new_methods(struct cmp_state *s, const cJSON *a, const cJSON *b);
+
 void skb__gate_cpu(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur)
 {
-    if (!cJSON_IsTrue(jget(base->doc[SKB_RF_CPU], "verified")) || !cur->doc[SKB_RF_CPU]
-        || cJSON_IsTrue(jget(cur->doc[SKB_RF_CPU], "verified")))
-        return;
-    /* name the kernels whose check failed (cpu.json "failures": kernel -> why) */
-    char names[400] = "";
-    size_t n = 0;
-    int count = 0, shown = 0;
-    const cJSON *f;
-    cJSON_ArrayForEach(f, jget(cur->doc[SKB_RF_CPU], "failures")) {
-        if (f->string && n < sizeof names - 80) {
-            n += (size_t)snprintf(names + n, sizeof names - n, "%s%.70s", n ? ", " : "", f->string);
-            shown++;
-        }
-        count++;
-    }
-    regression(g->s, "cpu.json: \"verified\" is no longer true (a timed kernel's output was not checked or wrong)%s%s%s",
-               count ? "; failed: " : "", names, shown < count ? ", ..." : "");
+    /* the failing kernels named with their messages (cpu.json "failures") */
+    if (cJSON_IsTrue(jget(base->doc[SKB_RF_CPU], "verified")) && cur->doc[SKB_RF_CPU]
+        && !cJSON_IsTrue(jget(cur->doc[SKB_RF_CPU], "verified")))
+        gate_verified(g->s, cur->doc[SKB_RF_CPU]);
+    gate_new_methods(g->s, base->doc[SKB_RF_GBENCH], cur->doc[SKB_RF_GBENCH]);
 }
 
-/* a timed benchmark the gate could not decide: never a pass (exit 3) */
-static void undecided(struct cmp_state *s, const char *bench, const char *why)
+void skb__gate_icount_exp(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur)
 {
+    skb__gate_icount(g->s, base->doc[SKB_RF_ICOUNT], cur->doc[SKB_RF_ICOUNT], g->sum);
+}
+
+/* a timed benchmark or gate that could not decide: never a pass (exit 3);
+ * with an A/B sitting the unpaired U test only informs */
+void skb__cmp_undecided(struct cmp_state *s, const char *bench, const char *why)
+{
+    if (s->timing_informational && (strcmp(why, "powerless") == 0 || strcmp(why, "unconfirmed") == 0))
+        return;
     cJSON *row = cJSON_CreateObject();
     cJSON_AddStringToObject(row, "benchmark", bench);
     cJSON_AddStringToObject(row, "reason", why);
@@ -493,7 +485,7 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
     struct skb_gbench ga, gb, gr;
     int hr = rerun && skb_gbench_collect(rerun, &gr) >= 0;
     if (skb_gbench_collect(a, &ga) < 0 || skb_gbench_collect(b, &gb) < 0) {
-        info(s, "cpu-gbench.json: out of memory reading repetitions");
+        skb__cmp_info(s, "cpu-gbench.json: out of memory reading repetitions");
         return;
     }
     int tested = 0, candidates = 0, confirmed = 0, unconfirmed = 0, powerless = 0;
@@ -501,7 +493,7 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
     double *eff = calloc((size_t)ga.n + 1, sizeof *eff);
     int m = family_p(&ga, &gb, o, praw, eff, padj);
     if (m < 0) {
-        info(s, "cpu-gbench.json: out of memory for the Holm correction; timing not compared");
+        skb__cmp_info(s, "cpu-gbench.json: out of memory for the Holm correction; timing not compared");
         free(praw);
         free(padj);
         free(eff);
@@ -516,7 +508,7 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
     for (int i = 0; i < ga.n; i++) {
         int j = gb_find(&gb, ga.name[i]);
         if (j < 0) {
-            info(s, "cpu-gbench.json: benchmark %s not in the current run", ga.name[i]);
+            skb__cmp_info(s, "cpu-gbench.json: removed benchmark %s (not in the current run)", ga.name[i]);
             continue;
         }
         double p = padj[i], e = eff[i];
@@ -534,7 +526,7 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
         cJSON_AddNumberToObject(row, "reps_current", gb.nrep[j]);
         const char *verdict = weak ? "inconclusive (powerless)" : "ok";
         if (weak)
-            undecided(s, ga.name[i], "powerless");
+            skb__cmp_undecided(s, ga.name[i], "powerless");
         if (slow) {
             candidates++;
             int r = hr ? gb_find(&gr, ga.name[i]) : -1;
@@ -542,24 +534,27 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
             if (r < 0) {
                 unconfirmed++;
                 verdict = "inconclusive (unconfirmed)";
-                undecided(s, ga.name[i], "unconfirmed");
-                info(s, "UNCONFIRMED timing: %s %+.1f %% (Holm-adjusted p = %.3g, raw %.3g); no confirming re-run "
+                skb__cmp_undecided(s, ga.name[i], "unconfirmed");
+                skb__cmp_info(s, "UNCONFIRMED timing: %s %+.1f %% (Holm-adjusted p = %.3g, raw %.3g); no confirming re-run "
                      "(CURRENT/rerun/cpu-gbench.json): inconclusive, not a failure", ga.name[i], 100 * e, p, praw[i]);
             } else if (slower(ga.rep[i], ga.nrep[i], gr.rep[r], gr.nrep[r], o, &p2, &e2)) {
                 confirmed++;
                 verdict = "regression";
-                regression(s, "cpu-gbench.json: %s slower by %+.1f %% (U test Holm-adjusted p = %.3g over %d, raw %.3g, "
+                skb__cmp_regression(s, "cpu-gbench.json: %s slower by %+.1f %% (U test Holm-adjusted p = %.3g over %d, raw %.3g, "
                            "%d vs %d repetitions), confirmed by the re-run (%+.1f %%, p = %.3g)", ga.name[i], 100 * e, p,
                            m, praw[i], ga.nrep[i], gb.nrep[j], 100 * e2, p2);
             } else {
                 verdict = "not confirmed by re-run";
-                info(s, "timing: %s %+.1f %% (p = %.3g) not confirmed by the re-run (%+.1f %%, p = %.3g)",
+                skb__cmp_info(s, "timing: %s %+.1f %% (p = %.3g) not confirmed by the re-run (%+.1f %%, p = %.3g)",
                      ga.name[i], 100 * e, p, 100 * e2, p2);
             }
         }
         cJSON_AddStringToObject(row, "verdict", verdict);
         cJSON_AddItemToArray(tj, row);
     }
+    for (int j = 0; j < gb.n; j++)
+        if (gb_find(&ga, gb.name[j]) < 0)
+            skb__cmp_info(s, "cpu-gbench.json: new benchmark %s (not in the baseline)", gb.name[j]);
     free(praw);
     free(padj);
     free(eff);
@@ -623,7 +618,7 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
     while (need < MWU_EXACT_MAX && m * min_p(need, need) >= o->alpha)
         need++;
     if (powerless)
-        info(s, "timing gate powerless for %d of %d benchmarks: too few repetitions for the U test to reach "
+        skb__cmp_info(s, "timing gate powerless for %d of %d benchmarks: too few repetitions for the U test to reach "
              "Holm-adjusted p < %g over %d benchmarks (%d against %d are needed)", powerless, tested, o->alpha, m,
              need, need);
     cJSON_AddNumberToObject(sum, "timing_powerless", powerless);
@@ -657,6 +652,55 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
         skb_gbench_free(&gr);
 }
 
+/* "verified" turned false: name each failing kernel and why */
+static void gate_verified(struct cmp_state *s, const cJSON *cpu)
+{
+    const cJSON *f, *fl = jget(cpu, "failures");
+    int n = 0;
+    cJSON_ArrayForEach(f, fl)
+        if (n++ < 20)
+            skb__cmp_regression(s, "cpu.json: \"verified\" is no longer true: kernel %s failed its check: %s", f->string,
+                       cJSON_GetStringValue(f) ? cJSON_GetStringValue(f) : "?");
+    if (n > 20)
+        skb__cmp_regression(s, "cpu.json: ... and %d more failing kernels (cpu.json \"failures\")", n - 20);
+    if (n == 0)
+        skb__cmp_regression(s, "cpu.json: \"verified\" is no longer true (a timed kernel ran unchecked; no failure recorded)");
+}
+
+/* methods (groups of benchmarks) the current run times and the baseline did
+ * not, and the reverse: listed as new / removed, not as timing changes */
+static void gate_new_methods(struct cmp_state *s, const cJSON *a, const cJSON *b)
+{
+    struct skb_gbench ga, gb;
+    if (!a || !b || skb_gbench_collect(a, &ga) < 0)
+        return;
+    if (skb_gbench_collect(b, &gb) < 0) {
+        skb_gbench_free(&ga);
+        return;
+    }
+    for (int w = 0; w < 2; w++) {
+        const struct skb_gbench *x = w ? &ga : &gb, *y = w ? &gb : &ga;
+        for (int i = 0; i < x->n; i++) {
+            char g[80], h[80];
+            int seen = 0, dup = 0;
+            skb__bench_group(x->name[i], g, sizeof g);
+            for (int j = 0; j < y->n && !seen; j++) {
+                skb__bench_group(y->name[j], h, sizeof h);
+                seen = strcmp(g, h) == 0;
+            }
+            for (int j = 0; j < i && !dup; j++) {
+                skb__bench_group(x->name[j], h, sizeof h);
+                dup = strcmp(g, h) == 0;
+            }
+            if (!seen && !dup)
+                skb__cmp_info(s, "cpu-gbench.json: %s method %s (%s the baseline)", w ? "removed" : "new", g,
+                     w ? "only in" : "not in");
+        }
+    }
+    skb_gbench_free(&ga);
+    skb_gbench_free(&gb);
+}
+
 int skb_compare_inputs_ok(const struct skb_results *base, const struct skb_results *cur, char *msg, size_t msglen)
 {
     /* a results file that cannot be read or fails its contract (truncated,
@@ -669,6 +713,12 @@ int skb_compare_inputs_ok(const struct skb_results *base, const struct skb_resul
         snprintf(msg, msglen, "baseline %s/cpu.json: field \"injected_slowdown\" is set (method %s): a run with an "
                  "injected slow-down is never a baseline", base->dir,
                  cJSON_GetStringValue(jget(inj, "method")) ? cJSON_GetStringValue(jget(inj, "method")) : "?");
+        return SKB_EINVAL;
+    }
+    inj = base ? jget(base->doc[SKB_RF_ICOUNT], "injected_slowdown") : NULL;
+    if (inj && !cJSON_IsNull(inj)) {
+        snprintf(msg, msglen, "baseline %s/icount.json: field \"injected_slowdown\" is set: a run with an injected "
+                 "slow-down is never a baseline", base->dir);
         return SKB_EINVAL;
     }
     for (int i = 0; i < skb_rfile_count(); i++) {
@@ -688,7 +738,7 @@ int skb_compare_run(const struct skb_results *base, const struct skb_results *cu
                     const struct skb_results *rerun, const struct skb_compare_opts *o,
                     FILE *out, cJSON **summary)
 {
-    struct cmp_state s = { out, 0, 0, NULL, NULL, NULL };
+    struct cmp_state s = { out, 0, 0, o->ab != NULL, NULL, NULL, NULL };
     cJSON *sum = cJSON_CreateObject();
     cJSON_AddStringToObject(sum, "baseline", base->dir);
     cJSON_AddStringToObject(sum, "current", cur->dir);
@@ -700,27 +750,29 @@ int skb_compare_run(const struct skb_results *base, const struct skb_results *cu
             cur->machine_key);
     for (int i = 0; i < skb_rfile_count(); i++) {
         if (cur->err[i][0])
-            regression(&s, "%s", cur->err[i]);
+            skb__cmp_regression(&s, "%s", cur->err[i]);
         else if (base->doc[i] && !cur->doc[i])
-            regression(&s, "%s: missing in the current run (experiment '%s' did not run or failed)",
+            skb__cmp_regression(&s, "%s: missing in the current run (experiment '%s' did not run or failed)",
                        skb_rfile_name(i), skb_rfile_experiment(i));
         if (base->err[i][0])
-            info(&s, "baseline %s", base->err[i]);
+            skb__cmp_info(&s, "baseline %s", base->err[i]);
     }
     /* every registered experiment's exact gates, then what is new */
-    struct skb_gate g = { &s };
+    struct skb_gate g = { &s, sum };
     for (int e = 0; skb_experiment_list[e]; e++)
         if (skb_experiment_list[e]->gate)
             skb_experiment_list[e]->gate(&g, base, cur);
     skb__gate_new_items(&g, base, cur);
+    if (o->ab)
+        skb__gate_ab(&s, o->ab, sum);
     if (strcmp(base->machine_key, cur->machine_key) != 0) {
-        info(&s, "timing not compared: machines differ (%s vs %s); exact gates still apply", base->machine_key,
+        skb__cmp_info(&s, "timing not compared: machines differ (%s vs %s); exact gates still apply", base->machine_key,
              cur->machine_key);
     } else if (base->doc[SKB_RF_GBENCH] && cur->doc[SKB_RF_GBENCH]) {
         gate_timing(&s, base->doc[SKB_RF_GBENCH], cur->doc[SKB_RF_GBENCH],
                     rerun ? rerun->doc[SKB_RF_GBENCH] : NULL, o, sum);
     } else {
-        info(&s, "timing not compared: cpu-gbench.json missing in %s", base->doc[SKB_RF_GBENCH] ? "the current run" : "the baseline");
+        skb__cmp_info(&s, "timing not compared: cpu-gbench.json missing in %s", base->doc[SKB_RF_GBENCH] ? "the current run" : "the baseline");
     }
     cJSON_AddNumberToObject(sum, "regression_count", s.regressions);
     cJSON_AddNumberToObject(sum, "inconclusive_count", s.inconclusive);

@@ -173,6 +173,14 @@ static const struct skb_experiment_desc desc_cd = {
     .plots = (const struct skb_report_plot[]){ { "cd-scaling", SKB_NEED_NONE, skb__plot_cd }, { NULL, 0, NULL } },
 };
 
+/* issue 16: instruction counts of every CPU kernel, the nightly's exact
+ * timing-free gate (no report section: compare reads it) */
+static const struct skb_experiment_desc desc_icount = {
+    .run = &skb_exp_icount,
+    .files = (const struct skb_result_file[]){ { "icount.json", 1, skb__check_icount, NULL }, { NULL, 0, NULL, NULL } },
+    .gate = skb__gate_icount_exp,
+};
+
 /* the list: one line per experiment, in the order `run all` executes them
  * and the report shows them.  The built-in ones come first, in this order
  * (their results files have fixed slots, enum skb_rfile). */
@@ -184,6 +192,7 @@ const struct skb_experiment_desc *const skb_experiment_list[] = {
     &desc_gpu,
     &desc_spheres,
     &desc_cd,
+    &desc_icount,
     NULL
 };
 

@@ -1393,3 +1393,14 @@ void skb_plots_write(struct skb_report *rep, const char *out_dir)
             }
     }
 }
+
+/* the same gnuplot driver for plots_history.c (nightly trends) */
+void skb__plot_gnuplot(struct skb_report *rep, const char *dir, const char *name, const char *title, const char *body)
+{
+    plot(rep, dir, name, title, body);
+}
+
+int skb__plot_have_gnuplot(void)
+{
+    return gnuplot_found();
+}

@@ -61,6 +61,7 @@ int skb__check_flops(const cJSON *r, const char *path, char *msg, size_t msglen)
 int skb__check_bounds(const cJSON *r, const char *path, char *msg, size_t msglen);
 int skb__check_cpu(const cJSON *r, const char *path, char *msg, size_t msglen);
 int skb__check_gbench(const cJSON *r, const char *path, char *msg, size_t msglen);
+int skb__check_icount(const cJSON *r, const char *path, char *msg, size_t msglen);
 int skb__check_gpu(const cJSON *r, const char *path, char *msg, size_t msglen);
 int skb__check_spheres(const cJSON *r, const char *path, char *msg, size_t msglen);
 int skb__check_cd(const cJSON *r, const char *path, char *msg, size_t msglen);
@@ -78,6 +79,7 @@ void skb__gate_properties(struct skb_gate *g, const struct skb_results *base, co
 void skb__gate_flops(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
 void skb__gate_gpu(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
 void skb__gate_cpu(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
+void skb__gate_icount_exp(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
 /* report_methods.c: every registry method in every per-method table and plot */
 void skb__absent_method_rows(struct skb_report *rep, struct skb_rtable *t, const struct skb_experiment_desc *d,
                              const struct skb_report_section *sec);
@@ -87,6 +89,11 @@ void skb__gate_new_items(struct skb_gate *g, const struct skb_results *base, con
 /* plots.c */
 /* caption of a GPU image (method and scene) from gpu.json "images" */
 void skb__image_caption(const cJSON *gpu, const char *file, char *buf, size_t len);
+
+/* plots.c: NAME.gp rendering body to PNG and SVG in dir, run by gnuplot,
+ * listed in rep->plots (title quoted there); 1 when gnuplot is in PATH */
+void skb__plot_gnuplot(struct skb_report *rep, const char *dir, const char *name, const char *title, const char *body);
+int skb__plot_have_gnuplot(void);
 
 /* render.c: HTML escaping and base64 data: URIs, for the other renderers */
 void skb__html_esc(FILE *f, const char *s);

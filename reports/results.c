@@ -26,7 +26,7 @@ static int nrfiles = -1;
  * own tables index doc[] with them */
 static const char *const builtin_names[SKB_RF_BUILTIN] = {
     "properties.json", "flops.json", "bounds.json", "cpu.json", "cpu-gbench.json", "gpu.json",
-    "spheres.json", "cd.json"
+    "spheres.json", "cd.json", "icount.json"
 };
 
 /* a registry that breaks these rules is a build mistake: fail loudly at
@@ -224,6 +224,16 @@ int skb__check_cpu(const cJSON *r, const char *path, char *msg, size_t msglen)
     if (v && !cJSON_IsBool(v))
         return bad(msg, msglen, path, "field \"verified\": expected true or false");
     return 0;
+}
+
+/* instruction counts (harness/exp_icount.c): "available", and when true a
+ * "kernels" map of numbers: the exact gate of compare reads them */
+int skb__check_icount(const cJSON *r, const char *path, char *msg, size_t msglen)
+{
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(r, "available");
+    if (!cJSON_IsBool(a))
+        return bad(msg, msglen, path, "missing field \"available\" (true or false)");
+    return cJSON_IsTrue(a) ? check_map(r, "kernels", 1, path, msg, msglen) : 0;
 }
 
 int skb__check_gbench(const cJSON *r, const char *path, char *msg, size_t msglen)

@@ -23,7 +23,7 @@
  * both names). */
 enum skb_rfile {
     SKB_RF_PROPERTIES, SKB_RF_FLOPS, SKB_RF_BOUNDS, SKB_RF_CPU, SKB_RF_GBENCH, SKB_RF_GPU,
-    SKB_RF_SPHERES, SKB_RF_CD, SKB_RF_BUILTIN
+    SKB_RF_SPHERES, SKB_RF_CD, SKB_RF_ICOUNT, SKB_RF_BUILTIN
 };
 /* results files one run directory may hold, all experiments together: more
  * registered files is a startup error naming this limit */
@@ -192,15 +192,43 @@ void skb_plots_write(struct skb_report *rep, const char *out_dir);
  * sample is empty. */
 int skb_mann_whitney(const double *a, int na, const double *b, int nb, double *u, double *p);
 
+/* an A/B sitting (scripts/nightly-ab.sh): the baseline build (a) and the
+ * current build (b) timed alternately, round after round, on the same
+ * kernels in the same minutes: DIR/round-K/{a,b}/cpu-gbench.json */
+struct skb_ab {
+    char dir[1024];
+    int nrounds;
+    struct skb_gbench *a, *b;   /* nrounds each */
+};
+/* read every round of DIR; SKB_EPARSE/SKB_EIO with msg naming the file
+ * (compare exits 2: a sitting with a missing or corrupt round never passes) */
+int skb_ab_load(const char *dir, struct skb_ab *ab, char *msg, size_t msglen);
+void skb_ab_free(struct skb_ab *ab);
+
 struct skb_compare_opts {
     double alpha;              /* significance level of the U test */
     double min_effect;         /* relative median slow-down that matters */
     int update_baseline;
+    const struct skb_ab *ab;   /* --ab DIR: the paired timing gate decides; NULL: the U test */
 };
 
 /* 0 when every results file of both runs read and passed its contract;
  * otherwise SKB_EPARSE with msg naming the run and file (compare exits 2) */
 int skb_compare_inputs_ok(const struct skb_results *base, const struct skb_results *cur, char *msg, size_t msglen);
+
+/* ---- nightly history (results/history/STAMP, scripts/nightly.sh) ---- */
+struct skb_history;
+/* every night under dir (a subdirectory with cpu-gbench.json or icount.json) */
+int skb_history_load(const char *dir, struct skb_history **h, char *msg, size_t msglen);
+void skb_history_free(struct skb_history *h);
+/* the table of steps (benchmark, first night, before, after) */
+void skb_history_table(struct skb_report *rep, const struct skb_history *h);
+/* per-method trend plots of every benchmark, once two or more nights exist */
+void skb_history_plots(struct skb_report *rep, const char *out_dir, const struct skb_history *h);
+
+/* the gates' own measured figures (scripts/gate-summary.sh output, read by
+ * the caller) into summary "gate_validation", one line each on out */
+void skb_compare_add_validation(cJSON *summary, const cJSON *val, const char *path, FILE *out);
 
 /* compare a current run against a baseline run; writes lines to out and
  * returns the number of regressions (0 = no regression); the comparison

@@ -989,7 +989,7 @@ static void test_compare_new_method(void **state)
     static struct skb_results ra, rb;
     char msg[512];
     cJSON *sum = NULL;
-    struct skb_compare_opts o = { 0.01, 0.05, 0 };
+    struct skb_compare_opts o = { 0.01, 0.05, 0, NULL };
     assert_int_equal(skb_results_load(FIXTURE, &ra, msg, sizeof msg), 0);
     assert_int_equal(skb_results_load(FIXTURE, &rb, msg, sizeof msg), 0);
     cJSON *fits = cJSON_GetObjectItem(rb.doc[SKB_RF_FLOPS], "fits");
@@ -1019,7 +1019,7 @@ static void test_compare_names_failed_kernel(void **state)
     static struct skb_results ra, rb;
     char msg[512];
     cJSON *sum = NULL;
-    struct skb_compare_opts o = { 0.01, 0.05, 0 };
+    struct skb_compare_opts o = { 0.01, 0.05, 0, NULL };
     assert_int_equal(skb_results_load(FIXTURE, &ra, msg, sizeof msg), 0);
     assert_int_equal(skb_results_load(FIXTURE, &rb, msg, sizeof msg), 0);
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(ra.doc[SKB_RF_CPU], "verified")));
@@ -1108,7 +1108,7 @@ static int compare_dirs(const char *a, const char *b, const char *rerun, cJSON *
 {
     static struct skb_results ra, rb, rr;
     char msg[512];
-    struct skb_compare_opts o = { 0.01, 0.05, 0 };
+    struct skb_compare_opts o = { 0.01, 0.05, 0, NULL };
     assert_int_equal(skb_results_load(a, &ra, msg, sizeof msg), 0);
     assert_int_equal(skb_results_load(b, &rb, msg, sizeof msg), 0);
     if (rerun)
@@ -1166,7 +1166,7 @@ static void test_compare_missing_experiment(void **state)
 {
     static struct skb_results ra, rb;
     char msg[512];
-    struct skb_compare_opts o = { 0.01, 0.05, 0 };
+    struct skb_compare_opts o = { 0.01, 0.05, 0, NULL };
     cJSON *sum;
     assert_int_equal(skb_results_load(FIXTURE, &ra, msg, sizeof msg), 0);
     assert_int_equal(skb_results_load(FIXTURE, &rb, msg, sizeof msg), 0);
@@ -1203,7 +1203,7 @@ static cJSON *gbench_doc(double t, int n, double spread)
 static void test_compare_effect_threshold(void **state)
 {
     static struct skb_results a, b;
-    struct skb_compare_opts o = { 0.01, 0.05, 0 };
+    struct skb_compare_opts o = { 0.01, 0.05, 0, NULL };
     double shift[3] = { 1.02, 1.10, 0.90 };
     int expect[3] = { 0, 1, 0 };
     for (int k = 0; k < 3; k++) {
@@ -1247,7 +1247,7 @@ static void test_compare_effect_threshold(void **state)
 static void test_compare_holm(void **state)
 {
     static struct skb_results a, b;
-    struct skb_compare_opts o = { 0.01, 0.05, 0 };
+    struct skb_compare_opts o = { 0.01, 0.05, 0, NULL };
     for (int fam = 1; fam <= 2; fam++) {
         memset(&a, 0, sizeof a);
         memset(&b, 0, sizeof b);

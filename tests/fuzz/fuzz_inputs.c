@@ -136,7 +136,7 @@ static void fuzz_results(int which, const char *text, size_t len)
     }
     free(rep);
     /* compare the file against itself: must pass */
-    struct skb_compare_opts o = { 0.01, 0.05, 0 };
+    struct skb_compare_opts o = { 0.01, 0.05, 0, NULL };
     FILE *devnull = fopen("/dev/null", "w");
     if (devnull) {
         if (skb_compare_run(&run, &run, NULL, &o, devnull, NULL) != 0)

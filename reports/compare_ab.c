@@ -1,0 +1,679 @@
+/* compare_ab.c — the two gates of issue 16 that can decide on a shared
+ * 2-core VM, printed like Google Benchmark's compare.py (benchmark,
+ * baseline, current, delta %, CI, verdict; grouped by method, sorted by
+ * effect, speed-ups shown, new and removed benchmarks listed as such).
+ *
+ * Instruction counts (icount.json): one deformation per kernel under
+ * callgrind is the same number on every run of the same code, so the gate
+ * is exact but for ICOUNT_TOL: more instructions than that is a regression,
+ * fewer a speed-up.  No false alarms; it sees changes of code path.
+ *
+ * Paired A/B timing: between two runs minutes apart the machine's load
+ * moves each benchmark by several per cent, more than the 10 % to catch
+ * over ~170 benchmarks.  Timed alternately in one sitting (a, b, b, a, ...)
+ * the two builds see the same load, so the per-round ratio b/a (of each
+ * side's fastest repetition) cancels much of it.  Per method, the log ratio of each round is the mean over the
+ * method's benchmarks; across rounds the Hodges-Lehmann estimate and the
+ * exact Wilcoxon signed-rank confidence interval (distribution-free: no
+ * normality of timing noise assumed), at level 1 - AB_ALPHA / (methods)
+ * (Bonferroni: at most AB_ALPHA chance of any false alarm per sitting). */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "skb_json.h"
+#include "compare_internal.h"
+
+/* relative instruction-count change the exact gate forgives: the counts of
+ * one build are identical run to run (measured: 0 of 159 kernels differ);
+ * this only keeps a toolchain's sub-per-mille code-layout noise out */
+#define ICOUNT_TOL 0.005
+/* family-wise false-alarm level of one A/B sitting (all methods together) */
+#define AB_ALPHA 0.05
+/* a paired slow-down smaller than this is not a regression even when
+ * significant (two builds differ in code layout by about this much) */
+#define AB_MIN_EFFECT 0.03
+/* "pass" needs the CI to exclude a slow-down this large; otherwise the
+ * sitting could not decide (exit 3), never a pass */
+#define AB_MUST_EXCLUDE 0.10
+#define AB_MAX_ROUNDS 200
+
+static const cJSON *jget(const cJSON *o, const char *k)
+{
+    return o && k ? cJSON_GetObjectItemCaseSensitive(o, k) : NULL;
+}
+
+void skb__bench_group(const char *name, char *group, size_t len)
+{
+    const char *k = strchr(name, '/');
+    const char *l = k ? k + 1 : name;
+    size_t n = strcspn(l, "/");
+    int method = k && (strncmp(name, "double/", 7) == 0 || strncmp(name, "f32/", 4) == 0);
+    if (method)
+        n = strcspn(l, "/@+");
+    if (method || !k)
+        snprintf(group, len, "%.*s", (int)n, l);
+    else
+        snprintf(group, len, "%.*s/%.*s", (int)(k - name), name, (int)n, l);
+}
+
+/* ---- rows of the compare.py-style tables ---- */
+
+struct row {
+    char name[200], group[80];
+    double base, cur, delta, lo, hi;   /* delta, lo, hi: relative (0.1 = +10 %) */
+    const char *verdict;
+};
+
+static double group_key(const struct row *r, int n, const char *g)
+{
+    double m = -INFINITY;
+    for (int i = 0; i < n; i++)
+        if (strcmp(r[i].group, g) == 0 && isfinite(r[i].delta))
+            m = fmax(m, r[i].delta);
+    return m;
+}
+
+/* grouped by method, the group with the largest slow-down first; inside a
+ * group by effect, slowest first (new/removed rows, no effect, last) */
+static const struct row *sort_rows;
+static int nsort_rows;
+static int row_cmp(const void *x, const void *y)
+{
+    const struct row *a = x, *b = y;
+    int c = strcmp(a->group, b->group);
+    if (c) {
+        double ka = group_key(sort_rows, nsort_rows, a->group), kb = group_key(sort_rows, nsort_rows, b->group);
+        return ka != kb ? (ka < kb ? 1 : -1) : c;
+    }
+    double da = isfinite(a->delta) ? a->delta : -INFINITY, db = isfinite(b->delta) ? b->delta : -INFINITY;
+    return da != db ? (da < db ? 1 : -1) : strcmp(a->name, b->name);
+}
+
+static void sort_table(struct row *r, int n)
+{
+    sort_rows = r;
+    nsort_rows = n;
+    qsort(r, (size_t)n, sizeof *r, row_cmp);
+}
+
+static void fmt_pct(char *buf, size_t len, double x)
+{
+    if (isfinite(x))
+        snprintf(buf, len, "%+.1f %%", 100 * x);
+    else
+        snprintf(buf, len, "-");
+}
+
+static void print_row(FILE *f, const struct row *r, const char *unit_fmt)
+{
+    char b[32], c[32], d[32], lo[32], hi[32], ci[80] = "";
+    if (isfinite(r->base))
+        snprintf(b, sizeof b, unit_fmt, r->base);
+    else
+        snprintf(b, sizeof b, "-");
+    if (isfinite(r->cur))
+        snprintf(c, sizeof c, unit_fmt, r->cur);
+    else
+        snprintf(c, sizeof c, "-");
+    fmt_pct(d, sizeof d, r->delta);
+    if (isfinite(r->lo) || isfinite(r->hi)) {
+        fmt_pct(lo, sizeof lo, r->lo);
+        fmt_pct(hi, sizeof hi, r->hi);
+        snprintf(ci, sizeof ci, "[%s, %s]", lo, hi);
+    }
+    fprintf(f, "  %-44s %14s %14s %10s %24s  %s\n", r->name, b, c, d, ci, r->verdict);
+}
+
+static cJSON *row_json(const struct row *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "benchmark", r->name);
+    cJSON_AddStringToObject(o, "group", r->group);
+    skb_json_add_number(o, "baseline", r->base);
+    skb_json_add_number(o, "current", r->cur);
+    skb_json_add_number(o, "delta", r->delta);
+    skb_json_add_number(o, "ci_low", r->lo);
+    skb_json_add_number(o, "ci_high", r->hi);
+    cJSON_AddStringToObject(o, "verdict", r->verdict);
+    return o;
+}
+
+/* ---- instruction counts ---- */
+
+static void icount_row(struct row *r, const char *name, double x, double y)
+{
+    memset(r, 0, sizeof *r);
+    snprintf(r->name, sizeof r->name, "%s", name);
+    skb__bench_group(name, r->group, sizeof r->group);
+    r->base = x;
+    r->cur = y;
+    r->lo = r->hi = NAN;
+    r->delta = isfinite(x) && isfinite(y) && x > 0 ? y / x - 1 : NAN;
+    r->verdict = !isfinite(x) ? "new" : !isfinite(y) ? "removed"
+                 : r->delta > ICOUNT_TOL ? "REGRESSION" : r->delta < -ICOUNT_TOL ? "faster" : "same";
+}
+
+/* the icount table: every changed, new or removed kernel, and per method
+ * how many are unchanged (all rows are in compare.json) */
+static void print_icount(struct cmp_state *s, struct row *r, int n)
+{
+    fprintf(s->out, "instructions per deformation (callgrind; exact gate, tolerance %.1f %%):\n", 100 * ICOUNT_TOL);
+    fprintf(s->out, "  %-44s %14s %14s %10s %24s  %s\n", "benchmark", "baseline", "current", "delta", "", "verdict");
+    for (int i = 0; i < n;) {
+        int j = i, same = 0;
+        while (j < n && strcmp(r[j].group, r[i].group) == 0)
+            same += strcmp(r[j++].verdict, "same") == 0;
+        fprintf(s->out, " %s: %d kernels, %d unchanged\n", r[i].group, j - i, same);
+        for (int k = i; k < j; k++)
+            if (strcmp(r[k].verdict, "same") != 0)
+                print_row(s->out, r + k, "%.0f");
+        i = j;
+    }
+}
+
+void skb__gate_icount(struct cmp_state *s, const cJSON *a, const cJSON *b, cJSON *sum)
+{
+    if (!a || !b || !cJSON_IsTrue(jget(a, "available")) || !cJSON_IsTrue(jget(b, "available"))) {
+        if (a && b)
+            skb__cmp_info(s, "icount.json: instruction counts not compared (%s)",
+                          !cJSON_IsTrue(jget(a, "available")) ? "none in the baseline" : "none in the current run");
+        return;
+    }
+    const cJSON *ka = jget(a, "kernels"), *kb = jget(b, "kernels"), *k;
+    int n = cJSON_GetArraySize(ka) + cJSON_GetArraySize(kb), m = 0, worse = 0, better = 0, added = 0, gone = 0;
+    struct row *r = calloc((size_t)n + 1, sizeof *r);
+    if (!r) {
+        skb__cmp_info(s, "icount.json: out of memory");
+        return;
+    }
+    cJSON_ArrayForEach(k, ka) {
+        const cJSON *y = jget(kb, k->string);
+        icount_row(r + m++, k->string, k->valuedouble, y ? y->valuedouble : NAN);
+    }
+    cJSON_ArrayForEach(k, kb)
+        if (!jget(ka, k->string))
+            icount_row(r + m++, k->string, NAN, k->valuedouble);
+    sort_table(r, m);
+    print_icount(s, r, m);
+    cJSON *arr = cJSON_AddArrayToObject(sum, "icount");
+    for (int i = 0; i < m; i++) {
+        cJSON_AddItemToArray(arr, row_json(r + i));
+        worse += strcmp(r[i].verdict, "REGRESSION") == 0;
+        better += strcmp(r[i].verdict, "faster") == 0;
+        added += strcmp(r[i].verdict, "new") == 0;
+        gone += strcmp(r[i].verdict, "removed") == 0;
+        if (strcmp(r[i].verdict, "REGRESSION") == 0)
+            skb__cmp_regression(s, "icount.json: %s executes %+.2f %% instructions (%.0f -> %.0f per deformation)",
+                                r[i].name, 100 * r[i].delta, r[i].base, r[i].cur);
+        else if (strcmp(r[i].verdict, "new") == 0 || strcmp(r[i].verdict, "removed") == 0)
+            skb__cmp_info(s, "icount.json: %s benchmark %s", r[i].verdict, r[i].name);
+    }
+    fprintf(s->out, "instructions: %d kernels, %d more (regressions), %d fewer, %d new, %d removed\n", m, worse,
+            better, added, gone);
+    cJSON *o = cJSON_AddObjectToObject(sum, "icount_summary");
+    cJSON_AddNumberToObject(o, "kernels", m);
+    cJSON_AddNumberToObject(o, "more", worse);
+    cJSON_AddNumberToObject(o, "fewer", better);
+    cJSON_AddNumberToObject(o, "new", added);
+    cJSON_AddNumberToObject(o, "removed", gone);
+    cJSON_AddNumberToObject(o, "tolerance", ICOUNT_TOL);
+    free(r);
+}
+
+/* ---- the exact Wilcoxon signed-rank CI and the Hodges-Lehmann estimate ---- */
+
+/* the largest c with P(T <= c) <= q under H0 for n pairs, -1 when even
+ * T = 0 is likelier than q (too few rounds for this level) */
+static int signed_rank_crit(int n, double q)
+{
+    int tmax = n * (n + 1) / 2;
+    double *cnt = calloc((size_t)tmax + 1, sizeof *cnt);
+    if (!cnt)
+        return -1;
+    cnt[0] = 1;
+    for (int k = 1; k <= n; k++)
+        for (int t = k * (k + 1) / 2; t >= k; t--)
+            cnt[t] += cnt[t - k];
+    double tot = ldexp(1, n), cum = 0;
+    int c = -1;
+    for (int t = 0; t <= tmax; t++) {
+        cum += cnt[t] / tot;
+        if (cum > q)
+            break;
+        c = t;
+    }
+    free(cnt);
+    return c;
+}
+
+static int dcmp(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* HL estimate (median of the Walsh averages) and the exact two-sided CI at
+ * level 1 - alpha of n paired values x; lo/hi are NAN when n is too small */
+static int hodges_lehmann(const double *x, int n, double alpha, double *hl, double *lo, double *hi)
+{
+    int nw = n * (n + 1) / 2, k = 0;
+    double *w = malloc(((size_t)nw + 1) * sizeof *w);
+    if (!w || n < 1) {
+        free(w);
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        for (int j = i; j < n; j++)
+            w[k++] = 0.5 * (x[i] + x[j]);
+    qsort(w, (size_t)nw, sizeof *w, dcmp);
+    *hl = nw % 2 ? w[nw / 2] : 0.5 * (w[nw / 2 - 1] + w[nw / 2]);
+    int c = signed_rank_crit(n, alpha / 2);
+    *lo = c >= 0 ? w[c] : NAN;
+    *hi = c >= 0 ? w[nw - 1 - c] : NAN;
+    free(w);
+    return 0;
+}
+
+/* ---- the A/B sitting ---- */
+
+static int read_gbench(const char *path, struct skb_gbench *g, char *msg, size_t msglen)
+{
+    char *text;
+    size_t len;
+    cJSON *doc;
+    int rc = skb_read_file(path, &text, &len, msg, msglen);
+    if (rc < 0)
+        return rc;
+    rc = skb_results_parse(SKB_RF_GBENCH, path, text, len, &doc, msg, msglen);
+    free(text);
+    if (rc < 0)
+        return rc;
+    rc = skb_gbench_collect(doc, g);
+    cJSON_Delete(doc);
+    if (rc <= 0) {
+        snprintf(msg, msglen, "%s: no benchmark repetitions", path);
+        return SKB_EPARSE;
+    }
+    return 0;
+}
+
+/* the baseline side of a sitting must be a normal run (no injected slow-down) */
+static int check_side_a(const char *dir, char *msg, size_t msglen)
+{
+    char path[1200], *text;
+    size_t len;
+    cJSON *doc;
+    snprintf(path, sizeof path, "%s/cpu.json", dir);
+    if (skb_read_file(path, &text, &len, msg, msglen) < 0)
+        return 0;   /* cpu.json is optional here; the timings are in cpu-gbench.json */
+    doc = cJSON_ParseWithLength(text, len);
+    free(text);
+    const cJSON *inj = jget(doc, "injected_slowdown");
+    int bad = inj && !cJSON_IsNull(inj);
+    cJSON_Delete(doc);
+    if (bad) {
+        snprintf(msg, msglen, "%s: field \"injected_slowdown\" is set: the baseline side of an A/B sitting must be "
+                 "a normal run", path);
+        return SKB_EINVAL;
+    }
+    return 0;
+}
+
+static int round_no(const char *name)
+{
+    char *end;
+    if (strncmp(name, "round-", 6) != 0)
+        return -1;
+    long k = strtol(name + 6, &end, 10);
+    return *end || k < 1 || k > AB_MAX_ROUNDS ? -1 : (int)k;
+}
+
+int skb_ab_load(const char *dir, struct skb_ab *ab, char *msg, size_t msglen)
+{
+    memset(ab, 0, sizeof *ab);
+    snprintf(ab->dir, sizeof ab->dir, "%s", dir);
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int maxk = 0;
+    if (!d) {
+        snprintf(msg, msglen, "%s: cannot open the A/B directory: %s", dir, strerror(errno));
+        return SKB_EIO;
+    }
+    while ((e = readdir(d)))
+        if (round_no(e->d_name) > maxk)
+            maxk = round_no(e->d_name);
+    closedir(d);
+    if (maxk == 0) {
+        snprintf(msg, msglen, "%s: no round-K directories (an A/B sitting of scripts/nightly-ab.sh)", dir);
+        return SKB_EPARSE;
+    }
+    ab->a = calloc((size_t)maxk, sizeof *ab->a);
+    ab->b = calloc((size_t)maxk, sizeof *ab->b);
+    if (!ab->a || !ab->b) {
+        skb_ab_free(ab);
+        snprintf(msg, msglen, "%s: out of memory", dir);
+        return SKB_ENOMEM;
+    }
+    /* rounds 1..maxk, every one complete: a missing round is a broken sitting */
+    for (int k = 1; k <= maxk; k++) {
+        char side[1100], path[1200];
+        for (int w = 0; w < 2; w++) {
+            snprintf(side, sizeof side, "%s/round-%d/%c", dir, k, w ? 'b' : 'a');
+            snprintf(path, sizeof path, "%s/cpu-gbench.json", side);
+            int rc = (w == 0 ? check_side_a(side, msg, msglen) : 0);
+            if (rc == 0)
+                rc = read_gbench(path, w ? &ab->b[k - 1] : &ab->a[k - 1], msg, msglen);
+            if (rc < 0) {
+                ab->nrounds = k;
+                skb_ab_free(ab);
+                return rc;
+            }
+        }
+        ab->nrounds = k;
+    }
+    return 0;
+}
+
+void skb_ab_free(struct skb_ab *ab)
+{
+    for (int k = 0; ab->a && ab->b && k < ab->nrounds; k++) {
+        skb_gbench_free(&ab->a[k]);
+        skb_gbench_free(&ab->b[k]);
+    }
+    free(ab->a);
+    free(ab->b);
+    ab->a = ab->b = NULL;
+    ab->nrounds = 0;
+}
+
+static int gfind(const struct skb_gbench *g, const char *name)
+{
+    for (int i = 0; i < g->n; i++)
+        if (strcmp(g->name[i], name) == 0)
+            return i;
+    return -1;
+}
+
+/* the fastest of n repetitions: other load on a shared machine only ever
+ * adds time (preemption refills the caches, a busy sibling core slows the
+ * memory), so the minimum is the launch's least disturbed estimate.
+ * Measured on a 12-round A/A sitting at load average 13: per-round sd of
+ * the per-benchmark log ratio 9.7 % with the minimum, 15.8 % with the
+ * median of the same repetitions */
+static double fastest(const double *x, int n)
+{
+    double m = INFINITY;
+    for (int i = 0; i < n; i++)
+        m = fmin(m, x[i]);
+    return m;
+}
+
+/* log(fastest b / fastest a) of benchmark `name` in round k, NAN when absent */
+static double round_log_ratio(const struct skb_ab *ab, int k, const char *name, double *ma, double *mb)
+{
+    int i = gfind(&ab->a[k], name), j = gfind(&ab->b[k], name);
+    if (i < 0 || j < 0)
+        return NAN;
+    *ma = fastest(ab->a[k].rep[i], ab->a[k].nrep[i]);
+    *mb = fastest(ab->b[k].rep[j], ab->b[k].nrep[j]);
+    return *ma > 0 && *mb > 0 ? log(*mb / *ma) : NAN;
+}
+
+/* every benchmark name of the sitting (a or b side of any round) */
+static int ab_names(const struct skb_ab *ab, char ***names)
+{
+    int cap = 0, n = 0;
+    for (int k = 0; k < ab->nrounds; k++)
+        cap += ab->a[k].n + ab->b[k].n;
+    *names = calloc((size_t)cap + 1, sizeof **names);
+    if (!*names)
+        return -1;
+    for (int k = 0; k < ab->nrounds; k++)
+        for (int w = 0; w < 2; w++) {
+            const struct skb_gbench *g = w ? &ab->b[k] : &ab->a[k];
+            for (int i = 0; i < g->n; i++) {
+                int seen = 0;
+                for (int q = 0; q < n && !seen; q++)
+                    seen = strcmp((*names)[q], g->name[i]) == 0;
+                if (!seen)
+                    (*names)[n++] = g->name[i];
+            }
+        }
+    return n;
+}
+
+/* one benchmark across rounds: medians, HL and CI of the log ratio */
+static void bench_row(const struct skb_ab *ab, const char *name, double alpha, struct row *r, double *x)
+{
+    double *ma = malloc(((size_t)ab->nrounds + 1) * 2 * sizeof *ma), *mb = ma + ab->nrounds;
+    int n = 0, ina = 0, inb = 0;
+    memset(r, 0, sizeof *r);
+    snprintf(r->name, sizeof r->name, "%s", name);
+    skb__bench_group(name, r->group, sizeof r->group);
+    r->base = r->cur = r->delta = r->lo = r->hi = NAN;
+    for (int k = 0; ma && k < ab->nrounds; k++) {
+        ina |= gfind(&ab->a[k], name) >= 0;
+        inb |= gfind(&ab->b[k], name) >= 0;
+        double a, b, l = round_log_ratio(ab, k, name, &a, &b);
+        x[k] = l;
+        if (isfinite(l)) {
+            ma[n] = a;
+            mb[n++] = b;
+        }
+    }
+    r->verdict = !ina ? "new" : !inb ? "removed" : "";
+    if (ma && n > 0) {
+        double hl, lo, hi, *y = malloc((size_t)n * sizeof *y);
+        int m = 0;
+        for (int k = 0; y && k < ab->nrounds; k++)
+            if (isfinite(x[k]))
+                y[m++] = x[k];
+        r->base = skb_median(ma, n) / 1e6;   /* ns -> ms */
+        r->cur = skb_median(mb, n) / 1e6;
+        if (y && hodges_lehmann(y, m, alpha, &hl, &lo, &hi) == 0) {
+            r->delta = expm1(hl);
+            r->lo = expm1(lo);
+            r->hi = expm1(hi);
+        }
+        free(y);
+    }
+    free(ma);
+}
+
+/* the verdict of a method (or of one benchmark) from its CI */
+static const char *ab_verdict(const struct row *r)
+{
+    if (!isfinite(r->lo) || !isfinite(r->hi))
+        return "INCONCLUSIVE (too few rounds)";
+    if (r->lo > 0 && r->delta > AB_MIN_EFFECT)
+        return "REGRESSION";
+    if (r->hi < 0 && r->delta < -AB_MIN_EFFECT)
+        return "faster";
+    if (r->hi < AB_MUST_EXCLUDE)
+        return "same";
+    return "INCONCLUSIVE (CI too wide)";
+}
+
+/* a group without paired rounds: all its benchmarks new, or all removed */
+static const char *group_status(const struct row *br, int nb, const char *group)
+{
+    int neu = 0, gone = 0, all = 0;
+    for (int i = 0; i < nb; i++)
+        if (strcmp(br[i].group, group) == 0) {
+            all++;
+            neu += strcmp(br[i].verdict, "new") == 0;
+            gone += strcmp(br[i].verdict, "removed") == 0;
+        }
+    return neu == all ? "new" : gone == all ? "removed" : "no paired rounds";
+}
+
+/* per method: the mean log ratio over its benchmarks in each round */
+static void method_row(const struct skb_ab *ab, const char *group, const struct row *br, double *const *bx, int nb,
+                       double alpha, struct row *r)
+{
+    double *x = calloc((size_t)ab->nrounds + 1, sizeof *x), hl, lo, hi;
+    double *ma = calloc((size_t)nb + 1, sizeof *ma), *mb = calloc((size_t)nb + 1, sizeof *mb);
+    int n = 0, nm = 0;
+    memset(r, 0, sizeof *r);
+    snprintf(r->name, sizeof r->name, "%s (method)", group);
+    snprintf(r->group, sizeof r->group, "%s", group);
+    r->base = r->cur = r->delta = r->lo = r->hi = NAN;
+    for (int k = 0; x && k < ab->nrounds; k++) {
+        double sum = 0;
+        int c = 0;
+        for (int i = 0; i < nb; i++)
+            if (strcmp(br[i].group, group) == 0 && isfinite(bx[i][k])) {
+                sum += bx[i][k];
+                c++;
+            }
+        if (c)
+            x[n++] = sum / c;
+    }
+    for (int i = 0; ma && mb && i < nb; i++)
+        if (strcmp(br[i].group, group) == 0 && isfinite(br[i].base) && isfinite(br[i].cur)) {
+            ma[nm] = br[i].base;
+            mb[nm++] = br[i].cur;
+        }
+    if (n > 0 && hodges_lehmann(x, n, alpha, &hl, &lo, &hi) == 0) {
+        r->delta = expm1(hl);
+        r->lo = expm1(lo);
+        r->hi = expm1(hi);
+    }
+    /* the method's baseline and current: geometric means of its benchmarks' medians */
+    if (nm) {
+        double la = 0, lb = 0;
+        for (int i = 0; i < nm; i++) {
+            la += log(ma[i]);
+            lb += log(mb[i]);
+        }
+        r->base = exp(la / nm);
+        r->cur = exp(lb / nm);
+    }
+    r->verdict = n ? ab_verdict(r) : group_status(br, nb, group);
+    free(x);
+    free(ma);
+    free(mb);
+}
+
+static void print_ab(struct cmp_state *s, const struct skb_ab *ab, struct row *mr, int ng, struct row *br, int nb,
+                     double lvl_m, double lvl_b)
+{
+    fprintf(s->out, "timing, paired A/B in one sitting (%s: %d rounds; current/baseline of the fastest repetitions "
+            "per round, columns: their medians over rounds; Hodges-Lehmann "
+            "estimate, exact signed-rank CI at %.2f %% per method, %.2f %% per benchmark, Bonferroni):\n",
+            ab->dir, ab->nrounds, 100 * lvl_m, 100 * lvl_b);
+    fprintf(s->out, "  %-44s %14s %14s %10s %24s  %s\n", "benchmark", "baseline ms", "current ms", "delta", "CI",
+            "verdict");
+    for (int g = 0; g < ng; g++) {
+        print_row(s->out, mr + g, "%.4g");
+        for (int i = 0; i < nb; i++)
+            if (strcmp(br[i].group, mr[g].group) == 0) {
+                struct row t = br[i];
+                char nm[sizeof t.name];
+                snprintf(nm, sizeof nm, "  %s", br[i].name);
+                snprintf(t.name, sizeof t.name, "%s", nm);
+                print_row(s->out, &t, "%.4g");
+            }
+    }
+}
+
+/* methods sorted by effect; their verdicts decide, benchmarks inform */
+void skb__gate_ab(struct cmp_state *s, const struct skb_ab *ab, cJSON *sum)
+{
+    char **names = NULL;
+    int nb = ab_names(ab, &names), ng = 0;
+    struct row *br = nb > 0 ? calloc((size_t)nb, sizeof *br) : NULL, *mr = nb > 0 ? calloc((size_t)nb, sizeof *mr) : NULL;
+    double **bx = nb > 0 ? calloc((size_t)nb, sizeof *bx) : NULL;
+    if (nb <= 0 || !br || !mr || !bx) {
+        skb__cmp_undecided(s, "A/B sitting", "no benchmarks or out of memory");
+        free(names), free(br), free(mr), free(bx);
+        return;
+    }
+    double alpha_b = AB_ALPHA / nb;
+    for (int i = 0; i < nb; i++) {
+        bx[i] = calloc((size_t)ab->nrounds + 1, sizeof **bx);
+        if (bx[i])
+            bench_row(ab, names[i], alpha_b, br + i, bx[i]);
+        if (!*br[i].verdict)
+            br[i].verdict = isfinite(br[i].lo) ? (br[i].lo > 0 ? "slower" : br[i].hi < 0 ? "faster" : "~") : "?";
+    }
+    for (int i = 0; i < nb; i++) {   /* the groups, in first-seen order */
+        int seen = 0;
+        for (int g = 0; g < ng && !seen; g++)
+            seen = strcmp(mr[g].group, br[i].group) == 0;
+        if (!seen)
+            snprintf(mr[ng++].group, sizeof mr[0].group, "%s", br[i].group);
+    }
+    double alpha_m = AB_ALPHA / ng;
+    for (int g = 0; g < ng; g++) {
+        char grp[80];
+        snprintf(grp, sizeof grp, "%s", mr[g].group);
+        method_row(ab, grp, br, bx, nb, alpha_m, mr + g);
+    }
+    sort_table(br, nb);   /* bx rows no longer match br: used above only */
+    sort_table(mr, ng);
+    print_ab(s, ab, mr, ng, br, nb, 1 - alpha_m, 1 - alpha_b);
+    cJSON *o = cJSON_AddObjectToObject(sum, "ab");
+    cJSON_AddStringToObject(o, "dir", ab->dir);
+    cJSON_AddNumberToObject(o, "rounds", ab->nrounds);
+    cJSON_AddNumberToObject(o, "family_alpha", AB_ALPHA);
+    cJSON_AddNumberToObject(o, "methods", ng);
+    cJSON_AddNumberToObject(o, "min_effect", AB_MIN_EFFECT);
+    cJSON_AddNumberToObject(o, "must_exclude", AB_MUST_EXCLUDE);
+    cJSON *ma = cJSON_AddArrayToObject(o, "per_method"), *ba = cJSON_AddArrayToObject(o, "per_benchmark");
+    int reg = 0, und = 0;
+    for (int g = 0; g < ng; g++) {
+        cJSON_AddItemToArray(ma, row_json(mr + g));
+        if (strcmp(mr[g].verdict, "REGRESSION") == 0) {
+            reg++;
+            skb__cmp_regression(s, "timing A/B: method %s slower by %+.1f %% (CI %+.1f..%+.1f %% over %d rounds, "
+                                "Bonferroni over %d methods)", mr[g].group, 100 * mr[g].delta, 100 * mr[g].lo,
+                                100 * mr[g].hi, ab->nrounds, ng);
+        } else if (strncmp(mr[g].verdict, "INCONCLUSIVE", 12) == 0 || strcmp(mr[g].verdict, "no paired rounds") == 0) {
+            und++;
+            skb__cmp_undecided(s, mr[g].group, strncmp(mr[g].verdict, "INCONCLUSIVE (too", 17) == 0
+                                                   ? "ab: too few rounds" : "ab: CI too wide");
+        }
+    }
+    for (int i = 0; i < nb; i++) {
+        cJSON_AddItemToArray(ba, row_json(br + i));
+        if (strcmp(br[i].verdict, "new") == 0 || strcmp(br[i].verdict, "removed") == 0)
+            skb__cmp_info(s, "timing A/B: %s benchmark %s", br[i].verdict, br[i].name);
+    }
+    cJSON_AddNumberToObject(o, "regressions", reg);
+    cJSON_AddNumberToObject(o, "inconclusive", und);
+    fprintf(s->out, "timing A/B: %d methods, %d slower (regressions), %d undecided\n", ng, reg, und);
+    for (int i = 0; i < nb; i++)
+        free(bx[i]);
+    free(bx), free(br), free(mr), free(names);
+}
+
+/* ---- the gates' validation figures ---- */
+
+void skb_compare_add_validation(cJSON *summary, const cJSON *val, const char *path, FILE *out)
+{
+    cJSON *v = cJSON_Duplicate(val, 1);
+    if (!v)
+        return;
+    cJSON_AddStringToObject(v, "file", path);
+    cJSON_AddItemToObject(summary, "gate_validation", v);
+    const cJSON *k;
+    fprintf(out, "gate validation (%s, measured by scripts/gate-trials-all.sh):\n", path);
+    cJSON_ArrayForEach(k, jget(val, "kinds")) {
+        double n = 0, det = NAN, tdet = NAN, anyreg = 0, inc = 0;
+        skb_json_get_number(jget(k, "trials"), &n);
+        skb_json_get_number(jget(k, "detected"), &det);
+        skb_json_get_number(jget(k, "timing_detected"), &tdet);
+        skb_json_get_number(jget(k, "any_regression"), &anyreg);
+        skb_json_get_number(jget(k, "inconclusive"), &inc);
+        if (isfinite(det))
+            fprintf(out, "  %-10s %3.0f trials: injected method named %.0f (by the timing gate alone %.0f), "
+                    "inconclusive %.0f\n", k->string ? k->string : "?", n, det, tdet, inc);
+        else
+            fprintf(out, "  %-10s %3.0f trials: any regression reported %.0f, inconclusive %.0f\n",
+                    k->string ? k->string : "?", n, anyreg, inc);
+    }
+}
