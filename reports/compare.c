@@ -659,7 +659,8 @@ static void gate_verified(struct cmp_state *s, const cJSON *cpu)
     int n = 0;
     cJSON_ArrayForEach(f, fl)
         if (n++ < 20)
-            skb__cmp_regression(s, "cpu.json: \"verified\" is no longer true: kernel %s failed its check: %s", f->string,
+            skb__cmp_regression(s, "cpu.json: \"verified\" is no longer true: kernel %s failed its check: %s",
+                                f->string ? f->string : "?",
                        cJSON_GetStringValue(f) ? cJSON_GetStringValue(f) : "?");
     if (n > 20)
         skb__cmp_regression(s, "cpu.json: ... and %d more failing kernels (cpu.json \"failures\")", n - 20);
