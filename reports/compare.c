@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <gsl/gsl_cdf.h>
 #include "skb_json.h"
+#include "skb_gbench.h"
 #include "report_internal.h"
 #include "compare_internal.h"
 
@@ -126,49 +127,38 @@ int skb_mann_whitney(const double *a, int na, const double *b, int nb, double *u
 
 /* ---- Google Benchmark repetitions ---- */
 
+/* the repetitions of every benchmark in ns, through the one Google Benchmark
+ * reader (common/skb_gbench.c: units, aggregates, run_name); CPU time where
+ * a row has it (less sensitive to the other core's load than wall time).
+ * The number of benchmarks, or -1 on a malformed document */
 int skb_gbench_collect(const cJSON *doc, struct skb_gbench *g)
 {
-    const cJSON *b;
+    struct skb_gbench_set set;
+    char msg[300];
     memset(g, 0, sizeof *g);
     snprintf(g->unit, sizeof g->unit, "ns");
-    int cap = cJSON_GetArraySize(jget(doc, "benchmarks"));
-    if (cap <= 0)
-        return 0;
-    g->name = calloc((size_t)cap, sizeof *g->name);
-    g->rep = calloc((size_t)cap, sizeof *g->rep);
-    g->nrep = calloc((size_t)cap, sizeof *g->nrep);
-    if (!g->name || !g->rep || !g->nrep) {
+    if (skb_gbench_parse(doc, &set, msg, sizeof msg) < 0)
+        return -1;
+    g->name = calloc((size_t)set.n + 1, sizeof *g->name);
+    g->rep = calloc((size_t)set.n + 1, sizeof *g->rep);
+    g->nrep = calloc((size_t)set.n + 1, sizeof *g->nrep);
+    int ok = g->name && g->rep && g->nrep;
+    for (int i = 0; ok && i < set.n; i++) {
+        const struct skb_gbench_bench *b = &set.b[i];
+        g->name[i] = strdup(b->name);
+        g->rep[i] = calloc((size_t)b->nrep + 1, sizeof **g->rep);
+        ok = g->name[i] && g->rep[i];
+        g->n = i + 1;
+        for (int r = 0; ok && r < b->nrep; r++) {
+            double t = skb_gbench_time_ns(b, r);
+            if (isfinite(t))
+                g->rep[i][g->nrep[i]++] = t;
+        }
+    }
+    skb_gbench_set_free(&set);
+    if (!ok) {
         skb_gbench_free(g);
         return -1;
-    }
-    cJSON_ArrayForEach(b, jget(doc, "benchmarks")) {
-        const char *rt = cJSON_GetStringValue(jget(b, "run_type"));
-        const char *name = cJSON_GetStringValue(jget(b, "run_name"));
-        const char *unit = cJSON_GetStringValue(jget(b, "time_unit"));
-        double t;
-        if (rt && strcmp(rt, "iteration") != 0)
-            continue;
-        if (!name)
-            name = cJSON_GetStringValue(jget(b, "name"));
-        /* CPU time where Google Benchmark gives it: less sensitive to the
-         * other core's load than wall time */
-        if (!name || ((skb_json_get_number(jget(b, "cpu_time"), &t) < 0 || !isfinite(t))
-                      && (skb_json_get_number(jget(b, "real_time"), &t) < 0 || !isfinite(t))))
-            continue;
-        /* all times in ns, whatever unit each row has */
-        double s = !unit ? 1 : strcmp(unit, "us") == 0 ? 1e3 : strcmp(unit, "ms") == 0 ? 1e6 : strcmp(unit, "s") == 0 ? 1e9 : 1;
-        int i;
-        for (i = 0; i < g->n; i++)
-            if (strcmp(g->name[i], name) == 0)
-                break;
-        if (i == g->n) {
-            g->name[i] = strdup(name);
-            g->rep[i] = calloc((size_t)cap, sizeof **g->rep);
-            if (!g->name[i] || !g->rep[i])
-                return -1;
-            g->n++;
-        }
-        g->rep[i][g->nrep[i]++] = t * s;
     }
     return g->n;
 }
