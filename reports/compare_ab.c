@@ -572,9 +572,8 @@ static void print_ab(struct cmp_state *s, const struct skb_ab *ab, struct row *m
         for (int i = 0; i < nb; i++)
             if (strcmp(br[i].group, mr[g].group) == 0) {
                 struct row t = br[i];
-                char nm[sizeof t.name];
-                snprintf(nm, sizeof nm, "  %s", br[i].name);
-                snprintf(t.name, sizeof t.name, "%s", nm);
+                /* indented under its method; the precision keeps the name inside t.name */
+                snprintf(t.name, sizeof t.name, "  %.*s", (int)sizeof t.name - 3, br[i].name);
                 print_row(s->out, &t, "%.4g");
             }
     }
