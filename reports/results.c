@@ -441,7 +441,8 @@ static void scan_unknown(const char *dir, struct skb_results *r)
             || skb_rfile_find(e->d_name) >= 0 || is_compare_output(e->d_name))
             continue;
         if (r->nunknown < SKB_MAX_UNKNOWN)
-            snprintf(r->unknown[r->nunknown], sizeof r->unknown[0], "%s", e->d_name);
+            /* a longer name is shown cut (it is only named, never opened) */
+            snprintf(r->unknown[r->nunknown], sizeof r->unknown[0], "%.*s", (int)sizeof r->unknown[0] - 1, e->d_name);
         r->nunknown++;
     }
     closedir(d);
