@@ -350,7 +350,8 @@ int skb_cmd_compare(int argc, char **argv)
     }
     int nreg = skb_compare_run(&base[pick], &cur, have_rr ? &rr : NULL, &o, stdout, &sum);
     if (val)
-        skb_compare_add_validation(sum, val, val_path, stdout);
+        skb_compare_add_validation(sum, val, val_path, stdout);   /* copies what it keeps */
+    cJSON_Delete(val);
     char spath[PATH_MAX];
     snprintf(spath, sizeof spath, "%s/compare.json", pos[1]);
     int sum_failed = skb_json_write_atomic(summary_path ? summary_path : spath, sum, msg, sizeof msg) < 0;
