@@ -1293,6 +1293,77 @@ static void count_cases(struct run *r)
     }
 }
 
+/* every dataset this run times, loaded before any thread starts (see
+ * cpu_run): the default ones with their own clips (or the user's model
+ * alone), the human's random poses, and, outside the instruction count,
+ * the roofline mesh.  A default dataset that fails is skipped and named. */
+static int load_all(struct run *r, char *msg, size_t msglen)
+{
+    const struct skb_run_ctx *ctx = r->ctx;
+    char lmsg[512];
+    int rc;
+    if (ctx->dataset_file) {
+        if ((rc = load_ds(r, ctx->dataset_file, 0, 0, lmsg, sizeof lmsg)) < 0) {
+            snprintf(msg, msglen, "cpu: %s", lmsg);
+            return rc;
+        }
+        return 0;
+    }
+    for (int i = 0; skb_dataset_sources[i]; i++) {
+        const struct skb_dataset_source *s = skb_dataset_sources[i];
+        if (!s->in_default_set || !skb_run_wants_dataset(ctx, s->name))
+            continue;
+        if (load_ds(r, s->name, 0, 0, lmsg, sizeof lmsg) < 0) {
+            cJSON_AddStringToObject(r->failures, s->name, lmsg);
+            skb_run_progress(ctx, "cpu", "dataset %s skipped: %s", s->name, lmsg);
+        }
+    }
+    /* a second pose sequence for the human: random poses within joint limits */
+    if (skb_run_wants_dataset(ctx, RANDOM_POSE_SOURCE "+random")
+        && load_ds(r, RANDOM_POSE_SOURCE, 0, 0, lmsg, sizeof lmsg) == 0) {
+        struct ds *ds = r->ds + r->nds - 1;
+        if (skb_dataset_random_poses(&ds->d, ctx->quick ? QUICK_RANDOM_POSES : RANDOM_POSES,
+                                     RANDOM_POSE_LIMIT, ctx->seed, lmsg, sizeof lmsg) == 0) {
+            snprintf(ds->d.name, sizeof ds->d.name, "%s+random", RANDOM_POSE_SOURCE);
+        } else {
+            cJSON_AddStringToObject(r->failures, RANDOM_POSE_SOURCE "+random", lmsg);
+            skb_dataset_free(&ds->d);
+            free(ds->out_block);
+            r->nds--;
+        }
+    }
+    /* the roofline mesh: a subdivided model that leaves the caches
+     * (with --datasets only when the list names "roofline") */
+    if (!skb__icount_child() && (!ctx->datasets_filter || skb_run_wants_dataset(ctx, "roofline"))) {
+        int levels = ctx->quick ? QUICK_LARGE_LEVELS : LARGE_LEVELS;
+        if ((rc = load_ds(r, LARGE_SOURCE, levels, 1, lmsg, sizeof lmsg)) < 0) {
+            snprintf(msg, msglen, "cpu: large mesh: %s", lmsg);
+            return SKB_ENOMEM;
+        }
+    }
+    return 0;
+}
+
+/* the roofline mesh's cases: every fast method's double and f32 paths, the
+ * peers, and the copy on one thread and on the pool */
+static void add_large_cases(struct run *r, struct ds *ds)
+{
+    skb_run_progress(r->ctx, "cpu", "%s: %d vertices (roofline mesh): checking kernels", ds->d.name,
+                     ds->d.mesh.nverts);
+    for (int k = 0; skb_methods[k]; k++) {
+        const struct skb_method *m = skb_methods[k];
+        if (!m->f32 || !skb_run_wants_method(r->ctx, m))
+            continue;
+        add_double(r, ds, m, 0);
+        add_f32(r, ds, m);
+    }
+    for (int k = 0; skb_peers[k]; k++)
+        add_peer(r, ds, skb_peers[k]);
+    add_copy(r, ds, 1);
+    if (r->pool)
+        add_copy(r, ds, skb_pool_threads(r->pool));
+}
+
 static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
 {
     struct run r;
@@ -1303,15 +1374,6 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
     r.failures = cJSON_CreateObject();
     if ((rc = read_injection(msg, msglen)) < 0)
         goto out;
-    /* the fast kernels on every CPU (issue 15): one persistent pool; not
-     * under the instruction count (issue 16): callgrind's window counts every
-     * thread, and how long idle workers spin is scheduling, not code */
-    if (!skb__icount_child() && skb_pool_cpus() > 1 && skb_pool_create(skb_pool_cpus() < SKB_POOL_MAX_THREADS ? skb_pool_cpus()
-                                               : SKB_POOL_MAX_THREADS, &r.pool) < 0) {
-        snprintf(msg, msglen, "cpu: cannot start the thread pool");
-        rc = SKB_ENOMEM;
-        goto out;
-    }
     /* before any work: a read-only --out fails here with the directory named */
     if ((rc = gb_out_open(ctx, &g, msg, msglen)) < 0)
         goto out;
@@ -1323,75 +1385,34 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         rc = SKB_ENOMEM;
         goto out;
     }
-    /* every default dataset with its own clip (run --dataset: the user's model alone) */
-    for (int i = 0; skb_dataset_sources[i]; i++) {
-        const struct skb_dataset_source *s = skb_dataset_sources[i];
-        char lmsg[512];
-        if (ctx->dataset_file) {
-            if ((rc = load_ds(&r, ctx->dataset_file, 0, 0, lmsg, sizeof lmsg)) < 0) {
-                snprintf(msg, msglen, "cpu: %s", lmsg);
-                goto out;
-            }
-            add_dataset_cases(&r, r.ds + r.nds - 1);
-            break;
-        }
-        if (!s->in_default_set || !skb_run_wants_dataset(ctx, s->name))
-            continue;
-        if (load_ds(&r, s->name, 0, 0, lmsg, sizeof lmsg) < 0) {
-            cJSON_AddStringToObject(r.failures, s->name, lmsg);
-            skb_run_progress(ctx, "cpu", "dataset %s skipped: %s", s->name, lmsg);
-            continue;
-        }
-        add_dataset_cases(&r, r.ds + r.nds - 1);
+    if ((rc = load_all(&r, msg, msglen)) < 0)
+        goto out;
+    /* the fast kernels on every CPU (issue 15): one persistent pool, started
+     * only after every dataset is loaded — an importer runs in a forked child
+     * (datasets/isolate.c), and a fork while other threads run can hand the
+     * child a lock no thread will release (1 in 6 ASan runs of `run all
+     * --dataset huesitos.fbx` hung the importer until its time limit).  Not
+     * under the instruction count (issue 16): callgrind's window counts every
+     * thread, and how long idle workers spin is scheduling, not code */
+    if (!skb__icount_child() && skb_pool_cpus() > 1 && skb_pool_create(skb_pool_cpus() < SKB_POOL_MAX_THREADS ? skb_pool_cpus()
+                                               : SKB_POOL_MAX_THREADS, &r.pool) < 0) {
+        snprintf(msg, msglen, "cpu: cannot start the thread pool");
+        rc = SKB_ENOMEM;
+        goto out;
     }
-    /* a second pose sequence for the human: random poses within joint limits */
-    if (!ctx->dataset_file && skb_run_wants_dataset(ctx, RANDOM_POSE_SOURCE "+random")) {
-        char lmsg[512];
-        if (load_ds(&r, RANDOM_POSE_SOURCE, 0, 0, lmsg, sizeof lmsg) == 0) {
-            struct ds *ds = r.ds + r.nds - 1;
-            if (skb_dataset_random_poses(&ds->d, ctx->quick ? QUICK_RANDOM_POSES : RANDOM_POSES,
-                                         RANDOM_POSE_LIMIT, ctx->seed, lmsg, sizeof lmsg) == 0) {
-                snprintf(ds->d.name, sizeof ds->d.name, "%s+random", RANDOM_POSE_SOURCE);
-                add_dataset_cases(&r, ds);
-            } else {
-                cJSON_AddStringToObject(r.failures, RANDOM_POSE_SOURCE "+random", lmsg);
-            }
-        }
+    for (int i = 0; i < r.nds; i++) {
+        if (r.ds[i].large)
+            add_large_cases(&r, r.ds + i);
+        else
+            add_dataset_cases(&r, r.ds + i);
     }
     /* instruction counts (run icount): one deformation of each kernel on
-     * the small meshes above, under callgrind, instead of timing */
+     * the small meshes, under callgrind, instead of timing */
     mark_injected(r.c, r.nc);
     if (skb__icount_child()) {
         count_cases(&r);
         goto out;
     }
-    /* the roofline mesh: a subdivided model that leaves the caches
-     * (with --datasets only when the list names "roofline") */
-    if (!ctx->datasets_filter || skb_run_wants_dataset(ctx, "roofline")) {
-        char lmsg[512];
-        int levels = ctx->quick ? QUICK_LARGE_LEVELS : LARGE_LEVELS;
-        if (load_ds(&r, LARGE_SOURCE, levels, 1, lmsg, sizeof lmsg) < 0) {
-            snprintf(msg, msglen, "cpu: large mesh: %s", lmsg);
-            rc = SKB_ENOMEM;
-            goto out;
-        }
-        struct ds *ds = r.ds + r.nds - 1;
-        skb_run_progress(ctx, "cpu", "%s: %d vertices (roofline mesh): checking kernels", ds->d.name,
-                         ds->d.mesh.nverts);
-        for (int k = 0; skb_methods[k]; k++) {
-            const struct skb_method *m = skb_methods[k];
-            if (!m->f32 || !skb_run_wants_method(ctx, m))
-                continue;
-            add_double(&r, ds, m, 0);
-            add_f32(&r, ds, m);
-        }
-        for (int k = 0; skb_peers[k]; k++)
-            add_peer(&r, ds, skb_peers[k]);
-        add_copy(&r, ds, 1);
-        if (r.pool)
-            add_copy(&r, ds, skb_pool_threads(r.pool));
-    }
-    mark_injected(r.c, r.nc);
     /* register what passed its checks, then let Google Benchmark time it */
     int nreg = 0;
     for (int i = 0; i < r.nc; i++) {
