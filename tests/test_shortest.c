@@ -9,8 +9,13 @@
  * measured for QLB'0 is the paper's scope, not skinbench.  The tests show a
  * moderate case (far from the pi edge) moving, the rotation-only case not
  * moving, and a correct method not moving on the same input. */
+#include <dirent.h>
+#include <unistd.h>
 #include "skb_test.h"
+#include "skb_json.h"
 #include "skb_props.h"
+#include "skb_report.h"
+#include "skb_run.h"
 
 /* [rot(axis, angle), t] as a row-major 4x4 */
 static void rigid(const double axis[3], double angle, const double t[3], double m[16])
@@ -212,6 +217,98 @@ static void test_pi_edge_is_not_a_violation(void **state)
     gsl_rng_free(r);
 }
 
+/* the run directory: its files, counterexamples/ and itself */
+static void remove_run_dir(const char *dir)
+{
+    char sub[1200], fp[1600];
+    snprintf(sub, sizeof sub, "%s/counterexamples", dir);
+    DIR *d = opendir(sub);
+    for (struct dirent *e; d && (e = readdir(d));)
+        if (e->d_name[0] != '.') {
+            snprintf(fp, sizeof fp, "%s/%s", sub, e->d_name);
+            unlink(fp);
+        }
+    if (d)
+        closedir(d);
+    rmdir(sub);
+    d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d));)
+        if (e->d_name[0] != '.') {
+            snprintf(fp, sizeof fp, "%s/%s", dir, e->d_name);
+            unlink(fp);
+        }
+    if (d)
+        closedir(d);
+    assert_int_equal(rmdir(dir), 0);
+}
+
+/* the "[table-4.1]" line of qlb0, as `run` prints it */
+static void keep_qlb0(void *arg, const char *line)
+{
+    if (strncmp(line, "qlb0 differs", 12) == 0)
+        snprintf(arg, 4096, "%s", line);
+}
+
+static void table41_line(const char *dir, char line[4096])
+{
+    char msg[512];
+    line[0] = 0;
+    if (skb_report_write_table41(dir, ".", keep_qlb0, line, msg, sizeof msg) < 0)
+        fail_msg("%s", msg);
+    assert_true(line[0] != 0);
+}
+
+/* the moderate counterexample's numbers as properties.json holds them,
+ * formatted as the note must show them */
+static void moderate_numbers(const char *dir, char *angle, char *drift, cJSON **doc, char *path)
+{
+    char msg[512];
+    snprintf(path, 1200, "%s/properties.json", dir);
+    if (skb_json_read_file(path, doc, msg, sizeof msg) < 0)
+        fail_msg("%s", msg);
+    const cJSON *sp = jget(jget(jget(*doc, "details"), "qlb0"), "shortest_path");
+    const cJSON *x = jget(sp, "moderate_counterexample");
+    snprintf(angle, 64, "path angle %.3g rad", jget(x, "path_angle_rad")->valuedouble);
+    snprintf(drift, 64, "moment drift %.3g", jget(x, "moment_drift_rel")->valuedouble);
+}
+
+/* Table 4.1's "differs" row for QLB'0 says who is the cause, from the run:
+ * the paper when the rotation-only control passes (with the paper's basis
+ * from reference.json and the moderate counterexample's measured numbers);
+ * not settled -- skinbench the suspect -- when the control fails too */
+static void test_table41_row_names_the_cause(void **state)
+{
+    char dir[] = "/tmp/skb-shortest-XXXXXX", msg[512], line[4096], angle[64], drift[64], path[1200];
+    assert_non_null(mkdtemp(dir));
+    struct skb_run_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.out_dir = dir;
+    ctx.seed = skb_test_seed();
+    ctx.methods_filter = "qlb0";
+    skb_params_default(&ctx.params);
+    if (skb_exp_properties.run(&ctx, msg, sizeof msg) < 0)
+        fail_msg("%s", msg);
+    cJSON *doc;
+    moderate_numbers(dir, angle, drift, &doc, path);
+    table41_line(dir, line);
+    if (!strstr(line, "cause: the paper") || !strstr(line, "Lemma 3.1") || !strstr(line, "covers rotations only") ||
+        !strstr(line, angle) || !strstr(line, drift) || !strstr(line, "moderate_counterexample") ||
+        !strstr(line, "skinbench measures +"))
+        fail_msg("qlb0 row: %s", line);
+    /* the control failing too: the paper is no longer named as the cause */
+    cJSON *ctl = (cJSON *)jget(jget(jget(jget(doc, "details"), "qlb0"), "shortest_path"), "rotation_only");
+    cJSON_ReplaceItemInObjectCaseSensitive(ctl, "verdict", cJSON_CreateString("-"));
+    assert_int_equal(skb_json_write_atomic(path, doc, msg, sizeof msg), 0);
+    cJSON_Delete(doc);
+    table41_line(dir, line);
+    if (strstr(line, "cause: the paper") || !strstr(line, "cause not settled"))
+        fail_msg("qlb0 row with a failing rotation-only control: %s", line);
+    char fp[1400];
+    snprintf(fp, sizeof fp, "%s/counterexamples/qlb0-shortest_path-moderate.json", dir);
+    assert_int_equal(access(fp, R_OK), 0);     /* the replay file the note names */
+    remove_run_dir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -219,6 +316,7 @@ int main(void)
         cmocka_unit_test(test_qlb0_rotation_only_is_shortest),
         cmocka_unit_test(test_run_moderate_counterexample_replays),
         cmocka_unit_test(test_pi_edge_is_not_a_violation),
+        cmocka_unit_test(test_table41_row_names_the_cause),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
