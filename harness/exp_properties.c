@@ -76,7 +76,8 @@ static int run_properties(const struct skb_run_ctx *ctx, char *msg, size_t msgle
                             "t*d(1) on the grid (thesis 4.2)");
     cJSON_AddStringToObject(c, "shortest_definition", "screw axis and moment of M1^-1 Phi(t) constant "
                             "(where the twist >= min_twist) and the path's summed rotation angle <= pi; "
-                            "rotation_only: the same pairs without translation (thesis Lemma 3.1's scope)");
+                            "rotation_only: the same pairs without translation (thesis Lemma 3.1's scope); "
+                            "pairs_twist_only: pairs with theta(1) < min_twist, where only the twist is compared");
     skb_json_add_number(tol, "moderate_path_angle_rad", SKB_PROP_MODERATE_ANGLE);
     skb_json_add_number(tol, "moderate_min_twist_rad", SKB_PROP_MODERATE_MIN);
     cJSON *verdicts = cJSON_AddObjectToObject(root, "verdicts");

@@ -507,6 +507,10 @@ static void path_record(const struct skb_path_probe *p, const double mats[32], c
     double w[2] = { 1 - p->t_speed, p->t_speed };
     char what[200];
     double e_speed = fmax(p->twist, p->pitch), e_short = path_error(p);
+    if (p->theta1 < SKB_PROP_MIN_TWIST) {
+        speed->twist_only++;
+        shortest->twist_only++;
+    }
     note(speed, e_speed);
     note(shortest, e_short);
     speed->part[0] = fmax(speed->part[0], p->twist);
@@ -688,11 +692,13 @@ cJSON *skb_props_result_json(const struct skb_method *m, int prop, const struct 
         cJSON *p = cJSON_AddObjectToObject(o, "parts");
         skb_json_add_number(p, "twist_rad", r->part[0]);
         skb_json_add_number(p, "pitch_rel", r->part[1]);
+        cJSON_AddNumberToObject(o, "pairs_twist_only", r->twist_only);
     } else if (prop == SKB_PROP_SHORTEST) {
         cJSON *p = cJSON_AddObjectToObject(o, "parts");
         skb_json_add_number(p, "axis", r->part[0]);
         skb_json_add_number(p, "moment_rel", r->part[1]);
         skb_json_add_number(p, "path_angle_over_pi", r->part[2]);
+        cJSON_AddNumberToObject(o, "pairs_twist_only", r->twist_only);
         rotation_only_json(o, r);
         if (r->verdict == '-' && r->moderate.valid)
             cJSON_AddItemToObject(o, "moderate_counterexample", moderate_json(m, &r->moderate));

@@ -87,6 +87,8 @@ struct skb_prop_result {
     int samples;               /* samples evaluated */
     int skipped;               /* samples whose blend failed or did not converge */
     double part[3];            /* speed: twist, pitch; shortest: axis, moment, path excess */
+    int twist_only;            /* speed / shortest: pairs with theta(1) < SKB_PROP_MIN_TWIST, where only
+                                * the twist could be compared (no axis, moment or pitch: a blind spot) */
     struct skb_prop_cex cex;
     /* shortest path only: the worst violation clear of the pi edge
      * (SKB_PROP_MODERATE_*), and the same pairs with their translations set

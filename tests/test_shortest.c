@@ -242,6 +242,26 @@ static void remove_run_dir(const char *dir)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* the blind spot is counted, not hidden: pairs whose end twist is below
+ * SKB_PROP_MIN_TWIST have no defined screw axis, so only their twist is
+ * compared; properties.json says how many there were */
+static void test_twist_only_pairs_are_counted(void **state)
+{
+    const struct skb_method *m = skb_method_find("sclerp");
+    struct skb_props_cfg cfg;
+    struct skb_prop_result res[SKB_PROP_COUNT];
+    char msg[256];
+    skb_props_cfg_default(&cfg, skb_test_seed(), 0);
+    assert_int_equal(skb_props_check(m, &cfg, res, msg, sizeof msg), 0);
+    const struct skb_prop_result *sp = &res[SKB_PROP_SHORTEST];
+    /* rand_angle puts 10 % of the relative rotations below 1e-3 rad */
+    assert_true(sp->twist_only > cfg.pairs / 20 && sp->twist_only < cfg.pairs / 5);
+    assert_int_equal(res[SKB_PROP_SPEED].twist_only, sp->twist_only);
+    cJSON *j = skb_props_result_json(m, SKB_PROP_SHORTEST, sp);
+    assert_int_equal(jget(j, "pairs_twist_only")->valueint, sp->twist_only);
+    cJSON_Delete(j);
+}
+
 /* the "[table-4.1]" line of qlb0, as `run` prints it */
 static void keep_qlb0(void *arg, const char *line)
 {
@@ -317,6 +337,7 @@ int main(void)
         cmocka_unit_test(test_run_moderate_counterexample_replays),
         cmocka_unit_test(test_pi_edge_is_not_a_violation),
         cmocka_unit_test(test_table41_row_names_the_cause),
+        cmocka_unit_test(test_twist_only_pairs_are_counted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
