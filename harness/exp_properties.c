@@ -27,6 +27,28 @@ static int write_replay(const struct skb_run_ctx *ctx, const struct skb_method *
     return skb_json_write_atomic(name, rep, msg, msglen);
 }
 
+/* counterexamples/METHOD-PROPERTY[-moderate].json for each counterexample
+ * of one property's result pj, named in it as "replay_file" */
+static int replay_files(const struct skb_run_ctx *ctx, const struct skb_method *m, int p, cJSON *pj,
+                        char *msg, size_t msglen)
+{
+    static const char *const keys[] = { "counterexample", "moderate_counterexample" };
+    static const char *const suffix[] = { "", "-moderate" };
+    for (int i = 0; i < 2; i++) {
+        cJSON *cex = cJSON_GetObjectItemCaseSensitive(pj, keys[i]);
+        char prop[64], file[256];
+        if (!cex)
+            continue;
+        snprintf(prop, sizeof prop, "%s%s", skb_prop_names[p], suffix[i]);
+        snprintf(file, sizeof file, "counterexamples/%s-%s.json", m->name, prop);
+        cJSON_AddStringToObject(cex, "replay_file", file);
+        int rc = write_replay(ctx, m, prop, cex, msg, msglen);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
 static int run_properties(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
 {
     struct skb_props_cfg cfg;
@@ -53,7 +75,11 @@ static int run_properties(const struct skb_run_ctx *ctx, char *msg, size_t msgle
     cJSON_AddStringToObject(c, "speed_definition", "twist and pitch of M1^-1 Phi(t; M1, M2) vs t*theta(1), "
                             "t*d(1) on the grid (thesis 4.2)");
     cJSON_AddStringToObject(c, "shortest_definition", "screw axis and moment of M1^-1 Phi(t) constant "
-                            "(where the twist >= min_twist) and the path's summed rotation angle <= pi");
+                            "(where the twist >= min_twist) and the path's summed rotation angle <= pi; "
+                            "rotation_only: the same pairs without translation (thesis Lemma 3.1's scope); "
+                            "pairs_twist_only: pairs with theta(1) < min_twist, where only the twist is compared");
+    skb_json_add_number(tol, "moderate_path_angle_rad", SKB_PROP_MODERATE_ANGLE);
+    skb_json_add_number(tol, "moderate_min_twist_rad", SKB_PROP_MODERATE_MIN);
     cJSON *verdicts = cJSON_AddObjectToObject(root, "verdicts");
     cJSON *extra = cJSON_AddObjectToObject(root, "verdicts_other_methods");
     cJSON *details = cJSON_AddObjectToObject(root, "details");
@@ -76,17 +102,10 @@ static int run_properties(const struct skb_run_ctx *ctx, char *msg, size_t msgle
         }
         for (int p = 0; p < SKB_PROP_COUNT; p++) {
             cJSON *pj = skb_props_result_json(m, p, &res[p]);
-            cJSON *cex = cJSON_GetObjectItemCaseSensitive(pj, "counterexample");
-            if (cex) {
-                char file[256];
-                snprintf(file, sizeof file, "counterexamples/%s-%s.json", m->name, skb_prop_names[p]);
-                cJSON_AddStringToObject(cex, "replay_file", file);
-                if ((rc = write_replay(ctx, m, skb_prop_names[p], cex, msg, msglen)) < 0) {
-                    cJSON_Delete(pj);
-                    break;
-                }
-            }
+            rc = replay_files(ctx, m, p, pj, msg, msglen);
             cJSON_AddItemToObject(d, skb_prop_names[p], pj);
+            if (rc < 0)
+                break;
         }
         skb_run_progress(ctx, "properties", "%-8s rigid/bi/coord/multi/speed/shortest:%s", m->name, line);
     }

@@ -347,104 +347,222 @@ static double v3_dist(const double *a, const double *b)
     return sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
 }
 
-/* one random pair M1, M2 and what walking blend(t) from M1 to M2 found */
-struct path_walk {
-    double mats[32], m1i[16], c[3], L;
-    const double *cp;              /* the centre, for methods that need one */
-    struct skb_screw s1;           /* screw of M1^-1 M2 */
-    double ws, wp, wa, wm, path;   /* worst twist/pitch and axis/moment errors; path angle */
-    double wt_s, wt_p;             /* where the worst speed / path errors were */
-};
-
-/* the pair: M2 = M1 D at a random translation scale; L normalises lengths */
-static void path_pair(gsl_rng *r, const struct skb_method *m, struct path_walk *x)
+static double v3_len(const double *a)
 {
-    double d[16], sc = tscales[gsl_rng_uniform_int(r, NSCALES)];
-    skb_props_random_rigid(r, sc, x->mats);
-    skb_props_random_rigid(r, sc, d);
-    skb_mat4_mul(x->mats, d, x->mats + 16);
-    skb_mat4_inv_rigid(x->mats, x->m1i);
-    for (int k = 0; k < 3; k++)
-        x->c[k] = sc * (2 * gsl_rng_uniform(r) - 1);
-    x->cp = (m->flags & SKB_MF_NEEDS_CENTER) ? x->c : NULL;
-    x->L = 1 + fmax(fmax(tnorm(x->mats), tnorm(x->mats + 16)),
-                    x->cp ? sqrt(x->c[0] * x->c[0] + x->c[1] * x->c[1] + x->c[2] * x->c[2]) : 0);
+    return sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
 }
 
-/* blend(t) at t = k / grid against the screw of the pair: the twist and
- * pitch linear in t (constant speed), the axis and moment fixed (shortest
- * path); 0, 1 when a blend failed, 2 when a result was not rigid (recorded
- * as a counterexample of both) */
-static int path_walk(const struct skb_method *m, const struct skb_params *prm, const struct skb_props_cfg *cfg,
-                     struct path_walk *x, struct skb_prop_result *speed, struct skb_prop_result *shortest)
+/* one grid step's screw against the end's, into the probe; mid: the step
+ * nearest t = 1/2, kept apart for a counterexample far from both ends */
+static void probe_step(struct skb_path_probe *p, const struct skb_screw *s1, const struct skb_screw *st, double t,
+                       int mid)
 {
-    double w[2], out[16], prev[16];
-    char what[200];
+    double es = fabs(st->angle - t * s1->angle), ep = 0;
+    if (mid)
+        p->t_mid = t;
+    if (st->angle >= SKB_PROP_MIN_TWIST && s1->angle >= SKB_PROP_MIN_TWIST) {
+        ep = fabs(st->translation - t * s1->translation) / p->L;
+        double ea = v3_dist(st->axis, s1->axis), em = v3_dist(st->moment, s1->moment) / p->L;
+        if (mid) {
+            p->axis_mid = ea;
+            p->moment_mid = em;
+            memcpy(p->moment_mid_v, st->moment, sizeof p->moment_mid_v);
+        }
+        if (fmax(ea, em) > fmax(p->axis, p->moment)) {
+            p->t_path = t;
+            memcpy(p->moment_t, st->moment, sizeof p->moment_t);
+        }
+        p->axis = fmax(p->axis, ea);
+        p->moment = fmax(p->moment, em);
+    }
+    if (fmax(es, ep) > fmax(p->twist, p->pitch))
+        p->t_speed = t;
+    p->twist = fmax(p->twist, es);
+    p->pitch = fmax(p->pitch, ep);
+}
+
+/* the same screw motion described about the opposite axis: -a, -m, angle
+ * 2 pi - theta, translation -d (the dual quaternion's sign flipped) */
+static void screw_flip(struct skb_screw *s)
+{
+    for (int i = 0; i < 3; i++) {
+        s->axis[i] = -s->axis[i];
+        s->moment[i] = -s->moment[i];
+    }
+    s->angle = 2 * SKB_PI - s->angle;
+    s->translation = -s->translation;
+}
+
+static int at_pi_edge_opposed(const struct skb_screw *s, const struct skb_screw *ref)
+{
+    return SKB_PI - s->angle <= SKB_PROP_TOL_PATH &&
+           s->axis[0] * ref->axis[0] + s->axis[1] * ref->axis[1] + s->axis[2] * ref->axis[2] < 0;
+}
+
+/* At the pi edge (twist within SKB_PROP_TOL_PATH of pi) both ways round are
+ * shortest (thesis 4.2 allows theta(1) in [-pi, pi]), and whether a screw
+ * decomposes about a or -a is a rounding sign of cos(theta/2).  So the end's
+ * screw s1 takes the orientation of the path's first step with a defined
+ * axis, and a later step at the edge (t = 1 itself) that of s1; a step off
+ * the edge must match as before.  Without this a correct method (DIB) failed
+ * with axis drift 2 on an exactly-pi pair (tests/test_shortest.c). */
+static void orient_at_pi_edge(struct skb_screw *s1, struct skb_screw *st, int *oriented)
+{
+    if (st->angle < SKB_PROP_MIN_TWIST)
+        return;
+    if (!*oriented && at_pi_edge_opposed(s1, st))
+        screw_flip(s1);
+    *oriented = 1;
+    if (at_pi_edge_opposed(st, s1))
+        screw_flip(st);
+}
+
+int skb_props_path_probe(const struct skb_method *m, const double mats[32], const double *center, int grid,
+                         struct skb_path_probe *p)
+{
+    struct skb_params prm;
+    struct skb_screw s1, st;
+    double m1i[16], w[2], out[16], prev[16];
     int rc;
-    for (int k = 0; k <= cfg->grid; k++) {
-        double t = (double)k / cfg->grid;
-        struct skb_screw st;
+    memset(p, 0, sizeof *p);
+    params_for(m, &prm);
+    p->L = 1 + fmax(fmax(tnorm(mats), tnorm(mats + 16)), center ? v3_len(center) : 0);
+    skb_mat4_inv_rigid(mats, m1i);
+    w[0] = 0; w[1] = 1;
+    if (run_blend(m, &prm, 2, w, mats, center, out, &rc))
+        return 1;
+    if ((p->rigid = skb_mat4_rigid_error(out)) > SKB_PROP_TOL_RIGID) {
+        p->t_rigid = 1;
+        return 2;
+    }
+    rel_screw(m1i, out, &s1);
+    for (int k = 0, oriented = 0; k <= grid; k++) {
+        double t = (double)k / grid, re;
         w[0] = 1 - t; w[1] = t;
-        if (run_blend(m, prm, 2, w, x->mats, x->cp, out, &rc))
+        if (run_blend(m, &prm, 2, w, mats, center, out, &rc))
             return 1;
-        double re = skb_mat4_rigid_error(out);
-        if (re > SKB_PROP_TOL_RIGID) {
-            /* screw parameters are undefined for a non-rigid result */
-            note(speed, re);
-            note(shortest, re);
-            snprintf(what, sizeof what, "blend(replay[0]) at t = %g is not rigid (error %.3g): "
-                     "its twist, pitch and screw axis are undefined", t, re);
-            keep_cex(speed, SKB_PROP_SPEED, re, 2, w, x->mats, x->cp, NULL, t, what);
-            keep_cex(shortest, SKB_PROP_SHORTEST, re, 2, w, x->mats, x->cp, NULL, t, what);
+        if ((re = skb_mat4_rigid_error(out)) > SKB_PROP_TOL_RIGID) {
+            p->rigid = re;
+            p->t_rigid = t;
             return 2;
         }
         if (k > 0)
-            x->path += rel_angle(prev, out);
+            p->path += rel_angle(prev, out);
         memcpy(prev, out, sizeof prev);
-        rel_screw(x->m1i, out, &st);
-        double es = fabs(st.angle - t * x->s1.angle), ep = 0;
-        if (st.angle >= SKB_PROP_MIN_TWIST && x->s1.angle >= SKB_PROP_MIN_TWIST) {
-            ep = fabs(st.translation - t * x->s1.translation) / x->L;
-            double ea = v3_dist(st.axis, x->s1.axis), em = v3_dist(st.moment, x->s1.moment) / x->L;
-            if (fmax(ea, em) > fmax(x->wa, x->wm))
-                x->wt_p = t;
-            x->wa = fmax(x->wa, ea);
-            x->wm = fmax(x->wm, em);
-        }
-        if (fmax(es, ep) > fmax(x->ws, x->wp))
-            x->wt_s = t;
-        x->ws = fmax(x->ws, es);
-        x->wp = fmax(x->wp, ep);
+        rel_screw(m1i, out, &st);
+        orient_at_pi_edge(&s1, &st, &oriented);
+        probe_step(p, &s1, &st, t, k == grid / 2);
     }
+    p->theta1 = s1.angle;
+    memcpy(p->moment_1, s1.moment, sizeof p->moment_1);
     return 0;
 }
 
-/* a completed walk into both results, a counterexample where it fails */
-static void path_record(const struct path_walk *x, struct skb_prop_result *speed, struct skb_prop_result *shortest)
+/* the pair: M2 = M1 D at a random translation scale */
+static void path_pair(gsl_rng *r, const struct skb_method *m, double mats[32], double c[3], const double **cp)
 {
-    double w[2];
+    double d[16], sc = tscales[gsl_rng_uniform_int(r, NSCALES)];
+    skb_props_random_rigid(r, sc, mats);
+    skb_props_random_rigid(r, sc, d);
+    skb_mat4_mul(mats, d, mats + 16);
+    for (int k = 0; k < 3; k++)
+        c[k] = sc * (2 * gsl_rng_uniform(r) - 1);
+    *cp = (m->flags & SKB_MF_NEEDS_CENTER) ? c : NULL;
+}
+
+static double path_error(const struct skb_path_probe *p)
+{
+    return fmax(fmax(p->axis, p->moment), fmax(0, p->path - SKB_PI));
+}
+
+/* a shortest-path counterexample with what the walk measured at t: the
+ * worst step (mid = 0) or the step nearest t = 1/2 (mid = 1) */
+static void keep_path_cex(struct skb_prop_cex *x, const struct skb_path_probe *p, int mid, const double mats[32],
+                          const double *c)
+{
+    double t = mid ? p->t_mid : p->t_path, w[2] = { 1 - t, t };
+    double ea = mid ? p->axis_mid : p->axis, em = mid ? p->moment_mid : p->moment;
+    double e = mid ? fmax(ea, em) : path_error(p);
+    struct skb_prop_result tmp;
     char what[200];
-    double excess = fmax(0, x->path - SKB_PI);
-    double e_speed = fmax(x->ws, x->wp), e_short = fmax(fmax(x->wa, x->wm), excess);
+    if (x->valid && !(e > x->error))
+        return;
+    memset(&tmp, 0, sizeof tmp);
+    snprintf(what, sizeof what, "screw of M1^-1 blend(t) moves: axis by %.3g, moment by %.3g (relative)%s; "
+             "path angle %.6g rad (pi allowed)", ea, em, mid ? " at t = 1/2" : "", p->path);
+    keep_cex(&tmp, SKB_PROP_SHORTEST, e, 2, w, mats, c, NULL, t, what);
+    *x = tmp.cex;
+    x->path_angle = p->path;
+    x->axis_drift = ea;
+    x->moment_drift = em;
+    x->scale = p->L;
+    memcpy(x->moment_t, mid ? p->moment_mid_v : p->moment_t, sizeof x->moment_t);
+    memcpy(x->moment_1, p->moment_1, sizeof x->moment_1);
+}
+
+/* a completed walk into both results, a counterexample where it fails */
+static void path_record(const struct skb_path_probe *p, const double mats[32], const double *c,
+                        struct skb_prop_result *speed, struct skb_prop_result *shortest)
+{
+    double w[2] = { 1 - p->t_speed, p->t_speed };
+    char what[200];
+    double e_speed = fmax(p->twist, p->pitch), e_short = path_error(p);
+    if (p->theta1 < SKB_PROP_MIN_TWIST) {
+        speed->twist_only++;
+        shortest->twist_only++;
+    }
     note(speed, e_speed);
     note(shortest, e_short);
-    speed->part[0] = fmax(speed->part[0], x->ws);
-    speed->part[1] = fmax(speed->part[1], x->wp);
-    shortest->part[0] = fmax(shortest->part[0], x->wa);
-    shortest->part[1] = fmax(shortest->part[1], x->wm);
-    shortest->part[2] = fmax(shortest->part[2], excess);
+    speed->part[0] = fmax(speed->part[0], p->twist);
+    speed->part[1] = fmax(speed->part[1], p->pitch);
+    shortest->part[0] = fmax(shortest->part[0], p->axis);
+    shortest->part[1] = fmax(shortest->part[1], p->moment);
+    shortest->part[2] = fmax(shortest->part[2], fmax(0, p->path - SKB_PI));
     if (e_speed > SKB_PROP_TOL_SPEED) {
-        w[0] = 1 - x->wt_s; w[1] = x->wt_s;
         snprintf(what, sizeof what, "M1^-1 blend(t) is not linear in t: twist off t*theta(1) by %.3g rad, "
-                 "pitch off t*d(1) by %.3g (relative); theta(1) = %.6g rad", x->ws, x->wp, x->s1.angle);
-        keep_cex(speed, SKB_PROP_SPEED, e_speed, 2, w, x->mats, x->cp, NULL, x->wt_s, what);
+                 "pitch off t*d(1) by %.3g (relative); theta(1) = %.6g rad", p->twist, p->pitch, p->theta1);
+        keep_cex(speed, SKB_PROP_SPEED, e_speed, 2, w, mats, c, NULL, p->t_speed, what);
     }
-    if (e_short > SKB_PROP_TOL_PATH) {
-        w[0] = 1 - x->wt_p; w[1] = x->wt_p;
-        snprintf(what, sizeof what, "screw of M1^-1 blend(t) moves: axis by %.3g, moment by %.3g (relative); "
-                 "path angle %.6g rad (pi allowed)", x->wa, x->wm, x->path);
-        keep_cex(shortest, SKB_PROP_SHORTEST, e_short, 2, w, x->mats, x->cp, NULL, x->wt_p, what);
+    if (e_short <= SKB_PROP_TOL_PATH)
+        return;
+    keep_path_cex(&shortest->cex, p, 0, mats, c);
+    if (p->path <= SKB_PROP_MODERATE_ANGLE && p->theta1 >= SKB_PROP_MODERATE_MIN &&
+        fmax(p->axis_mid, p->moment_mid) > SKB_PROP_TOL_PATH)
+        keep_path_cex(&shortest->moderate, p, 1, mats, c);
+}
+
+/* a blend(t) off SE(3): a counterexample of both (its screw is undefined) */
+static void path_nonrigid(const struct skb_path_probe *p, const double mats[32], const double *c,
+                          struct skb_prop_result *speed, struct skb_prop_result *shortest)
+{
+    double w[2] = { 1 - p->t_rigid, p->t_rigid };
+    char what[200];
+    note(speed, p->rigid);
+    note(shortest, p->rigid);
+    snprintf(what, sizeof what, "blend(replay[0]) at t = %g is not rigid (error %.3g): "
+             "its twist, pitch and screw axis are undefined", p->t_rigid, p->rigid);
+    keep_cex(speed, SKB_PROP_SPEED, p->rigid, 2, w, mats, c, NULL, p->t_rigid, what);
+    keep_cex(shortest, SKB_PROP_SHORTEST, p->rigid, 2, w, mats, c, NULL, p->t_rigid, what);
+}
+
+/* the same pair with both translations set to 0: rotations about the
+ * origin, the only case thesis Lemma 3.1 covers */
+static void path_rotation_only(const struct skb_method *m, const struct skb_props_cfg *cfg, const double mats[32],
+                               const double *c, struct skb_prop_result *shortest)
+{
+    double rm[32];
+    struct skb_path_probe p;
+    memcpy(rm, mats, sizeof rm);
+    rm[3] = rm[7] = rm[11] = rm[19] = rm[23] = rm[27] = 0;
+    int bad = skb_props_path_probe(m, rm, c, cfg->grid, &p);
+    if (bad == 1) {
+        shortest->rot_only.skipped++;
+        return;
     }
+    double e = bad == 2 ? p.rigid : path_error(&p);
+    shortest->rot_only.samples++;
+    if (!(e <= shortest->rot_only.worst))
+        shortest->rot_only.worst = isnan(e) ? INFINITY : e;
 }
 
 /* constant speed and shortest path on random pairs (thesis 4.2) */
@@ -452,31 +570,29 @@ static void check_path(const struct skb_method *m, const struct skb_props_cfg *c
                        struct skb_prop_result *speed, struct skb_prop_result *shortest)
 {
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    struct skb_params prm;
-    double end[16], w[2] = { 0, 1 };
-    params_for(m, &prm);
     gsl_rng_set(r, cfg->seed + 2);
     for (int s = 0; s < cfg->pairs; s++) {
-        struct path_walk x;
-        int rc;
-        memset(&x, 0, sizeof x);
-        path_pair(r, m, &x);
-        if (run_blend(m, &prm, 2, w, x.mats, x.cp, end, &rc)) {
-            speed->skipped++;
-            shortest->skipped++;
-            continue;
-        }
-        rel_screw(x.m1i, end, &x.s1);
-        int bad = path_walk(m, &prm, cfg, &x, speed, shortest);
+        double mats[32], c[3];
+        const double *cp;
+        struct skb_path_probe p;
+        path_pair(r, m, mats, c, &cp);
+        int bad = skb_props_path_probe(m, mats, cp, cfg->grid, &p);
         if (bad == 1) {
             speed->skipped++;
             shortest->skipped++;
-        } else if (bad == 0) {
-            path_record(&x, speed, shortest);
+        } else if (bad == 2) {
+            path_nonrigid(&p, mats, cp, speed, shortest);
+        } else {
+            path_record(&p, mats, cp, speed, shortest);
         }
+        path_rotation_only(m, cfg, mats, cp, shortest);
     }
     finish(speed, SKB_PROP_TOL_SPEED);
     finish(shortest, SKB_PROP_TOL_PATH);
+    if (shortest->verdict != '-')
+        shortest->moderate.valid = 0;
+    shortest->rot_only.verdict = shortest->rot_only.samples == 0 ? '?'
+                                 : shortest->rot_only.worst <= SKB_PROP_TOL_PATH ? '+' : '-';
     gsl_rng_free(r);
 }
 
@@ -518,6 +634,51 @@ static const double *tol_of(int prop)
     return &tols[prop];
 }
 
+/* the same pairs as rotations about the origin (thesis Lemma 3.1's scope) */
+static void rotation_only_json(cJSON *o, const struct skb_prop_result *r)
+{
+    char v[2] = { r->rot_only.verdict, 0 };
+    cJSON *c = cJSON_AddObjectToObject(o, "rotation_only");
+    cJSON_AddStringToObject(c, "inputs", "the same pairs with both translations set to 0: rotations about "
+                            "the origin, the scope of thesis Lemma 3.1");
+    cJSON_AddStringToObject(c, "verdict", v);
+    skb_json_add_number(c, "worst_error", r->rot_only.worst);
+    cJSON_AddNumberToObject(c, "samples", r->rot_only.samples);
+    cJSON_AddNumberToObject(c, "skipped", r->rot_only.skipped);
+}
+
+/* the shortest-path counterexample clear of the pi edge, with the walk's
+ * own numbers: enough to replay it without the run */
+static cJSON *moderate_json(const struct skb_method *m, const struct skb_prop_cex *x)
+{
+    double w1[2] = { 0, 1 };
+    const double *c = x->has_center ? x->center : NULL;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "method", m->name);
+    cJSON_AddStringToObject(o, "what", x->what);
+    char sel[200];
+    snprintf(sel, sizeof sel, "the largest drift at t = 1/2 among the violations with path angle <= %g rad "
+             "and twist theta(1) >= %g rad",
+             SKB_PROP_MODERATE_ANGLE, SKB_PROP_MODERATE_MIN);
+    cJSON_AddStringToObject(o, "chosen_as", sel);
+    skb_json_add_number(o, "error", x->error);
+    skb_json_add_number(o, "t", x->t);
+    skb_json_add_number(o, "path_angle_rad", x->path_angle);
+    skb_json_add_number(o, "axis_drift", x->axis_drift);
+    skb_json_add_number(o, "moment_drift_rel", x->moment_drift);
+    skb_json_add_number(o, "scale_L", x->scale);
+    cJSON_AddItemToObject(o, "moment_at_t", skb_json_array(x->moment_t, 3));
+    cJSON_AddItemToObject(o, "moment_at_1", skb_json_array(x->moment_1, 3));
+    cJSON_AddStringToObject(o, "replay_with", "skinbench blend --method METHOD --input FILE (FILE = the "
+                            "\"replay\" array): replay[0] gives blend(t), replay[1] blend(1) = M2; the moment of "
+                            "the screw of M1^-1 blend(t) is moment_at_t, that of M1^-1 M2 moment_at_1 "
+                            "(moment_drift_rel = |difference| / scale_L)");
+    cJSON *rep = cJSON_AddArrayToObject(o, "replay");
+    cJSON_AddItemToArray(rep, input_json(2, x->w, x->mats, c));
+    cJSON_AddItemToArray(rep, input_json(2, w1, x->mats, c));
+    return o;
+}
+
 cJSON *skb_props_result_json(const struct skb_method *m, int prop, const struct skb_prop_result *r)
 {
     cJSON *o = cJSON_CreateObject();
@@ -531,11 +692,16 @@ cJSON *skb_props_result_json(const struct skb_method *m, int prop, const struct 
         cJSON *p = cJSON_AddObjectToObject(o, "parts");
         skb_json_add_number(p, "twist_rad", r->part[0]);
         skb_json_add_number(p, "pitch_rel", r->part[1]);
+        cJSON_AddNumberToObject(o, "pairs_twist_only", r->twist_only);
     } else if (prop == SKB_PROP_SHORTEST) {
         cJSON *p = cJSON_AddObjectToObject(o, "parts");
         skb_json_add_number(p, "axis", r->part[0]);
         skb_json_add_number(p, "moment_rel", r->part[1]);
         skb_json_add_number(p, "path_angle_over_pi", r->part[2]);
+        cJSON_AddNumberToObject(o, "pairs_twist_only", r->twist_only);
+        rotation_only_json(o, r);
+        if (r->verdict == '-' && r->moderate.valid)
+            cJSON_AddItemToObject(o, "moderate_counterexample", moderate_json(m, &r->moderate));
     } else if (prop == SKB_PROP_BI) {
         cJSON *p = cJSON_AddObjectToObject(o, "parts");
         skb_json_add_number(p, "left", r->part[0]);
