@@ -394,20 +394,21 @@ void skb_gate_note(struct skb_gate *g, const char *fmt, ...)
 
 void skb__gate_properties(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur)
 {
-    gate_verdicts(g->s, base->doc[SKB_RF_PROPERTIES], cur->doc[SKB_RF_PROPERTIES]);
+    gate_verdicts(g->s, skb_results_doc(base, "properties.json"), skb_results_doc(cur, "properties.json"));
 }
 
 void skb__gate_flops(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur)
 {
-    if (base->doc[SKB_RF_FLOPS] && cur->doc[SKB_RF_FLOPS])
-        gate_flops(g->s, base->doc[SKB_RF_FLOPS], cur->doc[SKB_RF_FLOPS]);
+    const cJSON *a = skb_results_doc(base, "flops.json"), *b = skb_results_doc(cur, "flops.json");
+    if (a && b)
+        gate_flops(g->s, a, b);
 }
 
 void skb__gate_gpu(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur)
 {
-    const cJSON *gi = jget(base->doc[SKB_RF_GPU], "instructions");
-    if (gi && cur->doc[SKB_RF_GPU])
-        exact_tree(g->s, "gpu.json", "instructions", gi, jget(cur->doc[SKB_RF_GPU], "instructions"),
+    const cJSON *gi = jget(skb_results_doc(base, "gpu.json"), "instructions"), *b = skb_results_doc(cur, "gpu.json");
+    if (gi && b)
+        exact_tree(g->s, "gpu.json", "instructions", gi, jget(b, "instructions"),
                    "shader instruction count");
 }
 
@@ -417,15 +418,15 @@ static void gate_new_methods(struct cmp_state *s, const cJSON *a, const cJSON *b
 void skb__gate_cpu(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur)
 {
     /* the failing kernels named with their messages (cpu.json "failures") */
-    if (cJSON_IsTrue(jget(base->doc[SKB_RF_CPU], "verified")) && cur->doc[SKB_RF_CPU]
-        && !cJSON_IsTrue(jget(cur->doc[SKB_RF_CPU], "verified")))
-        gate_verified(g->s, cur->doc[SKB_RF_CPU]);
-    gate_new_methods(g->s, base->doc[SKB_RF_GBENCH], cur->doc[SKB_RF_GBENCH]);
+    const cJSON *b = skb_results_doc(cur, "cpu.json");
+    if (cJSON_IsTrue(jget(skb_results_doc(base, "cpu.json"), "verified")) && b && !cJSON_IsTrue(jget(b, "verified")))
+        gate_verified(g->s, b);
+    gate_new_methods(g->s, skb_results_doc(base, "cpu-gbench.json"), skb_results_doc(cur, "cpu-gbench.json"));
 }
 
 void skb__gate_icount_exp(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur)
 {
-    skb__gate_icount(g->s, base->doc[SKB_RF_ICOUNT], cur->doc[SKB_RF_ICOUNT], g->sum);
+    skb__gate_icount(g->s, skb_results_doc(base, "icount.json"), skb_results_doc(cur, "icount.json"), g->sum);
 }
 
 /* a timed benchmark or gate that could not decide: never a pass (exit 3);
@@ -699,14 +700,14 @@ int skb_compare_inputs_ok(const struct skb_results *base, const struct skb_resul
      * pass, and never counted as regressions (README: 2 = unreadable input) */
     /* a run timed with SKB_INJECT_SLOWDOWN is for validating the gate only:
      * as a baseline it would hide the very slow-down it carries */
-    const cJSON *inj = base ? jget(base->doc[SKB_RF_CPU], "injected_slowdown") : NULL;
+    const cJSON *inj = base ? jget(skb_results_doc(base, "cpu.json"), "injected_slowdown") : NULL;
     if (inj && !cJSON_IsNull(inj)) {
         snprintf(msg, msglen, "baseline %s/cpu.json: field \"injected_slowdown\" is set (method %s): a run with an "
                  "injected slow-down is never a baseline", base->dir,
                  cJSON_GetStringValue(jget(inj, "method")) ? cJSON_GetStringValue(jget(inj, "method")) : "?");
         return SKB_EINVAL;
     }
-    inj = base ? jget(base->doc[SKB_RF_ICOUNT], "injected_slowdown") : NULL;
+    inj = base ? jget(skb_results_doc(base, "icount.json"), "injected_slowdown") : NULL;
     if (inj && !cJSON_IsNull(inj)) {
         snprintf(msg, msglen, "baseline %s/icount.json: field \"injected_slowdown\" is set: a run with an injected "
                  "slow-down is never a baseline", base->dir);
@@ -750,6 +751,7 @@ int skb_compare_run(const struct skb_results *base, const struct skb_results *cu
     }
     /* every registered experiment's exact gates, then what is new */
     struct skb_gate g = { &s, sum };
+    const cJSON *ga = skb_results_doc(base, "cpu-gbench.json"), *gb = skb_results_doc(cur, "cpu-gbench.json");
     for (int e = 0; skb_experiment_list[e]; e++)
         if (skb_experiment_list[e]->gate)
             skb_experiment_list[e]->gate(&g, base, cur);
@@ -759,11 +761,10 @@ int skb_compare_run(const struct skb_results *base, const struct skb_results *cu
     if (strcmp(base->machine_key, cur->machine_key) != 0) {
         skb__cmp_info(&s, "timing not compared: machines differ (%s vs %s); exact gates still apply", base->machine_key,
              cur->machine_key);
-    } else if (base->doc[SKB_RF_GBENCH] && cur->doc[SKB_RF_GBENCH]) {
-        gate_timing(&s, base->doc[SKB_RF_GBENCH], cur->doc[SKB_RF_GBENCH],
-                    rerun ? rerun->doc[SKB_RF_GBENCH] : NULL, o, sum);
+    } else if (ga && gb) {
+        gate_timing(&s, ga, gb, rerun ? skb_results_doc(rerun, "cpu-gbench.json") : NULL, o, sum);
     } else {
-        skb__cmp_info(&s, "timing not compared: cpu-gbench.json missing in %s", base->doc[SKB_RF_GBENCH] ? "the current run" : "the baseline");
+        skb__cmp_info(&s, "timing not compared: cpu-gbench.json missing in %s", ga ? "the current run" : "the baseline");
     }
     cJSON_AddNumberToObject(sum, "regression_count", s.regressions);
     cJSON_AddNumberToObject(sum, "inconclusive_count", s.inconclusive);

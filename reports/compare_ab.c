@@ -287,7 +287,7 @@ static int read_gbench(const char *path, struct skb_gbench *g, char *msg, size_t
     int rc = skb_read_file(path, &text, &len, msg, msglen);
     if (rc < 0)
         return rc;
-    rc = skb_results_parse(SKB_RF_GBENCH, path, text, len, &doc, msg, msglen);
+    rc = skb_results_parse(skb_rfile_slot("cpu-gbench.json"), path, text, len, &doc, msg, msglen);
     free(text);
     if (rc < 0)
         return rc;

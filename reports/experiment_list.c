@@ -182,8 +182,8 @@ static const struct skb_experiment_desc desc_icount = {
 };
 
 /* the list: one line per experiment, in the order `run all` executes them
- * and the report shows them.  The built-in ones come first, in this order
- * (their results files have fixed slots, enum skb_rfile). */
+ * and the report shows them.  It is the only declaration of the results
+ * files: report code looks them up by name (skb_results_doc). */
 const struct skb_experiment_desc *const skb_experiment_list[] = {
     &desc_properties,
     &desc_flops,

@@ -100,9 +100,9 @@ void skb__report_sphere_table(struct skb_report *rep, const char *id, const char
     snprintf(src, sizeof src, "seed %s, %s", skb__ref_str(sec, "seed"), skb__ref_str(tab, "where"));
     struct skb_rtable *t = skb__tbl_new(rep, id, title, src, skb__tol_text(sec), cols);
     for (int k = 0; k < rep->nruns; k++) {
-        const cJSON *doc = rep->runs[k].doc[SKB_RF_SPHERES];
+        const cJSON *doc = skb_results_doc(&rep->runs[k], "spheres.json");
         if (!doc) {
-            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], SKB_RF_SPHERES), strdup("—"), NULL);
+            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], "spheres.json"), strdup("—"), NULL);
             continue;
         }
         const cJSON *d;
@@ -199,9 +199,9 @@ void skb__report_sphere_tree(struct skb_report *rep)
                                    strdup("Context only: the paper's models and machine are not ours. The tree rows are the creature model "
                                           "(thesis 5.1); the refit-per-sphere rows are the two-men scenario (see each row)."), cols);
     for (int k = 0; k < rep->nruns; k++) {
-        const cJSON *doc = rep->runs[k].doc[SKB_RF_SPHERES];
+        const cJSON *doc = skb_results_doc(&rep->runs[k], "spheres.json");
         if (!doc) {
-            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], SKB_RF_SPHERES), strdup("—"), NULL);
+            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], "spheres.json"), strdup("—"), NULL);
             continue;
         }
         const cJSON *d;
@@ -292,9 +292,9 @@ void skb__report_table53(struct skb_report *rep)
     skb__set_source(src, sizeof src, sec);
     struct skb_rtable *t = skb__tbl_new(rep, "table53", "Thesis Table 5.3: CD scaling with subdivision", src, skb__tol_text(sec), cols);
     for (int k = 0; k < rep->nruns; k++) {
-        const cJSON *doc = rep->runs[k].doc[SKB_RF_CD];
+        const cJSON *doc = skb_results_doc(&rep->runs[k], "cd.json");
         if (!doc) {
-            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], SKB_RF_CD), strdup("—"), NULL);
+            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], "cd.json"), strdup("—"), NULL);
             continue;
         }
         double factor = NAN;

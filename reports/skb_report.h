@@ -15,16 +15,11 @@
 #include <cJSON.h>
 #include "skb_stats.h"   /* skb_median */
 
-/* The built-in results files, in the order the experiment list
- * (reports/experiment_list.c) registers them: these constants index
- * skb_results.doc[] for the report's own tables.  Files of experiments added
- * later get the next indices (skb_rfile_count()); the list is checked
- * against this enum the first time it is used (a mismatch aborts, naming
- * both names). */
-enum skb_rfile {
-    SKB_RF_PROPERTIES, SKB_RF_FLOPS, SKB_RF_BOUNDS, SKB_RF_CPU, SKB_RF_GBENCH, SKB_RF_GPU,
-    SKB_RF_SPHERES, SKB_RF_CD, SKB_RF_ICOUNT, SKB_RF_BUILTIN
-};
+/* Results files are known by name only: the experiment list
+ * (reports/experiment_list.c) is their one declaration.  Each registered
+ * file gets a slot of skb_results.doc[] / .err[], in list order; report code
+ * finds a file's slot by its name (skb_rfile_slot, skb_results_doc), so
+ * adding an experiment edits no enum or name table. */
 /* results files one run directory may hold, all experiments together: more
  * registered files is a startup error naming this limit */
 #define SKB_RF_MAX 32
@@ -36,6 +31,9 @@ const char *skb_rfile_name(int which);
 const char *skb_rfile_experiment(int which);
 /* index of a results file by name, -1 if no experiment declares it */
 int skb_rfile_find(const char *file);
+/* the same for a file the caller itself relies on ("cpu.json"): one that no
+ * experiment declares aborts naming it (a build mistake, not an input) */
+int skb_rfile_slot(const char *file);
 
 /* one run directory: each file is loaded (doc set), absent (doc NULL, err
  * empty) or unreadable (doc NULL, err holds the one-line reason) */
@@ -68,6 +66,11 @@ int skb_results_parse(int which, const char *path, const char *text, size_t len,
  * a bad file is recorded in r->err and counted in r->nbad. */
 int skb_results_load(const char *dir, struct skb_results *r, char *msg, size_t msglen);
 void skb_results_free(struct skb_results *r);
+/* results file `file` ("cpu.json") of r: its document (NULL when absent or
+ * unreadable) and its error ("" unless unreadable); the name must be
+ * declared (skb_rfile_slot) */
+cJSON *skb_results_doc(const struct skb_results *r, const char *file);
+const char *skb_results_err(const struct skb_results *r, const char *file);
 /* a run directory, or a directory of run directories (several machines):
  * loads up to max runs into runs[], *n set; msg on failure */
 int skb_results_load_many(const char *dir, struct skb_results *runs, int max, int *n,

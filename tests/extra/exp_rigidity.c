@@ -126,11 +126,10 @@ static void report_rigidity(struct skb_report *rep)
     static const char *const cols[] = { "method", "blends", "failed", "max rigidity error", NULL };
     struct skb_rtable *t = skb__tbl_new(rep, "rigidity", "Rigidity of every blend (test extra experiment)",
                                         "tests/extra/exp_rigidity.c", strdup("No paper value: a project check."), cols);
-    int fi = skb_rfile_find("rigidity.json");
     for (int k = 0; k < rep->nruns; k++) {
-        const cJSON *doc = rep->runs[k].doc[fi], *m;
+        const cJSON *doc = skb_results_doc(&rep->runs[k], "rigidity.json"), *m;
         if (!doc) {
-            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], fi), strdup("all"), NULL);
+            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], "rigidity.json"), strdup("all"), NULL);
             continue;
         }
         double tol = SKB_TOL_RIGID;
@@ -150,8 +149,7 @@ static void report_rigidity(struct skb_report *rep)
 
 static void gate_rigidity(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur)
 {
-    int fi = skb_rfile_find("rigidity.json");
-    const cJSON *a = base->doc[fi], *b = cur->doc[fi], *m;
+    const cJSON *a = skb_results_doc(base, "rigidity.json"), *b = skb_results_doc(cur, "rigidity.json"), *m;
     if (!a || !b)
         return;
     cJSON_ArrayForEach(m, skb__jget(a, "methods")) {
