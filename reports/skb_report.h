@@ -290,10 +290,12 @@ struct skb_result_file {
     int meta;                  /* 1: starts with the skinbench metadata (schema_version, seed, machine) */
     /* the file's own contract beyond the metadata; msg names path and field */
     int (*check)(const cJSON *doc, const char *path, char *msg, size_t msglen);
-    /* the method names the file holds results for (into out, at most max;
-     * returns the count): compare lists those the baseline lacks as new.
-     * May be NULL (the file is not per method). */
-    int (*methods)(const cJSON *doc, const char **out, int max);
+    /* where the file holds its method names, as key paths separated by
+     * spaces: segments split by '/', "*" for every member; a path ending in
+     * "*" names the members' keys, one ending in a field that field's string
+     * value (reports/experiment_list.c has one of each).  compare lists the
+     * names the baseline lacks as new.  NULL: the file is not per method. */
+    const char *methods;
 };
 
 struct skb_report_section {

@@ -1014,61 +1014,6 @@ static void test_results_unknown_file(void **state)
     assert_int_equal(system(path), 0);
 }
 
-/* compare names a method the baseline did not have as new */
-static void test_compare_new_method(void **state)
-{
-    (void)state;
-    static struct skb_results ra, rb;
-    char msg[512];
-    cJSON *sum = NULL;
-    struct skb_compare_opts o = { 0.01, 0.05, 0, NULL };
-    assert_int_equal(skb_results_load(FIXTURE, &ra, msg, sizeof msg), 0);
-    assert_int_equal(skb_results_load(FIXTURE, &rb, msg, sizeof msg), 0);
-    cJSON *fits = cJSON_GetObjectItem(rb.doc[skb_rfile_slot("flops.json")], "fits");
-    cJSON *fit = cJSON_CreateObject();
-    cJSON_AddNumberToObject(fit, "a", 10);
-    cJSON_AddNumberToObject(fit, "b", 1);
-    cJSON_AddItemToObject(fits, "nlerp_test", fit);
-    FILE *devnull = fopen("/dev/null", "w");
-    skb_compare_run(&ra, &rb, NULL, &o, devnull, &sum);
-    fclose(devnull);
-    int found = 0;
-    const cJSON *x;
-    cJSON_ArrayForEach(x, cJSON_GetObjectItem(sum, "notes"))
-        found |= strstr(x->valuestring, "NEW method nlerp_test in flops.json") != NULL;
-    assert_true(found);
-    cJSON_Delete(sum);
-    skb_results_free(&ra);
-    skb_results_free(&rb);
-}
-
-static int summary_has(const cJSON *sum, const char *needle);
-
-/* compare names the kernels whose check failed when "verified" turns false */
-static void test_compare_names_failed_kernel(void **state)
-{
-    (void)state;
-    static struct skb_results ra, rb;
-    char msg[512];
-    cJSON *sum = NULL;
-    struct skb_compare_opts o = { 0.01, 0.05, 0, NULL };
-    assert_int_equal(skb_results_load(FIXTURE, &ra, msg, sizeof msg), 0);
-    assert_int_equal(skb_results_load(FIXTURE, &rb, msg, sizeof msg), 0);
-    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(ra.doc[skb_rfile_slot("cpu.json")], "verified")));
-    cJSON_ReplaceItemInObject(rb.doc[skb_rfile_slot("cpu.json")], "verified", cJSON_CreateFalse());
-    cJSON_DeleteItemFromObject(rb.doc[skb_rfile_slot("cpu.json")], "failures");
-    cJSON *fl = cJSON_AddObjectToObject(rb.doc[skb_rfile_slot("cpu.json")], "failures");
-    cJSON_AddStringToObject(fl, "double/dlb/arm", "max error 1e-3 > 1e-9");
-    FILE *devnull = fopen("/dev/null", "w");
-    assert_true(skb_compare_run(&ra, &rb, NULL, &o, devnull, &sum) >= 1);
-    fclose(devnull);
-    assert_true(summary_has(sum, "\"verified\" is no longer true"));
-    assert_true(summary_has(sum, "kernel double/dlb/arm failed its check"));
-    cJSON_Delete(sum);
-    skb_results_free(&ra);
-    skb_results_free(&rb);
-}
-
 /* a table wider than SKB_RMAXCOLS fails the report loudly (never a dropped column) */
 static void test_report_column_cap(void **state)
 {
@@ -1136,7 +1081,10 @@ static void test_report_two_machines(void **state)
 
 /* ---- compare ---- */
 
-static int compare_dirs(const char *a, const char *b, const char *rerun, cJSON **sum)
+/* compare run a against run b (b edited first by edit, when given; rerun
+ * may be NULL): the summary in *sum, the regression count returned */
+static int compare_edited(const char *a, const char *b, const char *rerun, void (*edit)(struct skb_results *),
+                          cJSON **sum)
 {
     static struct skb_results ra, rb, rr;
     char msg[512];
@@ -1145,6 +1093,8 @@ static int compare_dirs(const char *a, const char *b, const char *rerun, cJSON *
     assert_int_equal(skb_results_load(b, &rb, msg, sizeof msg), 0);
     if (rerun)
         assert_int_equal(skb_results_load(rerun, &rr, msg, sizeof msg), 0);
+    if (edit)
+        edit(&rb);
     FILE *devnull = fopen("/dev/null", "w");
     int n = skb_compare_run(&ra, &rb, rerun ? &rr : NULL, &o, devnull, sum);
     fclose(devnull);
@@ -1155,13 +1105,30 @@ static int compare_dirs(const char *a, const char *b, const char *rerun, cJSON *
     return n;
 }
 
-static int summary_has(const cJSON *sum, const char *needle)
+static int compare_dirs(const char *a, const char *b, const char *rerun, cJSON **sum)
+{
+    return compare_edited(a, b, rerun, NULL, sum);
+}
+
+/* the fixture run against a copy of it changed by edit */
+static int compare_fixture_with(void (*edit)(struct skb_results *), cJSON **sum)
+{
+    return compare_edited(FIXTURE, FIXTURE, NULL, edit, sum);
+}
+
+/* one of sum's lists ("regressions", "notes") has an entry containing needle */
+static int summary_in(const cJSON *sum, const char *list, const char *needle)
 {
     const cJSON *x;
-    cJSON_ArrayForEach(x, cJSON_GetObjectItem(sum, "regressions"))
+    cJSON_ArrayForEach(x, cJSON_GetObjectItem(sum, list))
         if (strstr(x->valuestring, needle))
             return 1;
     return 0;
+}
+
+static int summary_has(const cJSON *sum, const char *needle)
+{
+    return summary_in(sum, "regressions", needle);
 }
 
 static void test_compare_gates(void **state)
@@ -1194,26 +1161,89 @@ static void test_compare_gates(void **state)
     cJSON_Delete(sum);
 }
 
+/* a method the baseline lacks, added where each per-method file keeps its
+ * names (the key paths of reports/experiment_list.c) */
+static void add_new_method(struct skb_results *r)
+{
+    cJSON *fit = cJSON_AddObjectToObject(cJSON_GetObjectItem(skb_results_doc(r, "flops.json"), "fits"), "nlerp_test");
+    cJSON_AddNumberToObject(fit, "a", 10);
+    cJSON_AddNumberToObject(fit, "b", 1);
+    cJSON *other = cJSON_AddObjectToObject(skb_results_doc(r, "properties.json"), "verdicts_other_methods");
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(other, "other_test"), "rigidity", "+");
+    cJSON *arm = cJSON_GetObjectItem(cJSON_GetObjectItem(skb_results_doc(r, "cpu.json"), "datasets"), "arm");
+    cJSON_AddNumberToObject(cJSON_GetObjectItem(arm, "ms"), "nlerp_test", 1.5);
+    /* the fixture's gpu.json predates "shaders": one shader of a new CPU method */
+    cJSON *gpu = skb_results_doc(r, "gpu.json");
+    cJSON_DeleteItemFromObject(gpu, "shaders");
+    cJSON *sh = cJSON_CreateObject();
+    cJSON_AddStringToObject(sh, "cpu_method", "shader_test");
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(gpu, "shaders"), sh);
+    cJSON *ds = cJSON_GetObjectItem(skb_results_doc(r, "spheres.json"), "datasets")->child;
+    if (!cJSON_GetObjectItem(ds, "refit_time"))   /* nor has its spheres.json "refit_time" */
+        cJSON_AddObjectToObject(ds, "refit_time");
+    cJSON_AddNumberToObject(cJSON_GetObjectItem(ds, "refit_time"), "refit_test", 0.1);
+    cJSON *sc = cJSON_GetObjectItem(skb_results_doc(r, "cd.json"), "scenarios")->child;
+    cJSON_AddObjectToObject(cJSON_GetObjectItem(sc, "methods"), "cd_test");
+}
+
+/* compare names a method the baseline did not have as new, in every file */
+static void test_compare_new_method(void **state)
+{
+    (void)state;
+    static const char *const want[] = {
+        "NEW method nlerp_test in flops.json", "NEW method other_test in properties.json",
+        "NEW method nlerp_test in cpu.json", "NEW method shader_test in gpu.json",
+        "NEW method refit_test in spheres.json", "NEW method cd_test in cd.json", NULL
+    };
+    cJSON *sum = NULL;
+    compare_fixture_with(add_new_method, &sum);
+    for (int i = 0; want[i]; i++)
+        if (!summary_in(sum, "notes", want[i]))
+            fail_msg("compare notes lack \"%s\"", want[i]);
+    assert_false(summary_in(sum, "notes", "NEW method lbs"));
+    cJSON_Delete(sum);
+}
+
+/* cpu.json's "verified" turned false, one kernel named in "failures" */
+static void fail_kernel(struct skb_results *r)
+{
+    cJSON *cpu = skb_results_doc(r, "cpu.json");
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(cpu, "verified")));
+    cJSON_ReplaceItemInObject(cpu, "verified", cJSON_CreateFalse());
+    cJSON_DeleteItemFromObject(cpu, "failures");
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(cpu, "failures"), "double/dlb/arm", "max error 1e-3 > 1e-9");
+}
+
+/* compare names the kernels whose check failed when "verified" turns false */
+static void test_compare_names_failed_kernel(void **state)
+{
+    (void)state;
+    cJSON *sum = NULL;
+    assert_true(compare_fixture_with(fail_kernel, &sum) >= 1);
+    assert_true(summary_has(sum, "\"verified\" is no longer true"));
+    assert_true(summary_has(sum, "kernel double/dlb/arm failed its check"));
+    cJSON_Delete(sum);
+}
+
+/* spheres.json gone, one callgrind count changed by one */
+static void drop_spheres(struct skb_results *r)
+{
+    int sp = skb_rfile_slot("spheres.json");
+    cJSON_Delete(r->doc[sp]);
+    r->doc[sp] = NULL;
+    /* a changed callgrind count is an exact gate */
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(skb_results_doc(r, "flops.json"), "callgrind"), "dlb",
+                              cJSON_CreateNumber(421));
+}
+
 static void test_compare_missing_experiment(void **state)
 {
-    static struct skb_results ra, rb;
-    char msg[512];
-    struct skb_compare_opts o = { 0.01, 0.05, 0, NULL };
+    (void)state;
     cJSON *sum;
-    assert_int_equal(skb_results_load(FIXTURE, &ra, msg, sizeof msg), 0);
-    assert_int_equal(skb_results_load(FIXTURE, &rb, msg, sizeof msg), 0);
-    cJSON_Delete(rb.doc[skb_rfile_slot("spheres.json")]);
-    rb.doc[skb_rfile_slot("spheres.json")] = NULL;
-    /* a changed callgrind count is an exact gate */
-    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(rb.doc[skb_rfile_slot("flops.json")], "callgrind"), "dlb", cJSON_CreateNumber(421));
-    FILE *devnull = fopen("/dev/null", "w");
-    assert_int_equal(skb_compare_run(&ra, &rb, NULL, &o, devnull, &sum), 2);
-    fclose(devnull);
+    assert_int_equal(compare_fixture_with(drop_spheres, &sum), 2);
     assert_true(summary_has(sum, "spheres.json: missing in the current run"));
     assert_true(summary_has(sum, "callgrind instruction count callgrind.dlb changed 420 -> 421"));
     cJSON_Delete(sum);
-    skb_results_free(&ra);
-    skb_results_free(&rb);
 }
 
 /* a Google Benchmark document: one benchmark, n repetitions around t ns */

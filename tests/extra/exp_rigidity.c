@@ -109,16 +109,6 @@ static int check_rigidity(const cJSON *doc, const char *path, char *msg, size_t 
     return 0;
 }
 
-static int methods_rigidity(const cJSON *doc, const char **out, int max)
-{
-    int n = 0;
-    const cJSON *m;
-    cJSON_ArrayForEach(m, skb__jget(doc, "methods"))
-        if (n < max)
-            out[n++] = m->string;
-    return n;
-}
-
 /* ---- report section: one row per method in the file ---- */
 
 static void report_rigidity(struct skb_report *rep)
@@ -174,7 +164,7 @@ static void gate_rigidity(struct skb_gate *g, const struct skb_results *base, co
 const struct skb_experiment_desc skb_desc_rigidity = {
     .run = &exp_rigidity,
     .files = (const struct skb_result_file[]){
-        { "rigidity.json", 1, check_rigidity, methods_rigidity }, { NULL, 0, NULL, NULL } },
+        { "rigidity.json", 1, check_rigidity, "methods/*" }, { NULL, 0, NULL, NULL } },
     .sections = (const struct skb_report_section[]){
         { "rigidity", SKB_NEED_BLEND, report_rigidity, NULL }, { NULL, 0, NULL, NULL } },
     .gate = gate_rigidity,
