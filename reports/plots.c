@@ -398,21 +398,21 @@ static int ser_index(struct tgrid *t, const char *name, int add)
 
 /* quartiles of the gbench repetitions named exactly "double/METHOD/DATASET"
  * (the double-precision kernels cpu.json's "ms" are the medians of) */
-static int gbench_quartiles(const struct skb_gbench *g, const char *dataset, const char *method, double *q1, double *q3)
+static int gbench_quartiles(const struct skb_gbench_set *g, const char *dataset, const char *method, double *q1, double *q3)
 {
     char want[512];
     snprintf(want, sizeof want, "double/%s/%s", method, dataset);
     for (int i = 0; g && i < g->n; i++) {
-        if (strcmp(g->name[i], want) != 0 || g->nrep[i] < 2)
+        if (strcmp(g->b[i].name, want) != 0 || g->b[i].nrep < 2)
             continue;
-        double *x = malloc(sizeof *x * (size_t)g->nrep[i]);
+        double *x = malloc(sizeof *x * (size_t)g->b[i].nrep);
         if (!x)
             return -1;
-        for (int r = 0; r < g->nrep[i]; r++)
-            x[r] = g->rep[i][r] * 1e-6;   /* skb_gbench_collect gives ns */
-        skb_sort_doubles(x, g->nrep[i]);
-        *q1 = skb_sorted_quantile(x, g->nrep[i], 0.25);
-        *q3 = skb_sorted_quantile(x, g->nrep[i], 0.75);
+        for (int r = 0; r < g->b[i].nrep; r++)
+            x[r] = g->b[i].time_ns[r] * 1e-6;   /* skb_gbench_parse gives ns */
+        skb_sort_doubles(x, g->b[i].nrep);
+        *q1 = skb_sorted_quantile(x, g->b[i].nrep, 0.25);
+        *q3 = skb_sorted_quantile(x, g->b[i].nrep, 0.75);
         free(x);
         return 0;
     }
@@ -422,7 +422,7 @@ static int gbench_quartiles(const struct skb_gbench *g, const char *dataset, con
 /* fill t from ms[DATASET][SERIES]; quartiles from q1map/q3map (gpu.json
  * ms_q1 / ms_q3) or the gbench repetitions */
 static void tgrid_fill(struct tgrid *t, const cJSON *ms, const cJSON *q1map, const cJSON *q3map,
-                       const struct skb_gbench *g)
+                       const struct skb_gbench_set *g)
 {
     const cJSON *d, *m;
     memset(t, 0, sizeof *t);
@@ -590,9 +590,10 @@ void skb__plot_cpu(struct skb_report *rep, const char *dir, const char *sfx, con
         not_run(rep, name2, "CPU time relative to LBS", why);
         return;
     }
-    struct skb_gbench g;
+    struct skb_gbench_set g;
     const cJSON *gdoc = skb_results_doc(r, "cpu-gbench.json");
-    int hg = gdoc && skb_gbench_collect(gdoc, &g) >= 0;
+    char msg[300];
+    int hg = gdoc && skb_gbench_parse(gdoc, &g, msg, sizeof msg) == 0;
     struct tgrid *t = malloc(sizeof *t);
     if (t) {
         tgrid_fill(t, jget(doc, "datasets"), NULL, NULL, hg ? &g : NULL);
@@ -609,7 +610,7 @@ void skb__plot_cpu(struct skb_report *rep, const char *dir, const char *sfx, con
         free(t);
     }
     if (hg)
-        skb_gbench_free(&g);
+        skb_gbench_set_free(&g);
 }
 
 void skb__plot_gpu(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)

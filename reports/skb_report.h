@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <cJSON.h>
 #include "skb_stats.h"   /* skb_median */
+#include "skb_gbench.h"  /* struct skb_gbench_set: compare's timings */
 
 /* Results files are known by name only: the experiment list
  * (reports/experiment_list.c) is their one declaration.  Each registered
@@ -201,7 +202,7 @@ int skb_mann_whitney(const double *a, int na, const double *b, int nb, double *u
 struct skb_ab {
     char dir[1024];
     int nrounds;
-    struct skb_gbench *a, *b;   /* nrounds each */
+    struct skb_gbench_set *a, *b;   /* nrounds each (common/skb_gbench.h) */
 };
 /* read every round of DIR; SKB_EPARSE/SKB_EIO with msg naming the file
  * (compare exits 2: a sitting with a missing or corrupt round never passes) */
@@ -241,20 +242,6 @@ void skb_compare_add_validation(cJSON *summary, const cJSON *val, const char *pa
 int skb_compare_run(const struct skb_results *base, const struct skb_results *cur,
                     const struct skb_results *rerun, const struct skb_compare_opts *o,
                     FILE *out, cJSON **summary);
-
-/* raw repetitions (run_type "iteration") of each benchmark in a Google
- * Benchmark JSON document, keyed by run_name: cpu_time (real_time where
- * absent) in ns.  Returns the count of benchmarks, -1 out of memory
- * (caller frees with skb_gbench_free) */
-struct skb_gbench {
-    int n;
-    char **name;
-    double **rep;
-    int *nrep;
-    char unit[8];
-};
-int skb_gbench_collect(const cJSON *doc, struct skb_gbench *g);
-void skb_gbench_free(struct skb_gbench *g);
 
 /* ---- the experiment descriptors: one per experiment, one list ----
  *
