@@ -88,23 +88,26 @@ static int bench_add(struct skb_gbench_bench *b, const struct skb_gbench_row *ro
         if (r)
             b->real_ns = r;
         double *it = r ? realloc(b->items_per_s, sizeof *it * (size_t)cap) : NULL;
-        if (!it)
+        if (it)
+            b->items_per_s = it;
+        double *t = it ? realloc(b->time_ns, sizeof *t * (size_t)cap) : NULL;
+        if (!t)
             return SKB_ENOMEM;
-        b->items_per_s = it;
+        b->time_ns = t;
         b->cap = cap;
     }
     b->cpu_ns[b->nrep] = row->cpu_ns;
     b->real_ns[b->nrep] = row->real_ns;
     b->items_per_s[b->nrep] = row->items_per_s;
+    b->time_ns[b->nrep] = isfinite(row->cpu_ns) ? row->cpu_ns : row->real_ns;
     b->nrep++;
     return 0;
 }
 
-int skb_gbench_parse(const cJSON *doc, struct skb_gbench_set *g, char *msg, size_t msglen)
+static int parse_rows(const cJSON *doc, struct skb_gbench_set *g, char *msg, size_t msglen)
 {
     const cJSON *b;
     int i = 0;
-    memset(g, 0, sizeof *g);
     cJSON_ArrayForEach(b, jget(doc, "benchmarks")) {
         struct skb_gbench_row row;
         int rc = skb_gbench_row(b, i++, &row, msg, msglen);
@@ -121,6 +124,15 @@ int skb_gbench_parse(const cJSON *doc, struct skb_gbench_set *g, char *msg, size
     return 0;
 }
 
+int skb_gbench_parse(const cJSON *doc, struct skb_gbench_set *g, char *msg, size_t msglen)
+{
+    memset(g, 0, sizeof *g);
+    int rc = parse_rows(doc, g, msg, msglen);
+    if (rc < 0)
+        skb_gbench_set_free(g);
+    return rc;
+}
+
 void skb_gbench_set_free(struct skb_gbench_set *g)
 {
     if (!g)
@@ -130,6 +142,7 @@ void skb_gbench_set_free(struct skb_gbench_set *g)
         free(g->b[i].cpu_ns);
         free(g->b[i].real_ns);
         free(g->b[i].items_per_s);
+        free(g->b[i].time_ns);
     }
     free(g->b);
     memset(g, 0, sizeof *g);
@@ -145,5 +158,5 @@ const struct skb_gbench_bench *skb_gbench_find(const struct skb_gbench_set *g, c
 
 double skb_gbench_time_ns(const struct skb_gbench_bench *b, int r)
 {
-    return isfinite(b->cpu_ns[r]) ? b->cpu_ns[r] : b->real_ns[r];
+    return b->time_ns[r];
 }

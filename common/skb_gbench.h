@@ -35,6 +35,7 @@ struct skb_gbench_bench {
     char *name;
     int nrep, cap;
     double *cpu_ns, *real_ns, *items_per_s;
+    double *time_ns;       /* skb_gbench_time_ns of each: finite, as the U test and medians take them */
 };
 
 /* all benchmarks of a document, in order of first appearance */
@@ -45,7 +46,8 @@ struct skb_gbench_set {
 
 /* read doc (memory grows with it: no cap on rows or repetitions).  0 on
  * success (a document without "benchmarks" gives n = 0); SKB_EPARSE or
- * SKB_ENOMEM with msg.  Free with skb_gbench_set_free, also after an error. */
+ * SKB_ENOMEM with msg, and g freed (empty).  Free with skb_gbench_set_free;
+ * freeing an empty or freed set again is harmless. */
 int skb_gbench_parse(const cJSON *doc, struct skb_gbench_set *g, char *msg, size_t msglen);
 void skb_gbench_set_free(struct skb_gbench_set *g);
 /* the benchmark named name, or NULL */

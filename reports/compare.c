@@ -127,62 +127,11 @@ int skb_mann_whitney(const double *a, int na, const double *b, int nb, double *u
 
 /* ---- Google Benchmark repetitions ---- */
 
-/* the repetitions of every benchmark in ns, through the one Google Benchmark
- * reader (common/skb_gbench.c: units, aggregates, run_name); CPU time where
- * a row has it (less sensitive to the other core's load than wall time).
- * The number of benchmarks, or -1 on a malformed document */
-int skb_gbench_collect(const cJSON *doc, struct skb_gbench *g)
+/* index of benchmark name in g, -1 if absent */
+static int gb_find(const struct skb_gbench_set *g, const char *name)
 {
-    struct skb_gbench_set set;
-    char msg[300];
-    memset(g, 0, sizeof *g);
-    snprintf(g->unit, sizeof g->unit, "ns");
-    if (skb_gbench_parse(doc, &set, msg, sizeof msg) < 0)
-        return -1;
-    g->name = calloc((size_t)set.n + 1, sizeof *g->name);
-    g->rep = calloc((size_t)set.n + 1, sizeof *g->rep);
-    g->nrep = calloc((size_t)set.n + 1, sizeof *g->nrep);
-    int ok = g->name && g->rep && g->nrep;
-    for (int i = 0; ok && i < set.n; i++) {
-        const struct skb_gbench_bench *b = &set.b[i];
-        g->name[i] = strdup(b->name);
-        g->rep[i] = calloc((size_t)b->nrep + 1, sizeof **g->rep);
-        ok = g->name[i] && g->rep[i];
-        g->n = i + 1;
-        for (int r = 0; ok && r < b->nrep; r++) {
-            double t = skb_gbench_time_ns(b, r);
-            if (isfinite(t))
-                g->rep[i][g->nrep[i]++] = t;
-        }
-    }
-    skb_gbench_set_free(&set);
-    if (!ok) {
-        skb_gbench_free(g);
-        return -1;
-    }
-    return g->n;
-}
-
-void skb_gbench_free(struct skb_gbench *g)
-{
-    if (!g)
-        return;
-    for (int i = 0; i < g->n; i++) {
-        free(g->name[i]);
-        free(g->rep[i]);
-    }
-    free(g->name);
-    free(g->rep);
-    free(g->nrep);
-    memset(g, 0, sizeof *g);
-}
-
-static int gb_find(const struct skb_gbench *g, const char *name)
-{
-    for (int i = 0; i < g->n; i++)
-        if (strcmp(g->name[i], name) == 0)
-            return i;
-    return -1;
+    const struct skb_gbench_bench *b = skb_gbench_find(g, name);
+    return b ? (int)(b - g->b) : -1;
 }
 
 /* the smallest two-sided p the exact U test can reach for na against nb
@@ -226,7 +175,7 @@ static int holm(const double *p, int n, double *adj)
 
 /* raw U-test p, median effect and Holm-adjusted p of every baseline
  * benchmark the current run also timed (the family); returns its size */
-static int family_p(const struct skb_gbench *ga, const struct skb_gbench *gb, const struct skb_compare_opts *o,
+static int family_p(const struct skb_gbench_set *ga, const struct skb_gbench_set *gb, const struct skb_compare_opts *o,
                     double *praw, double *eff, double *padj)
 {
     double *fp = malloc(((size_t)ga->n + 1) * sizeof *fp), *fa = malloc(((size_t)ga->n + 1) * sizeof *fa);
@@ -237,18 +186,18 @@ static int family_p(const struct skb_gbench *ga, const struct skb_gbench *gb, co
         return -1;
     }
     for (int i = 0; i < ga->n; i++) {
-        int j = gb_find(gb, ga->name[i]);
+        int j = gb_find(gb, ga->b[i].name);
         praw[i] = padj[i] = 1;
         eff[i] = 0;
         if (j < 0)
             continue;
-        slower(ga->rep[i], ga->nrep[i], gb->rep[j], gb->nrep[j], o, &praw[i], &eff[i]);
+        slower(ga->b[i].time_ns, ga->b[i].nrep, gb->b[j].time_ns, gb->b[j].nrep, o, &praw[i], &eff[i]);
         fp[m++] = praw[i];
     }
     if (holm(fp, m, fa) < 0)
         m = -1;
     for (int i = 0, k = 0; m > 0 && i < ga->n; i++)
-        if (gb_find(gb, ga->name[i]) >= 0)
+        if (gb_find(gb, ga->b[i].name) >= 0)
             padj[i] = fa[k++];
     free(fp);
     free(fa);
@@ -394,20 +343,21 @@ void skb_gate_note(struct skb_gate *g, const char *fmt, ...)
 
 void skb__gate_properties(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur)
 {
-    gate_verdicts(g->s, base->doc[SKB_RF_PROPERTIES], cur->doc[SKB_RF_PROPERTIES]);
+    gate_verdicts(g->s, skb_results_doc(base, "properties.json"), skb_results_doc(cur, "properties.json"));
 }
 
 void skb__gate_flops(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur)
 {
-    if (base->doc[SKB_RF_FLOPS] && cur->doc[SKB_RF_FLOPS])
-        gate_flops(g->s, base->doc[SKB_RF_FLOPS], cur->doc[SKB_RF_FLOPS]);
+    const cJSON *a = skb_results_doc(base, "flops.json"), *b = skb_results_doc(cur, "flops.json");
+    if (a && b)
+        gate_flops(g->s, a, b);
 }
 
 void skb__gate_gpu(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur)
 {
-    const cJSON *gi = jget(base->doc[SKB_RF_GPU], "instructions");
-    if (gi && cur->doc[SKB_RF_GPU])
-        exact_tree(g->s, "gpu.json", "instructions", gi, jget(cur->doc[SKB_RF_GPU], "instructions"),
+    const cJSON *gi = jget(skb_results_doc(base, "gpu.json"), "instructions"), *b = skb_results_doc(cur, "gpu.json");
+    if (gi && b)
+        exact_tree(g->s, "gpu.json", "instructions", gi, jget(b, "instructions"),
                    "shader instruction count");
 }
 
@@ -417,15 +367,15 @@ static void gate_new_methods(struct cmp_state *s, const cJSON *a, const cJSON *b
 void skb__gate_cpu(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur)
 {
     /* the failing kernels named with their messages (cpu.json "failures") */
-    if (cJSON_IsTrue(jget(base->doc[SKB_RF_CPU], "verified")) && cur->doc[SKB_RF_CPU]
-        && !cJSON_IsTrue(jget(cur->doc[SKB_RF_CPU], "verified")))
-        gate_verified(g->s, cur->doc[SKB_RF_CPU]);
-    gate_new_methods(g->s, base->doc[SKB_RF_GBENCH], cur->doc[SKB_RF_GBENCH]);
+    const cJSON *b = skb_results_doc(cur, "cpu.json");
+    if (cJSON_IsTrue(jget(skb_results_doc(base, "cpu.json"), "verified")) && b && !cJSON_IsTrue(jget(b, "verified")))
+        gate_verified(g->s, b);
+    gate_new_methods(g->s, skb_results_doc(base, "cpu-gbench.json"), skb_results_doc(cur, "cpu-gbench.json"));
 }
 
 void skb__gate_icount_exp(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur)
 {
-    skb__gate_icount(g->s, base->doc[SKB_RF_ICOUNT], cur->doc[SKB_RF_ICOUNT], g->sum);
+    skb__gate_icount(g->s, skb_results_doc(base, "icount.json"), skb_results_doc(cur, "icount.json"), g->sum);
 }
 
 /* a timed benchmark or gate that could not decide: never a pass (exit 3);
@@ -472,10 +422,14 @@ static void report_undecided(struct cmp_state *s, const struct skb_compare_opts 
 static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, const cJSON *rerun,
                         const struct skb_compare_opts *o, cJSON *sum)
 {
-    struct skb_gbench ga, gb, gr;
-    int hr = rerun && skb_gbench_collect(rerun, &gr) >= 0;
-    if (skb_gbench_collect(a, &ga) < 0 || skb_gbench_collect(b, &gb) < 0) {
+    struct skb_gbench_set ga, gb = { 0 }, gr;
+    char msg[300];
+    int hr = rerun && skb_gbench_parse(rerun, &gr, msg, sizeof msg) == 0;
+    if (skb_gbench_parse(a, &ga, msg, sizeof msg) < 0 || skb_gbench_parse(b, &gb, msg, sizeof msg) < 0) {
         skb__cmp_info(s, "cpu-gbench.json: out of memory reading repetitions");
+        skb_gbench_set_free(&ga);
+        if (hr)
+            skb_gbench_set_free(&gr);
         return;
     }
     int tested = 0, candidates = 0, confirmed = 0, unconfirmed = 0, powerless = 0;
@@ -487,74 +441,74 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
         free(praw);
         free(padj);
         free(eff);
-        skb_gbench_free(&ga);
-        skb_gbench_free(&gb);
+        skb_gbench_set_free(&ga);
+        skb_gbench_set_free(&gb);
         if (hr)
-            skb_gbench_free(&gr);
+            skb_gbench_set_free(&gr);
         return;
     }
     cJSON_AddNumberToObject(sum, "holm_family", m);
     cJSON *tj = cJSON_AddArrayToObject(sum, "timing");
     for (int i = 0; i < ga.n; i++) {
-        int j = gb_find(&gb, ga.name[i]);
+        int j = gb_find(&gb, ga.b[i].name);
         if (j < 0) {
-            skb__cmp_info(s, "cpu-gbench.json: removed benchmark %s (not in the current run)", ga.name[i]);
+            skb__cmp_info(s, "cpu-gbench.json: removed benchmark %s (not in the current run)", ga.b[i].name);
             continue;
         }
         double p = padj[i], e = eff[i];
         int slow = p < o->alpha && e > o->min_effect;
         tested++;
         /* Holm's smallest adjusted p is at least m times the smallest raw p */
-        int weak = m * min_p(ga.nrep[i], gb.nrep[j]) >= o->alpha;
+        int weak = m * min_p(ga.b[i].nrep, gb.b[j].nrep) >= o->alpha;
         powerless += weak;
         cJSON *row = cJSON_CreateObject();
-        cJSON_AddStringToObject(row, "benchmark", ga.name[i]);
+        cJSON_AddStringToObject(row, "benchmark", ga.b[i].name);
         cJSON_AddNumberToObject(row, "p_raw", praw[i]);
         cJSON_AddNumberToObject(row, "p", p);
         cJSON_AddNumberToObject(row, "effect", e);
-        cJSON_AddNumberToObject(row, "reps_baseline", ga.nrep[i]);
-        cJSON_AddNumberToObject(row, "reps_current", gb.nrep[j]);
+        cJSON_AddNumberToObject(row, "reps_baseline", ga.b[i].nrep);
+        cJSON_AddNumberToObject(row, "reps_current", gb.b[j].nrep);
         const char *verdict = weak ? "inconclusive (powerless)" : "ok";
         if (weak)
-            skb__cmp_undecided(s, ga.name[i], "powerless");
+            skb__cmp_undecided(s, ga.b[i].name, "powerless");
         if (slow) {
             candidates++;
-            int r = hr ? gb_find(&gr, ga.name[i]) : -1;
+            int r = hr ? gb_find(&gr, ga.b[i].name) : -1;
             double p2, e2;
             if (r < 0) {
                 unconfirmed++;
                 verdict = "inconclusive (unconfirmed)";
-                skb__cmp_undecided(s, ga.name[i], "unconfirmed");
+                skb__cmp_undecided(s, ga.b[i].name, "unconfirmed");
                 skb__cmp_info(s, "UNCONFIRMED timing: %s %+.1f %% (Holm-adjusted p = %.3g, raw %.3g); no confirming re-run "
-                     "(CURRENT/rerun/cpu-gbench.json): inconclusive, not a failure", ga.name[i], 100 * e, p, praw[i]);
-            } else if (slower(ga.rep[i], ga.nrep[i], gr.rep[r], gr.nrep[r], o, &p2, &e2)) {
+                     "(CURRENT/rerun/cpu-gbench.json): inconclusive, not a failure", ga.b[i].name, 100 * e, p, praw[i]);
+            } else if (slower(ga.b[i].time_ns, ga.b[i].nrep, gr.b[r].time_ns, gr.b[r].nrep, o, &p2, &e2)) {
                 confirmed++;
                 verdict = "regression";
                 skb__cmp_regression(s, "cpu-gbench.json: %s slower by %+.1f %% (U test Holm-adjusted p = %.3g over %d, raw %.3g, "
-                           "%d vs %d repetitions), confirmed by the re-run (%+.1f %%, p = %.3g)", ga.name[i], 100 * e, p,
-                           m, praw[i], ga.nrep[i], gb.nrep[j], 100 * e2, p2);
+                           "%d vs %d repetitions), confirmed by the re-run (%+.1f %%, p = %.3g)", ga.b[i].name, 100 * e, p,
+                           m, praw[i], ga.b[i].nrep, gb.b[j].nrep, 100 * e2, p2);
             } else {
                 verdict = "not confirmed by re-run";
                 skb__cmp_info(s, "timing: %s %+.1f %% (p = %.3g) not confirmed by the re-run (%+.1f %%, p = %.3g)",
-                     ga.name[i], 100 * e, p, 100 * e2, p2);
+                     ga.b[i].name, 100 * e, p, 100 * e2, p2);
             }
         }
         cJSON_AddStringToObject(row, "verdict", verdict);
         cJSON_AddItemToArray(tj, row);
     }
     for (int j = 0; j < gb.n; j++)
-        if (gb_find(&ga, gb.name[j]) < 0)
-            skb__cmp_info(s, "cpu-gbench.json: new benchmark %s (not in the baseline)", gb.name[j]);
+        if (gb_find(&ga, gb.b[j].name) < 0)
+            skb__cmp_info(s, "cpu-gbench.json: new benchmark %s (not in the baseline)", gb.b[j].name);
     free(praw);
     free(padj);
     free(eff);
     /* self-comparison: each run's repetitions split odd/even and put through
      * the same gate (no re-run), the false-positive rate of the first two gates */
     int self_n = 0, self_flag = 0, self_weak = 0, weak_a = 0, weak_b = 0;
-    const struct skb_gbench *both[2] = { &ga, &gb };
+    const struct skb_gbench_set *both[2] = { &ga, &gb };
     for (int w = 0; w < 2; w++)
         for (int i = 0; i < both[w]->n; i++) {
-            int n = both[w]->nrep[i], h0 = 0, h1 = 0;
+            int n = both[w]->b[i].nrep, h0 = 0, h1 = 0;
             if (n < 4)
                 continue;
             double *x0 = malloc((size_t)n * sizeof *x0), *x1 = malloc((size_t)n * sizeof *x1), p, e;
@@ -565,9 +519,9 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
             }
             for (int r = 0; r < n; r++) {
                 if (r % 2)
-                    x1[h1++] = both[w]->rep[i][r];
+                    x1[h1++] = both[w]->b[i].time_ns[r];
                 else
-                    x0[h0++] = both[w]->rep[i][r];
+                    x0[h0++] = both[w]->b[i].time_ns[r];
             }
             if (min_p(h0, h1) >= o->alpha) {
                 /* a split that can never be flagged measures no false-positive rate */
@@ -587,13 +541,13 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
      * machine, so every benchmark flagged here is a false positive */
     int rr_n = 0, rr_flag = 0;
     for (int i = 0; hr && i < gb.n; i++) {
-        int r = gb_find(&gr, gb.name[i]);
+        int r = gb_find(&gr, gb.b[i].name);
         double p, e;
-        if (r < 0 || min_p(gb.nrep[i], gr.nrep[r]) >= o->alpha)
+        if (r < 0 || min_p(gb.b[i].nrep, gr.b[r].nrep) >= o->alpha)
             continue;
         rr_n++;
-        rr_flag += slower(gb.rep[i], gb.nrep[i], gr.rep[r], gr.nrep[r], o, &p, &e)
-                   || slower(gr.rep[r], gr.nrep[r], gb.rep[i], gb.nrep[i], o, &p, &e);
+        rr_flag += slower(gb.b[i].time_ns, gb.b[i].nrep, gr.b[r].time_ns, gr.b[r].nrep, o, &p, &e)
+                   || slower(gr.b[r].time_ns, gr.b[r].nrep, gb.b[i].time_ns, gb.b[i].nrep, o, &p, &e);
     }
     if (rr_n) {
         fprintf(s->out, "self-comparison (current run against its re-run, both directions): %d of %d flagged, "
@@ -636,10 +590,10 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
         snprintf(note, sizeof note, "not measurable (powerless: %d vs %d repetitions)", weak_a, weak_b);
         cJSON_AddStringToObject(sum, "false_positive_rate_note", note);
     }
-    skb_gbench_free(&ga);
-    skb_gbench_free(&gb);
+    skb_gbench_set_free(&ga);
+    skb_gbench_set_free(&gb);
     if (hr)
-        skb_gbench_free(&gr);
+        skb_gbench_set_free(&gr);
 }
 
 /* "verified" turned false: name each failing kernel and why */
@@ -662,25 +616,26 @@ static void gate_verified(struct cmp_state *s, const cJSON *cpu)
  * not, and the reverse: listed as new / removed, not as timing changes */
 static void gate_new_methods(struct cmp_state *s, const cJSON *a, const cJSON *b)
 {
-    struct skb_gbench ga, gb;
-    if (!a || !b || skb_gbench_collect(a, &ga) < 0)
+    struct skb_gbench_set ga, gb;
+    char msg[300];
+    if (!a || !b || skb_gbench_parse(a, &ga, msg, sizeof msg) < 0)
         return;
-    if (skb_gbench_collect(b, &gb) < 0) {
-        skb_gbench_free(&ga);
+    if (skb_gbench_parse(b, &gb, msg, sizeof msg) < 0) {
+        skb_gbench_set_free(&ga);
         return;
     }
     for (int w = 0; w < 2; w++) {
-        const struct skb_gbench *x = w ? &ga : &gb, *y = w ? &gb : &ga;
+        const struct skb_gbench_set *x = w ? &ga : &gb, *y = w ? &gb : &ga;
         for (int i = 0; i < x->n; i++) {
             char g[80], h[80];
             int seen = 0, dup = 0;
-            skb__bench_group(x->name[i], g, sizeof g);
+            skb__bench_group(x->b[i].name, g, sizeof g);
             for (int j = 0; j < y->n && !seen; j++) {
-                skb__bench_group(y->name[j], h, sizeof h);
+                skb__bench_group(y->b[j].name, h, sizeof h);
                 seen = strcmp(g, h) == 0;
             }
             for (int j = 0; j < i && !dup; j++) {
-                skb__bench_group(x->name[j], h, sizeof h);
+                skb__bench_group(x->b[j].name, h, sizeof h);
                 dup = strcmp(g, h) == 0;
             }
             if (!seen && !dup)
@@ -688,8 +643,8 @@ static void gate_new_methods(struct cmp_state *s, const cJSON *a, const cJSON *b
                      w ? "only in" : "not in");
         }
     }
-    skb_gbench_free(&ga);
-    skb_gbench_free(&gb);
+    skb_gbench_set_free(&ga);
+    skb_gbench_set_free(&gb);
 }
 
 int skb_compare_inputs_ok(const struct skb_results *base, const struct skb_results *cur, char *msg, size_t msglen)
@@ -699,14 +654,14 @@ int skb_compare_inputs_ok(const struct skb_results *base, const struct skb_resul
      * pass, and never counted as regressions (README: 2 = unreadable input) */
     /* a run timed with SKB_INJECT_SLOWDOWN is for validating the gate only:
      * as a baseline it would hide the very slow-down it carries */
-    const cJSON *inj = base ? jget(base->doc[SKB_RF_CPU], "injected_slowdown") : NULL;
+    const cJSON *inj = base ? jget(skb_results_doc(base, "cpu.json"), "injected_slowdown") : NULL;
     if (inj && !cJSON_IsNull(inj)) {
         snprintf(msg, msglen, "baseline %s/cpu.json: field \"injected_slowdown\" is set (method %s): a run with an "
                  "injected slow-down is never a baseline", base->dir,
                  cJSON_GetStringValue(jget(inj, "method")) ? cJSON_GetStringValue(jget(inj, "method")) : "?");
         return SKB_EINVAL;
     }
-    inj = base ? jget(base->doc[SKB_RF_ICOUNT], "injected_slowdown") : NULL;
+    inj = base ? jget(skb_results_doc(base, "icount.json"), "injected_slowdown") : NULL;
     if (inj && !cJSON_IsNull(inj)) {
         snprintf(msg, msglen, "baseline %s/icount.json: field \"injected_slowdown\" is set: a run with an injected "
                  "slow-down is never a baseline", base->dir);
@@ -750,6 +705,7 @@ int skb_compare_run(const struct skb_results *base, const struct skb_results *cu
     }
     /* every registered experiment's exact gates, then what is new */
     struct skb_gate g = { &s, sum };
+    const cJSON *ga = skb_results_doc(base, "cpu-gbench.json"), *gb = skb_results_doc(cur, "cpu-gbench.json");
     for (int e = 0; skb_experiment_list[e]; e++)
         if (skb_experiment_list[e]->gate)
             skb_experiment_list[e]->gate(&g, base, cur);
@@ -759,11 +715,10 @@ int skb_compare_run(const struct skb_results *base, const struct skb_results *cu
     if (strcmp(base->machine_key, cur->machine_key) != 0) {
         skb__cmp_info(&s, "timing not compared: machines differ (%s vs %s); exact gates still apply", base->machine_key,
              cur->machine_key);
-    } else if (base->doc[SKB_RF_GBENCH] && cur->doc[SKB_RF_GBENCH]) {
-        gate_timing(&s, base->doc[SKB_RF_GBENCH], cur->doc[SKB_RF_GBENCH],
-                    rerun ? rerun->doc[SKB_RF_GBENCH] : NULL, o, sum);
+    } else if (ga && gb) {
+        gate_timing(&s, ga, gb, rerun ? skb_results_doc(rerun, "cpu-gbench.json") : NULL, o, sum);
     } else {
-        skb__cmp_info(&s, "timing not compared: cpu-gbench.json missing in %s", base->doc[SKB_RF_GBENCH] ? "the current run" : "the baseline");
+        skb__cmp_info(&s, "timing not compared: cpu-gbench.json missing in %s", ga ? "the current run" : "the baseline");
     }
     cJSON_AddNumberToObject(sum, "regression_count", s.regressions);
     cJSON_AddNumberToObject(sum, "inconclusive_count", s.inconclusive);

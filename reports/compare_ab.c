@@ -279,7 +279,7 @@ static int hodges_lehmann(const double *x, int n, double alpha, double *hl, doub
 
 /* ---- the A/B sitting ---- */
 
-static int read_gbench(const char *path, struct skb_gbench *g, char *msg, size_t msglen)
+static int read_gbench(const char *path, struct skb_gbench_set *g, char *msg, size_t msglen)
 {
     char *text;
     size_t len;
@@ -287,13 +287,13 @@ static int read_gbench(const char *path, struct skb_gbench *g, char *msg, size_t
     int rc = skb_read_file(path, &text, &len, msg, msglen);
     if (rc < 0)
         return rc;
-    rc = skb_results_parse(SKB_RF_GBENCH, path, text, len, &doc, msg, msglen);
+    rc = skb_results_parse(skb_rfile_slot("cpu-gbench.json"), path, text, len, &doc, msg, msglen);
     free(text);
     if (rc < 0)
         return rc;
-    rc = skb_gbench_collect(doc, g);
+    rc = skb_gbench_parse(doc, g, msg, msglen);
     cJSON_Delete(doc);
-    if (rc <= 0) {
+    if (rc < 0 || g->n == 0) {
         snprintf(msg, msglen, "%s: no benchmark repetitions", path);
         return SKB_EPARSE;
     }
@@ -380,8 +380,8 @@ int skb_ab_load(const char *dir, struct skb_ab *ab, char *msg, size_t msglen)
 void skb_ab_free(struct skb_ab *ab)
 {
     for (int k = 0; ab->a && ab->b && k < ab->nrounds; k++) {
-        skb_gbench_free(&ab->a[k]);
-        skb_gbench_free(&ab->b[k]);
+        skb_gbench_set_free(&ab->a[k]);
+        skb_gbench_set_free(&ab->b[k]);
     }
     free(ab->a);
     free(ab->b);
@@ -389,12 +389,11 @@ void skb_ab_free(struct skb_ab *ab)
     ab->nrounds = 0;
 }
 
-static int gfind(const struct skb_gbench *g, const char *name)
+/* index of benchmark name in g, -1 if absent */
+static int gfind(const struct skb_gbench_set *g, const char *name)
 {
-    for (int i = 0; i < g->n; i++)
-        if (strcmp(g->name[i], name) == 0)
-            return i;
-    return -1;
+    const struct skb_gbench_bench *b = skb_gbench_find(g, name);
+    return b ? (int)(b - g->b) : -1;
 }
 
 /* the fastest of n repetitions: other load on a shared machine only ever
@@ -417,8 +416,8 @@ static double round_log_ratio(const struct skb_ab *ab, int k, const char *name, 
     int i = gfind(&ab->a[k], name), j = gfind(&ab->b[k], name);
     if (i < 0 || j < 0)
         return NAN;
-    *ma = fastest(ab->a[k].rep[i], ab->a[k].nrep[i]);
-    *mb = fastest(ab->b[k].rep[j], ab->b[k].nrep[j]);
+    *ma = fastest(ab->a[k].b[i].time_ns, ab->a[k].b[i].nrep);
+    *mb = fastest(ab->b[k].b[j].time_ns, ab->b[k].b[j].nrep);
     return *ma > 0 && *mb > 0 ? log(*mb / *ma) : NAN;
 }
 
@@ -433,13 +432,13 @@ static int ab_names(const struct skb_ab *ab, char ***names)
         return -1;
     for (int k = 0; k < ab->nrounds; k++)
         for (int w = 0; w < 2; w++) {
-            const struct skb_gbench *g = w ? &ab->b[k] : &ab->a[k];
+            const struct skb_gbench_set *g = w ? &ab->b[k] : &ab->a[k];
             for (int i = 0; i < g->n; i++) {
                 int seen = 0;
                 for (int q = 0; q < n && !seen; q++)
-                    seen = strcmp((*names)[q], g->name[i]) == 0;
+                    seen = strcmp((*names)[q], g->b[i].name) == 0;
                 if (!seen)
-                    (*names)[n++] = g->name[i];
+                    (*names)[n++] = g->b[i].name;
             }
         }
     return n;

@@ -22,60 +22,39 @@ static int add_name(const char *name, const char **out, int n, int max)
     return n;
 }
 
-static int add_keys(const cJSON *map, const char **out, int n, int max)
+/* the names at one key path below node (skb_result_file.methods): segments
+ * split by '/', "*" standing for every member; a path ending in "*" names
+ * the members' keys, one ending in a field names that field's string value.
+ * seg runs to the end of the string or the next ' ' (the next path). */
+static int walk(const cJSON *node, const char *seg, const char **out, int n, int max)
 {
-    const cJSON *x;
-    cJSON_ArrayForEach(x, map)
-        if (x->string)
-            n = add_name(x->string, out, n, max);
-    return n;
+    size_t len = strcspn(seg, "/ ");
+    int last = seg[len] != '/';
+    const char *next = last ? NULL : seg + len + 1;
+    if (len == 1 && seg[0] == '*') {
+        const cJSON *x;
+        cJSON_ArrayForEach(x, node)
+            if (!last)
+                n = walk(x, next, out, n, max);
+            else if (x->string)
+                n = add_name(x->string, out, n, max);
+        return n;
+    }
+    char key[64];
+    snprintf(key, sizeof key, "%.*s", (int)len, seg);
+    const cJSON *x = skb__jget(node, key);
+    if (!last)
+        return walk(x, next, out, n, max);
+    return skb__jstr(x) ? add_name(x->valuestring, out, n, max) : n;
 }
 
-static int methods_properties(const cJSON *doc, const char **out, int max)
-{
-    int n = add_keys(skb__jget(doc, "verdicts"), out, 0, max);
-    return add_keys(skb__jget(doc, "verdicts_other_methods"), out, n, max);
-}
-
-static int methods_flops(const cJSON *doc, const char **out, int max)
-{
-    return add_keys(skb__jget(doc, "fits"), out, 0, max);
-}
-
-static int methods_cpu(const cJSON *doc, const char **out, int max)
+/* the method names a results file holds, each once, in document order:
+ * every path of the space-separated list `paths` in turn */
+static int method_names(const cJSON *doc, const char *paths, const char **out, int max)
 {
     int n = 0;
-    const cJSON *d;
-    cJSON_ArrayForEach(d, skb__jget(doc, "datasets"))
-        n = add_keys(skb__jget(d, "ms"), out, n, max);
-    return n;
-}
-
-static int methods_gpu(const cJSON *doc, const char **out, int max)
-{
-    int n = 0;
-    const cJSON *s;
-    cJSON_ArrayForEach(s, skb__jget(doc, "shaders"))
-        if (skb__jstr(skb__jget(s, "cpu_method")))
-            n = add_name(skb__jget(s, "cpu_method")->valuestring, out, n, max);
-    return n;
-}
-
-static int methods_spheres(const cJSON *doc, const char **out, int max)
-{
-    int n = 0;
-    const cJSON *d;
-    cJSON_ArrayForEach(d, skb__jget(doc, "datasets"))
-        n = add_keys(skb__jget(d, "refit_time"), out, n, max);
-    return n;
-}
-
-static int methods_cd(const cJSON *doc, const char **out, int max)
-{
-    int n = 0;
-    const cJSON *s;
-    cJSON_ArrayForEach(s, skb__jget(doc, "scenarios"))
-        n = add_keys(skb__jget(s, "methods"), out, n, max);
+    for (const char *p = paths; *p; p += strcspn(p, " "), p += *p == ' ')
+        n = walk(doc, p, out, n, max);
     return n;
 }
 
@@ -100,7 +79,7 @@ static void table61(struct skb_report *rep)
 static const struct skb_experiment_desc desc_properties = {
     .run = &skb_exp_properties,
     .files = (const struct skb_result_file[]){
-        { "properties.json", 1, skb__check_properties, methods_properties }, { NULL, 0, NULL, NULL } },
+        { "properties.json", 1, skb__check_properties, "verdicts/* verdicts_other_methods/*" }, { NULL, 0, NULL, NULL } },
     .sections = (const struct skb_report_section[]){
         { "table41", SKB_NEED_BLEND, skb__report_table41, NULL }, { NULL, 0, NULL, NULL } },
     .gate = skb__gate_properties,
@@ -109,7 +88,7 @@ static const struct skb_experiment_desc desc_properties = {
 static const struct skb_experiment_desc desc_flops = {
     .run = &skb_exp_flops,
     .files = (const struct skb_result_file[]){
-        { "flops.json", 1, skb__check_flops, methods_flops }, { NULL, 0, NULL, NULL } },
+        { "flops.json", 1, skb__check_flops, "fits/*" }, { NULL, 0, NULL, NULL } },
     .sections = (const struct skb_report_section[]){
         { "flops", SKB_NEED_BLEND, skb__report_flops, NULL }, { NULL, 0, NULL, NULL } },
     .gate = skb__gate_flops,
@@ -128,7 +107,7 @@ static const struct skb_experiment_desc desc_bounds = {
 static const struct skb_experiment_desc desc_cpu = {
     .run = &skb_exp_cpu,
     .files = (const struct skb_result_file[]){
-        { "cpu.json", 1, skb__check_cpu, methods_cpu }, { "cpu-gbench.json", 0, skb__check_gbench, NULL },
+        { "cpu.json", 1, skb__check_cpu, "datasets/*/ms/*" }, { "cpu-gbench.json", 0, skb__check_gbench, NULL },
         { NULL, 0, NULL, NULL } },
     .sections = (const struct skb_report_section[]){
         { "fig18", SKB_NEED_SKIN, skb__report_fig18, NULL }, { "fast", SKB_NEED_F32, skb__report_fast, NULL },
@@ -140,7 +119,7 @@ static const struct skb_experiment_desc desc_cpu = {
 
 static const struct skb_experiment_desc desc_gpu = {
     .run = &skb_exp_gpu,
-    .files = (const struct skb_result_file[]){ { "gpu.json", 1, skb__check_gpu, methods_gpu }, { NULL, 0, NULL, NULL } },
+    .files = (const struct skb_result_file[]){ { "gpu.json", 1, skb__check_gpu, "shaders/*/cpu_method" }, { NULL, 0, NULL, NULL } },
     .sections = (const struct skb_report_section[]){
         { "fig19", SKB_NEED_SHADER, skb__report_fig19, NULL }, { "gpu", SKB_NEED_SHADER, skb__report_gpu_times, NULL },
         { "arm_volume", SKB_NEED_SKIN, skb__report_arm_volume, NULL }, { "heat_map", SKB_NEED_SKIN, skb__report_heat_map, NULL },
@@ -155,7 +134,7 @@ static const struct skb_experiment_desc desc_gpu = {
 static const struct skb_experiment_desc desc_spheres = {
     .run = &skb_exp_spheres,
     .files = (const struct skb_result_file[]){
-        { "spheres.json", 1, skb__check_spheres, methods_spheres }, { NULL, 0, NULL, NULL } },
+        { "spheres.json", 1, skb__check_spheres, "datasets/*/refit_time/*" }, { NULL, 0, NULL, NULL } },
     .sections = (const struct skb_report_section[]){
         { "table52", SKB_NEED_REFIT, table52, "refits other than LBS are in the Table 6.1 section" },
         { "table61", SKB_NEED_REFIT, table61, "the LBS refit is in the Table 5.2 section" },
@@ -166,7 +145,7 @@ static const struct skb_experiment_desc desc_spheres = {
 
 static const struct skb_experiment_desc desc_cd = {
     .run = &skb_exp_cd,
-    .files = (const struct skb_result_file[]){ { "cd.json", 1, skb__check_cd, methods_cd }, { NULL, 0, NULL, NULL } },
+    .files = (const struct skb_result_file[]){ { "cd.json", 1, skb__check_cd, "scenarios/*/methods/*" }, { NULL, 0, NULL, NULL } },
     .sections = (const struct skb_report_section[]){
         { "table53", SKB_NEED_NONE, skb__report_table53, NULL }, { "table62", SKB_NEED_REFIT, skb__report_table62, NULL },
         { NULL, 0, NULL, NULL } },
@@ -182,8 +161,8 @@ static const struct skb_experiment_desc desc_icount = {
 };
 
 /* the list: one line per experiment, in the order `run all` executes them
- * and the report shows them.  The built-in ones come first, in this order
- * (their results files have fixed slots, enum skb_rfile). */
+ * and the report shows them.  It is the only declaration of the results
+ * files: report code looks them up by name (skb_results_doc). */
 const struct skb_experiment_desc *const skb_experiment_list[] = {
     &desc_properties,
     &desc_flops,
@@ -220,7 +199,7 @@ int skb_experiment_file_index(const struct skb_experiment_desc *d, int nth)
 static void new_methods(struct skb_gate *g, const struct skb_result_file *rf, const cJSON *a, const cJSON *b)
 {
     const char *ma[256], *mb[256];
-    int na = rf->methods(a, ma, 256), nb = rf->methods(b, mb, 256);
+    int na = method_names(a, rf->methods, ma, 256), nb = method_names(b, rf->methods, mb, 256);
     for (int j = 0; j < nb; j++) {
         int seen = 0;
         for (int i = 0; i < na && !seen; i++)

@@ -76,11 +76,11 @@ static void load_night(struct skb_history *h, int k, const char *dir)
     cJSON *doc = NULL;
     snprintf(path, sizeof path, "%s/%s/cpu-gbench.json", dir, h->night[k]);
     if (skb_json_read_file(path, &doc, msg, sizeof msg) == 0) {
-        struct skb_gbench g;
-        if (skb_gbench_collect(doc, &g) >= 0) {
+        struct skb_gbench_set g;
+        if (skb_gbench_parse(doc, &g, msg, sizeof msg) == 0) {
             for (int i = 0; i < g.n; i++)
-                put(h, g.name[i], SKB_HIST_TIME, k, skb_median(g.rep[i], g.nrep[i]) / 1e6);
-            skb_gbench_free(&g);
+                put(h, g.b[i].name, SKB_HIST_TIME, k, skb_median(g.b[i].time_ns, g.b[i].nrep) / 1e6);
+            skb_gbench_set_free(&g);
         }
         cJSON_Delete(doc);
     } else if (access_ok(path)) {

@@ -398,21 +398,21 @@ static int ser_index(struct tgrid *t, const char *name, int add)
 
 /* quartiles of the gbench repetitions named exactly "double/METHOD/DATASET"
  * (the double-precision kernels cpu.json's "ms" are the medians of) */
-static int gbench_quartiles(const struct skb_gbench *g, const char *dataset, const char *method, double *q1, double *q3)
+static int gbench_quartiles(const struct skb_gbench_set *g, const char *dataset, const char *method, double *q1, double *q3)
 {
     char want[512];
     snprintf(want, sizeof want, "double/%s/%s", method, dataset);
     for (int i = 0; g && i < g->n; i++) {
-        if (strcmp(g->name[i], want) != 0 || g->nrep[i] < 2)
+        if (strcmp(g->b[i].name, want) != 0 || g->b[i].nrep < 2)
             continue;
-        double *x = malloc(sizeof *x * (size_t)g->nrep[i]);
+        double *x = malloc(sizeof *x * (size_t)g->b[i].nrep);
         if (!x)
             return -1;
-        for (int r = 0; r < g->nrep[i]; r++)
-            x[r] = g->rep[i][r] * 1e-6;   /* skb_gbench_collect gives ns */
-        skb_sort_doubles(x, g->nrep[i]);
-        *q1 = skb_sorted_quantile(x, g->nrep[i], 0.25);
-        *q3 = skb_sorted_quantile(x, g->nrep[i], 0.75);
+        for (int r = 0; r < g->b[i].nrep; r++)
+            x[r] = g->b[i].time_ns[r] * 1e-6;   /* skb_gbench_parse gives ns */
+        skb_sort_doubles(x, g->b[i].nrep);
+        *q1 = skb_sorted_quantile(x, g->b[i].nrep, 0.25);
+        *q3 = skb_sorted_quantile(x, g->b[i].nrep, 0.75);
         free(x);
         return 0;
     }
@@ -422,7 +422,7 @@ static int gbench_quartiles(const struct skb_gbench *g, const char *dataset, con
 /* fill t from ms[DATASET][SERIES]; quartiles from q1map/q3map (gpu.json
  * ms_q1 / ms_q3) or the gbench repetitions */
 static void tgrid_fill(struct tgrid *t, const cJSON *ms, const cJSON *q1map, const cJSON *q3map,
-                       const struct skb_gbench *g)
+                       const struct skb_gbench_set *g)
 {
     const cJSON *d, *m;
     memset(t, 0, sizeof *t);
@@ -583,15 +583,17 @@ void skb__plot_cpu(struct skb_report *rep, const char *dir, const char *sfx, con
     char name[64], name2[64], what[160];
     snprintf(name, sizeof name, "cpu-times%s", sfx);
     snprintf(name2, sizeof name2, "cpu-ratio%s", sfx);
-    const cJSON *doc = r->doc[SKB_RF_CPU];
+    const cJSON *doc = skb_results_doc(r, "cpu.json");
     if (!doc) {
-        const char *why = r->err[SKB_RF_CPU][0] ? "cpu.json unreadable" : "cpu.json not found (cpu not run)";
+        const char *why = skb_results_err(r, "cpu.json")[0] ? "cpu.json unreadable" : "cpu.json not found (cpu not run)";
         not_run(rep, name, "CPU time per deformation", why);
         not_run(rep, name2, "CPU time relative to LBS", why);
         return;
     }
-    struct skb_gbench g;
-    int hg = r->doc[SKB_RF_GBENCH] && skb_gbench_collect(r->doc[SKB_RF_GBENCH], &g) >= 0;
+    struct skb_gbench_set g;
+    const cJSON *gdoc = skb_results_doc(r, "cpu-gbench.json");
+    char msg[300];
+    int hg = gdoc && skb_gbench_parse(gdoc, &g, msg, sizeof msg) == 0;
     struct tgrid *t = malloc(sizeof *t);
     if (t) {
         tgrid_fill(t, jget(doc, "datasets"), NULL, NULL, hg ? &g : NULL);
@@ -608,19 +610,19 @@ void skb__plot_cpu(struct skb_report *rep, const char *dir, const char *sfx, con
         free(t);
     }
     if (hg)
-        skb_gbench_free(&g);
+        skb_gbench_set_free(&g);
 }
 
 void skb__plot_gpu(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
 {
     char name[64], name2[64], what[160];
-    const cJSON *doc = r->doc[SKB_RF_GPU];
+    const cJSON *doc = skb_results_doc(r, "gpu.json");
     int soft = cJSON_IsTrue(jget(doc, "software_renderer"));
     snprintf(name, sizeof name, "gpu-times%s", sfx);
     snprintf(name2, sizeof name2, "gpu-ratio%s", sfx);
     if (!jget(doc, "ms")) {
         const char *why = doc ? "gpu.json has no \"ms\" (skipped?)"
-                        : r->err[SKB_RF_GPU][0] ? "gpu.json unreadable" : "gpu.json not found (gpu not run)";
+                        : skb_results_err(r, "gpu.json")[0] ? "gpu.json unreadable" : "gpu.json not found (gpu not run)";
         not_run(rep, name, "GPU time per deformation", why);
         return;
     }
@@ -859,7 +861,7 @@ static int curve_spec_of(const char *key)
 
 void skb__plot_bounds(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
 {
-    const cJSON *doc = r->doc[SKB_RF_BOUNDS], *x;
+    const cJSON *doc = skb_results_doc(r, "bounds.json"), *x;
     int found[NCURVES] = { 0 };
     cJSON_ArrayForEach(x, doc) {
         const cJSON *ser[MAXSER];
@@ -883,7 +885,7 @@ void skb__plot_bounds(struct skb_report *rep, const char *dir, const char *sfx, 
             char name[64], why[240];
             snprintf(name, sizeof name, "%s%s", curve_specs[i].name, sfx);
             if (!doc)
-                snprintf(why, sizeof why, "bounds.json %s", r->err[SKB_RF_BOUNDS][0] ? "unreadable" : "not found (bounds not run)");
+                snprintf(why, sizeof why, "bounds.json %s", skb_results_err(r, "bounds.json")[0] ? "unreadable" : "not found (bounds not run)");
             else
                 snprintf(why, sizeof why, "bounds.json has no curve ({\"t\": [...], ...} or {\"curve\": [[t, y], ...]}) under a key containing \"%s\"%s%s; only the maxima are reported",
                          curve_specs[i].need1, curve_specs[i].need2 ? " and " : "", curve_specs[i].need2 ? curve_specs[i].need2 : "");
@@ -959,12 +961,13 @@ void skb__plot_dib(struct skb_report *rep, const char *dir, const char *sfx, con
 {
     const cJSON *h[8], *x;
     const char *where = NULL;
-    int nh = 0, files[2] = { SKB_RF_BOUNDS, SKB_RF_FLOPS };
+    int nh = 0;
+    static const char *const files[2] = { "bounds.json", "flops.json" };
     for (int i = 0; i < 2 && !nh; i++)
-        cJSON_ArrayForEach(x, r->doc[files[i]])
+        cJSON_ArrayForEach(x, skb_results_doc(r, files[i]))
             if (nh < 8 && x->string && strstr(x->string, "hist") && (cJSON_IsObject(x) || cJSON_IsArray(x))) {
                 h[nh++] = x;
-                where = skb_rfile_name(files[i]);
+                where = files[i];
             }
     char name[64], title[200], st[96];
     snprintf(name, sizeof name, "dib-iterations%s", sfx);
@@ -1138,12 +1141,12 @@ static void sphere_plot(struct skb_report *rep, const char *dir, const char *sfx
 
 void skb__plot_spheres(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
 {
-    const cJSON *doc = r->doc[SKB_RF_SPHERES], *d;
+    const cJSON *doc = skb_results_doc(r, "spheres.json"), *d;
     if (!doc) {
         char name[64];
         snprintf(name, sizeof name, "sphere-radii%s", sfx);
         not_run(rep, name, "Average sphere radius per tree level",
-                r->err[SKB_RF_SPHERES][0] ? "spheres.json unreadable" : "spheres.json not found (spheres not run)");
+                skb_results_err(r, "spheres.json")[0] ? "spheres.json unreadable" : "spheres.json not found (spheres not run)");
         return;
     }
     cJSON_ArrayForEach(d, jget(doc, "datasets"))
@@ -1190,12 +1193,12 @@ static void cd_paper(const struct skb_report *rep, const char *dir, const char *
 
 void skb__plot_cd(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
 {
-    const cJSON *doc = r->doc[SKB_RF_CD], *x;
+    const cJSON *doc = skb_results_doc(r, "cd.json"), *x;
     char name[64];
     const char *title = "CD time and speed-up against model size (thesis Table 5.3)";
     snprintf(name, sizeof name, "cd-scaling%s", sfx);
     if (!doc) {
-        not_run(rep, name, title, r->err[SKB_RF_CD][0] ? "cd.json unreadable" : "cd.json not found (cd not run)");
+        not_run(rep, name, title, skb_results_err(r, "cd.json")[0] ? "cd.json unreadable" : "cd.json not found (cd not run)");
         return;
     }
     struct memfile mf;
@@ -1295,13 +1298,13 @@ void skb__image_caption(const cJSON *gpu, const char *file, char *buf, size_t le
 static void volume_plot(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r,
                         const char *key, const char *what)
 {
-    const cJSON *av = jget(r->doc[SKB_RF_GPU], "arm_volume"), *tw = jget(av, "twist_deg"), *m;
+    const cJSON *av = jget(skb_results_doc(r, "gpu.json"), "arm_volume"), *tw = jget(av, "twist_deg"), *m;
     char name[64], title[200], st[96], qt[420], lab[200];
     int ns = 0, col = 2;
     snprintf(name, sizeof name, "arm-%s%s", key[0] == 'v' ? "volume" : "section", sfx);
     snprintf(title, sizeof title, "Arm %s over elbow twist, ratio to the rest pose", what);
     if (!cJSON_IsArray(tw)) {
-        not_run(rep, name, title, r->doc[SKB_RF_GPU] ? "gpu.json has no \"arm_volume\"" : "gpu.json not found (gpu not run)");
+        not_run(rep, name, title, skb_results_doc(r, "gpu.json") ? "gpu.json has no \"arm_volume\"" : "gpu.json not found (gpu not run)");
         return;
     }
     struct memfile mf;

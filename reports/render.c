@@ -44,7 +44,7 @@ static int run_with(const struct skb_report *rep, int pictures)
     for (int k = 0; k < rep->nruns; k++) {
         char dir[1200];
         snprintf(dir, sizeof dir, "%s/images", rep->runs[k].dir);
-        if (pictures ? skb__jget(rep->runs[k].doc[SKB_RF_GPU], "method_pictures") != NULL : access(dir, R_OK) == 0)
+        if (pictures ? skb__jget(skb_results_doc(&rep->runs[k], "gpu.json"), "method_pictures") != NULL : access(dir, R_OK) == 0)
             return k;
     }
     return -1;
@@ -100,7 +100,7 @@ static void md_toc(const struct skb_report *rep, FILE *f)
         fprintf(f, " · [%s](#s-%s)", rep->tables[i].title, rep->tables[i].id);
     fprintf(f, " · [plots](#s-plots)");
     for (int k = 0; k < rep->nruns; k++)
-        if (skb__jget(rep->runs[k].doc[SKB_RF_GPU], "method_pictures"))
+        if (skb__jget(skb_results_doc(&rep->runs[k], "gpu.json"), "method_pictures"))
             fprintf(f, " · [every method, the same poses%s](#pictures-%d)", k ? " (another run)" : "", k);
     fprintf(f, "\n\n");
 }
@@ -229,7 +229,7 @@ static void html_toc(const struct skb_report *rep, FILE *f)
         if (access(dir, R_OK) == 0)
             fprintf(f, k ? "<li><a href=\"#s-images-%d\">GPU deformation images (run %d)</a></li>"
                          : "<li><a href=\"#s-images\">GPU deformation images</a></li>", k, k + 1);
-        if (skb__jget(rep->runs[k].doc[SKB_RF_GPU], "method_pictures"))
+        if (skb__jget(skb_results_doc(&rep->runs[k], "gpu.json"), "method_pictures"))
             fprintf(f, "<li><a href=\"#pictures-%d\">Every method, the same poses%s</a></li>", k, k ? " (another run)" : "");
     }
     fprintf(f, "</ol></nav>\n");
@@ -549,7 +549,7 @@ static void html_images(const struct skb_report *rep, int k, FILE *f)
         data_uri(f, path, "image/png");
         fprintf(f, "\"><figcaption>");
         char cap[300];
-        skb__image_caption(rep->runs[k].doc[SKB_RF_GPU], names[i], cap, sizeof cap);
+        skb__image_caption(skb_results_doc(&rep->runs[k], "gpu.json"), names[i], cap, sizeof cap);
         html_esc(f, cap);
         fprintf(f, "</figcaption></figure>\n");
         free(names[i]);
@@ -692,7 +692,7 @@ static void md_plots_images(const struct skb_report *rep, FILE *f)
         while ((e = readdir(d)))
             if (strstr(e->d_name, ".png")) {
                 char cap[300];
-                skb__image_caption(rep->runs[k].doc[SKB_RF_GPU], e->d_name, cap, sizeof cap);
+                skb__image_caption(skb_results_doc(&rep->runs[k], "gpu.json"), e->d_name, cap, sizeof cap);
                 fprintf(f, "- %s: %s/%s\n", cap, dir, e->d_name);
             }
         closedir(d);

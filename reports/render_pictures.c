@@ -126,7 +126,7 @@ static void html_grid(FILE *f, const char *dir, const cJSON *mp)
 void skb__render_pictures_html(FILE *f, const struct skb_report *rep)
 {
     for (int k = 0; k < rep->nruns; k++) {
-        const cJSON *mp = skb__jget(rep->runs[k].doc[SKB_RF_GPU], "method_pictures");
+        const cJSON *mp = skb__jget(skb_results_doc(&rep->runs[k], "gpu.json"), "method_pictures");
         const cJSON *hm = skb__jget(mp, "heat_map");
         double scale = 0, size = 0;
         if (!mp)
@@ -160,7 +160,7 @@ void skb__render_pictures_html(FILE *f, const struct skb_report *rep)
 void skb__render_pictures_md(FILE *f, const struct skb_report *rep)
 {
     for (int k = 0; k < rep->nruns; k++) {
-        const cJSON *mp = skb__jget(rep->runs[k].doc[SKB_RF_GPU], "method_pictures"), *x;
+        const cJSON *mp = skb__jget(skb_results_doc(&rep->runs[k], "gpu.json"), "method_pictures"), *x;
         if (!mp)
             continue;
         fprintf(f, "<a id=\"pictures-%d\"></a>\n## Every method, the same poses (%s)\n\n", k, rep->runs[k].machine_key);

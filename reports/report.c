@@ -170,8 +170,9 @@ void skb__row_add(struct skb_report *rep, struct skb_rtable *t, int run, int sta
 }
 
 /* why an experiment's file gives nothing for this table */
-char *skb__missing_note(const struct skb_results *r, int which)
+char *skb__missing_note(const struct skb_results *r, const char *file)
 {
+    int which = skb_rfile_slot(file);
     if (r->err[which][0])
         return skb__fmt("unreadable: %s", r->err[which]);
     return skb__fmt("%s not found in %s (experiment '%s' not run)", skb_rfile_name(which), r->dir,

@@ -222,9 +222,9 @@ void skb__report_table62(struct skb_report *rep)
     struct skb_rtable *t = skb__tbl_new(rep, "table62", "Thesis Table 6.2 / 002 Table 2: collision queries in scenarios", src,
                                    skb__tol_text(sec), cols);
     for (int k = 0; k < rep->nruns; k++) {
-        const cJSON *doc = rep->runs[k].doc[SKB_RF_CD];
+        const cJSON *doc = skb_results_doc(&rep->runs[k], "cd.json");
         if (!doc) {
-            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], SKB_RF_CD), strdup("—"), NULL);
+            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], "cd.json"), strdup("—"), NULL);
             continue;
         }
         int matched[16] = { 0 };
@@ -289,7 +289,7 @@ void skb__report_table62(struct skb_report *rep)
                     note = skb__join_note(note, n2);
                     free(n2);
                 }
-                const cJSON *sph = rep->runs[k].doc[SKB_RF_SPHERES];
+                const cJSON *sph = skb_results_doc(&rep->runs[k], "spheres.json");
                 char *work = slower_note(x, rows[r], names[r], sph, on, bu);
                 note = skb__join_note(note, work);
                 free(work);

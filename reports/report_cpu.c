@@ -84,9 +84,9 @@ void skb__report_fig18(struct skb_report *rep)
     struct skb_rtable *t = skb__tbl_new(rep, "fig18", "DQ paper Figure 18: CPU time per deformation, ratio to LBS", src,
                                    rule, cols);
     for (int k = 0; k < rep->nruns; k++) {
-        const cJSON *doc = rep->runs[k].doc[SKB_RF_CPU];
+        const cJSON *doc = skb_results_doc(&rep->runs[k], "cpu.json");
         if (!doc) {
-            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], SKB_RF_CPU), strdup("—"), strdup("all"), NULL);
+            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], "cpu.json"), strdup("—"), strdup("all"), NULL);
             continue;
         }
         const char *verified = NULL;
@@ -229,9 +229,9 @@ void skb__report_table32(struct skb_report *rep)
     skb__jnum(skb__jget(sec, "ratio_hi"), &hi);
     struct skb_rtable *t = skb__tbl_new(rep, "table32", "Thesis Table 3.2: SBS against LBS on the CPU", src, skb__tol_text(sec), cols);
     for (int k = 0; k < rep->nruns; k++) {
-        const cJSON *doc = rep->runs[k].doc[SKB_RF_CPU];
+        const cJSON *doc = skb_results_doc(&rep->runs[k], "cpu.json");
         if (!doc) {
-            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], SKB_RF_CPU), strdup("—"), NULL);
+            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], "cpu.json"), strdup("—"), NULL);
             continue;
         }
         const cJSON *d;

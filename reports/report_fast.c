@@ -196,9 +196,9 @@ void skb__report_fast(struct skb_report *rep)
     struct skb_rtable *t = skb__tbl_new(rep, "fast", "Fast single-precision kernels: ratio to LBS beside Figure 18, roofline",
                                    src, skb__tol_text(sec), cols);
     for (int k = 0; k < rep->nruns; k++) {
-        const cJSON *doc = rep->runs[k].doc[SKB_RF_CPU], *d;
+        const cJSON *doc = skb_results_doc(&rep->runs[k], "cpu.json"), *d;
         if (!doc) {
-            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], SKB_RF_CPU), strdup("—"), strdup("all"), NULL);
+            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], "cpu.json"), strdup("—"), strdup("all"), NULL);
             continue;
         }
         cJSON_ArrayForEach(d, skb__jget(doc, "datasets"))

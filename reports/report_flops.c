@@ -73,7 +73,7 @@ void skb__report_table41(struct skb_report *rep)
                                      "counterexample in properties.json (replay with skinbench blend). %s",
                                      "Rule: exact (every verdict equal)."), cols);
     for (int k = 0; k < rep->nruns; k++) {
-        const cJSON *doc = rep->runs[k].doc[SKB_RF_PROPERTIES];
+        const cJSON *doc = skb_results_doc(&rep->runs[k], "properties.json");
         const cJSON *ver = skb__jget(doc, "verdicts"), *other = skb__jget(doc, "verdicts_other_methods");
         /* methods: the paper's seven, then any measured extra (also those
          * properties.json lists apart from the seven) */
@@ -133,7 +133,7 @@ void skb__report_table41(struct skb_report *rep)
             int st;
             if (!doc) {
                 st = SKB_ROW_NOT_RUN;
-                note = skb__missing_note(&rep->runs[k], SKB_RF_PROPERTIES);
+                note = skb__missing_note(&rep->runs[k], "properties.json");
             } else if (!have) {
                 st = SKB_ROW_NOT_RUN;
                 note = skb__fmt("method %s not in properties.json", name);
@@ -201,7 +201,7 @@ void skb__report_flops(struct skb_report *rep)
                                    cols);
     /* the counting convention and the counter's rules as flops.json states them */
     for (int k = 0; t && k < rep->nruns; k++) {
-        const cJSON *doc = rep->runs[k].doc[SKB_RF_FLOPS];
+        const cJSON *doc = skb_results_doc(&rep->runs[k], "flops.json");
         const char *conv = skb__jstr(skb__jget(doc, "convention"));
         if (!conv && !skb__jget(doc, "counting_rules"))
             continue;
@@ -214,7 +214,7 @@ void skb__report_flops(struct skb_report *rep)
         break;
     }
     for (int k = 0; k < rep->nruns; k++) {
-        const cJSON *doc = rep->runs[k].doc[SKB_RF_FLOPS];
+        const cJSON *doc = skb_results_doc(&rep->runs[k], "flops.json");
         const cJSON *fits = skb__jget(doc, "fits"), *cg = skb__jget(doc, "callgrind");
         const cJSON *methods[SKB_RMAXMETHODS];
         int nm = skb__key_union(skb__jget(sec, "formulas"), fits, NULL, methods, SKB_RMAXMETHODS);
@@ -246,7 +246,7 @@ void skb__report_flops(struct skb_report *rep)
             if (!doc) {
                 st = SKB_ROW_NOT_RUN;
                 meas = strdup("—");
-                note = skb__missing_note(&rep->runs[k], SKB_RF_FLOPS);
+                note = skb__missing_note(&rep->runs[k], "flops.json");
             } else if (skb__jnum(skb__jget(f, "a"), &a) < 0 || skb__jnum(skb__jget(f, "b"), &b) < 0) {
                 st = SKB_ROW_NOT_RUN;
                 meas = strdup("—");
@@ -303,7 +303,7 @@ void skb__report_bounds(struct skb_report *rep)
                                           "(bounds within 1 %, closed forms within 0.1 %, counts exact). "
                                           "Further numbers in bounds.json are listed as new."), cols);
     for (int k = 0; k < rep->nruns; k++) {
-        const cJSON *doc = rep->runs[k].doc[SKB_RF_BOUNDS];
+        const cJSON *doc = skb_results_doc(&rep->runs[k], "bounds.json");
         const cJSON *e;
         cJSON_ArrayForEach(e, skb__jget(sec, "entries")) {
             double paper = NAN, lo = NAN, meas;
@@ -321,7 +321,7 @@ void skb__report_bounds(struct skb_report *rep)
             if (!doc) {
                 st = SKB_ROW_NOT_RUN;
                 ms = strdup("—");
-                note = skb__missing_note(&rep->runs[k], SKB_RF_BOUNDS);
+                note = skb__missing_note(&rep->runs[k], "bounds.json");
             } else if (skb__jnum(path_get(doc, pth), &meas) < 0) {
                 st = SKB_ROW_NOT_RUN;
                 ms = strdup("—");

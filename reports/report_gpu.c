@@ -44,13 +44,13 @@ void skb__report_fig19(struct skb_report *rep)
     struct skb_rtable *t = skb__tbl_new(rep, "fig19", "DQ paper Figure 19: vertex-shader instructions (4 influences)", src,
                                    skb__tol_text(sec), cols);
     for (int k = 0; k < rep->nruns; k++) {
-        const cJSON *doc = rep->runs[k].doc[SKB_RF_GPU];
+        const cJSON *doc = skb_results_doc(&rep->runs[k], "gpu.json");
         const cJSON *ins = skb__jget(doc, "instructions");
         if (!doc || !ins) {
             const char *sk = skb__jstr(skb__jget(doc, "skipped"));
             skb__row_add(rep, t, k, SKB_ROW_NOT_RUN,
                     doc ? skb__fmt("gpu.json has no \"instructions\"%s%s", sk ? ": skipped: " : "", sk ? sk : "")
-                        : skb__missing_note(&rep->runs[k], SKB_RF_GPU), strdup("all"), NULL);
+                        : skb__missing_note(&rep->runs[k], "gpu.json"), strdup("all"), NULL);
             continue;
         }
         double lbs = gpu_lbs(ins, sec), plbs = NAN;
@@ -155,13 +155,13 @@ void skb__report_gpu_times(struct skb_report *rep)
                                      "the ratios are then context, not judged.",
                                      "Rule: rel 0.25 on the ratio"), cols);
     for (int k = 0; k < rep->nruns; k++) {
-        const cJSON *doc = rep->runs[k].doc[SKB_RF_GPU];
+        const cJSON *doc = skb_results_doc(&rep->runs[k], "gpu.json");
         const cJSON *ms = skb__jget(doc, "ms");
         if (!doc || !ms) {
             const char *sk = skb__jstr(skb__jget(doc, "skipped"));
             skb__row_add(rep, t, k, SKB_ROW_NOT_RUN,
                     doc ? skb__fmt("gpu.json has no \"ms\"%s%s", sk ? ": skipped: " : "", sk ? sk : "")
-                        : skb__missing_note(&rep->runs[k], SKB_RF_GPU), strdup("—"), strdup("all"), NULL);
+                        : skb__missing_note(&rep->runs[k], "gpu.json"), strdup("—"), strdup("all"), NULL);
             continue;
         }
         int soft = software_renderer(doc);

@@ -19,7 +19,7 @@ const char *skb__why_lookup(const cJSON *doc, const char *key, const char *sub);
 int skb__key_union(const cJSON *paper, const cJSON *a, const cJSON *b, const cJSON **out, int max);
 struct skb_rtable *skb__tbl_new(struct skb_report *rep, const char *id, const char *title, const char *source, char *intro, const char *const *cols);
 void skb__row_add(struct skb_report *rep, struct skb_rtable *t, int run, int status, char *note, ...);
-char *skb__missing_note(const struct skb_results *r, int which);
+char *skb__missing_note(const struct skb_results *r, const char *file);
 double skb__miss_factor(double meas, double paper);
 int skb__judge_order_factor(double meas, double paper, double factor, char **note);
 int skb__judge(const cJSON *tol, double meas, double paper, double paper_lo, char **note);

@@ -86,7 +86,7 @@ static char *absent_note(const struct skb_results *r, const struct skb_experimen
         return skb__fmt("%s: %s", m->name, why);
     int fi = skb_experiment_file_index(d, 0);
     if (fi >= 0 && !r->doc[fi])
-        return skb__missing_note(r, fi);
+        return skb__missing_note(r, skb_rfile_name(fi));
     if (sec->elsewhere)
         return skb__fmt("%s: %s", m->name, sec->elsewhere);
     return skb__fmt("%s has the hooks this table needs, but %s holds no result for it (not selected with --methods, "
@@ -102,7 +102,7 @@ void skb__absent_method_rows(struct skb_report *rep, struct skb_rtable *t, const
     int off = rep->nruns > 1;   /* the machine column */
     for (int k = 0; k < rep->nruns; k++) {
         const struct skb_results *r = &rep->runs[k];
-        const cJSON *gpu = r->doc[SKB_RF_GPU];
+        const cJSON *gpu = skb_results_doc(r, "gpu.json");
         int nrows = t->nrows;   /* the rows the section built, not those added here */
         for (int i = 0; skb_methods[i]; i++) {
             const struct skb_method *m = skb_methods[i];
@@ -165,10 +165,10 @@ void skb__plot_method_notes(struct skb_report *rep, int first, int need, const c
             if (plot_has_series(dir, e->name, m->name) || plot_has_series(dir, e->name, skb_refit_key(m))
                 || (m->title && plot_has_series(dir, e->name, m->title)))
                 continue;
-            const char *why = skb_method_absent_reason(m, need, r->doc[SKB_RF_GPU]);
+            const char *why = skb_method_absent_reason(m, need, skb_results_doc(r, "gpu.json"));
             if (!why && need == SKB_NEED_SHADER) {
                 const cJSON *sh;
-                cJSON_ArrayForEach(sh, skb__jget(r->doc[SKB_RF_GPU], "shaders")) {
+                cJSON_ArrayForEach(sh, skb__jget(skb_results_doc(r, "gpu.json"), "shaders")) {
                     const char *cm = skb__jstr(skb__jget(sh, "cpu_method")), *nm = skb__jstr(skb__jget(sh, "name"));
                     if (cm && nm && strcmp(cm, m->name) == 0 && plot_has_series(dir, e->name, nm))
                         why = "";

@@ -37,10 +37,10 @@ void skb__report_arm_volume(struct skb_report *rep)
         return;
     t->unjudged = 1;
     for (int k = 0; k < rep->nruns; k++) {
-        const cJSON *doc = rep->runs[k].doc[SKB_RF_GPU], *av = skb__jget(doc, "arm_volume"), *m;
+        const cJSON *doc = skb_results_doc(&rep->runs[k], "gpu.json"), *av = skb__jget(doc, "arm_volume"), *m;
         if (!av) {
             skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, doc ? strdup("gpu.json has no \"arm_volume\"")
-                         : skb__missing_note(&rep->runs[k], SKB_RF_GPU), strdup("all"), NULL);
+                         : skb__missing_note(&rep->runs[k], "gpu.json"), strdup("all"), NULL);
             continue;
         }
         cJSON_ArrayForEach(m, skb__jget(av, "methods")) {
@@ -70,7 +70,7 @@ void skb__report_heat_map(struct skb_report *rep)
         return;
     t->unjudged = 1;
     for (int k = 0; k < rep->nruns; k++) {
-        const cJSON *hm = skb__jget(skb__jget(rep->runs[k].doc[SKB_RF_GPU], "method_pictures"), "heat_map"), *m;
+        const cJSON *hm = skb__jget(skb__jget(skb_results_doc(&rep->runs[k], "gpu.json"), "method_pictures"), "heat_map"), *m;
         const char *scene = skb__jstr(skb__jget(hm, "scene"));
         if (!hm || skb__jstr(skb__jget(hm, "not_run"))) {
             const char *why = skb__jstr(skb__jget(hm, "not_run"));

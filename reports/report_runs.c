@@ -24,7 +24,7 @@ void skb__report_runs(struct skb_report *rep)
             size_t len = strlen(files);
             const char *st = r->doc[i] ? "ok" : r->err[i][0] ? "UNREADABLE" : "not run";
             snprintf(files + len, sizeof files - len, "%s%s: %s", len ? ", " : "", skb_rfile_name(i), st);
-            if (!r->doc[i] || i == SKB_RF_GBENCH)
+            if (!r->doc[i] || strcmp(skb_rfile_name(i), "cpu-gbench.json") == 0)
                 continue;
             if (!first)
                 first = r->doc[i];
@@ -59,7 +59,7 @@ void skb__report_runs(struct skb_report *rep)
         skb__row_add(rep, t, k, SKB_ROW_CONTEXT, NULL, strdup("seed"), strdup(seeds[0] ? seeds : "unknown"), NULL);
         skb__row_add(rep, t, k, SKB_ROW_CONTEXT, NULL, strdup("quick mode"),
                 strdup(cJSON_IsTrue(skb__jget(first, "quick")) ? "yes (numbers from --quick: small samples)" : "no"), NULL);
-        const cJSON *g = r->doc[SKB_RF_GPU];
+        const cJSON *g = skb_results_doc(r, "gpu.json");
         if (g) {
             const char *sk = skb__jstr(skb__jget(g, "skipped"));
             skb__row_add(rep, t, k, SKB_ROW_CONTEXT, NULL, strdup("renderer"),
@@ -70,7 +70,7 @@ void skb__report_runs(struct skb_report *rep)
         } else {
             skb__row_add(rep, t, k, SKB_ROW_CONTEXT, NULL, strdup("renderer"), strdup("gpu not run"), NULL);
         }
-        const cJSON *ctx = skb__jget(r->doc[SKB_RF_GBENCH], "context");
+        const cJSON *ctx = skb__jget(skb_results_doc(r, "cpu-gbench.json"), "context");
         if (ctx && skb__jstr(skb__jget(ctx, "library_build_type")))
             skb__row_add(rep, t, k, SKB_ROW_CONTEXT, NULL, strdup("Google Benchmark library build"),
                     strdup(skb__jget(ctx, "library_build_type")->valuestring), NULL);

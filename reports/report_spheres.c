@@ -43,6 +43,24 @@ static void num3(char out[32], double x)
         snprintf(out, 32, "—");
 }
 
+/* note + "<label> / reference C (paper CP)<join><method> / <name> R/C (paper
+ * PR/CP)<tail>": a comparison row's ratio to the reference and the differing
+ * row's ratio to it, ours and the paper's */
+static char *join_ratio(char *note, const char *label, const char *join, const char *name, const char *method,
+                        double c, double cp, double r, double pr, const char *tail)
+{
+    char v[4][32];
+    num3(v[0], c);
+    num3(v[1], cp);
+    num3(v[2], r / c);
+    num3(v[3], cp > 0 ? pr / cp : NAN);
+    char *x = skb__fmt("%s / reference %s (paper %s)%s%s / %s %s (paper %s)%s", label, v[0], v[1], join, method, name,
+                       v[2], v[3], tail);
+    note = skb__join_note(note, x);
+    free(x);
+    return note;
+}
+
 /* what a differing sphere row measured beside it, at the same level and in
  * the same posture (issue 13: the evidence, never a guess): the reference
  * radius, LBS's ratio and the ratio of the exact minimal spheres of the
@@ -54,7 +72,7 @@ static char *level_evidence(const cJSON *l, const cJSON *tab, int li, double ref
                             double r, double pr)
 {
     double lm, lp, bm, bp, n = NAN;
-    char *note = NULL, *x, v[8][32];
+    char *note = NULL, *x, v[3][32];
     skb__jnum(skb__jget(l, "spheres"), &n);
     level_ratio(l, tab, li, "lbs", refavg, pref, &lm, &lp);
     level_ratio(l, tab, li, "best", refavg, pref, &bm, &bp);
@@ -66,27 +84,12 @@ static char *level_evidence(const cJSON *l, const cJSON *tab, int li, double ref
     x = skb__fmt("same level and posture: %sreference radius avg %s (paper %s)", v[0], v[1], v[2]);
     note = skb__join_note(note, x);
     free(x);
-    if (strcmp(method, "lbs") != 0 && isfinite(lm) && lm > 0) {
-        num3(v[0], lm);
-        num3(v[1], lp);
-        num3(v[2], r / lm);
-        num3(v[3], lp > 0 ? pr / lp : NAN);
-        x = skb__fmt("LBS / reference %s (paper %s), so %s / LBS %s (paper %s)", v[0], v[1], method, v[2], v[3]);
-        note = skb__join_note(note, x);
-        free(x);
-    }
-    if (isfinite(bm) && bm > 0 && strcmp(method, "best") != 0) {
-        num3(v[0], bm);
-        num3(v[1], bp);
-        num3(v[2], r / bm);
-        num3(v[3], bp > 0 ? pr / bp : NAN);
-        x = skb__fmt("best (exact minimal spheres of the same deformation) / reference %s (paper %s); %s / best %s "
-                     "(paper %s)%s", v[0], v[1], method, v[2], v[3],
-                     isfinite(pr) && pr < bm ? "; the paper's ratio is below our best: no bounding sphere of this "
-                     "deformation reaches it" : "");
-        note = skb__join_note(note, x);
-        free(x);
-    }
+    if (strcmp(method, "lbs") != 0 && isfinite(lm) && lm > 0)
+        note = join_ratio(note, "LBS", ", so ", "LBS", method, lm, lp, r, pr, "");
+    if (isfinite(bm) && bm > 0 && strcmp(method, "best") != 0)
+        note = join_ratio(note, "best (exact minimal spheres of the same deformation)", "; ", "best", method, bm, bp, r, pr,
+                          isfinite(pr) && pr < bm ? "; the paper's ratio is below our best: no bounding sphere of this "
+                          "deformation reaches it" : "");
     return note;
 }
 
@@ -100,9 +103,9 @@ void skb__report_sphere_table(struct skb_report *rep, const char *id, const char
     snprintf(src, sizeof src, "seed %s, %s", skb__ref_str(sec, "seed"), skb__ref_str(tab, "where"));
     struct skb_rtable *t = skb__tbl_new(rep, id, title, src, skb__tol_text(sec), cols);
     for (int k = 0; k < rep->nruns; k++) {
-        const cJSON *doc = rep->runs[k].doc[SKB_RF_SPHERES];
+        const cJSON *doc = skb_results_doc(&rep->runs[k], "spheres.json");
         if (!doc) {
-            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], SKB_RF_SPHERES), strdup("—"), NULL);
+            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], "spheres.json"), strdup("—"), NULL);
             continue;
         }
         const cJSON *d;
@@ -199,9 +202,9 @@ void skb__report_sphere_tree(struct skb_report *rep)
                                    strdup("Context only: the paper's models and machine are not ours. The tree rows are the creature model "
                                           "(thesis 5.1); the refit-per-sphere rows are the two-men scenario (see each row)."), cols);
     for (int k = 0; k < rep->nruns; k++) {
-        const cJSON *doc = rep->runs[k].doc[SKB_RF_SPHERES];
+        const cJSON *doc = skb_results_doc(&rep->runs[k], "spheres.json");
         if (!doc) {
-            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], SKB_RF_SPHERES), strdup("—"), NULL);
+            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], "spheres.json"), strdup("—"), NULL);
             continue;
         }
         const cJSON *d;
@@ -292,9 +295,9 @@ void skb__report_table53(struct skb_report *rep)
     skb__set_source(src, sizeof src, sec);
     struct skb_rtable *t = skb__tbl_new(rep, "table53", "Thesis Table 5.3: CD scaling with subdivision", src, skb__tol_text(sec), cols);
     for (int k = 0; k < rep->nruns; k++) {
-        const cJSON *doc = rep->runs[k].doc[SKB_RF_CD];
+        const cJSON *doc = skb_results_doc(&rep->runs[k], "cd.json");
         if (!doc) {
-            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], SKB_RF_CD), strdup("—"), NULL);
+            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], "cd.json"), strdup("—"), NULL);
             continue;
         }
         double factor = NAN;

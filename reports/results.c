@@ -22,15 +22,9 @@ static struct {
 } rfiles[SKB_RF_MAX];
 static int nrfiles = -1;
 
-/* the built-in indices of enum skb_rfile must name these files: the report's
- * own tables index doc[] with them */
-static const char *const builtin_names[SKB_RF_BUILTIN] = {
-    "properties.json", "flops.json", "bounds.json", "cpu.json", "cpu-gbench.json", "gpu.json",
-    "spheres.json", "cd.json", "icount.json"
-};
-
-/* a registry that breaks these rules is a build mistake: fail loudly at
- * first use rather than read the wrong file into a slot */
+/* at most SKB_RF_MAX files, each declared by one experiment: a registry that
+ * breaks these rules is a build mistake, so it fails loudly at first use
+ * rather than read the wrong file into a slot */
 static void rfiles_init(void)
 {
     if (nrfiles >= 0)
@@ -55,13 +49,6 @@ static void rfiles_init(void)
             rfiles[nrfiles++].rf = &d->files[i];
         }
     }
-    for (int i = 0; i < SKB_RF_BUILTIN; i++)
-        if (i >= nrfiles || strcmp(rfiles[i].file, builtin_names[i]) != 0) {
-            fprintf(stderr, "skinbench: results file slot %d is %s, enum skb_rfile expects %s "
-                    "(keep the built-in experiments first, in order, in reports/experiment_list.c)\n", i,
-                    i < nrfiles ? rfiles[i].file : "(none)", builtin_names[i]);
-            abort();
-        }
 }
 
 int skb_rfile_count(void)
@@ -86,6 +73,30 @@ int skb_rfile_find(const char *file)
         if (strcmp(rfiles[i].file, file) == 0)
             return i;
     return -1;
+}
+
+/* report code names the files it reads itself: a name no experiment
+ * declares is a build mistake (a typo, an experiment dropped from the list),
+ * so it fails loudly at first use rather than show the table as "not run" */
+int skb_rfile_slot(const char *file)
+{
+    int i = skb_rfile_find(file);
+    if (i < 0) {
+        fprintf(stderr, "skinbench: results file %s is read by the report but no experiment in "
+                "reports/experiment_list.c declares it\n", file);
+        abort();
+    }
+    return i;
+}
+
+cJSON *skb_results_doc(const struct skb_results *r, const char *file)
+{
+    return r->doc[skb_rfile_slot(file)];
+}
+
+const char *skb_results_err(const struct skb_results *r, const char *file)
+{
+    return r->err[skb_rfile_slot(file)];
 }
 
 static int is_num(const cJSON *x)

@@ -14,17 +14,13 @@
 #include <stdio.h>
 #include <cJSON.h>
 #include "skb_stats.h"   /* skb_median */
+#include "skb_gbench.h"  /* struct skb_gbench_set: compare's timings */
 
-/* The built-in results files, in the order the experiment list
- * (reports/experiment_list.c) registers them: these constants index
- * skb_results.doc[] for the report's own tables.  Files of experiments added
- * later get the next indices (skb_rfile_count()); the list is checked
- * against this enum the first time it is used (a mismatch aborts, naming
- * both names). */
-enum skb_rfile {
-    SKB_RF_PROPERTIES, SKB_RF_FLOPS, SKB_RF_BOUNDS, SKB_RF_CPU, SKB_RF_GBENCH, SKB_RF_GPU,
-    SKB_RF_SPHERES, SKB_RF_CD, SKB_RF_ICOUNT, SKB_RF_BUILTIN
-};
+/* Results files are known by name only: the experiment list
+ * (reports/experiment_list.c) is their one declaration.  Each registered
+ * file gets a slot of skb_results.doc[] / .err[], in list order; report code
+ * finds a file's slot by its name (skb_rfile_slot, skb_results_doc), so
+ * adding an experiment edits no enum or name table. */
 /* results files one run directory may hold, all experiments together: more
  * registered files is a startup error naming this limit */
 #define SKB_RF_MAX 32
@@ -36,6 +32,9 @@ const char *skb_rfile_name(int which);
 const char *skb_rfile_experiment(int which);
 /* index of a results file by name, -1 if no experiment declares it */
 int skb_rfile_find(const char *file);
+/* the same for a file the caller itself relies on ("cpu.json"): one that no
+ * experiment declares aborts naming it (a build mistake, not an input) */
+int skb_rfile_slot(const char *file);
 
 /* one run directory: each file is loaded (doc set), absent (doc NULL, err
  * empty) or unreadable (doc NULL, err holds the one-line reason) */
@@ -68,6 +67,11 @@ int skb_results_parse(int which, const char *path, const char *text, size_t len,
  * a bad file is recorded in r->err and counted in r->nbad. */
 int skb_results_load(const char *dir, struct skb_results *r, char *msg, size_t msglen);
 void skb_results_free(struct skb_results *r);
+/* results file `file` ("cpu.json") of r: its document (NULL when absent or
+ * unreadable) and its error ("" unless unreadable); the name must be
+ * declared (skb_rfile_slot) */
+cJSON *skb_results_doc(const struct skb_results *r, const char *file);
+const char *skb_results_err(const struct skb_results *r, const char *file);
 /* a run directory, or a directory of run directories (several machines):
  * loads up to max runs into runs[], *n set; msg on failure */
 int skb_results_load_many(const char *dir, struct skb_results *runs, int max, int *n,
@@ -198,7 +202,7 @@ int skb_mann_whitney(const double *a, int na, const double *b, int nb, double *u
 struct skb_ab {
     char dir[1024];
     int nrounds;
-    struct skb_gbench *a, *b;   /* nrounds each */
+    struct skb_gbench_set *a, *b;   /* nrounds each (common/skb_gbench.h) */
 };
 /* read every round of DIR; SKB_EPARSE/SKB_EIO with msg naming the file
  * (compare exits 2: a sitting with a missing or corrupt round never passes) */
@@ -239,20 +243,6 @@ int skb_compare_run(const struct skb_results *base, const struct skb_results *cu
                     const struct skb_results *rerun, const struct skb_compare_opts *o,
                     FILE *out, cJSON **summary);
 
-/* raw repetitions (run_type "iteration") of each benchmark in a Google
- * Benchmark JSON document, keyed by run_name: cpu_time (real_time where
- * absent) in ns.  Returns the count of benchmarks, -1 out of memory
- * (caller frees with skb_gbench_free) */
-struct skb_gbench {
-    int n;
-    char **name;
-    double **rep;
-    int *nrep;
-    char unit[8];
-};
-int skb_gbench_collect(const cJSON *doc, struct skb_gbench *g);
-void skb_gbench_free(struct skb_gbench *g);
-
 /* ---- the experiment descriptors: one per experiment, one list ----
  *
  * An experiment is described once, in reports/experiment_list.c's list
@@ -287,10 +277,12 @@ struct skb_result_file {
     int meta;                  /* 1: starts with the skinbench metadata (schema_version, seed, machine) */
     /* the file's own contract beyond the metadata; msg names path and field */
     int (*check)(const cJSON *doc, const char *path, char *msg, size_t msglen);
-    /* the method names the file holds results for (into out, at most max;
-     * returns the count): compare lists those the baseline lacks as new.
-     * May be NULL (the file is not per method). */
-    int (*methods)(const cJSON *doc, const char **out, int max);
+    /* where the file holds its method names, as key paths separated by
+     * spaces: segments split by '/', "*" for every member; a path ending in
+     * "*" names the members' keys, one ending in a field that field's string
+     * value (reports/experiment_list.c has one of each).  compare lists the
+     * names the baseline lacks as new.  NULL: the file is not per method. */
+    const char *methods;
 };
 
 struct skb_report_section {

@@ -11,20 +11,8 @@
 set -u
 exe=$(realpath "${1:-./skinbench}")
 src=$(cd "$(dirname "$0")/.." && pwd)
-bdir=$(dirname "$exe")
-fail=0
-ok() { echo "ok   $*"; }
-bad() { echo "FAIL $*"; fail=1; }
-# the copy rebuilds with the default flags: a sanitizer build's objects
-# would not link with them
-if [ -n "${SKB_ASAN:-}" ] || [ ! -f "$bdir/libskb.a" ]; then
-  echo "SKIP extra_method: needs a plain build directory next to skinbench (not under make asan)"; exit 0
-fi
-tmp=$(mktemp -d)
-trap '[ -n "${SKB_KEEP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"' EXIT
-tree="$tmp/tree"
 . "$src/tests/extra/copy_tree.sh"
-copy_tree "$src" "$bdir" "$tree"
+extra_setup extra_method
 
 # README "Adding a method", step 1: the method file
 cp "$src/tests/extra/nlerp_mat.c" "$tree/methods/nlerp_mat.c"
@@ -35,9 +23,7 @@ sed -i '/^const struct skb_method \*const skb_methods\[\] = {/,/^};/s/^    NULL$
 [ "$(grep -c 'skb_method_nlerp_mat' "$reg")" -eq 2 ] && ok "registry.c: extern and table line added" \
   || { bad "registry.c edit"; exit 1; }
 
-if make -C "$tree" -j2 BUILD=build skinbench > "$tmp/make.log" 2>&1; then ok "copy builds with the extra method"; else
-  bad "copy does not build"; tail -20 "$tmp/make.log"; exit 1; fi
-xsb="$tree/build/skinbench"
+build_copy "the extra method"
 "$xsb" list methods | grep -q '^  nlerp_mat ' && ok "list methods shows nlerp_mat" || bad "list methods lacks nlerp_mat"
 
 # the baseline: this build, without the method; then the copy's run

@@ -41,6 +41,7 @@ static void test_units_and_rows(void **state)
     const struct skb_gbench_bench *c = skb_gbench_find(&g, "c");
     assert_true(isnan(c->cpu_ns[0]) && skb_gbench_time_ns(c, 0) == 7e3);   /* real time where no CPU time */
     assert_true(skb_gbench_time_ns(b, 0) == 5);     /* CPU time first */
+    assert_true(c->time_ns[0] == 7e3 && b->time_ns[0] == 5);   /* the same, as the array compare reads */
     assert_true(skb_gbench_find(&g, "d")->cpu_ns[0] == 1e9);
     assert_null(skb_gbench_find(&g, "e"));
     skb_gbench_set_free(&g);
@@ -58,6 +59,9 @@ static void test_unknown_unit_is_an_error(void **state)
     assert_non_null(strstr(msg, "\"benchmarks\"[1]"));
     assert_non_null(strstr(msg, "x/y"));
     assert_non_null(strstr(msg, "fortnights"));
+    /* the row "ok" read before the error is freed with the set: empty */
+    assert_int_equal(g.n, 0);
+    assert_null(g.b);
     skb_gbench_set_free(&g);
     cJSON_Delete(d);
     d = doc_of("{\"benchmarks\": [{\"name\": \"n\", \"time_unit\": 3, \"cpu_time\": 1}]}");

@@ -2,7 +2,9 @@
  * (status of rows, new methods appear everywhere), the Mann-Whitney test
  * against brute-force enumeration, and the nightly comparison gates. */
 #include <ctype.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "skb_test.h"
 #include "skb_json.h"
@@ -126,24 +128,24 @@ static void test_results_errors(void **state)
     char msg[512];
     size_t len;
     char *good = fixture_text("properties.json", &len);
-    assert_int_equal(parse_str(SKB_RF_PROPERTIES, good, msg, sizeof msg), 0);
+    assert_int_equal(parse_str(skb_rfile_slot("properties.json"), good, msg, sizeof msg), 0);
     good[len / 2] = 0;
-    assert_true(parse_str(SKB_RF_PROPERTIES, good, msg, sizeof msg) < 0);
+    assert_true(parse_str(skb_rfile_slot("properties.json"), good, msg, sizeof msg) < 0);
     assert_non_null(strstr(msg, "x.json: truncated JSON"));
     free(good);
     struct { int which; const char *file, *from, *to, *expect; } cases[] = {
-        { SKB_RF_PROPERTIES, "properties.json", "\"schema_version\": 1", "\"schema_version\": 2", "\"schema_version\" is 2" },
-        { SKB_RF_PROPERTIES, "properties.json", "\"verdicts\"", "\"verdictz\"", "missing field \"verdicts\"" },
-        { SKB_RF_PROPERTIES, "properties.json", "\"rigidity\": \"-\"", "\"rigidity\": \"maybe\"", "\"verdicts\".\"linear\".\"rigidity\"" },
-        { SKB_RF_PROPERTIES, "properties.json", "\"key\": \"fixture-host/2-core\"", "\"key\": 3", "\"machine\".\"key\"" },
-        { SKB_RF_PROPERTIES, "properties.json", "\"qlb0\": {", "\"linear\": {", "appears twice" },
-        { SKB_RF_FLOPS, "flops.json", "\"a\": 23", "\"a\": \"many\"", "\"fits\".\"linear\"" },
-        { SKB_RF_CPU, "cpu.json", "\"qb\": 1.3", "\"qb\": [1]", "\"ms\".\"qb\"" },
-        { SKB_RF_CD, "cd.json", "\"scaling\"", "\"scalin\"", "missing field \"scaling\"" },
-        { SKB_RF_SPHERES, "spheres.json", "\"level\": 1", "\"level\": \"one\"", "\"levels\"[0]" },
-        { SKB_RF_GBENCH, "cpu-gbench.json", "\"benchmarks\"", "\"benchmark\"", "\"benchmarks\"" },
+        { skb_rfile_slot("properties.json"), "properties.json", "\"schema_version\": 1", "\"schema_version\": 2", "\"schema_version\" is 2" },
+        { skb_rfile_slot("properties.json"), "properties.json", "\"verdicts\"", "\"verdictz\"", "missing field \"verdicts\"" },
+        { skb_rfile_slot("properties.json"), "properties.json", "\"rigidity\": \"-\"", "\"rigidity\": \"maybe\"", "\"verdicts\".\"linear\".\"rigidity\"" },
+        { skb_rfile_slot("properties.json"), "properties.json", "\"key\": \"fixture-host/2-core\"", "\"key\": 3", "\"machine\".\"key\"" },
+        { skb_rfile_slot("properties.json"), "properties.json", "\"qlb0\": {", "\"linear\": {", "appears twice" },
+        { skb_rfile_slot("flops.json"), "flops.json", "\"a\": 23", "\"a\": \"many\"", "\"fits\".\"linear\"" },
+        { skb_rfile_slot("cpu.json"), "cpu.json", "\"qb\": 1.3", "\"qb\": [1]", "\"ms\".\"qb\"" },
+        { skb_rfile_slot("cd.json"), "cd.json", "\"scaling\"", "\"scalin\"", "missing field \"scaling\"" },
+        { skb_rfile_slot("spheres.json"), "spheres.json", "\"level\": 1", "\"level\": \"one\"", "\"levels\"[0]" },
+        { skb_rfile_slot("cpu-gbench.json"), "cpu-gbench.json", "\"benchmarks\"", "\"benchmark\"", "\"benchmarks\"" },
         /* a key holding a newline (found by the fuzzer) stays on one line */
-        { SKB_RF_FLOPS, "flops.json", "\"qlb0\": {", "\"q\\nlb0\": {\"x\": 1}, \"qlb1\": {", "\"fits\".\"q?lb0\"" },
+        { skb_rfile_slot("flops.json"), "flops.json", "\"qlb0\": {", "\"q\\nlb0\": {\"x\": 1}, \"qlb1\": {", "\"fits\".\"q?lb0\"" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *t = edited(cases[i].file, cases[i].from, cases[i].to);
@@ -152,7 +154,7 @@ static void test_results_errors(void **state)
         if (rc >= 0 || !strstr(msg, cases[i].expect) || strncmp(msg, "x.json: ", 8) != 0 || strchr(msg, '\n'))
             fail_msg("case %zu: rc %d, message '%s' lacks '%s'", i, rc, msg, cases[i].expect);
     }
-    assert_true(parse_str(SKB_RF_CD, "[1,2]", msg, sizeof msg) < 0);
+    assert_true(parse_str(skb_rfile_slot("cd.json"), "[1,2]", msg, sizeof msg) < 0);
     assert_non_null(strstr(msg, "top level"));
 }
 
@@ -168,6 +170,36 @@ static void test_results_load_missing(void **state)
     for (int i = 0; i < skb_rfile_count(); i++)
         assert_non_null(r.doc[i]);
     assert_string_equal(r.machine_key, "fixture-host/2-core");
+    skb_results_free(&r);
+}
+
+/* results files are found by name, the experiment list their one
+ * declaration: every declared name gives its slot's document; a name no
+ * experiment declares aborts (a build mistake), never reads another slot */
+static void test_results_by_name(void **state)
+{
+    (void)state;
+    struct skb_results r;
+    char msg[512];
+    assert_int_equal(skb_results_load(FIXTURE, &r, msg, sizeof msg), 0);
+    for (int i = 0; i < skb_rfile_count(); i++) {
+        assert_int_equal(skb_rfile_slot(skb_rfile_name(i)), i);
+        assert_ptr_equal(skb_results_doc(&r, skb_rfile_name(i)), r.doc[i]);
+        assert_string_equal(skb_results_err(&r, skb_rfile_name(i)), "");
+    }
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(skb_results_doc(&r, "cd.json"), "experiment")), "cd");
+    assert_int_equal(skb_rfile_find("nope.json"), -1);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(STDERR_FILENO);   /* the abort message is expected */
+        skb_results_doc(&r, "nope.json");
+        _exit(0);
+    }
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT);
     skb_results_free(&r);
 }
 
@@ -256,7 +288,7 @@ static void test_report_statuses(void **state)
         cJSON_AddNumberToObject(sc, "per_blend", 1485);
         cJSON_AddNumberToObject(sc, "per_blend_n", 2);
         cJSON_AddBoolToObject(cg, "available", 1);
-        cJSON_ReplaceItemInObject(r->doc[SKB_RF_FLOPS], "callgrind", cg);
+        cJSON_ReplaceItemInObject(r->doc[skb_rfile_slot("flops.json")], "callgrind", cg);
         rep = rfix_build(f);
         const struct skb_rrow *sr = find_row(skb_report_table(rep, "flops"), 0, "sclerp", 0, NULL);
         assert_non_null(sr);
@@ -298,7 +330,7 @@ static void test_report_statuses(void **state)
     assert_null(strstr(buf, "nan"));
     free(buf);
     /* a trend that does not grow is reported as differing */
-    cJSON *sc = cJSON_GetObjectItem(r->doc[SKB_RF_CD], "scaling");
+    cJSON *sc = cJSON_GetObjectItem(r->doc[skb_rfile_slot("cd.json")], "scaling");
     cJSON_ReplaceItemInObject(cJSON_GetObjectItem(cJSON_GetArrayItem(sc, 3), "colliding"), "speedup", cJSON_CreateNumber(1));
     rep = rfix_build(f);
     assert_int_equal(find_row(skb_report_table(rep, "table53"), 0, "colliding", 1, "trend")->status, SKB_ROW_DIFFERS);
@@ -315,7 +347,7 @@ static void test_report_scenario_factor(void **state)
 {
     struct rfix *f = *state;
     cJSON *lbs = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(
-                                         f->r.doc[SKB_RF_CD], "scenarios"), "men_full"), "methods"), "lbs");
+                                         f->r.doc[skb_rfile_slot("cd.json")], "scenarios"), "men_full"), "methods"), "lbs");
     set_num(lbs, "bottom_up_ms", 3.0);   /* 3.0 / 0.3 = 10 against the paper's 13.6 / 0.27 = 50.4 */
     const struct skb_rrow *r = find_row(skb_report_table(rfix_build(f), "table62"), 0, "men_full", 1, "lbs");
     assert_int_equal(r->status, SKB_ROW_DIFFERS);
@@ -325,7 +357,7 @@ static void test_report_scenario_factor(void **state)
     assert_int_equal(r->status, SKB_ROW_REPRODUCED);
     /* SBS on demand slower than bottom-up: the note gives cd.json's counts, not a cause it cannot show */
     cJSON *sbs = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(
-                                         f->r.doc[SKB_RF_CD], "scenarios"), "men_full"), "methods"), "sbs");
+                                         f->r.doc[skb_rfile_slot("cd.json")], "scenarios"), "men_full"), "methods"), "sbs");
     set_num(sbs, "on_demand_ms", 22.0);
     r = find_row(skb_report_table(rfix_build(f), "table62"), 0, "men_full", 1, "sbs");
     assert_int_equal(r->status, SKB_ROW_DIFFERS);
@@ -341,9 +373,9 @@ static void test_report_scenario_factor(void **state)
 static void test_report_sbs_centres_note(void **state)
 {
     struct rfix *f = *state;
-    cJSON *men = cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[SKB_RF_CD], "scenarios"), "men_full");
+    cJSON *men = cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[skb_rfile_slot("cd.json")], "scenarios"), "men_full");
     cJSON_AddStringToObject(men, "model", "capsule_human");
-    cJSON *c = cJSON_AddObjectToObject(cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[SKB_RF_SPHERES], "datasets"),
+    cJSON *c = cJSON_AddObjectToObject(cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[skb_rfile_slot("spheres.json")], "datasets"),
                                                            "capsule_human"), "sbs_centres");
     static const struct { const char *k; double v; } kv[] = {
         { "poses", 120 }, { "joint_sets", 95 }, { "trivial_min", 43 }, { "trivial_max", 45 }, { "solved_min", 50 },
@@ -384,13 +416,13 @@ static double max_time_share(const char *note)
 static void test_report_no_share_over_100(void **state)
 {
     struct rfix *f = *state;
-    cJSON *men = cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[SKB_RF_CD], "scenarios"), "men_full");
+    cJSON *men = cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[skb_rfile_slot("cd.json")], "scenarios"), "men_full");
     cJSON_AddStringToObject(men, "model", "capsule_human");
     cJSON_AddNumberToObject(men, "spheres_per_body", 13346);
     cJSON_AddNumberToObject(men, "bodies", 2);
     /* spheres.json: 0.6 us per sphere bottom-up, 13346 x 2 x 0.6 us = 16 ms > the 11 ms frame */
     cJSON *rt = cJSON_AddObjectToObject(cJSON_AddObjectToObject(cJSON_GetObjectItem(cJSON_GetObjectItem(
-                                            f->r.doc[SKB_RF_SPHERES], "datasets"), "capsule_human"), "refit_time"), "sbs");
+                                            f->r.doc[skb_rfile_slot("spheres.json")], "datasets"), "capsule_human"), "refit_time"), "sbs");
     cJSON_AddNumberToObject(rt, "on_demand_us_per_sphere", 2.0);
     cJSON_AddNumberToObject(rt, "bottom_up_us_per_sphere", 0.6);
     const char *n = find_row(skb_report_table(rfix_build(f), "table62"), 0, "men_full", 1, "sbs")->note;
@@ -436,7 +468,7 @@ static void test_report_sphere_evidence(void **state)
     /* a reproduced row carries no evidence note */
     assert_null(strstr(find_row(skb_report_table(rfix_build(f), "table61"), 1, "5", 2, "sbs")->note, "same level"));
     cJSON *l1 = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(
-                                       f->r.doc[SKB_RF_SPHERES], "datasets"), "capsule_human"), "levels"), 0);
+                                       f->r.doc[skb_rfile_slot("spheres.json")], "datasets"), "capsule_human"), "levels"), 0);
     set_num(cJSON_GetObjectItem(l1, "best"), "avg", 37.5);   /* 2.5 x the reference: above the paper's 2.30 */
     set_num(cJSON_GetObjectItem(l1, "sbs"), "avg", 60);
     r = find_row(skb_report_table(rfix_build(f), "table61"), 1, "1", 2, "sbs");
@@ -449,7 +481,7 @@ static void test_report_sphere_evidence(void **state)
 static void test_report_scaling_factor(void **state)
 {
     struct rfix *f = *state;
-    cJSON *sc = cJSON_GetObjectItem(f->r.doc[SKB_RF_CD], "scaling");
+    cJSON *sc = cJSON_GetObjectItem(f->r.doc[skb_rfile_slot("cd.json")], "scaling");
     set_num(cJSON_GetObjectItem(cJSON_GetArrayItem(sc, 0), "colliding"), "speedup", 3.9 / 5);   /* still < 8 */
     const struct skb_rtable *t = skb_report_table(rfix_build(f), "table53");
     const struct skb_rrow *tr = find_row(t, 0, "colliding", 1, "trend");
@@ -461,10 +493,10 @@ static void test_report_scaling_factor(void **state)
     assert_int_equal(find_row(t, 0, "collision-free", 1, "trend")->status, SKB_ROW_REPRODUCED);
     /* the trend names the model and its skinning (rigid: the thesis's dwarf);
      * the skinned series is context beside it, never judged */
-    cJSON *setup = cJSON_AddObjectToObject(f->r.doc[SKB_RF_CD], "scaling_setup");
+    cJSON *setup = cJSON_AddObjectToObject(f->r.doc[skb_rfile_slot("cd.json")], "scaling_setup");
     cJSON_AddStringToObject(setup, "model", "creature_rigid");
     cJSON_AddStringToObject(setup, "skinning", "rigid (one joint per vertex)");
-    cJSON *sk = cJSON_AddArrayToObject(f->r.doc[SKB_RF_CD], "scaling_skinned");
+    cJSON *sk = cJSON_AddArrayToObject(f->r.doc[skb_rfile_slot("cd.json")], "scaling_skinned");
     cJSON_AddItemToArray(sk, cJSON_Duplicate(cJSON_GetArrayItem(sc, 0), 1));
     t = skb_report_table(rfix_build(f), "table53");
     assert_non_null(strstr(find_row(t, 0, "colliding", 1, "trend")->note, "creature_rigid, rigid (one joint per vertex)"));
@@ -500,7 +532,7 @@ static void test_report_sphere_trivial(void **state)
 static void test_report_sphere_postures(void **state)
 {
     struct rfix *f = *state;
-    cJSON *ds = cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[SKB_RF_SPHERES], "datasets"), "capsule_human");
+    cJSON *ds = cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[skb_rfile_slot("spheres.json")], "datasets"), "capsule_human");
     cJSON *levels = cJSON_Duplicate(cJSON_GetObjectItem(ds, "levels"), 1);
     cJSON *l1 = cJSON_GetArrayItem(levels, 0);
     set_num(cJSON_GetObjectItem(l1, "sbs"), "avg", 34.5);   /* 2.3 x the reference 15 */
@@ -527,7 +559,7 @@ static void test_report_sphere_postures(void **state)
 static void test_report_fast_issue15(void **state)
 {
     struct rfix *f = *state;
-    cJSON *doc = f->r.doc[SKB_RF_CPU];
+    cJSON *doc = f->r.doc[skb_rfile_slot("cpu.json")];
     cJSON *cloth = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "datasets"), "cloth");
     cJSON *arm = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "datasets"), "arm");
     cJSON *lm = cJSON_GetObjectItem(doc, "large_mesh");
@@ -575,7 +607,7 @@ static void test_report_fast_issue15(void **state)
 static void test_report_table32_ranges(void **state)
 {
     struct rfix *f = *state;
-    cJSON *ms = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[SKB_RF_CPU], "datasets"), "arm"), "ms");
+    cJSON *ms = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[skb_rfile_slot("cpu.json")], "datasets"), "arm"), "ms");
     static const struct { double sb; int st; const char *in; } c[] = {
         { 1.3, SKB_ROW_REPRODUCED, "1.3 in range of: 003 Athlon 1.26–1.35, widened [0.945, 1.69] (inside the paper's own range)" },
         { 2.0, SKB_ROW_REPRODUCED, "2 in range of: thesis Pentium 4 1.93–2.16" },
@@ -599,7 +631,7 @@ static void test_report_table32_ranges(void **state)
 static void test_report_fig18_one_verdict(void **state)
 {
     struct rfix *f = *state;
-    cJSON *cloth = cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[SKB_RF_CPU], "datasets"), "cloth");
+    cJSON *cloth = cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[skb_rfile_slot("cpu.json")], "datasets"), "cloth");
     cJSON *ms = cJSON_GetObjectItem(cloth, "ms");
     cJSON_AddNumberToObject(ms, "dlb+alg2", 9.9);
     cJSON_DeleteItemFromObject(cloth, "checks");
@@ -631,16 +663,16 @@ static void test_report_new_method_everywhere(void **state)
     struct rfix *f = *state;
     struct skb_results *r = &f->r;
     struct skb_report *rep;
-    cJSON *v = cJSON_Duplicate(cJSON_GetObjectItem(cJSON_GetObjectItem(r->doc[SKB_RF_PROPERTIES], "verdicts"), "dlb"), 1);
-    cJSON_AddItemToObject(cJSON_GetObjectItem(r->doc[SKB_RF_PROPERTIES], "verdicts"), "newblend", v);
+    cJSON *v = cJSON_Duplicate(cJSON_GetObjectItem(cJSON_GetObjectItem(r->doc[skb_rfile_slot("properties.json")], "verdicts"), "dlb"), 1);
+    cJSON_AddItemToObject(cJSON_GetObjectItem(r->doc[skb_rfile_slot("properties.json")], "verdicts"), "newblend", v);
     cJSON *fit = cJSON_CreateObject();
     cJSON_AddNumberToObject(fit, "a", 10);
     cJSON_AddNumberToObject(fit, "b", 5);
-    cJSON_AddItemToObject(cJSON_GetObjectItem(r->doc[SKB_RF_FLOPS], "fits"), "newblend", fit);
-    cJSON *ds = cJSON_GetObjectItem(cJSON_GetObjectItem(r->doc[SKB_RF_CPU], "datasets"), "arm");
+    cJSON_AddItemToObject(cJSON_GetObjectItem(r->doc[skb_rfile_slot("flops.json")], "fits"), "newblend", fit);
+    cJSON *ds = cJSON_GetObjectItem(cJSON_GetObjectItem(r->doc[skb_rfile_slot("cpu.json")], "datasets"), "arm");
     cJSON_AddNumberToObject(cJSON_GetObjectItem(ds, "ms"), "newblend", 1.1);
-    cJSON_AddNumberToObject(cJSON_GetObjectItem(cJSON_GetObjectItem(r->doc[SKB_RF_GPU], "ms"), "arm"), "newblend", 0.7);
-    cJSON_AddNumberToObject(cJSON_GetObjectItem(r->doc[SKB_RF_GPU], "instructions"), "newblend", 44);
+    cJSON_AddNumberToObject(cJSON_GetObjectItem(cJSON_GetObjectItem(r->doc[skb_rfile_slot("gpu.json")], "ms"), "arm"), "newblend", 0.7);
+    cJSON_AddNumberToObject(cJSON_GetObjectItem(r->doc[skb_rfile_slot("gpu.json")], "instructions"), "newblend", 44);
     rep = rfix_build(f);
     assert_int_equal(find_row(skb_report_table(rep, "table41"), 0, "newblend", 0, NULL)->status, SKB_ROW_NEW);
     assert_int_equal(find_row(skb_report_table(rep, "flops"), 0, "newblend", 0, NULL)->status, SKB_ROW_NEW);
@@ -657,7 +689,7 @@ static void test_report_new_method_everywhere(void **state)
 static void test_report_flops_fewer(void **state)
 {
     struct rfix *f = *state;
-    cJSON *flops = f->r.doc[SKB_RF_FLOPS], *fits = cJSON_GetObjectItem(flops, "fits");
+    cJSON *flops = f->r.doc[skb_rfile_slot("flops.json")], *fits = cJSON_GetObjectItem(flops, "fits");
     cJSON *lin = cJSON_GetObjectItem(fits, "linear"), *logm = cJSON_GetObjectItem(fits, "logm");
     cJSON_SetNumberValue(cJSON_GetObjectItem(lin, "a"), 24);
     cJSON_SetNumberValue(cJSON_GetObjectItem(lin, "b"), -12);
@@ -690,7 +722,7 @@ static void test_report_figure_1(void **state)
     struct skb_report *rep;
     rep = rfix_build(f);
     assert_int_equal(find_row(skb_report_table(rep, "gpu"), 0, "arm", 1, "sb / dlb")->status, SKB_ROW_NOT_RUN);
-    cJSON *gpu = r->doc[SKB_RF_GPU], *arm = cJSON_GetObjectItem(cJSON_GetObjectItem(gpu, "ms"), "arm");
+    cJSON *gpu = r->doc[skb_rfile_slot("gpu.json")], *arm = cJSON_GetObjectItem(cJSON_GetObjectItem(gpu, "ms"), "arm");
     cJSON_AddNumberToObject(arm, "logm", 1.38);   /* dlb 0.6: 2.3, within 25 % of 2.325 */
     cJSON_AddNumberToObject(arm, "sb", 0.6);      /* 1.0: differs from 2.214 */
     cJSON_AddNumberToObject(cJSON_AddObjectToObject(gpu, "sb_cpu_center_ms"), "arm", 0.72);
@@ -728,7 +760,7 @@ static void test_report_figure_1(void **state)
 static void test_report_attributions(void **state)
 {
     struct rfix *f = *state;
-    cJSON_AddNumberToObject(cJSON_GetObjectItem(f->r.doc[SKB_RF_GPU], "instructions"), "dlb_scale", 90);
+    cJSON_AddNumberToObject(cJSON_GetObjectItem(f->r.doc[skb_rfile_slot("gpu.json")], "instructions"), "dlb_scale", 90);
     struct skb_report *rep = rfix_build(f);
     const struct skb_rtable *b = skb_report_table(rep, "bounds");
     for (int i = 0; i < b->nrows; i++)
@@ -781,7 +813,7 @@ static void test_report_headline(void **state)
     assert_int_equal(h->status, SKB_HEAD_MIXED);
     assert_non_null(strstr(h->rows, "differs: qlb0"));
     /* one dataset's DLB now 2x LBS: its fig18 row differs, and so the claim is mixed */
-    cJSON *cloth = cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[SKB_RF_CPU], "datasets"), "cloth");
+    cJSON *cloth = cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[skb_rfile_slot("cpu.json")], "datasets"), "cloth");
     set_num(cJSON_GetObjectItem(cloth, "ms"), "dlb", 6.0);
     set_num(cJSON_GetObjectItem(cloth, "ratio_to_linear"), "dlb", 2.0);
     rep = rfix_build(f);
@@ -821,7 +853,7 @@ static void test_report_headline(void **state)
 static void test_report_grid(void **state)
 {
     struct rfix *f = *state;
-    cJSON *cloth = cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[SKB_RF_CPU], "datasets"), "cloth");
+    cJSON *cloth = cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[skb_rfile_slot("cpu.json")], "datasets"), "cloth");
     set_num(cJSON_GetObjectItem(cloth, "ratio_to_linear"), "dlb", 2.0);
     struct skb_report *rep = rfix_build(f);
     char *html = render_page(rep, 1), *md = render_page(rep, 0);
@@ -874,11 +906,11 @@ static void test_report_not_run(void **state)
     struct rfix *f = *state;
     struct skb_results *r = &f->r;
     struct skb_report *rep;
-    cJSON_Delete(r->doc[SKB_RF_GPU]);
-    r->doc[SKB_RF_GPU] = NULL;
-    snprintf(r->err[SKB_RF_CD], sizeof r->err[SKB_RF_CD], "cd.json: truncated JSON");
-    cJSON_Delete(r->doc[SKB_RF_CD]);
-    r->doc[SKB_RF_CD] = NULL;
+    cJSON_Delete(r->doc[skb_rfile_slot("gpu.json")]);
+    r->doc[skb_rfile_slot("gpu.json")] = NULL;
+    snprintf(r->err[skb_rfile_slot("cd.json")], sizeof r->err[skb_rfile_slot("cd.json")], "cd.json: truncated JSON");
+    cJSON_Delete(r->doc[skb_rfile_slot("cd.json")]);
+    r->doc[skb_rfile_slot("cd.json")] = NULL;
     rep = rfix_build(f);
     const struct skb_rtable *g = skb_report_table(rep, "fig19");
     /* the "all" row, then one row per registry method saying the same */
@@ -982,61 +1014,6 @@ static void test_results_unknown_file(void **state)
     assert_int_equal(system(path), 0);
 }
 
-/* compare names a method the baseline did not have as new */
-static void test_compare_new_method(void **state)
-{
-    (void)state;
-    static struct skb_results ra, rb;
-    char msg[512];
-    cJSON *sum = NULL;
-    struct skb_compare_opts o = { 0.01, 0.05, 0, NULL };
-    assert_int_equal(skb_results_load(FIXTURE, &ra, msg, sizeof msg), 0);
-    assert_int_equal(skb_results_load(FIXTURE, &rb, msg, sizeof msg), 0);
-    cJSON *fits = cJSON_GetObjectItem(rb.doc[SKB_RF_FLOPS], "fits");
-    cJSON *fit = cJSON_CreateObject();
-    cJSON_AddNumberToObject(fit, "a", 10);
-    cJSON_AddNumberToObject(fit, "b", 1);
-    cJSON_AddItemToObject(fits, "nlerp_test", fit);
-    FILE *devnull = fopen("/dev/null", "w");
-    skb_compare_run(&ra, &rb, NULL, &o, devnull, &sum);
-    fclose(devnull);
-    int found = 0;
-    const cJSON *x;
-    cJSON_ArrayForEach(x, cJSON_GetObjectItem(sum, "notes"))
-        found |= strstr(x->valuestring, "NEW method nlerp_test in flops.json") != NULL;
-    assert_true(found);
-    cJSON_Delete(sum);
-    skb_results_free(&ra);
-    skb_results_free(&rb);
-}
-
-static int summary_has(const cJSON *sum, const char *needle);
-
-/* compare names the kernels whose check failed when "verified" turns false */
-static void test_compare_names_failed_kernel(void **state)
-{
-    (void)state;
-    static struct skb_results ra, rb;
-    char msg[512];
-    cJSON *sum = NULL;
-    struct skb_compare_opts o = { 0.01, 0.05, 0, NULL };
-    assert_int_equal(skb_results_load(FIXTURE, &ra, msg, sizeof msg), 0);
-    assert_int_equal(skb_results_load(FIXTURE, &rb, msg, sizeof msg), 0);
-    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(ra.doc[SKB_RF_CPU], "verified")));
-    cJSON_ReplaceItemInObject(rb.doc[SKB_RF_CPU], "verified", cJSON_CreateFalse());
-    cJSON_DeleteItemFromObject(rb.doc[SKB_RF_CPU], "failures");
-    cJSON *fl = cJSON_AddObjectToObject(rb.doc[SKB_RF_CPU], "failures");
-    cJSON_AddStringToObject(fl, "double/dlb/arm", "max error 1e-3 > 1e-9");
-    FILE *devnull = fopen("/dev/null", "w");
-    assert_true(skb_compare_run(&ra, &rb, NULL, &o, devnull, &sum) >= 1);
-    fclose(devnull);
-    assert_true(summary_has(sum, "\"verified\" is no longer true"));
-    assert_true(summary_has(sum, "kernel double/dlb/arm failed its check"));
-    cJSON_Delete(sum);
-    skb_results_free(&ra);
-    skb_results_free(&rb);
-}
-
 /* a table wider than SKB_RMAXCOLS fails the report loudly (never a dropped column) */
 static void test_report_column_cap(void **state)
 {
@@ -1067,7 +1044,7 @@ static void test_report_column_cap(void **state)
 static void test_report_method_cap(void **state)
 {
     struct rfix *f = *state;
-    cJSON *other = cJSON_GetObjectItem(f->r.doc[SKB_RF_PROPERTIES], "verdicts");
+    cJSON *other = cJSON_GetObjectItem(f->r.doc[skb_rfile_slot("properties.json")], "verdicts");
     assert_non_null(other);
     for (int i = 0; i < 300; i++) {
         char name[32];
@@ -1104,7 +1081,10 @@ static void test_report_two_machines(void **state)
 
 /* ---- compare ---- */
 
-static int compare_dirs(const char *a, const char *b, const char *rerun, cJSON **sum)
+/* compare run a against run b (b edited first by edit, when given; rerun
+ * may be NULL): the summary in *sum, the regression count returned */
+static int compare_edited(const char *a, const char *b, const char *rerun, void (*edit)(struct skb_results *),
+                          cJSON **sum)
 {
     static struct skb_results ra, rb, rr;
     char msg[512];
@@ -1113,6 +1093,8 @@ static int compare_dirs(const char *a, const char *b, const char *rerun, cJSON *
     assert_int_equal(skb_results_load(b, &rb, msg, sizeof msg), 0);
     if (rerun)
         assert_int_equal(skb_results_load(rerun, &rr, msg, sizeof msg), 0);
+    if (edit)
+        edit(&rb);
     FILE *devnull = fopen("/dev/null", "w");
     int n = skb_compare_run(&ra, &rb, rerun ? &rr : NULL, &o, devnull, sum);
     fclose(devnull);
@@ -1123,13 +1105,30 @@ static int compare_dirs(const char *a, const char *b, const char *rerun, cJSON *
     return n;
 }
 
-static int summary_has(const cJSON *sum, const char *needle)
+static int compare_dirs(const char *a, const char *b, const char *rerun, cJSON **sum)
+{
+    return compare_edited(a, b, rerun, NULL, sum);
+}
+
+/* the fixture run against a copy of it changed by edit */
+static int compare_fixture_with(void (*edit)(struct skb_results *), cJSON **sum)
+{
+    return compare_edited(FIXTURE, FIXTURE, NULL, edit, sum);
+}
+
+/* one of sum's lists ("regressions", "notes") has an entry containing needle */
+static int summary_in(const cJSON *sum, const char *list, const char *needle)
 {
     const cJSON *x;
-    cJSON_ArrayForEach(x, cJSON_GetObjectItem(sum, "regressions"))
+    cJSON_ArrayForEach(x, cJSON_GetObjectItem(sum, list))
         if (strstr(x->valuestring, needle))
             return 1;
     return 0;
+}
+
+static int summary_has(const cJSON *sum, const char *needle)
+{
+    return summary_in(sum, "regressions", needle);
 }
 
 static void test_compare_gates(void **state)
@@ -1162,26 +1161,89 @@ static void test_compare_gates(void **state)
     cJSON_Delete(sum);
 }
 
+/* a method the baseline lacks, added where each per-method file keeps its
+ * names (the key paths of reports/experiment_list.c) */
+static void add_new_method(struct skb_results *r)
+{
+    cJSON *fit = cJSON_AddObjectToObject(cJSON_GetObjectItem(skb_results_doc(r, "flops.json"), "fits"), "nlerp_test");
+    cJSON_AddNumberToObject(fit, "a", 10);
+    cJSON_AddNumberToObject(fit, "b", 1);
+    cJSON *other = cJSON_AddObjectToObject(skb_results_doc(r, "properties.json"), "verdicts_other_methods");
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(other, "other_test"), "rigidity", "+");
+    cJSON *arm = cJSON_GetObjectItem(cJSON_GetObjectItem(skb_results_doc(r, "cpu.json"), "datasets"), "arm");
+    cJSON_AddNumberToObject(cJSON_GetObjectItem(arm, "ms"), "nlerp_test", 1.5);
+    /* the fixture's gpu.json predates "shaders": one shader of a new CPU method */
+    cJSON *gpu = skb_results_doc(r, "gpu.json");
+    cJSON_DeleteItemFromObject(gpu, "shaders");
+    cJSON *sh = cJSON_CreateObject();
+    cJSON_AddStringToObject(sh, "cpu_method", "shader_test");
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(gpu, "shaders"), sh);
+    cJSON *ds = cJSON_GetObjectItem(skb_results_doc(r, "spheres.json"), "datasets")->child;
+    if (!cJSON_GetObjectItem(ds, "refit_time"))   /* nor has its spheres.json "refit_time" */
+        cJSON_AddObjectToObject(ds, "refit_time");
+    cJSON_AddNumberToObject(cJSON_GetObjectItem(ds, "refit_time"), "refit_test", 0.1);
+    cJSON *sc = cJSON_GetObjectItem(skb_results_doc(r, "cd.json"), "scenarios")->child;
+    cJSON_AddObjectToObject(cJSON_GetObjectItem(sc, "methods"), "cd_test");
+}
+
+/* compare names a method the baseline did not have as new, in every file */
+static void test_compare_new_method(void **state)
+{
+    (void)state;
+    static const char *const want[] = {
+        "NEW method nlerp_test in flops.json", "NEW method other_test in properties.json",
+        "NEW method nlerp_test in cpu.json", "NEW method shader_test in gpu.json",
+        "NEW method refit_test in spheres.json", "NEW method cd_test in cd.json", NULL
+    };
+    cJSON *sum = NULL;
+    compare_fixture_with(add_new_method, &sum);
+    for (int i = 0; want[i]; i++)
+        if (!summary_in(sum, "notes", want[i]))
+            fail_msg("compare notes lack \"%s\"", want[i]);
+    assert_false(summary_in(sum, "notes", "NEW method lbs"));
+    cJSON_Delete(sum);
+}
+
+/* cpu.json's "verified" turned false, one kernel named in "failures" */
+static void fail_kernel(struct skb_results *r)
+{
+    cJSON *cpu = skb_results_doc(r, "cpu.json");
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(cpu, "verified")));
+    cJSON_ReplaceItemInObject(cpu, "verified", cJSON_CreateFalse());
+    cJSON_DeleteItemFromObject(cpu, "failures");
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(cpu, "failures"), "double/dlb/arm", "max error 1e-3 > 1e-9");
+}
+
+/* compare names the kernels whose check failed when "verified" turns false */
+static void test_compare_names_failed_kernel(void **state)
+{
+    (void)state;
+    cJSON *sum = NULL;
+    assert_true(compare_fixture_with(fail_kernel, &sum) >= 1);
+    assert_true(summary_has(sum, "\"verified\" is no longer true"));
+    assert_true(summary_has(sum, "kernel double/dlb/arm failed its check"));
+    cJSON_Delete(sum);
+}
+
+/* spheres.json gone, one callgrind count changed by one */
+static void drop_spheres(struct skb_results *r)
+{
+    int sp = skb_rfile_slot("spheres.json");
+    cJSON_Delete(r->doc[sp]);
+    r->doc[sp] = NULL;
+    /* a changed callgrind count is an exact gate */
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(skb_results_doc(r, "flops.json"), "callgrind"), "dlb",
+                              cJSON_CreateNumber(421));
+}
+
 static void test_compare_missing_experiment(void **state)
 {
-    static struct skb_results ra, rb;
-    char msg[512];
-    struct skb_compare_opts o = { 0.01, 0.05, 0, NULL };
+    (void)state;
     cJSON *sum;
-    assert_int_equal(skb_results_load(FIXTURE, &ra, msg, sizeof msg), 0);
-    assert_int_equal(skb_results_load(FIXTURE, &rb, msg, sizeof msg), 0);
-    cJSON_Delete(rb.doc[SKB_RF_SPHERES]);
-    rb.doc[SKB_RF_SPHERES] = NULL;
-    /* a changed callgrind count is an exact gate */
-    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(rb.doc[SKB_RF_FLOPS], "callgrind"), "dlb", cJSON_CreateNumber(421));
-    FILE *devnull = fopen("/dev/null", "w");
-    assert_int_equal(skb_compare_run(&ra, &rb, NULL, &o, devnull, &sum), 2);
-    fclose(devnull);
+    assert_int_equal(compare_fixture_with(drop_spheres, &sum), 2);
     assert_true(summary_has(sum, "spheres.json: missing in the current run"));
     assert_true(summary_has(sum, "callgrind instruction count callgrind.dlb changed 420 -> 421"));
     cJSON_Delete(sum);
-    skb_results_free(&ra);
-    skb_results_free(&rb);
 }
 
 /* a Google Benchmark document: one benchmark, n repetitions around t ns */
@@ -1211,8 +1273,8 @@ static void test_compare_effect_threshold(void **state)
         memset(&b, 0, sizeof b);
         strcpy(a.machine_key, "m");
         strcpy(b.machine_key, "m");
-        a.doc[SKB_RF_GBENCH] = gbench_doc(1000, 10, 0.001);
-        b.doc[SKB_RF_GBENCH] = gbench_doc(1000 * shift[k], 10, 0.001);
+        a.doc[skb_rfile_slot("cpu-gbench.json")] = gbench_doc(1000, 10, 0.001);
+        b.doc[skb_rfile_slot("cpu-gbench.json")] = gbench_doc(1000 * shift[k], 10, 0.001);
         cJSON *sum;
         FILE *devnull = fopen("/dev/null", "w");
         assert_int_equal(skb_compare_run(&a, &b, NULL, &o, devnull, &sum), 0);
@@ -1227,8 +1289,8 @@ static void test_compare_effect_threshold(void **state)
     /* 3 against 3 repetitions: p >= 0.1 always, so the gate says it is powerless */
     memset(&a, 0, sizeof a);
     memset(&b, 0, sizeof b);
-    a.doc[SKB_RF_GBENCH] = gbench_doc(1000, 3, 0.001);
-    b.doc[SKB_RF_GBENCH] = gbench_doc(2000, 3, 0.001);
+    a.doc[skb_rfile_slot("cpu-gbench.json")] = gbench_doc(1000, 3, 0.001);
+    b.doc[skb_rfile_slot("cpu-gbench.json")] = gbench_doc(2000, 3, 0.001);
     cJSON *sum;
     FILE *devnull = fopen("/dev/null", "w");
     assert_int_equal(skb_compare_run(&a, &b, NULL, &o, devnull, &sum), 0);
@@ -1253,14 +1315,14 @@ static void test_compare_holm(void **state)
         memset(&b, 0, sizeof b);
         strcpy(a.machine_key, "m");
         strcpy(b.machine_key, "m");
-        a.doc[SKB_RF_GBENCH] = gbench_doc(1000, 5, 0.001);
-        b.doc[SKB_RF_GBENCH] = gbench_doc(1100, 5, 0.001);
+        a.doc[skb_rfile_slot("cpu-gbench.json")] = gbench_doc(1000, 5, 0.001);
+        b.doc[skb_rfile_slot("cpu-gbench.json")] = gbench_doc(1100, 5, 0.001);
         if (fam == 2)
             for (int k = 0; k < 2; k++) {
                 cJSON *extra = gbench_doc(500, 5, 0.001), *x;
                 cJSON_ArrayForEach(x, cJSON_GetObjectItem(extra, "benchmarks"))
                     cJSON_ReplaceItemInObject(x, "name", cJSON_CreateString("skin/y/qb"));
-                cJSON *dst = cJSON_GetObjectItem((k ? b : a).doc[SKB_RF_GBENCH], "benchmarks");
+                cJSON *dst = cJSON_GetObjectItem((k ? b : a).doc[skb_rfile_slot("cpu-gbench.json")], "benchmarks");
                 while (cJSON_GetArraySize(cJSON_GetObjectItem(extra, "benchmarks")))
                     cJSON_AddItemToArray(dst, cJSON_DetachItemFromArray(cJSON_GetObjectItem(extra, "benchmarks"), 0));
                 cJSON_Delete(extra);
@@ -1306,6 +1368,7 @@ int main(void)
         cmocka_unit_test(test_mann_whitney_ties_and_large),
         cmocka_unit_test(test_results_errors),
         cmocka_unit_test(test_results_load_missing),
+        cmocka_unit_test(test_results_by_name),
         cmocka_unit_test_setup_teardown(test_report_statuses, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_fast_issue15, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_new_method_everywhere, rfix_setup, rfix_teardown),

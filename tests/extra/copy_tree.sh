@@ -1,4 +1,13 @@
-# copy_tree.sh — sourced by tests/extra_method.sh and tests/extra_experiment.sh:
+# copy_tree.sh — sourced by tests/extra_method.sh and tests/extra_experiment.sh,
+# which apply README's "Adding a method/an experiment" steps to a copy of the
+# tree.  The caller sets exe (this build's skinbench) and src (the source tree),
+# then calls extra_setup NAME: it gets ok/bad (fail=1 on any bad), $bdir, a
+# temporary $tmp removed on exit (kept with SKB_KEEP=1) and the copy in $tree;
+# after its README edits, build_copy WHAT builds the copy's $xsb.
+fail=0
+ok() { echo "ok   $*"; }
+bad() { echo "FAIL $*"; fail=1; }
+
 # copy_tree SRC BUILD_DIR DEST copies the source tree SRC (mtimes kept, no
 # build or results directories) to DEST and this build's objects to
 # DEST/build, so a `make BUILD=build skinbench` in DEST rebuilds only what the
@@ -9,4 +18,26 @@ copy_tree() {
   (cd "$src" && tar --exclude='./build*' --exclude=./results --exclude=./.git --exclude=./skinbench -cf - .) \
     | (cd "$dest" && tar xf -)
   (cd "$bdir" && tar --exclude=./tests --exclude=./fuzz -cf - .) | (cd "$dest/build" && tar xf -)
+}
+
+# extra_setup NAME: skip (exit 0, naming NAME) unless exe sits in a plain
+# build directory -- the copy rebuilds with the default flags, and a sanitizer
+# build's objects would not link with them -- then make $tmp and the copy $tree
+extra_setup() {
+  bdir=$(dirname "$exe")
+  if [ -n "${SKB_ASAN:-}" ] || [ ! -f "$bdir/libskb.a" ]; then
+    echo "SKIP $1: needs a plain build directory next to skinbench (not under make asan)"; exit 0
+  fi
+  tmp=$(mktemp -d)
+  trap '[ -n "${SKB_KEEP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"' EXIT
+  tree="$tmp/tree"
+  copy_tree "$src" "$bdir" "$tree"
+}
+
+# build_copy WHAT: the copy's skinbench as $xsb, or FAIL (with make's last
+# lines) and stop: nothing later can run without it
+build_copy() {
+  if make -C "$tree" -j2 BUILD=build skinbench > "$tmp/make.log" 2>&1; then ok "copy builds with $1"; else
+    bad "copy does not build"; tail -20 "$tmp/make.log"; exit 1; fi
+  xsb="$tree/build/skinbench"
 }

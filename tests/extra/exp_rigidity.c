@@ -109,16 +109,6 @@ static int check_rigidity(const cJSON *doc, const char *path, char *msg, size_t 
     return 0;
 }
 
-static int methods_rigidity(const cJSON *doc, const char **out, int max)
-{
-    int n = 0;
-    const cJSON *m;
-    cJSON_ArrayForEach(m, skb__jget(doc, "methods"))
-        if (n < max)
-            out[n++] = m->string;
-    return n;
-}
-
 /* ---- report section: one row per method in the file ---- */
 
 static void report_rigidity(struct skb_report *rep)
@@ -126,11 +116,10 @@ static void report_rigidity(struct skb_report *rep)
     static const char *const cols[] = { "method", "blends", "failed", "max rigidity error", NULL };
     struct skb_rtable *t = skb__tbl_new(rep, "rigidity", "Rigidity of every blend (test extra experiment)",
                                         "tests/extra/exp_rigidity.c", strdup("No paper value: a project check."), cols);
-    int fi = skb_rfile_find("rigidity.json");
     for (int k = 0; k < rep->nruns; k++) {
-        const cJSON *doc = rep->runs[k].doc[fi], *m;
+        const cJSON *doc = skb_results_doc(&rep->runs[k], "rigidity.json"), *m;
         if (!doc) {
-            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], fi), strdup("all"), NULL);
+            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], "rigidity.json"), strdup("all"), NULL);
             continue;
         }
         double tol = SKB_TOL_RIGID;
@@ -150,8 +139,7 @@ static void report_rigidity(struct skb_report *rep)
 
 static void gate_rigidity(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur)
 {
-    int fi = skb_rfile_find("rigidity.json");
-    const cJSON *a = base->doc[fi], *b = cur->doc[fi], *m;
+    const cJSON *a = skb_results_doc(base, "rigidity.json"), *b = skb_results_doc(cur, "rigidity.json"), *m;
     if (!a || !b)
         return;
     cJSON_ArrayForEach(m, skb__jget(a, "methods")) {
@@ -176,7 +164,7 @@ static void gate_rigidity(struct skb_gate *g, const struct skb_results *base, co
 const struct skb_experiment_desc skb_desc_rigidity = {
     .run = &exp_rigidity,
     .files = (const struct skb_result_file[]){
-        { "rigidity.json", 1, check_rigidity, methods_rigidity }, { NULL, 0, NULL, NULL } },
+        { "rigidity.json", 1, check_rigidity, "methods/*" }, { NULL, 0, NULL, NULL } },
     .sections = (const struct skb_report_section[]){
         { "rigidity", SKB_NEED_BLEND, report_rigidity, NULL }, { NULL, 0, NULL, NULL } },
     .gate = gate_rigidity,

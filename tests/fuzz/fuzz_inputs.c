@@ -25,15 +25,22 @@ static cJSON *ref;
 static char blend_path[64];
 static char rundir[64];          /* a copy of the fixture run, one file replaced per input */
 static char basedir[80];         /* the untouched fixture run: the baseline */
-static char *fixture[SKB_RF_BUILTIN];
-static size_t fixture_len[SKB_RF_BUILTIN];
+static char *fixture[SKB_RF_MAX];
+static size_t fixture_len[SKB_RF_MAX];
+
+/* the results files an input's first byte can pick (below 16: one file
+ * alone; from 16: a run directory with that file replaced) */
+static int nfiles(void)
+{
+    return skb_rfile_count() < 16 ? skb_rfile_count() : 16;
+}
 
 static void cleanup(void)
 {
     char path[200];
     unlink(blend_path);
     for (int d = 0; d < 2; d++)
-        for (int i = 0; i < SKB_RF_BUILTIN; i++) {
+        for (int i = 0; i < nfiles(); i++) {
             snprintf(path, sizeof path, "%s/%s", d ? basedir : rundir, skb_rfile_name(i));
             unlink(path);
         }
@@ -53,7 +60,7 @@ static void cleanup(void)
 static void load_fixture(const char *dir)
 {
     char path[512], msg[256];
-    for (int i = 0; i < SKB_RF_BUILTIN; i++) {
+    for (int i = 0; i < nfiles(); i++) {
         snprintf(path, sizeof path, "%s/%s", dir, skb_rfile_name(i));
         if (skb_read_file(path, &fixture[i], &fixture_len[i], msg, sizeof msg) < 0)
             fixture[i] = NULL;
@@ -75,7 +82,7 @@ static void make_run(const char *dir)
 {
     if (mkdir(dir, 0755) != 0 && errno != EEXIST)
         abort();
-    for (int i = 0; i < SKB_RF_BUILTIN; i++)
+    for (int i = 0; i < nfiles(); i++)
         if (fixture[i])
             put_file(dir, i, fixture[i], fixture_len[i]);
 }
@@ -169,7 +176,7 @@ static void fuzz_rundir(int which, int as_baseline, const char *text, size_t len
     char msg[512];
     put_file(rundir, which, text, len);
     if (skb_results_load(rundir, &run, msg, sizeof msg) == 0) {
-        for (int i = 0; i < SKB_RF_BUILTIN; i++)
+        for (int i = 0; i < nfiles(); i++)
             if (run.err[i][0] && (strchr(run.err[i], '\n') || !strstr(run.err[i], skb_rfile_name(i))))
                 abort();          /* one line naming the file */
         struct skb_report *rep = calloc(1, sizeof *rep);
@@ -203,10 +210,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 2)
         return 0;
-    if (data[0] < SKB_RF_BUILTIN)
+    if (data[0] < nfiles())
         fuzz_results(data[0], (const char *)data + 1, size - 1);
-    else if (data[0] >= 16 && data[0] < 16 + 2 * SKB_RF_BUILTIN)
-        fuzz_rundir((data[0] - 16) % SKB_RF_BUILTIN, data[0] >= 16 + SKB_RF_BUILTIN, (const char *)data + 1, size - 1);
+    else if (data[0] >= 16 && data[0] < 16 + 2 * nfiles())
+        fuzz_rundir((data[0] - 16) % nfiles(), data[0] >= 16 + nfiles(), (const char *)data + 1, size - 1);
     else
         fuzz_blend(data[1], data + 2, size - 2);
     return 0;
