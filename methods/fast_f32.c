@@ -678,6 +678,25 @@ static inline AI v4f lbs_pos(v8f b01, v8f b23, const float *__restrict__ P, cons
     return b0 * N[3 * i] + b1 * N[3 * i + 1] + b2 * N[3 * i + 2];
 }
 
+/* [v0, v1) of a SPLIT group, normals (has_nrm constant per call site) not
+ * renormalised.  The last vertex is peeled, as in linear_range: with
+ * `last = (i + 1 == v1)` inside the loop gcc kept each vertex's position
+ * and normal in a stack slot for the 3-float store and tested `last` twice
+ * per vertex (objdump of lbs2_raw: 4 stores and 3 branches per vertex where
+ * 2 and 1 do), which made this kernel slower than the renormalising one. */
+static inline AI void split_raw(const float *__restrict__ jd, const float *__restrict__ P,
+    const float *__restrict__ N, const float *__restrict__ W, const uint16_t *__restrict__ J, int g0, int v0,
+    int v1, int K, int has_nrm, float *__restrict__ OP, float *__restrict__ ON)
+{
+    v8f b01, b23;
+    for (int i = v0; i < v1 - 1; i++) {
+        split_blend(jd, W, J, i - g0, K, &b01, &b23);
+        lbs_out(b01, b23, P, N, i, has_nrm, 0, 0, OP, ON);
+    }
+    split_blend(jd, W, J, v1 - 1 - g0, K, &b01, &b23);
+    lbs_out(b01, b23, P, N, v1 - 1, has_nrm, 0, 1, OP, ON);
+}
+
 /* layout vertices [v0, v1) of a SPLIT group of K influences starting at g0:
  * renormalised normals 8 vertices at a time, else vertex by vertex */
 static inline AI void split_range(const float *__restrict__ jd, const float *__restrict__ P,
@@ -689,10 +708,10 @@ static inline AI void split_range(const float *__restrict__ jd, const float *__r
     if (v0 >= v1)
         return;
     if (!(has_nrm && renorm)) {
-        for (int i = v0; i < v1; i++) {
-            split_blend(jd, W, J, i - g0, K, &b01, &b23);
-            lbs_out(b01, b23, P, N, i, has_nrm, 0, i + 1 == v1, OP, ON);
-        }
+        if (has_nrm)
+            split_raw(jd, P, N, W, J, g0, v0, v1, K, 1, OP, ON);
+        else
+            split_raw(jd, P, N, W, J, g0, v0, v1, K, 0, OP, ON);
         return;
     }
     for (; c + 8 <= v1; c += 8) {
