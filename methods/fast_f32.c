@@ -1300,15 +1300,46 @@ struct pool_job {
     atomic_int rc;
 };
 
-/* share `part` of nparts: whole blocks of 8, the last share the rest */
+/* part `part` of nparts of group g: whole blocks of 8 from the group's
+ * first vertex (so the block kernels' blocks stay the whole call's), the
+ * last part the rest; empty parts as v0 == v1 */
+static void group_share(const struct grp *g, int part, int nparts, int *v0, int *v1)
+{
+    int n = g->v1 - g->v0, per = (int)round8(((size_t)n + (size_t)nparts - 1) / (size_t)nparts);
+    *v0 = g->v0 + (part * per < n ? part * per : n);
+    *v1 = g->v0 + ((part + 1) * per < n ? (part + 1) * per : n);
+}
+
+int skb__skin_f32_share(const struct skb_skinner_f32 *s, int part, int nparts, int counts[4])
+{
+    const struct hdr *h = (const struct hdr *)s->state;
+    if (nparts < 1 || part < 0 || part >= nparts)
+        return SKB_EINVAL;
+    memset(counts, 0, 4 * sizeof *counts);
+    for (int i = 0; i < h->ngroups; i++) {
+        int v0, v1;
+        group_share(h->g + i, part, nparts, &v0, &v1);
+        counts[h->g[i].K - 1] += v1 - v0;
+    }
+    return 0;
+}
+
+/* share `part` of nparts: its share of every influence-count group, so
+ * each thread blends as many vertices of each count (a vertex of four
+ * influences streams and blends more than one of one: shares by vertex
+ * count gave one thread all the one-influence vertices of body/sub4 and
+ * the other the three- and four-influence ones) */
 static void pool_part(void *arg, int part, int nparts)
 {
     struct pool_job *j = arg;
-    int n = j->s->mesh->nverts, per = (int)round8(((size_t)n + (size_t)nparts - 1) / (size_t)nparts);
-    int v0 = part * per < n ? part * per : n, v1 = (part + 1) * per < n ? (part + 1) * per : n;
-    int rc = v0 < v1 ? skb__skin_f32_run(j->s, v0, v1, j->pos, j->nrm) : 0;
-    if (rc < 0)
-        atomic_store(&j->rc, rc);
+    const struct hdr *h = (const struct hdr *)j->s->state;
+    for (int i = 0; i < h->ngroups; i++) {
+        int v0, v1;
+        group_share(h->g + i, part, nparts, &v0, &v1);
+        int rc = v0 < v1 ? skb__skin_f32_run(j->s, v0, v1, j->pos, j->nrm) : 0;
+        if (rc < 0)
+            atomic_store(&j->rc, rc);
+    }
 }
 
 int skb__skin_f32_run_pool(struct skb_skinner_f32 *s, struct skb_pool *pool, float *pos_out, float *nrm_out)
