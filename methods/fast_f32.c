@@ -1446,6 +1446,12 @@ double skb_skin_f32_bytes_per_vertex(const struct skb_skinner_f32 *s)
     return bytes + (h->nverts ? slots / h->nverts : 0);
 }
 
+double skb_skin_f32_write_bytes_per_vertex(const struct skb_skinner_f32 *s)
+{
+    const struct hdr *h = (const struct hdr *)s->state;
+    return 12 + (h->has_nrm && h->nrm_mode != SKB_F32_NRM_NONE ? 12 : 0);
+}
+
 void skb_f32_compare(int nverts, const skb_real *pos_ref, const skb_real *nrm_ref,
                      const float *pos, const float *nrm, double *pos_ratio, double *nrm_ratio,
                      int *worst_vertex)

@@ -125,6 +125,10 @@ const char *skb_f32_normals_name(enum skb_f32_normals mode);
  * option and layout, averaged over the mesh (the roofline's numerator;
  * per-joint data excluded) */
 double skb_skin_f32_bytes_per_vertex(const struct skb_skinner_f32 *s);
+/* of those, the bytes written per vertex (positions, and normals unless
+ * none): a store through the cache reads each line first (write-allocate),
+ * which the roofline's alternative convention counts */
+double skb_skin_f32_write_bytes_per_vertex(const struct skb_skinner_f32 *s);
 
 SKB_EXTERN_C_END
 #endif
