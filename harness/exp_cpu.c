@@ -754,10 +754,30 @@ static void f32_detail(const struct run *r, struct bcase *c, const struct timing
  * taken as held by the bandwidth; below it, something else stops it */
 #define BANDWIDTH_BOUND_FRACTION 0.9
 
+/* the calling thread busy less than this fraction of a pooled run's wall
+ * time waited for a worker; with more than this share of the one-thread
+ * work on its own CPU clock, it did the workers' parts itself */
+#define CALLER_WAITED_BELOW 0.8
+#define CALLER_ALONE_ABOVE 0.75
+
+/* what held the pool back besides bandwidth, from the calling thread's CPU
+ * time: a worker the scheduler kept off the CPUs (other load) shows as the
+ * caller waiting, or as the caller doing the workers' parts */
+static const char *pool_wait_text(double busy, double alone)
+{
+    if (busy < CALLER_WAITED_BELOW)
+        return "; the calling thread was busy for less of the wall time than its share: it waited for a worker the "
+               "scheduler held off the CPUs (other load), not for memory";
+    if (alone > CALLER_ALONE_ABOVE)
+        return "; the calling thread ran most of the work itself: the workers were not on a CPU (other load)";
+    return "";
+}
+
 /* on the roofline mesh: a pooled kernel's fraction of the copy bandwidth
  * on as many threads, beside how that bandwidth itself scales, and in
  * words whether the bandwidth is what stops it (issue 15) */
-static void pool_limit(const struct run *r, const struct ds *ds, const char *label, double pool_ms, cJSON *s)
+static void pool_limit(const struct run *r, const struct ds *ds, const char *label, const struct timing *t,
+                       double one_cpu_ms, cJSON *s)
 {
     struct bcase *c = NULL;
     for (int i = 0; i < r->nc && !c; i++)
@@ -765,15 +785,18 @@ static void pool_limit(const struct run *r, const struct ds *ds, const char *lab
             c = r->c + i;
     if (!ds->large || !c)
         return;
-    double f = skb_skin_f32_bytes_per_vertex(&c->fk) * ds->d.mesh.nverts / r->copy_bps[1] / (pool_ms * 1e-3);
-    char txt[400];
+    double f = skb_skin_f32_bytes_per_vertex(&c->fk) * ds->d.mesh.nverts / r->copy_bps[1] / (t->real_ms * 1e-3);
+    double busy = t->cpu_ms / t->real_ms, alone = t->cpu_ms / one_cpu_ms;
+    char txt[600];
     skb_json_add_number(s, "fraction_of_threads_copy_bandwidth", f);
     skb_json_add_number(s, "copy_bandwidth_scaling", r->copy_scaling);
     cJSON_AddNumberToObject(s, "bandwidth_bound_from_fraction", BANDWIDTH_BOUND_FRACTION);
+    skb_json_add_number(s, "caller_busy_fraction", busy);
+    skb_json_add_number(s, "caller_share_of_one_thread_cpu", alone);
     snprintf(txt, sizeof txt, "%s reaches %.2f of the %d-thread copy bandwidth, which itself scales %.2fx over one "
-             "thread: %s", label, f, c->threads, r->copy_scaling, !isfinite(f) ? "not measured"
+             "thread: %s%s", label, f, c->threads, r->copy_scaling, !isfinite(f) ? "not measured"
              : f >= BANDWIDTH_BOUND_FRACTION ? "at the copy limit, the bandwidth is what stops it"
-             : "below the copy limit, so it is not the bandwidth that stops it");
+             : "below the copy limit, so it is not the bandwidth that stops it", pool_wait_text(busy, alone));
     cJSON_AddStringToObject(s, "limit", txt);
 }
 
@@ -840,7 +863,11 @@ static void fast_summary(struct run *r, const cJSON *gb, struct ds *ds, cJSON *o
         skb_json_add_number(s, "one_thread_real_ms", one);
         skb_json_add_number(s, "pool_real_ms", many);
         skb_json_add_number(s, "speedup", one / many);
-        pool_limit(r, ds, lt, many, s);
+        struct bcase *pc = find_case(r, K_F32, ds, lt);
+        if (pc) {
+            struct timing pt = gbench_timing(gb, pc->name);
+            pool_limit(r, ds, lt, &pt, case_ms(r, gb, K_F32, ds, heads[i]), s);
+        }
     }
     double lin = case_ms(r, gb, K_F32, ds, "linear");
     skb_json_add_number(f, "dlb_over_linear", case_ms(r, gb, K_F32, ds, "dlb") / lin);

@@ -75,6 +75,9 @@ if r.get("cpus", {}).get("available", 0) > 1:
         if not (isinstance(f, (int, float)) and f > 0): errs.append("large mesh pool %s: fraction_of_threads_copy_bandwidth %r" % (k, f))
         elif ("%.2f of the" % f) not in s.get("limit", "") or ("not the bandwidth" in s.get("limit", "")) != (f < s.get("bandwidth_bound_from_fraction", 0)):
             errs.append("large mesh pool %s: limit %r" % (k, s.get("limit")))
+        b = s.get("caller_busy_fraction")
+        if not (isinstance(b, (int, float)) and b > 0) or ("waited for a worker" in s.get("limit", "")) != (b < 0.8):
+            errs.append("large mesh pool %s: caller_busy_fraction %r beside %r" % (k, b, s.get("limit")))
 for m, c in lm.get("checks", {}).get("f32", {}).items():
     wa = c.get("fraction_of_roofline_write_allocate")
     if not (isinstance(wa, (int, float)) and wa > 0 and c.get("write_bytes_per_vertex") in (12, 24)): errs.append("large mesh %s: write-allocate fraction %r" % (m, wa))
