@@ -777,7 +777,7 @@ static const char *pool_wait_text(double busy, double alone)
  * on as many threads, beside how that bandwidth itself scales, and in
  * words whether the bandwidth is what stops it (issue 15) */
 static void pool_limit(const struct run *r, const struct ds *ds, const char *label, const struct timing *t,
-                       double one_cpu_ms, cJSON *s)
+                       double one_cpu_ms, double speedup, cJSON *s)
 {
     struct bcase *c = NULL;
     for (int i = 0; i < r->nc && !c; i++)
@@ -793,8 +793,9 @@ static void pool_limit(const struct run *r, const struct ds *ds, const char *lab
     cJSON_AddNumberToObject(s, "bandwidth_bound_from_fraction", BANDWIDTH_BOUND_FRACTION);
     skb_json_add_number(s, "caller_busy_fraction", busy);
     skb_json_add_number(s, "caller_share_of_one_thread_cpu", alone);
-    snprintf(txt, sizeof txt, "%s reaches %.2f of the %d-thread copy bandwidth, which itself scales %.2fx over one "
-             "thread: %s%s", label, f, c->threads, r->copy_scaling, !isfinite(f) ? "not measured"
+    snprintf(txt, sizeof txt, "%s runs %.2fx one thread's throughput and reaches %.2f of the %d-thread copy bandwidth, "
+             "which itself scales %.2fx over one thread: %s%s", label, speedup, f, c->threads, r->copy_scaling,
+             !isfinite(f) ? "not measured"
              : f >= BANDWIDTH_BOUND_FRACTION ? "at the copy limit, the bandwidth is what stops it"
              : "below the copy limit, so it is not the bandwidth that stops it", pool_wait_text(busy, alone));
     cJSON_AddStringToObject(s, "limit", txt);
@@ -866,7 +867,7 @@ static void fast_summary(struct run *r, const cJSON *gb, struct ds *ds, cJSON *o
         struct bcase *pc = find_case(r, K_F32, ds, lt);
         if (pc) {
             struct timing pt = gbench_timing(gb, pc->name);
-            pool_limit(r, ds, lt, &pt, case_ms(r, gb, K_F32, ds, heads[i]), s);
+            pool_limit(r, ds, lt, &pt, case_ms(r, gb, K_F32, ds, heads[i]), one / many, s);
         }
     }
     double lin = case_ms(r, gb, K_F32, ds, "linear");
