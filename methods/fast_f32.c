@@ -703,8 +703,9 @@ static inline AI v4f lbs_pos(v8f b01, v8f b23, const float *__restrict__ P, cons
  * `last = (i + 1 == v1)` inside the loop gcc kept each vertex's position
  * and normal in a stack slot for the 3-float store and tested `last` twice
  * per vertex (objdump of lbs2_raw: 4 stores and 3 branches per vertex where
- * 2 and 1 do).  Peeled: 2-5 % faster on body/sub4 (best of 15 runs at each
- * of 16 output offsets), never slower than the renormalising kernel. */
+ * 2 and 1 do).  Peeled, the skin of bcn_human (in cache) takes 5.0 us
+ * instead of 5.4 (best of 2000, 16 output offsets); on body/sub4, which
+ * waits on memory, no change beyond the noise. */
 static inline AI void split_raw(const float *__restrict__ jd, const float *__restrict__ P,
     const float *__restrict__ N, const float *__restrict__ W, const uint16_t *__restrict__ J, int g0, int v0,
     int v1, int K, int has_nrm, float *__restrict__ OP, float *__restrict__ ON)
