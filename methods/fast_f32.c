@@ -422,6 +422,31 @@ static int qlb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
     return 0;
 }
 
+/* the unit quaternion of a row-major 4x4's rotation: skb_quat_from_mat3's
+ * branches (M. Day 2015) and its w >= 0, with one division where it takes
+ * four, inline: the conversion's sqrt and divisions were most of DLB's
+ * per-pose prepare after the columns (perf on bcn_human).  The float
+ * kernels see the same quaternion to double rounding. */
+static inline void rotation_quat(const skb_real *m, struct skb_quat *q)
+{
+    skb_real s, inv;
+    if (m[10] < 0 && m[0] > m[5]) {
+        s = sqrt(1 + m[0] - m[5] - m[10]) * 2, inv = 1 / s;
+        *q = (struct skb_quat){ .w = (m[9] - m[6]) * inv, .x = s / 4, .y = (m[1] + m[4]) * inv, .z = (m[2] + m[8]) * inv };
+    } else if (m[10] < 0) {
+        s = sqrt(1 + m[5] - m[0] - m[10]) * 2, inv = 1 / s;
+        *q = (struct skb_quat){ .w = (m[2] - m[8]) * inv, .x = (m[1] + m[4]) * inv, .y = s / 4, .z = (m[6] + m[9]) * inv };
+    } else if (m[0] < -m[5]) {
+        s = sqrt(1 + m[10] - m[0] - m[5]) * 2, inv = 1 / s;
+        *q = (struct skb_quat){ .w = (m[4] - m[1]) * inv, .x = (m[2] + m[8]) * inv, .y = (m[6] + m[9]) * inv, .z = s / 4 };
+    } else {
+        s = sqrt(1 + m[0] + m[5] + m[10]) * 2, inv = 1 / s;
+        *q = (struct skb_quat){ .w = s / 4, .x = (m[9] - m[6]) * inv, .y = (m[2] - m[8]) * inv, .z = (m[4] - m[1]) * inv };
+    }
+    if (q->w < 0)
+        *q = (struct skb_quat){ .w = -q->w, .x = -q->x, .y = -q->y, .z = -q->z };
+}
+
 /* the 3x4 columns of the rigid transform a joint's unit dual quaternion
  * encodes (what skb_dq_to_mat4 and put_columns gave): the rotation of its
  * real part, and the matrix's own translation, which 2 vec(d r*) only gives
@@ -453,7 +478,9 @@ static int dlb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
         return SKB_ENOTSUP;     /* the fast path implements Algorithm 2 per vertex */
     for (int j = 0; j < m->njoints; j++) {
         struct skb_dq q;
-        skb_dq_from_mat4(p->mats + 16 * j, &q);
+        const skb_real *mj = p->mats + 16 * j, half_t[3] = { mj[3] * 0.5, mj[7] * 0.5, mj[11] * 0.5 };
+        rotation_quat(mj, &q.r);
+        skb_quat_pure_mul(half_t, &q.r, &q.d);  /* eq. 2.3: d = (t/2) r, as skb_dq_from_qt */
         float *o = jd + 8 * j;
         o[0] = (float)q.r.x; o[1] = (float)q.r.y; o[2] = (float)q.r.z; o[3] = (float)q.r.w;
         o[4] = (float)q.d.x; o[5] = (float)q.d.y; o[6] = (float)q.d.z; o[7] = (float)q.d.w;
