@@ -110,6 +110,7 @@ struct run {
     int timed_unchecked;
     struct skb_pool *pool;      /* every CPU we may run on; NULL on one CPU */
     double copy_bps[2];         /* large mesh: copy bandwidth, one thread / the pool's (bytes/s) */
+    double copy_scaling;        /* large mesh: the pool's memcpy over one thread's (wall time) */
     double load[2][3];          /* load averages before and after the timing */
 };
 
@@ -742,8 +743,62 @@ static void f32_detail(const struct run *r, struct bcase *c, const struct timing
     cJSON_AddNumberToObject(dd, "threads", mt ? c->threads : 1);
     cJSON_AddStringToObject(dd, "statistic", mt ? "real_ms (wall: the caller's CPU time is one thread's)" : "cpu_ms");
     cJSON_AddNumberToObject(dd, "bytes_per_vertex", bpv);
-    double bps = c->ds->large ? r->copy_bps[mt] : NAN;
+    double bps = c->ds->large ? r->copy_bps[mt] : NAN, wb = skb_skin_f32_write_bytes_per_vertex(&c->fk);
+    cJSON_AddNumberToObject(dd, "write_bytes_per_vertex", wb);
     skb_json_add_number(dd, "fraction_of_roofline", bpv * c->ds->d.mesh.nverts / bps / (ms * 1e-3));
+    skb_json_add_number(dd, "fraction_of_roofline_write_allocate",
+                        (bpv + wb) * c->ds->d.mesh.nverts / (1.5 * bps) / (ms * 1e-3));
+}
+
+/* a pooled kernel above this fraction of the pool's copy bandwidth is
+ * taken as held by the bandwidth; below it, something else stops it */
+#define BANDWIDTH_BOUND_FRACTION 0.9
+
+/* the calling thread busy less than this fraction of a pooled run's wall
+ * time waited for a worker; with more than this share of the one-thread
+ * work on its own CPU clock, it did the workers' parts itself */
+#define CALLER_WAITED_BELOW 0.8
+#define CALLER_ALONE_ABOVE 0.75
+
+/* what held the pool back besides bandwidth, from the calling thread's CPU
+ * time: a worker the scheduler kept off the CPUs (other load) shows as the
+ * caller waiting, or as the caller doing the workers' parts */
+static const char *pool_wait_text(double busy, double alone)
+{
+    if (busy < CALLER_WAITED_BELOW)
+        return "; the calling thread was busy for less of the wall time than its share: it waited for a worker the "
+               "scheduler held off the CPUs (other load), not for memory";
+    if (alone > CALLER_ALONE_ABOVE)
+        return "; the calling thread ran most of the work itself: the workers were not on a CPU (other load)";
+    return "";
+}
+
+/* on the roofline mesh: a pooled kernel's fraction of the copy bandwidth
+ * on as many threads, beside how that bandwidth itself scales, and in
+ * words whether the bandwidth is what stops it (issue 15) */
+static void pool_limit(const struct run *r, const struct ds *ds, const char *label, const struct timing *t,
+                       double one_cpu_ms, double speedup, cJSON *s)
+{
+    struct bcase *c = NULL;
+    for (int i = 0; i < r->nc && !c; i++)
+        if (r->c[i].kind == K_F32 && r->c[i].ds == ds && !strcmp(r->c[i].label, label) && !r->c[i].error)
+            c = r->c + i;
+    if (!ds->large || !c)
+        return;
+    double f = skb_skin_f32_bytes_per_vertex(&c->fk) * ds->d.mesh.nverts / r->copy_bps[1] / (t->real_ms * 1e-3);
+    double busy = t->cpu_ms / t->real_ms, alone = t->cpu_ms / one_cpu_ms;
+    char txt[600];
+    skb_json_add_number(s, "fraction_of_threads_copy_bandwidth", f);
+    skb_json_add_number(s, "copy_bandwidth_scaling", r->copy_scaling);
+    cJSON_AddNumberToObject(s, "bandwidth_bound_from_fraction", BANDWIDTH_BOUND_FRACTION);
+    skb_json_add_number(s, "caller_busy_fraction", busy);
+    skb_json_add_number(s, "caller_share_of_one_thread_cpu", alone);
+    snprintf(txt, sizeof txt, "%s runs %.2fx one thread's throughput and reaches %.2f of the %d-thread copy bandwidth, "
+             "which itself scales %.2fx over one thread: %s%s", label, speedup, f, c->threads, r->copy_scaling,
+             !isfinite(f) ? "not measured"
+             : f >= BANDWIDTH_BOUND_FRACTION ? "at the copy limit, the bandwidth is what stops it"
+             : "below the copy limit, so it is not the bandwidth that stops it", pool_wait_text(busy, alone));
+    cJSON_AddStringToObject(s, "limit", txt);
 }
 
 static cJSON *timing_block(struct run *r, const cJSON *gb, struct ds *ds, enum kind k, const char *ref_label,
@@ -809,6 +864,11 @@ static void fast_summary(struct run *r, const cJSON *gb, struct ds *ds, cJSON *o
         skb_json_add_number(s, "one_thread_real_ms", one);
         skb_json_add_number(s, "pool_real_ms", many);
         skb_json_add_number(s, "speedup", one / many);
+        struct bcase *pc = find_case(r, K_F32, ds, lt);
+        if (pc) {
+            struct timing pt = gbench_timing(gb, pc->name);
+            pool_limit(r, ds, lt, &pt, case_ms(r, gb, K_F32, ds, heads[i]), one / many, s);
+        }
     }
     double lin = case_ms(r, gb, K_F32, ds, "linear");
     skb_json_add_number(f, "dlb_over_linear", case_ms(r, gb, K_F32, ds, "dlb") / lin);
@@ -1195,6 +1255,23 @@ static double f32_bpv(struct run *r, const struct ds *ds, const char *label)
     return c ? skb_skin_f32_bytes_per_vertex(&c->fk) : NAN;
 }
 
+/* how the fractions are counted, in the file beside them (issue 15: the
+ * same statistic and the same bytes convention for kernel and copy) */
+static void roofline_convention(cJSON *rf)
+{
+    cJSON *c = cJSON_AddObjectToObject(rf, "convention");
+    cJSON_AddStringToObject(c, "statistic", "one thread: the median CPU time of the kernel and of memcpy alike; the "
+                            "pool: the median wall time of the kernel and of memcpy split over the same pool alike");
+    cJSON_AddStringToObject(c, "bytes", "memcpy: its buffer read once and written once (2 x its size); a kernel: "
+                            "its vertex streams read and its outputs written, from its layout (bytes_per_vertex; "
+                            "per-joint data, which stays in cache, excluded)");
+    cJSON_AddStringToObject(c, "write_allocate", "counted on neither side in fraction_of_roofline: the kernels "
+                            "store through the cache, and so does glibc's memcpy below its non-temporal threshold "
+                            "(README), so each written line is also read once on both sides; "
+                            "fraction_of_roofline_write_allocate counts it on both (memcpy 3 x its size, a kernel "
+                            "bytes_per_vertex + write_bytes_per_vertex)");
+}
+
 /* the roofline mesh: copy bandwidth on one thread (CPU time) and on the
  * pool (wall time), each kernel's fraction of it (in its checks entry),
  * and the headline fractions and ratios (issues 4 and 15) */
@@ -1212,6 +1289,7 @@ static void large_mesh_block(struct run *r, const cJSON *gb, struct ds *ds, cJSO
         cpw = gbench_timing(gb, c1->name).real_ms;
     r->copy_bps[0] = 2 * bytes / (cp * 1e-3);   /* memcpy reads and writes every byte */
     r->copy_bps[1] = 2 * bytes / (cpn * 1e-3);
+    r->copy_scaling = cpw / cpn;
     cJSON_AddStringToObject(o, "dataset", ds->d.name);
     cJSON_AddNumberToObject(o, "vertices", ds->d.mesh.nverts);
     cJSON_AddNumberToObject(o, "joints", ds->d.mesh.njoints);
@@ -1240,6 +1318,7 @@ static void large_mesh_block(struct run *r, const cJSON *gb, struct ds *ds, cJSO
     skb_json_add_number(rf, "linear_f32_fraction_of_roofline", bl * n / r->copy_bps[0] * 1e3 / lin);
     skb_json_add_number(rf, "linear_nrm_shader_f32_fraction_of_roofline", bs * n / r->copy_bps[0] * 1e3 / sh);
     skb_json_add_number(rf, "dlb_f32_fraction_of_roofline", bd * n / r->copy_bps[0] * 1e3 / dlb);
+    roofline_convention(rf);
     skb_run_progress(r->ctx, "cpu", "%s: linear f32 %.3g ms, dlb f32 %.3g ms (x%.2f), copy %.1f GB/s (%d threads: "
                      "%.1f GB/s): LBS at %.2f of the roofline, LBS with normals left to the shader at %.2f",
                      ds->d.name, lin, dlb, dlb / lin, r->copy_bps[0] / 1e9, nt, r->copy_bps[1] / 1e9,

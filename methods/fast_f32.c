@@ -422,6 +422,53 @@ static int qlb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
     return 0;
 }
 
+/* the unit quaternion of a row-major 4x4's rotation: skb_quat_from_mat3's
+ * branches (M. Day 2015) and its w >= 0, with one division where it takes
+ * four, inline: the conversion's sqrt and divisions were most of DLB's
+ * per-pose prepare after the columns (perf on bcn_human).  The float
+ * kernels see the same quaternion to double rounding. */
+static inline void rotation_quat(const skb_real *m, struct skb_quat *q)
+{
+    skb_real s, inv;
+    if (m[10] < 0 && m[0] > m[5]) {
+        s = sqrt(1 + m[0] - m[5] - m[10]) * 2, inv = 1 / s;
+        *q = (struct skb_quat){ .w = (m[9] - m[6]) * inv, .x = s / 4, .y = (m[1] + m[4]) * inv, .z = (m[2] + m[8]) * inv };
+    } else if (m[10] < 0) {
+        s = sqrt(1 + m[5] - m[0] - m[10]) * 2, inv = 1 / s;
+        *q = (struct skb_quat){ .w = (m[2] - m[8]) * inv, .x = (m[1] + m[4]) * inv, .y = s / 4, .z = (m[6] + m[9]) * inv };
+    } else if (m[0] < -m[5]) {
+        s = sqrt(1 + m[10] - m[0] - m[5]) * 2, inv = 1 / s;
+        *q = (struct skb_quat){ .w = (m[4] - m[1]) * inv, .x = (m[2] + m[8]) * inv, .y = (m[6] + m[9]) * inv, .z = s / 4 };
+    } else {
+        s = sqrt(1 + m[0] + m[5] + m[10]) * 2, inv = 1 / s;
+        *q = (struct skb_quat){ .w = s / 4, .x = (m[9] - m[6]) * inv, .y = (m[2] - m[8]) * inv, .z = (m[4] - m[1]) * inv };
+    }
+    if (q->w < 0)
+        *q = (struct skb_quat){ .w = -q->w, .x = -q->x, .y = -q->y, .z = -q->z };
+}
+
+/* the 3x4 columns of the rigid transform a joint's unit dual quaternion
+ * encodes (what skb_dq_to_mat4 and put_columns gave): the rotation of its
+ * real part, and the matrix's own translation, which 2 vec(d r*) only gives
+ * back.  Written straight into floats: through the double 4x4 and its
+ * helpers it was a third of DLB's per-pose prepare (perf on bcn_human,
+ * 54 joints), and the prepare, not the kernels, made DLB slower than LBS
+ * there (2.2 against 0.7 us a pose; the kernels 6.1 against 6.9 us). */
+static void rigid_columns(const struct skb_quat *q, const skb_real mat[16], float *out)
+{
+    skb_real x2 = q->x + q->x, y2 = q->y + q->y, z2 = q->z + q->z;
+    skb_real xx = q->x * x2, yy = q->y * y2, zz = q->z * z2;
+    skb_real xy = q->x * y2, xz = q->x * z2, yz = q->y * z2;
+    skb_real wx = q->w * x2, wy = q->w * y2, wz = q->w * z2;
+    const skb_real r[12] = { 1 - (yy + zz), xy + wz, xz - wy, xy - wz, 1 - (xx + zz), yz + wx,
+                             xz + wy, yz - wx, 1 - (xx + yy), mat[3], mat[7], mat[11] };
+    for (int c = 0; c < 4; c++) {
+        for (int k = 0; k < 3; k++)
+            out[4 * c + k] = (float)r[3 * c + k];
+        out[4 * c + 3] = c == 3 ? 1.0f : 0.0f;
+    }
+}
+
 static int dlb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
                        const struct skb_params *prm, void *state)
 {
@@ -431,13 +478,13 @@ static int dlb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
         return SKB_ENOTSUP;     /* the fast path implements Algorithm 2 per vertex */
     for (int j = 0; j < m->njoints; j++) {
         struct skb_dq q;
-        skb_real c[16];
-        skb_dq_from_mat4(p->mats + 16 * j, &q);
+        const skb_real *mj = p->mats + 16 * j, half_t[3] = { mj[3] * 0.5, mj[7] * 0.5, mj[11] * 0.5 };
+        rotation_quat(mj, &q.r);
+        skb_quat_pure_mul(half_t, &q.r, &q.d);  /* eq. 2.3: d = (t/2) r, as skb_dq_from_qt */
         float *o = jd + 8 * j;
         o[0] = (float)q.r.x; o[1] = (float)q.r.y; o[2] = (float)q.r.z; o[3] = (float)q.r.w;
         o[4] = (float)q.d.x; o[5] = (float)q.d.y; o[6] = (float)q.d.z; o[7] = (float)q.d.w;
-        skb_dq_to_mat4(&q, c);
-        put_columns(c, AT(state, h->off_cols, float) + 16 * j);
+        rigid_columns(&q.r, p->mats + 16 * j, AT(state, h->off_cols, float) + 16 * j);
     }
     fill_signs(m, state, 8);
     return 0;
@@ -678,6 +725,27 @@ static inline AI v4f lbs_pos(v8f b01, v8f b23, const float *__restrict__ P, cons
     return b0 * N[3 * i] + b1 * N[3 * i + 1] + b2 * N[3 * i + 2];
 }
 
+/* [v0, v1) of a SPLIT group, normals (has_nrm constant per call site) not
+ * renormalised.  The last vertex is peeled, as in linear_range: with
+ * `last = (i + 1 == v1)` inside the loop gcc kept each vertex's position
+ * and normal in a stack slot for the 3-float store and tested `last` twice
+ * per vertex (objdump of lbs2_raw: 4 stores and 3 branches per vertex where
+ * 2 and 1 do).  Peeled, the skin of bcn_human (in cache) takes 5.0 us
+ * instead of 5.4 (best of 2000, 16 output offsets); on body/sub4, which
+ * waits on memory, no change beyond the noise. */
+static inline AI void split_raw(const float *__restrict__ jd, const float *__restrict__ P,
+    const float *__restrict__ N, const float *__restrict__ W, const uint16_t *__restrict__ J, int g0, int v0,
+    int v1, int K, int has_nrm, float *__restrict__ OP, float *__restrict__ ON)
+{
+    v8f b01, b23;
+    for (int i = v0; i < v1 - 1; i++) {
+        split_blend(jd, W, J, i - g0, K, &b01, &b23);
+        lbs_out(b01, b23, P, N, i, has_nrm, 0, 0, OP, ON);
+    }
+    split_blend(jd, W, J, v1 - 1 - g0, K, &b01, &b23);
+    lbs_out(b01, b23, P, N, v1 - 1, has_nrm, 0, 1, OP, ON);
+}
+
 /* layout vertices [v0, v1) of a SPLIT group of K influences starting at g0:
  * renormalised normals 8 vertices at a time, else vertex by vertex */
 static inline AI void split_range(const float *__restrict__ jd, const float *__restrict__ P,
@@ -689,10 +757,10 @@ static inline AI void split_range(const float *__restrict__ jd, const float *__r
     if (v0 >= v1)
         return;
     if (!(has_nrm && renorm)) {
-        for (int i = v0; i < v1; i++) {
-            split_blend(jd, W, J, i - g0, K, &b01, &b23);
-            lbs_out(b01, b23, P, N, i, has_nrm, 0, i + 1 == v1, OP, ON);
-        }
+        if (has_nrm)
+            split_raw(jd, P, N, W, J, g0, v0, v1, K, 1, OP, ON);
+        else
+            split_raw(jd, P, N, W, J, g0, v0, v1, K, 0, OP, ON);
         return;
     }
     for (; c + 8 <= v1; c += 8) {
@@ -1281,15 +1349,46 @@ struct pool_job {
     atomic_int rc;
 };
 
-/* share `part` of nparts: whole blocks of 8, the last share the rest */
+/* part `part` of nparts of group g: whole blocks of 8 from the group's
+ * first vertex (so the block kernels' blocks stay the whole call's), the
+ * last part the rest; empty parts as v0 == v1 */
+static void group_share(const struct grp *g, int part, int nparts, int *v0, int *v1)
+{
+    int n = g->v1 - g->v0, per = (int)round8(((size_t)n + (size_t)nparts - 1) / (size_t)nparts);
+    *v0 = g->v0 + (part * per < n ? part * per : n);
+    *v1 = g->v0 + ((part + 1) * per < n ? (part + 1) * per : n);
+}
+
+int skb__skin_f32_share(const struct skb_skinner_f32 *s, int part, int nparts, int counts[4])
+{
+    const struct hdr *h = (const struct hdr *)s->state;
+    if (nparts < 1 || part < 0 || part >= nparts)
+        return SKB_EINVAL;
+    memset(counts, 0, 4 * sizeof *counts);
+    for (int i = 0; i < h->ngroups; i++) {
+        int v0, v1;
+        group_share(h->g + i, part, nparts, &v0, &v1);
+        counts[h->g[i].K - 1] += v1 - v0;
+    }
+    return 0;
+}
+
+/* share `part` of nparts: its share of every influence-count group, so
+ * each thread blends as many vertices of each count (a vertex of four
+ * influences streams and blends more than one of one: shares by vertex
+ * count gave one thread all the one-influence vertices of body/sub4 and
+ * the other the three- and four-influence ones) */
 static void pool_part(void *arg, int part, int nparts)
 {
     struct pool_job *j = arg;
-    int n = j->s->mesh->nverts, per = (int)round8(((size_t)n + (size_t)nparts - 1) / (size_t)nparts);
-    int v0 = part * per < n ? part * per : n, v1 = (part + 1) * per < n ? (part + 1) * per : n;
-    int rc = v0 < v1 ? skb__skin_f32_run(j->s, v0, v1, j->pos, j->nrm) : 0;
-    if (rc < 0)
-        atomic_store(&j->rc, rc);
+    const struct hdr *h = (const struct hdr *)j->s->state;
+    for (int i = 0; i < h->ngroups; i++) {
+        int v0, v1;
+        group_share(h->g + i, part, nparts, &v0, &v1);
+        int rc = v0 < v1 ? skb__skin_f32_run(j->s, v0, v1, j->pos, j->nrm) : 0;
+        if (rc < 0)
+            atomic_store(&j->rc, rc);
+    }
 }
 
 int skb__skin_f32_run_pool(struct skb_skinner_f32 *s, struct skb_pool *pool, float *pos_out, float *nrm_out)
@@ -1394,6 +1493,12 @@ double skb_skin_f32_bytes_per_vertex(const struct skb_skinner_f32 *s)
     int bytes = 12 + 12 + (h->kind == K_QB ? 12 : 0);
     bytes += h->has_nrm && h->nrm_mode != SKB_F32_NRM_NONE ? 12 + 12 : 0;
     return bytes + (h->nverts ? slots / h->nverts : 0);
+}
+
+double skb_skin_f32_write_bytes_per_vertex(const struct skb_skinner_f32 *s)
+{
+    const struct hdr *h = (const struct hdr *)s->state;
+    return 12 + (h->has_nrm && h->nrm_mode != SKB_F32_NRM_NONE ? 12 : 0);
 }
 
 void skb_f32_compare(int nverts, const skb_real *pos_ref, const skb_real *nrm_ref,

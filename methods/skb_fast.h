@@ -91,10 +91,14 @@ int skb_skin_f32_pose(struct skb_skinner_f32 *s, const struct skb_pose *p,
 int skb__skin_f32_prepare(struct skb_skinner_f32 *s, const struct skb_pose *p, const struct skb_params *prm);
 int skb__skin_f32_run(struct skb_skinner_f32 *s, int v0, int v1, float *pos_out, float *nrm_out);
 /* run over all vertices on every thread of a persistent pool
- * (common/skb_pool.h): one contiguous share of whole blocks of 8 per
- * thread, bit-identical to one call; the first error any share met */
+ * (common/skb_pool.h): each thread its share of every influence-count
+ * group (whole blocks of 8), bit-identical to one call; the first error
+ * any share met */
 struct skb_pool;
 int skb__skin_f32_run_pool(struct skb_skinner_f32 *s, struct skb_pool *pool, float *pos_out, float *nrm_out);
+/* the vertices of 1..4 influences in share `part` of nparts of
+ * skb__skin_f32_run_pool; SKB_EINVAL for a part outside [0, nparts) */
+int skb__skin_f32_share(const struct skb_skinner_f32 *s, int part, int nparts, int counts[4]);
 void skb_skin_f32_fini(struct skb_skinner_f32 *s);
 
 enum skb_f32_layout skb_skin_f32_layout(const struct skb_skinner_f32 *s);
@@ -121,6 +125,10 @@ const char *skb_f32_normals_name(enum skb_f32_normals mode);
  * option and layout, averaged over the mesh (the roofline's numerator;
  * per-joint data excluded) */
 double skb_skin_f32_bytes_per_vertex(const struct skb_skinner_f32 *s);
+/* of those, the bytes written per vertex (positions, and normals unless
+ * none): a store through the cache reads each line first (write-allocate),
+ * which the roofline's alternative convention counts */
+double skb_skin_f32_write_bytes_per_vertex(const struct skb_skinner_f32 *s);
 
 SKB_EXTERN_C_END
 #endif

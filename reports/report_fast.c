@@ -42,6 +42,19 @@ static char *num_of(const cJSON *c, const char *k)
     return skb__jnum(skb__jget(c, k), &x) == 0 && isfinite(x) ? skb__numtxt(x) : strdup("—");
 }
 
+/* a pooled kernel's limit sentence (cpu.json fast_kernels.pool_scaling,
+ * by the label without its "@2t"), NULL when the run has none */
+static const char *pool_limit_text(const cJSON *d, const char *label)
+{
+    const char *at = strrchr(label, '@');
+    char head[64];
+    if (!at || (size_t)(at - label) >= sizeof head)
+        return NULL;
+    memcpy(head, label, (size_t)(at - label));
+    head[at - label] = 0;
+    return skb__jstr(skb__jget(skb__jget(skb__jget(skb__jget(d, "fast_kernels"), "pool_scaling"), head), "limit"));
+}
+
 /* one row per timed kernel of one dataset (ratio to the f32 LBS, beside
  * Figure 18's ratio where the paper has one for the method, as context) */
 static void fast_rows(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *sec, const char *dataset,
@@ -69,9 +82,11 @@ static void fast_rows(struct skb_report *rep, struct skb_rtable *t, int k, const
                             "once, on the double path's paper variant (table fig18)", j ? j : "?");
             free(j);
         } else {
+            const char *lim = th > 1 ? pool_limit_text(d, m->string) : NULL;
             st = SKB_ROW_NEW;
-            note = strdup(th > 1 ? "no paper value; wall time on the thread pool, ratio to LBS's wall time"
-                                 : "no paper value");
+            note = th > 1 ? skb__fmt("no paper value; wall time on the thread pool, ratio to LBS's wall time%s%s",
+                                     lim ? "; " : "", lim ? lim : "")
+                          : strdup("no paper value");
         }
         skb__row_add(rep, t, k, st, note, strdup(dataset), strdup(m->string), kernel_what(c), histogram_text(c),
                      num_of(c, "bytes_per_vertex"), skb__numtxt(ms), skb__numtxt(r), num_of(c, "fraction_of_roofline"),
@@ -168,8 +183,12 @@ static void issue15_rows(struct skb_report *rep, struct skb_rtable *t, int k, co
     skb__jnum(skb__jget(skb__jget(lm, "roofline"), "copy_bandwidth_scaling"), &cs);
     skb__jnum(skb__jget(skb__jget(doc, "cpus"), "load_average_1min_after"), &la);
     skb__jnum(skb__jget(skb__jget(doc, "cpus"), "available"), &cpus);
-    char lim[160] = "no pool memcpy timing", load[192] = "";
-    if (isfinite(cs))
+    char lim[480] = "no pool memcpy timing", load[192] = "";
+    const char *pl = skb__jstr(skb__jget(skb__jget(skb__jget(skb__jget(lm, "fast_kernels"), "pool_scaling"),
+                                                   "linear+nrm_shader"), "limit"));
+    if (pl)
+        snprintf(lim, sizeof lim, "%s", pl);
+    else if (isfinite(cs))
         snprintf(lim, sizeof lim, "the limit beside it: memcpy on the pool moves %.3g x one thread's bytes per second "
                  "(wall time)", cs);
     double cpu1 = NAN, wall1 = NAN;

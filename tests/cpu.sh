@@ -66,6 +66,21 @@ if not rf.get("copy_bandwidth_GBps", 0) > 0: errs.append("no roofline")
 if r.get("cpus", {}).get("available", 0) > 1 and not rf.get("copy_bandwidth_threads_GBps", 0) > 0: errs.append("no pool copy bandwidth")
 for m, c in lm.get("checks", {}).get("f32", {}).items():
     if not (isinstance(c.get("fraction_of_roofline"), (int, float)) and c["fraction_of_roofline"] > 0): errs.append("large mesh %s: fraction_of_roofline %r" % (m, c.get("fraction_of_roofline")))
+# issue 15: the roofline's counting stated beside it; each pooled kernel's share
+# of the pool's copy bandwidth and whether that bandwidth is what holds it
+if sorted(rf.get("convention", {})) != ["bytes", "statistic", "write_allocate"]: errs.append("roofline convention %r" % rf.get("convention"))
+if r.get("cpus", {}).get("available", 0) > 1:
+    for k, s in lm.get("fast_kernels", {}).get("pool_scaling", {}).items():
+        f = s.get("fraction_of_threads_copy_bandwidth")
+        if not (isinstance(f, (int, float)) and f > 0): errs.append("large mesh pool %s: fraction_of_threads_copy_bandwidth %r" % (k, f))
+        elif ("%.2f of the" % f) not in s.get("limit", "") or ("not the bandwidth" in s.get("limit", "")) != (f < s.get("bandwidth_bound_from_fraction", 0)):
+            errs.append("large mesh pool %s: limit %r" % (k, s.get("limit")))
+        b = s.get("caller_busy_fraction")
+        if not (isinstance(b, (int, float)) and b > 0) or ("waited for a worker" in s.get("limit", "")) != (b < 0.8):
+            errs.append("large mesh pool %s: caller_busy_fraction %r beside %r" % (k, b, s.get("limit")))
+for m, c in lm.get("checks", {}).get("f32", {}).items():
+    wa = c.get("fraction_of_roofline_write_allocate")
+    if not (isinstance(wa, (int, float)) and wa > 0 and c.get("write_bytes_per_vertex") in (12, 24)): errs.append("large mesh %s: write-allocate fraction %r" % (m, wa))
 for p, c in r.get("peers", {}).items():
     if not (c.get("layout") and c.get("normals") and isinstance(c.get("threads"), int)): errs.append("peer %s: layout/normals/threads %r" % (p, c))
 if not r.get("peers"): errs.append("no peers block")

@@ -269,11 +269,59 @@ static void test_ranges_per_vertex_kernels(void **state)
     gsl_rng_free(r);
 }
 
+/* the pool's shares balance cost, not vertex count: every thread gets
+ * its share of each influence-count group (to a block of 8 per later
+ * part), where cutting the layout order in halves gave bcn_human's first
+ * thread all 1673 one-influence vertices and its second every 3-influence
+ * one.  Shares together cover each group exactly once. */
+static void test_pool_shares_balance_counts(void **state)
+{
+    static const char *const names[] = { "bcn_human", "arm" };
+    static const char *const methods[] = { "linear", "dlb" };
+    int checked = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        struct skb_dataset d;
+        struct skb_dataset_opts o = { skb_test_seed(), 1, 0 };
+        char msg[512];
+        if (skb_dataset_load(names[i], &o, &d, msg, sizeof msg) < 0) {
+            print_message("skip %s: %s\n", names[i], msg);
+            continue;
+        }
+        for (size_t mi = 0; mi < sizeof methods / sizeof methods[0]; mi++) {
+            struct skb_skinner_f32 s;
+            int hist[4], counts[4];
+            if (skb_skin_f32_init(&s, skb_method_find(methods[mi]), &d.mesh, msg, sizeof msg) < 0)
+                fail_msg("%s on %s: %s", methods[mi], d.name, msg);
+            skb_skin_f32_histogram(&s, hist);
+            for (int np = 2; np <= 3; np++) {
+                int sum[4] = { 0, 0, 0, 0 };
+                for (int part = 0; part < np; part++) {
+                    assert_int_equal(skb__skin_f32_share(&s, part, np, counts), 0);
+                    for (int k = 0; k < 4; k++) {
+                        if (abs(counts[k] - hist[k] / np) > 8 * (np - 1) + 1)
+                            fail_msg("%s on %s, %d shares: share %d has %d of the %d %d-influence vertices",
+                                     methods[mi], d.name, np, part, counts[k], hist[k], k + 1);
+                        sum[k] += counts[k];
+                    }
+                }
+                for (int k = 0; k < 4; k++)
+                    assert_int_equal(sum[k], hist[k]);
+                checked++;
+            }
+            assert_int_equal(skb__skin_f32_share(&s, 2, 2, counts), SKB_EINVAL);
+            skb_skin_f32_fini(&s);
+        }
+        skb_dataset_free(&d);
+    }
+    assert_true(checked > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ranges_models),
         cmocka_unit_test(test_ranges_per_vertex_kernels),
+        cmocka_unit_test(test_pool_shares_balance_counts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -604,6 +604,26 @@ static void test_report_fast_issue15(void **state)
     assert_non_null(strstr(r->note, "layout: AoS"));
 }
 
+/* issue 15: a pooled kernel's row and the pool target say what fraction of
+ * the pool's copy bandwidth it reaches and whether that is what stops it */
+static void test_report_fast_pool_limit(void **state)
+{
+    struct rfix *f = *state;
+    cJSON *lm = cJSON_GetObjectItem(f->r.doc[SKB_RF_CPU], "large_mesh");
+    static const char *lim = "linear+nrm_shader@2t runs 1.20x one thread's throughput and reaches 0.55 of the 2-thread "
+                             "copy bandwidth, which itself scales 1.10x over one thread: below the copy limit, so it is not the bandwidth that stops it";
+    cJSON *fk = cJSON_Parse("{\"pool_scaling\": {\"linear+nrm_shader\": {\"speedup\": 1.2}}}");
+    cJSON_AddStringToObject(cJSON_GetObjectItem(cJSON_GetObjectItem(fk, "pool_scaling"), "linear+nrm_shader"),
+                            "limit", lim);
+    cJSON_AddItemToObject(lm, "fast_kernels", fk);
+    cJSON_ReplaceItemInObject(lm, "ms_f32", cJSON_Parse("{\"linear\": 5, \"linear+nrm_shader@2t\": 2}"));
+    cJSON_AddItemToObject(lm, "checks", cJSON_Parse("{\"f32\": {\"linear+nrm_shader@2t\": {\"threads\": 2}}}"));
+    const struct skb_rtable *t = skb_report_table(rfix_build(f), "fast");
+    assert_non_null(strstr(find_row(t, 0, "body/sub4", 1, "linear+nrm_shader@2t")->note, lim));
+    assert_non_null(strstr(find_row(t, 0, "body/sub4", 1, "pool / one thread throughput, LBS normals to the shader "
+                                    "(wall time)")->note, lim));
+}
+
 static void test_report_table32_ranges(void **state)
 {
     struct rfix *f = *state;
@@ -1371,6 +1391,7 @@ int main(void)
         cmocka_unit_test(test_results_by_name),
         cmocka_unit_test_setup_teardown(test_report_statuses, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_fast_issue15, rfix_setup, rfix_teardown),
+        cmocka_unit_test_setup_teardown(test_report_fast_pool_limit, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_new_method_everywhere, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_figure_1, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_flops_fewer, rfix_setup, rfix_teardown),
