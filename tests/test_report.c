@@ -609,7 +609,7 @@ static void test_report_fast_issue15(void **state)
 static void test_report_fast_pool_limit(void **state)
 {
     struct rfix *f = *state;
-    cJSON *lm = cJSON_GetObjectItem(f->r.doc[SKB_RF_CPU], "large_mesh");
+    cJSON *lm = cJSON_GetObjectItem(skb_results_doc(&f->r, "cpu.json"), "large_mesh");
     static const char *lim = "linear+nrm_shader@2t runs 1.20x one thread's throughput and reaches 0.55 of the 2-thread "
                              "copy bandwidth, which itself scales 1.10x over one thread: below the copy limit, so it is not the bandwidth that stops it";
     cJSON *fk = cJSON_Parse("{\"pool_scaling\": {\"linear+nrm_shader\": {\"speedup\": 1.2}}}");
