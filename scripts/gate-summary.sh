@@ -39,12 +39,16 @@ for key, k in kinds.items():
         k["detection_rate"] = round(k["detected"] / n, 3)
         k["timing_detection_rate"] = round(k["timing_detected"] / n, 3)
         k["icount_detection_rate"] = round(k["icount_detected"] / n, 3)
+# the sitting's rounds, counted in the trials' own directories (DIR/KIND-T/round-K)
+tdir = os.path.dirname(os.path.abspath(sys.argv[1]))
+rounds = sorted({len([x for x in os.listdir(os.path.join(tdir, d)) if x.startswith("round-")])
+                 for d in os.listdir(tdir) if os.path.isdir(os.path.join(tdir, d)) and d[:2] in ("aa", "in")})
 out = {"what": "each trial judged as a nightly is: skinbench compare with both builds' instruction counts "
-               "(icount.json) and a 12-round A/B sitting (--ab). aa: both sides one build, any_regression = a "
+               "(icount.json) and an A/B sitting of `rounds` rounds (--ab). aa: both sides one build, any_regression = a "
                "false alarm; inject:P: side B with SKB_INJECT_SLOWDOWN=METHOD:P (method rotating), detected = "
                "compare names the method (timing_/icount_detected: by that gate alone)",
        "made": datetime.datetime.utcnow().strftime("%Y-%m-%dT%H:%MZ"), "source": os.path.abspath(sys.argv[1]),
-       "kinds": kinds}
+       "rounds": rounds[0] if len(rounds) == 1 else rounds, "kinds": kinds}
 tmp = sys.argv[2] + ".tmp"
 json.dump(out, open(tmp, "w"), indent=1)
 os.replace(tmp, sys.argv[2])

@@ -7,15 +7,18 @@
 # OUT/round-K/{a,b}.  `skinbench compare BASE CUR --ab OUT` judges the rounds.
 # Usage: scripts/nightly-ab.sh --a BIN --b BIN --out DIR [--rounds R]
 #          [--reps N] [--datasets L] [--full] [--b-env NAME=VALUE]
-# Defaults: 12 rounds, the cloth dataset (6000 v / 49 joints, every method's
+# Defaults: 20 rounds, the cloth dataset (6000 v / 49 joints, every method's
 # double and f32 kernels: the small set), 7 repetitions of --quick's 2 ms
-# each (a launch costs ~0.4 s of CPU; the sitting ~24 launches); --full
-# times 40 ms repetitions instead.
+# each (a launch costs ~0.4 s of CPU; the sitting ~40 launches); --full
+# times 40 ms repetitions instead.  20 rounds, not 12: in 60 interleaved
+# trials each (validation/, README) 12 rounds left 7 of 20 A/A sittings
+# inconclusive and named 15 of 20 10 % slow-downs by timing alone; 20
+# rounds, at similar load, 1 of 20 and 19 of 20, for ~12 s more.
 # --b-env sets one environment variable for B only (the gate trials inject
 # a slow-down with SKB_INJECT_SLOWDOWN=METHOD:PERCENT); it reaches `env` as
 # one argument, never a shell.
 set -u
-a_bin=; b_bin=; out=; rounds=${SKB_AB_ROUNDS:-12}; reps=${SKB_AB_REPS:-7}
+a_bin=; b_bin=; out=; rounds=${SKB_AB_ROUNDS:-20}; reps=${SKB_AB_REPS:-7}
 datasets=${SKB_AB_DATASETS:-cloth}; b_env=(); quick=(--quick)
 while [ $# -gt 0 ]; do
   case "$1" in
