@@ -753,6 +753,10 @@ static void f32_detail(const struct run *r, struct bcase *c, const struct timing
 /* a pooled kernel above this fraction of the pool's copy bandwidth is
  * taken as held by the bandwidth; below it, something else stops it */
 #define BANDWIDTH_BOUND_FRACTION 0.9
+/* above this a kernel outruns the copy: memcpy (as many bytes read as
+ * written) is then no ceiling for a kernel that mostly reads (quiet run,
+ * 2026-11-25: LBS with shader normals at 1.59 of the 2-thread copy) */
+#define BANDWIDTH_ABOVE_COPY 1.1
 
 /* the calling thread busy less than this fraction of a pooled run's wall
  * time waited for a worker; with more than this share of the one-thread
@@ -796,6 +800,8 @@ static void pool_limit(const struct run *r, const struct ds *ds, const char *lab
     snprintf(txt, sizeof txt, "%s runs %.2fx one thread's throughput and reaches %.2f of the %d-thread copy bandwidth, "
              "which itself scales %.2fx over one thread: %s%s", label, speedup, f, c->threads, r->copy_scaling,
              !isfinite(f) ? "not measured"
+             : f > BANDWIDTH_ABOVE_COPY ? "above the copy bandwidth, so memcpy (as much written as read) is no "
+                                          "ceiling for this kernel; what stops it is not measured"
              : f >= BANDWIDTH_BOUND_FRACTION ? "at the copy limit, the bandwidth is what stops it"
              : "below the copy limit, so it is not the bandwidth that stops it", pool_wait_text(busy, alone));
     cJSON_AddStringToObject(s, "limit", txt);
