@@ -34,10 +34,17 @@ static void report_diffs(const struct skb_report *rep, void (*diff)(void *, cons
             const struct skb_rrow *row = &t->rows[r];
             if (row->status != SKB_ROW_DIFFERS)
                 continue;
-            char line[1024];
-            snprintf(line, sizeof line, "%s differs (%s): %s", row->cell[0] ? row->cell[0] : "?",
-                     ids[i], row->note ? row->note : "see table-4.1.md");
+            /* the whole note: a cause or a counterexample cut short is no evidence */
+            const char *name = row->cell[0] ? row->cell[0] : "?", *note = row->note ? row->note : "see table-4.1.md";
+            size_t n = strlen(name) + strlen(ids[i]) + strlen(note) + 32;
+            char *line = malloc(n);
+            if (!line) {
+                diff(arg, "(out of memory formatting a differing row)");
+                continue;
+            }
+            snprintf(line, n, "%s differs (%s): %s", name, ids[i], note);
             diff(arg, line);
+            free(line);
         }
     }
 }
