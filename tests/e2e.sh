@@ -2,14 +2,7 @@
 # End to end: `skinbench run all --quick` into a temporary directory, then
 # `skinbench report` and `skinbench compare` on it; plus the compare gates
 # and bad-input errors on the fixtures in tests/fixtures.
-set -u
-exe=$(realpath "${1:-./skinbench}")
-cd "$(dirname "$0")/.."
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-ok() { echo "ok   $*"; }
-bad() { echo "FAIL $*"; fail=1; }
+. "$(dirname "$0")/lib/preamble.sh"
 
 # 1. the whole suite, quick, then the report on its output
 # Under make asan, Mesa's llvmpipe JIT (gpu experiment) leaks a few hundred

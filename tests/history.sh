@@ -4,14 +4,7 @@
 # counts: exact; median times: the best split, large and clear of noise),
 # and draws per-method trend plots from the second night on.  Names from
 # the results reach gnuplot only as data, sanitised.
-set -u
-exe=$(realpath "${1:-./skinbench}")
-cd "$(dirname "$0")/.."
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-ok() { echo "ok   $*"; }
-bad() { echo "FAIL $*"; fail=1; }
+. "$(dirname "$0")/lib/preamble.sh"
 
 mk_nights() {   # mk_nights DIR N: nights 1..N; dlb time +30 % from night 3, its instructions +8 % from night 4
   python3 - "$@" <<'EOF'

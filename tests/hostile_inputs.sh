@@ -3,14 +3,7 @@
 # baseline never passes, --update-baseline survives symlink loops and
 # nesting, blend input limits and trailing garbage, pose rigidity, a FIFO
 # as --model, merge cap.  Each check fails on the code before the fix.
-set -u
-exe=$(realpath "${1:-./skinbench}")
-cd "$(dirname "$0")/.."
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-ok() { echo "ok   $*"; }
-bad() { echo "FAIL $*"; fail=1; }
+. "$(dirname "$0")/lib/preamble.sh"
 fx=tests/fixtures/run-a
 
 # --- item 3: compare with a broken baseline or current run exits 2 ---

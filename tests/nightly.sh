@@ -5,14 +5,7 @@
 # sitting against that binary (2 rounds here: too few to decide, so exit 3,
 # never a pass), keeps both nights under the history directory, and the
 # report shows the history table and trend plots.
-set -u
-exe=$(realpath "${1:-./skinbench}")
-cd "$(dirname "$0")/.."
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-ok() { echo "ok   $*"; }
-bad() { echo "FAIL $*"; fail=1; }
+. "$(dirname "$0")/lib/preamble.sh"
 export SKB_AB_ROUNDS=2 SKB_AB_REPS=2
 common=(--exe "$exe" --quick --baseline "$tmp/base" --history "$tmp/hist" --validation "$tmp/none.json")
 bash scripts/nightly.sh "${common[@]}" --out "$tmp/hist/2026-01-01T0000Z" --update-baseline > "$tmp/n1.log" 2>&1

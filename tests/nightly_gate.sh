@@ -4,14 +4,7 @@
 # A/B timing gate (compare --ab on synthetic and on real sittings), the
 # compare.py-style table, and their bad-input exits.  Speed is never
 # asserted: the synthetic sittings carry known ratios.
-set -u
-exe=$(realpath "${1:-./skinbench}")
-cd "$(dirname "$0")/.."
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-ok() { echo "ok   $*"; }
-bad() { echo "FAIL $*"; fail=1; }
+. "$(dirname "$0")/lib/preamble.sh"
 
 # ---- run cpu --repetitions / --datasets ----
 "$exe" run cpu --quick --quiet --datasets cloth --repetitions 3 --out "$tmp/r3" 2> "$tmp/r3.err"

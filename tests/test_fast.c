@@ -4,7 +4,7 @@
 #include <unistd.h>
 #include "skb_test.h"
 #include "skb_fast.h"
-#include "skb_dataset.h"
+#include "skb_test_data.h"
 
 #define N_POSES_CHECKED 6
 
@@ -66,12 +66,8 @@ static void test_fast_matches_double(void **state)
     int any = 0;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         struct skb_dataset d;
-        struct skb_dataset_opts o = { skb_test_seed(), 1, 0 };
-        char msg[512];
-        if (skb_dataset_load(names[i], &o, &d, msg, sizeof msg) < 0) {
-            print_message("skip %s: %s\n", names[i], msg);
+        if (skb_test_load_quick(names[i], &d) < 0)
             continue;
-        }
         for (int k = 0; skb_methods[k]; k++)
             if (skb_methods[k]->f32) {
                 check_method_on(skb_methods[k], &d, 0);

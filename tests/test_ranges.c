@@ -11,7 +11,7 @@
 #include <pthread.h>
 #include "skb_test.h"
 #include "skb_fast.h"
-#include "skb_dataset.h"
+#include "skb_test_data.h"
 #include "skb_pool.h"
 
 #define MAX_RANGE 19        /* ranges of 1..19 vertices: inside, across and on blocks of 8 */
@@ -211,12 +211,8 @@ static void test_ranges_models(void **state)
     int ran = 0;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         struct skb_dataset d;
-        struct skb_dataset_opts o = { skb_test_seed(), 1, 0 };
-        char msg[512];
-        if (skb_dataset_load(names[i], &o, &d, msg, sizeof msg) < 0) {
-            print_message("skip %s: %s\n", names[i], msg);
+        if (skb_test_load_quick(names[i], &d) < 0)
             continue;
-        }
         ran += check_all(r, &d, NULL);
         skb_dataset_free(&d);
     }
@@ -281,15 +277,12 @@ static void test_pool_shares_balance_counts(void **state)
     int checked = 0;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         struct skb_dataset d;
-        struct skb_dataset_opts o = { skb_test_seed(), 1, 0 };
-        char msg[512];
-        if (skb_dataset_load(names[i], &o, &d, msg, sizeof msg) < 0) {
-            print_message("skip %s: %s\n", names[i], msg);
+        if (skb_test_load_quick(names[i], &d) < 0)
             continue;
-        }
         for (size_t mi = 0; mi < sizeof methods / sizeof methods[0]; mi++) {
             struct skb_skinner_f32 s;
             int hist[4], counts[4];
+            char msg[512];
             if (skb_skin_f32_init(&s, skb_method_find(methods[mi]), &d.mesh, msg, sizeof msg) < 0)
                 fail_msg("%s on %s: %s", methods[mi], d.name, msg);
             skb_skin_f32_histogram(&s, hist);
