@@ -259,6 +259,22 @@ static const cJSON *scaling_point(const cJSON *x, int free_pose)
     return scaling_free(x) == free_pose ? x : NULL;
 }
 
+/* the measured columns of one scaling point: level, triangles and spheres
+ * from the entry x, times, sphere tests and speed-up from its point pt */
+struct scale_cols { double lv, tri, sph, od, bu, sod, sbu, sp; };
+static void scale_cols_read(const cJSON *x, const cJSON *pt, struct scale_cols *c)
+{
+    *c = (struct scale_cols){ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
+    skb__jnum(skb__jget(x, "level"), &c->lv);
+    skb__jnum(skb__jget(x, "triangles"), &c->tri);
+    skb__jnum(skb__jget(x, "spheres"), &c->sph);
+    skb__jnum(skb__jget(pt, "on_demand_ms"), &c->od);
+    skb__jnum(skb__jget(pt, "bottom_up_ms"), &c->bu);
+    skb__jnum(skb__jget(pt, "sphere_tests_on_demand"), &c->sod);
+    skb__jnum(skb__jget(pt, "sphere_tests_bottom_up"), &c->sbu);
+    skb__jnum(skb__jget(pt, "speedup"), &c->sp);
+}
+
 /* the skinned creature's colliding series beside the rigid one (cd.json
  * "scaling_skinned"): context, not judged (the thesis's dwarf is rigid) */
 static void skinned_context_rows(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *doc)
@@ -266,23 +282,17 @@ static void skinned_context_rows(struct skb_report *rep, struct skb_rtable *t, i
     const cJSON *x;
     cJSON_ArrayForEach(x, skb__jget(doc, "scaling_skinned")) {
         const cJSON *pt = scaling_point(x, 0);
-        double lv = NAN, tri = NAN, sph = NAN, od = NAN, bu = NAN, sod = NAN, sbu = NAN, sp = NAN;
+        struct scale_cols c;
         if (!pt)
             continue;
-        skb__jnum(skb__jget(x, "level"), &lv);
-        skb__jnum(skb__jget(x, "triangles"), &tri);
-        skb__jnum(skb__jget(x, "spheres"), &sph);
-        skb__jnum(skb__jget(pt, "on_demand_ms"), &od);
-        skb__jnum(skb__jget(pt, "bottom_up_ms"), &bu);
-        skb__jnum(skb__jget(pt, "sphere_tests_on_demand"), &sod);
-        skb__jnum(skb__jget(pt, "sphere_tests_bottom_up"), &sbu);
-        skb__jnum(skb__jget(pt, "speedup"), &sp);
+        scale_cols_read(x, pt, &c);
         skb__row_add(rep, t, k, SKB_ROW_CONTEXT,
                      skb__fmt("the same model skinned (%s): context, not judged — the thesis's dwarf is rigid",
                               skb__jstr(skb__jget(skb__jget(doc, "scaling_skinned_setup"), "model")) ?
                               skb__jstr(skb__jget(skb__jget(doc, "scaling_skinned_setup"), "model")) : "?"),
-                     strdup("colliding, skinned"), skb__fmt("%.0f", lv), skb__numtxt(tri), skb__numtxt(sph),
-                     skb__numtxt(od), skb__numtxt(bu), skb__numtxt(sod), skb__numtxt(sbu), skb__numtxt(sp), strdup("—"), NULL);
+                     strdup("colliding, skinned"), skb__fmt("%.0f", c.lv), skb__numtxt(c.tri), skb__numtxt(c.sph),
+                     skb__numtxt(c.od), skb__numtxt(c.bu), skb__numtxt(c.sod), skb__numtxt(c.sbu), skb__numtxt(c.sp),
+                     strdup("—"), NULL);
     }
 }
 
@@ -312,16 +322,12 @@ void skb__report_table53(struct skb_report *rep)
                     const cJSON *pt = sidx ? x : scaling_point(x, pass);
                     if (!pt)
                         continue;
-                    double lv = NAN, tri = NAN, sph = NAN, od = NAN, bu = NAN, sod = NAN, sbu = NAN, sp = NAN, psp = NAN;
-                    skb__jnum(skb__jget(x, "level"), &lv);
-                    skb__jnum(skb__jget(x, "triangles"), &tri);
-                    skb__jnum(skb__jget(x, "spheres"), &sph);
-                    skb__jnum(skb__jget(pt, "on_demand_ms"), &od);
-                    skb__jnum(skb__jget(pt, "bottom_up_ms"), &bu);
-                    skb__jnum(skb__jget(pt, "sphere_tests_on_demand"), &sod);
-                    skb__jnum(skb__jget(pt, "sphere_tests_bottom_up"), &sbu);
-                    if (skb__jnum(skb__jget(pt, "speedup"), &sp) < 0 && od > 0)
-                        sp = bu / od;
+                    struct scale_cols c;
+                    double psp = NAN;
+                    scale_cols_read(x, pt, &c);
+                    if (!isfinite(c.sp) && c.od > 0)
+                        c.sp = c.bu / c.od;
+                    double lv = c.lv, sp = c.sp;
                     /* results.c bounds "level" in "scaling"; this series may be the
                      * collision-free one: never cast an out-of-range double to int */
                     int lvi = lv >= 0 && lv <= SKB_CD_MAX_LEVEL ? (int)lv : -1;
@@ -349,7 +355,8 @@ void skb__report_table53(struct skb_report *rep)
                         }
                     }
                     skb__row_add(rep, t, k, SKB_ROW_CONTEXT, note, strdup(pass ? "collision-free" : "colliding"),
-                            skb__fmt("%.0f", lv), skb__numtxt(tri), skb__numtxt(sph), skb__numtxt(od), skb__numtxt(bu), skb__numtxt(sod), skb__numtxt(sbu), skb__numtxt(sp), skb__numtxt(psp), NULL);
+                            skb__fmt("%.0f", lv), skb__numtxt(c.tri), skb__numtxt(c.sph), skb__numtxt(c.od), skb__numtxt(c.bu),
+                            skb__numtxt(c.sod), skb__numtxt(c.sbu), skb__numtxt(sp), skb__numtxt(psp), NULL);
                 }
             }
             int st = n < 2 ? SKB_ROW_NOT_RUN : inc && nfar == 0 ? SKB_ROW_REPRODUCED : SKB_ROW_DIFFERS;
