@@ -9,8 +9,17 @@ set -u
 dir=${1:?usage: gate-summary.sh DIR [OUT.json]}
 dest=${2:-$dir/gate-validation.json}
 python3 - "$dir/trials.tsv" "$dest" <<'PY'
-import csv, json, os, sys, datetime
-rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
+import csv, json, os, stat, sys, datetime
+def die(msg):
+    print("gate-summary: " + msg, file=sys.stderr)
+    sys.exit(2)
+try:
+    rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
+except OSError as e:
+    die("%s: %s" % (sys.argv[1], e.strerror))
+need = {"kind", "method", "exit", "detected", "timing_detected", "icount_detected", "any_regression", "flagged", "seconds"}
+if not rows or not need <= set(rows[0]):
+    die("%s: no trial rows with the columns gate-trials.sh writes" % sys.argv[1])
 kinds = {}
 for r in rows:
     k = kinds.setdefault(r["kind"], {"trials": 0, "detected": 0, "timing_detected": 0, "icount_detected": 0,
@@ -49,8 +58,20 @@ out = {"what": "each trial judged as a nightly is: skinbench compare with both b
                "compare names the method (timing_/icount_detected: by that gate alone)",
        "made": datetime.datetime.utcnow().strftime("%Y-%m-%dT%H:%MZ"), "source": os.path.abspath(sys.argv[1]),
        "rounds": rounds[0] if len(rounds) == 1 else rounds, "kinds": kinds}
-tmp = sys.argv[2] + ".tmp"
-json.dump(out, open(tmp, "w"), indent=1)
-os.replace(tmp, sys.argv[2])
+# as root too: never replace a device, FIFO or symlink, never write through one
+dest = sys.argv[2]
+try:
+    if not stat.S_ISREG(os.lstat(dest).st_mode):
+        die("%s: exists and is not a regular file; not replaced" % dest)
+except FileNotFoundError:
+    pass
+tmp = "%s.tmp.%d" % (dest, os.getpid())
+try:
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    with os.fdopen(fd, "w") as f:
+        json.dump(out, f, indent=1)
+    os.replace(tmp, dest)
+except OSError as e:
+    die("%s: %s" % (dest, e.strerror))
 print(json.dumps(out, indent=1))
 PY

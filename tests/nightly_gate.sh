@@ -190,4 +190,29 @@ bash scripts/nightly-ab.sh --a "$exe" --b "$exe" --out "$tmp/real" --rounds 2 --
 [ $rc -eq 3 ] && [ -d "$tmp/real/round-2/b" ] && ok "nightly-ab.sh: a 2-round sitting is judged inconclusive (exit 3)" \
   || { bad "real sitting exit $rc"; tail -5 "$tmp/real.out"; }
 
+# gate-summary.sh: the trials' summary (README's figures) counts the
+# sitting's rounds from the trial directories; a missing or malformed
+# trials.tsv is one line and exit 2; a symlink or FIFO destination is never
+# replaced or written through
+g=$tmp/gs
+mkdir -p "$g/aa-1/round-1" "$g/aa-1/round-2"
+printf 'kind\tpercent\tmethod\ttrial\texit\tdetected\ttiming_detected\ticount_detected\tany_regression\tflagged\tseconds\n' > "$g/trials.tsv"
+printf 'aa\t0\t-\t1\t0\t0\t0\t0\t0\t-\t12\n' >> "$g/trials.tsv"
+bash scripts/gate-summary.sh "$g" > /dev/null 2>&1 \
+  && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(not (d["rounds"] == 2 and d["kinds"]["aa"]["pass"] == 1))' "$g/gate-validation.json" \
+  && ok "gate-summary.sh: 1 A/A trial of 2 rounds summarised" || bad "gate-summary.sh on a 1-trial directory"
+msg=$(bash scripts/gate-summary.sh "$tmp/nothing" 2>&1 >/dev/null); rc=$?
+[ $rc -eq 2 ] && [ "$(printf '%s\n' "$msg" | wc -l)" -eq 1 ] && case $msg in *"$tmp/nothing/trials.tsv"*) true ;; *) false ;; esac \
+  && ok "gate-summary.sh: missing trials.tsv: exit 2, one line naming it" || bad "gate-summary.sh missing input: rc $rc: $msg"
+printf 'not\ta\ttrials file\n' > "$tmp/bad.tsv"; mkdir -p "$tmp/badd"; cp "$tmp/bad.tsv" "$tmp/badd/trials.tsv"
+bash scripts/gate-summary.sh "$tmp/badd" > /dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && [ ! -e "$tmp/badd/gate-validation.json" ] && ok "gate-summary.sh: malformed trials.tsv: exit 2, nothing written" \
+  || bad "gate-summary.sh malformed input: rc $rc"
+ln -s "$tmp/link-target" "$tmp/gs-link"; mkfifo "$tmp/gs-fifo"
+for d in "$tmp/gs-link" "$tmp/gs-fifo"; do
+  bash scripts/gate-summary.sh "$g" "$d" > /dev/null 2>&1; rc=$?
+  [ $rc -eq 2 ] && [ ! -e "$tmp/link-target" ] && { [ -L "$d" ] || [ -p "$d" ]; } \
+    && ok "gate-summary.sh: destination $(basename "$d") refused, untouched" || bad "gate-summary.sh wrote over $d (rc $rc)"
+done
+
 exit $fail
