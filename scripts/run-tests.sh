@@ -9,6 +9,9 @@
 #     otherwise one case per "ok ..." / "FAIL..." / "SKIP ..." line.
 # A crash or non-zero exit with no failed case counted is one failed case; a
 # script that exits 0 and prints no case line is one passed case.
+# Quiet by default: one line per program with its counts and seconds; a
+# program with a failed case also prints its whole output.  V=1 prints every
+# program's output as it runs.
 set -u
 build=${1:-build}
 cd "$(dirname "$0")/.."
@@ -35,14 +38,35 @@ count_script() {
        END { if (summary) print sp+0, sf+0, s+0; else print p+0, f+0, s+0 }' "$1"
 }
 
-# tally NAME RC P F S: add one program's cases to the totals
-tally() {
-  local name=$1 rc=$2 p=$3 f=$4 s=$5
-  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-    f=1; echo "   $name: exit $rc with no failed case reported: counted as one failure"
+verbose=${V:-0}
+
+# run_one CMD...: run a test program into $log (shown live with V=1); sets rc
+# and started (seconds since the epoch)
+run_one() {
+  started=$(date +%s)
+  if [ "$verbose" = 1 ]; then
+    "$@" 2>&1 | tee "$log"; rc=${PIPESTATUS[0]}
+  else
+    "$@" >"$log" 2>&1; rc=$?
   fi
-  [ "$f" -gt 0 ] && failed+=("$name")
-  echo "   $name: $p passed, $f failed, $s skipped"
+}
+
+# tally NAME RC P F S: add one program's cases to the totals; one line for it,
+# and its whole output when it failed (already shown with V=1)
+tally() {
+  local name=$1 rc=$2 p=$3 f=$4 s=$5 why=""
+  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+    f=1; why=" (exit $rc with no failed case reported: counted as one failure)"
+  fi
+  if [ "$f" -gt 0 ]; then
+    failed+=("$name")
+    [ "$verbose" = 1 ] || { echo "== $name: output"; cat "$log"; }
+  elif [ "$s" -gt 0 ] && [ "$verbose" != 1 ]; then
+    # a skip says why: its reason lines, at most five
+    grep -E '^SKIP |^\[  SKIPPED \] [^0-9]' "$log" | head -5 | sed 's/^/      /'
+  fi
+  printf '   %-24s %4d passed, %d failed, %d skipped  %4ds%s\n' \
+    "$name:" "$p" "$f" "$s" $(( $(date +%s) - started )) "$why"
   pass=$((pass+p)); fail=$((fail+f)); skip=$((skip+s))
 }
 
@@ -50,8 +74,7 @@ for t in "$build"/tests/test_*; do
   [ -x "$t" ] && [ ! -d "$t" ] || continue
   case "$t" in *.o) continue ;; esac
   name=$(basename "$t")
-  echo "== $name"
-  timeout 600 "$t" 2>&1 | tee "$log"; rc=${PIPESTATUS[0]}
+  run_one timeout 600 "$t"
   read -r p f s < <(count_cmocka "$log")
   tally "$name" "$rc" "$p" "$f" "$s"
 done
@@ -59,8 +82,7 @@ done
 for s in ${SKB_TEST_SCRIPTS:-tests/*.sh}; do
   [ -f "$s" ] || continue
   name=$(basename "$s")
-  echo "== $name"
-  timeout 1200 bash "$s" "$build/skinbench" 2>&1 | tee "$log"; rc=${PIPESTATUS[0]}
+  run_one timeout 1200 bash "$s" "$build/skinbench"
   read -r p f k < <(count_script "$log")
   [ "$rc" -eq 0 ] && [ $((p + f + k)) -eq 0 ] && p=1
   tally "$name" "$rc" "$p" "$f" "$k"

@@ -29,6 +29,13 @@ last=$(tail -1 "$tmp/out")
 [ $rc -ne 0 ] && ok || bad "exit 0 with failures"
 grep -q '^failed: .*test_crash' "$tmp/out" && ok || bad "the crashing binary is not named"
 grep -q 'test_allskip' "$tmp/out" && ! grep -q '^failed: .*test_allskip' "$tmp/out" && ok || bad "all-skipped binary"
+# quiet by default: a failing program's output is shown, a passing one's is not;
+# a skip shows its reason
+grep -q '^FAIL three' "$tmp/out" && ok || bad "a failing script's output is not shown"
+! grep -q '^quiet: ok' "$tmp/out" && ok || bad "a passing script's output is shown without V=1"
+grep -q 'SKIP four: no tool' "$tmp/out" && ok || bad "a skip's reason is not shown"
+V=1 SKB_TEST_SCRIPTS="$tmp/s/*.sh" bash scripts/run-tests.sh "$tmp/b" > "$tmp/outv" 2>&1
+grep -q '^quiet: ok' "$tmp/outv" && ok || bad "V=1 does not show a passing script's output"
 
 # only skips and passes: exit 0
 rm "$tmp/b/tests/test_mixed" "$tmp/b/tests/test_crash" "$tmp/s/summary.sh" "$tmp/s/lines.sh"
