@@ -200,6 +200,11 @@ int skb_cmd_blend(int argc, char **argv)
         skb_cli_error("blend: unknown method '%s' (see skinbench list methods)", method);
         return 2;
     }
+    if (!m->blend) {
+        /* a skin-only method (e.g. dlb_scale) has no blend of transformations to run */
+        skb_cli_error("blend: method '%s' has no blend form, only a skin path (see skinbench list methods)", method);
+        return 2;
+    }
     cJSON *root;
     char msg[512], *in_text;
     size_t len;

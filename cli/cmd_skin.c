@@ -164,6 +164,11 @@ int skb_cmd_skin(int argc, char **argv)
         skb_cli_error("skin: unknown method '%s' (see skinbench list methods)", method);
         return 2;
     }
+    if (!skb_dataset_name_valid(model)) {
+        skb_cli_error("skin: --model '%s': unknown dataset (see skinbench list datasets, or give a model file path)",
+                      model);
+        return 2;
+    }
     struct skb_dataset d;
     struct skb_dataset_opts o = { seed, 0, 0 };
     char msg[512];

@@ -83,6 +83,25 @@ void skb_dataset_compute_normals(struct skb_mesh *m)
     }
 }
 
+static int is_catalogue_name(const char *name)
+{
+    for (int i = 0; skb_dataset_sources[i]; i++)
+        if (strcmp(skb_dataset_sources[i]->name, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* anything that looks like a path, or names a file, is a user model */
+static int looks_like_model_path(const char *name)
+{
+    return strchr(name, '/') || strchr(name, '.') || access(name, F_OK) == 0;
+}
+
+int skb_dataset_name_valid(const char *name)
+{
+    return is_catalogue_name(name) || looks_like_model_path(name);
+}
+
 static int load_raw(const char *name, const struct skb_dataset_opts *o,
                     struct skb_dataset *out, char *msg, size_t msglen)
 {
@@ -95,8 +114,7 @@ static int load_raw(const char *name, const struct skb_dataset_opts *o,
             return rc;
         }
     }
-    /* anything that looks like a path, or names a file, is a user model */
-    if (strchr(name, '/') || strchr(name, '.') || access(name, F_OK) == 0)
+    if (looks_like_model_path(name))
         return skb__load_model_file(name, o, out, msg, msglen);
     snprintf(msg, msglen, "unknown dataset '%s' (see `skinbench list datasets`, or give a model file path)", name);
     return SKB_EINVAL;

@@ -47,6 +47,10 @@ struct skb_dataset_source {
 /* NULL-terminated catalogue */
 extern const struct skb_dataset_source *const skb_dataset_sources[];
 
+/* 1 when `name` is a catalogue name or reads as a model file path (holds '/'
+ * or '.', or names an existing file): what skb_dataset_load will try.  0: an
+ * unknown name, a usage error (the CLI exits 2) rather than a failed load. */
+int skb_dataset_name_valid(const char *name);
 /* load a catalogue name, or a model file path (imported through assimp) */
 int skb_dataset_load(const char *name_or_path, const struct skb_dataset_opts *o,
                      struct skb_dataset *out, char *msg, size_t msglen);

@@ -193,6 +193,13 @@ if "$sb" skin --method dlb --model fbx_skeleton --out "$tmp/f.obj" 2>"$tmp/err";
   [ -n "$n" ] && [ "$n" -gt 0 ] && ok || bad "skin fbx_skeleton: no renormalised count > 0 in '$(cat "$tmp/err")'"
 fi
 expect_fail "skin unknown model" "nosuchmodel" "$sb" skin --method linear --model nosuchmodel
+# usage errors exit 2, runtime failures 1: an unknown catalogue name is a usage error
+"$sb" skin --method linear --model nosuchmodel >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && ok || bad "skin unknown model: exit $rc, not 2"
+# a skin-only method has no blend form: named, exit 2
+expect_fail "blend skin-only method" "dlb_scale.*no blend form" "$sb" blend --method dlb_scale --input "$tmp/one.json"
+"$sb" blend --method dlb_scale --input "$tmp/one.json" >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && ok || bad "blend --method dlb_scale: exit $rc, not 2"
 expect_fail "skin bad frame" "frame" "$sb" skin --method linear --model arm --frame 999
 
 echo "cli: $pass passed, $fail failed"
