@@ -27,8 +27,9 @@ static void run_usage(FILE *f)
                "  --dataset FILE your model (any format assimp reads, with a skin and an\n"
                "                 animation) instead of the catalogue datasets, in every\n"
                "                 experiment that takes one; the others say why not\n"
-               "  --datasets L   cpu: only these datasets (names of `list datasets`, bcn_human+random,\n"
-               "                 roofline for the large mesh; default all)\n"
+               "  --datasets L   cpu, icount: only these datasets (names of `list datasets`, bcn_human+random,\n"
+               "                 roofline for the large mesh; default all); naming another\n"
+               "                 experiment with it is a usage error (exit 2)\n"
                "  --repetitions N  cpu: Google Benchmark repetitions per kernel (default 5, --quick 2)\n"
                "  --quiet        nothing on stdout or stderr but errors\n"
                "experiments:\n", SKB_DEFAULT_SEED);
@@ -109,6 +110,26 @@ static int check_datasets(const char *v)
             p++;
     }
     return 0;
+}
+
+/* run --datasets with an experiment that ignores it: one line naming them */
+static int check_datasets_takers(int all, const char *const *names, int nnames)
+{
+    char ignoring[256] = "", taking[256] = "";
+    for (int i = 0; skb_experiment_list[i]; i++) {
+        const struct skb_experiment *e = skb_experiment_list[i]->run;
+        int wanted = all;
+        for (int k = 0; k < nnames; k++)
+            wanted |= strcmp(names[k], e->name) == 0;
+        char *list = e->takes_datasets_filter ? taking : ignoring;
+        if ((wanted || e->takes_datasets_filter) && strlen(list) + strlen(e->name) + 3 < sizeof ignoring)
+            strcat(strcat(list, list[0] ? ", " : ""), e->name);
+    }
+    if (!ignoring[0])
+        return 0;
+    skb_cli_error("run: --datasets is taken only by %s; %s would ignore it (run them without --datasets)",
+                  taking, ignoring);
+    return -1;
 }
 
 static double now_s(void)
@@ -241,6 +262,8 @@ int skb_cmd_run(int argc, char **argv)
         skb_cli_error("run: name at least one experiment, or all (see skinbench run --help)");
         return 2;
     }
+    if (ctx.datasets_filter && check_datasets_takers(all, names, nnames) < 0)
+        return 2;
     char msg[1024];
     if (ctx.dataset_file && !dataset_takers(all, names, nnames)) {
         char takers[256] = "";

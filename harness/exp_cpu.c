@@ -1642,4 +1642,5 @@ const struct skb_experiment skb_exp_cpu = {
     .run = cpu_run,
     .takes_dataset = 1,
     .dataset_note = "every method's skin path verified and timed over its animation (the roofline mesh stays the subdivided body)",
+    .takes_datasets_filter = 1,
 };

@@ -242,4 +242,7 @@ const struct skb_experiment skb_exp_icount = {
     .name = "icount",
     .description = "instructions (callgrind) per deformation of every CPU kernel: the deterministic gate",
     .run = icount_run,
+    .takes_dataset = 0,
+    .dataset_note = "counts instructions of the kernels on the catalogue's small datasets (callgrind); it takes no mesh from a model file",
+    .takes_datasets_filter = 1,
 };

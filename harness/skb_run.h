@@ -33,6 +33,9 @@ struct skb_experiment {
      * dataset_note says what runs on it, or why it cannot (one line) */
     int takes_dataset;
     const char *dataset_note;
+    /* 1 when the experiment honours ctx->datasets_filter (run --datasets);
+     * naming another with --datasets is a usage error, never silently ignored */
+    int takes_datasets_filter;
 };
 
 /* the built-in experiments' run halves, one per harness/exp_<name>.c */

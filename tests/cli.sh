@@ -133,6 +133,11 @@ if "$sb" list methods | grep -qE '^  qb '; then
   expect_fail "qb without centre" '"center"' "$sb" blend --method qb --input "$tmp/nc.json"
 fi
 expect_fail "unknown command" "unknown command" "$sb" frobnicate
+# --datasets is never silently ignored: an experiment that does not take it is named, exit 2
+expect_fail "datasets ignored" "spheres would ignore it" "$sb" run spheres --quick --datasets body --out "$tmp/dsx"
+"$sb" run spheres --quick --datasets body --out "$tmp/dsx" >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && ok || bad "run spheres --datasets: exit $rc, not 2"
+[ ! -e "$tmp/dsx" ] && ok || bad "run spheres --datasets: wrote results before refusing"
 expect_fail "unknown experiment" "unknown experiment 'nosuch'" "$sb" run nosuch
 expect_fail "bad seed" "--seed" "$sb" run all --seed -3
 

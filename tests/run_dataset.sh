@@ -20,11 +20,14 @@ bad() { fail=$((fail+1)); echo "FAIL: $*"; }
 "$sb" run all --quick --dataset "$model" --out "$tmp/a" >"$tmp/a.out" 2>"$tmp/a.err"
 rc=$?
 [ "$rc" -eq 0 ] && ok || bad "run all --dataset $model: exit $rc: $(grep -v '^\[' "$tmp/a.err" | head -3)"
-for e in properties flops; do
+for e in properties flops icount; do
   n=$(grep -c "^\[$e\] not run on $model: .*takes no mesh" "$tmp/a.err")
   [ "$n" -eq 1 ] && ok || bad "$e: $n 'not run on' lines (want 1 saying why)"
   [ ! -e "$tmp/a/$e.json" ] && ok || bad "$e.json written although $e takes no model"
 done
+# every experiment's line says what runs on the model or why not: none ends empty
+n=$(grep -cE "^\[[a-z0-9_.-]+\] (not run )?on $model: *$" "$tmp/a.err")
+[ "$n" -eq 0 ] && ok || bad "$n experiment lines give no reason"
 python3 - "$tmp/a" <<'EOF' && ok || bad "the model is not what the experiments ran on (above)"
 import json, sys
 d = sys.argv[1]; errs = []
