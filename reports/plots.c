@@ -268,7 +268,7 @@ static const char *shader_title(const cJSON *shaders, const char *key)
  * registry method, with a variant suffix spelled out ("dib@p=0.001" -> "DIB
  * (precision 0.001)"); a few fixed keys; anything else verbatim (it is
  * quoted anyway) */
-static const char *human_name(const char *key, const cJSON *shaders, char *buf, size_t len)
+const char *skb__plot_series_name(const char *key, const cJSON *shaders, char *buf, size_t len)
 {
     static const struct { const char *key, *name; } fixed[] = {
         { "linear", "LBS (linear)" },
@@ -310,7 +310,7 @@ static const char *human_name(const char *key, const cJSON *shaders, char *buf, 
 static void put_title(FILE *f, const char *key, const cJSON *shaders)
 {
     char hn[200], qt[420];
-    fprintf(f, " title %s", gp_quote(qt, sizeof qt, human_name(key, shaders, hn, sizeof hn)));
+    fprintf(f, " title %s", gp_quote(qt, sizeof qt, skb__plot_series_name(key, shaders, hn, sizeof hn)));
 }
 
 /* a gnuplot script body built in memory (any length) */
@@ -1087,7 +1087,7 @@ static void sphere_paper(const struct skb_report *rep, const char **ser, int ns,
             }
             fprintf(d, "\n\n");
             char hn[120];
-            snprintf(label[n], sizeof label[n], "paper %s: %s", tabs[k].label, human_name(ser[i], NULL, hn, sizeof hn));
+            snprintf(label[n], sizeof label[n], "paper %s: %s", tabs[k].label, skb__plot_series_name(ser[i], NULL, hn, sizeof hn));
             /* the method's colour, the table's open marker */
             series_style(st[n], sizeof st[n], i, ns);
             *strstr(st[n], " pt ") = 0;
@@ -1277,7 +1277,7 @@ void skb__image_caption(const cJSON *gpu, const char *file, char *buf, size_t le
         snprintf(scene, sizeof scene, "%s", sc ? sc : "?");
         for (char *c = scene; *c; c++)
             *c = *c == '_' ? ' ' : *c;
-        int n = snprintf(buf, len, "%s — %s", sh ? human_name(sh, jget(gpu, "shaders"), hn, sizeof hn) : "?", scene);
+        int n = snprintf(buf, len, "%s — %s", sh ? skb__plot_series_name(sh, jget(gpu, "shaders"), hn, sizeof hn) : "?", scene);
         if (n < 0 || (size_t)n >= len)
             return;
         /* a scene named after its model leaves the dataset empty */
@@ -1343,14 +1343,11 @@ static void volume_plot(struct skb_report *rep, const char *dir, const char *sfx
             gp_quote(qt, sizeof qt, lab));
     int k = 0;
     cJSON_ArrayForEach(m, jget(av, "methods")) {
-        const char *t = cJSON_GetStringValue(jget(m, "title"));
         if (cJSON_IsArray(jget(m, key))) {
             fprintf(b.f, "%s'%s.dat' using 1:%d with linespoints lw 2 %s", k ? ", " : "", name, col,
                     series_style(st, sizeof st, k, ns));
-            if (t)
-                fprintf(b.f, " title %s", gp_quote(qt, sizeof qt, t));
-            else
-                put_title(b.f, m->string, NULL);
+            /* the method's one legend name, as in every other plot */
+            put_title(b.f, m->string, NULL);
             k++;
         }
         col++;

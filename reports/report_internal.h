@@ -87,6 +87,10 @@ void skb__plot_method_notes(struct skb_report *rep, int first, int need, const c
 /* compare: new experiments (files the baseline lacks) and new methods */
 void skb__gate_new_items(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
 /* plots.c */
+/* the legend name a plot gives results key `key` (a method, refit or shader
+ * name, with a variant suffix spelled out); shaders: gpu.json "shaders" or
+ * NULL.  The "not plotted" notes look series up by this same name. */
+const char *skb__plot_series_name(const char *key, const cJSON *shaders, char *buf, size_t len);
 /* caption of a GPU image (method and scene) from gpu.json "images" */
 void skb__image_caption(const cJSON *gpu, const char *file, char *buf, size_t len);
 

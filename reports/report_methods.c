@@ -151,6 +151,17 @@ static int plot_has_series(const char *dir, const char *name, const char *key)
     return found;
 }
 
+/* 1 when the plot draws a series of method m under any of its keys (its
+ * registry name or refit key), named as the plots name it */
+static int plot_has_method(const char *dir, const char *name, const struct skb_method *m, const cJSON *gpu)
+{
+    char hn[160];
+    const cJSON *shaders = skb__jget(gpu, "shaders");
+    return plot_has_series(dir, name, skb__plot_series_name(m->name, shaders, hn, sizeof hn))
+           || plot_has_series(dir, name, skb__plot_series_name(skb_refit_key(m), shaders, hn, sizeof hn))
+           || plot_has_series(dir, name, m->name);
+}
+
 void skb__plot_method_notes(struct skb_report *rep, int first, int need, const char *dir, const struct skb_results *r)
 {
     if (need == SKB_NEED_NONE)
@@ -162,8 +173,7 @@ void skb__plot_method_notes(struct skb_report *rep, int first, int need, const c
         size_t n = 0;
         for (int i = 0; skb_methods[i]; i++) {
             const struct skb_method *m = skb_methods[i];
-            if (plot_has_series(dir, e->name, m->name) || plot_has_series(dir, e->name, skb_refit_key(m))
-                || (m->title && plot_has_series(dir, e->name, m->title)))
+            if (plot_has_method(dir, e->name, m, skb_results_doc(r, "gpu.json")))
                 continue;
             const char *why = skb_method_absent_reason(m, need, skb_results_doc(r, "gpu.json"));
             if (!why && need == SKB_NEED_SHADER) {

@@ -144,5 +144,33 @@ for e in errs: print("FAIL:", e)
 sys.exit(1 if errs else 0)
 EOF
 [ "$rc" -eq 0 ] && ok || bad "plot contents (above)"
+# a "not plotted: M (why)" note never names a method the plot draws: a series
+# titled M, "... (M)" or M's refit key (`list methods`: sphere refit ("KEY"))
+"$sb" list methods > "$tmp/methods.txt"
+python3 - "$tmp/rep/report.md" "$tmp/rep/plots" "$tmp/methods.txt" <<'EOF' && ok || bad "a 'not plotted' note names a drawn method (above)"
+import re, sys, os
+md, plots, listing = open(sys.argv[1]).read().splitlines(), sys.argv[2], open(sys.argv[3]).read()
+keys, cur = {}, None
+for line in listing.splitlines():
+    m = re.match(r"^  (\w+)\s", line)
+    if m: cur = m.group(1); keys[cur] = {cur.lower()}
+    r = re.search(r'sphere refit \("(\w+)"\)', line)
+    if r and cur: keys[cur].add(r.group(1).lower())
+stem, errs, notes = None, [], 0
+for line in md:
+    m = re.search(r"\(plots/([\w.-]+)\.png\)", line)
+    if m: stem = m.group(1)
+    if line.startswith("not plotted: ") and stem:
+        notes += 1
+        titles = [t.lower() for t in re.findall(r"title '((?:[^']|'')*)'", open(os.path.join(plots, stem + ".gp")).read())]
+        for meth in re.findall(r"(?:^not plotted: |, )(\w+) \(", line):
+            for t in titles:
+                if t in keys.get(meth, {meth}) or t.endswith("(%s)" % meth):
+                    errs.append("%s: note names %s, drawn as '%s'" % (stem, meth, t))
+if not notes: errs.append("no 'not plotted' note found to check")
+for e in errs: print(e)
+sys.exit(1 if errs else 0)
+EOF
+
 echo "plots: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
