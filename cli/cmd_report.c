@@ -28,8 +28,8 @@ static void report_usage(FILE *f)
 {
     fprintf(f, "usage: skinbench report [--results DIR]... [--out DIR] [--reference FILE]\n"
                "                        [--fuzz-log FILE] [--history DIR] [--no-plots]\n"
-               "Reads the results JSON of one or more runs and writes report.md, report.html and\n"
-               "plots/*.png|svg with every reproduced table beside the paper's values.\n"
+               "Reads the results JSON of one or more runs and writes report.md, report.html,\n"
+               "plots/*.png|svg and tables/<id>.csv with every reproduced table beside the paper's values.\n"
                "  --results DIR    a run directory (default results/latest), or a directory of run\n"
                "                   directories (several machines, merged by machine key); repeatable\n"
                "  --out DIR        where to write the report (default: the first --results DIR)\n"
@@ -171,6 +171,10 @@ int skb_cmd_report(int argc, char **argv)
         skb_cli_error("report: %s", msg);
         rc = 1;
     }
+    if (rc == 0 && skb_report_write_csv(rep, out, msg, sizeof msg) < 0) {
+        skb_cli_error("report: %s", msg);
+        rc = 1;
+    }
     if (rc == 0) {
         int okp = 0;
         for (int i = 0; i < rep->nplots; i++)
@@ -180,7 +184,8 @@ int skb_cmd_report(int argc, char **argv)
                rep->count[SKB_ROW_REPRODUCED], rep->count[SKB_ROW_DIFFERS], rep->count[SKB_ROW_NOT_RUN],
                rep->count[SKB_ROW_CONTEXT], rep->count[SKB_ROW_NEW], rep->count[SKB_ROW_FEWER],
                rep->count[SKB_ROW_NA], okp, rep->nplots);
-        printf("skinbench report: %s/report.html and %s/report.md\n", out, out);
+        printf("skinbench report: %s/report.html and %s/report.md (every table also as %s/tables/*.csv)\n", out,
+               out, out);
         if (bad) {
             skb_cli_error("report: %d results file(s) unreadable; their tables say so", bad);
             rc = 1;

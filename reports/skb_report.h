@@ -166,6 +166,9 @@ int skb_report_build(const struct skb_results *runs, int nruns, const cJSON *ref
  * images directory PNGs as data: URIs; plot_dir may be NULL) */
 int skb_report_render_md(const struct skb_report *rep, FILE *f);
 int skb_report_render_html(const struct skb_report *rep, const char *plot_dir, FILE *f);
+/* every table as out_dir/tables/<id>.csv (reports/render_csv.c): columns,
+ * status and note as on the page; 0, or an error with msg */
+int skb_report_write_csv(const struct skb_report *rep, const char *out_dir, char *msg, size_t msglen);
 void skb_report_free(struct skb_report *rep);
 /* a fresh zeroed plot entry (the list grows; NULL only out of memory) */
 struct skb_plot_entry *skb_report_plot_new(struct skb_report *rep);

@@ -1,0 +1,113 @@
+/* render_csv.c — every table of the report as CSV (RFC 4180), one file per
+ * table under OUT/tables/<id>.csv: the same cells, status and note as the
+ * page, from the same row model, for spreadsheets and scripts. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "skb_error.h"
+#include "skb_json.h"
+#include "skb_report.h"
+
+/* a cell a spreadsheet would run as a formula (=, @, a tab or CR, or + / -
+ * followed by something that is not a number) gets a leading apostrophe:
+ * dataset and machine names come from the user */
+static int formula_like(const char *s)
+{
+    if (s[0] == '=' || s[0] == '@' || s[0] == '\t' || s[0] == '\r')
+        return 1;
+    if (s[0] == '+' || s[0] == '-')
+        return s[1] && !(s[1] >= '0' && s[1] <= '9') && s[1] != '.';
+    return 0;
+}
+
+/* one field, quoted when it holds a separator, quote or line break; line
+ * breaks become spaces, as on the page */
+static void csv_field(FILE *f, const char *s, int last)
+{
+    if (!s)
+        s = "";
+    int quote = strpbrk(s, ",\"\n\r") != NULL || formula_like(s);
+    if (quote)
+        fputc('"', f);
+    if (formula_like(s))
+        fputc('\'', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputs("\"\"", f);
+        else
+            fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+    }
+    if (quote)
+        fputc('"', f);
+    fputs(last ? "\r\n" : ",", f);
+}
+
+static void csv_table(const struct skb_rtable *t, FILE *f)
+{
+    int judged = !t->unjudged;
+    for (int c = 0; c < t->ncols; c++)
+        csv_field(f, t->col[c], !judged && c + 1 == t->ncols);
+    if (judged) {
+        csv_field(f, "status", 0);
+        csv_field(f, "note", 1);
+    }
+    for (int r = 0; r < t->nrows; r++) {
+        for (int c = 0; c < t->ncols; c++)
+            csv_field(f, t->rows[r].cell[c], !judged && c + 1 == t->ncols);
+        if (judged) {
+            csv_field(f, skb_row_status_name(t->rows[r].status), 0);
+            csv_field(f, t->rows[r].note, 1);
+        }
+    }
+}
+
+/* the headline claims, in the page's column order */
+static void csv_headline(const struct skb_report *rep, FILE *f)
+{
+    static const char *const cols[] = { "claim", "source", "measured", "paper", "status", "rows" };
+    for (int c = 0; c < 6; c++)
+        csv_field(f, cols[c], c == 5);
+    for (int i = 0; i < rep->nheadline; i++) {
+        const struct skb_headline *h = &rep->headline[i];
+        csv_field(f, h->claim, 0);
+        csv_field(f, h->source, 0);
+        csv_field(f, h->measured, 0);
+        csv_field(f, h->paper, 0);
+        csv_field(f, skb_headline_status_name(h->status), 0);
+        csv_field(f, h->rows, 1);
+    }
+}
+
+/* OUT/tables/NAME.csv: table t, or the headline claims when t is NULL */
+static int csv_file(const char *dir, const char *name, const struct skb_report *rep, const struct skb_rtable *t,
+                    char *msg, size_t msglen)
+{
+    char path[1300], *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) {
+        snprintf(msg, msglen, "%s: out of memory", dir);
+        return SKB_ENOMEM;
+    }
+    if (t)
+        csv_table(t, f);
+    else
+        csv_headline(rep, f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/%s.csv", dir, name);
+    int rc = skb_write_atomic(path, buf, len, msg, msglen);
+    free(buf);
+    return rc;
+}
+
+int skb_report_write_csv(const struct skb_report *rep, const char *out_dir, char *msg, size_t msglen)
+{
+    char dir[1100];
+    snprintf(dir, sizeof dir, "%s/tables", out_dir);
+    int rc = skb_mkdirs(dir, msg, msglen);
+    if (rc == 0)
+        rc = csv_file(dir, "headline", rep, NULL, msg, msglen);
+    for (int i = 0; rc == 0 && i < rep->ntables; i++)
+        rc = csv_file(dir, rep->tables[i].id, rep, &rep->tables[i], msg, msglen);
+    return rc;
+}
