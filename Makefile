@@ -4,6 +4,7 @@
 #   make asan         the test suite under ASan + UBSan (float checks included)
 #   make tsan         the threaded fast-path range test under ThreadSanitizer
 #   make reproduce    install missing deps, build, run every experiment, write the report
+#   make new-method NAME=n   methods/n.c from the template, registered
 #   make nightly      suite into results/history/STAMP; exact, instruction and A/B gates vs results/baseline
 # Sources are picked up by directory: a new file in common/, methods/, datasets/,
 # gpu/, harness/, reports/ or cli/ needs no edit here; a new tests/test_*.c(pp) is a new test binary.
@@ -37,11 +38,16 @@ TEST_C   = $(wildcard tests/test_*.c)
 TEST_CXX = $(wildcard tests/test_*.cpp)
 TEST_BIN = $(TEST_C:tests/%.c=$(BUILD)/tests/%) $(TEST_CXX:tests/%.cpp=$(BUILD)/tests/%)
 
-.PHONY: all deps check check-run check-layers asan tsan reproduce nightly tests clean help fuzz
+.PHONY: new-method all deps check check-run check-layers asan tsan reproduce nightly tests clean help fuzz
 all: skinbench
 
+# a new method's file from scripts/templates/method.c.in, registered (README "Adding a method");
+# NAME and TITLE reach the script through the environment, never spliced into the shell line
+new-method:
+	@bash scripts/new-method.sh "$${NAME:-}" "$${TITLE:-}"
+
 help:
-	@sed -n '2,8p' Makefile
+	@sed -n '2,9p' Makefile
 
 deps:
 	@bash scripts/install-deps.sh
