@@ -12,7 +12,12 @@
 #include "history_internal.h"
 #include "report_internal.h"
 
-#define HIST_PLOT_MAX_LINES 24   /* lines per plot: more are unreadable */
+/* lines per plot: beyond about eight, colours and markers repeat and the
+ * legend no longer fits; a method with more benchmarks gets several plots */
+#define HIST_PLOT_MAX_LINES 8
+/* benchmarks of one method followed: more are named in no plot, and the
+ * first plot's title says how many were left out */
+#define HIST_GROUP_MAX 64
 
 static void clean(char *dst, size_t n, const char *s)
 {
@@ -62,27 +67,51 @@ static int write_dat(const char *dir, const char *st, const struct skb_history *
     return rc;
 }
 
-static void group_plot(struct skb_report *rep, const char *dir, const struct skb_history *h, const char *group)
+/* plot `part` (0-based) of `nparts` of a group: series idx[0..n) */
+static void part_plot(struct skb_report *rep, const char *dir, const struct skb_history *h, const char *group,
+                      const int *idx, int n, int part, int nparts, int dropped)
 {
-    int idx[HIST_PLOT_MAX_LINES], n = 0;
-    char g[80], cg[80], st[120], title[200], body[1200];
-    for (int i = 0; i < h->nseries && n < HIST_PLOT_MAX_LINES; i++) {
-        skb__bench_group(h->series[i].name, g, sizeof g);
-        if (h->series[i].metric == SKB_HIST_TIME && strcmp(g, group) == 0)
-            idx[n++] = i;
-    }
-    if (!n)
-        return;
+    char cg[80], st[140], title[240], body[1200];
     stem(st, sizeof st, group);
+    if (part > 0)
+        snprintf(st + strlen(st), sizeof st - strlen(st), "-%d", part + 1);
     clean(cg, sizeof cg, group);
-    snprintf(title, sizeof title, "Nightly trend: %s (median CPU ms per deformation)", cg);
+    int tl = snprintf(title, sizeof title, "Nightly trend: %s", cg);
+    if (nparts > 1)
+        tl += snprintf(title + tl, sizeof title - (size_t)tl, ", part %d of %d", part + 1, nparts);
+    snprintf(title + tl, sizeof title - (size_t)tl, " (median CPU ms per deformation)%s",
+             dropped && part == 0 ? "; more benchmarks than plotted" : "");
     if (write_dat(dir, st, h, idx, n) < 0)
         return;
+    /* the legend below the plot, two columns: a long benchmark name never
+     * squeezes the plot or runs off the picture */
     snprintf(body, sizeof body,
              "set logscale y\nset ylabel 'ms per deformation (median)'\nset xtics rotate by -30\n"
-             "set key outside right top font ',8'\n"
+             "set key outside below center horizontal maxcols 2 font ',8'\n"
              "plot for [i=2:%d] '%s.dat' using 0:i:xtic(1) with linespoints title columnheader(i)", n + 1, st);
     skb__plot_gnuplot(rep, dir, st, title, body);
+}
+
+/* every time series of the group, HIST_PLOT_MAX_LINES to a plot */
+static void group_plot(struct skb_report *rep, const char *dir, const struct skb_history *h, const char *group)
+{
+    int idx[HIST_GROUP_MAX], n = 0, dropped = 0;
+    char g[80];
+    for (int i = 0; i < h->nseries; i++) {
+        skb__bench_group(h->series[i].name, g, sizeof g);
+        if (h->series[i].metric != SKB_HIST_TIME || strcmp(g, group) != 0)
+            continue;
+        if (n < HIST_GROUP_MAX)
+            idx[n++] = i;
+        else
+            dropped++;
+    }
+    int nparts = (n + HIST_PLOT_MAX_LINES - 1) / HIST_PLOT_MAX_LINES;
+    for (int p = 0; p < nparts; p++) {
+        int k = n - p * HIST_PLOT_MAX_LINES;
+        part_plot(rep, dir, h, group, idx + p * HIST_PLOT_MAX_LINES, k < HIST_PLOT_MAX_LINES ? k : HIST_PLOT_MAX_LINES,
+                  p, nparts, dropped);
+    }
 }
 
 void skb_history_plots(struct skb_report *rep, const char *out_dir, const struct skb_history *h)

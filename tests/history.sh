@@ -59,4 +59,23 @@ grep -q 'one night so far' "$tmp/out1/report.md" && ! ls "$tmp/out1/plots/"hist-
 (cd "$tmp" && "$exe" report --results run --history nosuch --out out2 > r2.log 2>&1); rc=$?
 grep -q 'history' "$tmp/r2.log" && [ -s "$tmp/out2/report.md" ] && ok "missing history dir: one line, report still written" \
   || { bad "missing history dir (exit $rc)"; cat "$tmp/r2.log"; }
+# many benchmarks of one method: at most 8 lines to a plot, the rest in further parts, none dropped
+if command -v gnuplot > /dev/null; then
+  python3 - "$tmp/hm" <<'EOF'
+import json, os, sys
+for k in (1, 2):
+    night = os.path.join(sys.argv[1], f"2026-02-{k:02d}T0300Z"); os.makedirs(night)
+    rows = [{"name": f"f32/linear/ds{i:02d}", "run_name": f"f32/linear/ds{i:02d}", "run_type": "iteration",
+             "real_time": 1e6 + i, "cpu_time": 1e6 + i, "time_unit": "ns"} for i in range(20) for r in range(3)]
+    json.dump({"context": {}, "benchmarks": rows}, open(os.path.join(night, "cpu-gbench.json"), "w"))
+EOF
+  (cd "$tmp" && "$exe" report --results run --history hm --out out3 > r3.log 2>&1)
+  python3 - "$tmp/out3/plots" <<'EOF' && ok "20 benchmarks of one method: 3 plots of at most 8 lines, all 20 drawn" || bad "history plots not split by 8 (above)"
+import glob, os, sys
+d = sys.argv[1]; dats = sorted(glob.glob(os.path.join(d, "hist-linear*.dat")))
+cols = [len(open(f).readline().split()) - 1 for f in dats]
+print("series per plot:", dict(zip(map(os.path.basename, dats), cols)))
+sys.exit(0 if len(dats) == 3 and max(cols) <= 8 and sum(cols) == 20 else 1)
+EOF
+fi
 exit $fail
