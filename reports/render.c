@@ -158,7 +158,9 @@ static const char css[] =
     "#t-headline th:nth-child(5){width:6%}#t-headline th:nth-child(6){width:29%}"
     "#toc ol{columns:3;font-size:12px;margin:.2em 0}#toc h2{margin-top:.8em}h1{margin:0 0 .2em 0;font-size:1.4em}"
     "body>p.src:first-of-type{margin:.2em 0}table.grid td{text-align:right}table.grid th{white-space:nowrap}"
-    "details{margin:.3em 0 1em 0;font-size:12px}";
+    "details{margin:.3em 0 1em 0;font-size:12px}"
+    /* a table wider than the window scrolls inside its own box: the page never scrolls sideways */
+    "table:not(#t-headline){display:block;overflow-x:auto;max-width:100%}img{max-width:100%;height:auto}";
 
 /* an inline check the browser test reads back from the DOM: every image
  * decoded, no script error, and where the headline table ends against the
@@ -168,9 +170,24 @@ static const char check_js[] =
     "window.addEventListener('load',function(){var im=document.images,ok=0;"
     "for(var i=0;i<im.length;i++)if(im[i].complete&&im[i].naturalWidth>0)ok++;"
     "document.body.setAttribute('data-images',ok+'/'+im.length);"
+    "document.body.setAttribute('data-width',document.documentElement.scrollWidth+'/'+window.innerWidth);"
     "var h=document.getElementById('t-headline');if(h){var r=h.getBoundingClientRect();"
     "document.body.setAttribute('data-headline',Math.ceil(r.top)+'-'+Math.ceil(r.bottom)+'/'+window.innerHeight"
     "+'/'+h.tBodies[0].rows.length);}});</script>";
+
+/* a mark after a grid value says its row's status in words' stead, on the
+ * page and in Markdown: never colour alone */
+static const char *status_mark(int st)
+{
+    switch (st) {
+    case SKB_ROW_REPRODUCED: return " ✓";
+    case SKB_ROW_DIFFERS: return " ✗";
+    case SKB_ROW_TRIVIAL: return " ≈";
+    case SKB_ROW_FEWER: return " ↓";
+    case SKB_ROW_NOT_RUN: return " –";
+    default: return "";
+    }
+}
 
 static const char *status_class(int st)
 {
@@ -340,8 +357,9 @@ static const char *grid_paper(const struct skb_rtable *t, const struct grid *g, 
 
 static void html_grid_head(const struct skb_rtable *t, const struct grid *g, FILE *f)
 {
-    fprintf(f, "<p class=\"src\">Each cell: the measured %s of one row below, coloured by its status (hover for the "
-               "note); the paper's value under each column.</p>\n<table class=\"grid\" id=\"g-%s\"><thead><tr>",
+    fprintf(f, "<p class=\"src\">Each cell: the measured %s of one row below, coloured and marked by its status (✓ "
+               "reproduced, ✗ differs, ≈ reproduced (trivial), ↓ fewer than paper, – not run, no mark: context or new; "
+               "hover for the note); the paper's value under each column.</p>\n<table class=\"grid\" id=\"g-%s\"><thead><tr>",
             t->col[g->valc], t->id);
     if (g->machc >= 0)
         fprintf(f, "<th>machine</th>");
@@ -370,6 +388,7 @@ static void html_grid_cell(const struct skb_rtable *t, const struct grid *g, int
     }
     fprintf(f, "\">");
     html_esc(f, row->cell[g->valc]);
+    html_esc(f, status_mark(row->status));
     fprintf(f, "</td>");
 }
 
@@ -572,19 +591,6 @@ int skb_report_render_html(const struct skb_report *rep, const char *plot_dir, F
     return ferror(f) ? SKB_EIO : 0;
 }
 
-/* the grid in Markdown: a mark after each value says its row's status */
-static const char *md_mark(int st)
-{
-    switch (st) {
-    case SKB_ROW_REPRODUCED: return " ✓";
-    case SKB_ROW_DIFFERS: return " ✗";
-    case SKB_ROW_TRIVIAL: return " ≈";
-    case SKB_ROW_FEWER: return " ↓";
-    case SKB_ROW_NOT_RUN: return " –";
-    default: return "";
-    }
-}
-
 static void md_grid(const struct skb_rtable *t, const struct grid *g, FILE *f)
 {
     char buf[256];
@@ -608,7 +614,7 @@ static void md_grid(const struct skb_rtable *t, const struct grid *g, FILE *f)
         md_cell(f, g->rkey[r]);
         for (int c = 0; c < g->nc; c++) {
             int k = g->cell[r * g->nc + c];
-            snprintf(buf, sizeof buf, "%s%s", k >= 0 ? t->rows[k].cell[g->valc] : "", k >= 0 ? md_mark(t->rows[k].status) : "");
+            snprintf(buf, sizeof buf, "%s%s", k >= 0 ? t->rows[k].cell[g->valc] : "", k >= 0 ? status_mark(t->rows[k].status) : "");
             md_cell(f, buf);
         }
     }

@@ -63,6 +63,17 @@ links=$(sed -n '/<table id="t-headline"/,/<\/table>/p' "$tmp/dom.html" | grep -o
 for l in $links; do
   grep -q "id=\"$l\"" "$tmp/dom.html" || { echo "FAIL headline link #$l has no target"; fail=1; }
 done
+# the page is never wider than the 1400 px window: wide tables scroll in their own box
+width=$(printf '%s' "$body" | sed -n 's/.*data-width="\([0-9]*\)\/\([0-9]*\)".*/\1 \2/p')
+if [ -z "$width" ]; then echo "FAIL the page did not measure its width"; fail=1
+else
+  set -- $width
+  [ "$1" -le "$2" ] && echo "ok   page width $1 px within the window's $2 px" \
+    || { echo "FAIL the page is $1 px wide in a $2 px window: it scrolls sideways"; fail=1; }
+fi
+# a grid cell shows its status by a mark too, not by colour alone
+grep -q '<table class="grid"' "$tmp/dom.html" && ! sed -n '/<table class="grid"/,/<\/table>/p' "$tmp/dom.html" | grep -q '✓\|✗' \
+  && { echo "FAIL grid cells carry no status mark"; fail=1; }
 case "$body" in *data-js-error*) echo "FAIL script error: $body"; fail=1 ;; esac
 [ -s "$build/report-browser.png" ] && echo "ok   screenshot $build/report-browser.png" || { echo "FAIL no screenshot"; fail=1; }
 [ -s "$build/report-first-screen.png" ] && echo "ok   first screen $build/report-first-screen.png" || { echo "FAIL no first-screen screenshot"; fail=1; }
