@@ -160,7 +160,10 @@ static const char css[] =
     "body>p.src:first-of-type{margin:.2em 0}table.grid td{text-align:right}table.grid th{white-space:nowrap}"
     "details{margin:.3em 0 1em 0;font-size:12px}"
     /* a table wider than the window scrolls inside its own box: the page never scrolls sideways */
-    "table:not(#t-headline){display:block;overflow-x:auto;max-width:100%}img{max-width:100%;height:auto}";
+    "table:not(#t-headline){display:block;overflow-x:auto;max-width:100%}img{max-width:100%;height:auto}"
+    /* the GPU images as a grid of thumbnails; a click shows one at full size */
+    ".images figure{width:220px;vertical-align:top}.images figure img{width:100%;cursor:zoom-in}"
+    ".images figure.big{width:auto;display:block}.images figure.big img{width:auto;max-width:100%;cursor:zoom-out}";
 
 /* an inline check the browser test reads back from the DOM: every image
  * decoded, no script error, and where the headline table ends against the
@@ -171,6 +174,10 @@ static const char check_js[] =
     "for(var i=0;i<im.length;i++)if(im[i].complete&&im[i].naturalWidth>0)ok++;"
     "document.body.setAttribute('data-images',ok+'/'+im.length);"
     "document.body.setAttribute('data-width',document.documentElement.scrollWidth+'/'+window.innerWidth);"
+    "var th=document.querySelectorAll('.images img');for(var j=0;j<th.length;j++)"
+    "th[j].onclick=function(){this.parentNode.classList.toggle('big');};"
+    "var mw=0;for(var j=0;j<th.length;j++)mw=Math.max(mw,th[j].getBoundingClientRect().width);"
+    "document.body.setAttribute('data-thumbs',th.length+'/'+Math.ceil(mw));"
     "var h=document.getElementById('t-headline');if(h){var r=h.getBoundingClientRect();"
     "document.body.setAttribute('data-headline',Math.ceil(r.top)+'-'+Math.ceil(r.bottom)+'/'+window.innerHeight"
     "+'/'+h.tBodies[0].rows.length);}});</script>";
@@ -542,7 +549,8 @@ static void html_images(const struct skb_report *rep, int k, FILE *f)
         return;
     fprintf(f, k ? "<h2 id=\"s-images-%d\">GPU deformation images (" : "<h2 id=\"s-images\">GPU deformation images (", k);
     html_esc(f, rep->runs[k].machine_key);
-    fprintf(f, ")</h2>\n<div class=\"images\" id=\"images-%d\">\n", k);
+    fprintf(f, ")</h2>\n<p class=\"src\">Thumbnails: click one for its full size.</p>\n"
+               "<div class=\"images\" id=\"images-%d\">\n", k);
     struct dirent *e;
     char *names[256];
     int n = 0;

@@ -71,6 +71,14 @@ else
   [ "$1" -le "$2" ] && echo "ok   page width $1 px within the window's $2 px" \
     || { echo "FAIL the page is $1 px wide in a $2 px window: it scrolls sideways"; fail=1; }
 fi
+# the GPU images are a grid of thumbnails (full size on click), not a column of 512 px pictures
+thumbs=$(printf '%s' "$body" | sed -n 's/.*data-thumbs="\([0-9]*\)\/\([0-9]*\)".*/\1 \2/p')
+if [ -z "$thumbs" ]; then echo "FAIL the page did not measure its image thumbnails"; fail=1
+else
+  set -- $thumbs
+  [ "$1" -gt 0 ] && [ "$2" -le 240 ] && echo "ok   $1 GPU images as thumbnails (widest $2 px)" \
+    || { echo "FAIL GPU images: $1 shown, widest $2 px (thumbnails are at most 240 px)"; fail=1; }
+fi
 # a grid cell shows its status by a mark too, not by colour alone
 grep -q '<table class="grid"' "$tmp/dom.html" && ! sed -n '/<table class="grid"/,/<\/table>/p' "$tmp/dom.html" | grep -q '✓\|✗' \
   && { echo "FAIL grid cells carry no status mark"; fail=1; }
