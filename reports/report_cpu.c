@@ -162,6 +162,10 @@ void skb__report_fig18(struct skb_report *rep)
             /* said once: the times of kernels whose output failed its check */
             char fl[600] = "";
             const cJSON *f;
+            struct skb_verdict vf;
+            /* exact: the kernels whose output failed its check, against none */
+            skb_verdict_init(&vf, "exact", 0, fmax(1, cJSON_GetArraySize(skb__jget(doc, "failures"))), 0);
+            skb_rule_band(&vf);
             cJSON_ArrayForEach(f, skb__jget(doc, "failures")) {
                 size_t l = strlen(fl);
                 if (l < sizeof fl - 40)
@@ -171,6 +175,7 @@ void skb__report_fig18(struct skb_report *rep)
                     skb__fmt("cpu.json \"verified\" is false: not every timed kernel's output passed its check%s%s",
                       fl[0] ? "; failures: " : "", fl), strdup("(all)"), strdup("verification"), strdup("—"), strdup("—"),
                     strdup("—"), strdup("—"), NULL);
+            skb__row_verdict(rep, t, &vf, NULL);
         }
         const cJSON *d;
         cJSON_ArrayForEach(d, skb__jget(doc, "datasets")) {

@@ -228,6 +228,11 @@ static int rfix_setup(void **state)
     if (!f)
         return -1;
     f->ref = load_ref();
+    /* the run-to-run floors of the timing intervals are measured per machine
+     * (reference.json tolerance_rules.timing_interval): the tests fix their own */
+    cJSON *ti = cJSON_GetObjectItem(cJSON_GetObjectItem(f->ref, "tolerance_rules"), "timing_interval");
+    cJSON_ReplaceItemInObject(ti, "cpu_relative_floor", cJSON_CreateNumber(0.1));
+    cJSON_ReplaceItemInObject(ti, "cd_relative_floor", cJSON_CreateNumber(0.25));
     if (skb_results_load(FIXTURE, &f->r, f->msg, sizeof f->msg) < 0) {
         cJSON_Delete(f->ref);
         free(f);
@@ -697,6 +702,38 @@ static void test_report_fig18_one_verdict(void **state)
     assert_string_equal(c->cell[2], "double, Algorithm 2 (fixture)");
     assert_non_null(strstr(c->cell[5], "1.38"));   /* the paper ratio stays beside it */
     assert_non_null(strstr(find_row(t, 0, "cloth", 1, "dib / dlb")->note, "iterations per vertex {0: 77}"));
+    /* DIB / DLB is set by the clip's iterations, SBS by its SVDs: outside the band "differs (setup)" naming them */
+    const struct skb_rrow *dd = find_row(t, 0, "cloth", 1, "dib / dlb");
+    assert_non_null(strstr(dd->cause, "DIB iterations per vertex: mean 0 here"));
+    set_num(cJSON_GetObjectItem(cloth, "ratio_to_linear"), "sb", 1.2);
+    const struct skb_rrow *sb = find_row(skb_report_table(rfix_build(f), "fig18"), 0, "cloth", 1, "sb");
+    assert_int_equal(sb->status, SKB_ROW_DIFFERS_SETUP);
+    assert_non_null(strstr(sb->cause, "SVDs per pose"));
+    /* the interval: min..max of the per-round ratios (repetition_ms paired by round), at least the floor */
+    chk = cJSON_GetObjectItem(cJSON_GetObjectItem(cloth, "checks"), "double");
+    double lin[] = { 3, 3, 3, 3, 3 }, dlb[] = { 3.0, 4.05, 4.05, 4.05, 5.7 };
+    cJSON_AddItemToObject(cJSON_AddObjectToObject(chk, "linear"), "repetition_ms", cJSON_CreateDoubleArray(lin, 5));
+    cJSON_AddItemToObject(cJSON_GetObjectItem(chk, "dlb"), "repetition_ms", cJSON_CreateDoubleArray(dlb, 5));
+    j = find_row(skb_report_table(rfix_build(f), "fig18"), 0, "cloth", 1, "dlb");
+    assert_true(j->judged && fabs(j->v.lo - 1.0) < 1e-12 && fabs(j->v.hi - 1.9) < 1e-12);
+    assert_int_equal(j->status, SKB_ROW_INCONCLUSIVE);   /* 1.35 in [1.19, 1.76], its rounds 1.0-1.9 are not */
+    assert_non_null(strstr(j->note, "interval [1, 1.9]"));
+}
+
+/* Table 5.2: the paper's order (bottom-up looser than on-demand LBS) is a
+ * row of its own, judged by "ordering" */
+static void test_report_sphere_ordering(void **state)
+{
+    struct rfix *f = *state;
+    const struct skb_rrow *r = find_row(skb_report_table(rfix_build(f), "table52"), 1, "1", 2, "bottom_up / lbs");
+    assert_non_null(r);
+    assert_int_equal(r->status, SKB_ROW_REPRODUCED);   /* fixture 21 / 18 = 1.17 */
+    cJSON *l1 = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(
+                                       f->r.doc[skb_rfile_slot("spheres.json")], "datasets"), "capsule_human"), "levels"), 0);
+    set_num(cJSON_GetObjectItem(l1, "bottom_up"), "avg", 18);   /* as tight as on demand: the order is lost */
+    r = find_row(skb_report_table(rfix_build(f), "table52"), 1, "1", 2, "bottom_up / lbs");
+    assert_int_equal(r->status, SKB_ROW_DIFFERS);
+    assert_non_null(strstr(r->note, "rule ordering: measured 1, band [1.01, inf]"));
 }
 
 /* a method added only in the results shows up in every table that lists methods */
@@ -1437,6 +1474,7 @@ int main(void)
         cmocka_unit_test(test_report_column_cap),
         cmocka_unit_test_setup_teardown(test_report_method_cap, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_fig18_one_verdict, rfix_setup, rfix_teardown),
+        cmocka_unit_test_setup_teardown(test_report_sphere_ordering, rfix_setup, rfix_teardown),
         cmocka_unit_test(test_report_two_machines),
         cmocka_unit_test(test_compare_gates),
         cmocka_unit_test(test_compare_missing_experiment),
