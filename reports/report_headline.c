@@ -254,8 +254,8 @@ static void headline_one(struct skb_report *rep, const cJSON *spec)
         summarise_col(t, sel, nsel, mcol, h->measured, sizeof h->measured);
         summarise_col(t, sel, nsel, pcol, h->paper, sizeof h->paper);
     }
-    if (mcol < 0 && h->status == SKB_HEAD_NONE)
-        snprintf(h->measured, sizeof h->measured, "no judged rows");
+    if (mcol < 0 && (h->status == SKB_HEAD_NONE || h->status == SKB_ROW_CONTEXT))
+        snprintf(h->measured, sizeof h->measured, "no judged rows%s", h->status == SKB_ROW_CONTEXT ? " (context only)" : "");
     else if (mcol < 0)   /* a claim over a whole table: its reproduced rows are the measure */
         snprintf(h->measured, sizeof h->measured, "%d of %d judged rows reproduced", count[SKB_ROW_REPRODUCED],
                  nsel - count[SKB_ROW_CONTEXT] - count[SKB_ROW_NOT_RUN] - count[SKB_ROW_NA]);
