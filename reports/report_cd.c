@@ -223,10 +223,11 @@ static char *refit_cost_driver(const cJSON *m, const cJSON *doc)
     skb__jnum(skb__jget(m, "sphere_tests_bottom_up"), &bu);
     const char *cpu = skb__jstr(skb__jget(skb__jget(doc, "machine"), "cpu"));
     double refit_us = rf > 0 ? 1e3 * orf / rf : NAN, test_us = bu > 0 ? 1e3 * (bc - bpc) / bu : NAN;
+    double times = test_us > 0 ? refit_us / test_us : NAN;
     char b1[32], b2[32], b3[32];
     return skb__fmt("CPU generation: an on-demand refit costs %s µs and a sphere-sphere test %s µs (x%s) on %s "
                     "here; the paper's Athlon 2.5 GHz (2006) gives neither", skb__num4(b1, refit_us),
-                    skb__num4(b2, test_us), skb__num4(b3, refit_us / test_us), cpu ? cpu : "this CPU");
+                    skb__num4(b2, test_us), skb__num4(b3, times), cpu ? cpu : "this CPU");
 }
 
 void skb__report_table62(struct skb_report *rep)

@@ -119,7 +119,8 @@ static char *fig18_driver(const cJSON *d, const char *method)
     if (strcmp(method, "sb") == 0) {
         skb__jnum(skb__jget(skb__jget(skb__jget(d, "pose_stats"), "sb"), "solves_per_pose_mean"), &svd);
         return skb__fmt("SVDs per pose: %s here on %.0f vertices (%s per 1000 vertices); the DQ paper's Fig. 18 "
-                        "does not give its SBS model's SVD count", skb__num4(b1, svd), v, skb__num4(b2, 1000 * svd / v));
+                        "does not give its SBS model's SVD count", skb__num4(b1, svd), v,
+                        skb__num4(b2, v > 0 ? 1000 * svd / v : NAN));
     }
     if (strcmp(method, "dib") == 0) {
         const cJSON *w = skb__jget(d, "dib_work"), *h;
@@ -133,6 +134,11 @@ static char *fig18_driver(const cJSON *d, const char *method)
         }
         it = cnt > 0 ? sum / cnt : NAN;
         skb__jnum(skb__jget(w, "logs_per_vertex"), &lv);
+        double mx = NAN;
+        skb__jnum(skb__jget(skb__jget(skb__jget(d, "pose_stats"), "dib"), "max_iterations"), &mx);
+        if (!isfinite(it) && isfinite(mx))   /* no dib_work on this dataset: the clip's largest count */
+            return skb__fmt("DIB iterations: at most %.0f per blend over this clip's checked poses here; the DQ paper "
+                            "does not give its clip's iteration count", mx);
         return skb__fmt("DIB iterations per vertex: mean %s here (%s logs per vertex) on this clip; the DQ paper "
                         "does not give its clip's iteration count", skb__num4(b1, it), skb__num4(b2, lv));
     }

@@ -101,7 +101,7 @@ static void ordering_row(struct skb_report *rep, struct skb_rtable *t, int k, co
     skb__jnum(cJSON_GetArrayItem(skb__jget(tab, "bottom_up"), li), &pbu);
     skb__jnum(cJSON_GetArrayItem(skb__jget(tab, "lbs"), li), &pod);
     skb__jnum(skb__jget(rule, "value"), &gap);
-    if (li < 0 || !rule || !(pbu > pod) || !(od > 0) || !isfinite(bu))
+    if (li < 0 || !rule || !(pod > 0) || !(pbu > pod) || !(od > 0) || !isfinite(bu))
         return;
     struct skb_verdict v;
     skb_verdict_init(&v, "ordering", gap, bu / od, pbu / pod);
@@ -373,7 +373,9 @@ static void table53_level(struct skb_report *rep, struct skb_rtable *t, int k, c
         char b1[32];
         cause = skb__fmt("distance between the models: %s root radii apart here; the thesis does not give its "
                          "placement", skb__num4(b1, off));
-        note = skb__join_note(skb__verdict_text(&v, st), note);
+        char *both = skb__join_note(skb__verdict_text(&v, st), note);
+        free(note);
+        note = both;
         if (st == SKB_ROW_DIFFERS_SETUP)
             note = skb__join_note(note, cause);
     }
@@ -426,8 +428,10 @@ static void table53_series(struct skb_report *rep, struct skb_rtable *t, int k, 
         /* a step ratio of two timed speed-ups: both intervals widen it */
         skb_verdict_timed(&v, NAN, NAN, (1 + f) * (1 + f) - 1);
         st = skb_verdict_status(&v);
+        char *vt = skb__verdict_text(&v, st);
         tn = skb__fmt("speed-up %s with the subdivision level (smallest step s[i+1] / s[i] = %.3g); %s",
-                      step > 1 ? "grows" : "does NOT grow", step, skb__verdict_text(&v, st));
+                      step > 1 ? "grows" : "does NOT grow", step, vt);
+        free(vt);
     }
     if (skinning) {   /* which model and skinning the series measured */
         char *vn = skb__fmt("%s, %s", model ? model : "model not recorded", skinning);
