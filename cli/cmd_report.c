@@ -50,7 +50,8 @@ static int write_text(const char *path, int html, const struct skb_report *rep, 
         snprintf(msg, msglen, "%s: out of memory", path);
         return SKB_ENOMEM;
     }
-    int rc = html ? skb_report_render_html(rep, plot_dir, f) : skb_report_render_md(rep, f);
+    int rc = html == 2 ? skb_report_render_json(rep, f) : html ? skb_report_render_html(rep, plot_dir, f)
+                                                               : skb_report_render_md(rep, f);
     fclose(f);
     if (rc == 0)
         rc = skb_write_atomic(path, buf, len, msg, msglen);
@@ -161,8 +162,14 @@ int skb_cmd_report(int argc, char **argv)
         skb_history_plots(rep, out, hist);
     }
     skb_history_free(hist);
+    /* report.json first: the row model the two pages render */
+    snprintf(path, sizeof path, "%s/report.json", out);
+    if (write_text(path, 2, rep, NULL, msg, sizeof msg) < 0) {
+        skb_cli_error("report: %s", msg);
+        rc = 1;
+    }
     snprintf(path, sizeof path, "%s/report.md", out);
-    if (write_text(path, 0, rep, plots ? plot_dir : NULL, msg, sizeof msg) < 0) {
+    if (rc == 0 && write_text(path, 0, rep, plots ? plot_dir : NULL, msg, sizeof msg) < 0) {
         skb_cli_error("report: %s", msg);
         rc = 1;
     }
@@ -179,13 +186,13 @@ int skb_cmd_report(int argc, char **argv)
         int okp = 0;
         for (int i = 0; i < rep->nplots; i++)
             okp += rep->plots[i].ok;
-        printf("skinbench report: %d reproduced, %d differ, %d not run, %d context, %d new, %d fewer than "
-               "the paper, %d not applicable; %d of %d plots\n",
-               rep->count[SKB_ROW_REPRODUCED], rep->count[SKB_ROW_DIFFERS], rep->count[SKB_ROW_NOT_RUN],
-               rep->count[SKB_ROW_CONTEXT], rep->count[SKB_ROW_NEW], rep->count[SKB_ROW_FEWER],
-               rep->count[SKB_ROW_NA], okp, rep->nplots);
-        printf("skinbench report: %s/report.html and %s/report.md (every table also as %s/tables/*.csv)\n", out,
-               out, out);
+        /* the counts of report.json, every status named as it is there */
+        printf("skinbench report:");
+        for (int s = 0; s < SKB_ROW_NSTATUS; s++)
+            printf("%s %d %s", s ? "," : "", rep->count[s], skb_row_status_name(s));
+        printf("; %d of %d plots\n", okp, rep->nplots);
+        printf("skinbench report: %s/report.html, %s/report.md and %s/report.json (every table also as "
+               "%s/tables/*.csv)\n", out, out, out, out);
         if (bad) {
             skb_cli_error("report: %d results file(s) unreadable; their tables say so", bad);
             rc = 1;

@@ -691,14 +691,18 @@ static void add_copy(struct run *r, struct ds *ds, int threads)
 
 /* ---- results ---- */
 
-struct timing { double cpu_ms, real_ms, items_per_s; int reps; };
+/* per repetition, in the order Google Benchmark ran them: with random
+ * interleaving repetition i of every kernel ran in the same round, so the
+ * report pairs them into per-round ratios and their interval */
+#define MAX_ROUND_REPS 64
+struct timing { double cpu_ms, real_ms, items_per_s; int reps; double rep_cpu_ms[MAX_ROUND_REPS], rep_real_ms[MAX_ROUND_REPS]; };
 
 /* median over the repetitions of one benchmark in Google Benchmark's JSON
  * (rows read by common/skb_gbench.h, the reader compare uses too; the
  * document was checked by skb_gbench_parse when it was read) */
 static struct timing gbench_timing(const cJSON *gb, const char *name)
 {
-    struct timing t = { NAN, NAN, NAN, 0 };
+    struct timing t = { NAN, NAN, NAN, 0, { 0 }, { 0 } };
     struct skb_gbench_set set;
     char msg[256];
     const struct skb_gbench_bench *b = NULL;
@@ -709,6 +713,10 @@ static struct timing gbench_timing(const cJSON *gb, const char *name)
         t.real_ms = 1e-6 * skb_median(b->real_ns, b->nrep);
         t.items_per_s = skb_median(b->items_per_s, b->nrep);
         t.reps = b->nrep;
+        for (int i = 0; i < b->nrep && i < MAX_ROUND_REPS; i++) {
+            t.rep_cpu_ms[i] = 1e-6 * b->cpu_ns[i];
+            t.rep_real_ms[i] = 1e-6 * b->real_ns[i];
+        }
     }
     skb_gbench_set_free(&set);
     return t;
@@ -815,7 +823,7 @@ static cJSON *timing_block(struct run *r, const cJSON *gb, struct ds *ds, enum k
     *vps = cJSON_CreateObject();
     *detail = cJSON_CreateObject();
     struct bcase *refc = find_case(r, k, ds, ref_label);
-    struct timing rt = refc ? gbench_timing(gb, refc->name) : (struct timing){ NAN, NAN, NAN, 0 };
+    struct timing rt = refc ? gbench_timing(gb, refc->name) : (struct timing){ NAN, NAN, NAN, 0, { 0 }, { 0 } };
     for (int i = 0; i < r->nc; i++) {
         struct bcase *c = r->c + i;
         if (c->kind != k || c->ds != ds || c->error)
@@ -830,6 +838,8 @@ static cJSON *timing_block(struct run *r, const cJSON *gb, struct ds *ds, enum k
         skb_json_add_number(dd, "cpu_ms", t.cpu_ms);
         skb_json_add_number(dd, "real_ms", t.real_ms);
         cJSON_AddNumberToObject(dd, "repetitions", t.reps);
+        int nr = t.reps < MAX_ROUND_REPS ? t.reps : MAX_ROUND_REPS;
+        cJSON_AddItemToObject(dd, "repetition_ms", cJSON_CreateDoubleArray(mt ? t.rep_real_ms : t.rep_cpu_ms, nr));
         cJSON_AddNumberToObject(dd, "checked_poses", c->checked_poses);
         skb_json_add_number(dd, "worst_error_over_tolerance", c->check_error);
         if (k == K_DOUBLE && c->variant)

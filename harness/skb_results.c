@@ -19,6 +19,8 @@ cJSON *skb_json_results_new(const struct skb_run_ctx *ctx, const char *experimen
     cJSON_AddStringToObject(r, "experiment", experiment);
     cJSON_AddItemToObject(r, "seed", skb_json_seed(ctx->seed));
     cJSON_AddBoolToObject(r, "quick", ctx->quick);
+    if (ctx->dataset_file)   /* the report judges no row of a user's model against a paper */
+        cJSON_AddStringToObject(r, "user_dataset", ctx->dataset_file);
     cJSON_AddStringToObject(r, "started_utc", when);
     cJSON_AddItemToObject(r, "machine", skb_json_machine());
 #ifdef __clang__

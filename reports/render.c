@@ -147,6 +147,7 @@ static const char css[] =
     "th{background:#eee}td.n{max-width:40em}"
     ".reproduced{background:#d9f2d9}.differs{background:#f8d7d7}.not-run{background:#eee;color:#666}"
     ".context{background:#fff}.new{background:#dde8f7}.fewer{background:#e6f5e0}.trivial{background:#f0f5e8}"
+    ".inconclusive{background:#fdf0dc}.setup{background:#f6e4ec}"
     ".src{color:#555;font-size:12px}.counts span{margin-right:1em;padding:1px 6px}"
     "figure{display:inline-block;margin:.5em}figure img{max-width:640px;border:1px solid #ddd}"
     "figcaption{font-size:12px}"
@@ -192,6 +193,8 @@ static const char *status_mark(int st)
     case SKB_ROW_TRIVIAL: return " ≈";
     case SKB_ROW_FEWER: return " ↓";
     case SKB_ROW_NOT_RUN: return " –";
+    case SKB_ROW_INCONCLUSIVE: return " ?";
+    case SKB_ROW_DIFFERS_SETUP: return " ✗s";
     default: return "";
     }
 }
@@ -199,9 +202,11 @@ static const char *status_mark(int st)
 static const char *status_class(int st)
 {
     static const char *const cls[SKB_ROW_NSTATUS] = { "reproduced", "differs", "not-run", "context", "new",
-                                                      "fewer", "trivial", "not-run" };
+                                                      "fewer", "trivial", "not-run", "inconclusive", "setup" };
     if (st == SKB_HEAD_MIXED)
         return "mixed";
+    if (st == SKB_HEAD_NONE)
+        return "not-run";
     return st >= 0 && st < SKB_ROW_NSTATUS ? cls[st] : "context";
 }
 
@@ -365,7 +370,7 @@ static const char *grid_paper(const struct skb_rtable *t, const struct grid *g, 
 static void html_grid_head(const struct skb_rtable *t, const struct grid *g, FILE *f)
 {
     fprintf(f, "<p class=\"src\">Each cell: the measured %s of one row below, coloured and marked by its status (✓ "
-               "reproduced, ✗ differs, ≈ reproduced (trivial), ↓ fewer than paper, – not run, no mark: context or new; "
+               "reproduced, ✗ differs, ✗s differs (setup), ? inconclusive, ≈ reproduced (trivial), ↓ fewer than paper, – not run, no mark: context or new; "
                "hover for the note); the paper's value under each column.</p>\n<table class=\"grid\" id=\"g-%s\"><thead><tr>",
             t->col[g->valc], t->id);
     if (g->machc >= 0)
@@ -602,8 +607,8 @@ int skb_report_render_html(const struct skb_report *rep, const char *plot_dir, F
 static void md_grid(const struct skb_rtable *t, const struct grid *g, FILE *f)
 {
     char buf[256];
-    fprintf(f, "Grid of the rows below: %s per %s and %s (✓ reproduced, ✗ differs, ≈ reproduced (trivial), ↓ fewer "
-               "than paper, – not run, no mark: context or new); notes in the rows.\n\n|", t->col[g->valc],
+    fprintf(f, "Grid of the rows below: %s per %s and %s (✓ reproduced, ✗ differs, ✗s differs (setup), ? "
+               "inconclusive, ≈ reproduced (trivial), ↓ fewer than paper, – not run, no mark: context or new); notes in the rows.\n\n|", t->col[g->valc],
             t->col[g->rowc], t->col[g->colc]);
     if (g->machc >= 0)
         md_cell(f, "machine");

@@ -13,12 +13,39 @@
 
 static const char *const status_names[SKB_ROW_NSTATUS] = {
     "reproduced", "differs", "not run", "context", "new", "fewer than paper",
-    "reproduced (trivial)", "not applicable"
+    "reproduced (trivial)", "not applicable", "inconclusive", "differs (setup)"
 };
 
 const char *skb_row_status_name(int st)
 {
     return st >= 0 && st < SKB_ROW_NSTATUS ? status_names[st] : "?";
+}
+
+int skb_row_status_find(const char *name)
+{
+    for (int s = 0; name && s < SKB_ROW_NSTATUS; s++)
+        if (strcmp(status_names[s], name) == 0)
+            return s;
+    return -1;
+}
+
+/* a status that says something about the paper's claim */
+static int status_judges(int st)
+{
+    return st == SKB_ROW_REPRODUCED || st == SKB_ROW_DIFFERS || st == SKB_ROW_DIFFERS_SETUP || st == SKB_ROW_TRIVIAL
+        || st == SKB_ROW_INCONCLUSIVE || st == SKB_ROW_FEWER;
+}
+
+/* the model a `run --dataset FILE` ran on (results metadata "user_dataset"),
+ * or NULL for the built-in catalogue */
+const char *skb__user_model(const struct skb_results *r)
+{
+    for (int i = 0; r && i < skb_rfile_count(); i++) {
+        const char *u = skb__jstr(skb__jget(r->doc[i], "user_dataset"));
+        if (u)
+            return u;
+    }
+    return NULL;
 }
 
 /* ---- small helpers ---- */
@@ -57,6 +84,16 @@ char *skb__numtxt(double x)
     if (x == floor(x) && fabs(x) < 1e12)
         return skb__fmt("%.0f", x);
     return skb__fmt("%.4g", x);
+}
+
+/* x to 4 significant digits in buf, or "not recorded" when it is not a number */
+const char *skb__num4(char buf[32], double x)
+{
+    if (isfinite(x))
+        snprintf(buf, 32, "%.4g", x);
+    else
+        snprintf(buf, 32, "not recorded");
+    return buf;
 }
 
 /* a string note for (key[, sub]) under any of the top-level maps a results
@@ -163,10 +200,59 @@ void skb__row_add(struct skb_report *rep, struct skb_rtable *t, int run, int sta
     va_end(ap);
     for (; c < t->ncols; c++)
         r->cell[c] = strdup("");
-    r->status = status;
     r->note = note ? note : strdup("");
+    /* a user's model (run --dataset) is never judged against a paper: the
+     * papers measured other models, so agreement or disagreement says
+     * nothing about either */
+    const char *user = skb__user_model(&rep->runs[run]);
+    if (user && status_judges(status)) {
+        char *n = skb__fmt("new: measured on the user's model %s (run --dataset), not judged against a paper; the "
+                           "rule would read: %s", user, r->note);
+        free(r->note);
+        r->note = n;
+        status = SKB_ROW_NEW;
+    }
+    r->status = status;
+    r->run = run;
     if (!t->unjudged)
         rep->count[status]++;
+}
+
+/* the rule that decided the last row of t (its status came from
+ * skb_verdict_status of v) and the cause report.json gives (ownership
+ * taken; NULL: the note).  A row of a user's model keeps no rule. */
+void skb__row_verdict(struct skb_report *rep, struct skb_rtable *t, const struct skb_verdict *v, char *cause)
+{
+    if (!t || t->nrows == 0) {
+        free(cause);
+        return;
+    }
+    struct skb_rrow *r = &t->rows[t->nrows - 1];
+    free(r->cause);
+    r->cause = cause;
+    if (skb__user_model(&rep->runs[r->run]) || !v || !skb_rule_known(v->rule))
+        return;
+    r->v = *v;
+    r->judged = 1;
+}
+
+/* the paper (seed id) the last row of t is judged against, when not the table's */
+void skb__row_seed(struct skb_rtable *t, const char *seed)
+{
+    if (t && t->nrows)
+        snprintf(t->rows[t->nrows - 1].seed, sizeof t->rows[0].seed, "%s", seed);
+}
+
+/* reference.json tolerance_rules.timing_interval: the run-to-run spread a
+ * timed value's interval is widened to at least (relative), for CPU ratios
+ * ("cpu") or collision-detection speed-ups ("cd") */
+double skb__timing_floor(const struct skb_report *rep, const char *which)
+{
+    double f = NAN;
+    char key[48];
+    snprintf(key, sizeof key, "%s_relative_floor", which);
+    skb__jnum(skb__jget(skb__jget(skb__jget(rep->ref, "tolerance_rules"), "timing_interval"), key), &f);
+    return isfinite(f) && f >= 0 ? f : 0;
 }
 
 /* why an experiment's file gives nothing for this table */
@@ -187,57 +273,45 @@ double skb__miss_factor(double meas, double paper)
     return meas > paper ? meas / paper : paper / meas;
 }
 
-/* speed-up ratios (Tables 5.3, 6.2): the same side of 1 is not enough — a
- * 1.07x speed-up does not reproduce the paper's 5.33x (issue 13) — so the
- * ratio must also lie within a factor `factor` of the paper's */
-int skb__judge_order_factor(double meas, double paper, double factor, char **note)
+/* judge a measured value against the paper by the entry's tolerance rule,
+ * through the band of its rule (reports/verdict.c): *v gets the rule, band
+ * and measured value (rule "" for context), *note the interval, band and
+ * margin.  A timed value's interval is set by the caller afterwards
+ * (skb__judge_timed). */
+int skb__judge_v(const cJSON *tol, double meas, double paper, double paper_lo, struct skb_verdict *v, char **note)
 {
-    int same = (meas > 1) == (paper > 1);
-    double f = skb__miss_factor(meas, paper);
-    int ok = same && f <= factor;
-    *note = skb__fmt("measured %.4g vs paper %.4g: %s, %s by a factor of %.3g (rule: within %g)", meas, paper,
-              same ? "same side of 1" : "opposite side of 1", meas >= paper ? "above" : "below", f, factor);
-    return ok ? SKB_ROW_REPRODUCED : SKB_ROW_DIFFERS;
+    const char *kind = skb__jstr(skb__jget(tol, "kind"));
+    double x = NAN;
+    skb__jnum(skb__jget(tol, "value"), &x);
+    skb_verdict_init(v, kind, x, meas, paper);
+    v->paper_lo = paper_lo;
+    *note = NULL;
+    if (!kind || !skb_rule_known(kind) || skb_rule_band(v) < 0) {
+        v->rule[0] = '\0';
+        *note = skb__fmt("measured − paper = %.4g (context: other machine/model, not judged)", meas - paper);
+        return SKB_ROW_CONTEXT;
+    }
+    int st = skb_verdict_status(v);
+    *note = skb__verdict_text(v, st);
+    return st;
+}
+
+/* a timed ratio: the interval [lo, hi] from the run's repetitions (NAN:
+ * none) widened to the declared run-to-run floor, then decided again */
+int skb__judge_timed(struct skb_verdict *v, double lo, double hi, double floor, char **note)
+{
+    skb_verdict_timed(v, lo, hi, floor);
+    int st = skb_verdict_status(v);
+    free(*note);
+    *note = skb__verdict_text(v, st);
+    return st;
 }
 
 /* judge a measured value against the paper by the entry's tolerance rule */
 int skb__judge(const cJSON *tol, double meas, double paper, double paper_lo, char **note)
 {
-    const char *kind = skb__jstr(skb__jget(tol, "kind"));
-    double v = 0;
-    skb__jnum(skb__jget(tol, "value"), &v);
-    double d = meas - paper;
-    *note = NULL;
-    if (!kind || strcmp(kind, "context") == 0) {
-        *note = skb__fmt("measured − paper = %.4g (context: other machine/model, not judged)", d);
-        return SKB_ROW_CONTEXT;
-    }
-    if (strcmp(kind, "order") == 0) {
-        int same = (meas > 1) == (paper > 1);
-        *note = skb__fmt("measured %.4g vs paper %.4g: %s", meas, paper,
-                  same ? "same side of 1 (same method is faster)" : "opposite side of 1");
-        return same ? SKB_ROW_REPRODUCED : SKB_ROW_DIFFERS;
-    }
-    if (strcmp(kind, "order_factor") == 0)
-        return skb__judge_order_factor(meas, paper, v, note);
-    int ok;
-    if (strcmp(kind, "exact") == 0)
-        ok = meas == paper;
-    else if (strcmp(kind, "exact_int") == 0)
-        ok = fabs(d) <= 0.5;
-    else if (strcmp(kind, "abs") == 0)
-        ok = fabs(d) <= v;
-    else if (strcmp(kind, "range") == 0) {
-        double lo = isfinite(paper_lo) ? paper_lo : paper;
-        ok = meas >= lo * (1 - v) && meas <= paper * (1 + v);
-        *note = ok ? NULL : skb__fmt("measured %.4g outside [%.4g, %.4g]", meas, lo * (1 - v), paper * (1 + v));
-        return ok ? SKB_ROW_REPRODUCED : SKB_ROW_DIFFERS;
-    } else
-        ok = fabs(d) <= v * fabs(paper);
-    if (!ok)
-        *note = paper != 0 ? skb__fmt("measured − paper = %+.4g (%+.1f %%)", d, 100 * d / fabs(paper))
-                           : skb__fmt("measured − paper = %+.4g", d);
-    return ok ? SKB_ROW_REPRODUCED : SKB_ROW_DIFFERS;
+    struct skb_verdict v;
+    return skb__judge_v(tol, meas, paper, paper_lo, &v, note);
 }
 
 char *skb__join_note(char *a, const char *b)
@@ -377,6 +451,7 @@ void skb_report_free(struct skb_report *rep)
             for (int c = 0; c < t->ncols; c++)
                 free(t->rows[r].cell[c]);
             free(t->rows[r].note);
+            free(t->rows[r].cause);
         }
         free(t->rows);
         for (int c = 0; c < t->ncols; c++)

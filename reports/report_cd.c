@@ -211,6 +211,25 @@ static char *slower_note(const cJSON *x, const cJSON *m, const char *method, con
     return skb__fmt("on-demand was %.3g x slower: it still made %.0f %% of bottom-up's sphere tests", on_ms / bu_ms, 100 * on / bu);
 }
 
+/* the driver of a Table 6.2 row: the CPU time of one on-demand refit
+ * against one sphere-sphere test's share of bottom-up's query, on this CPU */
+static char *refit_cost_driver(const cJSON *m, const cJSON *doc)
+{
+    double orf = NAN, rf = NAN, bc = NAN, bpc = NAN, bu = NAN;
+    skb__jnum(skb__jget(m, "on_demand_refit_cpu_ms_retimed"), &orf);
+    skb__jnum(skb__jget(m, "spheres_refitted_on_demand"), &rf);
+    skb__jnum(skb__jget(m, "bottom_up_cpu_ms"), &bc);
+    skb__jnum(skb__jget(m, "bottom_up_prepare_skin_refit_cpu_ms"), &bpc);
+    skb__jnum(skb__jget(m, "sphere_tests_bottom_up"), &bu);
+    const char *cpu = skb__jstr(skb__jget(skb__jget(doc, "machine"), "cpu"));
+    double refit_us = rf > 0 ? 1e3 * orf / rf : NAN, test_us = bu > 0 ? 1e3 * (bc - bpc) / bu : NAN;
+    double times = test_us > 0 ? refit_us / test_us : NAN;
+    char b1[32], b2[32], b3[32];
+    return skb__fmt("CPU generation: an on-demand refit costs %s µs and a sphere-sphere test %s µs (x%s) on %s "
+                    "here; the paper's Athlon 2.5 GHz (2006) gives neither", skb__num4(b1, refit_us),
+                    skb__num4(b2, test_us), skb__num4(b3, times), cpu ? cpu : "this CPU");
+}
+
 void skb__report_table62(struct skb_report *rep)
 {
     const cJSON *sec = skb__jget(rep->ref, "table_6_2");
@@ -272,7 +291,8 @@ void skb__report_table62(struct skb_report *rep)
                         skb__jnum(skb__jget(pe, "bottom_up_ms"), &pbu);
                 }
                 double r_meas = on > 0 ? bu / on : NAN, r_pap = pon > 0 ? pbu / pon : NAN;
-                char *note = NULL;
+                char *note = NULL, *cause = NULL;
+                struct skb_verdict v = { .rule = "" };
                 int st;
                 if (!pe || (!is_lbs && !is_sbs)) {
                     st = SKB_ROW_NEW;
@@ -284,7 +304,14 @@ void skb__report_table62(struct skb_report *rep)
                     st = SKB_ROW_NEW;
                     note = skb__fmt("paper gives no %s time for %s", names[r], skb__ref_str(pe, "title"));
                 } else {
-                    st = skb__judge(skb__jget(sec, "tolerance"), r_meas, r_pap, NAN, &note);
+                    st = skb__judge_v(skb__jget(sec, "tolerance"), r_meas, r_pap, NAN, &v, &note);
+                    /* what an on-demand refit costs against the sphere tests it saves is
+                     * set by the CPU: the paper's Athlon 2.5 GHz (2006) is not this one */
+                    cause = refit_cost_driver(rows[r], skb_results_doc(&rep->runs[k], "cd.json"));
+                    v.setup = 1;
+                    st = skb__judge_timed(&v, NAN, NAN, skb__timing_floor(rep, "cd"), &note);
+                    if (st == SKB_ROW_DIFFERS_SETUP)
+                        note = skb__join_note(note, cause);
                     char *n2 = skb__fmt("paper scenario: %s", skb__ref_str(pe, "title"));
                     note = skb__join_note(note, n2);
                     free(n2);
@@ -298,6 +325,7 @@ void skb__report_table62(struct skb_report *rep)
                 free(work);
                 skb__row_add(rep, t, k, st, note, strdup(name), strdup(names[r]), skb__numtxt(on), skb__numtxt(bu), skb__numtxt(r_meas), skb__numtxt(pon),
                         skb__numtxt(pbu), skb__numtxt(r_pap), NULL);
+                skb__row_verdict(rep, t, &v, cause);
             }
         }
         const cJSON *e;

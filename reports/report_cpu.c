@@ -71,6 +71,80 @@ static char *dib_work_note(const cJSON *d)
                     diff - lem);
 }
 
+/* [min, max] of the per-round ratios num / den of one dataset (cpu.json
+ * checks.double.L.repetition_ms: with random interleaving repetition i of
+ * every kernel ran in round i): with 5 rounds the median ratio lies inside
+ * with 94 % confidence.  NAN when the run stored no repetitions. */
+static void round_interval(const cJSON *d, const char *num, const char *den, double *lo, double *hi)
+{
+    const cJSON *ck = skb__jget(skb__jget(d, "checks"), "double");
+    const cJSON *a = skb__jget(skb__jget(ck, num), "repetition_ms"), *b = skb__jget(skb__jget(ck, den), "repetition_ms");
+    int n = cJSON_GetArraySize(a);
+    *lo = *hi = NAN;
+    if (n < 2 || n != cJSON_GetArraySize(b))
+        return;
+    double mn = INFINITY, mx = -INFINITY;
+    for (int i = 0; i < n; i++) {
+        double x, y;
+        if (skb__jnum(cJSON_GetArrayItem(a, i), &x) < 0 || skb__jnum(cJSON_GetArrayItem(b, i), &y) < 0 || !(y > 0))
+            return;
+        mn = fmin(mn, x / y);
+        mx = fmax(mx, x / y);
+    }
+    *lo = mn;
+    *hi = mx;
+}
+
+/* a timed ratio num / den of a dataset judged by the section's rule, with
+ * its interval from the rounds widened to the run-to-run floor */
+static int judge_cpu_ratio(const struct skb_report *rep, const cJSON *sec, const cJSON *d, const char *num,
+                           const char *den, double r, double paper, struct skb_verdict *v, char **note)
+{
+    double lo, hi;
+    int st = skb__judge_v(skb__jget(sec, "tolerance"), r, paper, NAN, v, note);
+    if (!v->rule[0])
+        return st;
+    round_interval(d, num, den, &lo, &hi);
+    return skb__judge_timed(v, lo, hi, skb__timing_floor(rep, "cpu"), note);
+}
+
+/* a driver the paper does not give that sets a Figure 18 row (the DQ paper
+ * gives no SVD count for its SBS and no iteration count for its DIB clip):
+ * the driver named with this run's value, or NULL */
+static char *fig18_driver(const cJSON *d, const char *method)
+{
+    double svd = NAN, v = NAN, it = NAN, lv = NAN;
+    char b1[32], b2[32];
+    skb__jnum(skb__jget(d, "vertices"), &v);
+    if (strcmp(method, "sb") == 0) {
+        skb__jnum(skb__jget(skb__jget(skb__jget(d, "pose_stats"), "sb"), "solves_per_pose_mean"), &svd);
+        return skb__fmt("SVDs per pose: %s here on %.0f vertices (%s per 1000 vertices); the DQ paper's Fig. 18 "
+                        "does not give its SBS model's SVD count", skb__num4(b1, svd), v,
+                        skb__num4(b2, v > 0 ? 1000 * svd / v : NAN));
+    }
+    if (strcmp(method, "dib") == 0) {
+        const cJSON *w = skb__jget(d, "dib_work"), *h;
+        double sum = 0, cnt = 0;
+        cJSON_ArrayForEach(h, skb__jget(w, "iterations_histogram")) {
+            double c = NAN, k = h->string ? atof(h->string) : NAN;
+            if (skb__jnum(h, &c) == 0 && isfinite(k)) {
+                sum += k * c;
+                cnt += c;
+            }
+        }
+        it = cnt > 0 ? sum / cnt : NAN;
+        skb__jnum(skb__jget(w, "logs_per_vertex"), &lv);
+        double mx = NAN;
+        skb__jnum(skb__jget(skb__jget(skb__jget(d, "pose_stats"), "dib"), "max_iterations"), &mx);
+        if (!isfinite(it) && isfinite(mx))   /* no dib_work on this dataset: the clip's largest count */
+            return skb__fmt("DIB iterations: at most %.0f per blend over this clip's checked poses here; the DQ paper "
+                            "does not give its clip's iteration count", mx);
+        return skb__fmt("DIB iterations per vertex: mean %s here (%s logs per vertex) on this clip; the DQ paper "
+                        "does not give its clip's iteration count", skb__num4(b1, it), skb__num4(b2, lv));
+    }
+    return NULL;
+}
+
 void skb__report_fig18(struct skb_report *rep)
 {
     const cJSON *sec = skb__jget(rep->ref, "figure_18");
@@ -94,6 +168,10 @@ void skb__report_fig18(struct skb_report *rep)
             /* said once: the times of kernels whose output failed its check */
             char fl[600] = "";
             const cJSON *f;
+            struct skb_verdict vf;
+            /* exact: the kernels whose output failed its check, against none */
+            skb_verdict_init(&vf, "exact", 0, fmax(1, cJSON_GetArraySize(skb__jget(doc, "failures"))), 0);
+            skb_rule_band(&vf);
             cJSON_ArrayForEach(f, skb__jget(doc, "failures")) {
                 size_t l = strlen(fl);
                 if (l < sizeof fl - 40)
@@ -103,6 +181,7 @@ void skb__report_fig18(struct skb_report *rep)
                     skb__fmt("cpu.json \"verified\" is false: not every timed kernel's output passed its check%s%s",
                       fl[0] ? "; failures: " : "", fl), strdup("(all)"), strdup("verification"), strdup("—"), strdup("—"),
                     strdup("—"), strdup("—"), NULL);
+            skb__row_verdict(rep, t, &vf, NULL);
         }
         const cJSON *d;
         cJSON_ArrayForEach(d, skb__jget(doc, "datasets")) {
@@ -113,7 +192,8 @@ void skb__report_fig18(struct skb_report *rep)
                 double ms, paper;
                 skb__jnum(m, &ms);
                 double r = cpu_ratio(d, m->string);
-                char *note = NULL, *base = variant_base(m->string);
+                char *note = NULL, *base = variant_base(m->string), *cause = NULL;
+                struct skb_verdict v = { .rule = "" };
                 int st;
                 const cJSON *pv = skb__jget(skb__jget(sec, "ratio_to_linear"), base ? base : m->string);
                 if (strcmp(m->string, "linear") == 0) {
@@ -124,8 +204,13 @@ void skb__report_fig18(struct skb_report *rep)
                     st = SKB_ROW_CONTEXT;
                     note = skb__fmt("context: not the paper's variant; Figure 18's %s row is judged on \"%s\"", base, base);
                 } else if (!base && skb__jnum(pv, &paper) == 0 && isfinite(r)) {
-                    st = skb__judge(skb__jget(sec, "tolerance"), r, paper, NAN, &note);
+                    st = judge_cpu_ratio(rep, sec, d, m->string, "linear", r, paper, &v, &note);
+                    cause = fig18_driver(d, m->string);
+                    v.setup = cause != NULL;
+                    st = skb_verdict_status(&v);
                     note = skb__join_note(note, "judged: the paper's variant");
+                    if (cause)
+                        note = skb__join_note(note, cause);
                 } else {
                     st = SKB_ROW_NEW;
                     paper = NAN;
@@ -138,6 +223,7 @@ void skb__report_fig18(struct skb_report *rep)
                 free(base);
                 skb__row_add(rep, t, k, st, note, strdup(d->string), strdup(m->string),
                              strdup(variant_text(d, m->string)), skb__numtxt(ms), skb__numtxt(r), skb__numtxt(paper), NULL);
+                skb__row_verdict(rep, t, &v, cause);
             }
             /* paper methods this dataset did not time */
             const cJSON *pm;
@@ -153,68 +239,69 @@ void skb__report_fig18(struct skb_report *rep)
             double dib, dlb, pr;
             if (skb__jnum(skb__jget(skb__jget(d, "ms"), "dib"), &dib) == 0 && skb__jnum(skb__jget(skb__jget(d, "ms"), "dlb"), &dlb) == 0 && dlb > 0
                 && skb__jnum(skb__jget(skb__jget(sec, "dib_ms"), "ratio_to_dlb"), &pr) == 0) {
-                char *note, *work = dib_work_note(d);
-                int st = skb__judge(skb__jget(sec, "tolerance"), dib / dlb, pr, NAN, &note);
+                char *note, *work = dib_work_note(d), *cause = fig18_driver(d, "dib");
+                struct skb_verdict v;
+                judge_cpu_ratio(rep, sec, d, "dib", "dlb", dib / dlb, pr, &v, &note);
+                v.setup = 1;
+                int st = skb_verdict_status(&v);
+                note = skb__join_note(note, cause);
                 note = skb__join_note(note, "DQ paper App. B: DIB 15.33 ms vs DLB 5.07 ms at p = 1e-5; both rows in this "
                                             "run, same variant");
                 note = skb__join_note(note, work);
                 free(work);
                 skb__row_add(rep, t, k, st, note, strdup(d->string), strdup("dib / dlb"), strdup(variant_text(d, "dib")),
                              skb__numtxt(dib), skb__numtxt(dib / dlb), skb__numtxt(pr), NULL);
+                skb__row_verdict(rep, t, &v, cause);
             }
         }
     }
 }
 
-/* Table 3.2's paper ranges as shown in the paper column: "1.93–2.16 (000) / 1.26–1.35 (003)" */
-static char *ranges_text(const cJSON *sec, double lo, double hi)
+/* one paper's range per row (never their union): the thesis's Table 3.2
+ * row is judged against the thesis's range, seed 003's Table 2 row against
+ * 003's; ranges[] of reference.json table_3_2, each with "judged" true or
+ * false (a range shown as context beside the judged one) */
+static int table32_row(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *sec, const cJSON *range,
+                       const cJSON *d, double l, double s, double svd, double v, double j)
 {
-    char buf[256] = "";
-    size_t n = 0;
-    const cJSON *r;
-    cJSON_ArrayForEach(r, skb__jget(sec, "ranges")) {
-        double a = NAN, b = NAN;
-        skb__jnum(skb__jget(r, "lo"), &a);
-        skb__jnum(skb__jget(r, "hi"), &b);
-        n += (size_t)snprintf(buf + n, n < sizeof buf ? sizeof buf - n : 0, "%s%.3g–%.3g (%s)", n ? " / " : "", a, b,
-                              skb__ref_str(r, "seed"));
-        if (n >= sizeof buf)
-            break;
-    }
-    return n ? strdup(buf) : skb__fmt("%.3g–%.3g", lo, hi);
-}
-
-/* the SBS/LBS ratio against every paper's range (thesis Pentium 4 and 003's
- * Athlon disagree for the same models, issue 13): reproduced when inside any
- * widened range, and the note names which range(s) — or neither */
-static int judge_ranges(const cJSON *sec, double ratio, char **note)
-{
-    double w = 0;
+    double a = NAN, b = NAN, w = 0;
+    skb__jnum(skb__jget(range, "lo"), &a);
+    skb__jnum(skb__jget(range, "hi"), &b);
     skb__jnum(skb__jget(skb__jget(sec, "tolerance"), "value"), &w);
-    char in[256] = "", out[256] = "";
-    size_t ni = 0, no = 0;
-    const cJSON *r;
-    cJSON_ArrayForEach(r, skb__jget(sec, "ranges")) {
-        double a = NAN, b = NAN;
-        skb__jnum(skb__jget(r, "lo"), &a);
-        skb__jnum(skb__jget(r, "hi"), &b);
-        int ok = ratio >= a * (1 - w) && ratio <= b * (1 + w);
-        char *dst = ok ? in : out;
-        size_t *pn = ok ? &ni : &no;
-        const char *how = !ok ? "" : ratio >= a && ratio <= b ? " (inside the paper's own range)" : " (only when widened)";
-        if (*pn < sizeof in)
-            *pn += (size_t)snprintf(dst + *pn, sizeof in - *pn, "%s%s %.3g–%.3g, widened [%.3g, %.3g]%s", *pn ? "; " : "",
-                                    skb__ref_str(r, "name"), a, b, a * (1 - w), b * (1 + w), how);
+    int judged = !cJSON_IsFalse(skb__jget(range, "judged"));
+    struct skb_verdict vd = { .rule = "" };
+    char *note = NULL, *cause = NULL;
+    int st;
+    if (!isfinite(s) || !isfinite(l) || l <= 0) {
+        st = SKB_ROW_NOT_RUN;
+        note = cpu_failure(skb_results_doc(&rep->runs[k], "cpu.json"), isfinite(s) ? "linear" : "sb", d->string);
+        if (!note)
+            note = skb__fmt("%s has no %s time", d->string, isfinite(s) ? "LBS" : "SBS (sb)");
+    } else if (!judged) {
+        st = SKB_ROW_CONTEXT;
+        note = skb__fmt("%s %.3g–%.3g: context (%s); this table judges the thesis's range only", skb__ref_str(range, "name"),
+                        a, b, skb__ref_str(range, "why"));
+    } else {
+        skb_verdict_init(&vd, "range", w, s / l, b);
+        vd.paper_lo = a;
+        skb_rule_band(&vd);
+        double lo, hi;
+        round_interval(d, "sb", "linear", &lo, &hi);
+        skb_verdict_timed(&vd, lo, hi, skb__timing_floor(rep, "cpu"));
+        st = skb_verdict_status(&vd);
+        note = skb__verdict_text(&vd, st);
+        char b1[32];
+        cause = skb__fmt("SVDs per pose: %s here (%.0f vertices, %.0f joints); the thesis's models: 38 / 37 / 56",
+                         skb__num4(b1, svd), v, j);
+        note = skb__join_note(note, cause);
     }
-    if (ni == 0 && no == 0) {
-        *note = strdup("reference.json table_3_2 has no ranges");
-        return SKB_ROW_NOT_RUN;
-    }
-    if (ni)
-        *note = no ? skb__fmt("%.4g in range of: %s; outside: %s", ratio, in, out) : skb__fmt("%.4g in range of: %s", ratio, in);
-    else
-        *note = skb__fmt("%.4g in neither paper's range (outside: %s)", ratio, out);
-    return ni ? SKB_ROW_REPRODUCED : SKB_ROW_DIFFERS;
+    skb__row_add(rep, t, k, st, note, strdup(d->string), skb__fmt("%.0f / %.0f", v, j), skb__numtxt(l), skb__numtxt(s),
+                 isfinite(s) && isfinite(l) && l > 0 ? skb__numtxt(s / l) : strdup("—"),
+                 skb__fmt("%.3g–%.3g (%s)", a, b, skb__ref_str(range, "seed")), skb__numtxt(svd),
+                 strdup("38 / 37 / 56"), NULL);
+    skb__row_seed(t, skb__ref_str(range, "seed"));
+    skb__row_verdict(rep, t, &vd, cause);
+    return st;
 }
 
 void skb__report_table32(struct skb_report *rep)
@@ -224,9 +311,6 @@ void skb__report_table32(struct skb_report *rep)
                                         "paper SBS / LBS", "SVDs per pose", "paper SVDs", NULL };
     char src[240];
     skb__set_source(src, sizeof src, sec);
-    double lo = NAN, hi = NAN;
-    skb__jnum(skb__jget(sec, "ratio_lo"), &lo);
-    skb__jnum(skb__jget(sec, "ratio_hi"), &hi);
     struct skb_rtable *t = skb__tbl_new(rep, "table32", "Thesis Table 3.2: SBS against LBS on the CPU", src, skb__tol_text(sec), cols);
     for (int k = 0; k < rep->nruns; k++) {
         const cJSON *doc = skb_results_doc(&rep->runs[k], "cpu.json");
@@ -246,19 +330,9 @@ void skb__report_table32(struct skb_report *rep)
                 skb__jnum(skb__jget(d, svdkeys[i]), &svd);
             if (!isfinite(svd))
                 skb__jnum(skb__jget(skb__jget(skb__jget(d, "pose_stats"), "sb"), "solves_per_pose_mean"), &svd);
-            char *note = NULL;
-            int st;
-            if (!isfinite(s) || !isfinite(l) || l <= 0) {
-                st = SKB_ROW_NOT_RUN;
-                note = cpu_failure(doc, isfinite(s) ? "linear" : "sb", d->string);
-                if (!note)
-                    note = skb__fmt("%s has no %s time", d->string, isfinite(s) ? "LBS" : "SBS (sb)");
-            } else {
-                st = judge_ranges(sec, s / l, &note);
-            }
-            skb__row_add(rep, t, k, st, note, strdup(d->string), skb__fmt("%.0f / %.0f", v, j), skb__numtxt(l), skb__numtxt(s),
-                    isfinite(s) && isfinite(l) && l > 0 ? skb__numtxt(s / l) : strdup("—"), ranges_text(sec, lo, hi),
-                    skb__numtxt(svd), strdup("38 / 37 / 56"), NULL);
+            const cJSON *range;
+            cJSON_ArrayForEach(range, skb__jget(sec, "ranges"))
+                table32_row(rep, t, k, sec, range, d, l, s, svd, v, j);
         }
     }
 }

@@ -109,6 +109,7 @@ void skb__report_table41(struct skb_report *rep)
             char *cells[SKB_RMAXCOLS] = { 0 };
             int c = 0, diff = 0, have = 0;
             char *note = NULL;
+            struct skb_verdict v = { .rule = "" };
             cells[c++] = strdup(name);
             cJSON_ArrayForEach(p, props) {
                 if (c >= nc)
@@ -159,7 +160,10 @@ void skb__report_table41(struct skb_report *rep)
                 st = SKB_ROW_NEW;
                 note = skb__fmt("not in the thesis table");
             } else {
-                st = diff ? SKB_ROW_DIFFERS : SKB_ROW_REPRODUCED;
+                /* exact: the number of properties whose verdict is not the thesis's, against 0 */
+                skb_verdict_init(&v, "exact", 0, diff, 0);
+                skb_rule_band(&v);
+                st = skb_verdict_status(&v);
             }
             char *perm = permutation_note(doc, name);
             if (perm) {
@@ -168,6 +172,7 @@ void skb__report_table41(struct skb_report *rep)
             }
             skb__row_add(rep, t, k, st, note, cells[0], cells[1], cells[2], cells[3], cells[4], cells[5], cells[6],
                     cells[7], cells[8], cells[9], cells[10], cells[11], cells[12], cells[13]);
+            skb__row_verdict(rep, t, &v, NULL);
         }
     }
 }
@@ -250,6 +255,7 @@ void skb__report_flops(struct skb_report *rep)
             const cJSON *f = skb__jget(fits, name), *pf = skb__jget(skb__jget(sec, "formulas"), name);
             double a, b, pa = NAN, pb = NAN, cgv;
             char *meas, *cgs, *note = NULL;
+            struct skb_verdict v = { .rule = "" };
             int st;
             int has_p = skb__jnum(skb__jget(pf, "a"), &pa) == 0 && skb__jnum(skb__jget(pf, "b"), &pb) == 0;
             const char *ptext = skb__jstr(skb__jget(pf, "text"));
@@ -284,7 +290,10 @@ void skb__report_flops(struct skb_report *rep)
                     note = skb__fmt("paper gives no formula (%s)", ptext ? ptext : "?");
                 } else {
                     double ratio;
-                    st = fabs(a - pa) <= 0.5 && fabs(b - pb) <= 0.5 ? SKB_ROW_REPRODUCED : SKB_ROW_DIFFERS;
+                    /* both coefficients exact to the integer: the larger miss against [-0.5, 0.5] */
+                    skb_verdict_init(&v, "exact_int", 0, fmax(fabs(a - pa), fabs(b - pb)), 0);
+                    skb_rule_band(&v);
+                    st = skb_verdict_status(&v);
                     if (st == SKB_ROW_DIFFERS && flops_at_most_paper(a, b, pa, pb, &ratio)) {
                         st = SKB_ROW_FEWER;
                         note = skb__fmt("fewer FLOPs than the thesis at every n = 1..8 (at most %.0f%% of %s); "
@@ -298,6 +307,8 @@ void skb__report_flops(struct skb_report *rep)
                 note = skb__join_note(note, skb__why_lookup(doc, name, NULL));
             }
             skb__row_add(rep, t, k, st, note, strdup(name), meas, strdup(ptext ? ptext : "—"), cgs, NULL);
+            if (st != SKB_ROW_FEWER)   /* "fewer than paper" is its own rule, at every n */
+                skb__row_verdict(rep, t, &v, NULL);
         }
     }
 }
@@ -334,6 +345,7 @@ void skb__report_bounds(struct skb_report *rep)
             skb__jnum(skb__jget(e, "paper_lo"), &lo);
             const cJSON *pth = skb__jget(e, "path");
             char *note = NULL, *ms;
+            struct skb_verdict v = { .rule = "" };
             int st;
             char pathtxt[200] = "";
             const cJSON *p;
@@ -352,12 +364,14 @@ void skb__report_bounds(struct skb_report *rep)
             } else {
                 ms = skb__numtxt(meas);
                 double alt;
-                st = skb__judge(skb__jget(e, "tolerance"), meas, paper, lo, &note);
+                st = skb__judge_v(skb__jget(e, "tolerance"), meas, paper, lo, &v, &note);
                 /* a bound attained at two symmetric points: either counts */
                 if (st == SKB_ROW_DIFFERS && skb__jnum(skb__jget(e, "alt_paper"), &alt) == 0) {
                     char *n2;
-                    if (skb__judge(skb__jget(e, "tolerance"), meas, alt, lo, &n2) == SKB_ROW_REPRODUCED) {
+                    struct skb_verdict v2;
+                    if (skb__judge_v(skb__jget(e, "tolerance"), meas, alt, lo, &v2, &n2) == SKB_ROW_REPRODUCED) {
                         st = SKB_ROW_REPRODUCED;
+                        v = v2;
                         free(note);
                         note = skb__fmt("the symmetric point %.5g", alt);
                     }
@@ -365,8 +379,13 @@ void skb__report_bounds(struct skb_report *rep)
                 }
                 note = skb__join_note(note, skb__why_lookup(doc, skb__jstr(skb__jget(e, "id")), NULL));
             }
+            /* a paper value computed from the seed's formula, not printed in it */
+            const char *derived = skb__jstr(skb__jget(e, "derived"));
+            note = skb__join_note(note, derived);
             skb__row_add(rep, t, k, st, note, strdup(skb__ref_str(e, "label")), strdup(skb__ref_str(e, "units")), ms,
-                    skb__numtxt(paper), skb__fmt("seed %s, %s", skb__ref_str(e, "seed"), skb__ref_str(e, "where")), NULL);
+                    derived ? skb__fmt("%.6g (derived)", paper) : skb__numtxt(paper),
+                    skb__fmt("seed %s, %s", skb__ref_str(e, "seed"), skb__ref_str(e, "where")), NULL);
+            skb__row_verdict(rep, t, &v, NULL);
         }
         /* every other top-level number bounds.json reports */
         const cJSON *x;

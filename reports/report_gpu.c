@@ -62,6 +62,7 @@ void skb__report_fig19(struct skb_report *rep)
             skb__jnum(skb__jget(skb__jget(doc, "max_abs_error"), x->string), &err);
             const cJSON *e = fig19_entry(sec, x->string);
             char *note = NULL;
+            struct skb_verdict v = { .rule = "" };
             int st;
             double r = isfinite(lbs) && lbs > 0 ? n / lbs : NAN;
             if (e)
@@ -76,12 +77,13 @@ void skb__report_fig19(struct skb_report *rep)
                 st = SKB_ROW_NOT_RUN;
                 note = strdup("no LBS shader count to form the ratio");
             } else {
-                st = skb__judge(skb__jget(sec, "tolerance"), r, pn / plbs, NAN, &note);
+                st = skb__judge_v(skb__jget(sec, "tolerance"), r, pn / plbs, NAN, &v, &note);
             }
             note = skb__join_note(note, skb__why_lookup(doc, x->string, NULL));
             note = skb__join_note(note, skb__jstr(skb__jget(e, "derived")));
             skb__row_add(rep, t, k, st, note, strdup(x->string), skb__numtxt(n), skb__numtxt(r), skb__numtxt(pn),
                     e ? skb__numtxt(pn / plbs) : strdup("—"), skb__numtxt(err), NULL);
+            skb__row_verdict(rep, t, &v, NULL);
         }
         /* paper shaders without a measured count */
         const cJSON *e;
@@ -104,8 +106,10 @@ void skb__report_fig19(struct skb_report *rep)
             skb__jnum(x, &n);
             const cJSON *fe = fig19_entry(sec, x->string);
             int has = fe && skb__jnum(skb__jget(skb__jget(sec, "floats_per_joint"), fe->string), &pn) == 0;
-            skb__row_add(rep, t, k, has ? (n == pn ? SKB_ROW_REPRODUCED : SKB_ROW_DIFFERS) : SKB_ROW_NEW,
-                    has ? NULL : strdup("no paper value"), skb__fmt("%s floats per joint", x->string), skb__numtxt(n), strdup(""),
+            /* a design constant of each method, not a measurement: context */
+            skb__row_add(rep, t, k, has ? SKB_ROW_CONTEXT : SKB_ROW_NEW,
+                    has ? skb__fmt("context: a design constant (DQ paper 1, 5), %s the paper's", n == pn ? "equal to"
+                                   : "not equal to") : strdup("no paper value"), skb__fmt("%s floats per joint", x->string), skb__numtxt(n), strdup(""),
                     has ? skb__numtxt(pn) : strdup("—"), strdup(""), strdup(""), NULL);
         }
     }
@@ -186,12 +190,13 @@ void skb__report_gpu_times(struct skb_report *rep)
                 skb__jnum(skb__jget(pair, "ratio"), &pr);
                 int ho = skb__jnum(skb__jget(d, other), &po) == 0, hd = skb__jnum(skb__jget(d, "dlb"), &pd) == 0;
                 char *note = NULL;
+                struct skb_verdict v = { .rule = "" };
                 int st = SKB_ROW_NOT_RUN;
                 if (ho && hd && pd > 0 && soft) {
                     st = SKB_ROW_CONTEXT;
                     note = skb__fmt("measured − paper = %+.4g; context, not judged, until a hardware renderer runs it", po / pd - pr);
                 } else if (ho && hd && pd > 0)
-                    st = skb__judge(skb__jget(sec, "tolerance"), po / pd, pr, NAN, &note);
+                    st = skb__judge_v(skb__jget(sec, "tolerance"), po / pd, pr, NAN, &v, &note);
                 else
                     note = skb__fmt("gpu.json has no %s shader time on %s", ho ? "dlb" : other, d->string);
                 char *cn = ho && hd ? cpu_center_note(doc, other, d->string, po, pd) : NULL;
@@ -199,6 +204,7 @@ void skb__report_gpu_times(struct skb_report *rep)
                 free(cn);
                 skb__row_add(rep, t, k, st, skb__join_note(note, sw), strdup(d->string), skb__fmt("%s / dlb", other),
                         strdup("—"), ho && hd && pd > 0 ? skb__numtxt(po / pd) : strdup("—"), skb__numtxt(pr), NULL);
+                skb__row_verdict(rep, t, &v, NULL);
             }
         }
     }

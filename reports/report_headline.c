@@ -12,7 +12,7 @@
 
 const char *skb_headline_status_name(int st)
 {
-    return st == SKB_HEAD_MIXED ? "mixed" : skb_row_status_name(st);
+    return st == SKB_HEAD_MIXED ? "mixed" : st == SKB_HEAD_NONE ? "no judged rows" : skb_row_status_name(st);
 }
 
 static int col_index(const struct skb_rtable *t, const char *name)
@@ -158,17 +158,21 @@ static void list_col(const struct skb_report *rep, const struct skb_rtable *t, c
  * (trivial)" rows agree with reproduced ones), else mixed */
 static int overall_status(const int *count)
 {
-    int st = -1;
+    int st = -1, judged = count[SKB_ROW_REPRODUCED] + count[SKB_ROW_DIFFERS] + count[SKB_ROW_DIFFERS_SETUP]
+                          + count[SKB_ROW_INCONCLUSIVE] + count[SKB_ROW_TRIVIAL] + count[SKB_ROW_FEWER];
+    /* a claim none of whose rows is judged (all not run, not applicable,
+     * context or new: a user's model) says so instead of "mixed" */
+    if (!judged)
+        return count[SKB_ROW_CONTEXT] && !count[SKB_ROW_NOT_RUN] && !count[SKB_ROW_NA] ? SKB_ROW_CONTEXT : SKB_HEAD_NONE;
     for (int s = 0; s < SKB_ROW_NSTATUS; s++) {
-        if (!count[s] || s == SKB_ROW_CONTEXT || s == SKB_ROW_NEW || (s == SKB_ROW_TRIVIAL && count[SKB_ROW_REPRODUCED]))
+        if (!count[s] || s == SKB_ROW_CONTEXT || s == SKB_ROW_NEW || s == SKB_ROW_NOT_RUN || s == SKB_ROW_NA
+            || (s == SKB_ROW_TRIVIAL && count[SKB_ROW_REPRODUCED]))
             continue;
         if (st >= 0)
             return SKB_HEAD_MIXED;
         st = s;
     }
-    if (st >= 0)
-        return st;
-    return count[SKB_ROW_CONTEXT] ? SKB_ROW_CONTEXT : SKB_ROW_NOT_RUN;
+    return st;
 }
 
 /* whether a differing row before sel[i] has the same label (several machines) */
@@ -250,9 +254,11 @@ static void headline_one(struct skb_report *rep, const cJSON *spec)
         summarise_col(t, sel, nsel, mcol, h->measured, sizeof h->measured);
         summarise_col(t, sel, nsel, pcol, h->paper, sizeof h->paper);
     }
-    if (mcol < 0)   /* a claim over a whole table: its reproduced rows are the measure */
+    if (mcol < 0 && (h->status == SKB_HEAD_NONE || h->status == SKB_ROW_CONTEXT))
+        snprintf(h->measured, sizeof h->measured, "no judged rows%s", h->status == SKB_ROW_CONTEXT ? " (context only)" : "");
+    else if (mcol < 0)   /* a claim over a whole table: its reproduced rows are the measure */
         snprintf(h->measured, sizeof h->measured, "%d of %d judged rows reproduced", count[SKB_ROW_REPRODUCED],
-                 nsel - count[SKB_ROW_CONTEXT]);
+                 nsel - count[SKB_ROW_CONTEXT] - count[SKB_ROW_NOT_RUN] - count[SKB_ROW_NA]);
     rows_text(rep, t, sel, nsel, count, spec, h->rows, sizeof h->rows);
     free(sel);
 }

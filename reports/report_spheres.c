@@ -15,13 +15,8 @@ static double trivial_band(const cJSON *sec)
     return isfinite(b) && b >= 0 ? b : 0;
 }
 
-/* a row where neither we nor the paper saw the spheres grow (deep levels:
- * one triangle per sphere) agrees trivially and claims nothing (issue 13) */
-static int sphere_trivial(const cJSON *sec, double r, double pr)
-{
-    double b = trivial_band(sec);
-    return b > 0 && fabs(r - 1) <= b && fabs(pr - 1) <= b;
-}
+
+
 
 /* avg / reference of column `key` at level l (measured) and at paper index li */
 static void level_ratio(const cJSON *l, const cJSON *tab, int li, const char *key, double refavg, double pref,
@@ -93,6 +88,34 @@ static char *level_evidence(const cJSON *l, const cJSON *tab, int li, double ref
     return note;
 }
 
+/* the paper's order at one level (thesis Table 5.2: bottom-up spheres are
+ * looser than LBS's on-demand refit at every level): a row judged by
+ * "ordering" on bottom-up avg / on-demand avg, where the paper gives both */
+static void ordering_row(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *sec, const cJSON *tab,
+                         const cJSON *l, int li, const char *dataset, double lv)
+{
+    double bu = NAN, od = NAN, pbu = NAN, pod = NAN, gap = NAN;
+    const cJSON *rule = skb__jget(sec, "ordering");
+    skb__jnum(skb__jget(skb__jget(l, "bottom_up"), "avg"), &bu);
+    skb__jnum(skb__jget(skb__jget(l, "lbs"), "avg"), &od);
+    skb__jnum(cJSON_GetArrayItem(skb__jget(tab, "bottom_up"), li), &pbu);
+    skb__jnum(cJSON_GetArrayItem(skb__jget(tab, "lbs"), li), &pod);
+    skb__jnum(skb__jget(rule, "value"), &gap);
+    if (li < 0 || !rule || !(pod > 0) || !(pbu > pod) || !(od > 0) || !isfinite(bu))
+        return;
+    struct skb_verdict v;
+    skb_verdict_init(&v, "ordering", gap, bu / od, pbu / pod);
+    skb_rule_band(&v);
+    int st = skb_verdict_status(&v);
+    char *note = skb__verdict_text(&v, st);
+    note = skb__join_note(note, "the paper's order: bottom-up refitted spheres are looser than on-demand LBS's at every "
+                          "level (measured: bottom-up avg / LBS avg)");
+    skb__row_add(rep, t, k, st, note, strdup(dataset), skb__fmt("%.0f", lv), strdup("bottom_up / lbs"), strdup(""),
+                 skb__numtxt(bu / od), strdup(""), skb__numtxt(bu / od), skb__numtxt(pbu / pod), skb__numtxt(pbu / pod), NULL);
+    skb__row_verdict(rep, t, &v, st == SKB_ROW_DIFFERS ? skb__fmt("bottom-up / on-demand %.4g: not looser by %g as the "
+                                                                "paper's %.4g", bu / od, gap, pbu / pod) : NULL);
+}
+
 void skb__report_sphere_table(struct skb_report *rep, const char *id, const char *title, const char *refkey,
                                const char *const *methods_here, int take_new)
 {
@@ -151,9 +174,15 @@ void skb__report_sphere_table(struct skb_report *rep, const char *id, const char
                     skb__jnum(skb__jget(m, "max"), &mx);
                     skb__jnum(cJSON_GetArrayItem(skb__jget(tab, m->string), li), &pav);
                     double r = refavg > 0 ? av / refavg : NAN, pr = pref > 0 ? pav / pref : NAN;
-                    char *note = NULL;
+                    char *note = NULL, *cause = NULL;
+                    struct skb_verdict v = { .rule = "" };
                     int st;
-                    if (known) {
+                    if (strcmp(m->string, "best") == 0) {
+                        /* the exact minimal spheres describe the posture, not a refit method */
+                        st = SKB_ROW_CONTEXT;
+                        note = skb__fmt("context: the minimal spheres of the posture describe the posture, not a "
+                                        "method (paper %.4g)", pr);
+                    } else if (known) {
                         st = SKB_ROW_CONTEXT;
                         note = strdup("the reference of the ratios (reference posture)");
                     } else if (!isfinite(pav)) {
@@ -164,15 +193,30 @@ void skb__report_sphere_table(struct skb_report *rep, const char *id, const char
                     } else if (!isfinite(r)) {
                         st = SKB_ROW_NOT_RUN;
                         note = strdup("no reference radius at this level");
-                    } else if (sphere_trivial(sec, r, pr)) {
-                        st = SKB_ROW_TRIVIAL;
-                        note = skb__fmt("measured %.4g and paper %.4g both within %g %% of 1: the refit spheres keep "
-                                 "the reference size, so agreeing claims nothing (not counted as reproduced)", r, pr, 100 * trivial_band(sec));
                     } else {
-                        st = skb__judge(skb__jget(sec, "tolerance"), r, pr, NAN, &note);
+                        skb__judge_v(skb__jget(sec, "tolerance"), r, pr, NAN, &v, &note);
+                        v.trivial = trivial_band(sec);
+                        /* the growth of the spheres is set by how strongly the posture bends the
+                         * model: the paper shows its posture only as a picture (thesis Fig. 5.3, 6.4) */
+                        double ps = NAN;
+                        skb__jnum(skb__jget(post, "pose_strength_rad"), &ps);
+                        if (!isfinite(ps))
+                            skb__jnum(skb__jget(d, "pose_strength_rad"), &ps);
+                        char b1[32];
+                        cause = skb__fmt("posture strength: %s rad here (%s); the paper gives its posture only as a "
+                                         "picture", skb__num4(b1, ps), posture ? posture : "posture not recorded");
+                        v.setup = 1;
+                        st = skb_verdict_status(&v);
+                        free(note);
+                        note = skb__verdict_text(&v, st);
+                        if (st == SKB_ROW_TRIVIAL)
+                            note = skb__join_note(note, "the refit spheres keep the reference size, so agreeing claims "
+                                                  "nothing (not counted as reproduced)");
+                        if (st == SKB_ROW_DIFFERS_SETUP)
+                            note = skb__join_note(note, cause);
                     }
                     note = skb__join_note(note, skb__why_lookup(doc, m->string, d->string));
-                    if (st == SKB_ROW_DIFFERS) {
+                    if (st == SKB_ROW_DIFFERS || st == SKB_ROW_DIFFERS_SETUP) {
                         char *ev = level_evidence(l, tab, li, refavg, pref, m->string, r, pr);
                         note = skb__join_note(note, ev);
                         free(ev);
@@ -184,7 +228,9 @@ void skb__report_sphere_table(struct skb_report *rep, const char *id, const char
                     }
                     skb__row_add(rep, t, k, st, note, strdup(d->string), skb__fmt("%.0f", lv), strdup(m->string), skb__numtxt(mn),
                             skb__numtxt(av), skb__numtxt(mx), skb__numtxt(r), skb__numtxt(pav), skb__numtxt(pr), NULL);
+                    skb__row_verdict(rep, t, &v, cause);
                 }
+                ordering_row(rep, t, k, sec, tab, l, li, d->string, lv);
             }
         }
     }
@@ -296,6 +342,110 @@ static void skinned_context_rows(struct skb_report *rep, struct skb_rtable *t, i
     }
 }
 
+/* one level of a scaling series: the speed-up on the paper's side of 1 and
+ * within the rule's factor of the paper's (order_factor); the distance
+ * between the two models, which the thesis does not give, sets how much
+ * on-demand can skip */
+static void table53_level(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *sec, const cJSON *x,
+                          const cJSON *pt, const struct scale_cols *c, int pass, int lvi)
+{
+    double psp = NAN, pod = NAN, pbu = NAN, off = NAN;
+    const char *pkey = pass ? "speedup_collision_free" : "speedup";
+    skb__jnum(cJSON_GetArrayItem(skb__jget(sec, pkey), lvi), &psp);
+    skb__jnum(cJSON_GetArrayItem(skb__jget(sec, "on_demand_ms"), lvi), &pod);
+    skb__jnum(cJSON_GetArrayItem(skb__jget(sec, "bottom_up_ms"), lvi), &pbu);
+    skb__jnum(skb__jget(pt, "offset_root_radii"), &off);
+    if (!isfinite(off))
+        skb__jnum(skb__jget(skb__jget(x, pass ? "collision_free" : "colliding"), "offset_root_radii"), &off);
+    char *note = pass ? strdup("the paper gives speed-ups only") : isfinite(pod)
+                 ? skb__fmt("paper: %.4g ms on-demand, %.4g ms bottom-up (context)", pod, pbu)
+                 : strdup("level beyond the paper's series");
+    struct skb_verdict v = { .rule = "" };
+    char *cause = NULL;
+    int st = SKB_ROW_CONTEXT;
+    if (isfinite(psp) && c->sp > 0) {
+        char *j = NULL;
+        skb__judge_v(skb__jget(sec, "tolerance"), c->sp, psp, NAN, &v, &j);
+        v.setup = 1;
+        skb_verdict_timed(&v, NAN, NAN, skb__timing_floor(rep, "cd"));
+        st = skb_verdict_status(&v);
+        free(j);
+        char b1[32];
+        cause = skb__fmt("distance between the models: %s root radii apart here; the thesis does not give its "
+                         "placement", skb__num4(b1, off));
+        char *both = skb__join_note(skb__verdict_text(&v, st), note);
+        free(note);
+        note = both;
+        if (st == SKB_ROW_DIFFERS_SETUP)
+            note = skb__join_note(note, cause);
+    }
+    skb__row_add(rep, t, k, st, note, strdup(pass ? "collision-free" : "colliding"), skb__fmt("%.0f", c->lv),
+                 skb__numtxt(c->tri), skb__numtxt(c->sph), skb__numtxt(c->od), skb__numtxt(c->bu), skb__numtxt(c->sod),
+                 skb__numtxt(c->sbu), skb__numtxt(c->sp), skb__numtxt(psp), NULL);
+    skb__row_verdict(rep, t, &v, cause);
+}
+
+/* the colliding (pass 0) or collision-free (pass 1) series: a row per
+ * level, then the trend row: the speed-up grows with the level (thesis
+ * Table 5.3, Fig. 5.6), judged by "trend" on the smallest step ratio
+ * s[i+1] / s[i], each speed-up's interval widened by the cd floor */
+static void table53_series(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *sec, const cJSON *doc,
+                           int pass)
+{
+    double prev = NAN, step = INFINITY;
+    int n = 0;
+    const cJSON *series[2] = { skb__jget(doc, "scaling"), pass ? skb__jget(doc, "scaling_collision_free") : NULL }, *x;
+    for (int sidx = 0; sidx < 2; sidx++) {
+        cJSON_ArrayForEach(x, series[sidx]) {
+            const cJSON *pt = sidx ? x : scaling_point(x, pass);
+            if (!pt)
+                continue;
+            struct scale_cols c;
+            scale_cols_read(x, pt, &c);
+            if (!isfinite(c.sp) && c.od > 0)
+                c.sp = c.bu / c.od;
+            /* results.c bounds "level" in "scaling"; this series may be the
+             * collision-free one: never cast an out-of-range double to int */
+            int lvi = c.lv >= 0 && c.lv <= SKB_CD_MAX_LEVEL ? (int)c.lv : -1;
+            if (n++ > 0)
+                step = fmin(step, prev > 0 ? c.sp / prev : NAN);
+            prev = c.sp;
+            table53_level(rep, t, k, sec, x, pt, &c, pass, lvi);
+        }
+    }
+    const cJSON *setup = skb__jget(doc, "scaling_setup");
+    const char *skinning = skb__jstr(skb__jget(setup, "skinning")), *model = skb__jstr(skb__jget(setup, "model"));
+    struct skb_verdict v = { .rule = "" };
+    int st = SKB_ROW_NOT_RUN;
+    char *tn;
+    if (n < 2 || !isfinite(step)) {
+        tn = skb__fmt("%s series has %d level(s); need 2 to see a trend", pass ? "collision-free" : "colliding", n);
+    } else {
+        double gap = 0, f = skb__timing_floor(rep, "cd");
+        skb__jnum(skb__jget(skb__jget(sec, "trend"), "value"), &gap);
+        skb_verdict_init(&v, "trend", gap, step, 1);
+        skb_rule_band(&v);
+        /* a step ratio of two timed speed-ups: both intervals widen it */
+        skb_verdict_timed(&v, NAN, NAN, (1 + f) * (1 + f) - 1);
+        st = skb_verdict_status(&v);
+        char *vt = skb__verdict_text(&v, st);
+        tn = skb__fmt("speed-up %s with the subdivision level (smallest step s[i+1] / s[i] = %.3g); %s",
+                      step > 1 ? "grows" : "does NOT grow", step, vt);
+        free(vt);
+    }
+    if (skinning) {   /* which model and skinning the series measured */
+        char *vn = skb__fmt("%s, %s", model ? model : "model not recorded", skinning);
+        char *joined = skb__join_note(vn, tn);
+        free(tn);
+        tn = joined;
+    }
+    skb__row_add(rep, t, k, st, tn, strdup(pass ? "collision-free" : "colliding"), strdup("trend"), strdup(""),
+                 strdup(""), strdup(""), strdup(""), strdup(""), strdup(""),
+                 strdup(n >= 2 ? (step > 1 ? "increasing" : "not increasing") : "—"), strdup("increasing"), NULL);
+    skb__row_verdict(rep, t, &v, st == SKB_ROW_DIFFERS ? skb__fmt("the speed-up does not grow: smallest step %.3g",
+                                                                  step) : NULL);
+}
+
 void skb__report_table53(struct skb_report *rep)
 {
     const cJSON *sec = skb__jget(rep->ref, "table_5_3");
@@ -310,75 +460,8 @@ void skb__report_table53(struct skb_report *rep)
             skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], "cd.json"), strdup("—"), NULL);
             continue;
         }
-        double factor = NAN;
-        skb__jnum(skb__jget(skb__jget(sec, "tolerance"), "value"), &factor);
-        for (int pass = 0; pass < 2; pass++) {
-            double prev = -INFINITY, worst = 1;
-            int n = 0, inc = 1, nfar = 0, worst_lv = -1;
-            const char *pkey = pass ? "speedup_collision_free" : "speedup";
-            const cJSON *series[2] = { skb__jget(doc, "scaling"), pass ? skb__jget(doc, "scaling_collision_free") : NULL }, *x;
-            for (int sidx = 0; sidx < 2; sidx++) {
-                cJSON_ArrayForEach(x, series[sidx]) {
-                    const cJSON *pt = sidx ? x : scaling_point(x, pass);
-                    if (!pt)
-                        continue;
-                    struct scale_cols c;
-                    double psp = NAN;
-                    scale_cols_read(x, pt, &c);
-                    if (!isfinite(c.sp) && c.od > 0)
-                        c.sp = c.bu / c.od;
-                    double lv = c.lv, sp = c.sp;
-                    /* results.c bounds "level" in "scaling"; this series may be the
-                     * collision-free one: never cast an out-of-range double to int */
-                    int lvi = lv >= 0 && lv <= SKB_CD_MAX_LEVEL ? (int)lv : -1;
-                    skb__jnum(cJSON_GetArrayItem(skb__jget(sec, pkey), lvi), &psp);
-                    if (!(sp > prev))
-                        inc = 0;
-                    prev = sp;
-                    n++;
-                    double pod = NAN, pbu = NAN;
-                    skb__jnum(cJSON_GetArrayItem(skb__jget(sec, "on_demand_ms"), lvi), &pod);
-                    skb__jnum(cJSON_GetArrayItem(skb__jget(sec, "bottom_up_ms"), lvi), &pbu);
-                    char *note = pass ? strdup("one point of the series (the paper gives speed-ups only)")
-                                      : isfinite(pod) ? skb__fmt("paper: %.4g ms on-demand, %.4g ms bottom-up (context)", pod, pbu)
-                                                      : strdup("level beyond the paper's series");
-                    if (isfinite(psp) && isfinite(factor)) {
-                        double f = skb__miss_factor(sp, psp);
-                        char *fn = skb__fmt("speed-up %s the paper's by a factor of %.3g: %s", sp >= psp ? "above" : "below", f,
-                                     f <= factor ? "within the rule" : "OUTSIDE the rule");
-                        note = skb__join_note(note, fn);
-                        free(fn);
-                        nfar += f > factor;
-                        if (f > worst || worst_lv < 0) {
-                            worst = f;
-                            worst_lv = lvi;
-                        }
-                    }
-                    skb__row_add(rep, t, k, SKB_ROW_CONTEXT, note, strdup(pass ? "collision-free" : "colliding"),
-                            skb__fmt("%.0f", lv), skb__numtxt(c.tri), skb__numtxt(c.sph), skb__numtxt(c.od), skb__numtxt(c.bu),
-                            skb__numtxt(c.sod), skb__numtxt(c.sbu), skb__numtxt(sp), skb__numtxt(psp), NULL);
-                }
-            }
-            int st = n < 2 ? SKB_ROW_NOT_RUN : inc && nfar == 0 ? SKB_ROW_REPRODUCED : SKB_ROW_DIFFERS;
-            const cJSON *setup = skb__jget(doc, "scaling_setup");
-            const char *skinning = skb__jstr(skb__jget(setup, "skinning")), *model = skb__jstr(skb__jget(setup, "model"));
-            char *tn = n < 2 ? skb__fmt("%s series has %d level(s); need 2 to see a trend", pass ? "collision-free" : "colliding", n)
-                       : worst_lv < 0 ? skb__fmt("speed-up %s with the subdivision level; no paper speed-up per level to compare",
-                                          inc ? "grows" : "does NOT grow")
-                                      : skb__fmt("speed-up %s with the subdivision level; %d level(s) outside a factor of %g of the "
-                                          "paper's (worst: level %d, a factor of %.3g)",
-                                          inc ? "grows" : "does NOT grow", nfar, factor, worst_lv, worst);
-            if (skinning) {   /* which model and skinning the series measured (issue 13) */
-                char *vn = skb__fmt("%s, %s", model ? model : "model not recorded", skinning);
-                char *joined = skb__join_note(vn, tn);
-                free(tn);
-                tn = joined;
-            }
-            skb__row_add(rep, t, k, st, tn,
-                    strdup(pass ? "collision-free" : "colliding"), strdup("trend"), strdup(""), strdup(""), strdup(""),
-                    strdup(""), strdup(""), strdup(""), strdup(n >= 2 ? (inc ? "increasing" : "not increasing") : "—"),
-                    strdup("increasing"), NULL);
-        }
+        for (int pass = 0; pass < 2; pass++)
+            table53_series(rep, t, k, sec, doc, pass);
         skinned_context_rows(rep, t, k, doc);
     }
 }

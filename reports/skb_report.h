@@ -91,9 +91,41 @@ enum skb_row_status {
     SKB_ROW_FEWER,             /* a cost (FLOPs) at or below the paper's at every n, not equal */
     SKB_ROW_TRIVIAL,           /* ratio and paper ratio both ~1: agrees, but claims nothing (not counted as reproduced) */
     SKB_ROW_NA,                /* the method's hooks rule this table out (no f32 kernel, no shader, ...) */
+    SKB_ROW_INCONCLUSIVE,      /* the measured value's interval crosses an edge of the rule's band */
+    SKB_ROW_DIFFERS_SETUP,     /* outside the band, and the number is set by a driver the paper does not give */
     SKB_ROW_NSTATUS
 };
 const char *skb_row_status_name(int st);
+/* the status with this name ("differs (setup)"), -1 if none */
+int skb_row_status_find(const char *name);
+
+/* ---- the rule vocabulary (reports/reference.json tolerance_rules) ----
+ * Every judged row names its rule and the band the rule sets on its
+ * measured value; the band and the measured value's interval decide the
+ * status (reports/verdict.c) and report.json carries all of them. */
+struct skb_verdict {
+    char rule[16];             /* a tolerance_rules kind: "excess", "range", "ordering", ...; "" = not judged */
+    double value;              /* the rule's parameter: factor, relative tolerance, gap */
+    double measured;           /* the judged quantity */
+    double lo, hi;             /* its interval (timed values), NAN when exact */
+    double paper, paper_lo;    /* the paper's value, or its range [paper_lo, paper] */
+    double band_lo, band_hi;   /* reproduced when [lo, hi] lies inside (edges included) */
+    double trivial;            /* > 0: measured and paper both within this of 1 is "reproduced (trivial)" */
+    int setup;                 /* outside the band is "differs (setup)": the row's cause names the driver */
+};
+/* 1 when kind is a rule that sets a band */
+int skb_rule_known(const char *kind);
+/* v->rule, v->value, v->paper (v->paper_lo for range) -> v->band_lo / band_hi; -1 unknown rule or bad value */
+int skb_rule_band(struct skb_verdict *v);
+/* the status the band and the interval decide */
+int skb_verdict_status(const struct skb_verdict *v);
+/* distance of the measured value to the nearer band edge: > 0 inside, < 0 outside */
+double skb_verdict_margin(const struct skb_verdict *v);
+/* a verdict with no interval and no band yet */
+void skb_verdict_init(struct skb_verdict *v, const char *rule, double value, double measured, double paper);
+/* a timed value: interval [lo, hi] from the run's repetitions (NAN: none),
+ * at least m / (1 + floor) .. m * (1 + floor) */
+void skb_verdict_timed(struct skb_verdict *v, double lo, double hi, double floor);
 
 /* columns of one table (machine column included): a table builder asking
  * for more fails the report with a message naming the table */
@@ -103,6 +135,11 @@ struct skb_rrow {
     char *cell[SKB_RMAXCOLS];
     int status;
     char *note;                /* measured difference and, where known, why */
+    int judged;                /* v holds the rule that decided status */
+    struct skb_verdict v;
+    char *cause;               /* the driver or the finding (report.json "cause"); NULL: the note */
+    char seed[16];             /* the paper the row is judged against, "" = the table's */
+    int run;                   /* index of the run it came from */
 };
 
 struct skb_rtable {
@@ -131,6 +168,7 @@ struct skb_plot_entry {
 /* one headline claim of the papers (reference.json "headline"): a summary
  * of rows the tables already judged, never a judgement of its own */
 #define SKB_HEAD_MIXED SKB_ROW_NSTATUS   /* its rows have differing statuses */
+#define SKB_HEAD_NONE (SKB_ROW_NSTATUS + 1)   /* no row of it is judged (all not run, new, context, ...) */
 struct skb_headline {
     char claim[240];
     char source[160];          /* seed and table/figure */
@@ -162,6 +200,10 @@ struct skb_report {
 /* build every table from nruns runs and the reference values */
 int skb_report_build(const struct skb_results *runs, int nruns, const cJSON *ref,
                      struct skb_report *rep, char *msg, size_t msglen);
+/* report.json: the row model as data (schema_version, counts per status,
+ * one object per row with its rule, band, interval and status) */
+int skb_report_render_json(const struct skb_report *rep, FILE *f);
+#define SKB_REPORT_JSON_SCHEMA 1
 /* write report.md / report.html (HTML embeds the plots PNGs and the run's
  * images directory PNGs as data: URIs; plot_dir may be NULL) */
 int skb_report_render_md(const struct skb_report *rep, FILE *f);

@@ -55,6 +55,13 @@ for name, o in ds.items():
     if "dlb" in o["ms"]:
         if "pre-computed" not in dbl.get("dlb", {}).get("variant", ""): errs.append("%s: dlb variant %r" % (name, dbl.get("dlb")))
         if "Algorithm 2" not in dbl.get("dlb+alg2", {}).get("variant", ""): errs.append("%s: no dlb+alg2 variant" % name)
+# every timed kernel's repetitions in round order, for the report's per-round ratio intervals
+for name, o in ds.items():
+    for kind in ("double", "f32"):
+        for m, c in o.get("checks", {}).get(kind, {}).items():
+            rm = c.get("repetition_ms")
+            if not (isinstance(rm, list) and len(rm) == c.get("repetitions") and all(isinstance(x, (int, float)) and x > 0 for x in rm)):
+                errs.append("%s/%s %s: repetition_ms %r for %r repetitions" % (name, m, kind, rm, c.get("repetitions")))
 w = ds.get("bcn_human", {}).get("dib_work", {})
 h = w.get("iterations_histogram", {})
 if not h or abs(sum(h.values()) - w.get("vertex_blends", -1)) > 0.5: errs.append("bcn_human dib_work histogram %r" % w)

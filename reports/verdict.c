@@ -1,0 +1,160 @@
+/* verdict.c — the rule vocabulary of reports/reference.json "tolerance_rules":
+ * every judged row turns its rule into a band on its measured value, and the
+ * band and the measured value's interval decide the status.  A timed value
+ * is reproduced only when its whole interval lies in the band, differs only
+ * when the whole interval lies outside; otherwise it is inconclusive.  The
+ * same function decides every row, and report.json carries its inputs, so a
+ * reader (tests/report_json.sh) can decide each row again. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "report_internal.h"
+
+/* the rule kinds of reference.json tolerance_rules that set a band */
+static const char *const band_kinds[] = { "exact", "exact_int", "abs", "rel", "range", "excess", "order_factor",
+                                          "ordering", "trend", NULL };
+
+int skb_rule_known(const char *kind)
+{
+    for (int i = 0; kind && band_kinds[i]; i++)
+        if (strcmp(kind, band_kinds[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* excess: a ratio to a baseline (m / base) is judged on its excess m - 1
+ * against the paper's p - 1, within a factor f on the excess (DQ paper
+ * Fig. 18: DLB/LBS 1.06 is a 6 % overhead against the paper's 38 %, far
+ * outside ×2; a 25 % band on the ratio itself let it pass) */
+static void excess_band(double p, double f, double *lo, double *hi)
+{
+    double e = p - 1;
+    if (e >= 0) {
+        *lo = 1 + e / f;
+        *hi = 1 + e * f;
+    } else {
+        *lo = 1 + e * f;
+        *hi = 1 + e / f;
+    }
+}
+
+/* same side of 1 and within a factor f (speed-ups, thesis Tables 5.3 /
+ * 6.2): the band is the paper's factor range cut at 1 */
+static void side_factor_band(double p, double f, double *lo, double *hi)
+{
+    *lo = p / f;
+    *hi = p * f;
+    if (p > 1 && *lo < 1)
+        *lo = 1;
+    if (p < 1 && *hi > 1)
+        *hi = 1;
+}
+
+int skb_rule_band(struct skb_verdict *v)
+{
+    double p = v->paper, x = v->value, lo = NAN, hi = NAN;
+    const char *k = v->rule;
+    if (!skb_rule_known(k) || !isfinite(p))
+        return -1;
+    if (!isfinite(x))
+        x = 0;
+    if (strcmp(k, "exact") == 0)
+        lo = hi = p;
+    else if (strcmp(k, "exact_int") == 0) {
+        lo = p - 0.5;
+        hi = p + 0.5;
+    } else if (strcmp(k, "abs") == 0) {
+        lo = p - x;
+        hi = p + x;
+    } else if (strcmp(k, "rel") == 0) {
+        lo = p - x * fabs(p);
+        hi = p + x * fabs(p);
+    } else if (strcmp(k, "range") == 0) {
+        double a = isfinite(v->paper_lo) ? v->paper_lo : p;
+        lo = a * (1 - x);
+        hi = p * (1 + x);
+    } else if (strcmp(k, "excess") == 0) {
+        if (!(x >= 1))
+            return -1;
+        excess_band(p, x, &lo, &hi);
+    } else if (strcmp(k, "order_factor") == 0) {
+        if (!(x >= 1) || !(p > 0))
+            return -1;
+        side_factor_band(p, x, &lo, &hi);
+    } else {   /* ordering, trend: the measured ratio (larger / smaller, or the smallest step) above 1 + gap */
+        lo = 1 + x;
+        hi = INFINITY;
+    }
+    v->band_lo = lo;
+    v->band_hi = hi;
+    return 0;
+}
+
+/* the interval a decision uses: the measured value's, else the point */
+static void span(const struct skb_verdict *v, double *lo, double *hi)
+{
+    int timed = isfinite(v->lo) && isfinite(v->hi);
+    *lo = timed ? fmin(v->lo, v->measured) : v->measured;
+    *hi = timed ? fmax(v->hi, v->measured) : v->measured;
+}
+
+int skb_verdict_status(const struct skb_verdict *v)
+{
+    double lo, hi, t = v->trivial;
+    if (!skb_rule_known(v->rule) || !isfinite(v->measured) || isnan(v->band_lo) || isnan(v->band_hi))
+        return SKB_ROW_NOT_RUN;
+    span(v, &lo, &hi);
+    if (t > 0 && fabs(lo - 1) <= t && fabs(hi - 1) <= t && fabs(v->paper - 1) <= t)
+        return SKB_ROW_TRIVIAL;
+    if (lo >= v->band_lo && hi <= v->band_hi)
+        return SKB_ROW_REPRODUCED;
+    if (hi < v->band_lo || lo > v->band_hi)
+        return v->setup ? SKB_ROW_DIFFERS_SETUP : SKB_ROW_DIFFERS;
+    return SKB_ROW_INCONCLUSIVE;
+}
+
+/* how far the measured value is inside the band (> 0) or outside it
+ * (< 0), in the measured value's units: the distance to the nearer edge */
+double skb_verdict_margin(const struct skb_verdict *v)
+{
+    double m = v->measured;
+    if (!isfinite(m) || isnan(v->band_lo) || isnan(v->band_hi))
+        return NAN;
+    return fmin(m - v->band_lo, v->band_hi - m);
+}
+
+void skb_verdict_init(struct skb_verdict *v, const char *rule, double value, double measured, double paper)
+{
+    memset(v, 0, sizeof *v);
+    snprintf(v->rule, sizeof v->rule, "%s", rule ? rule : "");
+    v->value = value;
+    v->measured = measured;
+    v->paper = paper;
+    v->lo = v->hi = v->paper_lo = v->band_lo = v->band_hi = NAN;
+}
+
+/* [lo, hi] of a timed value m: the interval from this run's repetitions
+ * (may be NAN), widened to at least m / (1 + floor) .. m * (1 + floor), the
+ * run-to-run spread reference.json declares (tolerance_rules.timing_interval) */
+void skb_verdict_timed(struct skb_verdict *v, double lo, double hi, double floor)
+{
+    double m = v->measured;
+    if (!isfinite(m) || !(m > 0))
+        return;
+    double f = isfinite(floor) && floor > 0 ? floor : 0;
+    v->lo = fmin(isfinite(lo) ? lo : m, m / (1 + f));
+    v->hi = fmax(isfinite(hi) ? hi : m, m * (1 + f));
+}
+
+/* the paragraph a row's note gets: interval, band and margin, so the reader
+ * sees how close a verdict stands to the edge */
+char *skb__verdict_text(const struct skb_verdict *v, int status)
+{
+    char iv[96] = "";
+    if (isfinite(v->lo) && isfinite(v->hi))
+        snprintf(iv, sizeof iv, ", interval [%.4g, %.4g]", v->lo, v->hi);
+    const char *why = status == SKB_ROW_INCONCLUSIVE ? ": the interval crosses a band edge, undecided"
+                    : status == SKB_ROW_TRIVIAL ? ": measured and paper both ~1, agrees trivially" : "";
+    return skb__fmt("rule %s: measured %.4g%s, band [%.4g, %.4g], margin %+.3g%s", v->rule, v->measured, iv, v->band_lo,
+                    v->band_hi, skb_verdict_margin(v), why);
+}

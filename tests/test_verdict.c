@@ -1,0 +1,153 @@
+/* test_verdict.c — reports/verdict.c, the rule vocabulary of reference.json
+ * tolerance_rules: every rule kind with a measured value inside its band,
+ * one outside and one on the edge (edges count as inside); a timed value
+ * whose interval crosses an edge is inconclusive; a differing row set by a
+ * driver the paper does not give is "differs (setup)". */
+#include "skb_test.h"
+#include <math.h>
+#include "skb_report.h"
+
+static int judge(const char *rule, double value, double paper, double paper_lo, double measured)
+{
+    struct skb_verdict v;
+    skb_verdict_init(&v, rule, value, measured, paper);
+    v.paper_lo = paper_lo;
+    assert_int_equal(skb_rule_band(&v), 0);
+    return skb_verdict_status(&v);
+}
+
+static void in_out_edge(const char *rule, double value, double paper, double paper_lo, double in, double out,
+                        double edge)
+{
+    assert_int_equal(judge(rule, value, paper, paper_lo, in), SKB_ROW_REPRODUCED);
+    assert_int_equal(judge(rule, value, paper, paper_lo, out), SKB_ROW_DIFFERS);
+    assert_int_equal(judge(rule, value, paper, paper_lo, edge), SKB_ROW_REPRODUCED);
+}
+
+/* exact, exact_int, abs, rel: verdicts, FLOP coefficients, bounds */
+static void test_exact_kinds(void **state)
+{
+    (void)state;
+    in_out_edge("exact", 0, 3, NAN, 3, 4, 3);
+    in_out_edge("exact_int", 0, 0, NAN, 0.2, 0.75, 0.5);
+    in_out_edge("abs", 0.005, 0.238638, NAN, 0.24, 0.25, 0.243638);
+    in_out_edge("rel", 0.25, 2, NAN, 2.3, 2.6, 2.5);
+}
+
+/* excess: DQ paper Fig. 18 DLB / LBS 1.38 is an excess of 0.38; a factor
+ * of 2 on it gives [1.19, 1.76]: the audit's 1.06 differs.  Edges on
+ * numbers binary floating point holds exactly: p = 1.5 -> [1.25, 2] */
+static void test_excess(void **state)
+{
+    (void)state;
+    assert_int_equal(judge("excess", 2, 1.38, NAN, 1.30), SKB_ROW_REPRODUCED);
+    assert_int_equal(judge("excess", 2, 1.38, NAN, 1.06), SKB_ROW_DIFFERS);
+    assert_int_equal(judge("excess", 2, 1.38, NAN, 1.80), SKB_ROW_DIFFERS);
+    in_out_edge("excess", 2, 1.5, NAN, 1.4, 1.2, 1.25);
+    in_out_edge("excess", 2, 1.5, NAN, 1.9, 2.1, 2.0);
+    /* a shrinking ratio (p < 1) mirrors: 0.75 -> [0.5, 0.875] */
+    in_out_edge("excess", 2, 0.75, NAN, 0.7, 0.95, 0.875);
+    /* a factor below 1 is no band */
+    struct skb_verdict v;
+    skb_verdict_init(&v, "excess", 0.5, 1.2, 1.38);
+    assert_int_equal(skb_rule_band(&v), -1);
+}
+
+/* same side and factor: Table 6.2 speed-up 48.6 within a factor of 3 */
+static void test_order_factor(void **state)
+{
+    (void)state;
+    in_out_edge("order_factor", 3, 48.6, NAN, 30, 10, 16.2);
+    /* the paper's 3.9 / 3 = 1.3; a speed-up below 1 is on the wrong side */
+    in_out_edge("order_factor", 3, 3.9, NAN, 2, 0.9, 1.3);
+    /* p = 2: p / 3 < 1 is cut at 1, so 1 itself is the edge */
+    in_out_edge("order_factor", 3, 2, NAN, 1.5, 0.95, 1);
+}
+
+/* range: one paper's range, never a union (thesis Table 3.2 1.93-2.16,
+ * widened 25 %: [1.4475, 2.7]); 003's 1.3 is outside the thesis's */
+static void test_range(void **state)
+{
+    (void)state;
+    in_out_edge("range", 0.25, 2.16, 1.93, 2.0, 1.3, 1.4475);
+    in_out_edge("range", 0, 4, 1, 3, 5, 4);
+}
+
+/* ordering and trend: a ratio above 1 + gap */
+static void test_ordering_trend(void **state)
+{
+    (void)state;
+    in_out_edge("ordering", 0.01, 1.17, NAN, 1.17, 1.0, 1.01);
+    in_out_edge("trend", 0, 1, NAN, 2.1, 0.95, 1);
+}
+
+/* the interval decides: inside the band reproduced, wholly outside
+ * differs, across an edge inconclusive; the run-to-run floor widens it */
+static void test_inconclusive(void **state)
+{
+    (void)state;
+    struct skb_verdict v;
+    skb_verdict_init(&v, "excess", 2, 1.30, 1.5);   /* band [1.25, 2] */
+    assert_int_equal(skb_rule_band(&v), 0);
+    assert_int_equal(skb_verdict_status(&v), SKB_ROW_REPRODUCED);
+    skb_verdict_timed(&v, 1.2, 1.35, 0);
+    assert_int_equal(skb_verdict_status(&v), SKB_ROW_INCONCLUSIVE);
+    skb_verdict_init(&v, "excess", 2, 1.5, 1.5);
+    skb_rule_band(&v);
+    skb_verdict_timed(&v, 1.4, 1.6, 0);
+    assert_int_equal(skb_verdict_status(&v), SKB_ROW_REPRODUCED);
+    /* a 25 % floor reaches below 1.25 (1.5 / 1.25 = 1.2): undecided */
+    skb_verdict_timed(&v, 1.4, 1.6, 0.25);
+    assert_true(fabs(v.lo - 1.2) < 1e-12 && fabs(v.hi - 1.875) < 1e-12);
+    assert_int_equal(skb_verdict_status(&v), SKB_ROW_INCONCLUSIVE);
+    skb_verdict_init(&v, "excess", 2, 1.05, 1.5);
+    skb_rule_band(&v);
+    skb_verdict_timed(&v, 1.02, 1.10, 0.05);
+    assert_int_equal(skb_verdict_status(&v), SKB_ROW_DIFFERS);
+    assert_true(skb_verdict_margin(&v) < 0);
+    /* an interval touching the edge from inside is still inside */
+    v.measured = 1.25;
+    skb_verdict_timed(&v, 1.25, 1.5, 0);
+    assert_int_equal(skb_verdict_status(&v), SKB_ROW_REPRODUCED);
+    assert_true(fabs(skb_verdict_margin(&v)) < 1e-12);
+}
+
+/* differs (setup), and the trivial band */
+static void test_setup_and_trivial(void **state)
+{
+    (void)state;
+    struct skb_verdict v;
+    skb_verdict_init(&v, "excess", 2, 1.6, 2.95);
+    skb_rule_band(&v);
+    assert_int_equal(skb_verdict_status(&v), SKB_ROW_DIFFERS);
+    v.setup = 1;
+    assert_int_equal(skb_verdict_status(&v), SKB_ROW_DIFFERS_SETUP);
+    v.measured = 3;   /* inside the band a setup row is reproduced */
+    assert_int_equal(skb_verdict_status(&v), SKB_ROW_REPRODUCED);
+    skb_verdict_init(&v, "excess", 2, 1.02, 1.0);
+    skb_rule_band(&v);
+    v.trivial = 0.05;
+    assert_int_equal(skb_verdict_status(&v), SKB_ROW_TRIVIAL);
+    v.measured = 1.2;
+    assert_int_equal(skb_verdict_status(&v), SKB_ROW_DIFFERS);
+    /* an unknown rule judges nothing */
+    skb_verdict_init(&v, "union", 0, 1, 1);
+    assert_int_equal(skb_rule_band(&v), -1);
+    assert_int_equal(skb_verdict_status(&v), SKB_ROW_NOT_RUN);
+    assert_int_equal(skb_row_status_find("differs (setup)"), SKB_ROW_DIFFERS_SETUP);
+    assert_int_equal(skb_row_status_find("inconclusive"), SKB_ROW_INCONCLUSIVE);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_exact_kinds),
+        cmocka_unit_test(test_excess),
+        cmocka_unit_test(test_order_factor),
+        cmocka_unit_test(test_range),
+        cmocka_unit_test(test_ordering_trend),
+        cmocka_unit_test(test_inconclusive),
+        cmocka_unit_test(test_setup_and_trivial),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
