@@ -1386,6 +1386,28 @@ static void roofline_convention(cJSON *rf)
                             "bytes_per_vertex + write_bytes_per_vertex)");
 }
 
+/* each one-thread fast kernel's CPU time over the copy's in this process
+ * (the in-process control: absolute times on shared VMs drift 5-40 %
+ * between runs, this ratio is what separate processes are compared on;
+ * scripts/device-cpu.sh reads the progress line) */
+static void control_ratios(struct run *r, const cJSON *gb, struct ds *ds, cJSON *o)
+{
+    static const char *const ks[] = { "linear", "linear@slot4", "linear+nrm_shader", "linear@plan", "dlb",
+                                      "dlb@slot4", "dlb@plan" };
+    double cp = case_ms(r, gb, K_COPY, ds, "memcpy");
+    char line[600];
+    int len = snprintf(line, sizeof line, "control on %s:", ds->d.name);
+    for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+        double x = case_ms(r, gb, K_F32, ds, ks[i]) / cp;
+        skb_json_add_number(o, ks[i], x);
+        if (len > 0 && (size_t)len < sizeof line)
+            len += snprintf(line + len, sizeof line - (size_t)len, " %s/memcpy=%.4f", ks[i], x);
+    }
+    cJSON_AddStringToObject(o, "statistic", "median CPU time of the kernel over the median CPU time of memcpy "
+                            "(72 bytes a vertex), one thread, both from this process");
+    skb_run_progress(r->ctx, "cpu", "%s", line);
+}
+
 /* the scaling curve on the roofline mesh: LBS and DLB (split, renormalised)
  * and the copy at 1, 2, 4, ... threads and at every CPU, all in wall time;
  * on 2 CPUs or fewer it says so (the curve needs more) */
@@ -1424,6 +1446,10 @@ static void scaling_block(struct run *r, const cJSON *gb, struct ds *ds, cJSON *
         skb_json_add_number(p, "linear_fraction_of_copy", bl / (bytes / (cms * 1e-3)) / (lms * 1e-3));
         skb_json_add_number(p, "dlb_fraction_of_copy", bd / (bytes / (cms * 1e-3)) / (dms * 1e-3));
         cJSON_AddItemToArray(pts, p);
+        skb_run_progress(r->ctx, "cpu", "scaling %d threads: linear %.4g ms (x%.2f, %.3g vertices/s, %.2f of the copy), "
+                         "dlb %.4g ms (x%.2f, %.2f of the copy), copy %.1f GB/s", th[i], lms, lin1 / lms,
+                         ds->d.mesh.nverts / (lms * 1e-3), bl / (bytes / (cms * 1e-3)) / (lms * 1e-3), dms, dlb1 / dms,
+                         bd / (bytes / (cms * 1e-3)) / (dms * 1e-3), bytes / (cms * 1e-3) / 1e9);
     }
     cJSON_AddStringToObject(o, "statistic", "median wall time per deformation at each thread count (one thread "
                             "too), the copy split over a pool of as many threads");
@@ -1476,6 +1502,7 @@ static void large_mesh_block(struct run *r, const cJSON *gb, struct ds *ds, cJSO
     skb_json_add_number(rf, "linear_nrm_shader_f32_fraction_of_roofline", bs * n / r->copy_bps[0] * 1e3 / sh);
     skb_json_add_number(rf, "dlb_f32_fraction_of_roofline", bd * n / r->copy_bps[0] * 1e3 / dlb);
     roofline_convention(rf);
+    control_ratios(r, gb, ds, cJSON_AddObjectToObject(o, "ratio_to_copy"));
     scaling_block(r, gb, ds, cJSON_AddObjectToObject(o, "scaling"));
     skb_run_progress(r->ctx, "cpu", "%s: linear f32 %.3g ms, dlb f32 %.3g ms (x%.2f), copy %.1f GB/s (%d threads: "
                      "%.1f GB/s): LBS at %.2f of the roofline, LBS with normals left to the shader at %.2f",

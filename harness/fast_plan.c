@@ -24,7 +24,8 @@
 #include "skb_pool.h"
 
 #define ROUNDS 3
-#define MAX_ITERS_PER_SLICE 1000   /* a tiny mesh stops here rather than spin the whole budget */
+#define MAX_ITERS_PER_SLICE 1000
+#define PRUNE_ABOVE 1.5            /* x the fastest after round one: not timed further */   /* a tiny mesh stops here rather than spin the whole budget */
 #define WISDOM_MAX_BYTES (4 << 20)
 
 static double clock_ms(clockid_t id)
@@ -122,10 +123,14 @@ static int deform_once(const struct skb_plan_env *e, const struct entry *en, int
  * wall clock) */
 static int time_entries(const struct skb_plan_env *e, struct entry *en, int n, clockid_t clock)
 {
-    double slice = e->budget_ms / ROUNDS;
+    double slice = e->budget_ms / ROUNDS, best = INFINITY;
     int pose = 0;
     for (int round = 0; round < ROUNDS; round++)
         for (int i = 0; i < n; i++) {
+            /* after the first round, a candidate PRUNE_ABOVE x the fastest
+             * is out of the running: its time stands, no more budget */
+            if (round > 0 && en[i].res->ms > PRUNE_ABOVE * best)
+                continue;
             double t0 = now_ms();
             for (int it = 0; it < MAX_ITERS_PER_SLICE && (it == 0 || now_ms() - t0 < slice); it++) {
                 double a = clock_ms(clock), t;
@@ -138,6 +143,7 @@ static int time_entries(const struct skb_plan_env *e, struct entry *en, int n, c
                 if (!(t - a >= en[i].res->ms))
                     en[i].res->ms = t - a;
             }
+            best = fmin(best, en[i].res->ms);
         }
     return 0;
 }
@@ -332,12 +338,13 @@ static void plan_key(const struct skb_plan_env *e, char *key, size_t len)
 {
     cJSON *mach = skb_json_machine();
     const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(mach, "cpu");
-    struct skb_skinner_f32 s;
-    char msg[256];
+    const struct skb_mesh *m = &e->d->mesh;
     int hist[4] = { 0, 0, 0, 0 };
-    if (skb_skin_f32_init(&s, e->m, &e->d->mesh, msg, sizeof msg) == 0) {
-        skb_skin_f32_histogram(&s, hist);
-        skb_skin_f32_fini(&s);
+    for (int v = 0; v < m->nverts; v++) {    /* influences with weight, as the split layout counts them */
+        int k = 0;
+        for (int s = 0; s < 4; s++)
+            k += m->weight[4 * (size_t)v + s] > 0;
+        hist[(k ? k : 1) - 1]++;
     }
     snprintf(key, len, "%s | %s | %s %s | %d v %d j %d/%d/%d/%d%s", cJSON_IsString(cpu) ? cpu->valuestring : "?",
              e->build ? e->build : "?", e->m->name, skb_f32_normals_name(e->normals), e->d->mesh.nverts,
