@@ -245,6 +245,20 @@ static int sweep_pages(struct sweep *w, cJSON *out)
     return 0;
 }
 
+/* kernel k with the outputs where run cpu puts them (2 KiB past the
+ * inputs), beside the copy: linear_ms, memcpy_ms and their ratio into p */
+static void harness_point(struct sweep *w, struct kern *k, struct outs *o, cJSON *p)
+{
+    float *pos = (float *)(o->base[0] + SKB_F32_OUT_POS_PAGE_OFFSET);
+    float *nrm = (float *)(o->base[1] + SKB_F32_OUT_NRM_PAGE_OFFSET);
+    double c = copy_ms(w), t = INFINITY;
+    for (int i = 0; i < w->iters; i++)
+        t = fmin(t, deform(w, k, i, pos, nrm));
+    skb_json_add_number(p, "linear_ms", t);
+    skb_json_add_number(p, "memcpy_ms", c);
+    skb_json_add_number(p, "linear_over_memcpy", t / c);
+}
+
 /* the split kernel's state bound again: other physical pages each time */
 static int sweep_rebind(struct sweep *w, cJSON *out, char *msg, size_t msglen)
 {
@@ -252,20 +266,13 @@ static int sweep_rebind(struct sweep *w, cJSON *out, char *msg, size_t msglen)
     int rc = outs_map(w, &o, -1, 1);
     if (rc < 0)
         return rc;
-    float *pos = (float *)(o.base[0] + SKB_F32_OUT_POS_PAGE_OFFSET);
-    float *nrm = (float *)(o.base[1] + SKB_F32_OUT_NRM_PAGE_OFFSET);
     cJSON *arr = cJSON_AddArrayToObject(out, "rebind");
     for (int b = 0; b < REBINDS && rc == 0; b++) {
         struct kern k = w->k[0];
         if ((rc = skb_plan_bind(&k.s, skb_method_find("linear"), &w->d->mesh, &k.c, k.normals, msg, msglen)) < 0)
             break;
-        double c = copy_ms(w), t = INFINITY;
-        for (int i = 0; i < w->iters; i++)
-            t = fmin(t, deform(w, &k, i, pos, nrm));
         cJSON *p = cJSON_CreateObject();
-        skb_json_add_number(p, "linear_ms", t);
-        skb_json_add_number(p, "memcpy_ms", c);
-        skb_json_add_number(p, "linear_over_memcpy", t / c);
+        harness_point(w, &k, &o, p);
         cJSON_AddItemToArray(arr, p);
         skb_skin_f32_fini(&k.s);
     }
@@ -280,19 +287,9 @@ static int sweep_isa(struct sweep *w, cJSON *out)
     int rc = outs_map(w, &o, -1, 1);
     if (rc < 0)
         return rc;
-    float *pos = (float *)(o.base[0] + SKB_F32_OUT_POS_PAGE_OFFSET);
-    float *nrm = (float *)(o.base[1] + SKB_F32_OUT_NRM_PAGE_OFFSET);
-    for (int isa = 0; isa < SKB_F32_NISA; isa++) {
-        if (skb_skin_f32_set_isa(&w->k[0].s, (enum skb_f32_isa)isa) < 0)
-            continue;
-        double c = copy_ms(w), t = INFINITY;
-        for (int i = 0; i < w->iters; i++)
-            t = fmin(t, deform(w, w->k, i, pos, nrm));
-        cJSON *p = cJSON_AddObjectToObject(out, skb_f32_isa_name((enum skb_f32_isa)isa));
-        skb_json_add_number(p, "linear_ms", t);
-        skb_json_add_number(p, "memcpy_ms", c);
-        skb_json_add_number(p, "linear_over_memcpy", t / c);
-    }
+    for (int isa = 0; isa < SKB_F32_NISA; isa++)
+        if (skb_skin_f32_set_isa(&w->k[0].s, (enum skb_f32_isa)isa) == 0)
+            harness_point(w, w->k, &o, cJSON_AddObjectToObject(out, skb_f32_isa_name((enum skb_f32_isa)isa)));
     skb_skin_f32_set_isa(&w->k[0].s, SKB_F32_ISA_AUTO);
     outs_unmap(&o);
     return 0;
