@@ -133,6 +133,11 @@ rc=$?
 [ $rc -eq 1 ] || bad "bad wisdom: exit $rc"
 grep -q "wisdom.json: wisdom file is not valid JSON" "$tmp/err" || bad "bad wisdom: $(cat "$tmp/err")"
 [ ! -e "$tmp/w/cpu.json" ] || bad "bad wisdom: cpu.json written"
+# the planner's options: a bad value is one line and exit 2, before anything runs
+for args in "--planner fastest" "--planner-budget 0" "--planner-budget x" "--planner-budget 1e9"; do
+  "$sb" run cpu --quick --out "$tmp/o" $args >/dev/null 2>"$tmp/err"; rc=$?
+  [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] || bad "run cpu $args: exit $rc, $(cat "$tmp/err")"
+done
 # the offset sweep writes its own file
 "$sb" run cpu --quick --quiet --offset-sweep --out "$tmp/sweep" 2>"$tmp/err" || bad "offset sweep: $(head -c 300 "$tmp/err")"
 python3 - "$tmp/sweep/cpu-offsets.json" <<'PY' || bad "cpu-offsets.json"
