@@ -253,8 +253,14 @@ static void plan_rows(struct skb_report *rep, struct skb_rtable *t, int k, const
         skb__jnum(skb__jget(pl, "timed_ms"), &tm);
         skb__jnum(skb__jget(pl, "best_fixed_ms"), &bf);
         const char *src = skb__jstr(skb__jget(pl, "source")), *bfn = skb__jstr(skb__jget(pl, "best_fixed"));
-        char *cands = candidates_text(pl);
-        char *note = skb__fmt("no paper value; %s; candidates (fastest deformation each): %s", src ? src : "?", cands);
+        double w1 = NAN;
+        skb__jnum(skb__jget(pl, "one_thread_wall_ms_beside_pools"), &w1);
+        char *c1 = candidates_text(pl), *cands = isfinite(w1) ? skb__fmt("%s; threads chosen on wall time, one thread "
+                                                                        "%.4g ms beside the pools", c1, w1) : strdup(c1);
+        free(c1);
+        char *note = skb__fmt("target speed-up >= 1 over the best fixed row (not a paper value): %s; %s; candidates "
+                              "(fastest deformation each): %s", !isfinite(sp) ? "not measured" : sp >= 1 ? "met"
+                              : "not met", src ? src : "?", cands);
         free(cands);
         skb__row_add(rep, t, k, SKB_ROW_NEW, note,
                      strdup(dataset), strdup(pl->string), strdup(skb__jstr(skb__jget(pl, "choice"))
