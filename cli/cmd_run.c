@@ -19,7 +19,8 @@ static void run_usage(FILE *f)
 {
     fprintf(f, "usage: skinbench run EXPERIMENT...|all [--out DIR] [--seed N] [--quick]\n"
                "                     [--methods a,b,...] [--datasets a,b,...] [--dataset FILE]\n"
-               "                     [--repetitions N] [--quiet]\n"
+               "                     [--repetitions N] [--planner measure|wisdom|none]\n"
+               "                     [--planner-budget MS] [--wisdom FILE] [--offset-sweep] [--quiet]\n"
                "  --out DIR      results directory (default results/latest)\n"
                "  --seed N       random seed (default %lu); written into every result\n"
                "  --quick        seconds-long version (used by make check)\n"
@@ -31,6 +32,14 @@ static void run_usage(FILE *f)
                "                 roofline for the large mesh; default all); naming another\n"
                "                 experiment with it is a usage error (exit 2)\n"
                "  --repetitions N  cpu: Google Benchmark repetitions per kernel (default 5, --quick 2)\n"
+               "  --planner P    cpu: how the @plan rows choose their fast kernel: measure (default:\n"
+               "                 time every candidate), wisdom (reuse --wisdom's choice for this CPU,\n"
+               "                 build and mesh, measure and store it when absent), none (the fixed\n"
+               "                 choice: split layout, load-time clone, 8-wide renormalisation)\n"
+               "  --planner-budget MS  cpu: wall time per planner candidate (default 50, --quick 5)\n"
+               "  --wisdom FILE  cpu: the planner's wisdom (default $XDG_CACHE_HOME/skinbench/wisdom.json\n"
+               "                 or ~/.cache/skinbench/wisdom.json)\n"
+               "  --offset-sweep cpu: only the roofline mesh's stream-alignment sweep (cpu-offsets.json)\n"
                "  --quiet        nothing on stdout or stderr but errors\n"
                "experiments:\n", SKB_DEFAULT_SEED);
     int w = 0;   /* the name column as wide as the longest name */
@@ -240,6 +249,30 @@ int skb_cmd_run(int argc, char **argv)
             }
             ctx.repetitions = (int)r;
             i++;
+        } else if (v && strcmp(a, "--planner") == 0) {
+            static const char *const modes[] = { "measure", "wisdom", "none" };
+            ctx.planner = -1;
+            for (int k = 0; k < 3; k++)
+                if (strcmp(v, modes[k]) == 0)
+                    ctx.planner = k;
+            if (ctx.planner < 0) {
+                skb_cli_error("run: --planner '%s': expected measure, wisdom or none", v);
+                return 2;
+            }
+            i++;
+        } else if (v && strcmp(a, "--planner-budget") == 0) {
+            char *end;
+            ctx.planner_budget_ms = strtod(v, &end);
+            if (end == v || *end || !(ctx.planner_budget_ms >= 0.1 && ctx.planner_budget_ms <= 10000)) {
+                skb_cli_error("run: --planner-budget '%s': expected milliseconds from 0.1 to 10000", v);
+                return 2;
+            }
+            i++;
+        } else if (v && strcmp(a, "--wisdom") == 0) {
+            ctx.wisdom_file = v;
+            i++;
+        } else if (strcmp(a, "--offset-sweep") == 0) {
+            ctx.offset_sweep = 1;
         } else if (v && strcmp(a, "--seed") == 0) {
             if (skb_cli_parse_ulong(v, &ctx.seed) < 0) {
                 skb_cli_error("run: --seed '%s': expected a non-negative integer", v);

@@ -24,6 +24,7 @@
 #include "skb_dataset.h"
 #include "skb_dqblend.h"
 #include "skb_fast.h"
+#include "skb_fast_plan.h"
 #include "skb_gbench.h"
 #include "skb_icount.h"
 #include "skb_results.h"
@@ -112,6 +113,17 @@ struct run {
     double copy_bps[2];         /* large mesh: copy bandwidth, one thread / the pool's (bytes/s) */
     double copy_scaling;        /* large mesh: the pool's memcpy over one thread's (wall time) */
     double load[2][3];          /* load averages before and after the timing */
+    /* the fast-kernel planner and the scaling curve (README "Fast kernels:
+     * the planner"): pools of 2, 4, 8, ... threads below the full pool
+     * (r->pool), the plans by dataset and row, the wisdom read */
+    struct skb_pool *pools[16];
+    int npools;
+    cJSON *plans;
+    cJSON *wisdom;
+    char wisdom_path[4096];
+    double plan_ms;             /* wall time all plans took */
+    int nplans;
+    char build[600];            /* the build's identity in the wisdom key */
 };
 
 /* ---- slow-down injection (validating the compare gates, issue 16) ----
@@ -539,6 +551,18 @@ static void add_double(struct run *r, struct ds *ds, const struct skb_method *m,
         add_double_as(r, ds, m, 0, 1);
 }
 
+/* the pool of `threads` threads: the full one, or one of the scaling
+ * curve's; NULL for one thread */
+static struct skb_pool *pool_for(struct run *r, int threads)
+{
+    if (threads <= 1)
+        return NULL;
+    for (int i = 0; i < r->npools; i++)
+        if (skb_pool_threads(r->pools[i]) == threads)
+            return r->pools[i];
+    return r->pool;
+}
+
 /* label: method, "+nrm_shader"/"+nrm_none" for the normal option,
  * "@slot4" for the 4-slot layout, "@Nt" on the N-thread pool */
 static void add_f32_mode(struct run *r, struct ds *ds, const struct skb_method *m, enum skb_f32_normals mode,
@@ -555,7 +579,7 @@ static void add_f32_mode(struct run *r, struct ds *ds, const struct skb_method *
         return;
     c->m = m;
     c->threads = threads;
-    c->pool = threads > 1 ? r->pool : NULL;
+    c->pool = pool_for(r, threads);
     if (skb_skin_f32_init_layout(&c->fk, m, &ds->d.mesh, layout, msg, sizeof msg) < 0
         || skb_skin_f32_set_normals(&c->fk, mode) < 0 || check_float(c, m, msg, sizeof msg) < 0
         || (threads > 1 && check_pool(c, msg, sizeof msg) < 0))
@@ -588,6 +612,59 @@ static void add_f32(struct run *r, struct ds *ds, const struct skb_method *m)
         add_f32_mode(r, ds, m, SKB_F32_NRM_NONE, SKB_F32_LAYOUT_SPLIT, 1);
 }
 
+/* ---- the planner's rows (README "Fast kernels: the planner") ----
+ * "linear@plan" and "dlb@plan": one thread, the kernel the planner chose
+ * for this mesh (renormalised normals).  The name never changes with the
+ * choice, which is recorded beside it (fast_kernels.plans). */
+static void add_plan(struct run *r, struct ds *ds, const struct skb_method *m)
+{
+    char msg[512], label[64];
+    /* not under the instruction count: a choice made by timing under
+     * callgrind is noise, and the counts must repeat to the instruction */
+    if (skb__icount_child())
+        return;
+    struct skb_plan *plan = calloc(1, sizeof *plan);
+    struct skb_pool *pools[17];
+    int np = 0;
+    for (int i = 0; i < r->npools; i++)
+        pools[np++] = r->pools[i];
+    if (r->pool)
+        pools[np++] = r->pool;
+    const struct skb_run_ctx *ctx = r->ctx;
+    double budget = ctx->planner_budget_ms > 0 ? ctx->planner_budget_ms
+                  : ctx->quick ? 0.1 * SKB_PLAN_DEFAULT_BUDGET_MS : SKB_PLAN_DEFAULT_BUDGET_MS;
+    struct skb_plan_env e = { m, &ds->d, &ctx->params, SKB_F32_NRM_RENORM, ds->fpos, ds->fnrm, pools, np, budget,
+                              r->build };
+    snprintf(label, sizeof label, "%s@plan", m->name);
+    struct bcase *c = new_case(r, K_F32, ds, label);
+    if (!c || !plan) {
+        free(plan);
+        if (c)
+            fail_case(r, c, "out of memory");
+        return;
+    }
+    c->m = m;
+    c->threads = 1;
+    int rc = skb_plan_kernel(&e, (enum skb_plan_mode)ctx->planner, r->wisdom, plan, msg, sizeof msg);
+    r->plan_ms += plan->cost_ms;
+    r->nplans++;
+    if (rc == 0) {
+        cJSON *byds = cJSON_GetObjectItemCaseSensitive(r->plans, ds->d.name);
+        if (!byds)
+            byds = cJSON_AddObjectToObject(r->plans, ds->d.name);
+        cJSON_AddItemToObject(byds, label, skb_plan_json(plan));
+        char name[96];
+        skb_plan_cand_name(&plan->r[plan->chosen].c, name, sizeof name);
+        skb_run_progress(ctx, "cpu", "%s: %s planned %s (%s, %d candidates, %.0f ms)", ds->d.name, label, name,
+                         plan->source, plan->n, plan->cost_ms);
+    }
+    if (rc < 0 || skb_plan_bind(&c->fk, m, &ds->d.mesh, &plan->r[plan->chosen].c, SKB_F32_NRM_RENORM, msg,
+                                sizeof msg) < 0
+        || check_float(c, m, msg, sizeof msg) < 0)
+        fail_case(r, c, msg);
+    free(plan);
+}
+
 static void add_peer(struct run *r, struct ds *ds, const struct skb_peer_ops *peer)
 {
     char msg[512];
@@ -611,15 +688,18 @@ static void add_peer(struct run *r, struct ds *ds, const struct skb_peer_ops *pe
 /* the output arrays in one block, each starting OUT_STAGGER bytes further
  * into its page: large allocations are page-aligned, and an output at the
  * same page offset as the input it is computed from makes loads wait on
- * stores to the same 4 KiB offset (measured: double LBS 40% slower) */
+ * stores to the same 4 KiB offset (measured: double LBS 40% slower); the
+ * float outputs where the fast kernels' state wants them, 2 KiB from their
+ * inputs (skb_fast.h) */
 #define OUT_STAGGER 1088
 static int alloc_outputs(struct ds *ds)
 {
     size_t n = 3 * (size_t)ds->d.mesh.nverts + 1;
     size_t sz[4] = { n * sizeof *ds->pos, n * sizeof *ds->nrm, n * sizeof *ds->fpos, n * sizeof *ds->fnrm };
+    size_t at[4] = { OUT_STAGGER, 2 * OUT_STAGGER, SKB_F32_OUT_POS_PAGE_OFFSET, SKB_F32_OUT_NRM_PAGE_OFFSET };
     size_t off[4], total = 0;
     for (int i = 0; i < 4; i++) {
-        off[i] = total + (size_t)OUT_STAGGER * (size_t)(i + 1);
+        off[i] = total + at[i];
         total = (off[i] + sz[i] + 4095) / 4096 * 4096;
     }
     char *block = aligned_alloc(4096, total);
@@ -664,6 +744,10 @@ static void free_run(struct run *r)
     }
     free(r->ds);
     cJSON_Delete(r->failures);
+    cJSON_Delete(r->plans);
+    cJSON_Delete(r->wisdom);
+    for (int i = 0; i < r->npools; i++)
+        skb_pool_destroy(r->pools[i]);
     skb_pool_destroy(r->pool);
 }
 
@@ -677,7 +761,7 @@ static void add_copy(struct run *r, struct ds *ds, int threads)
     if (!c)
         return;
     c->threads = threads;
-    c->pool = threads > 1 ? r->pool : NULL;
+    c->pool = pool_for(r, threads);
     c->bytes = (size_t)LBS_F32_BYTES_PER_VERTEX * ds->d.mesh.nverts;
     c->src = malloc(c->bytes);
     c->dst = malloc(c->bytes);
@@ -858,6 +942,31 @@ static double case_real_ms(struct run *r, const cJSON *gb, const struct ds *ds, 
     return c ? gbench_timing(gb, c->name).real_ms : NAN;
 }
 
+/* the plans of one dataset's @plan rows, and each planned kernel's speed-up
+ * over the faster of the fixed split and 4-slot rows in this run (>= 1:
+ * the planner chose at least as well as either fixed layout) */
+static void plan_summary(struct run *r, const cJSON *gb, struct ds *ds, cJSON *f)
+{
+    static const char *const heads[] = { "linear", "dlb" };
+    const cJSON *pl = cJSON_GetObjectItemCaseSensitive(r->plans, ds->d.name);
+    cJSON *o = cJSON_AddObjectToObject(f, "plans");
+    for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++) {
+        char lp[64], l4[64];
+        snprintf(lp, sizeof lp, "%s@plan", heads[i]);
+        snprintf(l4, sizeof l4, "%s@slot4", heads[i]);
+        const cJSON *p = cJSON_GetObjectItemCaseSensitive(pl, lp);
+        if (!p)
+            continue;
+        cJSON *e = cJSON_AddItemToObject(o, lp, cJSON_Duplicate(p, 1)) ? cJSON_GetObjectItemCaseSensitive(o, lp) : NULL;
+        double split = case_ms(r, gb, K_F32, ds, heads[i]), slot4 = case_ms(r, gb, K_F32, ds, l4);
+        double best = fmin(split, slot4), plan = case_ms(r, gb, K_F32, ds, lp);
+        skb_json_add_number(e, "timed_ms", plan);
+        skb_json_add_number(e, "best_fixed_ms", best);
+        cJSON_AddStringToObject(e, "best_fixed", split <= slot4 ? heads[i] : l4);
+        skb_json_add_number(e, "speedup_over_best_fixed", best / plan);
+    }
+}
+
 /* the issue-15 ratios of one dataset, each from this run: the influence-
  * count split against the 4-slot kernels at the same normal option, DLB
  * over LBS (both renormalising; and against LBS leaving normals to the
@@ -886,6 +995,7 @@ static void fast_summary(struct run *r, const cJSON *gb, struct ds *ds, cJSON *o
             pool_limit(r, ds, lt, &pt, case_ms(r, gb, K_F32, ds, heads[i]), one / many, s);
         }
     }
+    plan_summary(r, gb, ds, f);
     double lin = case_ms(r, gb, K_F32, ds, "linear");
     skb_json_add_number(f, "dlb_over_linear", case_ms(r, gb, K_F32, ds, "dlb") / lin);
     skb_json_add_number(f, "dlb_over_linear_nrm_shader",
@@ -1094,6 +1204,8 @@ static void add_dataset_cases(struct run *r, struct ds *ds)
                 add_double(r, ds, m, dib_precisions[p]);
         if (m->f32)
             add_f32(r, ds, m);
+        if (m->f32 && (!strcmp(m->name, "linear") || !strcmp(m->name, "dlb")))
+            add_plan(r, ds, m);
     }
     for (int k = 0; skb_peers[k]; k++)
         add_peer(r, ds, skb_peers[k]);
@@ -1288,6 +1400,75 @@ static void roofline_convention(cJSON *rf)
                             "bytes_per_vertex + write_bytes_per_vertex)");
 }
 
+/* each one-thread fast kernel's CPU time over the copy's in this process
+ * (the in-process control: absolute times on shared VMs drift 5-40 %
+ * between runs, this ratio is what separate processes are compared on;
+ * scripts/device-cpu.sh reads the progress line) */
+static void control_ratios(struct run *r, const cJSON *gb, struct ds *ds, cJSON *o)
+{
+    static const char *const ks[] = { "linear", "linear@slot4", "linear+nrm_shader", "linear@plan", "dlb",
+                                      "dlb@slot4", "dlb@plan" };
+    double cp = case_ms(r, gb, K_COPY, ds, "memcpy");
+    char line[600];
+    int len = snprintf(line, sizeof line, "control on %s:", ds->d.name);
+    for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+        double x = case_ms(r, gb, K_F32, ds, ks[i]) / cp;
+        skb_json_add_number(o, ks[i], x);
+        if (len > 0 && (size_t)len < sizeof line)
+            len += snprintf(line + len, sizeof line - (size_t)len, " %s/memcpy=%.4f", ks[i], x);
+    }
+    cJSON_AddStringToObject(o, "statistic", "median CPU time of the kernel over the median CPU time of memcpy "
+                            "(72 bytes a vertex), one thread, both from this process");
+    skb_run_progress(r->ctx, "cpu", "%s", line);
+}
+
+/* the scaling curve on the roofline mesh: LBS and DLB (split, renormalised)
+ * and the copy at 1, 2, 4, ... threads and at every CPU, all in wall time;
+ * on 2 CPUs or fewer it says so (the curve needs more) */
+static void scaling_block(struct run *r, const cJSON *gb, struct ds *ds, cJSON *o)
+{
+    int th[18], n = 0, cpus = skb_pool_cpus();
+    th[n++] = 1;
+    for (int i = 0; i < r->npools; i++)
+        th[n++] = skb_pool_threads(r->pools[i]);
+    if (r->pool)
+        th[n++] = skb_pool_threads(r->pool);
+    cJSON_AddNumberToObject(o, "cpus", cpus);
+    if (cpus <= 2)
+        cJSON_AddStringToObject(o, "note", "2 cores only: no scaling curve beyond the 2-thread pool");
+    double bytes = 2.0 * LBS_F32_BYTES_PER_VERTEX * ds->d.mesh.nverts;
+    double lin1 = case_real_ms(r, gb, ds, "linear"), dlb1 = case_real_ms(r, gb, ds, "dlb");
+    cJSON *pts = cJSON_AddArrayToObject(o, "points");
+    for (int i = 0; i < n; i++) {
+        char ll[64], ld[64], lc[64];
+        snprintf(ll, sizeof ll, th[i] > 1 ? "linear@%dt" : "linear", th[i]);
+        snprintf(ld, sizeof ld, th[i] > 1 ? "dlb@%dt" : "dlb", th[i]);
+        snprintf(lc, sizeof lc, th[i] > 1 ? "memcpy@%dt" : "memcpy", th[i]);
+        struct bcase *cc = find_case(r, K_COPY, ds, lc);
+        double cms = cc ? gbench_timing(gb, cc->name).real_ms : NAN;
+        double lms = case_real_ms(r, gb, ds, ll), dms = case_real_ms(r, gb, ds, ld);
+        double bl = f32_bpv(r, ds, ll) * ds->d.mesh.nverts, bd = f32_bpv(r, ds, ld) * ds->d.mesh.nverts;
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddNumberToObject(p, "threads", th[i]);
+        skb_json_add_number(p, "linear_ms", lms);
+        skb_json_add_number(p, "dlb_ms", dms);
+        skb_json_add_number(p, "memcpy_ms", cms);
+        skb_json_add_number(p, "copy_bandwidth_GBps", bytes / (cms * 1e-3) / 1e9);
+        skb_json_add_number(p, "linear_speedup", lin1 / lms);
+        skb_json_add_number(p, "dlb_speedup", dlb1 / dms);
+        skb_json_add_number(p, "linear_vertices_per_s", ds->d.mesh.nverts / (lms * 1e-3));
+        skb_json_add_number(p, "linear_fraction_of_copy", bl / (bytes / (cms * 1e-3)) / (lms * 1e-3));
+        skb_json_add_number(p, "dlb_fraction_of_copy", bd / (bytes / (cms * 1e-3)) / (dms * 1e-3));
+        cJSON_AddItemToArray(pts, p);
+        skb_run_progress(r->ctx, "cpu", "scaling %d threads: linear %.4g ms (x%.2f, %.3g vertices/s, %.2f of the copy), "
+                         "dlb %.4g ms (x%.2f, %.2f of the copy), copy %.1f GB/s", th[i], lms, lin1 / lms,
+                         ds->d.mesh.nverts / (lms * 1e-3), bl / (bytes / (cms * 1e-3)) / (lms * 1e-3), dms, dlb1 / dms,
+                         bd / (bytes / (cms * 1e-3)) / (dms * 1e-3), bytes / (cms * 1e-3) / 1e9);
+    }
+    cJSON_AddStringToObject(o, "statistic", "median wall time per deformation at each thread count (one thread "
+                            "too), the copy split over a pool of as many threads");
+}
+
 /* the roofline mesh: copy bandwidth on one thread (CPU time) and on the
  * pool (wall time), each kernel's fraction of it (in its checks entry),
  * and the headline fractions and ratios (issues 4 and 15) */
@@ -1335,6 +1516,8 @@ static void large_mesh_block(struct run *r, const cJSON *gb, struct ds *ds, cJSO
     skb_json_add_number(rf, "linear_nrm_shader_f32_fraction_of_roofline", bs * n / r->copy_bps[0] * 1e3 / sh);
     skb_json_add_number(rf, "dlb_f32_fraction_of_roofline", bd * n / r->copy_bps[0] * 1e3 / dlb);
     roofline_convention(rf);
+    control_ratios(r, gb, ds, cJSON_AddObjectToObject(o, "ratio_to_copy"));
+    scaling_block(r, gb, ds, cJSON_AddObjectToObject(o, "scaling"));
     skb_run_progress(r->ctx, "cpu", "%s: linear f32 %.3g ms, dlb f32 %.3g ms (x%.2f), copy %.1f GB/s (%d threads: "
                      "%.1f GB/s): LBS at %.2f of the roofline, LBS with normals left to the shader at %.2f",
                      ds->d.name, lin, dlb, dlb / lin, r->copy_bps[0] / 1e9, nt, r->copy_bps[1] / 1e9,
@@ -1451,12 +1634,109 @@ static void add_large_cases(struct run *r, struct ds *ds)
             continue;
         add_double(r, ds, m, 0);
         add_f32(r, ds, m);
+        if (!strcmp(m->name, "linear") || !strcmp(m->name, "dlb")) {
+            add_plan(r, ds, m);
+            /* the scaling curve's thread counts below the full pool */
+            for (int i = 0; i < r->npools; i++)
+                add_f32_mode(r, ds, m, SKB_F32_NRM_RENORM, SKB_F32_LAYOUT_SPLIT, skb_pool_threads(r->pools[i]));
+        }
     }
     for (int k = 0; skb_peers[k]; k++)
         add_peer(r, ds, skb_peers[k]);
     add_copy(r, ds, 1);
+    for (int i = 0; i < r->npools; i++)
+        add_copy(r, ds, skb_pool_threads(r->pools[i]));
     if (r->pool)
         add_copy(r, ds, skb_pool_threads(r->pool));
+}
+
+/* ---- the planner's settings, wisdom and cost; the offset sweep ---- */
+
+static const char *const planner_modes[] = { "measure", "wisdom", "none" };
+
+/* the build in the wisdom key: compiler, and the binary's size and time */
+static void build_identity(struct run *r)
+{
+    struct stat sb;
+    const char *exe = r->ctx->exe_path ? r->ctx->exe_path : "";
+    if (exe[0] && stat(exe, &sb) == 0)
+        snprintf(r->build, sizeof r->build, "gcc-compatible %s; %lld bytes, modified %lld", __VERSION__,
+                 (long long)sb.st_size, (long long)sb.st_mtime);
+    else
+        snprintf(r->build, sizeof r->build, "%s", __VERSION__);
+}
+
+/* before any timing: --planner wisdom reads its file (an error names it) */
+static int planner_setup(struct run *r, char *msg, size_t msglen)
+{
+    const struct skb_run_ctx *ctx = r->ctx;
+    build_identity(r);
+    if (ctx->planner != SKB_PLAN_WISDOM)
+        return 0;
+    if (ctx->wisdom_file)
+        snprintf(r->wisdom_path, sizeof r->wisdom_path, "%s", ctx->wisdom_file);
+    else if (skb_wisdom_default_path(r->wisdom_path, sizeof r->wisdom_path) < 0) {
+        snprintf(msg, msglen, "cpu: --planner wisdom: no --wisdom FILE and neither XDG_CACHE_HOME nor HOME set");
+        return SKB_EINVAL;
+    }
+    /* refused before any timing: the file is rewritten at the end */
+    int rc = skb_output_check(r->wisdom_path, msg, msglen);
+    if (rc == 0)
+        rc = skb_wisdom_read(r->wisdom_path, &r->wisdom, msg, msglen);
+    if (rc < 0) {
+        char why[600];
+        snprintf(why, sizeof why, "%s", msg);
+        snprintf(msg, msglen, "cpu: %s", why);
+    }
+    return rc;
+}
+
+/* after planning: the wisdom written back (atomically) */
+static int planner_finish(struct run *r, char *msg, size_t msglen)
+{
+    if (!r->wisdom)
+        return 0;
+    int rc = skb_wisdom_write(r->wisdom_path, r->wisdom, msg, msglen);
+    if (rc < 0) {
+        char why[600];
+        snprintf(why, sizeof why, "%s", msg);
+        snprintf(msg, msglen, "cpu: wisdom: %s", why);
+    }
+    return rc;
+}
+
+static void planner_block(struct run *r, cJSON *o)
+{
+    const struct skb_run_ctx *ctx = r->ctx;
+    cJSON_AddStringToObject(o, "mode", planner_modes[ctx->planner]);
+    cJSON_AddStringToObject(o, "default_mode", "measure");
+    skb_json_add_number(o, "budget_ms_per_candidate", ctx->planner_budget_ms > 0 ? ctx->planner_budget_ms
+                        : ctx->quick ? 0.1 * SKB_PLAN_DEFAULT_BUDGET_MS : SKB_PLAN_DEFAULT_BUDGET_MS);
+    if (r->wisdom)
+        cJSON_AddStringToObject(o, "wisdom_file", r->wisdom_path);
+    cJSON_AddStringToObject(o, "build", r->build);
+    cJSON_AddNumberToObject(o, "plans", r->nplans);
+    skb_json_add_number(o, "planning_ms_total", r->plan_ms);
+    skb_json_add_number(o, "planning_ms_per_plan", r->nplans ? r->plan_ms / r->nplans : NAN);
+    cJSON_AddStringToObject(o, "where", "every plan with its candidates: datasets.*.fast_kernels.plans and "
+                            "large_mesh.fast_kernels.plans");
+}
+
+/* --offset-sweep: the roofline mesh alone, swept (harness/fast_sweep.c) */
+static int offset_sweep(struct run *r, char *msg, size_t msglen)
+{
+    const struct skb_run_ctx *ctx = r->ctx;
+    char lmsg[512];
+    if (!(r->ds = calloc(1, sizeof *r->ds))) {
+        snprintf(msg, msglen, "cpu: out of memory");
+        return SKB_ENOMEM;
+    }
+    int rc = load_ds(r, LARGE_SOURCE, ctx->quick ? QUICK_LARGE_LEVELS : LARGE_LEVELS, 1, lmsg, sizeof lmsg);
+    if (rc < 0) {
+        snprintf(msg, msglen, "cpu: large mesh: %s", lmsg);
+        return rc;
+    }
+    return skb__fast_offset_sweep(ctx, &r->ds[0].d, msg, msglen);
 }
 
 static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
@@ -1467,7 +1747,14 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
     memset(&r, 0, sizeof r);
     r.ctx = ctx;
     r.failures = cJSON_CreateObject();
+    r.plans = cJSON_CreateObject();
     if ((rc = read_injection(msg, msglen)) < 0)
+        goto out;
+    if (ctx->offset_sweep) {
+        rc = offset_sweep(&r, msg, msglen);
+        goto out;
+    }
+    if ((rc = planner_setup(&r, msg, msglen)) < 0)
         goto out;
     /* before any work: a read-only --out fails here with the directory named */
     if ((rc = gb_out_open(ctx, &g, msg, msglen)) < 0)
@@ -1495,12 +1782,18 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         rc = SKB_ENOMEM;
         goto out;
     }
+    /* the scaling curve's smaller pools: 2, 4, 8, ... threads */
+    for (int k = 2; r.pool && k < skb_pool_threads(r.pool) && r.npools < 16; k *= 2)
+        if (skb_pool_create(k, r.pools + r.npools) == 0)
+            r.npools++;
     for (int i = 0; i < r.nds; i++) {
         if (r.ds[i].large)
             add_large_cases(&r, r.ds + i);
         else
             add_dataset_cases(&r, r.ds + i);
     }
+    if ((rc = planner_finish(&r, msg, msglen)) < 0)
+        goto out;
     /* instruction counts (run icount): one deformation of each kernel on
      * the small meshes, under callgrind, instead of timing */
     mark_injected(r.c, r.nc);
@@ -1576,6 +1869,7 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         cJSON_AddItemToObject(bench, "context", cJSON_Duplicate(gctx, 1));
 
     peers_block(cJSON_AddObjectToObject(root, "peers"));
+    planner_block(&r, cJSON_AddObjectToObject(root, "planner"));
     /* how shared the CPUs were: the pool's wall-time scaling means little
      * when the load exceeds the CPUs */
     cJSON *mc = cJSON_AddObjectToObject(root, "cpus");

@@ -21,6 +21,10 @@ struct skb_run_ctx {
                                    datasets in every experiment that takes one, or NULL */
     const char *datasets_filter; /* comma-separated dataset names (cpu) or NULL for all */
     int repetitions;            /* timing repetitions (cpu); 0 = the experiment's default */
+    int planner;                /* cpu: enum skb_plan_mode (harness/skb_fast_plan.h), 0 = measure */
+    double planner_budget_ms;   /* cpu: per planner candidate; 0 = the default */
+    const char *wisdom_file;    /* cpu: --wisdom FILE, or NULL for the default */
+    int offset_sweep;           /* cpu: --offset-sweep: only the stream-alignment sweep */
     struct skb_params params;
 };
 

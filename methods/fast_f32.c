@@ -55,6 +55,24 @@ typedef int v4i __attribute__((vector_size(16)));
 
 #define AI __attribute__((always_inline))
 
+/* explicit per-ISA entry points of the LBS kernels, so the planner
+ * (harness/fast_plan.c) can time each instruction set on the CPU it runs
+ * on: target_clones picks one clone at load time and offers no other.
+ * The always-inline bodies carry no target attribute, so each entry
+ * compiles them for its own ISA, as a clone does. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__cplusplus) && \
+    !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
+#define SKB_EXPLICIT_ISA 1
+#define ISA_V4 __attribute__((target("arch=x86-64-v4")))
+#define ISA_V3 __attribute__((target("arch=x86-64-v3")))
+#define ISA_BASE
+#else
+#define SKB_EXPLICIT_ISA 0
+#define ISA_V4
+#define ISA_V3
+#define ISA_BASE
+#endif
+
 #define QLB_MIN_NORM2_F 1e-20f   /* <s,s> below this: the quaternion sum cancelled */
 #define DLB_MIN_NORM2_F 1e-20f
 
@@ -84,6 +102,7 @@ struct hdr {
     int nverts, njoints, kind, pivot, has_nrm, jstride;
     int use_tab, npairs;                             /* dlb: Algorithm 2 sign table */
     int nrm_mode;                                    /* enum skb_f32_normals */
+    int isa, renorm;                                 /* enum skb_f32_isa, enum skb_f32_renorm (linear) */
     int layout, ngroups;                             /* enum skb_f32_layout */
     int rigid;                                       /* linear: every joint of the pose rigid */
     int hist[4];                                     /* vertices with 1..4 influences as blended */
@@ -106,6 +125,8 @@ static int jstride(int kind)
 
 static size_t round64(size_t x) { return (x + 63) / 64 * 64; }
 static size_t round8(size_t x) { return (x + 7) / 8 * 8; }
+/* the first offset >= x at page offset `at` */
+static size_t page_at(size_t x, size_t at) { return (x + 4095 - at) / 4096 * 4096 + at; }
 
 /* influences of vertex v: its slots with weight, at least one (slot 0 when
  * none has: such a vertex has weight 0 everywhere and skins to the origin,
@@ -155,8 +176,14 @@ static void layout(const struct skb_mesh *m, int kind, int lay, struct hdr *h)
     h->has_nrm = m->nrm != NULL;
     h->jstride = jstride(kind);
     h->off_cols = HDR_BYTES + round64(sizeof(float) * (size_t)h->jstride * m->njoints);
-    h->off_pos = h->off_cols + (kind != K_LINEAR ? round64(sizeof(float) * 16 * (size_t)m->njoints) : 0);
-    h->off_nrm = h->off_pos + round64(sizeof(float) * 3 * nv);
+    /* the input positions and normals at fixed page offsets (the state is
+     * page-aligned), so outputs placed at SKB_F32_OUT_*_PAGE_OFFSET keep
+     * 2 KiB from them in the low 12 address bits at every vertex: all four
+     * streams advance 12 bytes a vertex, and a load whose low 12 bits match
+     * a pending store's waits for it (4K aliasing) */
+    h->off_pos = page_at(h->off_cols + (kind != K_LINEAR ? round64(sizeof(float) * 16 * (size_t)m->njoints) : 0),
+                         SKB_F32_IN_POS_PAGE_OFFSET);
+    h->off_nrm = page_at(h->off_pos + round64(sizeof(float) * 3 * nv), SKB_F32_IN_NRM_PAGE_OFFSET);
     h->off_c = h->off_nrm + round64(sizeof(float) * 3 * nv);
     h->off_perm = h->off_c + (kind == K_QB ? round64(sizeof(float) * 3 * nv) : 0);
     size_t off = h->off_perm + (lay == SKB_F32_LAYOUT_SPLIT ? round64(sizeof(int) * (size_t)m->nverts) : 0);
@@ -530,6 +557,17 @@ static inline v4f inv_sqrt4(v4f d)
 #endif
 }
 
+/* 1/sqrt(d) per lane, rounded square root and divide: the planner's
+ * other renormalisation (SKB_F32_RENORM_*_EXACT) */
+static inline v4f inv_sqrt4_exact(v4f d)
+{
+#if defined(__SSE__)
+    return 1.0f / __builtin_ia32_sqrtps(d);
+#else
+    return (v4f){ 1.0f / sqrtf(d[0]), 1.0f / sqrtf(d[1]), 1.0f / sqrtf(d[2]), 1.0f / sqrtf(d[3]) };
+#endif
+}
+
 /* LBS: blend the four joints' 3x4 columns (c0 c1 c2 t, 16 floats per
  * joint) as two 8-wide halves (c0|c1, c2|t), then p' = c0 x + c1 y + c2 z + t
  * in 4-wide columns.  Multiply-add throughput bounds this loop, and 8-wide
@@ -557,10 +595,10 @@ static inline AI void lbs_out(v8f b01, v8f b23, const float *__restrict__ P, con
         /* the blended 3x3 is not orthogonal: renormalise (as the double
          * path), unless a shader will (SKB_F32_NRM_SHADER) */
         v4f q = b0 * N[3 * v] + b1 * N[3 * v + 1] + b2 * N[3 * v + 2];
-        if (renorm) {
+        if (renorm) {   /* 1: estimate + Newton step, 2: square root and divide */
             v4f d = hsum4(q * q);
             v4i ok = d > 0;
-            q = (v4f)(((v4i)(q * inv_sqrt4(d)) & ok) | ((v4i)q & ~ok));
+            q = (v4f)(((v4i)(q * (renorm == 2 ? inv_sqrt4_exact(d) : inv_sqrt4(d))) & ok) | ((v4i)q & ~ok));
         }
         store_vertex(ON + 3 * v, q, last);
     }
@@ -597,21 +635,15 @@ static inline __attribute__((always_inline)) void linear_range(const float *__re
     linear_vertex(jd, P, N, W, J, v1 - 1, has_nrm, renorm, 1, OP, ON);
 }
 
-KERNEL static void linear_kernel(const float *__restrict__ jd, const float *__restrict__ P,
-                                 const float *__restrict__ N, const float *__restrict__ W,
-                                 const uint16_t *__restrict__ J, int v0, int v1, int has_nrm,
-                                 float *__restrict__ OP, float *__restrict__ ON)
-{
-    linear_range(jd, P, N, W, J, v0, v1, has_nrm, 1, OP, ON);
-}
-
-KERNEL static void linear_kernel_raw_nrm(const float *__restrict__ jd, const float *__restrict__ P,
-                                         const float *__restrict__ N, const float *__restrict__ W,
-                                         const uint16_t *__restrict__ J, int v0, int v1, int has_nrm,
-                                         float *__restrict__ OP, float *__restrict__ ON)
-{
-    linear_range(jd, P, N, W, J, v0, v1, has_nrm, 0, OP, ON);
-}
+/* SLOT4 LBS, normals per renorm (0 raw, 1 estimate + Newton, 2 exact) */
+#define SLOT4_LBS(name, R, ATTR)                                                                   \
+    ATTR static void name(const float *__restrict__ jd, const float *__restrict__ P,             \
+                          const float *__restrict__ N, const float *__restrict__ W,              \
+                          const uint16_t *__restrict__ J, int v0, int v1, int has_nrm,          \
+                          float *__restrict__ OP, float *__restrict__ ON)                        \
+    {                                                                                            \
+        linear_range(jd, P, N, W, J, v0, v1, has_nrm, R, OP, ON);                                \
+    }
 
 #define SHUF4(a, i, j, k, l) __builtin_shufflevector(a, a, i, j, k, l)
 static inline v4f cross3(v4f a, v4f b)
@@ -685,7 +717,7 @@ static inline AI void split_blend(const float *__restrict__ jd, const float *__r
  * vertices where per vertex it cost as much as the blend); the first cnt
  * written at ON.  Lane for lane the same operations whatever cnt, so a
  * vertex's normal does not depend on the range it was skinned in. */
-static inline AI void renorm8_store(const v4f q[8], float *__restrict__ ON, int cnt)
+static inline AI void renorm8_store(const v4f q[8], float *__restrict__ ON, int cnt, int exact)
 {
     v4f t[8], x4[2], y4[2], z4[2];
     for (int h = 0; h < 2; h++) {
@@ -702,7 +734,8 @@ static inline AI void renorm8_store(const v4f q[8], float *__restrict__ ON, int 
     v8f y = __builtin_shufflevector(y4[0], y4[1], 0, 1, 2, 3, 4, 5, 6, 7);
     v8f z = __builtin_shufflevector(z4[0], z4[1], 0, 1, 2, 3, 4, 5, 6, 7);
     v8f d = x * x + y * y + z * z;
-    v8f inv = __builtin_shufflevector(inv_sqrt4(LO4(d)), inv_sqrt4(HI4(d)), 0, 1, 2, 3, 4, 5, 6, 7);
+    v4f lo = exact ? inv_sqrt4_exact(LO4(d)) : inv_sqrt4(LO4(d)), hi = exact ? inv_sqrt4_exact(HI4(d)) : inv_sqrt4(HI4(d));
+    v8f inv = __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7);
     v8i ok = d > 0;
     x = (v8f)(((v8i)(x * inv) & ok) | ((v8i)x & ~ok));
     y = (v8f)(((v8i)(y * inv) & ok) | ((v8i)y & ~ok));
@@ -735,19 +768,22 @@ static inline AI v4f lbs_pos(v8f b01, v8f b23, const float *__restrict__ P, cons
  * waits on memory, no change beyond the noise. */
 static inline AI void split_raw(const float *__restrict__ jd, const float *__restrict__ P,
     const float *__restrict__ N, const float *__restrict__ W, const uint16_t *__restrict__ J, int g0, int v0,
-    int v1, int K, int has_nrm, float *__restrict__ OP, float *__restrict__ ON)
+    int v1, int K, int has_nrm, int renorm, float *__restrict__ OP, float *__restrict__ ON)
 {
     v8f b01, b23;
     for (int i = v0; i < v1 - 1; i++) {
         split_blend(jd, W, J, i - g0, K, &b01, &b23);
-        lbs_out(b01, b23, P, N, i, has_nrm, 0, 0, OP, ON);
+        lbs_out(b01, b23, P, N, i, has_nrm, renorm, 0, OP, ON);
     }
     split_blend(jd, W, J, v1 - 1 - g0, K, &b01, &b23);
-    lbs_out(b01, b23, P, N, v1 - 1, has_nrm, 0, 1, OP, ON);
+    lbs_out(b01, b23, P, N, v1 - 1, has_nrm, renorm, 1, OP, ON);
 }
 
-/* layout vertices [v0, v1) of a SPLIT group of K influences starting at g0:
- * renormalised normals 8 vertices at a time, else vertex by vertex */
+/* layout vertices [v0, v1) of a SPLIT group of K influences starting at g0;
+ * renorm (constant per entry point): 0 normals left raw, 1 renormalised 8
+ * vertices at a time (estimate + Newton step), 2 vertex by vertex (the
+ * same), 3 8 at a time by square root and divide, 4 vertex by vertex (the
+ * same): the planner's candidates (enum skb_f32_renorm + 1) */
 static inline AI void split_range(const float *__restrict__ jd, const float *__restrict__ P,
     const float *__restrict__ N, const float *__restrict__ W, const uint16_t *__restrict__ J, int g0, int v0,
     int v1, int K, int has_nrm, int renorm, float *__restrict__ OP, float *__restrict__ ON)
@@ -758,9 +794,13 @@ static inline AI void split_range(const float *__restrict__ jd, const float *__r
         return;
     if (!(has_nrm && renorm)) {
         if (has_nrm)
-            split_raw(jd, P, N, W, J, g0, v0, v1, K, 1, OP, ON);
+            split_raw(jd, P, N, W, J, g0, v0, v1, K, 1, 0, OP, ON);
         else
-            split_raw(jd, P, N, W, J, g0, v0, v1, K, 0, OP, ON);
+            split_raw(jd, P, N, W, J, g0, v0, v1, K, 0, 0, OP, ON);
+        return;
+    }
+    if (renorm == 2 || renorm == 4) {
+        split_raw(jd, P, N, W, J, g0, v0, v1, K, 1, renorm / 2, OP, ON);
         return;
     }
     for (; c + 8 <= v1; c += 8) {
@@ -769,7 +809,7 @@ static inline AI void split_range(const float *__restrict__ jd, const float *__r
             split_blend(jd, W, J, c + u - g0, K, &b01, &b23);
             q[u] = lbs_pos(b01, b23, P, N, c + u, u == 7, OP);
         }
-        renorm8_store(q, ON + 3 * c, 8);
+        renorm8_store(q, ON + 3 * c, 8, renorm == 3);
     }
     if (c < v1) {
         v4f q[8];
@@ -780,32 +820,49 @@ static inline AI void split_range(const float *__restrict__ jd, const float *__r
                 q[u] = lbs_pos(b01, b23, P, N, c + u, c + u + 1 == v1, OP);
             }
         }
-        renorm8_store(q, ON + 3 * c, v1 - c);
+        renorm8_store(q, ON + 3 * c, v1 - c, renorm == 3);
     }
 }
 
-#define SPLIT_LBS(name, K, R)                                                                      \
-    KERNEL static void name(const float *__restrict__ jd, const float *__restrict__ P,          \
-                            const float *__restrict__ N, const float *__restrict__ W,           \
-                            const uint16_t *__restrict__ J, int g0, int v0, int v1, int has_nrm, \
-                            float *__restrict__ OP, float *__restrict__ ON)                     \
+#define SPLIT_LBS(name, K, R, ATTR)                                                                \
+    ATTR static void name(const float *__restrict__ jd, const float *__restrict__ P,            \
+                          const float *__restrict__ N, const float *__restrict__ W,             \
+                          const uint16_t *__restrict__ J, int g0, int v0, int v1, int has_nrm,  \
+                          float *__restrict__ OP, float *__restrict__ ON)                       \
     {                                                                                            \
         split_range(jd, P, N, W, J, g0, v0, v1, K, has_nrm, R, OP, ON);                          \
     }
-SPLIT_LBS(lbs1_raw, 1, 0)
-SPLIT_LBS(lbs2_raw, 2, 0)
-SPLIT_LBS(lbs3_raw, 3, 0)
-SPLIT_LBS(lbs4_raw, 4, 0)
-SPLIT_LBS(lbs1_renorm, 1, 1)
-SPLIT_LBS(lbs2_renorm, 2, 1)
-SPLIT_LBS(lbs3_renorm, 3, 1)
-SPLIT_LBS(lbs4_renorm, 4, 1)
+#define SPLIT_LBS_K(name, R, ATTR) SPLIT_LBS(name##_1, 1, R, ATTR) SPLIT_LBS(name##_2, 2, R, ATTR) \
+    SPLIT_LBS(name##_3, 3, R, ATTR) SPLIT_LBS(name##_4, 4, R, ATTR)
+#define NORMAL_SET(sfx, ATTR) SPLIT_LBS_K(lbs_raw##sfx, 0, ATTR) SPLIT_LBS_K(lbs_b8##sfx, 1, ATTR)           \
+    SPLIT_LBS_K(lbs_vx##sfx, 2, ATTR) SPLIT_LBS_K(lbs_b8x##sfx, 3, ATTR) SPLIT_LBS_K(lbs_vxx##sfx, 4, ATTR) \
+    SLOT4_LBS(slot4_raw##sfx, 0, ATTR) SLOT4_LBS(slot4_vx##sfx, 1, ATTR) SLOT4_LBS(slot4_vxx##sfx, 2, ATTR)
+NORMAL_SET(_auto, KERNEL)
+#if SKB_EXPLICIT_ISA
+NORMAL_SET(_v4, ISA_V4)
+NORMAL_SET(_v3, ISA_V3)
+NORMAL_SET(_base, ISA_BASE)
+#endif
 
 typedef void (*split_lbs_fn)(const float *, const float *, const float *, const float *, const uint16_t *, int, int,
                              int, int, float *, float *);
-/* [K - 1][renormalise] */
-static const split_lbs_fn split_lbs[4][2] = {
-    { lbs1_raw, lbs1_renorm }, { lbs2_raw, lbs2_renorm }, { lbs3_raw, lbs3_renorm }, { lbs4_raw, lbs4_renorm }
+typedef void (*slot4_lbs_fn)(const float *, const float *, const float *, const float *, const uint16_t *, int, int,
+                             int, float *, float *);
+/* one instruction set's LBS entries: split [renorm index][K - 1], slot4
+ * [0 raw, 1 estimate + Newton, 2 exact] */
+struct lbs_set {
+    split_lbs_fn split[5][4];
+    slot4_lbs_fn slot4[3];
+};
+#define SPLIT_ROW(name) { name##_1, name##_2, name##_3, name##_4 }
+#define LBS_SET(sfx) { { SPLIT_ROW(lbs_raw##sfx), SPLIT_ROW(lbs_b8##sfx), SPLIT_ROW(lbs_vx##sfx), \
+    SPLIT_ROW(lbs_b8x##sfx), SPLIT_ROW(lbs_vxx##sfx) }, { slot4_raw##sfx, slot4_vx##sfx, slot4_vxx##sfx } }
+/* [enum skb_f32_isa] */
+static const struct lbs_set lbs_sets[] = {
+    LBS_SET(_auto),
+#if SKB_EXPLICIT_ISA
+    LBS_SET(_v4), LBS_SET(_v3), LBS_SET(_base),
+#endif
 };
 
 /* rows r0..r7 -> columns c[j] = (r0[j], ..., r7[j]); written out in
@@ -1240,10 +1297,12 @@ static int skin_group(const void *state, const struct grp *g, int v0, int v1, fl
                      AT_C(state, g->off_w, float), h->kind == K_QB ? AT_C(state, h->off_c, float) : NULL,
                      AT_C(state, g->off_j, uint16_t), tab, h->njoints, h->kind,
                      h->has_nrm && nrm_out && h->nrm_mode != SKB_F32_NRM_NONE, g->v0, g->K, g->derived };
+    const struct lbs_set *ls = lbs_sets + h->isa;
     if (h->kind == K_LINEAR && g->derived) {
         /* one rigid influence rotates a unit normal: nothing to renormalise */
         int renorm = h->nrm_mode != SKB_F32_NRM_SHADER && !(g->K == 1 && h->rigid);
-        split_lbs[g->K - 1][renorm](b.jd, b.P, b.N, b.W, b.J, g->v0, v0, v1, b.has_nrm, pos_out, nrm_out);
+        ls->split[renorm ? 1 + h->renorm : 0][g->K - 1](b.jd, b.P, b.N, b.W, b.J, g->v0, v0, v1, b.has_nrm,
+                                                         pos_out, nrm_out);
         return 0;
     }
     if (g->derived && g->K == 1) {
@@ -1251,15 +1310,15 @@ static int skin_group(const void *state, const struct grp *g, int v0, int v1, fl
          * transform (a blend of one transform is that transform; QB's centre
          * cancels), applied as LBS applies a matrix; its rotation keeps the
          * normal's length, as the quaternion rotation does */
-        split_lbs[0][0](AT_C(state, h->off_cols, float), b.P, b.N, b.W, b.J, g->v0, v0, v1, b.has_nrm, pos_out,
-                        nrm_out);
+        lbs_sets[0].split[0][0](AT_C(state, h->off_cols, float), b.P, b.N, b.W, b.J, g->v0, v0, v1, b.has_nrm,
+                                pos_out, nrm_out);
         return 0;
     }
     if (h->kind == K_LINEAR) {
-        if (h->nrm_mode == SKB_F32_NRM_SHADER)
-            linear_kernel_raw_nrm(b.jd, b.P, b.N, b.W, b.J, v0, v1, b.has_nrm, pos_out, nrm_out);
-        else
-            linear_kernel(b.jd, b.P, b.N, b.W, b.J, v0, v1, b.has_nrm, pos_out, nrm_out);
+        /* SLOT4 renormalises vertex by vertex: the estimate (1) or exact (2) */
+        int r = h->nrm_mode == SKB_F32_NRM_SHADER ? 0
+              : h->renorm == SKB_F32_RENORM_VERTEX_EXACT || h->renorm == SKB_F32_RENORM_BATCH8_EXACT ? 2 : 1;
+        ls->slot4[r](b.jd, b.P, b.N, b.W, b.J, v0, v1, b.has_nrm, pos_out, nrm_out);
         return 0;
     }
     if (signs && tab)
@@ -1317,7 +1376,7 @@ int skb_skin_f32_init_layout(struct skb_skinner_f32 *s, const struct skb_method 
         return rc;
     size_t size = round64(m->f32->state_size(mesh, lay));
     size_t nscratch = lay == SKB_F32_LAYOUT_SPLIT ? 6 * (size_t)mesh->nverts + 1 : 0;
-    s->state = aligned_alloc(64, size);
+    s->state = aligned_alloc(4096, (size + 4095) / 4096 * 4096);   /* page-aligned: see layout() */
     s->scratch = nscratch ? malloc(sizeof(float) * nscratch) : NULL;
     if (!s->state || (nscratch && !s->scratch)) {
         snprintf(msg, msglen, "%s: out of memory for the fast-path state (%zu bytes)", m->name, size);
@@ -1330,6 +1389,7 @@ int skb_skin_f32_init_layout(struct skb_skinner_f32 *s, const struct skb_method 
         skb_skin_f32_fini(s);
         return rc;
     }
+    skb_skin_f32_set_renorm(s, SKB_F32_RENORM_BATCH8);   /* SLOT4: its vertex-by-vertex form */
     return 0;
 }
 
@@ -1477,6 +1537,70 @@ int skb_skin_f32_set_normals(struct skb_skinner_f32 *s, enum skb_f32_normals mod
 enum skb_f32_normals skb_skin_f32_normals(const struct skb_skinner_f32 *s)
 {
     return (enum skb_f32_normals)((const struct hdr *)s->state)->nrm_mode;
+}
+
+int skb_f32_isa_available(enum skb_f32_isa isa)
+{
+    if (isa == SKB_F32_ISA_AUTO)
+        return 1;
+#if SKB_EXPLICIT_ISA
+    if (isa == SKB_F32_ISA_V4)
+        return __builtin_cpu_supports("x86-64-v4") > 0;
+    if (isa == SKB_F32_ISA_V3)
+        return __builtin_cpu_supports("x86-64-v3") > 0;
+    return isa == SKB_F32_ISA_BASE;
+#else
+    return 0;
+#endif
+}
+
+const char *skb_f32_isa_name(enum skb_f32_isa isa)
+{
+    static const char *const names[] = { "auto", "x86-64-v4", "x86-64-v3", "x86-64" };
+    return (unsigned)isa < SKB_F32_NISA ? names[isa] : "?";
+}
+
+int skb_skin_f32_set_isa(struct skb_skinner_f32 *s, enum skb_f32_isa isa)
+{
+    if ((unsigned)isa >= SKB_F32_NISA || !skb_f32_isa_available(isa))
+        return SKB_ENOTSUP;
+    ((struct hdr *)s->state)->isa = isa;
+    return 0;
+}
+
+enum skb_f32_isa skb_skin_f32_isa(const struct skb_skinner_f32 *s)
+{
+    return (enum skb_f32_isa)((const struct hdr *)s->state)->isa;
+}
+
+const char *skb_f32_renorm_name(enum skb_f32_renorm r)
+{
+    static const char *const names[] = { "batch8", "vertex", "batch8-exact", "vertex-exact" };
+    return (unsigned)r < SKB_F32_NRENORM ? names[r] : "?";
+}
+
+int skb_skin_f32_set_renorm(struct skb_skinner_f32 *s, enum skb_f32_renorm r)
+{
+    struct hdr *h = (struct hdr *)s->state;
+    if ((unsigned)r >= SKB_F32_NRENORM)
+        return SKB_EINVAL;
+    if (h->layout == SKB_F32_LAYOUT_SLOT4)
+        r = r == SKB_F32_RENORM_BATCH8 ? SKB_F32_RENORM_VERTEX
+          : r == SKB_F32_RENORM_BATCH8_EXACT ? SKB_F32_RENORM_VERTEX_EXACT : r;
+    h->renorm = r;
+    return 0;
+}
+
+enum skb_f32_renorm skb_skin_f32_renorm(const struct skb_skinner_f32 *s)
+{
+    return (enum skb_f32_renorm)((const struct hdr *)s->state)->renorm;
+}
+
+void skb_skin_f32_streams(const struct skb_skinner_f32 *s, const float **pos, const float **nrm)
+{
+    const struct hdr *h = (const struct hdr *)s->state;
+    *pos = AT_C(s->state, h->off_pos, float);
+    *nrm = AT_C(s->state, h->off_nrm, float);
 }
 
 /* the vertex streams a kernel reads and writes, from the layout above: xyz

@@ -64,6 +64,17 @@ void skb_f32_compare(int nverts, const skb_real *pos_ref, const skb_real *nrm_re
  * labelled baseline. */
 enum skb_f32_layout { SKB_F32_LAYOUT_SPLIT, SKB_F32_LAYOUT_SLOT4 };
 
+/* where in a 4 KiB page the state keeps its input positions and normals,
+ * and where callers should start the output arrays they pass to the
+ * kernels: every one of these streams advances 12 bytes a vertex, so 2 KiB
+ * between an input and its output in the low 12 address bits holds at
+ * every vertex and no load waits on an unrelated store to the same page
+ * offset (4K aliasing; `run cpu --offset-sweep` measures the alternative) */
+#define SKB_F32_IN_POS_PAGE_OFFSET 0
+#define SKB_F32_IN_NRM_PAGE_OFFSET 1024
+#define SKB_F32_OUT_POS_PAGE_OFFSET 2048
+#define SKB_F32_OUT_NRM_PAGE_OFFSET 3072
+
 /* a float fast path bound to one mesh */
 struct skb_skinner_f32 {
     const struct skb_method *m;
@@ -121,6 +132,39 @@ int skb_skin_f32_set_normals(struct skb_skinner_f32 *s, enum skb_f32_normals mod
 enum skb_f32_normals skb_skin_f32_normals(const struct skb_skinner_f32 *s);
 /* "renormalise", "shader", "none" */
 const char *skb_f32_normals_name(enum skb_f32_normals mode);
+/* the instruction set the LBS kernels run with (the planner's choice,
+ * harness/fast_plan.c): AUTO, the default, is the clone target_clones
+ * picked at load time (the best the CPU has); V4 (AVX-512), V3 (AVX2 +
+ * FMA) and BASE (x86-64 SSE2) are explicit entry points, on x86-64 GCC
+ * builds only.  Other methods' kernels always run AUTO. */
+enum skb_f32_isa { SKB_F32_ISA_AUTO, SKB_F32_ISA_V4, SKB_F32_ISA_V3, SKB_F32_ISA_BASE };
+#define SKB_F32_NISA 4
+/* 1 when this build has the entry point and this CPU runs it */
+int skb_f32_isa_available(enum skb_f32_isa isa);
+/* "auto", "x86-64-v4", "x86-64-v3", "x86-64" */
+const char *skb_f32_isa_name(enum skb_f32_isa isa);
+/* SKB_ENOTSUP when not available; applies to later runs */
+int skb_skin_f32_set_isa(struct skb_skinner_f32 *s, enum skb_f32_isa isa);
+enum skb_f32_isa skb_skin_f32_isa(const struct skb_skinner_f32 *s);
+
+/* how LBS renormalises its blended normals (SKB_F32_NRM_RENORM): 8
+ * vertices at a time (one transpose, one estimate for 8; SPLIT's default)
+ * or vertex by vertex (SLOT4's only form), each by the hardware reciprocal
+ * square-root estimate with one Newton step (relative error ~1e-7) or by a
+ * rounded square root and divide.  SLOT4 takes the vertex-by-vertex form of
+ * a batched choice. */
+enum skb_f32_renorm { SKB_F32_RENORM_BATCH8, SKB_F32_RENORM_VERTEX, SKB_F32_RENORM_BATCH8_EXACT,
+                      SKB_F32_RENORM_VERTEX_EXACT };
+#define SKB_F32_NRENORM 4
+/* "batch8", "vertex", "batch8-exact", "vertex-exact" */
+const char *skb_f32_renorm_name(enum skb_f32_renorm r);
+int skb_skin_f32_set_renorm(struct skb_skinner_f32 *s, enum skb_f32_renorm r);
+enum skb_f32_renorm skb_skin_f32_renorm(const struct skb_skinner_f32 *s);
+/* the byte offsets, from the state's start, of the streams the kernels
+ * read: positions and normals in layout order (an output whose page offset
+ * sits just past an input's makes loads wait on stores: 4K aliasing) */
+void skb_skin_f32_streams(const struct skb_skinner_f32 *s, const float **pos, const float **nrm);
+
 /* bytes of vertex streams read and written per vertex under the normal
  * option and layout, averaged over the mesh (the roofline's numerator;
  * per-joint data excluded) */

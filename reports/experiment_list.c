@@ -108,6 +108,8 @@ static const struct skb_experiment_desc desc_cpu = {
     .run = &skb_exp_cpu,
     .files = (const struct skb_result_file[]){
         { "cpu.json", 1, skb__check_cpu, "datasets/*/ms/*" }, { "cpu-gbench.json", 0, skb__check_gbench, NULL },
+        /* run cpu --offset-sweep (harness/fast_sweep.c): not compared, not in the report */
+        { "cpu-offsets.json", 1, NULL, NULL },
         { NULL, 0, NULL, NULL } },
     .sections = (const struct skb_report_section[]){
         { "fig18", SKB_NEED_SKIN, skb__report_fig18, NULL }, { "fast", SKB_NEED_F32, skb__report_fast, NULL },

@@ -578,6 +578,64 @@ static int fig18_ratios(const struct skb_report *rep, const struct tgrid *t, dou
     return n;
 }
 
+/* the fast kernels' scaling curve on the roofline mesh (cpu.json
+ * large_mesh.scaling): LBS's and DLB's speed-up over one thread and the
+ * copy bandwidth's, against the thread count; with 2 CPUs or fewer no
+ * curve, and the plot list says "2 cores only" */
+static void scaling_plot(struct skb_report *rep, const char *dir, const char *sfx, const cJSON *doc)
+{
+    char name[64], title[160];
+    const cJSON *sc = jget(jget(doc, "large_mesh"), "scaling"), *pts = jget(sc, "points"), *p;
+    double cpus = NAN, c1 = NAN;
+    snprintf(name, sizeof name, "cpu-scaling%s", sfx);
+    snprintf(title, sizeof title, "Fast kernels on every core: speed-up over one thread (roofline mesh)");
+    jnum(jget(sc, "cpus"), &cpus);
+    if (!sc || !cJSON_IsArray(pts)) {
+        not_run(rep, name, title, "cpu.json has no large_mesh.scaling (roofline mesh not run)");
+        return;
+    }
+    if (!(cpus > 2)) {
+        not_run(rep, name, title, "2 cores only: the scaling curve needs more than 2 CPUs");
+        return;
+    }
+    struct memfile m;
+    FILE *f = mem_open(&m);
+    if (!f) {
+        not_run(rep, name, title, "out of memory");
+        return;
+    }
+    fprintf(f, "# threads linear_speedup dlb_speedup copy_scaling copy_GBps\n");
+    jnum(jget(cJSON_GetArrayItem(pts, 0), "copy_bandwidth_GBps"), &c1);
+    cJSON_ArrayForEach(p, pts) {
+        double th = NAN, ls = NAN, ds = NAN, bw = NAN;
+        jnum(jget(p, "threads"), &th);
+        jnum(jget(p, "linear_speedup"), &ls);
+        jnum(jget(p, "dlb_speedup"), &ds);
+        jnum(jget(p, "copy_bandwidth_GBps"), &bw);
+        fnum(f, th);
+        fnum(f, ls);
+        fnum(f, ds);
+        fnum(f, bw / c1);
+        fnum(f, bw);
+        fputc('\n', f);
+    }
+    if (dat_close(&m, dir, name) < 0) {
+        not_run(rep, name, title, "cannot write the data file");
+        return;
+    }
+    struct body b;
+    if (!body_open(&b)) {
+        not_run(rep, name, title, "out of memory");
+        return;
+    }
+    fprintf(b.f, "set logscale xy 2\nset xlabel 'threads'\nset ylabel 'speed-up over one thread (wall time)'\n"
+                 "plot x title 'ideal' with lines dashtype 2 lc rgb '#888888', "
+                 "'%s.dat' using 1:2 title 'LBS split f32 (renormalised)' with linespoints pt 7, "
+                 "'' using 1:3 title 'DLB split f32' with linespoints pt 5, "
+                 "'' using 1:4 title 'memcpy bandwidth' with linespoints pt 9\n", name);
+    body_plot(&b, rep, dir, name, title);
+}
+
 void skb__plot_cpu(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
 {
     char name[64], name2[64], what[160];
@@ -609,6 +667,7 @@ void skb__plot_cpu(struct skb_report *rep, const char *dir, const char *sfx, con
         }
         free(t);
     }
+    scaling_plot(rep, dir, sfx, doc);
     if (hg)
         skb_gbench_set_free(&g);
 }

@@ -11,7 +11,7 @@
 #include "skb_json.h"
 #include "report_internal.h"
 
-#define NCOLS 9
+#define NCOLS 10
 
 /* "split · renormalise · 1 thread" from a kernel's checks entry */
 static char *kernel_what(const cJSON *c)
@@ -34,6 +34,17 @@ static char *histogram_text(const cJSON *c)
         if (skb__jnum(cJSON_GetArrayItem(h, i), &v[i]) < 0)
             return strdup("—");
     return skb__fmt("%.0f / %.0f / %.0f / %.0f", v[0], v[1], v[2], v[3]);
+}
+
+/* vertices per second of a row's time (CPU time on one thread, wall time on
+ * the pool: the ms column), to set beside other libraries' published
+ * throughput */
+static char *vps_text(const cJSON *d, double ms)
+{
+    double n = NAN;
+    if (skb__jnum(skb__jget(d, "vertices"), &n) < 0 || !isfinite(n) || !(ms > 0))
+        return strdup("—");
+    return skb__fmt("%.3g", n / (ms * 1e-3));
 }
 
 static char *num_of(const cJSON *c, const char *k)
@@ -90,7 +101,7 @@ static void fast_rows(struct skb_report *rep, struct skb_rtable *t, int k, const
         }
         skb__row_add(rep, t, k, st, note, strdup(dataset), strdup(m->string), kernel_what(c), histogram_text(c),
                      num_of(c, "bytes_per_vertex"), skb__numtxt(ms), skb__numtxt(r), num_of(c, "fraction_of_roofline"),
-                     skb__numtxt(paper), NULL);
+                     vps_text(d, ms), skb__numtxt(paper), NULL);
     }
 }
 
@@ -102,7 +113,7 @@ static void target_row(struct skb_report *rep, struct skb_rtable *t, int k, cons
     if (skb__jnum(target, &tv) < 0 || !isfinite(meas)) {
         skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__fmt("cpu.json has no %s%s%s", what, why ? "; " : "", why ? why : ""),
                      strdup(dataset), strdup(what), strdup("—"), strdup("—"), strdup("—"), strdup("—"), strdup("—"),
-                     strdup("—"), strdup("—"), NULL);
+                     strdup("—"), strdup("—"), strdup("—"), NULL);
         free(why);
         return;
     }
@@ -110,7 +121,7 @@ static void target_row(struct skb_report *rep, struct skb_rtable *t, int k, cons
     skb__row_add(rep, t, k, SKB_ROW_NEW, skb__fmt("target %s %g (%s, not a paper value): %s%s%s", at_most ? "≤" : "≥",
                                                   tv, issue, met ? "met" : "not met", why ? "; " : "", why ? why : ""),
                  strdup(dataset), strdup(what), strdup("—"), strdup("—"), strdup("—"), strdup("—"),
-                 skb__numtxt(meas), strdup("—"), strdup("—"), NULL);
+                 skb__numtxt(meas), strdup("—"), strdup("—"), strdup("—"), NULL);
     free(why);
 }
 
@@ -133,7 +144,7 @@ static void peer_rows(struct skb_report *rep, struct skb_rtable *t, int k, const
                      skb__fmt("normals: %s · %g thread%s", skb__jstr(skb__jget(p, "normals")) ? skb__jstr(skb__jget(p, "normals")) : "?",
                               th, th == 1 ? "" : "s"),
                      strdup("all 4 slots"), strdup("—"), skb__numtxt(ms), skb__numtxt(ms / lin), strdup("—"),
-                     strdup("—"), NULL);
+                     vps_text(lm, ms), strdup("—"), NULL);
     }
 }
 
@@ -204,12 +215,132 @@ static void issue15_rows(struct skb_report *rep, struct skb_rtable *t, int k, co
                skb__jget(tg, "pool_scaling_min"), 0, "issue 15", skb__fmt("%s%s", lim, load));
 }
 
+/* ---- the planner's choices (cpu.json fast_kernels.plans) ---- */
+
+/* "split/x86-64-v4/batch8 0.0084, ..." in the planner's order, fastest first marked */
+static char *candidates_text(const cJSON *pl)
+{
+    char *out = strdup(""), *next;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, skb__jget(pl, "candidates")) {
+        double ms = NAN;
+        const cJSON *v = skb__jget(c, "verified");
+        skb__jnum(skb__jget(c, "ms"), &ms);
+        next = skb__fmt("%s%s%s %s%s", out, out[0] ? ", " : "", skb__jstr(skb__jget(c, "candidate"))
+                        ? skb__jstr(skb__jget(c, "candidate")) : "?", isfinite(ms) ? "" : "not timed",
+                        cJSON_IsTrue(v) ? "" : " (failed its check)");
+        free(out);
+        out = next;
+        if (isfinite(ms)) {
+            char *n = skb__numtxt(ms);
+            next = skb__fmt("%s%s ms", out, n);
+            free(n);
+            free(out);
+            out = next;
+        }
+    }
+    return out;
+}
+
+static void plan_rows(struct skb_report *rep, struct skb_rtable *t, int k, const char *dataset, const cJSON *d)
+{
+    const cJSON *pl;
+    cJSON_ArrayForEach(pl, skb__jget(skb__jget(d, "fast_kernels"), "plans")) {
+        double sp = NAN, cost = NAN, th = NAN, tm = NAN, bf = NAN;
+        skb__jnum(skb__jget(pl, "speedup_over_best_fixed"), &sp);
+        skb__jnum(skb__jget(pl, "planning_ms"), &cost);
+        skb__jnum(skb__jget(pl, "threads"), &th);
+        skb__jnum(skb__jget(pl, "timed_ms"), &tm);
+        skb__jnum(skb__jget(pl, "best_fixed_ms"), &bf);
+        const char *src = skb__jstr(skb__jget(pl, "source")), *bfn = skb__jstr(skb__jget(pl, "best_fixed"));
+        double w1 = NAN;
+        skb__jnum(skb__jget(pl, "one_thread_wall_ms_beside_pools"), &w1);
+        char *c1 = candidates_text(pl), *cands = isfinite(w1) ? skb__fmt("%s; threads chosen on wall time, one thread "
+                                                                        "%.4g ms beside the pools", c1, w1) : strdup(c1);
+        free(c1);
+        char *note = skb__fmt("target speed-up >= 1 over the best fixed row (not a paper value): %s; %s; candidates "
+                              "(fastest deformation each): %s", !isfinite(sp) ? "not measured" : sp >= 1 ? "met"
+                              : "not met", src ? src : "?", cands);
+        free(cands);
+        skb__row_add(rep, t, k, SKB_ROW_NEW, note,
+                     strdup(dataset), strdup(pl->string), strdup(skb__jstr(skb__jget(pl, "choice"))
+                                                                 ? skb__jstr(skb__jget(pl, "choice")) : "none"),
+                     skb__numtxt(th), skb__numtxt(tm), strdup(bfn ? bfn : "—"),
+                     skb__numtxt(bf), skb__numtxt(sp), skb__numtxt(cost), NULL);
+    }
+}
+
+static void plan_table(struct skb_report *rep)
+{
+    static const char *const cols[] = { "dataset", "row", "choice (layout/instruction set/renormalisation)",
+                                        "threads planned", "ms (timed row)", "best fixed row", "its ms",
+                                        "speed-up over best fixed", "planning ms", NULL };
+    struct skb_rtable *t = skb__tbl_new(rep, "fast_plan", "Fast kernels: the planner's choice per dataset",
+                                        "skinbench (README \"Fast kernels: the planner\")",
+                                        strdup("Each @plan row runs the kernel the planner chose for the mesh after "
+                                               "timing every candidate (checked against the double skin first); its "
+                                               "name does not change with the choice. Target (not a paper value): "
+                                               "speed-up over the faster of the fixed split and 4-slot rows >= 1."),
+                                        cols);
+    if (!t)
+        return;
+    for (int k = 0; k < rep->nruns; k++) {
+        const cJSON *doc = skb_results_doc(&rep->runs[k], "cpu.json"), *d;
+        if (!doc)
+            continue;
+        cJSON_ArrayForEach(d, skb__jget(doc, "datasets"))
+            plan_rows(rep, t, k, d->string, d);
+        const cJSON *lm = skb__jget(doc, "large_mesh");
+        if (lm)
+            plan_rows(rep, t, k, skb__jstr(skb__jget(lm, "dataset")) ? skb__jstr(skb__jget(lm, "dataset")) : "large mesh",
+                      lm);
+    }
+}
+
+/* ---- scaling to every core (cpu.json large_mesh.scaling) ---- */
+
+static void scaling_table(struct skb_report *rep)
+{
+    static const char *const cols[] = { "threads", "LBS ms", "LBS speed-up", "LBS vertices/s",
+                                        "LBS fraction of the copy", "DLB ms", "DLB speed-up", "copy GB/s", NULL };
+    struct skb_rtable *t = skb__tbl_new(rep, "fast_scaling", "Fast kernels on every core: roofline mesh",
+                                        "skinbench", strdup("Split f32 kernels (renormalised) at 1, 2, 4, ... threads "
+                                        "and every CPU, wall time, beside the copy bandwidth at the same thread "
+                                        "count. Targets (not paper values): >= 0.7 N speed-up or >= 0.8 of the "
+                                        "N-thread copy bandwidth on 8 or more cores."), cols);
+    if (!t)
+        return;
+    for (int k = 0; k < rep->nruns; k++) {
+        const cJSON *sc = skb__jget(skb__jget(skb_results_doc(&rep->runs[k], "cpu.json"), "large_mesh"), "scaling"), *p;
+        double cpus = NAN;
+        if (!sc)
+            continue;
+        skb__jnum(skb__jget(sc, "cpus"), &cpus);
+        cJSON_ArrayForEach(p, skb__jget(sc, "points")) {
+            double v[9] = { NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
+            static const char *const keys[] = { "threads", "linear_ms", "linear_speedup", "linear_vertices_per_s",
+                                                "linear_fraction_of_copy", "dlb_ms", "dlb_speedup",
+                                                "copy_bandwidth_GBps" };
+            for (int i = 0; i < 8; i++)
+                skb__jnum(skb__jget(p, keys[i]), &v[i]);
+            int big = v[0] >= 8 && cpus >= 8;
+            int met = big && (v[2] >= 0.7 * v[0] || v[4] >= 0.8);
+            skb__row_add(rep, t, k, SKB_ROW_NEW,
+                         cpus > 2 ? (big ? skb__fmt("target %s", met ? "met" : "not met") : strdup("no paper value"))
+                                  : strdup("2 cores only: no scaling curve beyond the 2-thread pool"),
+                         skb__numtxt(v[0]), skb__numtxt(v[1]), skb__numtxt(v[2]), skb__fmt("%.3g", v[3]),
+                         skb__numtxt(v[4]), skb__numtxt(v[5]), skb__numtxt(v[6]), skb__numtxt(v[7]), NULL);
+        }
+    }
+}
+
 void skb__report_fast(struct skb_report *rep)
 {
     const cJSON *sec = skb__jget(rep->ref, "figure_18"), *tg = skb__jget(rep->ref, "fast_kernel_targets");
     static const char *const cols[NCOLS + 1] = { "dataset", "method", "layout · normals · threads",
                                                  "vertices with 1/2/3/4 influences", "bytes/vertex", "ms (f32)",
-                                                 "ratio to LBS (f32)", "fraction of copy roofline", "paper ratio", NULL };
+                                                 "ratio to LBS (f32)", "fraction of copy roofline", "vertices/s",
+                                                 "paper ratio", NULL };
     char src[240];
     skb__set_source(src, sizeof src, sec);
     struct skb_rtable *t = skb__tbl_new(rep, "fast", "Fast single-precision kernels: ratio to LBS beside Figure 18, roofline",
@@ -237,4 +368,6 @@ void skb__report_fast(struct skb_report *rep)
                    skb__jget(tg, "linear_f32_fraction_of_roofline_min"), 0, "issue 4", NULL);
         issue15_rows(rep, t, k, doc, tg, name, lm);
     }
+    plan_table(rep);
+    scaling_table(rep);
 }

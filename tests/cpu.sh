@@ -91,12 +91,69 @@ for m, c in lm.get("checks", {}).get("f32", {}).items():
 for p, c in r.get("peers", {}).items():
     if not (c.get("layout") and c.get("normals") and isinstance(c.get("threads"), int)): errs.append("peer %s: layout/normals/threads %r" % (p, c))
 if not r.get("peers"): errs.append("no peers block")
+# the planner: every dataset's @plan rows with their candidates, each checked
+# and timed, the choice among them; its cost; the scaling curve and the
+# in-process control ratios on the roofline mesh
+pl = r.get("planner", {})
+if pl.get("mode") != "measure" or not (isinstance(pl.get("planning_ms_per_plan"), (int, float)) and pl["planning_ms_per_plan"] > 0):
+    errs.append("planner block %r" % pl)
+for name, o in list(ds.items()) + [("large mesh", lm)]:
+    plans = o.get("fast_kernels", {}).get("plans", {})
+    if sorted(plans) != ["dlb@plan", "linear@plan"]: errs.append("%s: plans %r" % (name, sorted(plans)))
+    for row, p in plans.items():
+        cands = p.get("candidates", [])
+        one = [c for c in cands if c.get("threads") == 1 and c.get("verified")]
+        if not one or not p.get("choice"): errs.append("%s %s: no verified candidate / choice" % (name, row)); continue
+        if p["choice"] != min(one, key=lambda c: c["ms"])["candidate"]: errs.append("%s %s: choice %r is not the fastest" % (name, row, p["choice"]))
+        if row == "linear@plan" and len(one) < 6: errs.append("%s %s: %d candidates" % (name, row, len(one)))
+        if row not in o.get("ms_f32", {}): errs.append("%s: %s not timed" % (name, row))
+        if not isinstance(p.get("speedup_over_best_fixed"), (int, float)): errs.append("%s %s: no speed-up over the best fixed row" % (name, row))
+sc = lm.get("scaling", {})
+if [q.get("threads") for q in sc.get("points", [])][:1] != [1]: errs.append("scaling points %r" % sc.get("points"))
+if (sc.get("cpus", 0) <= 2) != ("2 cores only" in sc.get("note", "")): errs.append("scaling note %r" % sc.get("note"))
+for q in sc.get("points", []):
+    if not (q.get("copy_bandwidth_GBps", 0) > 0 and q.get("linear_ms", 0) > 0): errs.append("scaling point %r" % q)
+if not lm.get("ratio_to_copy", {}).get("linear", 0) > 0: errs.append("ratio_to_copy %r" % lm.get("ratio_to_copy"))
 reps = {}
 for b in g["benchmarks"]:
     if b.get("run_type") == "iteration": reps[b["run_name"]] = reps.get(b["run_name"], 0) + 1
 if not reps or min(reps.values()) < 2: errs.append("raw repetitions missing")
 for e in errs: print("FAIL: cpu.json:", e)
 sys.exit(1 if errs else 0)
+PY
+
+# --planner none: the @plan rows run the fixed choice
+"$sb" run cpu --quick --quiet --datasets bcn_human --methods linear,dlb --planner none --out "$tmp/none" 2>"$tmp/err" \
+  || bad "run cpu --planner none: $(head -c 300 "$tmp/err")"
+python3 - "$tmp/none/cpu.json" <<'PY' || bad "--planner none is not the fixed choice"
+import json, sys
+r = json.load(open(sys.argv[1]))
+p = r["datasets"]["bcn_human"]["fast_kernels"]["plans"]
+assert r["planner"]["mode"] == "none"
+assert p["linear@plan"]["choice"] == "split/auto/batch8" and p["linear@plan"]["source"] == "fixed", p["linear@plan"]
+assert p["dlb@plan"]["choice"] == "split/auto/batch8" and len(p["dlb@plan"]["candidates"]) == 1, p["dlb@plan"]
+PY
+# a wisdom file that is not JSON: one line naming it, exit 1, before timing
+printf '{"format": ' > "$tmp/wisdom.json"
+"$sb" run cpu --quick --datasets bcn_human --planner wisdom --wisdom "$tmp/wisdom.json" --out "$tmp/w" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 1 ] || bad "bad wisdom: exit $rc"
+grep -q "wisdom.json: wisdom file is not valid JSON" "$tmp/err" || bad "bad wisdom: $(cat "$tmp/err")"
+[ ! -e "$tmp/w/cpu.json" ] || bad "bad wisdom: cpu.json written"
+# the planner's options: a bad value is one line and exit 2, before anything runs
+for args in "--planner fastest" "--planner-budget 0" "--planner-budget x" "--planner-budget 1e9"; do
+  "$sb" run cpu --quick --out "$tmp/o" $args >/dev/null 2>"$tmp/err"; rc=$?
+  [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] || bad "run cpu $args: exit $rc, $(cat "$tmp/err")"
+done
+# the offset sweep writes its own file
+"$sb" run cpu --quick --quiet --offset-sweep --out "$tmp/sweep" 2>"$tmp/err" || bad "offset sweep: $(head -c 300 "$tmp/err")"
+python3 - "$tmp/sweep/cpu-offsets.json" <<'PY' || bad "cpu-offsets.json"
+import json, sys
+r = json.load(open(sys.argv[1]))
+pts = r["offsets"]["points"]
+assert len(pts) >= 4 and all(p["linear"] > 0 and p["memcpy_ms"] > 0 for p in pts), pts
+assert sorted(r["pages"]) == ["default_fresh", "default_touched", "hugepage_touched", "nohugepage_touched"]
+assert len(r["rebind"]) == 3 and "auto" in r["isa"]
 PY
 
 # bad model files: one line naming the file, non-zero exit

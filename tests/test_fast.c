@@ -8,8 +8,9 @@
 
 #define N_POSES_CHECKED 6
 
-static void check_layout(const struct skb_method *m, const struct skb_dataset *d, int all_poses,
-                         const struct skb_params *prm, enum skb_f32_layout lay)
+static void check_variant(const struct skb_method *m, const struct skb_dataset *d, int all_poses,
+                          const struct skb_params *prm, enum skb_f32_layout lay, enum skb_f32_isa isa,
+                          enum skb_f32_renorm rmode)
 {
     struct skb_skinner ref;
     struct skb_skinner_f32 fast;
@@ -22,6 +23,16 @@ static void check_layout(const struct skb_method *m, const struct skb_dataset *d
         fail_msg("%s on %s: %s", m->name, d->name, msg);
     if (skb_skin_f32_init_layout(&fast, m, &d->mesh, lay, msg, sizeof msg) < 0)
         fail_msg("%s on %s: %s", m->name, d->name, msg);
+    /* inputs at their fixed page offsets, 2 KiB before where callers put
+     * the outputs (skb_fast.h: no 4K aliasing between them) */
+    const float *ip, *in;
+    skb_skin_f32_streams(&fast, &ip, &in);
+    assert_int_equal((uintptr_t)ip % 4096, SKB_F32_IN_POS_PAGE_OFFSET);
+    assert_int_equal((uintptr_t)in % 4096, SKB_F32_IN_NRM_PAGE_OFFSET);
+    assert_int_equal((SKB_F32_OUT_POS_PAGE_OFFSET - SKB_F32_IN_POS_PAGE_OFFSET + 4096) % 4096, 2048);
+    assert_int_equal((SKB_F32_OUT_NRM_PAGE_OFFSET - SKB_F32_IN_NRM_PAGE_OFFSET + 4096) % 4096, 2048);
+    assert_int_equal(skb_skin_f32_set_isa(&fast, isa), 0);
+    assert_int_equal(skb_skin_f32_set_renorm(&fast, rmode), 0);
     double worst_p = 0, worst_n = 0;
     int step = all_poses ? 1 : (d->nposes + N_POSES_CHECKED - 1) / N_POSES_CHECKED;
     for (int k = 0; k < d->nposes; k += step) {
@@ -35,16 +46,23 @@ static void check_layout(const struct skb_method *m, const struct skb_dataset *d
             fail_msg("%s f32 on %s pose %d: %s", m->name, d->name, k, msg);
         skb_f32_compare(d->mesh.nverts, rp, rn, fp, fn, &ep, &en, &wv);
         if (ep > 1 || en > 1)
-            fail_msg("%s f32 (%s layout) on %s pose %d: position error %.3g x tolerance (vertex %d), normal %.3g x",
-                     m->name, skb_f32_layout_name(lay), d->name, k, ep, wv, en);
+            fail_msg("%s f32 (%s layout, %s, %s) on %s pose %d: position error %.3g x tolerance (vertex %d), "
+                     "normal %.3g x", m->name, skb_f32_layout_name(lay), skb_f32_isa_name(isa),
+                     skb_f32_renorm_name(rmode), d->name, k, ep, wv, en);
         worst_p = fmax(worst_p, ep);
         worst_n = fmax(worst_n, en);
     }
-    print_message("%-7s %-5s %-14s worst error: positions %.3f, normals %.3f of tolerance\n", m->name,
-                  skb_f32_layout_name(lay), d->name, worst_p, worst_n);
+    print_message("%-7s %-5s %-9s %-12s %-14s worst error: positions %.3f, normals %.3f of tolerance\n", m->name,
+                  skb_f32_layout_name(lay), skb_f32_isa_name(isa), skb_f32_renorm_name(rmode), d->name, worst_p, worst_n);
     skb_skin_fini(&ref);
     skb_skin_f32_fini(&fast);
     free(rp); free(rn); free(fp); free(fn);
+}
+
+static void check_layout(const struct skb_method *m, const struct skb_dataset *d, int all_poses,
+                         const struct skb_params *prm, enum skb_f32_layout lay)
+{
+    check_variant(m, d, all_poses, prm, lay, SKB_F32_ISA_AUTO, SKB_F32_RENORM_BATCH8);
 }
 
 /* both layouts: SPLIT (influence-count groups, the default) and SLOT4 */
@@ -282,6 +300,33 @@ static void check_normal_modes(const struct skb_method *m, const struct skb_data
     free(pr); free(nr); free(ps); free(ns);
 }
 
+/* the planner's LBS candidates (harness/fast_plan.c): every instruction
+ * set this CPU runs and every renormalisation, in both layouts, within the
+ * same tolerance as the default kernels */
+static void test_fast_lbs_variants(void **state)
+{
+    static const char *const names[] = { "body", "bcn_human" };
+    const struct skb_method *m = skb_method_find("linear");
+    int isas = 0;
+    assert_non_null(m);
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        struct skb_dataset d;
+        if (skb_test_load_quick(names[i], &d) < 0)
+            continue;
+        for (int isa = 0; isa < SKB_F32_NISA; isa++) {
+            if (!skb_f32_isa_available((enum skb_f32_isa)isa))
+                continue;
+            isas += i == 0;
+            for (int r = 0; r < SKB_F32_NRENORM; r++) {
+                check_variant(m, &d, 0, NULL, SKB_F32_LAYOUT_SPLIT, (enum skb_f32_isa)isa, (enum skb_f32_renorm)r);
+                check_variant(m, &d, 0, NULL, SKB_F32_LAYOUT_SLOT4, (enum skb_f32_isa)isa, (enum skb_f32_renorm)r);
+            }
+        }
+        skb_dataset_free(&d);
+    }
+    assert_true(isas >= 1);
+}
+
 static void test_fast_normal_modes(void **state)
 {
     struct skb_dataset d;
@@ -304,6 +349,7 @@ int main(void)
         cmocka_unit_test(test_fast_many_joints),
         cmocka_unit_test(test_fast_antipodal_none),
         cmocka_unit_test(test_fast_normal_modes),
+        cmocka_unit_test(test_fast_lbs_variants),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

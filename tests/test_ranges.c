@@ -135,7 +135,8 @@ static void run_threads(struct skb_skinner_f32 *s, const struct ranges *rg, stru
  * ranges across group ends); 0, or skipped (SKB_ENOTSUP: dlb's fast path
  * has no unsigned variant) */
 static int check_one(gsl_rng *r, const struct skb_method *m, const struct skb_dataset *d, int k,
-                     const struct skb_params *prm, enum skb_f32_normals nrm_mode, enum skb_f32_layout lay)
+                     const struct skb_params *prm, enum skb_f32_normals nrm_mode, enum skb_f32_layout lay,
+                     enum skb_f32_renorm rn)
 {
     struct skb_skinner_f32 s;
     struct skb_pose p;
@@ -146,6 +147,7 @@ static int check_one(gsl_rng *r, const struct skb_method *m, const struct skb_da
     if (skb_skin_f32_init_layout(&s, m, &d->mesh, lay, msg, sizeof msg) < 0)
         fail_msg("%s on %s: %s", m->name, d->name, msg);
     assert_int_equal(skb_skin_f32_set_normals(&s, nrm_mode), 0);
+    assert_int_equal(skb_skin_f32_set_renorm(&s, rn), 0);
     skb_dataset_pose(d, k, &p);
     out_alloc(&ref, n);
     if ((rc = skb_skin_f32_pose(&s, &p, prm, ref.pos, ref.nrm, msg, sizeof msg)) == 0) {
@@ -194,11 +196,15 @@ static int check_all(gsl_rng *r, const struct skb_dataset *d, const struct skb_p
         const struct skb_method *m = skb_methods[i];
         if (!m->f32 || ((m->flags & SKB_MF_NEEDS_CENTER) && !d->mesh.joint_rest && !d->mesh.center))
             continue;
+        /* LBS renormalises four ways (the planner's candidates) */
+        int nrn = strcmp(m->name, "linear") == 0 ? SKB_F32_NRENORM : 1;
         for (int k = 0; k < d->nposes; k += d->nposes > 2 ? d->nposes / 2 : 1)
             for (int mode = SKB_F32_NRM_RENORM; mode <= SKB_F32_NRM_NONE; mode++)
                 for (int lay = SKB_F32_LAYOUT_SPLIT; lay <= SKB_F32_LAYOUT_SLOT4; lay++)
-                    if (check_one(r, m, d, k, prm, (enum skb_f32_normals)mode, (enum skb_f32_layout)lay) == 0)
-                        ran++;
+                    for (int rn = 0; rn < (mode == SKB_F32_NRM_RENORM ? nrn : 1); rn++)
+                        if (check_one(r, m, d, k, prm, (enum skb_f32_normals)mode, (enum skb_f32_layout)lay,
+                                      (enum skb_f32_renorm)rn) == 0)
+                            ran++;
     }
     return ran;
 }
