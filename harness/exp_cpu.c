@@ -508,22 +508,38 @@ static int dq_signs(const struct skb_method *m)
 
 #define VARIANT_HIERARCHY "double, antipodality pre-computed along the hierarchy per pose (DQ paper 4.1; Fig. 18's variant)"
 #define VARIANT_ALG2 "double, antipodality by Algorithm 2 per vertex (DQ paper 4.1)"
+#define VARIANT_DIB_JUDGED "double, antipodality pre-computed along the hierarchy per pose; thesis Alg. 4.1 as written " \
+    "(every vertex from DLB until |x| < p, the confirming pass included, one and two influences too)"
+#define VARIANT_DIB_ONE "double, antipodality pre-computed along the hierarchy; one influence returned as DLB gives it " \
+    "(no pass), otherwise Alg. 4.1 as written: new, reported beside the judged row"
+#define VARIANT_DIB_SHORTCUT "double, antipodality pre-computed along the hierarchy; closed form for n = 2 (thesis Lemma 4.7), " \
+    "one influence returned, no confirming pass: new, reported beside the judged row"
 
-static void add_double_as(struct run *r, struct ds *ds, const struct skb_method *m, double dib_p, int alg2)
+/* the double-path variants timed beside a method's judged one */
+enum dvariant { DV_JUDGED, DV_ALG2, DV_ONE, DV_SHORTCUT };
+
+static void add_double_as(struct run *r, struct ds *ds, const struct skb_method *m, double dib_p, enum dvariant dv)
 {
     char label[64], msg[512];
+    static const char *const suffix[] = { "", "+alg2", "+one", "+shortcut" };
     if (dib_p > 0)
-        snprintf(label, sizeof label, "%s%s@p=%g", m->name, alg2 ? "+alg2" : "", dib_p);
+        snprintf(label, sizeof label, "%s%s@p=%g", m->name, suffix[dv], dib_p);
     else
-        snprintf(label, sizeof label, "%s%s", m->name, alg2 ? "+alg2" : "");
+        snprintf(label, sizeof label, "%s%s", m->name, suffix[dv]);
     struct bcase *c = new_case(r, K_DOUBLE, ds, label);
     if (!c)
         return;
     c->m = m;
     c->variant = "double";
     if (dq_signs(m)) {
-        c->prm.antipodal = alg2 ? SKB_ANTIPODAL_PIVOT : SKB_ANTIPODAL_HIERARCHY;
-        c->variant = alg2 ? VARIANT_ALG2 : VARIANT_HIERARCHY;
+        c->prm.antipodal = dv == DV_ALG2 ? SKB_ANTIPODAL_PIVOT : SKB_ANTIPODAL_HIERARCHY;
+        c->variant = dv == DV_ALG2 ? VARIANT_ALG2 : VARIANT_HIERARCHY;
+    }
+    if (strcmp(m->name, "dib") == 0) {
+        static const char *const dib_variant[] = { VARIANT_DIB_JUDGED, VARIANT_ALG2, VARIANT_DIB_ONE, VARIANT_DIB_SHORTCUT };
+        static const int bits[] = { 0, 0, SKB_DIB_ONE_INPUT, SKB_DIB_ONE_INPUT | SKB_DIB_LEMMA47 };
+        c->variant = dib_variant[dv];
+        c->prm.dib_shortcut = bits[dv];
     }
     if (dib_p > 0)
         c->prm.dib_precision = dib_p;
@@ -531,12 +547,18 @@ static void add_double_as(struct run *r, struct ds *ds, const struct skb_method 
         fail_case(r, c, msg);
 }
 
-/* the method's judged double path, and for DLB the per-vertex Algorithm 2 */
+/* the method's judged double path, for DLB the per-vertex Algorithm 2, for
+ * DIB its shortcuts (one influence returned; and the Lemma 4.7 closed form
+ * for two, no confirming pass) */
 static void add_double(struct run *r, struct ds *ds, const struct skb_method *m, double dib_p)
 {
-    add_double_as(r, ds, m, dib_p, 0);
+    add_double_as(r, ds, m, dib_p, DV_JUDGED);
     if (dib_p == 0 && strcmp(m->name, "dlb") == 0)
-        add_double_as(r, ds, m, 0, 1);
+        add_double_as(r, ds, m, 0, DV_ALG2);
+    if (dib_p == 0 && strcmp(m->name, "dib") == 0) {
+        add_double_as(r, ds, m, 0, DV_ONE);
+        add_double_as(r, ds, m, 0, DV_SHORTCUT);
+    }
 }
 
 /* label: method, "+nrm_shader"/"+nrm_none" for the normal option,

@@ -162,6 +162,7 @@ void skb__report_fig18(struct skb_report *rep)
                 skb__row_add(rep, t, k, st, note, strdup(d->string), strdup("dib / dlb"), strdup(variant_text(d, "dib")),
                              skb__numtxt(dib), skb__numtxt(dib / dlb), skb__numtxt(pr), NULL);
             }
+            skb__report_dib_variants(rep, t, k, d);
         }
     }
 }

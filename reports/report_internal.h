@@ -37,6 +37,8 @@ void skb__report_table62(struct skb_report *rep);
 void skb__report_fig18(struct skb_report *rep);
 void skb__report_fast(struct skb_report *rep);
 void skb__report_table32(struct skb_report *rep);
+/* report_measured.c */
+void skb__report_dib_variants(struct skb_report *rep, struct skb_rtable *t, int run, const cJSON *d);
 /* report_flops.c */
 void skb__report_table41(struct skb_report *rep);
 void skb__report_flops(struct skb_report *rep);

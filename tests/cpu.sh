@@ -55,6 +55,11 @@ for name, o in ds.items():
     if "dlb" in o["ms"]:
         if "pre-computed" not in dbl.get("dlb", {}).get("variant", ""): errs.append("%s: dlb variant %r" % (name, dbl.get("dlb")))
         if "Algorithm 2" not in dbl.get("dlb+alg2", {}).get("variant", ""): errs.append("%s: no dlb+alg2 variant" % name)
+    # DIB's judged row is thesis Alg. 4.1 as written; its shortcuts are timed beside it
+    if "dib" in o["ms"]:
+        if "Alg. 4.1 as written" not in dbl.get("dib", {}).get("variant", ""): errs.append("%s: dib variant %r" % (name, dbl.get("dib")))
+        for k, t in (("dib+one", "one influence returned"), ("dib+shortcut", "Lemma 4.7")):
+            if k not in o["ms"] or t not in dbl.get(k, {}).get("variant", ""): errs.append("%s: no %s variant" % (name, k))
 w = ds.get("bcn_human", {}).get("dib_work", {})
 h = w.get("iterations_histogram", {})
 if not h or abs(sum(h.values()) - w.get("vertex_blends", -1)) > 0.5: errs.append("bcn_human dib_work histogram %r" % w)

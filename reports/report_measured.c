@@ -1,0 +1,56 @@
+/* report_measured.c — rows that set a measured variant or a measured
+ * coverage item beside the judged rows: DIB's shortcut variants beside
+ * thesis Alg. 4.1 as written (Figure 18's DIB / DLB), SBS's SVD count at the
+ * data's precision (Table 3.2).  Each row's id and the rule it is read
+ * against are in reports/reference.json "measured_rows". */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report_internal.h"
+
+/* the reference.json entry of a measured row */
+static const cJSON *measured_ref(const struct skb_report *rep, const char *id)
+{
+    const cJSON *e;
+    cJSON_ArrayForEach(e, skb__jget(rep->ref, "measured_rows")) {
+        const char *s = skb__jstr(skb__jget(e, "id"));
+        if (s && strcmp(s, id) == 0)
+            return e;
+    }
+    return NULL;
+}
+
+/* "[id] label" note prefix, so a row can be found by its id */
+static char *id_note(const struct skb_report *rep, const char *id, char *note)
+{
+    const cJSON *e = measured_ref(rep, id);
+    const char *label = skb__jstr(skb__jget(e, "label"));
+    char *head = skb__fmt("[%s]%s%s", id, label ? " " : "", label ? label : "");
+    return skb__join_note(head, note);
+}
+
+/* DQ paper App. B's DIB / DLB for each of DIB's shortcut variants timed in
+ * this run (cpu.json "dib+one", "dib+shortcut"): new rows, the judged row
+ * being Alg. 4.1 as written ("dib") */
+void skb__report_dib_variants(struct skb_report *rep, struct skb_rtable *t, int run, const cJSON *d)
+{
+    static const struct { const char *key, *id; } v[] = {
+        { "dib+one", "fig18.dib_one_over_dlb" },
+        { "dib+shortcut", "fig18.dib_shortcut_over_dlb" },
+    };
+    double dlb, dib = NAN;
+    if (skb__jnum(skb__jget(skb__jget(d, "ms"), "dlb"), &dlb) < 0 || !(dlb > 0))
+        return;
+    skb__jnum(skb__jget(skb__jget(d, "ms"), "dib"), &dib);
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        double ms;
+        if (skb__jnum(skb__jget(skb__jget(d, "ms"), v[i].key), &ms) < 0)
+            continue;
+        const char *var = skb__jstr(skb__jget(skb__jget(skb__jget(skb__jget(d, "checks"), "double"), v[i].key), "variant"));
+        char *note = skb__fmt("new: not the paper's algorithm; the judged DIB / DLB row is thesis Alg. 4.1 as written "
+                              "(%.3g here, %.2fx this variant's time)", isfinite(dib) ? dib / dlb : NAN, dib / ms);
+        skb__row_add(rep, t, run, SKB_ROW_NEW, id_note(rep, v[i].id, note), strdup(d->string),
+                     skb__fmt("%s / dlb", v[i].key), strdup(var ? var : "double"), skb__numtxt(ms),
+                     skb__numtxt(ms / dlb), strdup("—"), NULL);
+    }
+}

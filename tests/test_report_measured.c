@@ -1,0 +1,104 @@
+/* test_report_measured.c — the report rows of reports/report_measured.c:
+ * DIB's shortcut variants beside thesis Alg. 4.1 as written (Figure 18),
+ * each a "new" row with its reference.json id. */
+#include "skb_test.h"
+#include "skb_json.h"
+#include "skb_report.h"
+#include "report_internal.h"
+
+#define FIXTURE "tests/fixtures/run-a"
+
+struct mfix {
+    struct skb_results r;
+    struct skb_report rep;
+    cJSON *ref;
+    char msg[512];
+};
+
+static int mfix_setup(void **state)
+{
+    struct mfix *f = calloc(1, sizeof *f);
+    if (!f)
+        return -1;
+    if (skb_reference_load("reports/reference.json", NULL, &f->ref, f->msg, sizeof f->msg) < 0
+        || skb_results_load(FIXTURE, &f->r, f->msg, sizeof f->msg) < 0) {
+        cJSON_Delete(f->ref);
+        free(f);
+        return -1;
+    }
+    *state = f;
+    return 0;
+}
+
+static int mfix_teardown(void **state)
+{
+    struct mfix *f = *state;
+    skb_report_free(&f->rep);
+    skb_results_free(&f->r);
+    cJSON_Delete(f->ref);
+    free(f);
+    return 0;
+}
+
+static const struct skb_rtable *build(struct mfix *f, const char *table)
+{
+    skb_report_free(&f->rep);
+    assert_int_equal(skb_report_build(&f->r, 1, f->ref, &f->rep, f->msg, sizeof f->msg), 0);
+    const struct skb_rtable *t = skb_report_table(&f->rep, table);
+    assert_non_null(t);
+    return t;
+}
+
+static const struct skb_rrow *row(const struct skb_rtable *t, const char *a, int col2, const char *b)
+{
+    for (int i = 0; i < t->nrows; i++)
+        if (strcmp(t->rows[i].cell[0], a) == 0 && (!b || strcmp(t->rows[i].cell[col2], b) == 0))
+            return &t->rows[i];
+    return NULL;
+}
+
+static cJSON *cpu_dataset(struct mfix *f, const char *name)
+{
+    cJSON *d = cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[skb_rfile_slot("cpu.json")], "datasets"), name);
+    assert_non_null(d);
+    return d;
+}
+
+static void put_num(cJSON *o, const char *k, double v)
+{
+    cJSON_DeleteItemFromObject(o, k);
+    cJSON_AddNumberToObject(o, k, v);
+}
+
+/* DIB / DLB is judged on Alg. 4.1 as written ("dib"); the shortcut
+ * variants stand beside it as new rows, never judged, with their ids */
+static void test_dib_variant_rows(void **state)
+{
+    struct mfix *f = *state;
+    cJSON *cloth = cpu_dataset(f, "cloth"), *ms = cJSON_GetObjectItem(cloth, "ms");
+    put_num(ms, "dlb", 2.0);
+    put_num(ms, "dib", 12.0);
+    put_num(ms, "dib+one", 9.0);
+    put_num(ms, "dib+shortcut", 6.0);
+    const struct skb_rtable *t = build(f, "fig18");
+    const struct skb_rrow *j = row(t, "cloth", 1, "dib / dlb"), *one = row(t, "cloth", 1, "dib+one / dlb"),
+                          *sc = row(t, "cloth", 1, "dib+shortcut / dlb");
+    assert_non_null(j);
+    assert_non_null(one);
+    assert_non_null(sc);
+    assert_int_equal(j->status, SKB_ROW_DIFFERS);           /* 6 against 3.02 */
+    assert_int_equal(one->status, SKB_ROW_NEW);
+    assert_int_equal(sc->status, SKB_ROW_NEW);             /* 3: would reproduce, but is not the paper's algorithm */
+    assert_string_equal(sc->cell[4], "3");
+    assert_non_null(strstr(sc->note, "[fig18.dib_shortcut_over_dlb]"));
+    assert_non_null(strstr(one->note, "[fig18.dib_one_over_dlb]"));
+    assert_non_null(strstr(sc->note, "2.00x this variant's time"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_dib_variant_rows, mfix_setup, mfix_teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
