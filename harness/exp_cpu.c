@@ -30,6 +30,7 @@
 #include "skb_peers.h"
 #include "skb_pool.h"
 #include "skb_run.h"
+#include "skb_sb_internal.h"   /* SB's parent-child fallbacks, its trivial-set tolerance */
 #include "skb_sphere_cd.h"   /* skb_thread_cpu_s */
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -943,8 +944,8 @@ static void pose_stats_block(struct ds *ds, const struct skb_run_ctx *ctx, cJSON
         if (!m->pose_stats || !m->skin || !skb_run_wants_method(ctx, m)
             || skb_skin_init(&s, m, &ds->d.mesh, msg, sizeof msg) < 0)
             continue;
-        double solves = 0, maxsolves = 0;
-        int maxit = 0, n = 0;
+        double solves = 0, maxsolves = 0, fallbacks = 0;
+        int maxit = 0, n = 0, is_sb = strcmp(m->name, "sb") == 0;
         int step = (m->flags & SKB_MF_ITERATIVE) ? (ds->d.nposes + VERIFY_POSES - 1) / VERIFY_POSES : 1;
         for (int k = 0; k < ds->d.nposes; k += step) {
             struct skb_pose p;
@@ -956,6 +957,11 @@ static void pose_stats_block(struct ds *ds, const struct skb_run_ctx *ctx, cJSON
                 && m->skin(&ds->d.mesh, s.state, 0, ds->d.mesh.nverts, ds->pos, ds->nrm) < 0)
                 continue;
             m->pose_stats(&ds->d.mesh, s.state, &st);
+            if (is_sb) {
+                struct skb__sb_counts c;
+                skb__sb_counts(&ds->d.mesh, s.state, &c);
+                fallbacks += c.fallback;
+            }
             solves += st.solves;
             maxsolves = fmax(maxsolves, st.solves);
             maxit = st.max_iterations > maxit ? st.max_iterations : maxit;
@@ -966,6 +972,13 @@ static void pose_stats_block(struct ds *ds, const struct skb_run_ctx *ctx, cJSON
         skb_json_add_number(o, "solves_per_pose_mean", n ? solves / n : NAN);
         cJSON_AddNumberToObject(o, "solves_per_pose_max", maxsolves);
         cJSON_AddNumberToObject(o, "max_iterations", maxit);
+        if (is_sb) {
+            /* of the solves: parent-child sets whose pose moved the joint
+             * beyond the data's precision (seed 003 section 4 counts them
+             * trivial) */
+            skb_json_add_number(o, "parent_child_fallbacks_per_pose_mean", n ? fallbacks / n : NAN);
+            skb_json_add_number(o, "trivial_tolerance_relative", SKB__SB_TRIVIAL_TOL);
+        }
         skb_skin_fini(&s);
     }
 }

@@ -257,6 +257,9 @@ void skb__report_table32(struct skb_report *rep)
             } else {
                 st = judge_ranges(sec, s / l, &note);
             }
+            char *svd_note = skb__sb_svd_note(rep, d);
+            note = skb__join_note(note, svd_note);
+            free(svd_note);
             skb__row_add(rep, t, k, st, note, strdup(d->string), skb__fmt("%.0f / %.0f", v, j), skb__numtxt(l), skb__numtxt(s),
                     isfinite(s) && isfinite(l) && l > 0 ? skb__numtxt(s / l) : strdup("—"), ranges_text(sec, lo, hi),
                     skb__numtxt(svd), strdup("38 / 37 / 56"), NULL);

@@ -39,6 +39,9 @@ void skb__report_fast(struct skb_report *rep);
 void skb__report_table32(struct skb_report *rep);
 /* report_measured.c */
 void skb__report_dib_variants(struct skb_report *rep, struct skb_rtable *t, int run, const cJSON *d);
+/* Table 3.2's SVD count at the data's precision (cpu.json pose_stats.sb), a
+ * note for the row (to free); NULL when the run did not record it */
+char *skb__sb_svd_note(struct skb_report *rep, const cJSON *d);
 /* report_flops.c */
 void skb__report_table41(struct skb_report *rep);
 void skb__report_flops(struct skb_report *rep);

@@ -54,3 +54,20 @@ void skb__report_dib_variants(struct skb_report *rep, struct skb_rtable *t, int 
                      skb__numtxt(ms / dlb), strdup("—"), NULL);
     }
 }
+
+/* Table 3.2's SVD count (seed 003 section 4: one joint, or a parent and its
+ * child, is trivial), stated with the tolerance the parent-child test used
+ * and the pairs that broke it, counted apart */
+char *skb__sb_svd_note(struct skb_report *rep, const cJSON *d)
+{
+    const cJSON *ps = skb__jget(skb__jget(d, "pose_stats"), "sb");
+    double svd, fb, tol;
+    if (skb__jnum(skb__jget(ps, "solves_per_pose_mean"), &svd) < 0
+        || skb__jnum(skb__jget(ps, "parent_child_fallbacks_per_pose_mean"), &fb) < 0
+        || skb__jnum(skb__jget(ps, "trivial_tolerance_relative"), &tol) < 0)
+        return NULL;
+    return id_note(rep, "table32.svds_at_data_precision",
+                   skb__fmt("%.4g SVDs per pose at the data's precision (a parent-child set is trivial while the pose "
+                            "keeps its joint to %.2g of the set's size; the .X models store 6 decimals), of them %.4g "
+                            "parent-child sets beyond it (fallbacks)", svd, tol, fb));
+}

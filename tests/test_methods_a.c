@@ -555,6 +555,62 @@ static void test_sb_parent_child_uses_joint(void **state)
     gsl_rng_free(r);
 }
 
+/* seed 003 section 4 at the data's precision: the models' files store their
+ * matrices to 6 decimals, so a parent-child joint holds only to ~1e-6 of
+ * the set's size; it is still trivial (no SVD), and a pose that moves the
+ * joint by more than that precision is solved by SVD and counted apart */
+static void test_sb_trivial_at_data_precision(void **state)
+{
+    gsl_rng *r = skb_test_rng();
+    double pos[3 * SM_VERTS], weight[4 * SM_VERTS], mats[64], out[3 * SM_VERTS], rest[12];
+    int joint[4 * SM_VERTS], parent[4];
+    struct skb_mesh mesh;
+    struct skb_skinner s;
+    struct skb__sb_counts cnt;
+    char msg[256];
+    const struct skb_method *sb = method("sb");
+    small_mesh(&mesh, pos, joint, weight, r, mats);
+    memcpy(parent, sm_parent, sizeof parent);
+    memcpy(rest, sm_rest, sizeof rest);
+    mesh.parent = parent;
+    mesh.joint_rest = rest;
+    for (int j = 1; j < 4; j++) {
+        double axis[3] = { 0.3, 1, -0.5 + 0.2 * j }, l[16];
+        double an = skb_v3_norm(axis);
+        for (int k = 0; k < 3; k++)
+            axis[k] /= an;
+        screw(axis, 0.7 * j, rest + 3 * j, 0, l);
+        skb_mat4_mul(mats + 16 * (j - 1), l, mats + 16 * j);
+    }
+    double worst = 0;   /* how far the rounding moves joint 1 between its parent and itself */
+    for (int e = 0; e < 64; e++)
+        mats[e] = round(mats[e] * 1e6) / 1e6;    /* as a .X file stores them */
+    for (int i = 0; i < 3; i++) {
+        double d = mats[4 * i + 3] - mats[16 + 4 * i + 3];
+        for (int k = 0; k < 3; k++)
+            d += (mats[4 * i + k] - mats[16 + 4 * i + k]) * rest[3 + k];
+        worst = fmax(worst, fabs(d));
+    }
+    assert_true(worst > 1e-8);                   /* the rounding is visible above double precision */
+    struct skb_pose pose = { 4, mats, NULL };
+    assert_int_equal(skb_skin_init(&s, sb, &mesh, msg, sizeof msg), 0);
+    assert_int_equal(skb_skin_pose(&s, &pose, NULL, out, NULL, msg, sizeof msg), 0);
+    skb__sb_counts(&mesh, s.state, &cnt);
+    /* sets {0} {2} {0,1} {0,2} {0,1,2}: {0,1} trivial despite the rounding */
+    if (cnt.trivial != 3 || cnt.fallback != 0 || cnt.solved != 2)
+        fail_msg("6-decimal pose (joint moved %.3g): %d trivial, %d fallbacks, %d SVDs; want 3, 0, 2", worst,
+                 cnt.trivial, cnt.fallback, cnt.solved);
+    /* the joint moved by 1e-3 of the set's size: beyond the data, an SVD, counted apart */
+    mats[16 + 3] += 3e-3;
+    assert_int_equal(skb_skin_pose(&s, &pose, NULL, out, NULL, msg, sizeof msg), 0);
+    skb__sb_counts(&mesh, s.state, &cnt);
+    assert_int_equal(cnt.fallback, 1);
+    assert_int_equal(cnt.trivial, 2);
+    assert_int_equal(cnt.solved, 3);
+    skb_skin_fini(&s);
+    gsl_rng_free(r);
+}
+
 /* near-degenerate sets: three joints turning about almost parallel axes
  * (and a pair almost not turning) put eq. 3.1's pseudo-inverse centre
  * ~|e|/s_min away; the bound keeps it within 2 extents of the set */
@@ -767,6 +823,7 @@ int main(void)
         cmocka_unit_test(test_sb_solves_per_joint_set),
         cmocka_unit_test(test_sb_equal_joints_skin_matches_blend),
         cmocka_unit_test(test_sb_parent_child_uses_joint),
+        cmocka_unit_test(test_sb_trivial_at_data_precision),
         cmocka_unit_test(test_rotcenter_bound_near_singular),
         cmocka_unit_test(test_qb_default_centre),
         cmocka_unit_test(test_qb_pair_table),

@@ -95,10 +95,29 @@ static void test_dib_variant_rows(void **state)
     assert_non_null(strstr(sc->note, "2.00x this variant's time"));
 }
 
+/* Table 3.2 states the SVD count at the data's precision and the
+ * parent-child fallbacks apart, from cpu.json pose_stats.sb */
+static void test_table32_svd_note(void **state)
+{
+    struct mfix *f = *state;
+    cJSON *arm = cpu_dataset(f, "arm");
+    cJSON_DeleteItemFromObject(arm, "pose_stats");
+    cJSON *sb = cJSON_AddObjectToObject(cJSON_AddObjectToObject(arm, "pose_stats"), "sb");
+    cJSON_AddNumberToObject(sb, "solves_per_pose_mean", 40);
+    cJSON_AddNumberToObject(sb, "parent_child_fallbacks_per_pose_mean", 1.5);
+    cJSON_AddNumberToObject(sb, "trivial_tolerance_relative", 1e-5);
+    const struct skb_rrow *r = row(build(f, "table32"), "arm", 0, NULL);
+    assert_non_null(r);
+    if (!strstr(r->note, "[table32.svds_at_data_precision]") || !strstr(r->note, "40 SVDs per pose at the data's precision")
+        || !strstr(r->note, "to 1e-05 of the set's size") || !strstr(r->note, "of them 1.5 parent-child sets beyond it"))
+        fail_msg("note: %s", r->note);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_dib_variant_rows, mfix_setup, mfix_teardown),
+        cmocka_unit_test_setup_teardown(test_table32_svd_note, mfix_setup, mfix_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
