@@ -42,6 +42,10 @@ void skb__report_dib_variants(struct skb_report *rep, struct skb_rtable *t, int 
 /* Table 3.2's SVD count at the data's precision (cpu.json pose_stats.sb), a
  * note for the row (to free); NULL when the run did not record it */
 char *skb__sb_svd_note(struct skb_report *rep, const cJSON *d);
+/* a posture spheres.json marks "not_applicable" (Table 6.1 without a neck):
+ * one "not applicable" row with the reason, and 1; else 0 */
+int skb__posture_not_applicable(struct skb_report *rep, struct skb_rtable *t, int run, const cJSON *d,
+                                const cJSON *post);
 /* report_flops.c */
 void skb__report_table41(struct skb_report *rep);
 void skb__report_flops(struct skb_report *rep);

@@ -71,3 +71,14 @@ char *skb__sb_svd_note(struct skb_report *rep, const cJSON *d)
                             "keeps its joint to %.2g of the set's size; the .X models store 6 decimals), of them %.4g "
                             "parent-child sets beyond it (fallbacks)", svd, tol, fb));
 }
+
+int skb__posture_not_applicable(struct skb_report *rep, struct skb_rtable *t, int run, const cJSON *d,
+                                const cJSON *post)
+{
+    const char *why = skb__jstr(skb__jget(post, "not_applicable"));
+    if (!why)
+        return 0;
+    skb__row_add(rep, t, run, SKB_ROW_NA, id_note(rep, "table61.neck_by_name", strdup(why)), strdup(d->string),
+                 strdup("—"), strdup("—"), NULL);
+    return 1;
+}

@@ -113,11 +113,46 @@ static void test_table32_svd_note(void **state)
         fail_msg("note: %s", r->note);
 }
 
+/* Table 6.1 on a model without a neck: one "not applicable" row with the
+ * reason, no judged level (they would repeat Table 5.2's posture) */
+static void test_table61_without_neck(void **state)
+{
+    struct mfix *f = *state;
+    cJSON *d = cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[skb_rfile_slot("spheres.json")], "datasets"),
+                                   "capsule_human");
+    assert_non_null(d);
+    const struct skb_rtable *t = build(f, "table61");
+    int before = 0;
+    for (int i = 0; i < t->nrows; i++)
+        before += strcmp(t->rows[i].cell[0], "capsule_human") == 0 && t->rows[i].status != SKB_ROW_NA;
+    assert_true(before > 0);
+    cJSON *post = cJSON_AddObjectToObject(cJSON_AddObjectToObject(d, "postures"), "table_6_1");
+    cJSON_AddStringToObject(post, "posture", "pose 3, no neck twist");
+    cJSON_AddStringToObject(post, "not_applicable", "no neck joint known (fixture)");
+    t = build(f, "table61");
+    int na = 0, other = 0;
+    for (int i = 0; i < t->nrows; i++)
+        if (strcmp(t->rows[i].cell[0], "capsule_human") == 0) {
+            if (t->rows[i].status == SKB_ROW_NA && strstr(t->rows[i].note, "no neck joint known (fixture)")
+                && strstr(t->rows[i].note, "[table61.neck_by_name]"))
+                na++;
+            else
+                other++;
+        }
+    assert_int_equal(na, 1);
+    assert_int_equal(other, 0);
+    /* Table 5.2 keeps its rows */
+    const struct skb_rrow *r52 = row(build(f, "table52"), "capsule_human", 0, NULL);
+    assert_non_null(r52);
+    assert_int_not_equal(r52->status, SKB_ROW_NA);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_dib_variant_rows, mfix_setup, mfix_teardown),
         cmocka_unit_test_setup_teardown(test_table32_svd_note, mfix_setup, mfix_teardown),
+        cmocka_unit_test_setup_teardown(test_table61_without_neck, mfix_setup, mfix_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
