@@ -109,6 +109,7 @@ struct sb_set {
     int n;
     int child;
     int cut;                   /* the bound cut the last solve */
+    int stale;                 /* lazy prepare: the centre is not yet this pose's */
 };
 
 /* state: quaternion + 3x4 per joint, a set per vertex at most, the set index
@@ -121,6 +122,7 @@ struct sb_head {
     int trivial;               /* parent-child sets at the joint, last prepare */
     int regularised;           /* SVDs the bound cut short, last prepare */
     int fallback;              /* parent-child sets solved by SVD, last prepare */
+    const skb_real *mats;      /* lazy prepare: the pose its stale centres are solved for */
 };
 
 struct sb_view {
@@ -295,45 +297,82 @@ static int joint_holds(const struct sb_set *t, const skb_real *mats)
     return skb_v3_norm(d) <= SB_TRIVIAL_TOL * (skb_v3_norm(t->center) + t->extent);
 }
 
+/* set f's centre for the pose mats (thesis Alg. 3.1 lines 2-6): the
+ * child's joint for a parent-child set the pose keeps, else the SVD */
+static int sb_solve_set(const struct skb_mesh *m, struct sb_view *s, int f, const skb_real *pm)
+{
+    struct sb_set *t = s->sets + f;
+    const skb_real *mats[SKB_MAX_INFLUENCES], *set[SKB_MAX_INFLUENCES];
+    t->stale = 0;
+    if (t->child >= 0) {
+        /* the centre is the child's rest position (reset each pose: a
+         * pose that broke C_a r = C_b r left its SVD centre here) */
+        for (int k = 0; k < 3; k++)
+            t->center[k] = m->joint_rest[3 * t->child + k];
+        t->cut = 0;
+        if (joint_holds(t, pm)) {
+            s->head->trivial++;
+            return 0;
+        }
+        s->head->fallback++;
+    }
+    for (int k = 0; k < t->n; k++)
+        mats[k] = pm + 16 * t->joint[k];
+    int n = distinct_transforms(t->n, mats, set);
+    /* thesis Alg. 3.1 line 3 */
+    int cut = skb__rotcenter_bounded(n, set, t->origin, SB_CENTER_BOUND * t->extent, t->center);
+    if (cut < 0)
+        return SKB_ENUMERIC;
+    t->cut = cut > 0;
+    s->head->regularised += t->cut;
+    s->head->solves++;
+    return 0;
+}
+
+/* the per-joint part of prepare; every set's centre marked stale */
+static int sb_prepare_joints(const struct skb_mesh *m, const struct skb_pose *p, const struct skb_params *prm,
+                             struct sb_view *s)
+{
+    if (p->scale)
+        return SKB_ENOTSUP;      /* quaternions carry no scale (DQ paper 4.2) */
+    skb_qlb_prepare(m->njoints, p->mats, s->q, s->rows);
+    s->head->pivot = prm->antipodal != SKB_ANTIPODAL_NONE;
+    s->head->solves = 0;
+    s->head->trivial = 0;
+    s->head->regularised = 0;
+    s->head->fallback = 0;
+    s->head->mats = p->mats;
+    for (int f = 0; f < s->head->nsets; f++)
+        s->sets[f].stale = 1;
+    return 0;
+}
+
 static int sb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
                       const struct skb_params *prm, void *state)
 {
     struct sb_view s = sb_layout(m, state);
-    if (p->scale)
-        return SKB_ENOTSUP;      /* quaternions carry no scale (DQ paper 4.2) */
-    skb_qlb_prepare(m->njoints, p->mats, s.q, s.rows);
-    s.head->pivot = prm->antipodal != SKB_ANTIPODAL_NONE;
-    s.head->solves = 0;
-    s.head->trivial = 0;
-    s.head->regularised = 0;
-    s.head->fallback = 0;
-    for (int f = 0; f < s.head->nsets; f++) {
-        struct sb_set *t = s.sets + f;
-        const skb_real *mats[SKB_MAX_INFLUENCES], *set[SKB_MAX_INFLUENCES];
-        if (t->child >= 0) {
-            /* the centre is the child's rest position (reset each pose: a
-             * pose that broke C_a r = C_b r left its SVD centre here) */
-            for (int k = 0; k < 3; k++)
-                t->center[k] = m->joint_rest[3 * t->child + k];
-            t->cut = 0;
-            if (joint_holds(t, p->mats)) {
-                s.head->trivial++;
-                continue;
-            }
-            s.head->fallback++;
-        }
-        for (int k = 0; k < t->n; k++)
-            mats[k] = p->mats + 16 * t->joint[k];
-        int n = distinct_transforms(t->n, mats, set);
-        /* thesis Alg. 3.1 line 3 */
-        int cut = skb__rotcenter_bounded(n, set, t->origin, SB_CENTER_BOUND * t->extent, t->center);
-        if (cut < 0)
-            return SKB_ENUMERIC;
-        t->cut = cut > 0;
-        s.head->regularised += t->cut;
-        s.head->solves++;
-    }
-    return 0;
+    int rc = sb_prepare_joints(m, p, prm, &s);
+    for (int f = 0; rc == 0 && f < s.head->nsets; f++)
+        rc = sb_solve_set(m, &s, f, p->mats);
+    s.head->mats = NULL;
+    return rc;
+}
+
+int skb__sb_prepare_lazy(const struct skb_mesh *m, const struct skb_pose *p, const struct skb_params *prm,
+                         void *state)
+{
+    struct sb_view s = sb_layout(m, state);
+    return sb_prepare_joints(m, p, prm, &s);
+}
+
+int skb__sb_center_ensure(const struct skb_mesh *m, void *state, int f)
+{
+    struct sb_view s = sb_layout(m, state);
+    if (f < 0 || !s.sets[f].stale)
+        return 0;
+    if (!s.head->mats)
+        return SKB_EINVAL;   /* stale outside a lazy prepare: a caller's bug */
+    return sb_solve_set(m, &s, f, s.head->mats);
 }
 
 static int sb_skin(const struct skb_mesh *m, const void *state, int v0, int v1,

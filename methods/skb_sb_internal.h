@@ -62,6 +62,15 @@ int skb__sb_set_joints(const struct skb_mesh *m, const void *state, int f, int o
 /* sb's prepare: per-joint quaternions and one SVD centre per joint set */
 int skb__sb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
                     const struct skb_params *prm, void *state);
+/* on-demand collision detection (SBS collision paper 002, thesis 6.5): a
+ * prepare that converts the joints only and leaves every set's centre stale
+ * (the pose's matrices are kept by pointer until the next prepare), and the
+ * centre of set f solved when it is first needed -- before a sphere of the
+ * set is refitted or a vertex of it skinned -- and counted in
+ * skb__sb_counts as prepare counts it.  f < 0 (one joint) is a no-op. */
+int skb__sb_prepare_lazy(const struct skb_mesh *m, const struct skb_pose *p,
+                         const struct skb_params *prm, void *state);
+int skb__sb_center_ensure(const struct skb_mesh *m, void *state, int f);
 /* 1 when the centre bound cut set f's last solve (its r_c is then not the
  * plain eq. 3.1 pseudo-inverse solution), else 0 */
 int skb__sb_set_cut(const struct skb_mesh *m, const void *state, int f);

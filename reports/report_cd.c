@@ -299,6 +299,7 @@ void skb__report_table62(struct skb_report *rep)
                 skb__row_add(rep, t, k, st, note, strdup(name), strdup(names[r]), skb__numtxt(on), skb__numtxt(bu), skb__numtxt(r_meas), skb__numtxt(pon),
                         skb__numtxt(pbu), skb__numtxt(r_pap), NULL);
             }
+            skb__report_sbs_centre_rows(rep, t, k, name, x, pe);
         }
         const cJSON *e;
         int ei = 0;

@@ -42,6 +42,11 @@ void skb__report_dib_variants(struct skb_report *rep, struct skb_rtable *t, int 
 /* Table 3.2's SVD count at the data's precision (cpu.json pose_stats.sb), a
  * note for the row (to free); NULL when the run did not record it */
 char *skb__sb_svd_note(struct skb_report *rep, const cJSON *d);
+/* Table 6.2: SBS's on-demand time over LBS's in one scenario of cd.json
+ * (x, named name), the SBS centres charged to the query and not (with the
+ * skin), beside the paper's (its scenario entry pe, may be NULL) */
+void skb__report_sbs_centre_rows(struct skb_report *rep, struct skb_rtable *t, int run, const char *name,
+                                 const cJSON *x, const cJSON *pe);
 /* a posture spheres.json marks "not_applicable" (Table 6.1 without a neck):
  * one "not applicable" row with the reason, and 1; else 0 */
 int skb__posture_not_applicable(struct skb_report *rep, struct skb_rtable *t, int run, const cJSON *d,

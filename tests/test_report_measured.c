@@ -147,12 +147,46 @@ static void test_table61_without_neck(void **state)
     assert_int_not_equal(r52->status, SKB_ROW_NA);
 }
 
+/* Table 6.2: SBS over LBS on demand under both readings of the paper's
+ * time; the one without the centres (left to the skinning) is judged */
+static void test_sbs_centre_readings(void **state)
+{
+    struct mfix *f = *state;
+    cJSON *ms = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[skb_rfile_slot("cd.json")],
+                                                                            "scenarios"), "men_full"), "methods");
+    assert_non_null(ms);
+    put_num(cJSON_GetObjectItem(ms, "lbs"), "on_demand_ms", 0.2);
+    cJSON *lazy = cJSON_GetObjectItem(ms, "sbs");
+    put_num(lazy, "on_demand_ms", 0.5);
+    put_num(lazy, "sbs_centres_solved_on_demand", 138);
+    cJSON *eager = cJSON_AddObjectToObject(ms, "sbs+all_centres");
+    put_num(eager, "on_demand_ms", 0.5);
+    put_num(eager, "bottom_up_ms", 3);
+    put_num(eager, "on_demand_prepare_ms", 0.27);   /* 0.23 / 0.2 = 1.15 against 0.31 / 0.27 */
+    put_num(eager, "sbs_centres_solved_on_demand", 138);
+    const struct skb_rtable *t = build(f, "table62");
+    const struct skb_rrow *a = row(t, "men_full", 1, "sbs / lbs on demand, centres in the query"),
+                          *b = row(t, "men_full", 1, "sbs / lbs on demand, centres with the skin");
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_int_equal(a->status, SKB_ROW_CONTEXT);
+    assert_string_equal(a->cell[4], "2.5");
+    assert_int_equal(b->status, SKB_ROW_REPRODUCED);
+    assert_string_equal(b->cell[4], "1.15");
+    assert_non_null(strstr(a->note, "138 centres per frame"));
+    assert_non_null(strstr(b->note, "[table62.sbs_over_lbs_on_demand_skin_centres]"));
+    put_num(eager, "on_demand_prepare_ms", 0.02);   /* 2.4: differs */
+    b = row(build(f, "table62"), "men_full", 1, "sbs / lbs on demand, centres with the skin");
+    assert_int_equal(b->status, SKB_ROW_DIFFERS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_dib_variant_rows, mfix_setup, mfix_teardown),
         cmocka_unit_test_setup_teardown(test_table32_svd_note, mfix_setup, mfix_teardown),
         cmocka_unit_test_setup_teardown(test_table61_without_neck, mfix_setup, mfix_teardown),
+        cmocka_unit_test_setup_teardown(test_sbs_centre_readings, mfix_setup, mfix_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
