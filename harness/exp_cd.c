@@ -156,6 +156,10 @@ static void scene_place(struct scene *s, int i, const struct skb_dataset *d, int
     skb_pose_place(&p, world, s->mats + (size_t)16 * s->mesh->njoints * i);
 }
 
+/* tree levels (1 = root) whose share of refitted spheres cd.json records
+ * (SBS collision paper 002 Fig. 6: 19 % of level 5, 9 % of level 6) */
+#define LEVEL_SHARE_MAX 16
+
 struct frame_result {
     double ms;
     double cpu_ms;        /* this thread's CPU time over the same interval: ms minus it was spent descheduled */
@@ -164,6 +168,7 @@ struct frame_result {
     double refit_cpu_ms, skin_cpu_ms; /* on demand: its refits and skins re-timed after the query (retime_on_demand) */
     long sphere_tests, pairs, refits, skinned;
     long centres, svds;   /* SBS: joint-set centres solved (of them by SVD) for the frame, -1: no centres */
+    long level_refits[LEVEL_SHARE_MAX], level_nodes[LEVEL_SHARE_MAX];   /* on demand: spheres refitted / all, per tree level */
     unsigned long long set_hash;   /* order-independent hash of the colliding pairs */
 };
 
@@ -213,6 +218,14 @@ static int scene_query(struct scene *s, int mode, int cdmode, const struct skb_p
     r->ms = 1e3 * (skb_clock_s() - t0);
     r->cpu_ms = 1e3 * (skb_thread_cpu_s() - c0);
     r->centres = r->svds = -1;
+    for (int i = 0; mode == SKB_REFIT_ON_DEMAND && i < s->n; i++)
+        for (int k = 0; k < s->tree->nnodes; k++) {
+            int lv = s->tree->node[k].level;
+            if (lv < 1 || lv > LEVEL_SHARE_MAX)
+                continue;
+            r->level_nodes[lv - 1]++;
+            r->level_refits[lv - 1] += s->b[i].sstamp[k] == s->b[i].frame;
+        }
     for (int i = 0; i < s->n; i++) {
         r->refits += s->b[i].refits;
         r->skinned += s->b[i].skinned;
@@ -366,6 +379,10 @@ static void add_result(cJSON *o, const struct frame_result *od, const struct fra
     skb_json_add_number(o, "on_demand_skin_cpu_ms_retimed", od->skin_cpu_ms / f);
     skb_json_add_number(o, "bottom_up_prepare_skin_refit_ms", bu->pose_ms / f);
     skb_json_add_number(o, "bottom_up_query_ms", (bu->ms - bu->pose_ms) / f);
+    /* share of each level's spheres the on-demand queries refitted (002 Fig. 6) */
+    cJSON *ls = cJSON_AddArrayToObject(o, "refitted_share_by_level_on_demand");
+    for (int l = 0; l < LEVEL_SHARE_MAX && od->level_nodes[l] > 0; l++)
+        cJSON_AddItemToArray(ls, cJSON_CreateNumber((double)od->level_refits[l] / (double)od->level_nodes[l]));
     if (od->centres >= 0) {
         /* SBS: rotation centres of joint sets (and the SVDs among them) the
          * on-demand frames solved, against the sets of all bodies */
@@ -387,6 +404,10 @@ static void accumulate(struct frame_result *sum, const struct frame_result *r)
     sum->pairs += r->pairs;
     sum->refits += r->refits;
     sum->skinned += r->skinned;
+    for (int l = 0; l < LEVEL_SHARE_MAX; l++) {
+        sum->level_refits[l] += r->level_refits[l];
+        sum->level_nodes[l] += r->level_nodes[l];
+    }
     sum->centres = r->centres < 0 ? -1 : (sum->centres > 0 ? sum->centres : 0) + r->centres;
     sum->svds = r->svds < 0 ? -1 : (sum->svds > 0 ? sum->svds : 0) + r->svds;
 }

@@ -47,6 +47,8 @@ char *skb__sb_svd_note(struct skb_report *rep, const cJSON *d);
  * skin), beside the paper's (its scenario entry pe, may be NULL) */
 void skb__report_sbs_centre_rows(struct skb_report *rep, struct skb_rtable *t, int run, const char *name,
                                  const cJSON *x, const cJSON *pe);
+/* the seeds' numbers outside their tables, measured (table "measured") */
+void skb__report_measured(struct skb_report *rep);
 /* a posture spheres.json marks "not_applicable" (Table 6.1 without a neck):
  * one "not applicable" row with the reason, and 1; else 0 */
 int skb__posture_not_applicable(struct skb_report *rep, struct skb_rtable *t, int run, const cJSON *d,

@@ -123,3 +123,60 @@ void skb__report_sbs_centre_rows(struct skb_report *rep, struct skb_rtable *t, i
                  strdup("sbs / lbs on demand, centres with the skin"), skb__numtxt(b), skb__numtxt(lbs),
                  skb__numtxt(b / lbs), skb__numtxt(ps), skb__numtxt(pl), skb__numtxt(pr), NULL);
 }
+
+/* 002 Fig. 6 (men walking): the share of each tree level's spheres the
+ * on-demand refit touched, levels 5 and 6, per refit method of the men
+ * scenario in cd.json */
+static void level_share_rows(struct skb_report *rep, struct skb_rtable *t, int run, const cJSON *doc)
+{
+    static const struct { const char *id; int level; } lv[] = {
+        { "cd.men_refit_share_level5", 5 }, { "cd.men_refit_share_level6", 6 },
+    };
+    const cJSON *x;
+    cJSON_ArrayForEach(x, skb__jget(doc, "scenarios")) {
+        if (!x->string || !strstr(x->string, "men"))
+            continue;
+        const cJSON *m;
+        cJSON_ArrayForEach(m, skb__jget(x, "methods")) {
+            const cJSON *sh = skb__jget(m, "refitted_share_by_level_on_demand");
+            if (!cJSON_IsArray(sh))
+                continue;
+            for (size_t i = 0; i < sizeof lv / sizeof lv[0]; i++) {
+                const cJSON *e = measured_ref(rep, lv[i].id);
+                double meas = NAN, paper = NAN;
+                skb__jnum(cJSON_GetArrayItem(sh, lv[i].level - 1), &meas);
+                skb__jnum(skb__jget(e, "paper"), &paper);
+                char *note = NULL;
+                int judged = strcmp(m->string, "sbs") == 0;   /* 002 ran SBS (its section 5) */
+                int st = !isfinite(meas) ? SKB_ROW_NOT_RUN
+                       : judged ? skb__judge(skb__jget(e, "tolerance"), meas, paper, NAN, &note) : SKB_ROW_CONTEXT;
+                if (!isfinite(meas))
+                    note = skb__fmt("the tree has no level %d", lv[i].level);
+                else if (!judged)
+                    note = strdup("context: the paper's scenario ran SBS");
+                skb__row_add(rep, t, run, st, id_note(rep, lv[i].id, note), strdup(lv[i].id),
+                             skb__fmt("%s, %s: share of level-%d spheres refitted on demand", x->string, m->string,
+                                      lv[i].level),
+                             strdup(skb__ref_str(e, "where")), skb__numtxt(meas), skb__numtxt(paper), NULL);
+            }
+        }
+    }
+}
+
+void skb__report_measured(struct skb_report *rep)
+{
+    static const char *const cols[] = { "id", "what", "where", "measured", "paper", NULL };
+    struct skb_rtable *t = skb__tbl_new(rep, "measured", "Measured coverage of the seeds' numbers",
+                                        "seeds 000, 002 (see each row)",
+                                        strdup("Numbers the seeds give outside their tables, measured here; each row's "
+                                               "id and rule are in reports/reference.json measured_rows."),
+                                        cols);
+    for (int k = 0; k < rep->nruns; k++) {
+        const cJSON *cd = skb_results_doc(&rep->runs[k], "cd.json");
+        if (!cd) {
+            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], "cd.json"), strdup("—"), NULL);
+            continue;
+        }
+        level_share_rows(rep, t, k, cd);
+    }
+}

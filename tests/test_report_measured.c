@@ -180,6 +180,42 @@ static void test_sbs_centre_readings(void **state)
     assert_int_equal(b->status, SKB_ROW_DIFFERS);
 }
 
+static const struct skb_rrow *row_what(const struct skb_rtable *t, const char *id, const char *what)
+{
+    for (int i = 0; i < t->nrows; i++)
+        if (strcmp(t->rows[i].cell[0], id) == 0 && strstr(t->rows[i].cell[1], what))
+            return &t->rows[i];
+    return NULL;
+}
+
+/* 002 Fig. 6: SBS's share of level-5 / level-6 spheres refitted on demand in
+ * the men scenario, judged within a factor of 2 of 19 % / 9 %; LBS context */
+static void test_level_share_rows(void **state)
+{
+    struct mfix *f = *state;
+    cJSON *ms = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[skb_rfile_slot("cd.json")],
+                                                                            "scenarios"), "men_full"), "methods");
+    double sbs[6] = { 1, 1, 0.8, 0.5, 0.2, 0.1 }, lbs[6] = { 1, 1, 0.7, 0.4, 0.15, 0.05 };
+    cJSON *sb = cJSON_GetObjectItem(ms, "sbs"), *lb = cJSON_GetObjectItem(ms, "lbs");
+    cJSON_AddItemToObject(sb, "refitted_share_by_level_on_demand", cJSON_CreateDoubleArray(sbs, 6));
+    cJSON_AddItemToObject(lb, "refitted_share_by_level_on_demand", cJSON_CreateDoubleArray(lbs, 6));
+    const struct skb_rtable *t = build(f, "measured");
+    const struct skb_rrow *a = row_what(t, "cd.men_refit_share_level5", "sbs"),
+                          *b = row_what(t, "cd.men_refit_share_level6", "sbs"),
+                          *c = row_what(t, "cd.men_refit_share_level5", "lbs");
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(c);
+    assert_int_equal(a->status, SKB_ROW_REPRODUCED);
+    assert_string_equal(a->cell[3], "0.2");
+    assert_string_equal(a->cell[4], "0.19");
+    assert_int_equal(b->status, SKB_ROW_REPRODUCED);
+    assert_int_equal(c->status, SKB_ROW_CONTEXT);
+    cJSON_GetArrayItem(cJSON_GetObjectItem(sb, "refitted_share_by_level_on_demand"), 4)->valuedouble = 0.5;
+    a = row_what(build(f, "measured"), "cd.men_refit_share_level5", "sbs");
+    assert_int_equal(a->status, SKB_ROW_DIFFERS);   /* 0.5 is 2.6 times 0.19 */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -187,6 +223,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_table32_svd_note, mfix_setup, mfix_teardown),
         cmocka_unit_test_setup_teardown(test_table61_without_neck, mfix_setup, mfix_teardown),
         cmocka_unit_test_setup_teardown(test_sbs_centre_readings, mfix_setup, mfix_teardown),
+        cmocka_unit_test_setup_teardown(test_level_share_rows, mfix_setup, mfix_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
