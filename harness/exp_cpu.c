@@ -517,12 +517,14 @@ static int dq_signs(const struct skb_method *m)
     "one influence returned, no confirming pass: new, reported beside the judged row"
 
 /* the double-path variants timed beside a method's judged one */
-enum dvariant { DV_JUDGED, DV_ALG2, DV_ONE, DV_SHORTCUT };
+enum dvariant { DV_JUDGED, DV_ALG2, DV_ONE, DV_SHORTCUT, DV_SPHAVG };
+#define VARIANT_SB_SPHAVG "double, SBS with its rotations by Buss and Fillmore's spherical average instead of QLB " \
+    "(seed 003 section 5, thesis 3.4: about 5x slower)"
 
 static void add_double_as(struct run *r, struct ds *ds, const struct skb_method *m, double dib_p, enum dvariant dv)
 {
     char label[64], msg[512];
-    static const char *const suffix[] = { "", "+alg2", "+one", "+shortcut" };
+    static const char *const suffix[] = { "", "+alg2", "+one", "+shortcut", "+sphavg" };
     if (dib_p > 0)
         snprintf(label, sizeof label, "%s%s@p=%g", m->name, suffix[dv], dib_p);
     else
@@ -537,10 +539,15 @@ static void add_double_as(struct run *r, struct ds *ds, const struct skb_method 
         c->variant = dv == DV_ALG2 ? VARIANT_ALG2 : VARIANT_HIERARCHY;
     }
     if (strcmp(m->name, "dib") == 0) {
-        static const char *const dib_variant[] = { VARIANT_DIB_JUDGED, VARIANT_ALG2, VARIANT_DIB_ONE, VARIANT_DIB_SHORTCUT };
-        static const int bits[] = { 0, 0, SKB_DIB_ONE_INPUT, SKB_DIB_ONE_INPUT | SKB_DIB_LEMMA47 };
+        static const char *const dib_variant[] = { VARIANT_DIB_JUDGED, VARIANT_ALG2, VARIANT_DIB_ONE, VARIANT_DIB_SHORTCUT,
+                                                   VARIANT_DIB_JUDGED };
+        static const int bits[] = { 0, 0, SKB_DIB_ONE_INPUT, SKB_DIB_ONE_INPUT | SKB_DIB_LEMMA47, 0 };
         c->variant = dib_variant[dv];
         c->prm.dib_shortcut = bits[dv];
+    }
+    if (dv == DV_SPHAVG) {
+        c->variant = VARIANT_SB_SPHAVG;
+        c->prm.sb_spherical_average = 1;
     }
     if (dib_p > 0)
         c->prm.dib_precision = dib_p;
@@ -560,6 +567,9 @@ static void add_double(struct run *r, struct ds *ds, const struct skb_method *m,
         add_double_as(r, ds, m, 0, DV_ONE);
         add_double_as(r, ds, m, 0, DV_SHORTCUT);
     }
+    /* seed 003 section 5: SBS with spherical averages, on the human model */
+    if (dib_p == 0 && strcmp(m->name, "sb") == 0 && strcmp(ds->d.name, "bcn_human") == 0)
+        add_double_as(r, ds, m, 0, DV_SPHAVG);
 }
 
 /* label: method, "+nrm_shader"/"+nrm_none" for the normal option,

@@ -52,6 +52,7 @@ struct sbs_head {
     int regularised;
     int fallback;
     const skb_real *mats;
+    int sphavg;
 };
 
 /* sign patterns of a joint set: s[k][i] = +-1, at most one per pivot */

@@ -64,6 +64,32 @@ static int distinct_transforms(int n, const skb_real *const *mats, const skb_rea
     return m;
 }
 
+/* eq. 3.7 with Q the spherical average of the inputs' rotations (seed 003
+ * section 5's variant; the skin's sb_sphavg_vertex in blend form) */
+static int sb_sphavg_blend(const struct skb_blend_in *in, const skb_real rc[3], int pivot, skb_real out[16])
+{
+    struct skb_quat q[SKB__SPHAVG_MAX_N], avg;
+    skb_real rot[9], t[3] = { 0, 0, 0 }, ci[3];
+    if (in->n > SKB__SPHAVG_MAX_N)
+        return SKB_ETOOMANY;
+    for (int i = 0; i < in->n; i++) {
+        skb_real r[9], tr[3];
+        skb_mat4_to_rt(in->mats + 16 * i, r, tr);
+        skb_quat_from_mat3(r, q + i);
+        skb_mat4_apply(in->mats + 16 * i, rc, ci);          /* C_i r_c */
+        for (int k = 0; k < 3; k++)
+            t[k] = t[k] + in->weights[i] * ci[k];
+    }
+    if (skb__quat_spherical_average(in->n, in->weights, NULL, q, pivot, SKB__SB_SPHAVG_PRECISION,
+                                    SKB__SB_SPHAVG_MAX_ITER, &avg) < 0)
+        return SKB_ECANCEL;
+    skb_quat_to_mat3(&avg, rot);
+    for (int k = 0; k < 3; k++)
+        t[k] = t[k] - (rot[3 * k] * rc[0] + rot[3 * k + 1] * rc[1] + rot[3 * k + 2] * rc[2]);
+    skb_mat4_from_rt(rot, t, out);
+    return 0;
+}
+
 static int sb_blend(const struct skb_blend_in *in, const struct skb_params *prm,
                     skb_real out[16], struct skb_blend_stats *st)
 {
@@ -83,6 +109,8 @@ static int sb_blend(const struct skb_blend_in *in, const struct skb_params *prm,
     } else if (skb_rotcenter(n, set, rc) < 0) {
         return SKB_ENUMERIC;
     }
+    if (prm->sb_spherical_average)
+        return sb_sphavg_blend(in, rc, pivot, out);
     if (skb_mat4_qlb(in->n, in->weights, in->mats, rc, pivot, out) < 0)
         return SKB_ECANCEL;
     return 0;
@@ -123,6 +151,7 @@ struct sb_head {
     int regularised;           /* SVDs the bound cut short, last prepare */
     int fallback;              /* parent-child sets solved by SVD, last prepare */
     const skb_real *mats;      /* lazy prepare: the pose its stale centres are solved for */
+    int sphavg;                /* skb_params.sb_spherical_average of the last prepare */
 };
 
 struct sb_view {
@@ -342,6 +371,7 @@ static int sb_prepare_joints(const struct skb_mesh *m, const struct skb_pose *p,
     s->head->regularised = 0;
     s->head->fallback = 0;
     s->head->mats = p->mats;
+    s->head->sphavg = prm->sb_spherical_average;
     for (int f = 0; f < s->head->nsets; f++)
         s->sets[f].stale = 1;
     return 0;
@@ -375,12 +405,47 @@ int skb__sb_center_ensure(const struct skb_mesh *m, void *state, int f)
     return sb_solve_set(m, &s, f, s.head->mats);
 }
 
+/* one vertex with its rotation by the spherical average (eq. 3.7 with Q the
+ * Buss-Fillmore average of the joints' quaternions) */
+static int sb_sphavg_vertex(const struct skb_mesh *m, const struct sb_view *s, int v, const skb_real *rc,
+                            skb_real *out, skb_real *nout)
+{
+    const int *jv = m->joint + SKB_MAX_INFLUENCES * v;
+    const skb_real *wv = m->weight + SKB_MAX_INFLUENCES * v, *x = m->pos + 3 * v;
+    struct skb_quat q;
+    skb_real rot[9], t[3] = { 0, 0, 0 }, y[3];
+    if (skb__quat_spherical_average(SKB_MAX_INFLUENCES, wv, jv, s->q, s->head->pivot, SKB__SB_SPHAVG_PRECISION,
+                                    SKB__SB_SPHAVG_MAX_ITER, &q) < 0)
+        return SKB_ECANCEL;
+    skb_quat_to_mat3(&q, rot);
+    for (int i = 0; i < SKB_MAX_INFLUENCES; i++) {
+        const skb_real *cj = s->rows + 12 * jv[i];
+        if (wv[i] == 0)
+            continue;
+        for (int k = 0; k < 3; k++)
+            t[k] = t[k] + wv[i] * (rc ? cj[4 * k] * rc[0] + cj[4 * k + 1] * rc[1] + cj[4 * k + 2] * rc[2] + cj[4 * k + 3]
+                                      : cj[4 * k + 3]);
+    }
+    for (int k = 0; k < 3; k++)
+        y[k] = rc ? x[k] - rc[k] : x[k];
+    for (int k = 0; k < 3; k++)
+        out[k] = rot[3 * k] * y[0] + rot[3 * k + 1] * y[1] + rot[3 * k + 2] * y[2] + t[k];
+    for (int k = 0; nout && k < 3; k++)
+        nout[k] = rot[3 * k] * m->nrm[3 * v] + rot[3 * k + 1] * m->nrm[3 * v + 1] + rot[3 * k + 2] * m->nrm[3 * v + 2];
+    return 0;
+}
+
 static int sb_skin(const struct skb_mesh *m, const void *state, int v0, int v1,
                    skb_real *pos_out, skb_real *nrm_out)
 {
     struct sb_view s = sb_layout(m, state);
     int normals = nrm_out && m->nrm;
-    for (int v = v0; v < v1; v++) {
+    for (int v = v0; s.head->sphavg && v < v1; v++) {
+        const skb_real *rc = s.vset[v] >= 0 ? s.sets[s.vset[v]].center : NULL;
+        if (sb_sphavg_vertex(m, &s, v, rc, pos_out + 3 * v, normals ? nrm_out + 3 * v : NULL) < 0)
+            return SKB_ECANCEL;
+    }
+    for (int v = v0; !s.head->sphavg && v < v1; v++) {
         /* a single joint needs no centre: r_c = 0 (skb_rotcenter with n = 1) */
         const skb_real *rc = s.vset[v] >= 0 ? s.sets[s.vset[v]].center : NULL;
         if (skb_qlb_vertex(SKB_MAX_INFLUENCES, m->joint + SKB_MAX_INFLUENCES * v,

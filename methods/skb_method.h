@@ -48,6 +48,9 @@ struct skb_params {
     int antipodal;           /* enum skb_antipodal */
     int dib_shortcut;        /* enum skb_dib_shortcut bits; 0: thesis
                               * Alg. 4.1 as written (the judged variant) */
+    int sb_spherical_average; /* sb skin: rotations by Buss and Fillmore's
+                              * spherical average instead of QLB (seed 003
+                              * section 5's experiment); 0: QLB, the paper's */
 };
 
 /* DIB's shortcuts, each the same blend to rounding (dib.c): an input of

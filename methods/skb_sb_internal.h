@@ -71,6 +71,19 @@ int skb__sb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
 int skb__sb_prepare_lazy(const struct skb_mesh *m, const struct skb_pose *p,
                          const struct skb_params *prm, void *state);
 int skb__sb_center_ensure(const struct skb_mesh *m, void *state, int f);
+/* Buss and Fillmore's spherical weighted average of the n quaternions
+ * q[idx[i]] (idx NULL: q[i]) with weights w (zero weights skipped; signs
+ * against the first input when pivot, DQ paper Alg. 2), iterated from the
+ * normalised linear blend until the weighted tangent vector is shorter than
+ * precision (radians) or max_iter steps; returns the steps taken, -1 when
+ * the linear blend vanishes or n > SKB__SPHAVG_MAX_N (methods/sphavg.c) */
+#define SKB__SPHAVG_MAX_N 8
+int skb__quat_spherical_average(int n, const skb_real *w, const int *idx, const struct skb_quat *q, int pivot,
+                                skb_real precision, int max_iter, struct skb_quat *out);
+/* SBS's rotation blended by the spherical average instead of QLB (seed 003
+ * section 5's experiment): its stopping precision and step cap */
+#define SKB__SB_SPHAVG_PRECISION 1e-9
+#define SKB__SB_SPHAVG_MAX_ITER 50
 /* 1 when the centre bound cut set f's last solve (its r_c is then not the
  * plain eq. 3.1 pseudo-inverse solution), else 0 */
 int skb__sb_set_cut(const struct skb_mesh *m, const void *state, int f);

@@ -60,6 +60,10 @@ for name, o in ds.items():
         if "Alg. 4.1 as written" not in dbl.get("dib", {}).get("variant", ""): errs.append("%s: dib variant %r" % (name, dbl.get("dib")))
         for k, t in (("dib+one", "one influence returned"), ("dib+shortcut", "Lemma 4.7")):
             if k not in o["ms"] or t not in dbl.get(k, {}).get("variant", ""): errs.append("%s: no %s variant" % (name, k))
+# seed 003 section 5: SBS with spherical averages timed on the human, checked like every kernel
+b = ds.get("bcn_human")
+if b is not None and ("sb+sphavg" not in b["ms"] or "spherical average" not in b.get("checks", {}).get("double", {}).get("sb+sphavg", {}).get("variant", "")):
+    errs.append("bcn_human: no sb+sphavg timing")
 w = ds.get("bcn_human", {}).get("dib_work", {})
 h = w.get("iterations_histogram", {})
 if not h or abs(sum(h.values()) - w.get("vertex_blends", -1)) > 0.5: errs.append("bcn_human dib_work histogram %r" % w)

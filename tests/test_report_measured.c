@@ -216,6 +216,23 @@ static void test_level_share_rows(void **state)
     assert_int_equal(a->status, SKB_ROW_DIFFERS);   /* 0.5 is 2.6 times 0.19 */
 }
 
+/* seed 003 section 5: SBS with spherical averages over SBS with QLB,
+ * judged within a factor of 2 of 22.74 / 4.54 */
+static void test_buss_fillmore_row(void **state)
+{
+    struct mfix *f = *state;
+    cJSON *ms = cJSON_GetObjectItem(cpu_dataset(f, "cloth"), "ms");
+    put_num(ms, "sb", 2.0);
+    put_num(ms, "sb+sphavg", 6.0);
+    const struct skb_rrow *r = row_what(build(f, "measured"), "table32.buss_fillmore_over_qlb", "cloth");
+    assert_non_null(r);
+    assert_int_equal(r->status, SKB_ROW_REPRODUCED);
+    assert_string_equal(r->cell[3], "3");
+    put_num(ms, "sb+sphavg", 2.2);   /* 1.1: a factor of 4.6 below */
+    r = row_what(build(f, "measured"), "table32.buss_fillmore_over_qlb", "cloth");
+    assert_int_equal(r->status, SKB_ROW_DIFFERS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -224,6 +241,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_table61_without_neck, mfix_setup, mfix_teardown),
         cmocka_unit_test_setup_teardown(test_sbs_centre_readings, mfix_setup, mfix_teardown),
         cmocka_unit_test_setup_teardown(test_level_share_rows, mfix_setup, mfix_teardown),
+        cmocka_unit_test_setup_teardown(test_buss_fillmore_row, mfix_setup, mfix_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
