@@ -442,6 +442,89 @@ static int find_contact(struct scene *s, const struct skb_dataset *d, int k, con
     return 0;
 }
 
+/* rigid-body CD (thesis 5.4: "a brand new sphere tree built for the
+ * unsubdivided animated dwarves detects collisions in 0.7ms, whereas our
+ * algorithm needs 1.33ms"): a tree built on each body's posed vertices, its
+ * spheres used as they are (no refit), queried like the deformable bodies */
+struct rigid_body {
+    const struct skb_sphere_tree *t;
+    const skb_real *pos;
+};
+
+static int rigid_sphere(void *ctx, int node, skb_real out[4])
+{
+    const struct rigid_body *r = (const struct rigid_body *)ctx;
+    memcpy(out, r->t->node[node].s, 4 * sizeof(skb_real));
+    return 0;
+}
+
+static const skb_real *rigid_vertex(void *ctx, int v)
+{
+    return ((const struct rigid_body *)ctx)->pos + 3 * v;
+}
+
+/* after a bottom-up frame (every vertex of both bodies posed): the rebuilt
+ * trees' build time and their query, best of rep; the pairs must be the
+ * deformable query's */
+static int rigid_rebuilt(struct scene *s, int rep, long want_pairs, cJSON *lv, char *msg, size_t msglen)
+{
+    struct skb_sphere_tree rt[2];
+    struct rigid_body rb[2];
+    struct skb_cd_body body[2];
+    double build_ms = 0, query_ms = 0;
+    long pairs = 0, tests = 0;
+    int rc = 0, built = 0;
+    for (int i = 0; i < 2 && rc == 0; i++, built++) {
+        struct skb_mesh posed = *s->mesh;
+        char sub[256];
+        posed.pos = s->b[i].pos;
+        double t0 = skb_thread_cpu_s();
+        if ((rc = skb_sphere_tree_build(&posed, SKB_TREE_COLLAPSE_C, &rt[i], sub, sizeof sub)) < 0) {
+            snprintf(msg, msglen, "cd: rigid-body tree: %s", sub);
+            break;
+        }
+        build_ms += 1e3 * (skb_thread_cpu_s() - t0);
+        rb[i].t = &rt[i];
+        rb[i].pos = s->b[i].pos;
+        body[i].tree = &rt[i];
+        body[i].tris = s->mesh->tris;
+        body[i].sphere = rigid_sphere;
+        body[i].vertex = rigid_vertex;
+        body[i].ctx = &rb[i];
+    }
+    for (int k = 0; rc == 0 && k < rep; k++) {
+        struct skb_cd_stats st;
+        double t0 = skb_clock_s();
+        long n = skb_cd_query(&body[0], &body[1], SKB_CD_FULL, s->pairs, MAX_PAIRS, &st);
+        double t = 1e3 * (skb_clock_s() - t0);
+        if (n < 0 || st.overflow) {
+            snprintf(msg, msglen, "cd: rigid-body query failed");
+            rc = SKB_ENUMERIC;
+            break;
+        }
+        if (k == 0 || t < query_ms)
+            query_ms = t;
+        pairs = n;
+        tests = st.sphere_tests;
+    }
+    if (rc == 0 && pairs != want_pairs) {
+        snprintf(msg, msglen, "cd: rigid-body query found %ld colliding pairs, the deformable one %ld", pairs, want_pairs);
+        rc = SKB_ENUMERIC;
+    }
+    if (rc == 0) {
+        cJSON *o = cJSON_AddObjectToObject(lv, "rigid_rebuilt_tree");
+        skb_json_add_number(o, "query_ms", query_ms);
+        skb_json_add_number(o, "build_ms", build_ms);
+        skb_json_add_number(o, "sphere_tests", (double)tests);
+        skb_json_add_number(o, "colliding_pairs", (double)pairs);
+        cJSON_AddStringToObject(o, "what", "a sphere tree built on each body's posed vertices (build: CPU time of both, "
+                                "not in query_ms), queried without refits; best of the repeats");
+    }
+    for (int i = 0; i < built; i++)
+        skb_sphere_tree_free(&rt[i]);
+    return rc;
+}
+
 /* one level of a scaling series: both placements, each both ways (and FCL) */
 static int scaling_level(const struct skb_run_ctx *ctx, struct scene *s, const struct skb_dataset *d, int L, int k,
                          double contact, double rad, int rep, cJSON *lv, char *msg, size_t msglen)
@@ -463,6 +546,9 @@ static int scaling_level(const struct skb_run_ctx *ctx, struct scene *s, const s
             /* the issue's flat keys: the colliding placement (Table 5.3) */
             cJSON_AddNumberToObject(lv, "collisions", od.pairs);
             add_result(lv, &od, &bu, 1);
+            /* thesis 5.4: rigid-body CD on the unsubdivided rigid model */
+            if (L == 0 && d->rigid && (rc = rigid_rebuilt(s, rep, od.pairs, lv, msg, msglen)) < 0)
+                break;
         }
         cJSON *cc = cJSON_AddObjectToObject(lv, names[c]);
         skb_json_add_number(cc, "offset_root_radii", offs[c]);

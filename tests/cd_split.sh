@@ -39,6 +39,11 @@ for sc, s in cd["scenarios"].items():
             errs.append(f"{sc}/{m}: spheres refitted on demand but no re-timed refit time")
 if n == 0:
     errs.append("cd.json: no scenario method")
+# thesis 5.4: rigid-body CD on rebuilt trees beside the rigid series' level 0
+if cd.get("scaling_setup", {}).get("rigid"):
+    rr = cd["scaling"][0].get("rigid_rebuilt_tree", {})
+    if not (isinstance(rr.get("query_ms"), (int, float)) and rr["query_ms"] > 0 and rr.get("colliding_pairs") == cd["scaling"][0].get("collisions")):
+        errs.append(f"scaling[0]: rigid_rebuilt_tree {rr!r}")
 # SBS on demand solves a joint set's centre when one of its spheres is refitted,
 # timed beside SBS with every centre solved in prepare; both count the centres
 for sc, s in cd["scenarios"].items():
