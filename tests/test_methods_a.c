@@ -480,6 +480,26 @@ static void test_sb_solves_per_joint_set(void **state)
     gsl_rng_free(r);
 }
 
+/* the small mesh as the chain 0-1-2-3 (sm_parent, sm_rest), posed along
+ * it as datasets/poses.c poses: C_j = C_parent L_j, L_j the rotation by
+ * angle[j-1] about axis[j-1] (normalised here) through joint j's rest
+ * position; C_0 as small_mesh left it */
+static void sm_chain(struct skb_mesh *mesh, int parent[4], double rest[12], double axis[3][3], const double angle[3],
+                     double mats[64])
+{
+    memcpy(parent, sm_parent, 4 * sizeof *parent);
+    memcpy(rest, sm_rest, 12 * sizeof *rest);
+    mesh->parent = parent;
+    mesh->joint_rest = rest;
+    for (int j = 1; j < 4; j++) {
+        double l[16], an = skb_v3_norm(axis[j - 1]);
+        for (int k = 0; k < 3; k++)
+            axis[j - 1][k] /= an;
+        screw(axis[j - 1], angle[j - 1], rest + 3 * j, 0, l);
+        skb_mat4_mul(mats + 16 * (j - 1), l, mats + 16 * j);
+    }
+}
+
 /* seed 003 section 4: a parent-child set is trivial, its centre the child's
  * rest position (the translation of A_{j2}) exactly, with no SVD; the other
  * sets of two or more joints are solved.  The pose is built along the chain
@@ -497,18 +517,13 @@ static void test_sb_parent_child_uses_joint(void **state)
     char msg[256];
     const struct skb_method *sb = method("sb");
     small_mesh(&mesh, pos, joint, weight, r, mats);
-    memcpy(parent, sm_parent, sizeof parent);
-    memcpy(rest, sm_rest, sizeof rest);
-    mesh.parent = parent;
-    mesh.joint_rest = rest;
-    for (int j = 1; j < 4; j++) {
-        double axis[3] = { gsl_rng_uniform(r) - 0.5, gsl_rng_uniform(r) - 0.5, gsl_rng_uniform(r) - 0.5 }, l[16];
-        double an = skb_v3_norm(axis);
+    double axis[3][3], angle[3];
+    for (int j = 0; j < 3; j++) {
         for (int k = 0; k < 3; k++)
-            axis[k] /= an;
-        screw(axis, (0.2 + gsl_rng_uniform(r)) * SKB_PI / 2, rest + 3 * j, 0, l);
-        skb_mat4_mul(mats + 16 * (j - 1), l, mats + 16 * j);
+            axis[j][k] = gsl_rng_uniform(r) - 0.5;
+        angle[j] = (0.2 + gsl_rng_uniform(r)) * SKB_PI / 2;
     }
+    sm_chain(&mesh, parent, rest, axis, angle, mats);
     struct skb_pose pose = { 4, mats, NULL };
     assert_int_equal(skb_skin_init(&s, sb, &mesh, msg, sizeof msg), 0);
     assert_int_equal(skb_skin_pose(&s, &pose, NULL, out, NULL, msg, sizeof msg), 0);
@@ -570,18 +585,8 @@ static void test_sb_trivial_at_data_precision(void **state)
     char msg[256];
     const struct skb_method *sb = method("sb");
     small_mesh(&mesh, pos, joint, weight, r, mats);
-    memcpy(parent, sm_parent, sizeof parent);
-    memcpy(rest, sm_rest, sizeof rest);
-    mesh.parent = parent;
-    mesh.joint_rest = rest;
-    for (int j = 1; j < 4; j++) {
-        double axis[3] = { 0.3, 1, -0.5 + 0.2 * j }, l[16];
-        double an = skb_v3_norm(axis);
-        for (int k = 0; k < 3; k++)
-            axis[k] /= an;
-        screw(axis, 0.7 * j, rest + 3 * j, 0, l);
-        skb_mat4_mul(mats + 16 * (j - 1), l, mats + 16 * j);
-    }
+    double axis[3][3] = { { 0.3, 1, -0.3 }, { 0.3, 1, -0.1 }, { 0.3, 1, 0.1 } }, angle[3] = { 0.7, 1.4, 2.1 };
+    sm_chain(&mesh, parent, rest, axis, angle, mats);
     double worst = 0;   /* how far the rounding moves joint 1 between its parent and itself */
     for (int e = 0; e < 64; e++)
         mats[e] = round(mats[e] * 1e6) / 1e6;    /* as a .X file stores them */
