@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include "skb_dataset.h"
 #include "dataset_util.h"
@@ -135,4 +136,15 @@ int skb_dataset_load(const char *name, const struct skb_dataset_opts *o,
     rc = skb_dataset_subdivide(&raw, o->subdivide, out, msg, msglen);
     skb_dataset_free(&raw);
     return rc;
+}
+
+int skb__find_neck(int n, const char *const *names)
+{
+    for (int j = 0; j < n; j++) {
+        const char *s = names[j];
+        for (; s && *s; s++)
+            if (strncasecmp(s, "neck", 4) == 0)
+                return j;
+    }
+    return -1;
 }

@@ -22,6 +22,12 @@ int skb__limit_influences(int n, const int *joint, const double *weight, int out
  * rigid error of m before the fix */
 double skb__orthonormalize(skb_real m[16]);
 
+/* the neck of a skeleton found by its bones' names (thesis Fig. 6.4 twists
+ * the neck): the first joint, in parent-before-child order, whose name holds
+ * "neck" in any case (BCN_Epileptic.X: "B_Neck"), so the neck's base rather
+ * than a later "Neck1"; -1 when no name does (names[j] may be NULL) */
+int skb__find_neck(int n, const char *const *names);
+
 /* file import through assimp.  clip: animation name, or NULL for the first
  * animation with a duration; fps: sampling rate; max_poses: cap */
 struct skb__import_opts {

@@ -32,9 +32,9 @@
 struct wire_header {
     int32_t rc;
     int32_t nverts, ntris, njoints, nposes, has_scales;
-    int32_t renormalized, truncated, unweighted, orthonormalized;
+    int32_t renormalized, truncated, unweighted, orthonormalized, has_neck, neck;
     double max_rigid_error;
-    char name[128], source[512], clip[64], msg[512];
+    char name[128], source[512], clip[64], neck_name[64], msg[512];
 };
 
 static int write_all(int fd, const void *p, size_t n)
@@ -81,6 +81,8 @@ static void child_main(int fd, const char *path, const struct skb__import_opts *
         h.has_scales = d.scales != NULL;
         h.renormalized = d.renormalized; h.truncated = d.truncated; h.unweighted = d.unweighted;
         h.orthonormalized = d.orthonormalized; h.max_rigid_error = d.max_rigid_error;
+        h.has_neck = d.has_neck; h.neck = d.neck;
+        memcpy(h.neck_name, d.neck_name, sizeof h.neck_name);
         memcpy(h.name, d.name, sizeof h.name);
         memcpy(h.source, d.source, sizeof h.source);
         memcpy(h.clip, d.clip, sizeof h.clip);
@@ -192,6 +194,11 @@ static int decode(const char *buf, size_t len, const char *path, struct skb_data
     }
     d->renormalized = h.renormalized; d->truncated = h.truncated; d->unweighted = h.unweighted;
     d->orthonormalized = h.orthonormalized; d->max_rigid_error = h.max_rigid_error;
+    /* a neck index from the child is checked like the rest of its data */
+    d->has_neck = h.has_neck && h.neck >= 0 && h.neck < h.njoints;
+    d->neck = d->has_neck ? h.neck : 0;
+    memcpy(d->neck_name, h.neck_name, sizeof d->neck_name);
+    d->neck_name[sizeof d->neck_name - 1] = 0;
     memcpy(d->name, h.name, sizeof d->name);
     memcpy(d->source, h.source, sizeof d->source);
     memcpy(d->clip, h.clip, sizeof d->clip);

@@ -385,6 +385,25 @@ static int imp_joints(struct imp *x, struct skb_mesh *mesh)
     return 0;
 }
 
+/* the neck by its bone's name (thesis Table 6.1's posture twists it) */
+static void imp_neck(struct imp *x, struct skb_dataset *d)
+{
+    const char **names = calloc((size_t)x->njoints, sizeof *names);
+    if (!names)
+        return;   /* no neck known: Table 6.1 says so */
+    for (int j = 0; j < x->njoints; j++) {
+        int nd = x->joint_node[j];
+        names[j] = nd < x->s.n ? x->s.node[nd]->mName.data : x->static_name[nd - x->s.n];
+    }
+    d->neck = skb__find_neck(x->njoints, names);
+    d->has_neck = d->neck >= 0;
+    if (d->has_neck)
+        snprintf(d->neck_name, sizeof d->neck_name, "%.63s", names[d->neck]);
+    else
+        d->neck = 0;
+    free(names);
+}
+
 /* vertices and normals in scene space: r = A_m v */
 static void imp_vertices(const struct aiMesh *me, const double *a, struct skb_mesh *mesh, int v0)
 {
@@ -527,6 +546,7 @@ static int imp_dataset(struct imp *x, const struct skb__import_opts *io, struct 
         return imp_fail(x, SKB_ENOMEM, "out of memory while importing");
     if ((rc = imp_joints(x, &d->mesh)) < 0 || (rc = imp_meshes(x, d)) < 0)
         return rc;
+    imp_neck(x, d);
     imp_poses(x, d, nposes);
     if (x->nstatic)
         snprintf(d->source, sizeof d->source, "%.400s (%d bones without a node kept at bind pose)", x->path,

@@ -28,6 +28,7 @@ struct skb_dataset {
     int has_neck;              /* neck is known: the joint whose twist gives the
                                   candy-wrapper posture of thesis Fig. 6.4 */
     int neck;
+    char neck_name[64];        /* the neck bone's name when found by name ("" otherwise) */
 };
 
 struct skb_dataset_opts {

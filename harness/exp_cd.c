@@ -21,6 +21,7 @@
 #include "skb_results.h"
 #include "skb_run.h"
 #include "skb_dataset.h"
+#include "skb_sb_internal.h"
 #include "skb_sphere_cd.h"
 #include "skb_fcl_peer.h"
 
@@ -155,6 +156,10 @@ static void scene_place(struct scene *s, int i, const struct skb_dataset *d, int
     skb_pose_place(&p, world, s->mats + (size_t)16 * s->mesh->njoints * i);
 }
 
+/* tree levels (1 = root) whose share of refitted spheres cd.json records
+ * (SBS collision paper 002 Fig. 6: 19 % of level 5, 9 % of level 6) */
+#define LEVEL_SHARE_MAX 16
+
 struct frame_result {
     double ms;
     double cpu_ms;        /* this thread's CPU time over the same interval: ms minus it was spent descheduled */
@@ -162,6 +167,8 @@ struct frame_result {
     double pose_cpu_ms;   /* of cpu_ms: the same */
     double refit_cpu_ms, skin_cpu_ms; /* on demand: its refits and skins re-timed after the query (retime_on_demand) */
     long sphere_tests, pairs, refits, skinned;
+    long centres, svds;   /* SBS: joint-set centres solved (of them by SVD) for the frame, -1: no centres */
+    long level_refits[LEVEL_SHARE_MAX], level_nodes[LEVEL_SHARE_MAX];   /* on demand: spheres refitted / all, per tree level */
     unsigned long long set_hash;   /* order-independent hash of the colliding pairs */
 };
 
@@ -210,9 +217,25 @@ static int scene_query(struct scene *s, int mode, int cdmode, const struct skb_p
         }
     r->ms = 1e3 * (skb_clock_s() - t0);
     r->cpu_ms = 1e3 * (skb_thread_cpu_s() - c0);
+    r->centres = r->svds = -1;
+    for (int i = 0; mode == SKB_REFIT_ON_DEMAND && i < s->n; i++)
+        for (int k = 0; k < s->tree->nnodes; k++) {
+            int lv = s->tree->node[k].level;
+            if (lv < 1 || lv > LEVEL_SHARE_MAX)
+                continue;
+            r->level_nodes[lv - 1]++;
+            r->level_refits[lv - 1] += s->b[i].sstamp[k] == s->b[i].frame;
+        }
     for (int i = 0; i < s->n; i++) {
         r->refits += s->b[i].refits;
         r->skinned += s->b[i].skinned;
+        if (s->b[i].method->refit == skb__refit_sbs) {
+            /* prepare (all) or the query (on demand, lazily) solved them */
+            struct skb__sb_counts c;
+            skb__sb_counts(s->mesh, s->b[i].sk.state, &c);
+            r->centres += (r->centres < 0) + c.solved + c.trivial - (c.sets - skb__sb_nsets(s->mesh, s->b[i].sk.state));
+            r->svds += (r->svds < 0) + c.solved;
+        }
     }
     return 0;
 }
@@ -356,6 +379,17 @@ static void add_result(cJSON *o, const struct frame_result *od, const struct fra
     skb_json_add_number(o, "on_demand_skin_cpu_ms_retimed", od->skin_cpu_ms / f);
     skb_json_add_number(o, "bottom_up_prepare_skin_refit_ms", bu->pose_ms / f);
     skb_json_add_number(o, "bottom_up_query_ms", (bu->ms - bu->pose_ms) / f);
+    /* share of each level's spheres the on-demand queries refitted (002 Fig. 6) */
+    cJSON *ls = cJSON_AddArrayToObject(o, "refitted_share_by_level_on_demand");
+    for (int l = 0; l < LEVEL_SHARE_MAX && od->level_nodes[l] > 0; l++)
+        cJSON_AddItemToArray(ls, cJSON_CreateNumber((double)od->level_refits[l] / (double)od->level_nodes[l]));
+    if (od->centres >= 0) {
+        /* SBS: rotation centres of joint sets (and the SVDs among them) the
+         * on-demand frames solved, against the sets of all bodies */
+        skb_json_add_number(o, "sbs_centres_solved_on_demand", (double)od->centres / f);
+        skb_json_add_number(o, "sbs_svds_on_demand", (double)od->svds / f);
+        skb_json_add_number(o, "sbs_centres_solved_bottom_up", (double)bu->centres / f);
+    }
 }
 
 static void accumulate(struct frame_result *sum, const struct frame_result *r)
@@ -370,6 +404,12 @@ static void accumulate(struct frame_result *sum, const struct frame_result *r)
     sum->pairs += r->pairs;
     sum->refits += r->refits;
     sum->skinned += r->skinned;
+    for (int l = 0; l < LEVEL_SHARE_MAX; l++) {
+        sum->level_refits[l] += r->level_refits[l];
+        sum->level_nodes[l] += r->level_nodes[l];
+    }
+    sum->centres = r->centres < 0 ? -1 : (sum->centres > 0 ? sum->centres : 0) + r->centres;
+    sum->svds = r->svds < 0 ? -1 : (sum->svds > 0 ? sum->svds : 0) + r->svds;
 }
 
 /* ------------------------------------------------------- scaling series */
@@ -402,6 +442,89 @@ static int find_contact(struct scene *s, const struct skb_dataset *d, int k, con
     return 0;
 }
 
+/* rigid-body CD (thesis 5.4: "a brand new sphere tree built for the
+ * unsubdivided animated dwarves detects collisions in 0.7ms, whereas our
+ * algorithm needs 1.33ms"): a tree built on each body's posed vertices, its
+ * spheres used as they are (no refit), queried like the deformable bodies */
+struct rigid_body {
+    const struct skb_sphere_tree *t;
+    const skb_real *pos;
+};
+
+static int rigid_sphere(void *ctx, int node, skb_real out[4])
+{
+    const struct rigid_body *r = (const struct rigid_body *)ctx;
+    memcpy(out, r->t->node[node].s, 4 * sizeof(skb_real));
+    return 0;
+}
+
+static const skb_real *rigid_vertex(void *ctx, int v)
+{
+    return ((const struct rigid_body *)ctx)->pos + 3 * v;
+}
+
+/* after a bottom-up frame (every vertex of both bodies posed): the rebuilt
+ * trees' build time and their query, best of rep; the pairs must be the
+ * deformable query's */
+static int rigid_rebuilt(struct scene *s, int rep, long want_pairs, cJSON *lv, char *msg, size_t msglen)
+{
+    struct skb_sphere_tree rt[2];
+    struct rigid_body rb[2];
+    struct skb_cd_body body[2];
+    double build_ms = 0, query_ms = 0;
+    long pairs = 0, tests = 0;
+    int rc = 0, built = 0;
+    for (int i = 0; i < 2 && rc == 0; i++, built++) {
+        struct skb_mesh posed = *s->mesh;
+        char sub[256];
+        posed.pos = s->b[i].pos;
+        double t0 = skb_thread_cpu_s();
+        if ((rc = skb_sphere_tree_build(&posed, SKB_TREE_COLLAPSE_C, &rt[i], sub, sizeof sub)) < 0) {
+            snprintf(msg, msglen, "cd: rigid-body tree: %s", sub);
+            break;
+        }
+        build_ms += 1e3 * (skb_thread_cpu_s() - t0);
+        rb[i].t = &rt[i];
+        rb[i].pos = s->b[i].pos;
+        body[i].tree = &rt[i];
+        body[i].tris = s->mesh->tris;
+        body[i].sphere = rigid_sphere;
+        body[i].vertex = rigid_vertex;
+        body[i].ctx = &rb[i];
+    }
+    for (int k = 0; rc == 0 && k < rep; k++) {
+        struct skb_cd_stats st;
+        double t0 = skb_clock_s();
+        long n = skb_cd_query(&body[0], &body[1], SKB_CD_FULL, s->pairs, MAX_PAIRS, &st);
+        double t = 1e3 * (skb_clock_s() - t0);
+        if (n < 0 || st.overflow) {
+            snprintf(msg, msglen, "cd: rigid-body query failed");
+            rc = SKB_ENUMERIC;
+            break;
+        }
+        if (k == 0 || t < query_ms)
+            query_ms = t;
+        pairs = n;
+        tests = st.sphere_tests;
+    }
+    if (rc == 0 && pairs != want_pairs) {
+        snprintf(msg, msglen, "cd: rigid-body query found %ld colliding pairs, the deformable one %ld", pairs, want_pairs);
+        rc = SKB_ENUMERIC;
+    }
+    if (rc == 0) {
+        cJSON *o = cJSON_AddObjectToObject(lv, "rigid_rebuilt_tree");
+        skb_json_add_number(o, "query_ms", query_ms);
+        skb_json_add_number(o, "build_ms", build_ms);
+        skb_json_add_number(o, "sphere_tests", (double)tests);
+        skb_json_add_number(o, "colliding_pairs", (double)pairs);
+        cJSON_AddStringToObject(o, "what", "a sphere tree built on each body's posed vertices (build: CPU time of both, "
+                                "not in query_ms), queried without refits; best of the repeats");
+    }
+    for (int i = 0; i < built; i++)
+        skb_sphere_tree_free(&rt[i]);
+    return rc;
+}
+
 /* one level of a scaling series: both placements, each both ways (and FCL) */
 static int scaling_level(const struct skb_run_ctx *ctx, struct scene *s, const struct skb_dataset *d, int L, int k,
                          double contact, double rad, int rep, cJSON *lv, char *msg, size_t msglen)
@@ -423,6 +546,9 @@ static int scaling_level(const struct skb_run_ctx *ctx, struct scene *s, const s
             /* the issue's flat keys: the colliding placement (Table 5.3) */
             cJSON_AddNumberToObject(lv, "collisions", od.pairs);
             add_result(lv, &od, &bu, 1);
+            /* thesis 5.4: rigid-body CD on the unsubdivided rigid model */
+            if (L == 0 && d->rigid && (rc = rigid_rebuilt(s, rep, od.pairs, lv, msg, msglen)) < 0)
+                break;
         }
         cJSON *cc = cJSON_AddObjectToObject(lv, names[c]);
         skb_json_add_number(cc, "offset_root_radii", offs[c]);
@@ -559,6 +685,11 @@ static void scenario_frame(struct scene *s, const struct skb_dataset *d, const s
     }
 }
 
+/* the most registry methods the scenarios run; SBS's run with every centre
+ * solved per frame is keyed apart */
+#define SCENARIO_MAX_METHODS 64
+#define SBS_EAGER_KEY "sbs+all_centres"
+
 static int scenarios(const struct skb_run_ctx *ctx, cJSON *root, char *msg, size_t msglen)
 {
     const struct scenario list[] = {
@@ -594,8 +725,23 @@ static int scenarios(const struct skb_run_ctx *ctx, cJSON *root, char *msg, size
         cJSON_AddNumberToObject(so, "triangles_per_body", d.mesh.ntris);
         cJSON_AddNumberToObject(so, "spheres_per_body", t.nnodes);
         cJSON *mo = cJSON_AddObjectToObject(so, "methods");
-        for (int mi = 0; skb_methods[mi] && rc == 0; mi++) {
-            const struct skb_method *me = skb_methods[mi];
+        /* SBS twice: its centres solved on demand, only for the joint sets
+         * whose spheres are refitted (judged: the paper's on-demand SBS
+         * costs little more than LBS, thesis Table 6.2 men 0.31 vs 0.27 ms),
+         * and all of them every frame as its skin prepare does */
+        struct { const struct skb_method *m; int lazy; } runs[2 * SCENARIO_MAX_METHODS];
+        int nrun = 0;
+        for (int mi = 0; skb_methods[mi] && nrun + 2 <= 2 * SCENARIO_MAX_METHODS; mi++) {
+            if (skb_methods[mi]->refit == skb__refit_sbs) {
+                runs[nrun].m = skb_methods[mi];
+                runs[nrun++].lazy = 1;
+            }
+            runs[nrun].m = skb_methods[mi];
+            runs[nrun++].lazy = 0;
+        }
+        for (int ri = 0; ri < nrun && rc == 0; ri++) {
+            const struct skb_method *me = runs[ri].m;
+            int lazy = runs[ri].lazy, eager_sbs = !lazy && me->refit == skb__refit_sbs;
             struct scene s;
             struct frame_result sod, sbu;
             if (!me->refit || !skb_run_wants_method(ctx, me))
@@ -608,6 +754,8 @@ static int scenarios(const struct skb_run_ctx *ctx, cJSON *root, char *msg, size
             int with_fcl = skb_fcl_peer_available() && !sc->crowd && strcmp(me->name, "linear") == 0;
             if ((rc = scene_init(&s, &d.mesh, &t, me, sc->crowd ? sc->crowd : 2, msg, msglen)) == 0
                 && (!with_fcl || (rc = scene_add_fcl(&s, msg, msglen)) == 0)) {
+                for (int b = 0; lazy && b < s.n; b++)
+                    skb_sbody_lazy_centres(&s.b[b], 1);
                 for (int f = 0; f < nframes && rc == 0; f++) {
                     struct frame_result od, bu;
                     char what[96];
@@ -630,8 +778,12 @@ static int scenarios(const struct skb_run_ctx *ctx, cJSON *root, char *msg, size
             scene_fini(&s);
             if (rc < 0)
                 break;
-            cJSON *r = cJSON_AddObjectToObject(mo, skb_refit_key(me));
+            cJSON *r = cJSON_AddObjectToObject(mo, eager_sbs ? SBS_EAGER_KEY : skb_refit_key(me));
             add_result(r, &sod, &sbu, nframes);
+            if (me->refit == skb__refit_sbs)
+                cJSON_AddStringToObject(r, "centres", lazy ? "on demand: a joint set's centre is solved when one of its "
+                                                             "spheres is refitted or one of its vertices skinned"
+                                                           : "every joint set's centre solved in every frame's prepare");
             if (with_fcl) {
                 skb_json_add_number(r, "fcl_ms", fms_sum / nframes);
                 skb_json_add_number(r, "fcl_pairs", (double)fpairs_sum / nframes);
@@ -642,7 +794,7 @@ static int scenarios(const struct skb_run_ctx *ctx, cJSON *root, char *msg, size
                 skb_json_add_number(r, "rotation_centre_reach_median", reach[1]);
             }
             skb_run_progress(ctx, "cd", "%s, %s: on demand %.3f ms, bottom-up %.3f ms per frame (x%.1f), %.0f pairs",
-                             sc->name, me->name, sod.ms / nframes, sbu.ms / nframes,
+                             sc->name, eager_sbs ? SBS_EAGER_KEY : me->name, sod.ms / nframes, sbu.ms / nframes,
                              sod.ms > 0 ? sbu.ms / sod.ms : 0, (double)sod.pairs / nframes);
         }
         skb_sphere_tree_free(&t);

@@ -31,6 +31,7 @@
 #include "skb_peers.h"
 #include "skb_pool.h"
 #include "skb_run.h"
+#include "skb_sb_internal.h"   /* SB's parent-child fallbacks, its trivial-set tolerance */
 #include "skb_sphere_cd.h"   /* skb_thread_cpu_s */
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -520,22 +521,45 @@ static int dq_signs(const struct skb_method *m)
 
 #define VARIANT_HIERARCHY "double, antipodality pre-computed along the hierarchy per pose (DQ paper 4.1; Fig. 18's variant)"
 #define VARIANT_ALG2 "double, antipodality by Algorithm 2 per vertex (DQ paper 4.1)"
+#define VARIANT_DIB_JUDGED "double, antipodality pre-computed along the hierarchy per pose; thesis Alg. 4.1 as written " \
+    "(every vertex from DLB until |x| < p, the confirming pass included, one and two influences too)"
+#define VARIANT_DIB_ONE "double, antipodality pre-computed along the hierarchy; one influence returned as DLB gives it " \
+    "(no pass), otherwise Alg. 4.1 as written: new, reported beside the judged row"
+#define VARIANT_DIB_SHORTCUT "double, antipodality pre-computed along the hierarchy; closed form for n = 2 (thesis Lemma 4.7), " \
+    "one influence returned, no confirming pass: new, reported beside the judged row"
 
-static void add_double_as(struct run *r, struct ds *ds, const struct skb_method *m, double dib_p, int alg2)
+/* the double-path variants timed beside a method's judged one */
+enum dvariant { DV_JUDGED, DV_ALG2, DV_ONE, DV_SHORTCUT, DV_SPHAVG };
+#define VARIANT_SB_SPHAVG "double, SBS with its rotations by Buss and Fillmore's spherical average instead of QLB " \
+    "(seed 003 section 5, thesis 3.4: about 5x slower)"
+
+static void add_double_as(struct run *r, struct ds *ds, const struct skb_method *m, double dib_p, enum dvariant dv)
 {
     char label[64], msg[512];
+    static const char *const suffix[] = { "", "+alg2", "+one", "+shortcut", "+sphavg" };
     if (dib_p > 0)
-        snprintf(label, sizeof label, "%s%s@p=%g", m->name, alg2 ? "+alg2" : "", dib_p);
+        snprintf(label, sizeof label, "%s%s@p=%g", m->name, suffix[dv], dib_p);
     else
-        snprintf(label, sizeof label, "%s%s", m->name, alg2 ? "+alg2" : "");
+        snprintf(label, sizeof label, "%s%s", m->name, suffix[dv]);
     struct bcase *c = new_case(r, K_DOUBLE, ds, label);
     if (!c)
         return;
     c->m = m;
     c->variant = "double";
     if (dq_signs(m)) {
-        c->prm.antipodal = alg2 ? SKB_ANTIPODAL_PIVOT : SKB_ANTIPODAL_HIERARCHY;
-        c->variant = alg2 ? VARIANT_ALG2 : VARIANT_HIERARCHY;
+        c->prm.antipodal = dv == DV_ALG2 ? SKB_ANTIPODAL_PIVOT : SKB_ANTIPODAL_HIERARCHY;
+        c->variant = dv == DV_ALG2 ? VARIANT_ALG2 : VARIANT_HIERARCHY;
+    }
+    if (strcmp(m->name, "dib") == 0) {
+        static const char *const dib_variant[] = { VARIANT_DIB_JUDGED, VARIANT_ALG2, VARIANT_DIB_ONE, VARIANT_DIB_SHORTCUT,
+                                                   VARIANT_DIB_JUDGED };
+        static const int bits[] = { 0, 0, SKB_DIB_ONE_INPUT, SKB_DIB_ONE_INPUT | SKB_DIB_LEMMA47, 0 };
+        c->variant = dib_variant[dv];
+        c->prm.dib_shortcut = bits[dv];
+    }
+    if (dv == DV_SPHAVG) {
+        c->variant = VARIANT_SB_SPHAVG;
+        c->prm.sb_spherical_average = 1;
     }
     if (dib_p > 0)
         c->prm.dib_precision = dib_p;
@@ -543,12 +567,21 @@ static void add_double_as(struct run *r, struct ds *ds, const struct skb_method 
         fail_case(r, c, msg);
 }
 
-/* the method's judged double path, and for DLB the per-vertex Algorithm 2 */
+/* the method's judged double path, for DLB the per-vertex Algorithm 2, for
+ * DIB its shortcuts (one influence returned; and the Lemma 4.7 closed form
+ * for two, no confirming pass) */
 static void add_double(struct run *r, struct ds *ds, const struct skb_method *m, double dib_p)
 {
-    add_double_as(r, ds, m, dib_p, 0);
+    add_double_as(r, ds, m, dib_p, DV_JUDGED);
     if (dib_p == 0 && strcmp(m->name, "dlb") == 0)
-        add_double_as(r, ds, m, 0, 1);
+        add_double_as(r, ds, m, 0, DV_ALG2);
+    if (dib_p == 0 && strcmp(m->name, "dib") == 0) {
+        add_double_as(r, ds, m, 0, DV_ONE);
+        add_double_as(r, ds, m, 0, DV_SHORTCUT);
+    }
+    /* seed 003 section 5: SBS with spherical averages, on the human model */
+    if (dib_p == 0 && strcmp(m->name, "sb") == 0 && strcmp(ds->d.name, "bcn_human") == 0)
+        add_double_as(r, ds, m, 0, DV_SPHAVG);
 }
 
 /* the pool of `threads` threads: the full one, or one of the scaling
@@ -1041,8 +1074,8 @@ static void pose_stats_block(struct ds *ds, const struct skb_run_ctx *ctx, cJSON
         if (!m->pose_stats || !m->skin || !skb_run_wants_method(ctx, m)
             || skb_skin_init(&s, m, &ds->d.mesh, msg, sizeof msg) < 0)
             continue;
-        double solves = 0, maxsolves = 0;
-        int maxit = 0, n = 0;
+        double solves = 0, maxsolves = 0, fallbacks = 0;
+        int maxit = 0, n = 0, is_sb = strcmp(m->name, "sb") == 0;
         int step = (m->flags & SKB_MF_ITERATIVE) ? (ds->d.nposes + VERIFY_POSES - 1) / VERIFY_POSES : 1;
         for (int k = 0; k < ds->d.nposes; k += step) {
             struct skb_pose p;
@@ -1054,6 +1087,11 @@ static void pose_stats_block(struct ds *ds, const struct skb_run_ctx *ctx, cJSON
                 && m->skin(&ds->d.mesh, s.state, 0, ds->d.mesh.nverts, ds->pos, ds->nrm) < 0)
                 continue;
             m->pose_stats(&ds->d.mesh, s.state, &st);
+            if (is_sb) {
+                struct skb__sb_counts c;
+                skb__sb_counts(&ds->d.mesh, s.state, &c);
+                fallbacks += c.fallback;
+            }
             solves += st.solves;
             maxsolves = fmax(maxsolves, st.solves);
             maxit = st.max_iterations > maxit ? st.max_iterations : maxit;
@@ -1064,6 +1102,13 @@ static void pose_stats_block(struct ds *ds, const struct skb_run_ctx *ctx, cJSON
         skb_json_add_number(o, "solves_per_pose_mean", n ? solves / n : NAN);
         cJSON_AddNumberToObject(o, "solves_per_pose_max", maxsolves);
         cJSON_AddNumberToObject(o, "max_iterations", maxit);
+        if (is_sb) {
+            /* of the solves: parent-child sets whose pose moved the joint
+             * beyond the data's precision (seed 003 section 4 counts them
+             * trivial) */
+            skb_json_add_number(o, "parent_child_fallbacks_per_pose_mean", n ? fallbacks / n : NAN);
+            skb_json_add_number(o, "trivial_tolerance_relative", SKB__SB_TRIVIAL_TOL);
+        }
         skb_skin_fini(&s);
     }
 }

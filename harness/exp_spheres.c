@@ -402,9 +402,12 @@ static int one_dataset(const struct skb_run_ctx *ctx, const char *name, cJSON *o
     memcpy(twisted, pose.mats, sizeof(skb_real) * 16 * (size_t)d.mesh.njoints);
     if (d.has_neck) {
         twist_neck(&d, NECK_TWIST_DEG * SKB_PI / 180, twisted);
-        snprintf(desc, sizeof desc, "%s pose %d with the neck (joint %d) twisted %g deg about its bone "
+        char named[96] = "";
+        if (d.neck_name[0])   /* found by its bone's name (datasets/model_import.c) */
+            snprintf(named, sizeof named, ", bone '%.63s'", d.neck_name);
+        snprintf(desc, sizeof desc, "%s pose %d with the neck (joint %d%s) twisted %g deg about its bone "
                  "(thesis Fig. 6.4: the candy wrapper in the neck; the thesis gives no angle)",
-                 d.clip[0] ? d.clip : "clip", strong, d.neck, NECK_TWIST_DEG);
+                 d.clip[0] ? d.clip : "clip", strong, d.neck, named, NECK_TWIST_DEG);
     } else {
         snprintf(desc, sizeof desc, "%s pose %d, no neck twist: the model's neck joint is not known "
                  "(thesis Fig. 6.4 twists the neck)", d.clip[0] ? d.clip : "clip", strong);
@@ -421,6 +424,13 @@ static int one_dataset(const struct skb_run_ctx *ctx, const char *name, cJSON *o
     if (d.has_neck) {
         cJSON_AddNumberToObject(b, "neck_joint", d.neck);
         skb_json_add_number(b, "neck_twist_deg", NECK_TWIST_DEG);
+        if (d.neck_name[0])
+            cJSON_AddStringToObject(b, "neck_bone", d.neck_name);
+    } else {
+        /* Table 6.1's posture is the neck twist: without a neck the levels
+         * would repeat Table 5.2's posture (kept, for the record) */
+        cJSON_AddStringToObject(b, "not_applicable", "no neck joint known (no bone named neck): Table 6.1's posture "
+                                                     "twists the neck (thesis Fig. 6.4), this would repeat Table 5.2's");
     }
     skb_json_add_number(b, "pose_strength_rad", strength61);
     cJSON_AddStringToObject(b, "bottom_up_best_method", p61.bb_key);

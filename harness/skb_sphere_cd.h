@@ -25,6 +25,9 @@ struct skb_sbody {
     skb_real *pos;              /* 3 per vertex: posed vertices */
     unsigned *vstamp;
     long refits, skinned;       /* work done since the last pose */
+    int lazy_centres;           /* SBS on demand: a joint set's centre solved only
+                                 * when one of its spheres is refitted or one of
+                                 * its vertices skinned (skb_sbody_lazy_centres) */
     struct skb_cd_body body;    /* for skb_cd_query */
 };
 
@@ -37,6 +40,12 @@ void skb_sbody_fini(struct skb_sbody *b);
  * sphere now.  Needs a method with a refit hook for SKB_REFIT_ON_DEMAND. */
 int skb_sbody_pose(struct skb_sbody *b, const struct skb_pose *p, const struct skb_params *prm,
                    int mode, char *msg, size_t msglen);
+/* SBS's on-demand reading of the collision paper (002 Alg. 1, thesis 6.5):
+ * from the next on-demand pose on, a joint set's rotation centre is solved
+ * only when one of its spheres is refitted or one of its vertices skinned
+ * (bottom-up poses still solve them all, as the skin needs them).  0, or
+ * SKB_ENOTSUP for a method other than SBS (no rotation centres). */
+int skb_sbody_lazy_centres(struct skb_sbody *b, int on);
 /* the posed sphere of a node (refitted on demand if needed) */
 int skb_sbody_sphere(struct skb_sbody *b, int node, skb_real out[4]);
 /* refit every node through the hook into out (4 per node), no caching */

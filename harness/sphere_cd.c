@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "skb_sb_internal.h"
 #include "skb_sphere_cd.h"
 
 static int fail(int rc, char *msg, size_t msglen, const char *what, const char *name)
@@ -24,6 +25,9 @@ static const skb_real *body_vertex(void *ctx, int v)
 {
     struct skb_sbody *b = (struct skb_sbody *)ctx;
     if (b->vstamp[v] != b->frame) {
+        if (b->lazy_centres && b->mode == SKB_REFIT_ON_DEMAND
+            && skb__sb_center_ensure(b->mesh, b->sk.state, skb__sb_vertex_set(b->mesh, b->sk.state, v)) < 0)
+            return NULL;
         if (b->method->skin(b->mesh, b->sk.state, v, v + 1, b->pos, NULL) < 0)
             return NULL;
         b->vstamp[v] = b->frame;
@@ -108,7 +112,11 @@ int skb_sbody_pose(struct skb_sbody *b, const struct skb_pose *p, const struct s
     }
     b->mode = mode;
     b->refits = b->skinned = 0;
-    if ((rc = b->method->prepare(b->mesh, p, prm, b->sk.state)) < 0)
+    if (b->lazy_centres && mode == SKB_REFIT_ON_DEMAND)
+        rc = skb__sb_prepare_lazy(b->mesh, p, prm, b->sk.state);
+    else
+        rc = b->method->prepare(b->mesh, p, prm, b->sk.state);
+    if (rc < 0)
         return fail(rc, msg, msglen, skb_strerror(rc), b->method->name);
     if (mode == SKB_REFIT_BOTTOM_UP) {
         if ((rc = skb_sbody_skin_all(b)) < 0)
@@ -121,11 +129,34 @@ int skb_sbody_pose(struct skb_sbody *b, const struct skb_pose *p, const struct s
     return 0;
 }
 
+int skb_sbody_lazy_centres(struct skb_sbody *b, int on)
+{
+    if (on && b->method->refit != skb__refit_sbs)
+        return SKB_ENOTSUP;
+    b->lazy_centres = on;
+    return 0;
+}
+
+/* the centres of the node's joint sets, solved now when stale */
+static int node_centres(struct skb_sbody *b, int node)
+{
+    const struct skb_sphere_node *nd = &b->tree->node[node];
+    for (int k = 0; k < nd->njs; k++) {
+        const struct skb_joint_set *js = &b->tree->js[nd->js0 + k];
+        int rc = js->n < 2 ? 0 : skb__sb_center_ensure(b->mesh, b->sk.state, skb__sb_vertex_set(b->mesh, b->sk.state, js->vertex));
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
 int skb_sbody_sphere(struct skb_sbody *b, int node, skb_real out[4])
 {
     skb_real *s = b->sphere + 4 * node;
     if (b->sstamp[node] != b->frame) {
-        int rc = b->method->refit(b->tree, node, b->mesh, b->sk.state, b->scratch, s);
+        int rc = b->lazy_centres && b->mode == SKB_REFIT_ON_DEMAND ? node_centres(b, node) : 0;
+        if (rc == 0)
+            rc = b->method->refit(b->tree, node, b->mesh, b->sk.state, b->scratch, s);
         if (rc < 0)
             return rc;
         b->sstamp[node] = b->frame;

@@ -11,7 +11,15 @@
  * rigid transform, and the count tells the caller the cap was reached.
  * Skin path: per-vertex iteration; pose_stats recomputes the worst vertex's
  * count for the last prepared pose (skin gets a const state and may run on
- * vertex ranges in parallel, so it cannot record it). */
+ * vertex ranges in parallel, so it cannot record it).
+ * Variants (prm->dib_shortcut): 0 runs Alg. 4.1 as written for every n --
+ * one input and two inputs included, each ending with the pass that finds
+ * |x| < p (thesis 4.3: "the second pass through the loop finds that |x| is
+ * zero") -- and is the variant the report judges; SKB_DIB_ONE_INPUT returns
+ * one input as DLB gives it; SKB_DIB_LEMMA47 stops two inputs on one
+ * hemisphere after their one exact iteration (Lemma 4.7) and, in the skin,
+ * takes them in closed form (ScLERP): the same blends to rounding, fewer
+ * logs, reported as new variants beside the judged one. */
 #include <math.h>
 #include <string.h>
 #include "skb_dqblend.h"
@@ -127,16 +135,16 @@ static int dib_iterate(int n, const skb_real *w, const struct skb_dq *q, skb_rea
 }
 
 /* DLB start (Alg. 4.1 line 1) then iterate; q signs are resolved in place.
- * Two shortcuts that change no result beyond rounding (checked against the
- * full iteration in test_math.c, issue 14): one input is its own blend (DLB
- * returns it, and log(b* q) = 0); two inputs on one hemisphere
+ * With the shortcut bits set, two shortcuts that change no result beyond rounding
+ * (checked against the full iteration in test_math.c): one input is its own
+ * blend (DLB returns it, and log(b* q) = 0); two inputs on one hemisphere
  * (<q1_0, q2_0> >= 0) are exact after one iteration (thesis Lemma 4.7: DLB
  * and the blend lie on the screw between them, both relative rotations are
  * within pi, so the principal logs are collinear), so the pass that would
  * confirm |x| = 0 is skipped; the count is the same (1, or 0 when DLB was
- * already within the precision). */
+ * already within the precision).  Without it, Alg. 4.1 as written. */
 static int dib_run(int n, const skb_real *w, struct skb_dq *q, int antipodal, skb_real precision,
-                   int max_iter, struct skb_dq *b, struct skb_blend_stats *st)
+                   int max_iter, int shortcut, struct skb_dq *b, struct skb_blend_stats *st)
 {
     struct skb_dq s;
     int rc = skb__dlb_sum(n, w, q, antipodal, &s);
@@ -148,9 +156,9 @@ static int dib_run(int n, const skb_real *w, struct skb_dq *q, int antipodal, sk
     st->iterations = 0;
     st->logs = 0;
     st->exps = 0;
-    if (n == 1)
+    if (n == 1 && (shortcut & SKB_DIB_ONE_INPUT))
         return 0;
-    int one_step = n == 2 && skb_quat_dot(&q[0].r, &q[1].r) >= 0;
+    int one_step = (shortcut & SKB_DIB_LEMMA47) && n == 2 && skb_quat_dot(&q[0].r, &q[1].r) >= 0;
     st->iterations = dib_iterate(n, w, q, precision, max_iter, one_step, b, work);
     st->logs = n * work[0];
     st->exps = work[1];
@@ -170,7 +178,7 @@ static int dib_blend(const struct skb_blend_in *in, const struct skb_params *prm
     for (int i = 0; i < in->n; i++)
         skb_dq_from_mat4(in->mats + 16 * i, &q[i]);
     int rc = dib_run(in->n, in->weights, q, prm->antipodal, prm->dib_precision,
-                     prm->dib_max_iter, &b, st);
+                     prm->dib_max_iter, prm->dib_shortcut, &b, st);
     if (rc < 0)
         return rc;
     skb_dq_to_mat4(&b, out);
@@ -183,16 +191,18 @@ static int dib_prepare(const struct skb_mesh *m, const struct skb_pose *p,
     struct skb__dq_state *hdr = (struct skb__dq_state *)state;
     hdr->dib_precision = prm->dib_precision;
     hdr->dib_max_iter = prm->dib_max_iter;
+    hdr->dib_shortcut = prm->dib_shortcut;
     return skb__dq_prepare(m, p->mats, prm->antipodal, state);
 }
 
 /* one vertex: its blend b and iteration count.  The same algorithm as
- * dib_run with the skin path's shortcuts: the sum and the guard inline
- * (signs were resolved by gather / prepare; the guard's reference as in
- * skb__dlb_sum, convex weights), one input returned unnormalised, and no
+ * dib_run: the sum and the guard inline (signs were resolved by gather /
+ * prepare; the guard's reference as in skb__dlb_sum, convex weights), and no
  * final normalisation -- Algorithm 1 over <b0,b0> (skb__dq_apply) does not
- * need a unit b. */
-static int dib_vertex(const struct skb_mesh *m, const void *state, int v, struct skb_dq *b, int *it)
+ * need a unit b; with hdr->dib_shortcut's bits, one input returned
+ * unnormalised, two in closed form.  work: logs and exps added, or NULL */
+static inline int dib_vertex(const struct skb_mesh *m, const void *state, int v, struct skb_dq *b, int *it,
+                             int *work)
 {
     /* it == NULL: the skin, which needs no count (see the n = 2 case) */
     const struct skb__dq_state *hdr = (const struct skb__dq_state *)state;
@@ -213,11 +223,11 @@ static int dib_vertex(const struct skb_mesh *m, const void *state, int v, struct
         return SKB_ECANCEL;
     if (it)
         *it = 0;
-    if (n == 1) {
+    if (n == 1 && (hdr->dib_shortcut & SKB_DIB_ONE_INPUT)) {
         *b = s;
         return 0;
     }
-    int one_step = n == 2 && q[0].r.w * q[1].r.w + q[0].r.x * q[1].r.x + q[0].r.y * q[1].r.y
+    int one_step = (hdr->dib_shortcut & SKB_DIB_LEMMA47) && n == 2 && q[0].r.w * q[1].r.w + q[0].r.x * q[1].r.x + q[0].r.y * q[1].r.y
                                  + q[0].r.z * q[1].r.z >= 0;
     if (one_step && !it) {
         /* the one iteration from any start on the screw lands on ScLERP
@@ -232,6 +242,10 @@ static int dib_vertex(const struct skb_mesh *m, const void *state, int v, struct
         dq_log_axpy(&d, w[1], &x);
         dq_exp(&x, &e);
         dqmul(&q[0], &e, b);
+        if (work) {
+            work[0]++;
+            work[1]++;
+        }
         return 0;
     }
     /* the unit start (thesis 2.1.2 dual normalisation, skb_dq_normalize) */
@@ -240,11 +254,20 @@ static int dib_vertex(const struct skb_mesh *m, const void *state, int v, struct
     b->r.w = s.r.w * inv; b->r.x = s.r.x * inv; b->r.y = s.r.y * inv; b->r.z = s.r.z * inv;
     b->d.w = s.d.w * inv - de * b->r.w; b->d.x = s.d.x * inv - de * b->r.x;
     b->d.y = s.d.y * inv - de * b->r.y; b->d.z = s.d.z * inv - de * b->r.z;
-    int work[2] = { 0, 0 };
-    int count = dib_iterate(n, w, q, hdr->dib_precision, hdr->dib_max_iter, one_step, b, work);
+    int pass[2] = { 0, 0 };
+    int count = dib_iterate(n, w, q, hdr->dib_precision, hdr->dib_max_iter, one_step, b, pass);
     if (it)
         *it = count;
+    if (work) {
+        work[0] += n * pass[0];
+        work[1] += pass[1];
+    }
     return 0;
+}
+
+int skb__dib_vertex_work(const struct skb_mesh *m, const void *state, int v, struct skb_dq *b, int *it, int work[2])
+{
+    return dib_vertex(m, state, v, b, it, work);
 }
 
 static int dib_skin(const struct skb_mesh *m, const void *state, int v0, int v1,
@@ -252,7 +275,7 @@ static int dib_skin(const struct skb_mesh *m, const void *state, int v0, int v1,
 {
     for (int v = v0; v < v1; v++) {
         struct skb_dq b;
-        int rc = dib_vertex(m, state, v, &b, NULL);
+        int rc = dib_vertex(m, state, v, &b, NULL, NULL);
         if (rc < 0)
             return rc;
         skb__dq_apply(&b, m->pos + 3 * v, m->nrm ? m->nrm + 3 * v : NULL, pos_out + 3 * v,
@@ -268,7 +291,7 @@ static int dib_pose_stats(const struct skb_mesh *m, const void *state, struct sk
     out->max_center_norm = 0;
     for (int v = 0; v < m->nverts; v++) {
         struct skb_dq b;
-        int it, rc = dib_vertex(m, state, v, &b, &it);
+        int it, rc = dib_vertex(m, state, v, &b, &it, NULL);
         if (rc < 0)
             return rc;
         if (it > out->max_iterations)

@@ -41,6 +41,7 @@ struct sbs_set {
     int n;
     int child;
     int cut;
+    int stale;
 };
 struct sbs_head {
     int nsets;
@@ -50,6 +51,8 @@ struct sbs_head {
     int trivial;
     int regularised;
     int fallback;
+    const skb_real *mats;
+    int sphavg;
 };
 
 /* sign patterns of a joint set: s[k][i] = +-1, at most one per pivot */

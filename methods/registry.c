@@ -70,6 +70,8 @@ void skb_params_default(struct skb_params *prm)
     prm->dib_precision = 1e-5;   /* DQ paper App. B timing setting */
     prm->dib_max_iter = 20;
     prm->antipodal = SKB_ANTIPODAL_PIVOT;
+    prm->dib_shortcut = 0;       /* thesis Alg. 4.1 as written is the default */
+    prm->sb_spherical_average = 0;
 }
 
 static int fail(int code, char *msg, size_t msglen, const char *text)

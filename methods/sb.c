@@ -26,8 +26,9 @@
  *   solution, so the skinned vertex is the same (shifting r_c along the axis
  *   cancels in eq. 3.7), but it lies at the joint instead of anywhere on the
  *   axis, which is what the sphere bounds of thesis ch. 6 (|p - r_c|) need.
- *   A pose that breaks C_a r = C_b r (not built along the hierarchy) gets
- *   the SVD instead, and is counted.
+ *   A pose that breaks C_a r = C_b r beyond the data's precision (not built
+ *   along the hierarchy) gets the SVD instead, and is counted apart
+ *   (fallback).
  * Their number, excluded, is thesis Table 3.2's / seed 003 Table 2's "SVD
  * executions", reported as pose_stats solves.
  *
@@ -63,6 +64,32 @@ static int distinct_transforms(int n, const skb_real *const *mats, const skb_rea
     return m;
 }
 
+/* eq. 3.7 with Q the spherical average of the inputs' rotations (seed 003
+ * section 5's variant; the skin's sb_sphavg_vertex in blend form) */
+static int sb_sphavg_blend(const struct skb_blend_in *in, const skb_real rc[3], int pivot, skb_real out[16])
+{
+    struct skb_quat q[SKB__SPHAVG_MAX_N], avg;
+    skb_real rot[9], t[3] = { 0, 0, 0 }, ci[3];
+    if (in->n > SKB__SPHAVG_MAX_N)
+        return SKB_ETOOMANY;
+    for (int i = 0; i < in->n; i++) {
+        skb_real r[9], tr[3];
+        skb_mat4_to_rt(in->mats + 16 * i, r, tr);
+        skb_quat_from_mat3(r, q + i);
+        skb_mat4_apply(in->mats + 16 * i, rc, ci);          /* C_i r_c */
+        for (int k = 0; k < 3; k++)
+            t[k] = t[k] + in->weights[i] * ci[k];
+    }
+    if (skb__quat_spherical_average(in->n, in->weights, NULL, q, pivot, SKB__SB_SPHAVG_PRECISION,
+                                    SKB__SB_SPHAVG_MAX_ITER, &avg) < 0)
+        return SKB_ECANCEL;
+    skb_quat_to_mat3(&avg, rot);
+    for (int k = 0; k < 3; k++)
+        t[k] = t[k] - (rot[3 * k] * rc[0] + rot[3 * k + 1] * rc[1] + rot[3 * k + 2] * rc[2]);
+    skb_mat4_from_rt(rot, t, out);
+    return 0;
+}
+
 static int sb_blend(const struct skb_blend_in *in, const struct skb_params *prm,
                     skb_real out[16], struct skb_blend_stats *st)
 {
@@ -82,6 +109,8 @@ static int sb_blend(const struct skb_blend_in *in, const struct skb_params *prm,
     } else if (skb_rotcenter(n, set, rc) < 0) {
         return SKB_ENUMERIC;
     }
+    if (prm->sb_spherical_average)
+        return sb_sphavg_blend(in, rc, pivot, out);
     if (skb_mat4_qlb(in->n, in->weights, in->mats, rc, pivot, out) < 0)
         return SKB_ECANCEL;
     return 0;
@@ -90,9 +119,11 @@ static int sb_blend(const struct skb_blend_in *in, const struct skb_params *prm,
 /* a centre may lie at most SKB__SB_CENTER_BOUND extents of its set from the
  * set's centroid (skb_sb_internal.h says why) */
 #define SB_CENTER_BOUND SKB__SB_CENTER_BOUND
-/* C_a r = C_b r holds at a parent-child joint up to the rounding of the
- * pose's matrix products; relative to the set's size */
-#define SB_TRIVIAL_TOL 1e-9
+/* C_a r = C_b r holds at a parent-child joint up to the precision of the
+ * data, relative to the set's size: seed 003 section 4 counts a parent and
+ * its child as trivial, and the models' files store their matrices to 6
+ * decimals (skb_sb_internal.h) */
+#define SB_TRIVIAL_TOL SKB__SB_TRIVIAL_TOL
 
 /* one joint set of two or more joints: its joints in increasing order, its
  * centre this pose, the centroid o and extent of its rest vertices (and
@@ -106,6 +137,7 @@ struct sb_set {
     int n;
     int child;
     int cut;                   /* the bound cut the last solve */
+    int stale;                 /* lazy prepare: the centre is not yet this pose's */
 };
 
 /* state: quaternion + 3x4 per joint, a set per vertex at most, the set index
@@ -118,6 +150,8 @@ struct sb_head {
     int trivial;               /* parent-child sets at the joint, last prepare */
     int regularised;           /* SVDs the bound cut short, last prepare */
     int fallback;              /* parent-child sets solved by SVD, last prepare */
+    const skb_real *mats;      /* lazy prepare: the pose its stale centres are solved for */
+    int sphavg;                /* skb_params.sb_spherical_average of the last prepare */
 };
 
 struct sb_view {
@@ -292,44 +326,112 @@ static int joint_holds(const struct sb_set *t, const skb_real *mats)
     return skb_v3_norm(d) <= SB_TRIVIAL_TOL * (skb_v3_norm(t->center) + t->extent);
 }
 
+/* set f's centre for the pose mats (thesis Alg. 3.1 lines 2-6): the
+ * child's joint for a parent-child set the pose keeps, else the SVD */
+static int sb_solve_set(const struct skb_mesh *m, struct sb_view *s, int f, const skb_real *pm)
+{
+    struct sb_set *t = s->sets + f;
+    const skb_real *mats[SKB_MAX_INFLUENCES], *set[SKB_MAX_INFLUENCES];
+    t->stale = 0;
+    if (t->child >= 0) {
+        /* the centre is the child's rest position (reset each pose: a
+         * pose that broke C_a r = C_b r left its SVD centre here) */
+        for (int k = 0; k < 3; k++)
+            t->center[k] = m->joint_rest[3 * t->child + k];
+        t->cut = 0;
+        if (joint_holds(t, pm)) {
+            s->head->trivial++;
+            return 0;
+        }
+        s->head->fallback++;
+    }
+    for (int k = 0; k < t->n; k++)
+        mats[k] = pm + 16 * t->joint[k];
+    int n = distinct_transforms(t->n, mats, set);
+    /* thesis Alg. 3.1 line 3 */
+    int cut = skb__rotcenter_bounded(n, set, t->origin, SB_CENTER_BOUND * t->extent, t->center);
+    if (cut < 0)
+        return SKB_ENUMERIC;
+    t->cut = cut > 0;
+    s->head->regularised += t->cut;
+    s->head->solves++;
+    return 0;
+}
+
+/* the per-joint part of prepare; every set's centre marked stale */
+static int sb_prepare_joints(const struct skb_mesh *m, const struct skb_pose *p, const struct skb_params *prm,
+                             struct sb_view *s)
+{
+    if (p->scale)
+        return SKB_ENOTSUP;      /* quaternions carry no scale (DQ paper 4.2) */
+    skb_qlb_prepare(m->njoints, p->mats, s->q, s->rows);
+    s->head->pivot = prm->antipodal != SKB_ANTIPODAL_NONE;
+    s->head->solves = 0;
+    s->head->trivial = 0;
+    s->head->regularised = 0;
+    s->head->fallback = 0;
+    s->head->mats = p->mats;
+    s->head->sphavg = prm->sb_spherical_average;
+    for (int f = 0; f < s->head->nsets; f++)
+        s->sets[f].stale = 1;
+    return 0;
+}
+
 static int sb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
                       const struct skb_params *prm, void *state)
 {
     struct sb_view s = sb_layout(m, state);
-    if (p->scale)
-        return SKB_ENOTSUP;      /* quaternions carry no scale (DQ paper 4.2) */
-    skb_qlb_prepare(m->njoints, p->mats, s.q, s.rows);
-    s.head->pivot = prm->antipodal != SKB_ANTIPODAL_NONE;
-    s.head->solves = 0;
-    s.head->trivial = 0;
-    s.head->regularised = 0;
-    s.head->fallback = 0;
-    for (int f = 0; f < s.head->nsets; f++) {
-        struct sb_set *t = s.sets + f;
-        const skb_real *mats[SKB_MAX_INFLUENCES], *set[SKB_MAX_INFLUENCES];
-        if (t->child >= 0) {
-            /* the centre is the child's rest position (reset each pose: a
-             * pose that broke C_a r = C_b r left its SVD centre here) */
-            for (int k = 0; k < 3; k++)
-                t->center[k] = m->joint_rest[3 * t->child + k];
-            t->cut = 0;
-            if (joint_holds(t, p->mats)) {
-                s.head->trivial++;
-                continue;
-            }
-            s.head->fallback++;
-        }
-        for (int k = 0; k < t->n; k++)
-            mats[k] = p->mats + 16 * t->joint[k];
-        int n = distinct_transforms(t->n, mats, set);
-        /* thesis Alg. 3.1 line 3 */
-        int cut = skb__rotcenter_bounded(n, set, t->origin, SB_CENTER_BOUND * t->extent, t->center);
-        if (cut < 0)
-            return SKB_ENUMERIC;
-        t->cut = cut > 0;
-        s.head->regularised += t->cut;
-        s.head->solves++;
+    int rc = sb_prepare_joints(m, p, prm, &s);
+    for (int f = 0; rc == 0 && f < s.head->nsets; f++)
+        rc = sb_solve_set(m, &s, f, p->mats);
+    s.head->mats = NULL;
+    return rc;
+}
+
+int skb__sb_prepare_lazy(const struct skb_mesh *m, const struct skb_pose *p, const struct skb_params *prm,
+                         void *state)
+{
+    struct sb_view s = sb_layout(m, state);
+    return sb_prepare_joints(m, p, prm, &s);
+}
+
+int skb__sb_center_ensure(const struct skb_mesh *m, void *state, int f)
+{
+    struct sb_view s = sb_layout(m, state);
+    if (f < 0 || !s.sets[f].stale)
+        return 0;
+    if (!s.head->mats)
+        return SKB_EINVAL;   /* stale outside a lazy prepare: a caller's bug */
+    return sb_solve_set(m, &s, f, s.head->mats);
+}
+
+/* one vertex with its rotation by the spherical average (eq. 3.7 with Q the
+ * Buss-Fillmore average of the joints' quaternions) */
+static int sb_sphavg_vertex(const struct skb_mesh *m, const struct sb_view *s, int v, const skb_real *rc,
+                            skb_real *out, skb_real *nout)
+{
+    const int *jv = m->joint + SKB_MAX_INFLUENCES * v;
+    const skb_real *wv = m->weight + SKB_MAX_INFLUENCES * v, *x = m->pos + 3 * v;
+    struct skb_quat q;
+    skb_real rot[9], t[3] = { 0, 0, 0 }, y[3];
+    if (skb__quat_spherical_average(SKB_MAX_INFLUENCES, wv, jv, s->q, s->head->pivot, SKB__SB_SPHAVG_PRECISION,
+                                    SKB__SB_SPHAVG_MAX_ITER, &q) < 0)
+        return SKB_ECANCEL;
+    skb_quat_to_mat3(&q, rot);
+    for (int i = 0; i < SKB_MAX_INFLUENCES; i++) {
+        const skb_real *cj = s->rows + 12 * jv[i];
+        if (wv[i] == 0)
+            continue;
+        for (int k = 0; k < 3; k++)
+            t[k] = t[k] + wv[i] * (rc ? cj[4 * k] * rc[0] + cj[4 * k + 1] * rc[1] + cj[4 * k + 2] * rc[2] + cj[4 * k + 3]
+                                      : cj[4 * k + 3]);
     }
+    for (int k = 0; k < 3; k++)
+        y[k] = rc ? x[k] - rc[k] : x[k];
+    for (int k = 0; k < 3; k++)
+        out[k] = rot[3 * k] * y[0] + rot[3 * k + 1] * y[1] + rot[3 * k + 2] * y[2] + t[k];
+    for (int k = 0; nout && k < 3; k++)
+        nout[k] = rot[3 * k] * m->nrm[3 * v] + rot[3 * k + 1] * m->nrm[3 * v + 1] + rot[3 * k + 2] * m->nrm[3 * v + 2];
     return 0;
 }
 
@@ -338,7 +440,12 @@ static int sb_skin(const struct skb_mesh *m, const void *state, int v0, int v1,
 {
     struct sb_view s = sb_layout(m, state);
     int normals = nrm_out && m->nrm;
-    for (int v = v0; v < v1; v++) {
+    for (int v = v0; s.head->sphavg && v < v1; v++) {
+        const skb_real *rc = s.vset[v] >= 0 ? s.sets[s.vset[v]].center : NULL;
+        if (sb_sphavg_vertex(m, &s, v, rc, pos_out + 3 * v, normals ? nrm_out + 3 * v : NULL) < 0)
+            return SKB_ECANCEL;
+    }
+    for (int v = v0; !s.head->sphavg && v < v1; v++) {
         /* a single joint needs no centre: r_c = 0 (skb_rotcenter with n = 1) */
         const skb_real *rc = s.vset[v] >= 0 ? s.sets[s.vset[v]].center : NULL;
         if (skb_qlb_vertex(SKB_MAX_INFLUENCES, m->joint + SKB_MAX_INFLUENCES * v,

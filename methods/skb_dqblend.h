@@ -18,6 +18,7 @@ struct skb__dq_state {
     int antipodal;             /* enum skb_antipodal chosen in prepare */
     int dib_max_iter;          /* dib only */
     skb_real dib_precision;    /* dib only */
+    int dib_shortcut;          /* dib only: skb_params.dib_shortcut bits */
     int has_scale;             /* dlb_scale: pose->scale was given */
 };
 /* most transforms dib blends (it keeps them all through its iterations) */
@@ -47,6 +48,12 @@ int skb__dlb_sum(int n, const skb_real *w, struct skb_dq *q, int antipodal, stru
 int skb__dlb_cancelled(const struct skb_dq *b, skb_real ref);
 /* the same against the square of the reference: |b0|^2 < REL^2 ref2 */
 int skb__dlb_cancelled2(const struct skb_dq *b, skb_real ref2);
+
+/* dib's skin path for one vertex of a prepared state: its blend b, its
+ * iteration count (it; NULL: the skin's own path, the closed form of the
+ * shortcut variant included) and the logs (work[0]) and exps (work[1]) it
+ * evaluated, added (work may be NULL) -- the tests read each variant's work */
+int skb__dib_vertex_work(const struct skb_mesh *m, const void *state, int v, struct skb_dq *b, int *it, int work[2]);
 
 /* skin-path helpers; the state is SKB__DQ_STATE_HDR bytes of header, then
  * njoints dual quaternions, njoints norms |q_j0|, then njoints ints of scratch */

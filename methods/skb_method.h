@@ -46,7 +46,18 @@ struct skb_params {
     skb_real dib_precision;  /* DIB stops when |x| < p (thesis Alg. 4.1) */
     int dib_max_iter;        /* DIB iteration cap */
     int antipodal;           /* enum skb_antipodal */
+    int dib_shortcut;        /* enum skb_dib_shortcut bits; 0: thesis
+                              * Alg. 4.1 as written (the judged variant) */
+    int sb_spherical_average; /* sb skin: rotations by Buss and Fillmore's
+                              * spherical average instead of QLB (seed 003
+                              * section 5's experiment); 0: QLB, the paper's */
 };
+
+/* DIB's shortcuts, each the same blend to rounding (dib.c): an input of
+ * one transform returned as DLB gives it, with no pass; two inputs on one
+ * hemisphere stopped after their one exact iteration (thesis Lemma 4.7),
+ * without the confirming pass, the skin taking them in closed form */
+enum skb_dib_shortcut { SKB_DIB_ONE_INPUT = 1, SKB_DIB_LEMMA47 = 2 };
 
 /* one blend: n rigid transforms with convex weights (+ centre where needed) */
 struct skb_blend_in {

@@ -30,6 +30,17 @@ int skb__rotcenter_bounded(int n, const skb_real *const *mats, const skb_real o[
  * (thesis ch. 6 spheres grow with |p - r_c|). */
 #define SKB__SB_CENTER_BOUND 2.0
 
+/* a parent-child set is trivial (seed 003 section 4: the child's joint is
+ * its centre, no SVD) when the pose keeps that joint fixed, |C_a r - C_b r|
+ * <= this times the set's size (|r| + its extent): the precision of the
+ * data, not of the arithmetic -- the .X models store bone offsets and
+ * animation keys to 6 decimals, so a joint of a real model moves by ~1e-6
+ * of its size between parent and child (measured: at 1e-9, 46 of
+ * bcn_human's 86 SVDs per pose and 28 of wuson's 122 were such pairs; at
+ * 1e-5, none).  A pose breaking the joint by more (not built along the
+ * hierarchy) is solved by SVD and counted apart. */
+#define SKB__SB_TRIVIAL_TOL 1e-5
+
 /* what sb's last prepare did (seed 003 section 4, thesis Table 3.2) */
 struct skb__sb_counts {
     int sets;            /* distinct joint sets of the mesh, one joint included */
@@ -51,6 +62,28 @@ int skb__sb_set_joints(const struct skb_mesh *m, const void *state, int f, int o
 /* sb's prepare: per-joint quaternions and one SVD centre per joint set */
 int skb__sb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
                     const struct skb_params *prm, void *state);
+/* on-demand collision detection (SBS collision paper 002, thesis 6.5): a
+ * prepare that converts the joints only and leaves every set's centre stale
+ * (the pose's matrices are kept by pointer until the next prepare), and the
+ * centre of set f solved when it is first needed -- before a sphere of the
+ * set is refitted or a vertex of it skinned -- and counted in
+ * skb__sb_counts as prepare counts it.  f < 0 (one joint) is a no-op. */
+int skb__sb_prepare_lazy(const struct skb_mesh *m, const struct skb_pose *p,
+                         const struct skb_params *prm, void *state);
+int skb__sb_center_ensure(const struct skb_mesh *m, void *state, int f);
+/* Buss and Fillmore's spherical weighted average of the n quaternions
+ * q[idx[i]] (idx NULL: q[i]) with weights w (zero weights skipped; signs
+ * against the first input when pivot, DQ paper Alg. 2), iterated from the
+ * normalised linear blend until the weighted tangent vector is shorter than
+ * precision (radians) or max_iter steps; returns the steps taken, -1 when
+ * the linear blend vanishes or n > SKB__SPHAVG_MAX_N (methods/sphavg.c) */
+#define SKB__SPHAVG_MAX_N 8
+int skb__quat_spherical_average(int n, const skb_real *w, const int *idx, const struct skb_quat *q, int pivot,
+                                skb_real precision, int max_iter, struct skb_quat *out);
+/* SBS's rotation blended by the spherical average instead of QLB (seed 003
+ * section 5's experiment): its stopping precision and step cap */
+#define SKB__SB_SPHAVG_PRECISION 1e-9
+#define SKB__SB_SPHAVG_MAX_ITER 50
 /* 1 when the centre bound cut set f's last solve (its r_c is then not the
  * plain eq. 3.1 pseudo-inverse solution), else 0 */
 int skb__sb_set_cut(const struct skb_mesh *m, const void *state, int f);

@@ -422,6 +422,7 @@ int skb_report_build(const struct skb_results *runs, int nruns, const cJSON *ref
     }
     /* report-wide sections: the seeds' coverage, the bibliography, and the
      * headline that sums up the judged rows above (so it comes last) */
+    skb__report_measured(rep);
     skb__report_coverage(rep);
     skb__report_bibliography(rep);
     skb__report_headline(rep);

@@ -327,6 +327,7 @@ void skb__report_table62(struct skb_report *rep)
                         skb__numtxt(pbu), skb__numtxt(r_pap), NULL);
                 skb__row_verdict(rep, t, &v, cause);
             }
+            skb__report_sbs_centre_rows(rep, t, k, name, x, pe);
         }
         const cJSON *e;
         int ei = 0;

@@ -253,6 +253,7 @@ void skb__report_fig18(struct skb_report *rep)
                              skb__numtxt(dib), skb__numtxt(dib / dlb), skb__numtxt(pr), NULL);
                 skb__row_verdict(rep, t, &v, cause);
             }
+            skb__report_dib_variants(rep, t, k, d);
         }
     }
 }
@@ -295,6 +296,10 @@ static int table32_row(struct skb_report *rep, struct skb_rtable *t, int k, cons
                          skb__num4(b1, svd), v, j);
         note = skb__join_note(note, cause);
     }
+    /* the SVD count at the data's precision, trivial sets and fallbacks apart */
+    char *svd_note = skb__sb_svd_note(rep, d);
+    note = skb__join_note(note, svd_note);
+    free(svd_note);
     skb__row_add(rep, t, k, st, note, strdup(d->string), skb__fmt("%.0f / %.0f", v, j), skb__numtxt(l), skb__numtxt(s),
                  isfinite(s) && isfinite(l) && l > 0 ? skb__numtxt(s / l) : strdup("—"),
                  skb__fmt("%.3g–%.3g (%s)", a, b, skb__ref_str(range, "seed")), skb__numtxt(svd),

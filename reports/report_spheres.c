@@ -138,6 +138,8 @@ void skb__report_sphere_table(struct skb_report *rep, const char *id, const char
             const cJSON *post = skb__jget(skb__jget(d, "postures"), refkey), *l;
             const cJSON *levels = cJSON_IsArray(skb__jget(post, "levels")) ? skb__jget(post, "levels") : skb__jget(d, "levels");
             const char *posture = skb__jstr(skb__jget(post, "posture"));
+            if (skb__posture_not_applicable(rep, t, k, d, post))
+                continue;
             cJSON_ArrayForEach(l, levels) {
                 double lv = NAN, refavg = NAN;
                 skb__jnum(skb__jget(l, "level"), &lv);

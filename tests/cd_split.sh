@@ -39,6 +39,24 @@ for sc, s in cd["scenarios"].items():
             errs.append(f"{sc}/{m}: spheres refitted on demand but no re-timed refit time")
 if n == 0:
     errs.append("cd.json: no scenario method")
+# thesis 5.4: rigid-body CD on rebuilt trees beside the rigid series' level 0
+if cd.get("scaling_setup", {}).get("rigid"):
+    rr = cd["scaling"][0].get("rigid_rebuilt_tree", {})
+    if not (isinstance(rr.get("query_ms"), (int, float)) and rr["query_ms"] > 0 and rr.get("colliding_pairs") == cd["scaling"][0].get("collisions")):
+        errs.append(f"scaling[0]: rigid_rebuilt_tree {rr!r}")
+# SBS on demand solves a joint set's centre when one of its spheres is refitted,
+# timed beside SBS with every centre solved in prepare; both count the centres
+for sc, s in cd["scenarios"].items():
+    lz, eg = s["methods"].get("sbs"), s["methods"].get("sbs+all_centres")
+    if lz is None:
+        continue
+    if eg is None:
+        errs.append(f"{sc}: sbs without sbs+all_centres"); continue
+    a, b = lz.get("sbs_centres_solved_on_demand"), eg.get("sbs_centres_solved_on_demand")
+    if not (isinstance(a, (int, float)) and isinstance(b, (int, float)) and 0 <= a <= b):
+        errs.append(f"{sc}: sbs centres solved on demand {a!r}, all {b!r}")
+    if "on demand" not in lz.get("centres", "") or "every" not in eg.get("centres", ""):
+        errs.append(f"{sc}: sbs centres mode not stated")
 for name, ds in sp["datasets"].items():
     for m, rt in ds.get("refit_time", {}).items():
         if "fastest single pass" not in rt.get("estimator", "") or "CPU time" not in rt["estimator"] or not rt.get("repetitions_bottom_up", 0) >= 1:

@@ -55,6 +55,11 @@ for name, o in ds.items():
     if "dlb" in o["ms"]:
         if "pre-computed" not in dbl.get("dlb", {}).get("variant", ""): errs.append("%s: dlb variant %r" % (name, dbl.get("dlb")))
         if "Algorithm 2" not in dbl.get("dlb+alg2", {}).get("variant", ""): errs.append("%s: no dlb+alg2 variant" % name)
+    # DIB's judged row is thesis Alg. 4.1 as written; its shortcuts are timed beside it
+    if "dib" in o["ms"]:
+        if "Alg. 4.1 as written" not in dbl.get("dib", {}).get("variant", ""): errs.append("%s: dib variant %r" % (name, dbl.get("dib")))
+        for k, t in (("dib+one", "one influence returned"), ("dib+shortcut", "Lemma 4.7")):
+            if k not in o["ms"] or t not in dbl.get(k, {}).get("variant", ""): errs.append("%s: no %s variant" % (name, k))
 # every timed kernel's repetitions in round order, for the report's per-round ratio intervals
 for name, o in ds.items():
     for kind in ("double", "f32"):
@@ -62,6 +67,10 @@ for name, o in ds.items():
             rm = c.get("repetition_ms")
             if not (isinstance(rm, list) and len(rm) == c.get("repetitions") and all(isinstance(x, (int, float)) and x > 0 for x in rm)):
                 errs.append("%s/%s %s: repetition_ms %r for %r repetitions" % (name, m, kind, rm, c.get("repetitions")))
+# seed 003 section 5: SBS with spherical averages timed on the human, checked like every kernel
+b = ds.get("bcn_human")
+if b is not None and ("sb+sphavg" not in b["ms"] or "spherical average" not in b.get("checks", {}).get("double", {}).get("sb+sphavg", {}).get("variant", "")):
+    errs.append("bcn_human: no sb+sphavg timing")
 w = ds.get("bcn_human", {}).get("dib_work", {})
 h = w.get("iterations_histogram", {})
 if not h or abs(sum(h.values()) - w.get("vertex_blends", -1)) > 0.5: errs.append("bcn_human dib_work histogram %r" % w)

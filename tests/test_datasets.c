@@ -298,8 +298,44 @@ static void test_isolated_import_roundtrip(void **state)
     assert_memory_equal(a.mesh.tris, b.mesh.tris, sizeof *a.mesh.tris * 3 * (size_t)a.mesh.ntris);
     assert_memory_equal(a.poses, b.poses, sizeof *a.poses * 16 * (size_t)a.mesh.njoints * a.nposes);
     assert_string_equal(a.clip, b.clip);
+    /* the neck found by its bone's name survives the pipe */
+    assert_int_equal(a.has_neck, 1);
+    assert_int_equal(b.has_neck, 1);
+    assert_int_equal(a.neck, b.neck);
+    assert_string_equal(a.neck_name, b.neck_name);
     skb_dataset_free(&a);
     skb_dataset_free(&b);
+}
+
+/* thesis Table 6.1 twists the neck: a model's neck is found by its bones'
+ * names, the first of its chain (parents before children) */
+static void test_neck_by_name(void **state)
+{
+    static const char *const bcn[] = { "B_Pelvis", "B_Spine4", NULL, "B_Root_Neck_T", "B_Root_Neck_H", "B_Neck", "B_Head" };
+    static const char *const cmu[] = { "Hips", "Spine1", "Neck", "Neck1", "Head" };
+    static const char *const lower[] = { "root", "spine", "neck_01", "head" };
+    static const char *const none[] = { "root", "spine", "head", NULL };
+    assert_int_equal(skb__find_neck(7, bcn), 3);
+    assert_int_equal(skb__find_neck(5, cmu), 2);
+    assert_int_equal(skb__find_neck(4, lower), 2);
+    assert_int_equal(skb__find_neck(4, none), -1);
+    assert_int_equal(skb__find_neck(0, none), -1);
+    if (!have_testmodels())
+        skip();
+    struct skb_dataset d;
+    struct skb_dataset_opts o = { 1, 1, 0 };
+    char msg[512];
+    if (skb_dataset_load("bcn_human", &o, &d, msg, sizeof msg) < 0)
+        fail_msg("%s", msg);
+    assert_int_equal(d.has_neck, 1);
+    assert_true(strstr(d.neck_name, "Neck") != NULL);
+    /* the neck's chain ends in the bone named B_Neck, a descendant of it */
+    int j = -1;
+    for (int k = 0; k < d.mesh.njoints; k++)
+        if (d.mesh.parent[k] >= 0 && d.mesh.parent[d.mesh.parent[k]] == d.neck)
+            j = k;
+    assert_true(j >= 0);
+    skb_dataset_free(&d);
 }
 
 /* the skinned rest pose of a real model: BCN's clip starts near the bind
@@ -361,6 +397,7 @@ int main(void)
         cmocka_unit_test(test_memory_limit),
         cmocka_unit_test(test_child_crash_is_an_error),
         cmocka_unit_test(test_isolated_import_roundtrip),
+        cmocka_unit_test(test_neck_by_name),
         cmocka_unit_test(test_real_model_motion_plausible),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -480,6 +480,26 @@ static void test_sb_solves_per_joint_set(void **state)
     gsl_rng_free(r);
 }
 
+/* the small mesh as the chain 0-1-2-3 (sm_parent, sm_rest), posed along
+ * it as datasets/poses.c poses: C_j = C_parent L_j, L_j the rotation by
+ * angle[j-1] about axis[j-1] (normalised here) through joint j's rest
+ * position; C_0 as small_mesh left it */
+static void sm_chain(struct skb_mesh *mesh, int parent[4], double rest[12], double axis[3][3], const double angle[3],
+                     double mats[64])
+{
+    memcpy(parent, sm_parent, 4 * sizeof *parent);
+    memcpy(rest, sm_rest, 12 * sizeof *rest);
+    mesh->parent = parent;
+    mesh->joint_rest = rest;
+    for (int j = 1; j < 4; j++) {
+        double l[16], an = skb_v3_norm(axis[j - 1]);
+        for (int k = 0; k < 3; k++)
+            axis[j - 1][k] /= an;
+        screw(axis[j - 1], angle[j - 1], rest + 3 * j, 0, l);
+        skb_mat4_mul(mats + 16 * (j - 1), l, mats + 16 * j);
+    }
+}
+
 /* seed 003 section 4: a parent-child set is trivial, its centre the child's
  * rest position (the translation of A_{j2}) exactly, with no SVD; the other
  * sets of two or more joints are solved.  The pose is built along the chain
@@ -497,18 +517,13 @@ static void test_sb_parent_child_uses_joint(void **state)
     char msg[256];
     const struct skb_method *sb = method("sb");
     small_mesh(&mesh, pos, joint, weight, r, mats);
-    memcpy(parent, sm_parent, sizeof parent);
-    memcpy(rest, sm_rest, sizeof rest);
-    mesh.parent = parent;
-    mesh.joint_rest = rest;
-    for (int j = 1; j < 4; j++) {
-        double axis[3] = { gsl_rng_uniform(r) - 0.5, gsl_rng_uniform(r) - 0.5, gsl_rng_uniform(r) - 0.5 }, l[16];
-        double an = skb_v3_norm(axis);
+    double axis[3][3], angle[3];
+    for (int j = 0; j < 3; j++) {
         for (int k = 0; k < 3; k++)
-            axis[k] /= an;
-        screw(axis, (0.2 + gsl_rng_uniform(r)) * SKB_PI / 2, rest + 3 * j, 0, l);
-        skb_mat4_mul(mats + 16 * (j - 1), l, mats + 16 * j);
+            axis[j][k] = gsl_rng_uniform(r) - 0.5;
+        angle[j] = (0.2 + gsl_rng_uniform(r)) * SKB_PI / 2;
     }
+    sm_chain(&mesh, parent, rest, axis, angle, mats);
     struct skb_pose pose = { 4, mats, NULL };
     assert_int_equal(skb_skin_init(&s, sb, &mesh, msg, sizeof msg), 0);
     assert_int_equal(skb_skin_pose(&s, &pose, NULL, out, NULL, msg, sizeof msg), 0);
@@ -552,6 +567,94 @@ static void test_sb_parent_child_uses_joint(void **state)
     assert_int_equal(cnt.fallback, 1);
     assert_int_equal(cnt.solved, 3);
     skb_skin_fini(&s);
+    gsl_rng_free(r);
+}
+
+/* seed 003 section 4 at the data's precision: the models' files store their
+ * matrices to 6 decimals, so a parent-child joint holds only to ~1e-6 of
+ * the set's size; it is still trivial (no SVD), and a pose that moves the
+ * joint by more than that precision is solved by SVD and counted apart */
+static void test_sb_trivial_at_data_precision(void **state)
+{
+    gsl_rng *r = skb_test_rng();
+    double pos[3 * SM_VERTS], weight[4 * SM_VERTS], mats[64], out[3 * SM_VERTS], rest[12];
+    int joint[4 * SM_VERTS], parent[4];
+    struct skb_mesh mesh;
+    struct skb_skinner s;
+    struct skb__sb_counts cnt;
+    char msg[256];
+    const struct skb_method *sb = method("sb");
+    small_mesh(&mesh, pos, joint, weight, r, mats);
+    double axis[3][3] = { { 0.3, 1, -0.3 }, { 0.3, 1, -0.1 }, { 0.3, 1, 0.1 } }, angle[3] = { 0.7, 1.4, 2.1 };
+    sm_chain(&mesh, parent, rest, axis, angle, mats);
+    double worst = 0;   /* how far the rounding moves joint 1 between its parent and itself */
+    for (int e = 0; e < 64; e++)
+        mats[e] = round(mats[e] * 1e6) / 1e6;    /* as a .X file stores them */
+    for (int i = 0; i < 3; i++) {
+        double d = mats[4 * i + 3] - mats[16 + 4 * i + 3];
+        for (int k = 0; k < 3; k++)
+            d += (mats[4 * i + k] - mats[16 + 4 * i + k]) * rest[3 + k];
+        worst = fmax(worst, fabs(d));
+    }
+    assert_true(worst > 1e-8);                   /* the rounding is visible above double precision */
+    struct skb_pose pose = { 4, mats, NULL };
+    assert_int_equal(skb_skin_init(&s, sb, &mesh, msg, sizeof msg), 0);
+    assert_int_equal(skb_skin_pose(&s, &pose, NULL, out, NULL, msg, sizeof msg), 0);
+    skb__sb_counts(&mesh, s.state, &cnt);
+    /* sets {0} {2} {0,1} {0,2} {0,1,2}: {0,1} trivial despite the rounding */
+    if (cnt.trivial != 3 || cnt.fallback != 0 || cnt.solved != 2)
+        fail_msg("6-decimal pose (joint moved %.3g): %d trivial, %d fallbacks, %d SVDs; want 3, 0, 2", worst,
+                 cnt.trivial, cnt.fallback, cnt.solved);
+    /* the joint moved by 1e-3 of the set's size: beyond the data, an SVD, counted apart */
+    mats[16 + 3] += 3e-3;
+    assert_int_equal(skb_skin_pose(&s, &pose, NULL, out, NULL, msg, sizeof msg), 0);
+    skb__sb_counts(&mesh, s.state, &cnt);
+    assert_int_equal(cnt.fallback, 1);
+    assert_int_equal(cnt.trivial, 2);
+    assert_int_equal(cnt.solved, 3);
+    skb_skin_fini(&s);
+    gsl_rng_free(r);
+}
+
+/* Buss and Fillmore's spherical average (seed 003 section 5): for two
+ * rotations it is SLERP (where QLB is not); for more, the weighted tangent
+ * vectors vanish at the result; SBS's skin and blend with it agree */
+static void test_spherical_average(void **state)
+{
+    gsl_rng *r = skb_test_rng();
+    for (int k = 0; k < 200; k++) {
+        struct skb_quat q[4], avg, sl, lin;
+        double w[4], rot[9], m[16];
+        for (int i = 0; i < 4; i++) {
+            skb_test_random_rigid(r, 0.8 * SKB_PI, 0, m);
+            for (int e = 0; e < 9; e++)
+                rot[e] = m[4 * (e / 3) + e % 3];
+            skb_quat_from_mat3(rot, q + i);
+            if (i && skb_quat_dot(q, q + i) < 0)
+                skb_quat_neg(q + i, q + i);
+        }
+        double t = 0.1 + 0.8 * gsl_rng_uniform(r), w2[2] = { 1 - t, t };
+        assert_true(skb__quat_spherical_average(2, w2, NULL, q, 1, 1e-12, 100, &avg) >= 0);
+        skb_quat_slerp(q, q + 1, t, &sl);
+        for (int e = 0; e < 4; e++)
+            assert_near((&avg.w)[e], (&sl.w)[e], 1e-9);
+        /* QLB differs from SLERP (thesis Lemma 3.2), so the test can tell them apart */
+        skb_quat_blend(2, w2, NULL, q, 1, &lin);
+        double ln = sqrt(skb_quat_dot(&lin, &lin)), gap = 0;
+        for (int e = 0; e < 4; e++)
+            gap = fmax(gap, fabs((&lin.w)[e] / ln - (&sl.w)[e]));
+        if (k == 0)
+            print_message("QLB - SLERP gap on the first pair: %.3g\n", gap);
+        skb_test_random_weights(r, 4, w);
+        assert_true(skb__quat_spherical_average(4, w, NULL, q, 1, 1e-12, 100, &avg) >= 0);
+        double u[4] = { 0, 0, 0, 0 };
+        for (int i = 0; i < 4; i++) {
+            double c = skb_quat_dot(&avg, q + i), th = acos(c > 1 ? 1 : c), f = th < 1e-12 ? 1 : th / sin(th);
+            for (int e = 0; e < 4; e++)
+                u[e] += w[i] * f * ((&q[i].w)[e] - c * (&avg.w)[e]);
+        }
+        assert_true(sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2] + u[3] * u[3]) < 1e-10);
+    }
     gsl_rng_free(r);
 }
 
@@ -767,6 +870,8 @@ int main(void)
         cmocka_unit_test(test_sb_solves_per_joint_set),
         cmocka_unit_test(test_sb_equal_joints_skin_matches_blend),
         cmocka_unit_test(test_sb_parent_child_uses_joint),
+        cmocka_unit_test(test_sb_trivial_at_data_precision),
+        cmocka_unit_test(test_spherical_average),
         cmocka_unit_test(test_rotcenter_bound_near_singular),
         cmocka_unit_test(test_qb_default_centre),
         cmocka_unit_test(test_qb_pair_table),

@@ -249,6 +249,66 @@ static void test_dib_cap(void **state)
     gsl_rng_free(r);
 }
 
+/* thesis Alg. 4.1 as written is DIB's default, on the blend and the skin
+ * path: one input and two inputs run the pass that finds |x| < p (4.3: "the
+ * second pass through the loop finds that |x| is zero"), so n = 2 costs 2n
+ * logs and 2 exps, n = 1 one log and one exp; the shortcut (Lemma 4.7)
+ * takes n = 2 in one log (skin) / one pass (blend) and returns one input */
+static void test_dib_as_written_work(void **state)
+{
+    enum { NV = 2, NJ = 2 };
+    double pos[3 * NV] = { 0.5, 1, 0,  0.2, 0.3, 0.1 };
+    double weight[4 * NV] = { 0.7, 0.3, 0, 0,  1, 0, 0, 0 };
+    int joint[4 * NV] = { 0, 1, 0, 0,  1, 0, 0, 0 };
+    double mats[16 * NJ], t1[16];
+    rot_z(0.2, mats);
+    rot_x(1.1, t1);
+    t1[3] = 0.4;                        /* a screw, not a pure rotation */
+    memcpy(mats + 16, t1, sizeof t1);
+    struct skb_mesh mesh;
+    memset(&mesh, 0, sizeof mesh);
+    mesh.nverts = NV; mesh.njoints = NJ; mesh.pos = pos; mesh.joint = joint; mesh.weight = weight;
+    struct skb_pose pose = { NJ, mats, NULL };
+    const struct skb_method *m = need("dib");
+    /* expected logs, exps: {as written, one input returned, both shortcuts}
+     * x {n = 2 vertex, n = 1 vertex} */
+    static const int bits[3] = { 0, SKB_DIB_ONE_INPUT, SKB_DIB_ONE_INPUT | SKB_DIB_LEMMA47 };
+    static const int want[3][2][2] = { { { 4, 2 }, { 1, 1 } }, { { 4, 2 }, { 0, 0 } }, { { 1, 1 }, { 0, 0 } } };
+    struct skb_params def;
+    skb_params_default(&def);
+    assert_int_equal(def.dib_shortcut, 0);    /* the judged default is the paper's algorithm */
+    double out[3][3 * NV];
+    for (int shortcut = 0; shortcut < 3; shortcut++) {
+        struct skb_params prm;
+        struct skb_skinner s;
+        char msg[256];
+        skb_params_default(&prm);
+        prm.dib_shortcut = bits[shortcut];
+        assert_int_equal(skb_skin_init(&s, m, &mesh, msg, sizeof msg), 0);
+        assert_int_equal(skb_skin_pose(&s, &pose, &prm, out[shortcut], NULL, msg, sizeof msg), 0);
+        for (int v = 0; v < NV; v++) {
+            struct skb_dq b;
+            int work[2] = { 0, 0 };
+            assert_int_equal(skb__dib_vertex_work(&mesh, s.state, v, &b, NULL, work), 0);
+            if (work[0] != want[shortcut][v][0] || work[1] != want[shortcut][v][1])
+                fail_msg("%s skin, vertex %d: %d logs / %d exps, want %d / %d",
+                         shortcut ? "shortcut" : "as written", v, work[0], work[1], want[shortcut][v][0],
+                         want[shortcut][v][1]);
+        }
+        skb_skin_fini(&s);
+        /* the blend path: passes of n logs; the iteration count is the same */
+        double res[16];
+        struct skb_blend_stats st;
+        assert_int_equal(blend2(m, mats, 0.3, &prm, res, &st), 0);
+        assert_int_equal(st.iterations, 1);
+        assert_int_equal(st.logs, shortcut == 2 ? 2 : 4);
+        assert_int_equal(st.exps, shortcut == 2 ? 1 : 2);
+    }
+    /* the same blends to rounding */
+    assert_true(skb_test_mat_diff(out[0], out[1], 3 * NV) < TOL_TIGHT);
+    assert_true(skb_test_mat_diff(out[0], out[2], 3 * NV) < TOL_TIGHT);
+}
+
 /* the skin path reports the worst vertex's DIB iterations via pose_stats */
 static void test_dib_pose_stats(void **state)
 {
@@ -617,6 +677,7 @@ int main(void)
         cmocka_unit_test(test_dib_two_is_sclerp),
         cmocka_unit_test(test_dib_cap),
         cmocka_unit_test(test_dib_pose_stats),
+        cmocka_unit_test(test_dib_as_written_work),
         cmocka_unit_test(test_dlb_rigid),
         cmocka_unit_test(test_antipodal_dq_level),
         cmocka_unit_test(test_antipodal_matrices),

@@ -9,6 +9,7 @@
 #include "skb_geom.h"
 #include "skb_dataset.h"
 #include "skb_sphere_cd.h"
+#include "skb_sb_internal.h"
 
 #define N_MINIBALL 3000
 #define N_TRITRI 20000
@@ -688,6 +689,71 @@ static void test_collision_sets_identical(void **state)
     free_loaded(l, nl);
 }
 
+/* centres solved so far this pose: sets with a centre (parent-child or SVD) */
+static int centres_solved(const struct skb_sbody *b)
+{
+    struct skb__sb_counts c;
+    skb__sb_counts(b->mesh, b->sk.state, &c);
+    return c.solved + c.trivial - (c.sets - skb__sb_nsets(b->mesh, b->sk.state));
+}
+
+/* SBS on demand (collision paper 002, thesis 6.5): a joint set's centre is
+ * solved only when one of its spheres is refitted; the sphere is the one
+ * the centres of every set give */
+static void test_sbs_lazy_centres(void **state)
+{
+    struct skb_dataset d;
+    struct skb_sphere_tree t;
+    struct skb_dataset_opts o = { skb_test_seed(), 1, 0 };
+    struct skb_sbody lazy, eager;
+    char msg[256];
+    const struct skb_method *sb = skb_method_find("sb");
+    assert_non_null(sb);
+    assert_int_equal(skb_dataset_load("creature", &o, &d, msg, sizeof msg), 0);
+    assert_int_equal(skb_sphere_tree_build(&d.mesh, SKB_TREE_COLLAPSE_C, &t, msg, sizeof msg), 0);
+    assert_int_equal(skb_sbody_init(&lazy, &d.mesh, sb, &t, msg, sizeof msg), 0);
+    assert_int_equal(skb_sbody_init(&eager, &d.mesh, sb, &t, msg, sizeof msg), 0);
+    assert_int_equal(skb_sbody_lazy_centres(&lazy, 1), 0);
+    struct skb_pose p;
+    skb_dataset_pose(&d, d.nposes / 2, &p);
+    assert_int_equal(skb_sbody_pose(&lazy, &p, NULL, SKB_REFIT_ON_DEMAND, msg, sizeof msg), 0);
+    assert_int_equal(skb_sbody_pose(&eager, &p, NULL, SKB_REFIT_ON_DEMAND, msg, sizeof msg), 0);
+    int all = centres_solved(&eager);
+    assert_true(all > 2);
+    assert_int_equal(centres_solved(&lazy), 0);          /* nothing refitted yet */
+    /* a leaf with a joint set of two joints or more: only its sets */
+    int leaf = -1, want = 0;
+    for (int n = t.nnodes - 1; n > 0 && leaf < 0; n--) {
+        const struct skb_sphere_node *nd = &t.node[n];
+        int sets[64], ns = 0;
+        for (int k = 0; nd->nchild == 0 && k < nd->njs && ns < 64; k++) {
+            const struct skb_joint_set *js = &t.js[nd->js0 + k];
+            int f = js->n < 2 ? -1 : skb__sb_vertex_set(&d.mesh, lazy.sk.state, js->vertex), dup = f < 0;
+            for (int q = 0; q < ns && !dup; q++)
+                dup = sets[q] == f;
+            if (!dup)
+                sets[ns++] = f;
+        }
+        if (ns > 0 && ns < all) {
+            leaf = n;
+            want = ns;
+        }
+    }
+    assert_true(leaf > 0);
+    skb_real a[4], b[4];
+    assert_int_equal(skb_sbody_sphere(&lazy, leaf, a), 0);
+    assert_int_equal(skb_sbody_sphere(&eager, leaf, b), 0);
+    assert_int_equal(centres_solved(&lazy), want);
+    assert_memory_equal(a, b, sizeof a);
+    /* the root covers every joint set */
+    assert_int_equal(skb_sbody_sphere(&lazy, 0, a), 0);
+    assert_int_equal(centres_solved(&lazy), all);
+    skb_sbody_fini(&lazy);
+    skb_sbody_fini(&eager);
+    skb_sphere_tree_free(&t);
+    skb_dataset_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -698,6 +764,7 @@ int main(void)
         cmocka_unit_test(test_tri_tri_vs_separating_axes),
         cmocka_unit_test(test_tree_invariants),
         cmocka_unit_test(test_containment_every_refit),
+        cmocka_unit_test(test_sbs_lazy_centres),
         cmocka_unit_test(test_shrunk_refit_fails),
         cmocka_unit_test(test_collision_sets_identical),
     };
