@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # libFuzzer run (fixed seed) over the JSON inputs skinbench reads: results
 # files + report, a results directory with one file mutated read by report
-# and by `skinbench compare` (both directions, exit codes checked), and
+# and by `skinbench compare` (both directions, exit codes checked), a
+# results file replaced by a link, FIFO, oversized file or directory, and
 # `skinbench blend` input.  Corpus: the fixtures in tests/fixtures.  20 s in
 # `make check`; `make fuzz` runs FUZZ_SECONDS (default 600) and prints runs,
 # crashes and sanitizer reports.  The log ($SKB_BUILD/fuzz/fuzz.log) is what
@@ -54,6 +55,10 @@ for f in properties flops bounds cpu cpu-gbench gpu spheres cd; do
   { printf "\\x$(printf %02x $((16 + i)))"; cat "tests/fixtures/run-regressed/$f.json"; } > "$corpus/dir-cur-$f"
   { printf "\\x$(printf %02x $((24 + i)))"; cat "tests/fixtures/run-regressed/$f.json"; } > "$corpus/dir-base-$f"
   i=$((i+1))
+done
+# node mode: 48+i = file i replaced by a link, FIFO, oversized file or directory (second byte)
+for k in 0 1 2 3 4 5; do
+  { printf "\\x$(printf %02x $((48 + 3)))\\x0$k"; cat tests/fixtures/run-a/cpu.json; } > "$corpus/node-cpu-$k"
 done
 printf '\x08\x00{"transforms": [[1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1], [0,-1,0,1, 1,0,0,0, 0,0,1,0, 0,0,0,1]], "weights": [0.5, 0.5], "center": [0,0,0]}' > "$corpus/blend-1"
 printf '\x08\x01[{"transforms": [[1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]], "weights": [1]}]' > "$corpus/blend-2"
