@@ -214,6 +214,10 @@ int skb__check_bounds(const cJSON *r, const char *path, char *msg, size_t msglen
     return 0;
 }
 
+/* a time per deformation or a ratio above this is no measurement (1e12 ms
+ * is 30 years) */
+#define MEASURED_MAX 1e12
+
 int skb__check_cpu(const cJSON *r, const char *path, char *msg, size_t msglen)
 {
     char buf[300];
@@ -222,12 +226,23 @@ int skb__check_cpu(const cJSON *r, const char *path, char *msg, size_t msglen)
         return rc;
     const cJSON *d;
     cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(r, "datasets")) {
-        static const char *const maps[] = { "ms", "ratio_to_linear", NULL };
+        static const char *const maps[] = { "ms", "ratio_to_linear", "ms_f32", "ratio_to_linear_f32", NULL };
         for (int i = 0; maps[i]; i++) {
-            const cJSON *m = cJSON_GetObjectItemCaseSensitive(d, maps[i]);
+            const cJSON *m = cJSON_GetObjectItemCaseSensitive(d, maps[i]), *x;
             if (m && (rc = check_map(d, maps[i], 1, path, buf, sizeof buf)) < 0) {
                 snprintf(msg, msglen, "%s (in \"datasets\".\"%.80s\")", buf, d->string);
                 return rc;
+            }
+            /* a measured time or ratio is finite and positive: -0 or 1e308
+             * would otherwise be judged as a result ("nan" = not measured) */
+            cJSON_ArrayForEach(x, m) {
+                double v;
+                if (cJSON_IsNumber(x) && skb_json_get_number(x, &v) == 0 && !(v > 0 && v < MEASURED_MAX)) {
+                    snprintf(buf, sizeof buf, "field \"datasets\".\"%.60s\".\"%s\".\"%.60s\": %g is not a measured "
+                             "value (expected a finite positive number below %g)", d->string, maps[i],
+                             x->string ? x->string : "?", v, MEASURED_MAX);
+                    return bad(msg, msglen, path, buf);
+                }
             }
         }
     }

@@ -278,6 +278,14 @@ timeout $to "$exe" report --results "$d/rep" --no-plots > /dev/null 2>&1
 timeout $to "$exe" report --results "$d/rep" > /dev/null 2>&1
 [ ! -e "$d/rep/plots/cpu.png.tmpAbC123" ] && ok "a killed report's plots/*.tmpXXXXXX is reclaimed" || bad "plot scratch left"
 
+# ---- 12. measured values are validated before judging ----
+for v in -0.0 1e308; do
+  mkrun "$tmp/v12"; jedit "$tmp/v12/cpu.json" "d['datasets']['arm']['ms']['dlb'] = $v"
+  timeout $to "$exe" report --results "$tmp/v12" --no-plots > /dev/null 2> "$tmp/v12.err"; rc=$?
+  [ $rc -ne 0 ] && grep -q 'cpu.json: field "datasets"."arm"."ms"."dlb": .* is not a measured value' "$tmp/v12.err" \
+    && ok "cpu.json time $v: not judged, the field named" || { bad "cpu.json time $v judged (exit $rc)"; head -2 "$tmp/v12.err"; }
+done
+
 # ---- 13. names reach a terminal and report.md escaped ----
 d=$tmp/l13; mkrun "$d/base"; mkrun "$d/cur"
 jedit "$d/cur/cpu-gbench.json" 'd["benchmarks"].append(dict(d["benchmarks"][0], name="evil\ncompare: pass (0 regressions)\x1b[2J", run_name="evil\ncompare: pass (0 regressions)\x1b[2J"))'
