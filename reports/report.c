@@ -398,8 +398,12 @@ int skb_report_read_fuzz_log(struct skb_report *rep, const char *path)
     char *text, msg[300], *save = NULL;
     long runs = -1, crashes = 0;
     /* the one input reader: a FIFO or device as the log is refused, never read */
-    if (skb_read_file_max(path, FUZZ_LOG_MAX, &text, NULL, msg, sizeof msg) < 0)
+    size_t len;
+    if (skb_read_file_max(path, FUZZ_LOG_MAX, &text, &len, msg, sizeof msg) < 0)
         return -1;
+    for (size_t i = 0; i < len; i++)   /* a NUL in the log must not end the scan */
+        if (!text[i])
+            text[i] = '\n';
     for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         long n;
         if (sscanf(line, "Done %ld runs", &n) == 1)

@@ -66,13 +66,13 @@ echo "fuzz: ${secs}s, seed 1, corpus $(ls "$corpus" | wc -l) files"
 SKB_REFERENCE=reports/reference.json timeout $((secs + 60)) "$out/fuzz_inputs" -seed=1 -max_total_time="$secs" \
   -max_len=8192 -timeout=10 -rss_limit_mb=1024 -close_fd_mask=3 -artifact_prefix="$out/" "$corpus" > "$out/fuzz.log" 2>&1
 rc=$?
-runs=$(grep -o 'Done [0-9]* runs' "$out/fuzz.log" | grep -o '[0-9]*' | head -1)
+runs=$(grep -a -o 'Done [0-9]* runs' "$out/fuzz.log" | grep -o '[0-9]*' | tail -1)
 if [ $rc -ne 0 ]; then
-  grep -m3 'ERROR\|SUMMARY\|runtime error' "$out/fuzz.log"
+  grep -a -m3 'ERROR\|SUMMARY\|runtime error' "$out/fuzz.log"
   echo "FAIL fuzz: crash after ${runs:-?} inputs; artifact in $out/ (log $out/fuzz.log)"; exit 1
 fi
-san=$(grep -c 'runtime error\|ERROR: AddressSanitizer\|ERROR: LeakSanitizer' "$out/fuzz.log")
+san=$(grep -a -c 'runtime error\|ERROR: AddressSanitizer\|ERROR: LeakSanitizer' "$out/fuzz.log")
 if [ "$san" -ne 0 ]; then
-  grep -m3 'runtime error\|ERROR:' "$out/fuzz.log"; echo "FAIL fuzz: $san sanitizer reports (log $out/fuzz.log)"; exit 1
+  grep -a -m3 'runtime error\|ERROR:' "$out/fuzz.log"; echo "FAIL fuzz: $san sanitizer reports (log $out/fuzz.log)"; exit 1
 fi
 echo "ok   fuzz: ${secs}s, ${runs:-0} bad inputs tried / 0 crashes / 0 sanitizer reports, corpus $(ls "$corpus" | wc -l) files (log $out/fuzz.log)"
