@@ -1,11 +1,16 @@
 /* cmd_report.c — `skinbench report` and `skinbench compare`: the CLI side
  * of reports/ (argument parsing, printing; the work is in report.c,
  * render.c, plots.c and compare.c). */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "skb_cli.h"
 #include "skb_json.h"
@@ -61,6 +66,86 @@ static int write_text(const char *path, int html, const struct skb_report *rep, 
     return rc;
 }
 
+/* one report at a time per output directory: two gnuplot runs writing the
+ * same plots/NAME.png would each find the other's half-written file; the
+ * second waits.  Returns the lock's descriptor (kept open), -1 on error */
+static int report_lock(const char *out, char *msg, size_t msglen)
+{
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/.skb-report.lock", out);
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(msg, msglen, "%.900s: cannot open the report lock: %s", path, fd < 0 ? strerror(errno) : "not a regular file");
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+        return fd;
+    fprintf(stderr, "skinbench report: waiting for another report writing to %s (lock %s)\n", out, path);
+    while (flock(fd, LOCK_EX) != 0)
+        if (errno != EINTR) {
+            snprintf(msg, msglen, "%.900s: cannot lock: %s", path, strerror(errno));
+            close(fd);
+            return -1;
+        }
+    return fd;
+}
+
+/* temporary files (NAME.tmpXXXXXX) a killed report left in plots/: with
+ * the lock held no other report is writing them */
+static void reclaim_plot_scratch(const char *out)
+{
+    char dir[PATH_MAX + 16];
+    snprintf(dir, sizeof dir, "%s/plots", out);
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+    if (!d) {
+        if (dfd >= 0)
+            close(dfd);
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        const char *t = strstr(e->d_name, ".tmp");
+        if (t && strlen(t) == 10)
+            unlinkat(dfd, e->d_name, 0);
+    }
+    closedir(d);
+}
+
+/* the same run named twice (the same directory after resolving links, or
+ * the same machine and start time): merged once, with a note */
+static int same_run(const struct skb_results *a, const struct skb_results *b)
+{
+    char ra[PATH_MAX], rb[PATH_MAX];
+    if (realpath(a->dir, ra) && realpath(b->dir, rb) && strcmp(ra, rb) == 0)
+        return 1;
+    for (int i = 0; i < skb_rfile_count(); i++) {
+        const char *sa = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a->doc[i], "started_utc"));
+        const char *sb = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(b->doc[i], "started_utc"));
+        if (sa && sb)
+            return strcmp(sa, sb) == 0 && strcmp(a->machine_key, b->machine_key) == 0;
+    }
+    return 0;
+}
+
+static int drop_duplicate_runs(struct skb_results *runs, int n)
+{
+    for (int k = 1; k < n; k++)
+        for (int j = 0; j < k; j++)
+            if (same_run(&runs[j], &runs[k])) {
+                skb_cli_error("report: note: %s is the same run as %s; merged once", runs[k].dir, runs[j].dir);
+                skb_results_free(&runs[k]);
+                memmove(&runs[k], &runs[k + 1], (size_t)(n - k - 1) * sizeof *runs);
+                n--;
+                k--;
+                break;
+            }
+    return n;
+}
+
 int skb_cmd_report(int argc, char **argv)
 {
     const char *dirs[MAX_RUNS], *out = NULL, *refpath = NULL, *fuzz = NULL, *hist_dir = NULL;
@@ -104,7 +189,7 @@ int skb_cmd_report(int argc, char **argv)
         return 1;
     }
     static struct skb_results runs[MAX_RUNS];
-    int nruns = 0, bad = 0, rc = 0;
+    int nruns = 0, bad = 0, rc = 0, lock_fd = -1;
     for (int i = 0; i < ndirs; i++) {
         int n;
         if (skb_results_load_many(dirs[i], runs + nruns, MAX_RUNS - nruns, &n, msg, sizeof msg) < 0) {
@@ -114,6 +199,7 @@ int skb_cmd_report(int argc, char **argv)
         }
         nruns += n;
     }
+    nruns = drop_duplicate_runs(runs, nruns);
     for (int k = 0; k < nruns; k++) {
         for (int i = 0; i < skb_rfile_count(); i++)
             if (runs[k].err[i][0]) {
@@ -126,11 +212,14 @@ int skb_cmd_report(int argc, char **argv)
             skb_cli_error("report: %s/%s: unknown results file: no registered experiment writes it (see skinbench "
                           "list experiments); not in the report", runs[k].dir, runs[k].unknown[i]);
     }
-    if (skb_mkdirs(out, msg, sizeof msg) < 0) {
+    if (skb_mkdirs(out, msg, sizeof msg) < 0 || (lock_fd = report_lock(out, msg, sizeof msg)) < 0
+        || (plots && skb_mkdirs_below(out, "plots", msg, sizeof msg) < 0)) {
         skb_cli_error("report: %s", msg);
         rc = 1;
         goto done;
     }
+    if (plots)
+        reclaim_plot_scratch(out);
     struct skb_report *rep = calloc(1, sizeof *rep);
     if (!rep || skb_report_build(runs, nruns, ref, rep, msg, sizeof msg) < 0) {
         skb_cli_error("report: %s", rep ? msg : "out of memory");
@@ -191,6 +280,9 @@ int skb_cmd_report(int argc, char **argv)
         for (int s = 0; s < SKB_ROW_NSTATUS; s++)
             printf("%s %d %s", s ? "," : "", rep->count[s], skb_row_status_name(s));
         printf("; %d of %d plots\n", okp, rep->nplots);
+        for (int i = 0; plots && i < rep->nplots; i++)
+            if (!rep->plots[i].ok)
+                skb_cli_error("report: plot %s not drawn: %s", rep->plots[i].name, rep->plots[i].why);
         printf("skinbench report: %s/report.html, %s/report.md and %s/report.json (every table also as "
                "%s/tables/*.csv)\n", out, out, out, out);
         if (bad) {
@@ -201,6 +293,8 @@ int skb_cmd_report(int argc, char **argv)
     skb_report_free(rep);
     free(rep);
 done:
+    if (lock_fd >= 0)
+        close(lock_fd);
     for (int k = 0; k < nruns; k++)
         skb_results_free(&runs[k]);
     cJSON_Delete(ref);
@@ -222,12 +316,59 @@ static void compare_usage(FILE *f)
                "test on raw repetitions (p < A, default %g), the median slow-down (> E, default %g)\n"
                "and the confirming re-run (DIR, default CURRENT_DIR/rerun/cpu-gbench.json) agree;\n"
                "without a re-run such a change is unconfirmed: inconclusive (exit 3), not a failure.\n"
-               "  --update-baseline  replace BASELINE_DIR with CURRENT_DIR (atomically) after comparing;\n"
-               "                     creates it when absent.  The baseline is never written otherwise.\n"
+               "  --update-baseline  replace BASELINE_DIR with CURRENT_DIR (atomically) after comparing,\n"
+               "                     only when the comparison passed (exit 0) and the run is verified and\n"
+               "                     not injected; creates it when absent; in a baseline of several\n"
+               "                     machines' runs only this machine's run.  Never written otherwise.\n"
                "  --summary FILE     comparison summary JSON (default CURRENT_DIR/compare.json)\n"
                "Exit: 0 pass, 1 regression (named on stdout), 2 usage or unreadable input,\n"
-               "3 inconclusive (timing gate powerless or changes unconfirmed; never a pass).\n",
+               "3 inconclusive (a gate could not judge: powerless, unconfirmed, a measurement missing or\n"
+               "not a finite positive number, another machine key without --ab; never a pass).\n"
+               "The machine key is the hardware (CPU model, cores, memory), prefixed by $SKB_MACHINE_NAME.\n",
             DEFAULT_ALPHA, DEFAULT_MIN_EFFECT);
+}
+
+/* --update-baseline after the comparison: only a run that passed (exit 0)
+ * and may be a baseline is installed; in a baseline of several machines'
+ * runs only this machine's run is replaced (or added), the others stay */
+static int update_baseline(const char *bdir, const char *cdir, const struct skb_results *base, int nbase, int pick,
+                           const struct skb_results *cur, int rc)
+{
+    char msg[1024], target[PATH_MAX];
+    if (rc != 0) {
+        skb_cli_error("compare: baseline %s not replaced: the comparison did not pass (exit %d); nothing was swapped",
+                      bdir, rc);
+        return rc;
+    }
+    if (skb_compare_installable(cur, msg, sizeof msg) < 0) {
+        skb_cli_error("compare: baseline %s not replaced: %s", bdir, msg);
+        return 2;
+    }
+    int multi = nbase > 1 || strcmp(base[0].dir, bdir) != 0;
+    if (!multi) {
+        snprintf(target, sizeof target, "%s", bdir);
+    } else if (strcmp(base[pick].machine_key, cur->machine_key) == 0) {
+        snprintf(target, sizeof target, "%s", base[pick].dir);
+    } else {
+        /* a machine new to this baseline: its own run directory beside the others */
+        char name[200];
+        size_t j = 0;
+        for (const char *c = cur->machine_key; *c && j + 1 < sizeof name; c++)
+            name[j++] = (isalnum((unsigned char)*c) || *c == '-' || *c == '_') ? *c : '_';
+        name[j] = 0;
+        snprintf(target, sizeof target, "%s/run-%s", bdir, j ? name : "unknown");
+    }
+    if (skb_dir_replace(cdir, target, msg, sizeof msg) < 0) {
+        skb_cli_error("compare: %s", msg);
+        return 2;
+    }
+    if (multi)
+        printf("compare: baseline %s: run %s (machine %s) replaced by %s; the other %d machine run(s) kept "
+               "(--update-baseline)\n", bdir, target, cur->machine_key, cdir,
+               nbase - (strcmp(base[pick].machine_key, cur->machine_key) == 0));
+    else
+        printf("compare: baseline %s replaced by %s (--update-baseline)\n", bdir, cdir);
+    return 0;
 }
 
 static int parse_pos(const char *s, double *out)
@@ -295,10 +436,7 @@ int skb_cmd_compare(int argc, char **argv)
         skb_cli_error("compare: %s", msg);
         return 2;
     }
-    /* with --update-baseline the current run must also pass as a baseline
-     * (e.g. no injected slow-down) */
-    if (skb_compare_inputs_ok(NULL, &cur, msg, sizeof msg) < 0
-        || (o.update_baseline && skb_compare_inputs_ok(&cur, NULL, msg, sizeof msg) < 0)) {
+    if (skb_compare_inputs_ok(NULL, &cur, msg, sizeof msg) < 0) {
         skb_cli_error("compare: %s", msg);
         skb_results_free(&cur);
         return 2;
@@ -309,7 +447,8 @@ int skb_cmd_compare(int argc, char **argv)
             skb_results_free(&cur);
             return 2;
         }
-        if (skb_dir_replace(pos[1], pos[0], msg, sizeof msg) < 0) {
+        /* an unverified, failed or injected run never becomes the baseline */
+        if (skb_compare_installable(&cur, msg, sizeof msg) < 0 || skb_dir_replace(pos[1], pos[0], msg, sizeof msg) < 0) {
             skb_cli_error("compare: %s", msg);
             rc = 2;
         } else {
@@ -374,14 +513,8 @@ int skb_cmd_compare(int argc, char **argv)
     cJSON_Delete(sum);
     /* a summary that was not written is not a pass; nor is an undecided timing gate (3) */
     rc = sum_failed ? 2 : nreg ? 1 : undecided > 0 ? 3 : 0;
-    if (o.update_baseline) {
-        if (skb_dir_replace(pos[1], pos[0], msg, sizeof msg) < 0) {
-            skb_cli_error("compare: %s", msg);
-            rc = 2;
-        } else {
-            printf("compare: baseline %s replaced by %s (--update-baseline)\n", pos[0], pos[1]);
-        }
-    }
+    if (o.update_baseline)
+        rc = update_baseline(pos[0], pos[1], base, nbase, pick, &cur, rc);
 done:
     for (int k = 0; k < nbase; k++)
         skb_results_free(&base[k]);

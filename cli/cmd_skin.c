@@ -22,11 +22,21 @@ static void skin_usage(FILE *f)
                "  --quiet   no summary line\n");
 }
 
+#define POSE_FILE_MAX ((size_t)4 << 20)
+
 static int load_pose(const char *path, int njoints, double **mats)
 {
     cJSON *root;
-    char msg[512];
-    if (skb_json_read_file(path, &root, msg, sizeof msg) < 0) {
+    char msg[512], *text;
+    size_t len;
+    /* 16 numbers per joint: even a thousand joints is well under 1 MB */
+    if (skb_read_file_max(path, POSE_FILE_MAX, &text, &len, msg, sizeof msg) < 0) {
+        skb_cli_error("%s", msg);
+        return -1;
+    }
+    int prc = skb_json_parse_text(path, text, len, 1, &root, msg, sizeof msg);
+    free(text);
+    if (prc < 0) {
         skb_cli_error("%s", msg);
         return -1;
     }

@@ -1,5 +1,6 @@
 /* skb_json.c — machine description, non-finite encoding, atomic file writes
  * (common/: no skinbench layer above it; results metadata is harness/skb_results.c). */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -128,11 +129,39 @@ cJSON *skb_json_machine(void)
     char *mem = read_first_match("/proc/meminfo", "MemTotal");
     cJSON_AddStringToObject(m, "memory", mem ? mem : "unknown");
     free(mem);
-    /* a stable key so results from several machines can be merged */
     char key[400];
-    snprintf(key, sizeof key, "%s/%ld-core", host, sysconf(_SC_NPROCESSORS_ONLN));
+    skb_machine_key(key, sizeof key);
+    const char *name = getenv("SKB_MACHINE_NAME");
+    if (name && *name)
+        cJSON_AddStringToObject(m, "name", name);
     cJSON_AddStringToObject(m, "key", key);
     return m;
+}
+
+/* printable, no '/' (the key's separator) and no control bytes */
+static void key_part(char *dst, size_t len, const char *src)
+{
+    size_t j = 0;
+    for (; src && *src && j + 1 < len; src++)
+        dst[j++] = (unsigned char)*src < 0x20 || *src == 0x7f || *src == '/' ? '_' : *src;
+    dst[j] = 0;
+}
+
+void skb_machine_key(char *key, size_t len)
+{
+    /* the hardware, not the hostname: CI runners get a new hostname every
+     * night, and a key that changes with it would switch the timing gate
+     * off (README "Security", nightly gate rules).  SKB_MACHINE_NAME tells
+     * apart machines of the same hardware; the hostname is recorded beside */
+    char *cpu = read_first_match("/proc/cpuinfo", "model name");
+    char *mem = read_first_match("/proc/meminfo", "MemTotal");
+    char c[160], n[120] = "";
+    key_part(c, sizeof c, cpu ? cpu : "unknown-cpu");
+    key_part(n, sizeof n, getenv("SKB_MACHINE_NAME"));
+    double gib = mem ? strtod(mem, NULL) / (1024.0 * 1024.0) : 0;
+    snprintf(key, len, "%s%s%s/%ld-core/%.0f-GiB", n, n[0] ? "/" : "", c, sysconf(_SC_NPROCESSORS_ONLN), gib);
+    free(cpu);
+    free(mem);
 }
 
 /* what an existing path is, when it is not a regular file */
@@ -299,57 +328,48 @@ int skb_json_write_atomic(const char *path, const cJSON *root, char *msg, size_t
     return rc;
 }
 
-int skb_read_file_max(const char *path, size_t max, char **out, size_t *len, char *msg, size_t msglen)
+/* read all of fd (a regular file, at most max bytes) */
+static int read_fd(int fd, const char *path, size_t max, char **out, size_t *len, char *msg, size_t msglen)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     size_t cap = 1 << 16, n = 0;
-    char *buf;
-    if (!f) {
-        snprintf(msg, msglen, "%s: cannot open: %s", path, strerror(errno));
-        return SKB_EIO;
-    }
-    if (f == stdin)
-        path = "<stdin>";
-    buf = malloc(cap + 1);
+    char *buf = malloc(cap + 1);
     if (!buf) {
-        if (f != stdin)
-            fclose(f);
         snprintf(msg, msglen, "%s: out of memory", path);
         return SKB_ENOMEM;
     }
     for (;;) {
-        size_t r = fread(buf + n, 1, cap - n, f);
-        n += r;
-        if (n < cap)
-            break;
-        if (max && n > max) {
-            free(buf);
-            if (f != stdin)
-                fclose(f);
-            snprintf(msg, msglen, "%s: input larger than the limit of %zu bytes", path, max);
-            return SKB_EINVAL;
+        if (n == cap) {
+            if (n > max) {
+                free(buf);
+                snprintf(msg, msglen, "%s: input larger than the limit of %zu bytes", path, max);
+                return SKB_EINVAL;
+            }
+            char *nb = realloc(buf, 2 * cap + 1);
+            if (!nb) {
+                free(buf);
+                snprintf(msg, msglen, "%s: out of memory (reading %zu bytes)", path, n);
+                return SKB_ENOMEM;
+            }
+            buf = nb;
+            cap *= 2;
         }
-        char *nb = realloc(buf, 2 * cap + 1);
-        if (!nb) {
+        ssize_t r = read(fd, buf + n, cap - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            int err = errno;
             free(buf);
-            if (f != stdin)
-                fclose(f);
-            snprintf(msg, msglen, "%s: out of memory (reading %zu bytes)", path, n);
-            return SKB_ENOMEM;
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    int err = ferror(f) ? errno : 0;
-    if (f != stdin)
-        fclose(f);
-    if (err || (max && n > max)) {
-        free(buf);
-        if (err)
             snprintf(msg, msglen, "%s: read error: %s", path, strerror(err));
-        else
-            snprintf(msg, msglen, "%s: input larger than the limit of %zu bytes", path, max);
-        return err ? SKB_EIO : SKB_EINVAL;
+            return SKB_EIO;
+        }
+        if (r == 0)
+            break;
+        n += (size_t)r;
+    }
+    if (n > max) {
+        free(buf);
+        snprintf(msg, msglen, "%s: input larger than the limit of %zu bytes", path, max);
+        return SKB_EINVAL;
     }
     buf[n] = 0;
     *out = buf;
@@ -358,9 +378,53 @@ int skb_read_file_max(const char *path, size_t max, char **out, size_t *len, cha
     return 0;
 }
 
+int skb_read_input(const char *path, size_t max, int flags, char **out, size_t *len, char *msg, size_t msglen)
+{
+    if (!max)
+        max = SKB_INPUT_MAX_DEFAULT;
+    if (strcmp(path, "-") == 0)
+        return read_fd(0, "<stdin>", max, out, len, msg, msglen);
+    struct stat st;
+    /* stat first: a FIFO or device is refused before open(2) could block
+     * on it or a driver could hand out bytes without end */
+    if ((flags & SKB_IN_NOFOLLOW ? lstat(path, &st) : stat(path, &st)) != 0) {
+        snprintf(msg, msglen, "%s: cannot open: %s", path, strerror(errno));
+        return SKB_EIO;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(msg, msglen, "%s: is a %s, not a regular file; refusing to read it", path, special_kind(st.st_mode));
+        return SKB_EINVAL;
+    }
+    if ((unsigned long long)st.st_size > max) {
+        snprintf(msg, msglen, "%s: %lld bytes, larger than the limit of %zu bytes", path, (long long)st.st_size, max);
+        return SKB_EINVAL;
+    }
+    /* O_NONBLOCK: a node swapped in after the stat still cannot block the
+     * open; fstat below then refuses it */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (flags & SKB_IN_NOFOLLOW ? O_NOFOLLOW : 0));
+    if (fd < 0) {
+        snprintf(msg, msglen, "%s: cannot open: %s%s", path, strerror(errno),
+                 errno == ELOOP ? " (a symbolic link is not accepted here)" : "");
+        return SKB_EIO;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(msg, msglen, "%s: is a %s, not a regular file; refusing to read it", path, special_kind(st.st_mode));
+        close(fd);
+        return SKB_EINVAL;
+    }
+    int rc = read_fd(fd, path, max, out, len, msg, msglen);
+    close(fd);
+    return rc;
+}
+
+int skb_read_file_max(const char *path, size_t max, char **out, size_t *len, char *msg, size_t msglen)
+{
+    return skb_read_input(path, max, 0, out, len, msg, msglen);
+}
+
 int skb_read_file(const char *path, char **out, size_t *len, char *msg, size_t msglen)
 {
-    return skb_read_file_max(path, 0, out, len, msg, msglen);
+    return skb_read_input(path, 0, 0, out, len, msg, msglen);
 }
 
 /* cJSON returns NULL both for bad text and for a failed allocation: a
@@ -427,6 +491,26 @@ static int parse_error(const char *path, const char *text, size_t len, const cha
     if (json_oom) {
         snprintf(msg, msglen, "%s: out of memory parsing JSON (%zu bytes)", path, len);
         return SKB_ENOMEM;
+    }
+    const unsigned char *u = (const unsigned char *)text;
+    size_t first = 0;
+    while (first < len && is_ws(text[first]))
+        first++;
+    if (len >= 2 && ((u[0] == 0xff && u[1] == 0xfe) || (u[0] == 0xfe && u[1] == 0xff) || memchr(text, 0, len))) {
+        /* UTF-16 (with or without its byte-order mark) has NUL bytes */
+        snprintf(msg, msglen, "%s: not UTF-8 text (%s; JSON input must be UTF-8)", path,
+                 (u[0] == 0xff && u[1] == 0xfe) || (u[0] == 0xfe && u[1] == 0xff) ? "UTF-16 byte-order mark"
+                 : "contains NUL bytes, e.g. UTF-16 or binary");
+        return SKB_EPARSE;
+    }
+    if (len >= 3 && u[0] == 0xef && u[1] == 0xbb && u[2] == 0xbf) {
+        snprintf(msg, msglen, "%s: starts with a UTF-8 byte-order mark, which JSON does not allow (remove it)", path);
+        return SKB_EPARSE;
+    }
+    if (first < len && !strchr("{[\"-0123456789tfn", text[first])) {
+        snprintf(msg, msglen, "%s: not JSON (the first character is '%c' at byte %zu; expected '{' or '[')", path,
+                 isprint(u[first]) ? text[first] : '?', first);
+        return SKB_EPARSE;
     }
     if (json_depth(text, off < len ? off + 1 : len) >= CJSON_NESTING_LIMIT)
         snprintf(msg, msglen, "%s: JSON nested deeper than %d levels near line %d (byte %zu)", path,

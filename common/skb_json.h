@@ -11,8 +11,10 @@
 
 #define SKB_SCHEMA_VERSION 1
 
-/* machine description: hostname, kernel, cpu model, cores, memory */
+/* machine description: hostname, kernel, cpu model, cores, memory, and
+ * "key": [SKB_MACHINE_NAME/]CPU model/N-core/M-GiB (no hostname in it) */
 cJSON *skb_json_machine(void);
+void skb_machine_key(char *key, size_t len);
 /* a number, or the string "nan" / "inf" / "-inf" (cJSON would write null) */
 cJSON *skb_json_number(double x);
 void skb_json_add_number(cJSON *obj, const char *key, double x);
@@ -42,9 +44,17 @@ int skb_out_end(FILE *f, const char *tmp, const char *path, int ok, char *msg, s
 int skb_json_write_atomic(const char *path, const cJSON *root, char *msg, size_t msglen);
 /* read and parse a JSON file; msg names the file and the position of a parse error */
 int skb_json_read_file(const char *path, cJSON **out, char *msg, size_t msglen);
-/* read a whole file ("-" = stdin); caller frees *out */
+/* the one reader of every input file: stat, open (O_NONBLOCK, and
+ * O_NOFOLLOW with SKB_IN_NOFOLLOW), fstat: a regular file only (a FIFO,
+ * device, socket or directory is a one-line error, never read or waited
+ * on), at most max bytes (0 = SKB_INPUT_MAX_DEFAULT); "-" = stdin.
+ * Caller frees *out (NUL-terminated). */
+#define SKB_INPUT_MAX_DEFAULT ((size_t)256 << 20)
+#define SKB_IN_NOFOLLOW 1
+int skb_read_input(const char *path, size_t max, int flags, char **out, size_t *len, char *msg, size_t msglen);
+/* read a whole file ("-" = stdin) through skb_read_input; caller frees *out */
 int skb_read_file(const char *path, char **out, size_t *len, char *msg, size_t msglen);
-/* the same, failing with SKB_EINVAL past max bytes (0 = no limit) */
+/* the same, failing with SKB_EINVAL past max bytes (0 = the default cap) */
 int skb_read_file_max(const char *path, size_t max, char **out, size_t *len, char *msg, size_t msglen);
 /* parse text[0..len); msg says which failure: out of memory (SKB_ENOMEM),
  * nesting too deep, truncated, malformed at a line; whole = 1 also rejects
@@ -53,5 +63,12 @@ int skb_json_parse_text(const char *path, const char *text, size_t len, int whol
                         size_t msglen);
 /* mkdir -p */
 int skb_mkdirs(const char *path, char *msg, size_t msglen);
+/* mkdir -p root (links followed: the user named it), then each directory
+ * of sub below it created or entered with O_NOFOLLOW | O_DIRECTORY: a
+ * symbolic link or non-directory there is a one-line error naming it */
+int skb_mkdirs_below(const char *root, const char *sub, char *msg, size_t msglen);
+/* the same for a full path dir that starts with root (root + "/" + sub);
+ * any other dir is created with skb_mkdirs */
+int skb_mkdirs_in(const char *root, const char *dir, char *msg, size_t msglen);
 
 #endif

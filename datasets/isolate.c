@@ -4,16 +4,20 @@
  * allocation or a hang costs one clear error line, never the caller. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/landlock.h>
 #include "skb_dataset.h"
 #include "dataset_util.h"
 
@@ -52,6 +56,55 @@ static int write_all(int fd, const void *p, size_t n)
     return 0;
 }
 
+/* the kernel's wall behind the importer's own file-system hook
+ * (model_import.c): with Landlock (Linux >= 5.13) the child may read only
+ * below the model's folder and write nowhere, whatever assimp does; where
+ * the kernel lacks it the hook alone applies (README "Security") */
+static int landlock_confine(const char *path)
+{
+#ifdef SYS_landlock_create_ruleset
+    char real[PATH_MAX];
+    if (!realpath(path, real))
+        return -1;
+    char *slash = strrchr(real, '/');
+    if (slash)
+        slash == real ? (void)(real[1] = 0) : (void)(*slash = 0);
+    int abi = (int)syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+    if (abi < 1)
+        return -1;
+    struct landlock_ruleset_attr ra = { 0 };
+    ra.handled_access_fs = LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE
+                           | LANDLOCK_ACCESS_FS_READ_DIR | LANDLOCK_ACCESS_FS_REMOVE_DIR
+                           | LANDLOCK_ACCESS_FS_REMOVE_FILE | LANDLOCK_ACCESS_FS_MAKE_CHAR
+                           | LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_MAKE_REG
+                           | LANDLOCK_ACCESS_FS_MAKE_SOCK | LANDLOCK_ACCESS_FS_MAKE_FIFO
+                           | LANDLOCK_ACCESS_FS_MAKE_BLOCK | LANDLOCK_ACCESS_FS_MAKE_SYM;
+#ifdef LANDLOCK_ACCESS_FS_REFER
+    if (abi >= 2)
+        ra.handled_access_fs |= LANDLOCK_ACCESS_FS_REFER;
+#endif
+#ifdef LANDLOCK_ACCESS_FS_TRUNCATE
+    if (abi >= 3)
+        ra.handled_access_fs |= LANDLOCK_ACCESS_FS_TRUNCATE;
+#endif
+    int rfd = (int)syscall(SYS_landlock_create_ruleset, &ra, sizeof ra, 0);
+    if (rfd < 0)
+        return -1;
+    struct landlock_path_beneath_attr pb = { 0 };
+    pb.allowed_access = LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR;
+    pb.parent_fd = open(real, O_PATH | O_CLOEXEC | O_DIRECTORY);
+    int ok = pb.parent_fd >= 0 && syscall(SYS_landlock_add_rule, rfd, LANDLOCK_RULE_PATH_BENEATH, &pb, 0) == 0
+             && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && syscall(SYS_landlock_restrict_self, rfd, 0) == 0;
+    if (pb.parent_fd >= 0)
+        close(pb.parent_fd);
+    close(rfd);
+    return ok ? 0 : -1;
+#else
+    (void)path;
+    return -1;
+#endif
+}
+
 static void child_main(int fd, const char *path, const struct skb__import_opts *io, skb__importer import)
 {
     struct wire_header h;
@@ -74,6 +127,7 @@ static void child_main(int fd, const char *path, const struct skb__import_opts *
         dup2(devnull, 2);
     }
     memset(&h, 0, sizeof h);
+    landlock_confine(path);
     h.rc = import(path, io, &d, h.msg, sizeof h.msg);
     if (h.rc == 0) {
         const struct skb_mesh *m = &d.mesh;

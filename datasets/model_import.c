@@ -2,11 +2,16 @@
  * hierarchy sampled over an animation clip, bones turned into joints with
  * C_j = global_posed_j * inverse_bind_j (rest pose -> posed, thesis 2.2.1),
  * influences limited to 4 and renormalised with counts. */
+#include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <assimp/cfileio.h>
 #include <assimp/cimport.h>
 #include <assimp/scene.h>
 #include <assimp/postprocess.h>
@@ -227,16 +232,143 @@ static int clip_times(const struct aiAnimation *an, const struct skb__import_opt
     return n;
 }
 
+/* ---- the importer's file system: the model's own folder only ----
+ * assimp opens a model's external references (glTF buffers and images,
+ * OBJ materials, ...) through this hook: a path that leaves the model's
+ * folder after resolving links, or is not a regular file, is refused and
+ * named (README "Security"); data: URIs never reach it */
+struct confine {
+    char root[PATH_MAX];       /* the model's folder, links resolved */
+    char refused[300];         /* the first reference refused, for the message */
+};
+
+static struct confine *confine_of(struct aiFileIO *io)
+{
+    return (struct confine *)(void *)io->UserData;
+}
+
+static void refuse(struct confine *c, const char *path, const char *why)
+{
+    if (!c->refused[0])
+        snprintf(c->refused, sizeof c->refused, "'%.200s' (%s)", path, why);
+}
+
+static size_t cf_read(struct aiFile *f, char *buf, size_t size, size_t count)
+{
+    return fread(buf, size, count, (FILE *)(void *)f->UserData);
+}
+
+static size_t cf_write(struct aiFile *f, const char *buf, size_t size, size_t count)
+{
+    (void)f; (void)buf; (void)size; (void)count;
+    return 0;   /* an import never writes */
+}
+
+static size_t cf_tell(struct aiFile *f)
+{
+    long t = ftell((FILE *)(void *)f->UserData);
+    return t < 0 ? 0 : (size_t)t;
+}
+
+static size_t cf_size(struct aiFile *f)
+{
+    struct stat st;
+    return fstat(fileno((FILE *)(void *)f->UserData), &st) == 0 ? (size_t)st.st_size : 0;
+}
+
+static enum aiReturn cf_seek(struct aiFile *f, size_t off, enum aiOrigin o)
+{
+    int wh = o == aiOrigin_SET ? SEEK_SET : o == aiOrigin_CUR ? SEEK_CUR : SEEK_END;
+    return off <= LONG_MAX && fseek((FILE *)(void *)f->UserData, (long)off, wh) == 0 ? aiReturn_SUCCESS
+                                                                                  : aiReturn_FAILURE;
+}
+
+static void cf_flush(struct aiFile *f)
+{
+    (void)f;
+}
+
+static struct aiFile *cf_open(struct aiFileIO *io, const char *path, const char *mode)
+{
+    struct confine *c = confine_of(io);
+    char real[PATH_MAX];
+    size_t n = strlen(c->root);
+    if (!mode || strchr(mode, 'w') || strchr(mode, 'a') || strchr(mode, '+')) {
+        refuse(c, path, "opened for writing");
+        return NULL;
+    }
+    if (!realpath(path, real))
+        return NULL;   /* absent: assimp probes names; its own error names the file */
+    if (strncmp(real, c->root, n) != 0 || (real[n] != '/' && !(n == 1 && c->root[0] == '/'))) {
+        refuse(c, path, "outside the model's folder");
+        return NULL;
+    }
+    int fd = open(real, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        if (fd >= 0) {
+            close(fd);
+            refuse(c, path, "not a regular file");
+        }
+        return NULL;
+    }
+    FILE *fp = fdopen(fd, "rb");
+    struct aiFile *f = fp ? calloc(1, sizeof *f) : NULL;
+    if (!f) {
+        if (fp)
+            fclose(fp);
+        else
+            close(fd);
+        return NULL;
+    }
+    f->ReadProc = cf_read;
+    f->WriteProc = cf_write;
+    f->TellProc = cf_tell;
+    f->FileSizeProc = cf_size;
+    f->SeekProc = cf_seek;
+    f->FlushProc = cf_flush;
+    f->UserData = (aiUserData)(void *)fp;
+    return f;
+}
+
+static void cf_close(struct aiFileIO *io, struct aiFile *f)
+{
+    (void)io;
+    if (f) {
+        fclose((FILE *)(void *)f->UserData);
+        free(f);
+    }
+}
+
 static const struct aiScene *import_scene(const char *path, char *msg, size_t msglen)
 {
+    struct confine c;
+    char real[PATH_MAX];
+    memset(&c, 0, sizeof c);
     FILE *f = fopen(path, "rb");
-    if (!f) {
+    if (!f || !realpath(path, real)) {
         snprintf(msg, msglen, "%s: cannot open model file", path);
+        if (f)
+            fclose(f);
         return NULL;
     }
     fclose(f);
-    const struct aiScene *sc = aiImportFile(path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices
-                                            | aiProcess_GenNormals | aiProcess_SortByPType);
+    char *slash = strrchr(real, '/');
+    if (slash == real)
+        snprintf(c.root, sizeof c.root, "/");
+    else
+        snprintf(c.root, sizeof c.root, "%.*s", (int)(slash ? slash - real : 0), real);
+    struct aiFileIO io = { cf_open, cf_close, (aiUserData)(void *)&c };
+    const struct aiScene *sc = aiImportFileEx(path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices
+                                              | aiProcess_GenNormals | aiProcess_SortByPType, &io);
+    if (c.refused[0]) {
+        /* refused even where assimp carried on without the file */
+        snprintf(msg, msglen, "%s: external reference %s refused: a model reads only regular files in its own "
+                 "folder (and data: URIs)", path, c.refused);
+        if (sc)
+            aiReleaseImport(sc);
+        return NULL;
+    }
     if (!sc || !sc->mRootNode) {
         const char *e = aiGetErrorString();
         snprintf(msg, msglen, "%s: assimp cannot read it: %.300s", path, e && *e ? e : "unknown error");
@@ -435,7 +567,12 @@ static int imp_weights(struct imp *x, const struct aiMesh *me, struct skb_datase
         int j = x->node_joint[bone_node(x, bo->mName.data, 0)];
         for (unsigned w = 0; rc == 0 && w < bo->mNumWeights; w++) {
             unsigned v = bo->mWeights[w].mVertexId;
-            if (v < (unsigned)nv && cnt[v] == MAX_VERTEX_BONES)
+            float wt = bo->mWeights[w].mWeight;
+            if (!isfinite(wt))
+                /* named as read: renormalising would turn it into nan first */
+                rc = imp_fail(x, SKB_EWEIGHTS, "mesh '%s': vertex %u: bone '%s' has weight %g (not a finite number)",
+                              me->mName.data, v, bo->mName.data, (double)wt);
+            else if (v < (unsigned)nv && cnt[v] == MAX_VERTEX_BONES)
                 rc = imp_fail(x, SKB_EPARSE, "mesh '%s': a vertex has more than %d bone weights",
                               me->mName.data, MAX_VERTEX_BONES);
             else if (v < (unsigned)nv) {

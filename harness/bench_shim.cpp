@@ -2,6 +2,7 @@
 // Flags follow TOOLCHAIN.md: --benchmark_min_time takes a bare number.
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <sstream>
@@ -59,6 +60,15 @@ extern "C" int skb_bench_run(const struct skb_bench_opts *o, char *msg, size_t m
     std::string ctx;   // one flag: "k1=v1,k2=v2"
     for (int i = 0; i < 16 && o->context[i]; i++)
         ctx += (ctx.empty() ? "" : ",") + std::string(o->context[i]);
+    // the injection marker also in Google Benchmark's own context block
+    const char *inj = std::getenv("SKB_INJECT_SLOWDOWN");
+    if (inj && *inj) {
+        std::string v(inj);
+        for (auto &ch : v)
+            if (ch == ',' || ch == '=')
+                ch = '_';
+        ctx += (ctx.empty() ? "" : ",") + std::string("injected_slowdown=") + v;
+    }
     if (!ctx.empty())
         args.push_back("--benchmark_context=" + ctx);
     std::vector<char *> argv;

@@ -262,7 +262,7 @@ static int pictures(struct gpu_run *r, const char *scene, const struct skb_datas
         snprintf(msg, msglen, "gpu: out of memory");
         return SKB_ENOMEM;
     }
-    if ((rc = skb_mkdirs(dir, msg, msglen)) < 0 || (rc = skb_gpu_mesh_upload(m, &gm, msg, msglen)) < 0) {
+    if ((rc = skb_mkdirs_below(r->ctx->out_dir, "images", msg, msglen)) < 0 || (rc = skb_gpu_mesh_upload(m, &gm, msg, msglen)) < 0) {
         free(pos);
         return rc == SKB_ENOTSUP ? 0 : rc;
     }

@@ -21,7 +21,7 @@ static int write_replay(const struct skb_run_ctx *ctx, const struct skb_method *
     char dir[1024], name[1200];
     const cJSON *rep = cJSON_GetObjectItemCaseSensitive(cex, "replay");
     snprintf(dir, sizeof dir, "%s/counterexamples", ctx->out_dir);
-    if (!rep || skb_mkdirs(dir, msg, msglen) < 0)
+    if (!rep || skb_mkdirs_below(ctx->out_dir, "counterexamples", msg, msglen) < 0)
         return rep ? -1 : 0;
     snprintf(name, sizeof name, "%s/%s-%s.json", dir, m->name, prop);
     return skb_json_write_atomic(name, rep, msg, msglen);

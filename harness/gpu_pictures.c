@@ -379,7 +379,7 @@ int skb_method_pictures(const struct skb_run_ctx *ctx, struct skb_gpu *g, const 
     dc.images = cJSON_AddArrayToObject(mp, "images");
     dc.not_drawn = cJSON_AddArrayToObject(mp, "not_drawn");
     snprintf(dc.dir, sizeof dc.dir, "%s/images/methods", ctx->out_dir);
-    if ((rc = skb_mkdirs(dc.dir, msg, msglen)) < 0 || (rc = skb_gpu_draw_open(shader_dir, &dc.prog, msg, msglen)) < 0)
+    if ((rc = skb_mkdirs_below(ctx->out_dir, "images/methods", msg, msglen)) < 0 || (rc = skb_gpu_draw_open(shader_dir, &dc.prog, msg, msglen)) < 0)
         return rc;
     for (int i = 0; rc == 0; i++) {
         struct scene s;

@@ -2,6 +2,7 @@
  * results file into the run's directory (harness/: it knows the run context
  * and the model importer, which common/skb_json.c must not). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <gsl/gsl_version.h>
 #include "skb_dataset.h"
@@ -23,6 +24,11 @@ cJSON *skb_json_results_new(const struct skb_run_ctx *ctx, const char *experimen
         cJSON_AddStringToObject(r, "user_dataset", ctx->dataset_file);
     cJSON_AddStringToObject(r, "started_utc", when);
     cJSON_AddItemToObject(r, "machine", skb_json_machine());
+    /* every results file of a run timed with an injected slow-down carries
+     * the marker, so no file of it can pass as a baseline (compare) */
+    const char *inj = getenv("SKB_INJECT_SLOWDOWN");
+    if (inj && *inj)
+        cJSON_AddStringToObject(r, "injected", inj);
 #ifdef __clang__
     cJSON_AddStringToObject(r, "compiler", "clang " __clang_version__);
 #else

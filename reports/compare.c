@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -220,11 +221,21 @@ static int slower(const double *base, int nb, const double *cur, int nc, const s
 
 /* ---- report lines ---- */
 
+void skb__cmp_clean(char *t)
+{
+    /* names come from the results files: a newline or an escape sequence
+     * in a benchmark name must not print a forged "compare: pass" line */
+    for (unsigned char *c = (unsigned char *)t; c && *c; c++)
+        if (*c < 0x20 || *c == 0x7f)
+            *c = '?';
+}
+
 /* one line of the verdict: a regression (counted, exit 1) or a note */
 static void vsay(struct cmp_state *s, int is_regression, const char *fmt, va_list ap)
 {
     char buf[600];
     vsnprintf(buf, sizeof buf, fmt, ap);
+    skb__cmp_clean(buf);
     fprintf(s->out, "%s%s\n", is_regression ? "REGRESSION " : "  ", buf);
     cJSON_AddItemToArray(is_regression ? s->reg : s->info, cJSON_CreateString(buf));
     s->regressions += is_regression;
@@ -367,9 +378,13 @@ static void gate_new_methods(struct cmp_state *s, const cJSON *a, const cJSON *b
 void skb__gate_cpu(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur)
 {
     /* the failing kernels named with their messages (cpu.json "failures") */
-    const cJSON *b = skb_results_doc(cur, "cpu.json");
-    if (cJSON_IsTrue(jget(skb_results_doc(base, "cpu.json"), "verified")) && b && !cJSON_IsTrue(jget(b, "verified")))
+    const cJSON *b = skb_results_doc(cur, "cpu.json"), *a = skb_results_doc(base, "cpu.json");
+    /* an unverified current run fails whatever the baseline says; an
+     * unverified baseline cannot vouch for anything (inconclusive) */
+    if (b && !cJSON_IsTrue(jget(b, "verified")))
         gate_verified(g->s, b);
+    if (a && !cJSON_IsTrue(jget(a, "verified")))
+        skb__cmp_undecided(g->s, "cpu.json", "the baseline is not verified (\"verified\" is not true)");
     gate_new_methods(g->s, skb_results_doc(base, "cpu-gbench.json"), skb_results_doc(cur, "cpu-gbench.json"));
 }
 
@@ -404,12 +419,15 @@ static void report_undecided(struct cmp_state *s, const struct skb_compare_opts 
         nunc += why && strcmp(why, "unconfirmed") == 0;
     }
     for (int i = 0; i < n && i < UNDECIDED_SHOWN; i++) {
+        char line[700];
         r = cJSON_GetArrayItem(s->undecided, i);
-        fprintf(s->out, "INCONCLUSIVE timing: %s (%s)\n", cJSON_GetStringValue(jget(r, "benchmark")),
-                cJSON_GetStringValue(jget(r, "reason")));
+        snprintf(line, sizeof line, "%s (%s)", cJSON_GetStringValue(jget(r, "benchmark")),
+                 cJSON_GetStringValue(jget(r, "reason")));
+        skb__cmp_clean(line);
+        fprintf(s->out, "INCONCLUSIVE: %s\n", line);
     }
     if (n > UNDECIDED_SHOWN)
-        fprintf(s->out, "INCONCLUSIVE timing: ... and %d more (all listed in compare.json \"inconclusive\")\n",
+        fprintf(s->out, "INCONCLUSIVE: ... and %d more (all listed in compare.json \"inconclusive\")\n",
                 n - UNDECIDED_SHOWN);
     if (npow)
         fprintf(s->out, "  to decide the %d powerless: more repetitions in both runs (the U test cannot reach "
@@ -417,6 +435,16 @@ static void report_undecided(struct cmp_state *s, const struct skb_compare_opts 
     if (nunc)
         fprintf(s->out, "  to decide the %d unconfirmed: a confirming re-run (skinbench run cpu --out CURRENT/rerun, "
                 "or --rerun DIR; scripts/nightly.sh does this)\n", nunc);
+}
+
+/* a repetition whose time is not a finite positive number (0, negative,
+ * "nan", "inf", an error row) cannot be judged */
+static int times_invalid(const struct skb_gbench_bench *b)
+{
+    for (int r = 0; r < b->nrep; r++)
+        if (!(isfinite(b->time_ns[r]) && b->time_ns[r] > 0 && b->time_ns[r] < 1e300))
+            return 1;
+    return b->nrep == 0;
 }
 
 static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, const cJSON *rerun,
@@ -432,6 +460,11 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
             skb_gbench_set_free(&gr);
         return;
     }
+    /* a side with no usable row (no benchmarks, every row an error or an
+     * aggregate) cannot be judged: never a pass */
+    if (ga.n == 0 || gb.n == 0)
+        skb__cmp_undecided(s, "cpu-gbench.json", ga.n == 0 ? "the baseline has no usable benchmark rows"
+                           : "the current run has no usable benchmark rows (none, all errors or aggregates)");
     int tested = 0, candidates = 0, confirmed = 0, unconfirmed = 0, powerless = 0;
     double *praw = calloc((size_t)ga.n + 1, sizeof *praw), *padj = calloc((size_t)ga.n + 1, sizeof *padj);
     double *eff = calloc((size_t)ga.n + 1, sizeof *eff);
@@ -452,7 +485,14 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
     for (int i = 0; i < ga.n; i++) {
         int j = gb_find(&gb, ga.b[i].name);
         if (j < 0) {
-            skb__cmp_info(s, "cpu-gbench.json: removed benchmark %s (not in the current run)", ga.b[i].name);
+            /* what the baseline timed and the current run lacks is not judged: inconclusive */
+            skb__cmp_undecided(s, ga.b[i].name, "missing in the current run");
+            continue;
+        }
+        const char *bad = times_invalid(&ga.b[i]) ? "baseline time not a finite positive number"
+                          : times_invalid(&gb.b[j]) ? "current time not a finite positive number" : NULL;
+        if (bad) {
+            skb__cmp_undecided(s, ga.b[i].name, bad);
             continue;
         }
         double p = padj[i], e = eff[i];
@@ -647,6 +687,19 @@ static void gate_new_methods(struct cmp_state *s, const cJSON *a, const cJSON *b
     skb_gbench_set_free(&gb);
 }
 
+/* the injection marker (SKB_INJECT_SLOWDOWN): "injected_slowdown" set in
+ * any results file, "injected" in the metadata of any, or in the Google
+ * Benchmark context; the file's name into *file, NULL when none */
+static const char *injected_file(const struct skb_results *r)
+{
+    for (int i = 0; i < skb_rfile_count(); i++) {
+        const cJSON *d = r->doc[i], *inj = jget(d, "injected_slowdown");
+        if ((inj && !cJSON_IsNull(inj)) || jget(d, "injected") || jget(jget(d, "context"), "injected_slowdown"))
+            return skb_rfile_name(i);
+    }
+    return NULL;
+}
+
 int skb_compare_inputs_ok(const struct skb_results *base, const struct skb_results *cur, char *msg, size_t msglen)
 {
     /* a results file that cannot be read or fails its contract (truncated,
@@ -654,17 +707,10 @@ int skb_compare_inputs_ok(const struct skb_results *base, const struct skb_resul
      * pass, and never counted as regressions (README: 2 = unreadable input) */
     /* a run timed with SKB_INJECT_SLOWDOWN is for validating the gate only:
      * as a baseline it would hide the very slow-down it carries */
-    const cJSON *inj = base ? jget(skb_results_doc(base, "cpu.json"), "injected_slowdown") : NULL;
-    if (inj && !cJSON_IsNull(inj)) {
-        snprintf(msg, msglen, "baseline %s/cpu.json: field \"injected_slowdown\" is set (method %s): a run with an "
-                 "injected slow-down is never a baseline", base->dir,
-                 cJSON_GetStringValue(jget(inj, "method")) ? cJSON_GetStringValue(jget(inj, "method")) : "?");
-        return SKB_EINVAL;
-    }
-    inj = base ? jget(skb_results_doc(base, "icount.json"), "injected_slowdown") : NULL;
-    if (inj && !cJSON_IsNull(inj)) {
-        snprintf(msg, msglen, "baseline %s/icount.json: field \"injected_slowdown\" is set: a run with an injected "
-                 "slow-down is never a baseline", base->dir);
+    const char *f = base ? injected_file(base) : NULL;
+    if (f) {
+        snprintf(msg, msglen, "baseline %s/%s: the injection marker (\"injected_slowdown\") is set: a run with an "
+                 "injected slow-down is never a baseline", base->dir, f);
         return SKB_EINVAL;
     }
     for (int i = 0; i < skb_rfile_count(); i++) {
@@ -676,6 +722,20 @@ int skb_compare_inputs_ok(const struct skb_results *base, const struct skb_resul
             snprintf(msg, msglen, "current %s", cur->err[i]);
             return SKB_EPARSE;
         }
+    }
+    return 0;
+}
+
+int skb_compare_installable(const struct skb_results *run, char *msg, size_t msglen)
+{
+    int rc = skb_compare_inputs_ok(run, NULL, msg, msglen);
+    if (rc < 0)
+        return rc;
+    const cJSON *cpu = skb_results_doc(run, "cpu.json");
+    if (cpu && !cJSON_IsTrue(jget(cpu, "verified"))) {
+        snprintf(msg, msglen, "%s/cpu.json: \"verified\" is not true: an unverified run is never installed as the "
+                 "baseline", run->dir);
+        return SKB_EINVAL;
     }
     return 0;
 }
@@ -713,8 +773,13 @@ int skb_compare_run(const struct skb_results *base, const struct skb_results *cu
     if (o->ab)
         skb__gate_ab(&s, o->ab, sum);
     if (strcmp(base->machine_key, cur->machine_key) != 0) {
-        skb__cmp_info(&s, "timing not compared: machines differ (%s vs %s); exact gates still apply", base->machine_key,
-             cur->machine_key);
+        char why[600];
+        snprintf(why, sizeof why, "machines differ: baseline key '%.250s', current key '%.250s'%s", base->machine_key,
+                 cur->machine_key, o->ab ? "; the A/B sitting decides timing" : "; timing not compared (use --ab)");
+        if (o->ab)
+            skb__cmp_info(&s, "%s", why);
+        else
+            skb__cmp_undecided(&s, "timing", why);
     } else if (ga && gb) {
         gate_timing(&s, ga, gb, rerun ? skb_results_doc(rerun, "cpu-gbench.json") : NULL, o, sum);
     } else {
@@ -743,17 +808,39 @@ static int copy_file(const char *from, const char *to, char *msg, size_t msglen)
 {
     char *buf;
     size_t n;
-    int rc = skb_read_file(from, &buf, &n, msg, msglen);
+    int rc = skb_read_input(from, 0, SKB_IN_NOFOLLOW, &buf, &n, msg, msglen);
     if (rc < 0)
         return rc;
-    FILE *f = fopen(to, "wb");
-    if (!f || fwrite(buf, 1, n, f) != n || fclose(f) != 0) {
+    /* fsync each file before the swap: a power cut after the rename must
+     * not leave an empty baseline file */
+    int fd = open(to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    size_t done = 0;
+    while (fd >= 0 && done < n) {
+        ssize_t w = write(fd, buf + done, n - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            break;
+        done += (size_t)w;
+    }
+    int ok = fd >= 0 && done == n && fsync(fd) == 0;
+    if (fd >= 0 && close(fd) != 0)
+        ok = 0;
+    free(buf);
+    if (!ok) {
         snprintf(msg, msglen, "%s: cannot write: %s", to, strerror(errno));
-        free(buf);
         return SKB_EIO;
     }
-    free(buf);
     return 0;
+}
+
+static void fsync_dir(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
 }
 
 /* a baseline is a results tree a few levels deep; anything deeper is a
@@ -831,6 +918,8 @@ static int copy_tree(const char *from, const char *to, int depth, char *msg, siz
         rc = copy_entry(a, b, depth, msg, msglen);
     }
     closedir(d);
+    if (rc == 0)
+        fsync_dir(to);
     return rc;
 }
 
@@ -882,38 +971,100 @@ static int check_nesting(const char *src, const char *dst, char *msg, size_t msg
     return 0;
 }
 
-static void remove_tree(const char *path)
+/* remove name below dirfd and everything in it, never through a link: a
+ * link (or anything not a directory) is unlinked itself, so a linked
+ * baseline or staging name can never empty its target */
+static void remove_at(int dirfd, const char *name, int depth)
 {
-    DIR *d = opendir(path);
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d))) {
-            char a[2048];
-            struct stat st;
-            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-                continue;
-            snprintf(a, sizeof a, "%s/%s", path, e->d_name);
-            if (lstat(a, &st) == 0 && S_ISDIR(st.st_mode))
-                remove_tree(a);
-            else
-                unlink(a);
-        }
-        closedir(d);
+    int fd = depth > COPY_TREE_MAX_DEPTH + 4 ? -1
+             : openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        unlinkat(dirfd, name, 0);
+        return;
     }
-    rmdir(path);
+    DIR *d = fdopendir(fd);
+    if (!d) {
+        close(fd);
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            remove_at(fd, e->d_name, depth + 1);
+    closedir(d);
+    unlinkat(dirfd, name, AT_REMOVEDIR);
 }
 
-int skb_dir_replace(const char *src, const char *dst, char *msg, size_t msglen)
+static void remove_tree(const char *path)
 {
-    char tmp[1200], old[1200];
+    remove_at(AT_FDCWD, path, 0);
+}
+
+/* the staging (NAME.new-PID) and old (NAME.old-PID) copies a killed
+ * update left beside dst: reclaimed when process PID is gone */
+static void reclaim_scratch(const char *dst)
+{
+    char dir[PATH_MAX], base[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", dst);
+    char *slash = strrchr(dir, '/');
+    snprintf(base, sizeof base, "%s", slash ? slash + 1 : dir);
+    if (slash)
+        *slash = slash == dir ? (dir[1] = 0, '/') : 0;
+    else
+        snprintf(dir, sizeof dir, ".");
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    size_t bl = strlen(base);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        const char *t = e->d_name + bl;
+        if (strncmp(e->d_name, base, bl) != 0 || (strncmp(t, ".new-", 5) != 0 && strncmp(t, ".old-", 5) != 0))
+            continue;
+        char *end;
+        long pid = strtol(t + 5, &end, 10);
+        if (*end || pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        remove_at(dirfd(d), e->d_name, 0);
+    }
+    closedir(d);
+}
+
+int skb_dir_replace(const char *src, const char *dst_arg, char *msg, size_t msglen)
+{
+    char tmp[PATH_MAX + 32], old[PATH_MAX + 32], real[PATH_MAX];
+    const char *dst = dst_arg;
+    struct stat st;
+    /* a linked baseline: its target is updated in place (the same swap in
+     * the target's own parent); the link stays and nothing is deleted
+     * through it */
+    if (lstat(dst_arg, &st) == 0 && S_ISLNK(st.st_mode)) {
+        if (!realpath(dst_arg, real)) {
+            snprintf(msg, msglen, "%s: symbolic link to a missing or unreachable baseline (%s); refusing to update "
+                     "through it", dst_arg, strerror(errno));
+            return SKB_EINVAL;
+        }
+        if (stat(real, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            snprintf(msg, msglen, "%s: symbolic link to %s, which is not a directory; refusing to update through it",
+                     dst_arg, real);
+            return SKB_EINVAL;
+        }
+        dst = real;
+    } else if (lstat(dst_arg, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        snprintf(msg, msglen, "%s: not a directory; refusing to replace it with a baseline", dst_arg);
+        return SKB_EINVAL;
+    }
     size_t n = strlen(dst);
     while (n > 1 && dst[n - 1] == '/')
         n--;
     snprintf(tmp, sizeof tmp, "%.*s.new-%ld", (int)n, dst, (long)getpid());
     snprintf(old, sizeof old, "%.*s.old-%ld", (int)n, dst, (long)getpid());
+    char trimmed[PATH_MAX];
+    snprintf(trimmed, sizeof trimmed, "%.*s", (int)n, dst);
     int rc = check_nesting(src, dst, msg, msglen);
     if (rc < 0)
         return rc;
+    reclaim_scratch(trimmed);
     remove_tree(tmp);
     /* the staging directory is a sibling of dst, so check_nesting also keeps
      * it out of src: the copy never contains its own staging directory */
@@ -922,25 +1073,34 @@ int skb_dir_replace(const char *src, const char *dst, char *msg, size_t msglen)
         remove_tree(tmp);
         return rc;
     }
+    char parent[PATH_MAX];
+    snprintf(parent, sizeof parent, "%s", trimmed);
+    char *slash = strrchr(parent, '/');
+    if (slash)
+        slash == parent ? (void)(parent[1] = 0) : (void)(*slash = 0);
+    else
+        snprintf(parent, sizeof parent, ".");
     /* swap in one step where the kernel can (renameat2 RENAME_EXCHANGE);
      * otherwise the old baseline stays whole until the new one is complete */
-    int had = access(dst, F_OK) == 0;
-    if (had && renameat2(AT_FDCWD, tmp, AT_FDCWD, dst, RENAME_EXCHANGE) == 0) {
+    int had = lstat(trimmed, &st) == 0;
+    if (had && renameat2(AT_FDCWD, tmp, AT_FDCWD, trimmed, RENAME_EXCHANGE) == 0) {
+        fsync_dir(parent);
         remove_tree(tmp);
         return 0;
     }
-    if (had && rename(dst, old) != 0) {
-        snprintf(msg, msglen, "%s: cannot move the old baseline aside: %s", dst, strerror(errno));
+    if (had && rename(trimmed, old) != 0) {
+        snprintf(msg, msglen, "%s: cannot move the old baseline aside: %s", trimmed, strerror(errno));
         remove_tree(tmp);
         return SKB_EIO;
     }
-    if (rename(tmp, dst) != 0) {
-        snprintf(msg, msglen, "%s: cannot install the new baseline: %s", dst, strerror(errno));
+    if (rename(tmp, trimmed) != 0) {
+        snprintf(msg, msglen, "%s: cannot install the new baseline: %s", trimmed, strerror(errno));
         if (had)
-            rename(old, dst);
+            rename(old, trimmed);
         remove_tree(tmp);
         return SKB_EIO;
     }
+    fsync_dir(parent);
     if (had)
         remove_tree(old);
     return 0;

@@ -124,7 +124,10 @@ static void print_row(FILE *f, const struct row *r, const char *unit_fmt)
         fmt_pct(hi, sizeof hi, r->hi);
         snprintf(ci, sizeof ci, "[%s, %s]", lo, hi);
     }
-    fprintf(f, "  %-44s %14s %14s %10s %24s  %s\n", r->name, b, c, d, ci, r->verdict);
+    char name[sizeof r->name];
+    snprintf(name, sizeof name, "%s", r->name);
+    skb__cmp_clean(name);
+    fprintf(f, "  %-44s %14s %14s %10s %24s  %s\n", name, b, c, d, ci, r->verdict);
 }
 
 static cJSON *row_json(const struct row *r)
@@ -143,16 +146,19 @@ static cJSON *row_json(const struct row *r)
 
 /* ---- instruction counts ---- */
 
-static void icount_row(struct row *r, const char *name, double x, double y)
+/* x, y: the counts (NAN when absent); bad: a count present but not a number */
+static void icount_row(struct row *r, const char *name, double x, double y, int bad)
 {
     memset(r, 0, sizeof *r);
     snprintf(r->name, sizeof r->name, "%s", name);
     skb__bench_group(name, r->group, sizeof r->group);
+    skb__cmp_clean(r->name);
+    skb__cmp_clean(r->group);
     r->base = x;
     r->cur = y;
     r->lo = r->hi = NAN;
     r->delta = isfinite(x) && isfinite(y) && x > 0 ? y / x - 1 : NAN;
-    r->verdict = !isfinite(x) ? "new" : !isfinite(y) ? "removed"
+    r->verdict = bad ? "invalid" : isnan(x) ? "new" : isnan(y) ? "removed" : !(x > 0 && isfinite(x) && y > 0 && isfinite(y)) ? "invalid"
                  : r->delta > ICOUNT_TOL ? "REGRESSION" : r->delta < -ICOUNT_TOL ? "faster" : "same";
 }
 
@@ -174,12 +180,28 @@ static void print_icount(struct cmp_state *s, struct row *r, int n)
     }
 }
 
+/* a count as read: "nan"/"inf" strings are numbers to skb_json_get_number,
+ * and an absent or unreadable one is NAN (reported, never judged) */
+static double count_of(const cJSON *k)
+{
+    double v;
+    return k && skb_json_get_number(k, &v) == 0 ? v : NAN;
+}
+
 void skb__gate_icount(struct cmp_state *s, const cJSON *a, const cJSON *b, cJSON *sum)
 {
-    if (!a || !b || !cJSON_IsTrue(jget(a, "available")) || !cJSON_IsTrue(jget(b, "available"))) {
+    if (b && !cJSON_IsTrue(jget(b, "available"))) {
+        /* the current run could not count instructions: the gate cannot decide */
+        const char *why = cJSON_GetStringValue(jget(b, "reason"));
+        char w[300];
+        snprintf(w, sizeof w, "instruction counts unavailable in the current run%s%.200s", why ? ": " : "",
+                 why ? why : "");
+        skb__cmp_undecided(s, "icount.json", w);
+        return;
+    }
+    if (!a || !b || !cJSON_IsTrue(jget(a, "available"))) {
         if (a && b)
-            skb__cmp_info(s, "icount.json: instruction counts not compared (%s)",
-                          !cJSON_IsTrue(jget(a, "available")) ? "none in the baseline" : "none in the current run");
+            skb__cmp_info(s, "icount.json: instruction counts not compared (none in the baseline)");
         return;
     }
     const cJSON *ka = jget(a, "kernels"), *kb = jget(b, "kernels"), *k;
@@ -189,13 +211,14 @@ void skb__gate_icount(struct cmp_state *s, const cJSON *a, const cJSON *b, cJSON
         skb__cmp_info(s, "icount.json: out of memory");
         return;
     }
-    cJSON_ArrayForEach(k, ka) {
-        const cJSON *y = jget(kb, k->string);
-        icount_row(r + m++, k->string, k->valuedouble, y ? y->valuedouble : NAN);
-    }
+    cJSON_ArrayForEach(k, ka)
+        icount_row(r + m++, k->string, count_of(k), count_of(jget(kb, k->string)),
+                   isnan(count_of(k)) || (jget(kb, k->string) && isnan(count_of(jget(kb, k->string)))));
     cJSON_ArrayForEach(k, kb)
         if (!jget(ka, k->string))
-            icount_row(r + m++, k->string, NAN, k->valuedouble);
+            icount_row(r + m++, k->string, NAN, count_of(k), 0);
+    if (cJSON_GetArraySize(ka) > 0 && cJSON_GetArraySize(kb) == 0)
+        skb__cmp_undecided(s, "icount.json", "the current run counted no kernels");
     sort_table(r, m);
     print_icount(s, r, m);
     cJSON *arr = cJSON_AddArrayToObject(sum, "icount");
@@ -208,7 +231,11 @@ void skb__gate_icount(struct cmp_state *s, const cJSON *a, const cJSON *b, cJSON
         if (strcmp(r[i].verdict, "REGRESSION") == 0)
             skb__cmp_regression(s, "icount.json: %s executes %+.2f %% instructions (%.0f -> %.0f per deformation)",
                                 r[i].name, 100 * r[i].delta, r[i].base, r[i].cur);
-        else if (strcmp(r[i].verdict, "new") == 0 || strcmp(r[i].verdict, "removed") == 0)
+        else if (strcmp(r[i].verdict, "removed") == 0)
+            skb__cmp_undecided(s, r[i].name, "instruction count missing in the current run");
+        else if (strcmp(r[i].verdict, "invalid") == 0)
+            skb__cmp_undecided(s, r[i].name, "instruction count not a finite positive number");
+        else if (strcmp(r[i].verdict, "new") == 0)
             skb__cmp_info(s, "icount.json: %s benchmark %s", r[i].verdict, r[i].name);
     }
     fprintf(s->out, "instructions: %d kernels, %d more (regressions), %d fewer, %d new, %d removed\n", m, worse,
@@ -284,7 +311,7 @@ static int read_gbench(const char *path, struct skb_gbench_set *g, char *msg, si
     char *text;
     size_t len;
     cJSON *doc;
-    int rc = skb_read_file(path, &text, &len, msg, msglen);
+    int rc = skb_read_file_max(path, SKB_RESULTS_FILE_MAX, &text, &len, msg, msglen);
     if (rc < 0)
         return rc;
     rc = skb_results_parse(skb_rfile_slot("cpu-gbench.json"), path, text, len, &doc, msg, msglen);

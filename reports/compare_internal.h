@@ -18,6 +18,8 @@ struct cmp_state {
 /* a line of the verdict: a regression (counted, exit 1) or a note */
 void skb__cmp_regression(struct cmp_state *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void skb__cmp_info(struct cmp_state *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* control bytes of a name read from a file replaced by '?' (one line each) */
+void skb__cmp_clean(char *t);
 /* something a gate could not decide: never a pass (exit 3) */
 void skb__cmp_undecided(struct cmp_state *s, const char *what, const char *why);
 

@@ -1430,7 +1430,7 @@ void skb_plots_write(struct skb_report *rep, const char *out_dir)
     char dir[1200], msg[300];
     snprintf(dir, sizeof dir, "%s/plots", out_dir);
     int have_gp = gnuplot_found();
-    if (skb_mkdirs(dir, msg, sizeof msg) < 0)
+    if (skb_mkdirs_below(out_dir, "plots", msg, sizeof msg) < 0)
         have_gp = 0;
     for (int k = 0; k < rep->nruns; k++) {
         const struct skb_results *r = &rep->runs[k];

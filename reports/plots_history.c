@@ -120,7 +120,7 @@ void skb_history_plots(struct skb_report *rep, const char *out_dir, const struct
     if (!h || h->nnights < 2 || !skb__plot_have_gnuplot())
         return;
     snprintf(dir, sizeof dir, "%s/plots", out_dir);
-    if (skb_mkdirs(dir, msg, sizeof msg) < 0)
+    if (skb_mkdirs_below(out_dir, "plots", msg, sizeof msg) < 0)
         return;
     char done[64][80];
     int nd = 0;

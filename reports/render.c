@@ -10,17 +10,37 @@
 #include "skb_report.h"
 #include "report_internal.h"
 
-static void md_cell(FILE *f, const char *s)
+/* text from results files in report.md: Markdown renders raw HTML, so
+ * '<', '>' and '&' become entities (a machine name "<script>" stays text);
+ * control bytes become spaces; in a table cell '|' is escaped too */
+static void md_put(FILE *f, const char *s, int cell)
 {
-    fputc(' ', f);
     for (; s && *s; s++) {
-        if (*s == '|')
+        unsigned char c = (unsigned char)*s;
+        if (cell && c == '|')
             fputs("\\|", f);
-        else if (*s == '\n')
+        else if (c == '<')
+            fputs("&lt;", f);
+        else if (c == '>')
+            fputs("&gt;", f);
+        else if (c == '&')
+            fputs("&amp;", f);
+        else if (c < 0x20 || c == 0x7f)
             fputc(' ', f);
         else
             fputc(*s, f);
     }
+}
+
+void skb__md_esc(FILE *f, const char *s)
+{
+    md_put(f, s, 0);
+}
+
+static void md_cell(FILE *f, const char *s)
+{
+    fputc(' ', f);
+    md_put(f, s, 1);
     fputs(" |", f);
 }
 
@@ -118,14 +138,26 @@ static void html_esc(FILE *f, const char *s)
     }
 }
 
-/* the file as a base64 data: URI; 0 if written */
+/* a picture embedded in the page is at most this large (the largest plot
+ * or GPU image skinbench writes is well under 1 MiB) */
+#define EMBED_MAX_BYTES ((size_t)16 << 20)
+
+/* the file as a base64 data: URI; 0 if written.  Only a regular file (not
+ * through a link: O_NOFOLLOW) that starts with the PNG signature, under
+ * EMBED_MAX_BYTES: a link planted in the run directory must not carry
+ * another file's bytes into the page (README "Security") */
 static int data_uri(FILE *f, const char *path, const char *mime)
 {
     static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    static const char png_sig[8] = { (char)0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
     char *buf, msg[300];
     size_t n;
-    if (skb_read_file(path, &buf, &n, msg, sizeof msg) < 0)
+    if (skb_read_input(path, EMBED_MAX_BYTES, SKB_IN_NOFOLLOW, &buf, &n, msg, sizeof msg) < 0)
         return -1;
+    if (strcmp(mime, "image/png") == 0 && (n < sizeof png_sig || memcmp(buf, png_sig, sizeof png_sig) != 0)) {
+        free(buf);
+        return -1;
+    }
     fprintf(f, "data:%s;base64,", mime);
     const unsigned char *u = (const unsigned char *)buf;
     for (size_t i = 0; i < n; i += 3) {
@@ -694,11 +726,19 @@ static void md_plots_images(const struct skb_report *rep, FILE *f)
     fprintf(f, "<a id=\"s-plots\"></a>\n## Plots\n\n");
     for (int i = 0; i < rep->nplots; i++) {
         const struct skb_plot_entry *p = &rep->plots[i];
-        if (p->ok)
-            fprintf(f, "### %s\n\n![%s](plots/%s.png) ([SVG](plots/%s.svg))\n\n%s%s%s", p->title, p->title, p->name, p->name,
-                    p->note[0] ? "not plotted: " : "", p->note, p->note[0] ? "\n\n" : "");
-        else
-            fprintf(f, "### %s\n\nnot run: %s\n\n", p->title, p->why);
+        fprintf(f, "### ");
+        skb__md_esc(f, p->title);
+        if (p->ok) {
+            fprintf(f, "\n\n![");
+            skb__md_esc(f, p->title);
+            fprintf(f, "](plots/%s.png) ([SVG](plots/%s.svg))\n\n%s", p->name, p->name, p->note[0] ? "not plotted: " : "");
+            skb__md_esc(f, p->note);
+            fprintf(f, "%s", p->note[0] ? "\n\n" : "");
+        } else {
+            fprintf(f, "\n\nnot run: ");
+            skb__md_esc(f, p->why);
+            fprintf(f, "\n\n");
+        }
     }
     for (int k = 0; k < rep->nruns; k++) {
         char dir[1200];
@@ -706,13 +746,21 @@ static void md_plots_images(const struct skb_report *rep, FILE *f)
         DIR *d = opendir(dir);
         if (!d)
             continue;
-        fprintf(f, "## GPU deformation images (%s)\n\n", rep->runs[k].machine_key);
+        fprintf(f, "## GPU deformation images (");
+        skb__md_esc(f, rep->runs[k].machine_key);
+        fprintf(f, ")\n\n");
         struct dirent *e;
         while ((e = readdir(d)))
             if (strstr(e->d_name, ".png")) {
                 char cap[300];
                 skb__image_caption(skb_results_doc(&rep->runs[k], "gpu.json"), e->d_name, cap, sizeof cap);
-                fprintf(f, "- %s: %s/%s\n", cap, dir, e->d_name);
+                fprintf(f, "- ");
+                skb__md_esc(f, cap);
+                fprintf(f, ": ");
+                skb__md_esc(f, dir);
+                fprintf(f, "/");
+                skb__md_esc(f, e->d_name);
+                fprintf(f, "\n");
             }
         closedir(d);
         fputc('\n', f);

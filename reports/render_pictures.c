@@ -157,27 +157,48 @@ void skb__render_pictures_html(FILE *f, const struct skb_report *rep)
     }
 }
 
+/* "- METHOD — WHAT: DIR/FILE" or "- METHOD — WHAT: not drawn: WHY", escaped */
+static void md_item(FILE *f, const char *method, const char *what, const char *dir, const char *rel, const char *why)
+{
+    fprintf(f, "- ");
+    skb__md_esc(f, method ? method : "?");
+    fprintf(f, " — ");
+    skb__md_esc(f, what ? what : "?");
+    fprintf(f, ": ");
+    if (why) {
+        fprintf(f, "not drawn: ");
+        skb__md_esc(f, why);
+    } else {
+        skb__md_esc(f, dir);
+        fprintf(f, "/");
+        skb__md_esc(f, rel);
+    }
+    fprintf(f, "\n");
+}
+
 void skb__render_pictures_md(FILE *f, const struct skb_report *rep)
 {
     for (int k = 0; k < rep->nruns; k++) {
         const cJSON *mp = skb__jget(skb_results_doc(&rep->runs[k], "gpu.json"), "method_pictures"), *x;
         if (!mp)
             continue;
-        fprintf(f, "<a id=\"pictures-%d\"></a>\n## Every method, the same poses (%s)\n\n", k, rep->runs[k].machine_key);
+        fprintf(f, "<a id=\"pictures-%d\"></a>\n## Every method, the same poses (", k);
+        skb__md_esc(f, rep->runs[k].machine_key);
+        fprintf(f, ")\n\n");
         if (skb__jstr(skb__jget(mp, "not_run"))) {
-            fprintf(f, "not run: %s\n\n", skb__jstr(skb__jget(mp, "not_run")));
+            fprintf(f, "not run: ");
+            skb__md_esc(f, skb__jstr(skb__jget(mp, "not_run")));
+            fprintf(f, "\n\n");
             continue;
         }
         cJSON_ArrayForEach(x, skb__jget(mp, "images")) {
             const char *rel = skb__jstr(skb__jget(x, "file"));
             if (rel && safe_image_name(rel))
-                fprintf(f, "- %s — %s: %s/%s\n", skb__jstr(skb__jget(x, "method")) ? skb__jstr(skb__jget(x, "method")) : "?",
-                        skb__jstr(skb__jget(x, "caption")) ? skb__jstr(skb__jget(x, "caption")) : "?",
-                        rep->runs[k].dir, rel);
+                md_item(f, skb__jstr(skb__jget(x, "method")), skb__jstr(skb__jget(x, "caption")), rep->runs[k].dir, rel,
+                        NULL);
         }
         cJSON_ArrayForEach(x, skb__jget(mp, "not_drawn"))
-            fprintf(f, "- %s — %s: not drawn: %s\n", skb__jstr(skb__jget(x, "method")) ? skb__jstr(skb__jget(x, "method")) : "?",
-                    skb__jstr(skb__jget(x, "scene")) ? skb__jstr(skb__jget(x, "scene")) : "?",
+            md_item(f, skb__jstr(skb__jget(x, "method")), skb__jstr(skb__jget(x, "scene")), NULL, NULL,
                     skb__jstr(skb__jget(x, "reason")) ? skb__jstr(skb__jget(x, "reason")) : "?");
         fputc('\n', f);
     }

@@ -466,14 +466,21 @@ void skb_report_free(struct skb_report *rep)
     rep->ntables = rep->nplots = 0;
 }
 
+/* a libFuzzer log of a 600 s run is a few MB */
+#define FUZZ_LOG_MAX ((size_t)64 << 20)
+
 int skb_report_read_fuzz_log(struct skb_report *rep, const char *path)
 {
-    FILE *f = fopen(path, "r");
-    char line[1024];
+    char *text, msg[300], *save = NULL;
     long runs = -1, crashes = 0;
-    if (!f)
+    /* the one input reader: a FIFO or device as the log is refused, never read */
+    size_t len;
+    if (skb_read_file_max(path, FUZZ_LOG_MAX, &text, &len, msg, sizeof msg) < 0)
         return -1;
-    while (fgets(line, sizeof line, f)) {
+    for (size_t i = 0; i < len; i++)   /* a NUL in the log must not end the scan */
+        if (!text[i])
+            text[i] = '\n';
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         long n;
         if (sscanf(line, "Done %ld runs", &n) == 1)
             runs = runs < 0 ? n : runs + n;
@@ -481,7 +488,7 @@ int skb_report_read_fuzz_log(struct skb_report *rep, const char *path)
             || strstr(line, "runtime error:"))
             crashes++;
     }
-    fclose(f);
+    free(text);
     if (runs < 0 && crashes == 0)
         return -1;
     snprintf(rep->fuzz, sizeof rep->fuzz, "libFuzzer (%s): %ld bad inputs tried / %ld crashes", path,

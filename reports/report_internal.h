@@ -125,6 +125,8 @@ int skb__plot_have_gnuplot(void);
 
 /* render.c: HTML escaping and base64 data: URIs, for the other renderers */
 void skb__html_esc(FILE *f, const char *s);
+/* the same for report.md: entities for < > &, control bytes as spaces */
+void skb__md_esc(FILE *f, const char *s);
 int skb__data_uri(FILE *f, const char *path, const char *mime);
 /* render_pictures.c: the methods x scenes grid of gpu.json "method_pictures" */
 void skb__render_pictures_html(FILE *f, const struct skb_report *rep);

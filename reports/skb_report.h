@@ -48,6 +48,10 @@ int skb_rfile_slot(const char *file);
  * (reported, never silently ignored); at most this many are named */
 #define SKB_MAX_UNKNOWN 8
 
+/* a results file larger than this is refused unread (the full suite's
+ * largest, cpu-gbench.json, is a few MB) */
+#define SKB_RESULTS_FILE_MAX ((size_t)64 << 20)
+
 struct skb_results {
     char dir[1024];
     cJSON *doc[SKB_RF_MAX];
@@ -264,6 +268,9 @@ struct skb_compare_opts {
 /* 0 when every results file of both runs read and passed its contract;
  * otherwise SKB_EPARSE with msg naming the run and file (compare exits 2) */
 int skb_compare_inputs_ok(const struct skb_results *base, const struct skb_results *cur, char *msg, size_t msglen);
+/* 0 when run may become a baseline: readable, no injection marker in any
+ * file, cpu.json (when present) "verified" true; else SKB_EINVAL + msg */
+int skb_compare_installable(const struct skb_results *run, char *msg, size_t msglen);
 
 /* ---- nightly history (results/history/STAMP, scripts/nightly.sh) ---- */
 struct skb_history;

@@ -36,6 +36,10 @@ if [ "$(id -u)" -ne 0 ]; then
   fi
 fi
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# another apt (unattended-upgrades, a second CI job) may hold the dpkg lock:
+# wait for it, bounded, instead of failing at once (apt's exit 100)
+lock_wait=${SKB_APT_LOCK_TIMEOUT:-600}
+echo "install-deps: waiting up to ${lock_wait} s for the dpkg lock if another apt holds it (SKB_APT_LOCK_TIMEOUT)"
+$SUDO apt-get -o DPkg::Lock::Timeout="$lock_wait" update -qq
+$SUDO apt-get -o DPkg::Lock::Timeout="$lock_wait" install -y -qq --no-install-recommends "${missing[@]}"
 echo "install-deps: done"

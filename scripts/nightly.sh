@@ -13,7 +13,8 @@
 #     a confirming re-run, as before (mostly inconclusive: see README).
 # Every nightly's results stay in results/history/STAMP (STAMP sorts by
 # time); the report shows their trends and the first night of each step.
-# Exit: compare's, 0 pass, 1 regression, 2 unreadable input, 3 inconclusive.
+# Exit: compare's, 0 pass, 1 regression, 2 unreadable input, 3 inconclusive
+# (also: no baseline to compare with).
 # The baseline is created or replaced only with --update-baseline
 # (make nightly UPDATE_BASELINE=1).
 # Usage: scripts/nightly.sh [--update-baseline] [--baseline DIR] [--out DIR]
@@ -61,13 +62,16 @@ if [ -x "$base/bin/skinbench" ]; then
 fi
 "$exe" report --results "$out" --history "$hist" --out "$out" || true
 if [ ! -e "$base" ] && [ ${#update[@]} -eq 0 ]; then
-  echo "nightly: no baseline at $base; nothing compared (create it with: make nightly UPDATE_BASELINE=1)"
-  exit 0
+  echo "nightly: no baseline at $base: nothing compared, inconclusive (exit 3); create it with: make nightly UPDATE_BASELINE=1"
+  exit 3
 fi
 valopt=()
 [ -f "$validation" ] && valopt=(--validation "$validation")
 rc=0
+summary="$out/compare.json"
+first=1
 if [ -e "$base" ]; then
+  first=0
   "$exe" compare "$base" "$out" ${abopt[@]+"${abopt[@]}"} ${valopt[@]+"${valopt[@]}"}
   rc=$?
   if [ ${#abopt[@]} -eq 0 ] && [ -f "$out/compare.json" ] \
@@ -77,14 +81,34 @@ if [ -e "$base" ]; then
   fi
 fi
 # the baseline moves only when asked, after the comparison has been
-# reported; it keeps the binary that made it, for the next nights' A/B
+# reported, and only when compare accepted the run (exit 0: compare never
+# installs an unverified, failed or injected run); it keeps the binary that
+# made it, for the next nights' A/B.  A refused update leaves both alone.
 if [ ${#update[@]} -gt 0 ]; then
-  if "$exe" compare "$base" "$out" --update-baseline --summary "$out/compare-update.json" > /dev/null \
-     || [ -d "$base" ]; then
+  if [ $first -eq 1 ] || [ $rc -eq 0 ]; then
+    "$exe" compare "$base" "$out" --update-baseline ${abopt[@]+"${abopt[@]}"} --summary "$out/compare-update.json"
+    urc=$?
+  else
+    urc=$rc
+  fi
+  if [ $urc -eq 0 ]; then
     mkdir -p "$base/bin" && cp -- "$exe" "$base/bin/skinbench.tmp" && mv -- "$base/bin/skinbench.tmp" "$base/bin/skinbench"
     echo "nightly: baseline $base now holds $out and its binary"
+  else
+    echo "nightly: baseline $base not updated (compare exit $urc); its binary is unchanged"
+  fi
+  if [ $first -eq 1 ]; then
+    rc=$urc
+    summary=
   fi
 fi
 case $rc in 0) v=pass ;; 1) v=regression ;; 3) v="inconclusive (see compare's INCONCLUSIVE lines)" ;; *) v=error ;; esac
-echo "nightly: report $out/report.html; comparison $out/compare.json: $v (exit $rc); $(( $(date +%s) - t0 )) s"
+if [ -n "$summary" ] && [ -f "$summary" ]; then
+  what="comparison $summary"
+elif [ $first -eq 1 ]; then
+  what="first night, no comparison (baseline created from $out)"
+else
+  what="comparison (no summary written)"
+fi
+echo "nightly: report $out/report.html; $what: $v (exit $rc); $(( $(date +%s) - t0 )) s"
 exit $rc

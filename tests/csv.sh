@@ -74,4 +74,9 @@ cells = [c for r in csv.reader(open(sys.argv[1], newline="")) for c in r]
 hits = [c for c in cells if "HYPERLINK" in c]
 sys.exit(0 if hits and all(c.startswith("'=") for c in hits) and not any(c.startswith("=") for c in cells) else 1)
 EOF
+# a link at OUT/tables is refused with one line, nothing written through it
+mkdir -p "$tmp/rep3" "$tmp/victim"; ln -s "$tmp/victim" "$tmp/rep3/tables"
+"$exe" report --results "$tmp/run" --out "$tmp/rep3" --no-plots > /dev/null 2> "$tmp/err3"; rc=$?
+[ $rc -ne 0 ] && grep -q 'tables: is a symbolic link' "$tmp/err3" && [ -z "$(ls "$tmp/victim")" ] \
+  && ok "a link at tables/ is refused, nothing written through it" || bad "tables/ link: exit $rc, $(ls "$tmp/victim" | wc -l) files in its target"
 [ "$fail" -eq 0 ]

@@ -32,7 +32,7 @@ grep -q 'NaN\|undefined' "$run/report.md" && bad "report.md contains NaN/undefin
 # inconclusive (exit 3, never a pass), naming the benchmarks and the fix
 "$exe" compare "$run" "$run" --summary "$tmp/self.json" > "$tmp/self.out" 2>&1; rc=$?
 if grep -q '"timing_powerless":[[:space:]]*[1-9]' "$tmp/self.json"; then
-  [ $rc -eq 3 ] && grep -q 'INCONCLUSIVE timing: .* (powerless)' "$tmp/self.out" && grep -q 'more repetitions' "$tmp/self.out" \
+  [ $rc -eq 3 ] && grep -q 'INCONCLUSIVE: .* (powerless)' "$tmp/self.out" && grep -q 'more repetitions' "$tmp/self.out" \
     && grep -q '^compare: INCONCLUSIVE' "$tmp/self.out" \
     && ok "compare quick run against itself: inconclusive (exit 3), benchmarks named" \
     || { bad "compare quick self exit $rc"; tail -20 "$tmp/self.out"; }
@@ -59,7 +59,7 @@ cp -r tests/fixtures/run-regressed "$tmp/norerun"; rm -rf "$tmp/norerun/rerun"
 # ... and with only the timing changed it is inconclusive (exit 3), not a pass
 cp -r tests/fixtures/run-a "$tmp/timeonly"; cp tests/fixtures/run-regressed/cpu-gbench.json "$tmp/timeonly/"
 "$exe" compare tests/fixtures/run-a "$tmp/timeonly" > "$tmp/t.out" 2>&1; rc=$?
-[ $rc -eq 3 ] && grep -q 'INCONCLUSIVE timing: skin/cloth/dlb (unconfirmed)' "$tmp/t.out" \
+[ $rc -eq 3 ] && grep -q 'INCONCLUSIVE: skin/cloth/dlb (unconfirmed)' "$tmp/t.out" \
   && grep -q 'confirming re-run' "$tmp/t.out" && ! grep -q 'REGRESSION' "$tmp/t.out" \
   && ok "single run: timing unconfirmed, not failed (exit 3)" || { bad "unconfirmed timing exit $rc"; tail -8 "$tmp/t.out"; }
 # the same with the confirming re-run: a regression (exit 1)

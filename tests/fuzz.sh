@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # libFuzzer run (fixed seed) over the JSON inputs skinbench reads: results
 # files + report, a results directory with one file mutated read by report
-# and by `skinbench compare` (both directions, exit codes checked), and
+# and by `skinbench compare` (both directions, exit codes checked), a
+# results file replaced by a link, FIFO, oversized file or directory, and
 # `skinbench blend` input.  Corpus: the fixtures in tests/fixtures.  20 s in
 # `make check`; `make fuzz` runs FUZZ_SECONDS (default 600) and prints runs,
 # crashes and sanitizer reports.  The log ($SKB_BUILD/fuzz/fuzz.log) is what
@@ -55,19 +56,23 @@ for f in properties flops bounds cpu cpu-gbench gpu spheres cd; do
   { printf "\\x$(printf %02x $((24 + i)))"; cat "tests/fixtures/run-regressed/$f.json"; } > "$corpus/dir-base-$f"
   i=$((i+1))
 done
+# node mode: 48+i = file i replaced by a link, FIFO, oversized file or directory (second byte)
+for k in 0 1 2 3 4 5; do
+  { printf "\\x$(printf %02x $((48 + 3)))\\x0$k"; cat tests/fixtures/run-a/cpu.json; } > "$corpus/node-cpu-$k"
+done
 printf '\x08\x00{"transforms": [[1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1], [0,-1,0,1, 1,0,0,0, 0,0,1,0, 0,0,0,1]], "weights": [0.5, 0.5], "center": [0,0,0]}' > "$corpus/blend-1"
 printf '\x08\x01[{"transforms": [[1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]], "weights": [1]}]' > "$corpus/blend-2"
 echo "fuzz: ${secs}s, seed 1, corpus $(ls "$corpus" | wc -l) files"
 SKB_REFERENCE=reports/reference.json timeout $((secs + 60)) "$out/fuzz_inputs" -seed=1 -max_total_time="$secs" \
   -max_len=8192 -timeout=10 -rss_limit_mb=1024 -close_fd_mask=3 -artifact_prefix="$out/" "$corpus" > "$out/fuzz.log" 2>&1
 rc=$?
-runs=$(grep -o 'Done [0-9]* runs' "$out/fuzz.log" | grep -o '[0-9]*' | head -1)
+runs=$(grep -a -o 'Done [0-9]* runs' "$out/fuzz.log" | grep -o '[0-9]*' | tail -1)
 if [ $rc -ne 0 ]; then
-  grep -m3 'ERROR\|SUMMARY\|runtime error' "$out/fuzz.log"
+  grep -a -m3 'ERROR\|SUMMARY\|runtime error' "$out/fuzz.log"
   echo "FAIL fuzz: crash after ${runs:-?} inputs; artifact in $out/ (log $out/fuzz.log)"; exit 1
 fi
-san=$(grep -c 'runtime error\|ERROR: AddressSanitizer\|ERROR: LeakSanitizer' "$out/fuzz.log")
+san=$(grep -a -c 'runtime error\|ERROR: AddressSanitizer\|ERROR: LeakSanitizer' "$out/fuzz.log")
 if [ "$san" -ne 0 ]; then
-  grep -m3 'runtime error\|ERROR:' "$out/fuzz.log"; echo "FAIL fuzz: $san sanitizer reports (log $out/fuzz.log)"; exit 1
+  grep -a -m3 'runtime error\|ERROR:' "$out/fuzz.log"; echo "FAIL fuzz: $san sanitizer reports (log $out/fuzz.log)"; exit 1
 fi
 echo "ok   fuzz: ${secs}s, ${runs:-0} bad inputs tried / 0 crashes / 0 sanitizer reports, corpus $(ls "$corpus" | wc -l) files (log $out/fuzz.log)"

@@ -76,7 +76,7 @@ python3 -c 'print("[" * 1100 + "]" * 1100)' > "$tmp/deep.json"
 blend_err "nesting 1100 deep" "$tmp/deep.json" 'nested deeper than 1000 levels'
 printf '{"transforms": [[1,0,0,0, 0,1,0,0,' > "$tmp/cut.json"; blend_err "cut short" "$tmp/cut.json" 'truncated JSON'
 printf '{"transforms": x}' > "$tmp/mal.json"; blend_err "malformed" "$tmp/mal.json" 'malformed JSON near line 1'
-mkdir -p "$tmp/isdir.json"; blend_err "a directory" "$tmp/isdir.json" 'read error: Is a directory'
+mkdir -p "$tmp/isdir.json"; blend_err "a directory" "$tmp/isdir.json" 'is a directory, not a regular file'
 # ASan reserves terabytes of shadow address space: no address-space limit under it
 if [ -n "${SKB_ASAN:-}" ]; then
   echo "SKIP blend under an address-space limit: ASan build (its shadow memory needs the address space)"
@@ -141,11 +141,13 @@ sys.exit(0 if int(s) == 9007199254740993 else 1)
 PY
 "$exe" report --results "$tmp/seed" --no-plots > /dev/null 2>&1
 grep -q '| seed | 9007199254740993 |' "$tmp/seed/report.md" && ok "report shows the exact seed" || bad "report seed"
-mkdir -p "$tmp/many"; for i in $(seq -w 1 20); do cp -r "$fx" "$tmp/many/m$i"; done
+# distinct runs: each copy its own start time (the same run twice is merged once)
+copy_run() { cp -r "$fx" "$2"; sed -i "s/\"started_utc\": \"[^\"]*\"/\"started_utc\": \"2026-01-01T00:$1:00Z\"/" "$2"/*.json; }
+mkdir -p "$tmp/many"; for i in $(seq -w 1 20); do copy_run "$i" "$tmp/many/m$i"; done
 "$exe" report --results "$tmp/many" --out "$tmp/many-out" --no-plots > /dev/null 2>&1; rc=$?
 n=$(grep -c '| results directory |' "$tmp/many-out/report.md" 2> /dev/null)
 [ $rc -eq 0 ] && [ "$n" -eq 20 ] && ok "report merges 20 runs" || bad "report merged ${n:-0} of 20 runs (exit $rc)"
-for i in $(seq -w 21 65); do cp -r "$fx" "$tmp/many/m$i"; done
+for i in $(seq -w 21 65); do copy_run "$i" "$tmp/many/m$i"; done
 "$exe" report --results "$tmp/many" --out "$tmp/many-out" --no-plots > /dev/null 2> "$tmp/many.err"; rc=$?
 [ $rc -ne 0 ] && grep -q '65 run directories.*at most 64 runs' "$tmp/many.err" && ok "65 runs: error naming the limit" \
   || { bad "65 runs (exit $rc)"; head -2 "$tmp/many.err"; }

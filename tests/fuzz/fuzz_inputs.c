@@ -3,9 +3,11 @@
  * and `skinbench blend` input.  The first byte picks the reader (0..7: a
  * results file kind; 16..31: a results directory, see fuzz_rundir; any
  * other: blend input, second byte picks the method); the rest is the
- * document.  Built and run by tests/fuzz.sh with clang-14
+ * document; 48..63: that results file replaced by a link, a FIFO, an
+ * oversized file or a directory (second byte picks which; fuzz_node).  Built and run by tests/fuzz.sh with clang-14
  * -fsanitize=fuzzer,address,undefined (`make fuzz`: 10 minutes). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,11 +144,14 @@ static void fuzz_results(int which, const char *text, size_t len)
         skb_report_free(rep);
     }
     free(rep);
-    /* compare the file against itself: must pass */
+    /* compare the file against itself: no regression, unless the run says
+     * it is unverified (an unverified current run fails whatever the baseline) */
     struct skb_compare_opts o = { 0.01, 0.05, 0, NULL };
     FILE *devnull = fopen("/dev/null", "w");
     if (devnull) {
-        if (skb_compare_run(&run, &run, NULL, &o, devnull, NULL) != 0)
+        const cJSON *cpu = skb_results_doc(&run, "cpu.json");
+        if (skb_compare_run(&run, &run, NULL, &o, devnull, NULL) != 0
+            && !(cpu && !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cpu, "verified"))))
             abort();
         fclose(devnull);
     }
@@ -198,10 +203,77 @@ static void fuzz_rundir(int which, int as_baseline, const char *text, size_t len
                          (char *)"--summary", summary, NULL };
         int rc = skb_cmd_compare(5, argv);
         fflush(stdout);
-        /* a broken file is unreadable input: exit 2, never pass or regression */
-        if (rc < 0 || rc > 2 || (broken && rc != 2))
+        /* a broken file is unreadable input: exit 2, never pass or regression;
+         * 3 = inconclusive (what the gate could not judge) */
+        if (rc < 0 || rc > 3 || (broken && rc != 2))
             abort();
     }
+    if (fixture[which])
+        put_file(rundir, which, fixture[which], fixture_len[which]);
+}
+
+/* a results file replaced by something that is not a plain file of JSON:
+ * the one reader (skb_read_input) must refuse it in one line naming the
+ * file, never block on a FIFO or read past the size cap, and compare must
+ * exit 2 (README "Security") */
+static void fuzz_node(int which, uint8_t kind, const char *text, size_t len)
+{
+    char path[200], aside[220];
+    snprintf(path, sizeof path, "%s/%s", rundir, skb_rfile_name(which));
+    snprintf(aside, sizeof aside, "%s.target", rundir);
+    unlink(path);
+    unlink(aside);
+    kind %= 6;
+    int fd;
+    switch (kind) {
+    case 0:   /* a link to a regular file holding the input: followed (the user's run) */
+        if ((fd = open(aside, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0 || write(fd, text, len) != (ssize_t)len)
+            abort();
+        close(fd);
+        if (symlink(aside, path) != 0)
+            abort();
+        break;
+    case 1:   /* a FIFO: open would block for a writer */
+        if (mkfifo(path, 0644) != 0)
+            abort();
+        break;
+    case 2:   /* one byte past the cap (sparse: no disk used) */
+        if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0 || ftruncate(fd, (off_t)SKB_RESULTS_FILE_MAX + 1) != 0)
+            abort();
+        close(fd);
+        break;
+    case 3:
+        if (mkdir(path, 0755) != 0)
+            abort();
+        break;
+    case 4:   /* a link to a FIFO */
+        if (mkfifo(aside, 0644) != 0 || symlink(aside, path) != 0)
+            abort();
+        break;
+    default:  /* a dangling link */
+        if (symlink("/nonexistent-skb-fuzz-target", path) != 0)
+            abort();
+    }
+    static struct skb_results run;
+    char msg[512];
+    if (skb_results_load(rundir, &run, msg, sizeof msg) == 0) {
+        if (kind != 0 && kind != 5 && (!run.err[which][0] || strchr(run.err[which], '\n')
+                                       || !strstr(run.err[which], skb_rfile_name(which))))
+            abort();          /* refused, in one line naming the file */
+        skb_results_free(&run);
+        char summary[128];
+        snprintf(summary, sizeof summary, "%s.json", rundir);
+        char *argv[] = { (char *)"compare", basedir, rundir, (char *)"--summary", summary, NULL };
+        int rc = skb_cmd_compare(5, argv);
+        fflush(stdout);
+        if (rc < 0 || rc > 3 || (kind != 0 && kind != 5 && rc != 2))
+            abort();
+    }
+    if (kind == 3)
+        rmdir(path);
+    else
+        unlink(path);
+    unlink(aside);
     if (fixture[which])
         put_file(rundir, which, fixture[which], fixture_len[which]);
 }
@@ -214,6 +286,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_results(data[0], (const char *)data + 1, size - 1);
     else if (data[0] >= 16 && data[0] < 16 + 2 * nfiles())
         fuzz_rundir((data[0] - 16) % nfiles(), data[0] >= 16 + nfiles(), (const char *)data + 1, size - 1);
+    else if (data[0] >= 48 && data[0] < 48 + nfiles())
+        fuzz_node(data[0] - 48, data[1], (const char *)data + 2, size - 2);
     else
         fuzz_blend(data[1], data + 2, size - 2);
     return 0;
