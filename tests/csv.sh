@@ -8,7 +8,7 @@ source "$(dirname "$0")/lib/preamble.sh"
 "$exe" run bounds flops spheres --quick --quiet --out "$tmp/run" || bad "run bounds flops spheres failed"
 "$exe" report --results "$tmp/run" --out "$tmp/rep" --no-plots > "$tmp/out" 2>&1 || bad "report failed: $(tail -2 "$tmp/out")"
 python3 - "$tmp/rep" <<'EOF' && ok "every CSV equals its table in report.md" || bad "CSV and report.md disagree (above)"
-import csv, os, re, sys
+import csv, html, os, re, sys
 rep = sys.argv[1]
 md = open(os.path.join(rep, "report.md"), encoding="utf-8").read().split("\n")
 
@@ -20,7 +20,7 @@ def md_tables(lines):
         if m:
             sec = m.group(1); out.setdefault(sec, []); cur = None; continue
         if line.startswith("|") and sec:
-            cells = [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line)[1:-1]]
+            cells = [html.unescape(c.strip().replace("\\|", "|")) for c in re.split(r"(?<!\\)\|", line)[1:-1]]
             if all(re.fullmatch(r"-{3}", c) for c in cells):
                 continue
             cells = [re.sub(r"^\[(.*)\]\(#[^)]*\)$", r"\1", c) for c in cells]
@@ -48,7 +48,8 @@ for f in files:
     if rows != want:
         for i, (a, b) in enumerate(zip(rows, want)):
             if a != b:
-                errs.append("%s row %d: csv %s vs page %s" % (f, i, a[:4], b[:4])); break
+                d = [k for k in range(max(len(a), len(b))) if a[k:k+1] != b[k:k+1]]
+                errs.append("%s row %d col %s: csv %s vs page %s" % (f, i, d[:1], [a[k] for k in d[:1] if k < len(a)], [b[k] for k in d[:1] if k < len(b)])); break
         else:
             errs.append("%s: %d csv rows vs %d page rows" % (f, len(rows), len(want)))
 if n < 5:
