@@ -364,19 +364,20 @@ void skb_gpu_cbind(struct skb_gpu_cprogram *cp, struct skb_gpu_cmesh *cm, struct
                    const float *joints)
 {
     glUseProgram(cp->p.prog);
+    glUniform1ui(0, (GLuint)cm->nverts);   /* main.comp's u_count */
     skb__gpu_bind_joints(&cp->p, gm, joints);
     for (int b = 0; b < B_COUNT; b++)
         if (cm->buf[b])
             glBindBufferBase(GL_SHADER_STORAGE_BUFFER, (GLuint)b, cm->buf[b]);
 }
 
-/* one pass over every vertex: a 2-D grid of groups (GL promises 65535 per
- * dimension; main.comp folds y back into the vertex index) */
+/* one pass over every vertex of the mesh skb_gpu_cbind bound: a 2-D grid
+ * of groups (GL promises 65535 per dimension; main.comp folds y back into
+ * the vertex index) */
 static void dispatch(const struct skb_gpu_cmesh *cm)
 {
     long groups = (cm->nverts + SKB_GPU_LOCAL_SIZE - 1) / SKB_GPU_LOCAL_SIZE;
     long gx = groups < 32768 ? groups : 32768, gy = (groups + gx - 1) / gx;
-    glUniform1ui(0, (GLuint)cm->nverts);
     glDispatchCompute((GLuint)gx, (GLuint)gy, 1);
 }
 

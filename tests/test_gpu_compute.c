@@ -54,7 +54,7 @@ static struct skb_gpu_check cverify(const struct skb_gpu_shader *s, const char *
 {
     struct skb_gpu_cprogram cp;
     struct skb_gpu_cmesh cm;
-    struct skb_gpu_check c;
+    struct skb_gpu_check c = { 0 };
     char msg[512];
     cbuild(s, src, L, &cp);
     if (skb_gpu_cmesh_upload(gm, L, gm->nverts, &cm, msg, sizeof msg) < 0
