@@ -165,17 +165,6 @@ void skb_gpu_cprogram_free(struct skb_gpu_cprogram *cp)
 
 /* ---- meshes ---- */
 
-static int gl_failed(const char *what, char *msg, size_t msglen)
-{
-    GLenum e = glGetError();
-    if (e == GL_NO_ERROR)
-        return 0;
-    while (glGetError() != GL_NO_ERROR)
-        ;
-    snprintf(msg, msglen, "gpu: %s: GL error 0x%x", what, e);
-    return e == GL_OUT_OF_MEMORY ? SKB_ENOMEM : SKB_EIO;
-}
-
 /* a storage buffer of n vertices of elem bytes holding base (nbase
  * vertices) repeated: one upload, then copies inside the buffer that double
  * the filled part (the device does the work, not the host) */
@@ -298,7 +287,7 @@ int skb_gpu_cmesh_upload(struct skb_gpu_mesh *gm, const struct skb_gpu_clayout *
                          GL_DYNAMIC_COPY);
         }
         glFinish();
-        rc = gl_failed("uploading a compute mesh", msg, msglen);
+        rc = skb__gpu_gl_failed("uploading a compute mesh", msg, msglen);
     }
     for (int b = 0; b < 4; b++)
         free(part[b]);
@@ -345,7 +334,7 @@ int skb_gpu_cmesh_extras(struct skb_gpu_cmesh *cm, struct skb_gpu_mesh *gm, cons
         free(a);
     }
     glFinish();
-    return gl_failed("uploading compute extras", msg, msglen);
+    return skb__gpu_gl_failed("uploading compute extras", msg, msglen);
 }
 
 void skb_gpu_cmesh_free(struct skb_gpu_cmesh *cm)
@@ -393,7 +382,7 @@ int skb_gpu_cskin(struct skb_gpu_cprogram *cp, struct skb_gpu_cmesh *cm, struct 
     skb_gpu_cbind(cp, cm, gm, joints);
     dispatch(cm);
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    if ((rc = gl_failed("compute dispatch", msg, msglen)) < 0)
+    if ((rc = skb__gpu_gl_failed("compute dispatch", msg, msglen)) < 0)
         return rc;
     float *o = (float *)malloc(2 * bytes + 1);
     if (!o) {
@@ -414,7 +403,7 @@ int skb_gpu_cskin(struct skb_gpu_cprogram *cp, struct skb_gpu_cmesh *cm, struct 
             iters[v] = st == 4 ? on[4 * v + 3] : NAN;
     }
     free(o);
-    return gl_failed("reading a compute result", msg, msglen);
+    return skb__gpu_gl_failed("reading a compute result", msg, msglen);
 }
 
 struct compute_skin {
@@ -476,7 +465,7 @@ int skb_gpu_ctime_rep(const struct skb_gpu *g, struct skb_gpu_cmesh *cm, int pas
                       char *msg, size_t msglen)
 {
     *ms = timed(g, cm, passes, 0) / passes;
-    return gl_failed("timed compute dispatches", msg, msglen);
+    return skb__gpu_gl_failed("timed compute dispatches", msg, msglen);
 }
 
 int skb_gpu_joint_upload_ms(struct skb_gpu_cprogram *cp, struct skb_gpu_mesh *gm, const float *joints,
@@ -487,7 +476,7 @@ int skb_gpu_joint_upload_ms(struct skb_gpu_cprogram *cp, struct skb_gpu_mesh *gm
     skb__gpu_bind_joints(&cp->p, gm, joints);
     glFinish();
     *ms = skb__gpu_now_ms() - t0;
-    return gl_failed("joint upload", msg, msglen);
+    return skb__gpu_gl_failed("joint upload", msg, msglen);
 }
 
 int skb_gpu_copy_bandwidth(const struct skb_gpu *g, size_t bytes, int reps, double *gbps, char *msg, size_t msglen)
@@ -502,7 +491,7 @@ int skb_gpu_copy_bandwidth(const struct skb_gpu *g, size_t bytes, int reps, doub
     glBindBuffer(GL_COPY_WRITE_BUFFER, buf[1]);
     glBufferData(GL_COPY_WRITE_BUFFER, (GLsizeiptr)bytes, NULL, GL_STATIC_COPY);
     glClearBufferData(GL_COPY_WRITE_BUFFER, GL_R8UI, GL_RED_INTEGER, GL_UNSIGNED_BYTE, &zero);
-    if ((rc = gl_failed("allocating the copy buffers", msg, msglen)) < 0) {
+    if ((rc = skb__gpu_gl_failed("allocating the copy buffers", msg, msglen)) < 0) {
         glDeleteBuffers(2, buf);
         return rc;
     }
@@ -513,7 +502,7 @@ int skb_gpu_copy_bandwidth(const struct skb_gpu *g, size_t bytes, int reps, doub
         gbps[k] = ms > 0 ? 2.0 * (double)bytes / (ms * 1e6) : NAN;
     }
     skb_sort_doubles(gbps, reps);
-    rc = gl_failed("timed buffer copies", msg, msglen);
+    rc = skb__gpu_gl_failed("timed buffer copies", msg, msglen);
     glDeleteBuffers(2, buf);
     return rc;
 }

@@ -13,7 +13,7 @@
 #include "skb_sb_internal.h"   /* sb's joint sets and centres */
 
 
-static int gl_failed(const char *what, char *msg, size_t msglen)
+int skb__gpu_gl_failed(const char *what, char *msg, size_t msglen)
 {
     GLenum e = glGetError();
     if (e == GL_NO_ERROR)
@@ -21,7 +21,7 @@ static int gl_failed(const char *what, char *msg, size_t msglen)
     while (glGetError() != GL_NO_ERROR)
         ;
     snprintf(msg, msglen, "gpu: %s: GL error 0x%x", what, e);
-    return SKB_EIO;
+    return e == GL_OUT_OF_MEMORY ? SKB_ENOMEM : SKB_EIO;
 }
 
 static void float_buffer(GLuint vbo, GLuint loc, int comps, const float *data, int n)
@@ -105,7 +105,7 @@ int skb_gpu_mesh_upload(const struct skb_mesh *m, struct skb_gpu_mesh *gm, char 
     glGenBuffers(1, &gm->tfbo);
     glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, gm->tfbo);
     glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, (GLsizeiptr)(sizeof(float) * 6 * nv), NULL, GL_STREAM_READ);
-    rc = gl_failed("uploading the mesh", msg, msglen);
+    rc = skb__gpu_gl_failed("uploading the mesh", msg, msglen);
 done:
     free(pos);
     free(nrm);
@@ -355,7 +355,7 @@ static int sb_bind(struct skb_gpu_mesh *gm, const struct skb_mesh *m, char *msg,
     glBindTexture(GL_TEXTURE_BUFFER, gm->center_tex);
     glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, gm->center_buf);
     glBindTexture(GL_TEXTURE_BUFFER, 0);
-    return gl_failed("making the SB joint-set buffers", msg, msglen);
+    return skb__gpu_gl_failed("making the SB joint-set buffers", msg, msglen);
 }
 
 static void put_vec3(const skb_real *v, float *out)
@@ -460,7 +460,7 @@ int skb_gpu_sb_centers(struct skb_gpu_mesh *gm, const struct skb_mesh *m, const 
     glBindBuffer(GL_TEXTURE_BUFFER, gm->center_buf);
     glBufferSubData(GL_TEXTURE_BUFFER, 0, (GLsizeiptr)(sizeof(float) * n), c);
     free(c);
-    return gl_failed("uploading SB centres", msg, msglen);
+    return skb__gpu_gl_failed("uploading SB centres", msg, msglen);
 }
 
 /* ---- QB: Hejl's centres are joints (DQ paper 2.3), so sum_i w_i C_i c
@@ -531,7 +531,7 @@ static int qb_bind(struct skb_gpu_mesh *gm, const struct skb_mesh *m, char *msg,
     glBindTexture(GL_TEXTURE_BUFFER, gm->qb_tex);
     glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, gm->qb_buf);
     glBindTexture(GL_TEXTURE_BUFFER, 0);
-    return gl_failed("making the QB pair buffers", msg, msglen);
+    return skb__gpu_gl_failed("making the QB pair buffers", msg, msglen);
 }
 
 /* one pose's texels: qb's prepare (the pairs), then the own-centre slots */
@@ -585,7 +585,7 @@ int skb_gpu_qb_pairs(struct skb_gpu_mesh *gm, const struct skb_mesh *m, const st
     glBindBuffer(GL_TEXTURE_BUFFER, gm->qb_buf);
     glBufferSubData(GL_TEXTURE_BUFFER, 0, (GLsizeiptr)(sizeof(float) * 4 * (size_t)gm->qb_texels), c);
     free(c);
-    return gl_failed("uploading QB pairs", msg, msglen);
+    return skb__gpu_gl_failed("uploading QB pairs", msg, msglen);
 }
 
 int skb_gpu_pose_data(const struct skb_gpu_shader *s, struct skb_gpu_mesh *gm, const struct skb_mesh *m,
@@ -643,12 +643,12 @@ int skb_gpu_skin(struct skb_gpu_program *p, struct skb_gpu_mesh *gm, const float
     tf_pass(p, gm);
     glDisable(GL_RASTERIZER_DISCARD);
     glBindVertexArray(0);
-    if ((rc = gl_failed("transform feedback pass", msg, msglen)) < 0)
+    if ((rc = skb__gpu_gl_failed("transform feedback pass", msg, msglen)) < 0)
         return rc;
     glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, gm->tfbo);
     glGetBufferSubData(GL_TRANSFORM_FEEDBACK_BUFFER, 0, (GLsizeiptr)bytes, pos);
     glGetBufferSubData(GL_TRANSFORM_FEEDBACK_BUFFER, (GLintptr)bytes, (GLsizeiptr)bytes, nrm);
-    return gl_failed("reading transform feedback", msg, msglen);
+    return skb__gpu_gl_failed("reading transform feedback", msg, msglen);
 }
 
 static double model_size(const struct skb_mesh *m)
@@ -780,7 +780,7 @@ int skb_gpu_time_rep(const struct skb_gpu *g, struct skb_gpu_program *p, struct 
     }
     glDisable(GL_RASTERIZER_DISCARD);
     glBindVertexArray(0);
-    return gl_failed("timed transform feedback passes", msg, msglen);
+    return skb__gpu_gl_failed("timed transform feedback passes", msg, msglen);
 }
 
 void skb_gpu_demo_scales(const struct skb_mesh *m, unsigned long seed, skb_real *out)

@@ -208,6 +208,9 @@ typedef int (*skb__gpu_skin_fn)(void *ctx, const float *joints, float *pos, floa
 int skb__gpu_verify_with(const struct skb_gpu_shader *s, skb__gpu_skin_fn skin, void *skin_ctx,
                          struct skb_gpu_mesh *gm, const struct skb_mesh *m, const struct skb_pose *poses,
                          int nposes, struct skb_gpu_check *out, char *msg, size_t msglen);
+/* 0, or the pending GL error named with `what` in msg (all pending errors
+ * cleared): SKB_ENOMEM for GL_OUT_OF_MEMORY, else SKB_EIO */
+int skb__gpu_gl_failed(const char *what, char *msg, size_t msglen);
 /* CLOCK_MONOTONIC in milliseconds */
 double skb__gpu_now_ms(void);
 

@@ -5,38 +5,13 @@
  * errors in the GLSL that verification must catch, repeated copies that
  * skin alike, the copy roofline; without a context: the pipeline-bound
  * test on synthetic times, the weight quantisation, bytes per vertex. */
-#include <limits.h>
-#include "skb_test.h"
+#include "skb_test_gpu.h"
 #include "skb_dataset.h"
-#include "skb_gpu.h"
 
 #define VERIFY_POSES 4
 #define RANDOM_VERTS 300
 #define RANDOM_JOINTS 8
 #define RANDOM_POSES 6
-
-static struct skb_gpu gpu;
-static int gpu_state;             /* 0 not tried, 1 open, -1 unavailable */
-static char gpu_reason[512];
-static char shader_dir[PATH_MAX];
-
-static int gpu_available(void)
-{
-    char msg[512];
-    if (gpu_state == 0) {
-        if (skb_gpu_shader_dir(NULL, shader_dir, sizeof shader_dir, msg, sizeof msg) < 0)
-            fail_msg("%s", msg);
-        int rc = skb_gpu_open(&gpu, gpu_reason, sizeof gpu_reason);
-        if (rc < 0 && rc != SKB_ENOTSUP)
-            fail_msg("skb_gpu_open: %s", gpu_reason);
-        gpu_state = rc == 0 ? 1 : -1;
-    }
-    if (gpu_state < 0)
-        print_message("skipped: %s\n", gpu_reason);
-    return gpu_state > 0;
-}
-
-#define NEED_GPU() do { if (!gpu_available()) { skip(); return; } } while (0)
 
 static void cbuild(const struct skb_gpu_shader *s, const char *src, const struct skb_gpu_clayout *L,
                    struct skb_gpu_cprogram *cp)
@@ -193,40 +168,10 @@ static void test_random_meshes(void **state)
 {
     NEED_GPU();
     gsl_rng *r = skb_test_rng();
-    static double pos[3 * RANDOM_VERTS], nrm[3 * RANDOM_VERTS], weight[4 * RANDOM_VERTS];
-    static double rest[3 * RANDOM_JOINTS], mats[RANDOM_POSES][16 * RANDOM_JOINTS];
-    static int joint[4 * RANDOM_VERTS], parent[RANDOM_JOINTS];
-    struct skb_mesh m = { 0 };
+    static double mats[RANDOM_POSES][16 * RANDOM_JOINTS];
+    struct skb_mesh m;
     struct skb_pose poses[RANDOM_POSES];
-    m.nverts = RANDOM_VERTS;
-    m.njoints = RANDOM_JOINTS;
-    m.pos = pos;
-    m.nrm = nrm;
-    m.joint = joint;
-    m.weight = weight;
-    m.parent = parent;
-    m.joint_rest = rest;
-    for (int j = 0; j < RANDOM_JOINTS; j++) {
-        parent[j] = j - 1;
-        for (int i = 0; i < 3; i++)
-            rest[3 * j + i] = gsl_rng_uniform(r) - 0.5;
-    }
-    for (int v = 0; v < RANDOM_VERTS; v++) {
-        int n = 1 + (int)gsl_rng_uniform_int(r, 4), j0 = (int)gsl_rng_uniform_int(r, RANDOM_JOINTS);
-        double w[4] = { 0 }, len = 0;
-        skb_test_random_weights(r, n, w);
-        for (int k = 0; k < 4; k++) {
-            joint[4 * v + k] = (j0 + k) % RANDOM_JOINTS;
-            weight[4 * v + k] = w[k];
-        }
-        for (int i = 0; i < 3; i++) {
-            pos[3 * v + i] = 2 * gsl_rng_uniform(r) - 1;
-            nrm[3 * v + i] = gsl_rng_uniform(r) - 0.5;
-            len += nrm[3 * v + i] * nrm[3 * v + i];
-        }
-        for (int i = 0; i < 3; i++)
-            nrm[3 * v + i] /= sqrt(len);
-    }
+    skb_test_chain(r, RANDOM_VERTS, RANDOM_JOINTS, &m);
     for (int k = 0; k < RANDOM_POSES; k++) {
         for (int j = 0; j < RANDOM_JOINTS; j++)
             skb_test_random_rigid(r, 0.9 * SKB_PI, 1, mats[k] + 16 * j);
@@ -246,6 +191,7 @@ static void test_random_meshes(void **state)
         expect_pass("random", s, &c);
     }
     skb_gpu_mesh_free(&gm);
+    skb_test_chain_free(&m);
     gsl_rng_free(r);
 }
 
