@@ -184,6 +184,20 @@ static GLuint repeated_buffer(const void *base, size_t elem, long nbase, long n)
     return b;
 }
 
+/* 0 when a storage buffer of n elements of elem bytes fits the renderer's
+ * largest storage block, else SKB_ENOMEM with the reason (the sweep stops
+ * there, as when the device runs out of memory) */
+static int storage_fits(size_t elem, long n, char *msg, size_t msglen)
+{
+    GLint64 most = 0;
+    glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &most);
+    if (most <= 0 || (double)elem * (double)n <= (double)most)
+        return 0;
+    snprintf(msg, msglen, "gpu: %ld vertices need a %.0f MiB storage buffer, the renderer's largest is %.0f MiB", n,
+             (double)elem * (double)n / 1048576.0, (double)most / 1048576.0);
+    return SKB_ENOMEM;
+}
+
 static void *read_back(GLuint vbo, size_t bytes)
 {
     void *out = malloc(bytes + 1);
@@ -255,6 +269,8 @@ int skb_gpu_cmesh_upload(struct skb_gpu_mesh *gm, const struct skb_gpu_clayout *
         snprintf(msg, msglen, "gpu: compute mesh of %ld vertices from %d", nverts, n);
         return SKB_EINVAL;
     }
+    if ((rc = storage_fits((size_t)vec3_bytes(L), nverts, msg, msglen)) < 0)
+        return rc;
     float *pos = (float *)read_back(gm->vbo[SKB__GPU_VBO_POS], sizeof(float) * 3 * (size_t)n);
     float *nrm = (float *)read_back(gm->vbo[SKB__GPU_VBO_NRM], sizeof(float) * 3 * (size_t)n);
     GLint *jnt = (GLint *)read_back(gm->vbo[SKB__GPU_VBO_JOINT], sizeof(GLint) * 4 * (size_t)n);
@@ -303,7 +319,9 @@ int skb_gpu_cmesh_upload(struct skb_gpu_mesh *gm, const struct skb_gpu_clayout *
 int skb_gpu_cmesh_extras(struct skb_gpu_cmesh *cm, struct skb_gpu_mesh *gm, const struct skb_gpu_shader *s,
                          char *msg, size_t msglen)
 {
-    int n = gm->nverts, na = aux_ints(s);
+    int n = gm->nverts, na = aux_ints(s), rc;
+    if ((rc = storage_fits(sizeof(GLint) * (size_t)na, cm->nverts, msg, msglen)) < 0)
+        return rc;
     if (s->layout == SKB_GPU_LAYOUT_QT_QB && !cm->buf[B_CTR]) {
         float *c = (float *)read_back(gm->vbo[SKB__GPU_VBO_CENTER], sizeof(float) * 3 * (size_t)n);
         void *lc = c ? vec3_layout(c, n, cm->L) : NULL;

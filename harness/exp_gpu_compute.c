@@ -252,7 +252,7 @@ static int base_open(struct cstate *cs, struct base *b, char *msg, size_t msglen
  * the sweep's base mesh and pose */
 static void dib_iterations(struct cstate *cs, struct base *b, struct skb_gpu_cmesh *cm)
 {
-    int n = b->gm.nverts;
+    int n = b->gm.nverts < cm->nverts ? b->gm.nverts : (int)cm->nverts;
     char msg[512];
     float *pos = (float *)malloc(sizeof(float) * 7 * (size_t)n + 1);
     for (int i = 0; pos && i < cs->n; i++) {
@@ -321,6 +321,11 @@ static int sweep_size(struct cstate *cs, struct base *b, long n, cJSON *sweep, d
         return rc;
     for (int i = 0; i < cs->n; i++) {
         run[i] = b->ok[i] && skb_gpu_cmesh_extras(&cm, &b->gm, cs->sh[i], msg, msglen) == 0;
+        if (b->ok[i] && !run[i]) {
+            char what[96];
+            snprintf(what, sizeof what, "%s at %ld vertices", cs->sh[i]->name, n);
+            cnote(cs, "%s not timed: %s", what, msg);
+        }
         msg[0] = 0;
     }
     if (!cJSON_GetObjectItemCaseSensitive(cs->c, "dib_iterations"))

@@ -320,8 +320,8 @@ static void compute_layout_rows(struct skb_report *rep, struct skb_rtable *t, in
     const cJSON *x;
     cJSON_ArrayForEach(x, skb__jget(le, "bytes_per_vertex")) {
         const char *title = skb__jstr(skb__jget(le, "title"));
-        char *note = skb__fmt("%s; %s; against the CPU on the float weights (the layout's own error, reported, not "
-                              "judged): %.3g of the model size", why, title ? title : le->string,
+        char *note = skb__fmt("%s; %s; vs the CPU on float weights (the layout's own error, not judged): %.3g of "
+                              "the model size", why, title ? title : le->string,
                               cnum(le, "quantization_error_rel", x->string));
         if (cJSON_IsFalse(skb__jget(skb__jget(le, "verified"), x->string)))
             note = skb__join_note(note, "VERIFICATION FAILED against the CPU on the layout's weights");
@@ -374,7 +374,7 @@ static void compute_run(struct skb_report *rep, struct skb_rtable *t, int k, con
         compute_method_row(rep, t, k, c, x->string, st, why);
     cJSON_ArrayForEach(x, skb__jget(c, "layouts"))
         if (cJSON_IsObject(x))
-            compute_layout_rows(rep, t, k, x, st, why);
+            compute_layout_rows(rep, t, k, x, st, soft ? "software renderer: context" : "no paper value");
     vertex_path_row(rep, t, k, doc);
     free(why);
 }
