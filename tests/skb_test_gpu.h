@@ -6,6 +6,7 @@
 
 #include <limits.h>
 #include "skb_test.h"
+#include "skb_dataset.h"
 #include "skb_gpu.h"
 
 static struct skb_gpu gpu;
@@ -83,6 +84,58 @@ static inline void skb_test_chain_free(struct skb_mesh *m)
     free((void *)m->joint_rest);
     free((void *)m->joint);
     free((void *)m->parent);
+}
+
+/* one catalogue dataset (quick variant) on the GPU with up to
+ * SKB_TEST_GPU_POSES evenly sampled poses, and the same poses with demo
+ * scale parts where it has none (for the two-phase shader) */
+#define SKB_TEST_GPU_POSES 8
+struct skb_test_gpu_set {
+    struct skb_dataset d;
+    struct skb_gpu_mesh gm;
+    struct skb_pose poses[SKB_TEST_GPU_POSES], sposes[SKB_TEST_GPU_POSES];
+    skb_real *scales;
+    int np;
+};
+
+/* 0: dataset skb_dataset_sources[di] loaded and uploaded with np (<= maxp)
+ * poses; -1: skipped (it did not load, or the GPU path refuses it; said) */
+static inline int skb_test_gpu_set_open(int di, int maxp, struct skb_test_gpu_set *t)
+{
+    struct skb_dataset_opts o = { .seed = skb_test_seed(), .quick = 1, .subdivide = 0 };
+    char msg[512];
+    memset(t, 0, sizeof *t);
+    if (skb_dataset_sources[di]->load(&o, &t->d, msg, sizeof msg) < 0) {
+        print_message("dataset %s not loaded: %s\n", skb_dataset_sources[di]->name, msg);
+        return -1;
+    }
+    int rc = skb_gpu_mesh_upload(&t->d.mesh, &t->gm, msg, sizeof msg);
+    if (rc == SKB_ENOTSUP) {
+        print_message("dataset %s skipped: %s\n", skb_dataset_sources[di]->name, msg);
+        skb_dataset_free(&t->d);
+        return -1;
+    }
+    if (rc < 0)
+        fail_msg("%s", msg);
+    t->scales = (skb_real *)malloc(sizeof(skb_real) * 16 * (size_t)t->d.mesh.njoints + 1);
+    assert_non_null(t->scales);
+    skb_gpu_demo_scales(&t->d.mesh, skb_test_seed(), t->scales);
+    int np = maxp < SKB_TEST_GPU_POSES ? maxp : SKB_TEST_GPU_POSES;
+    t->np = t->d.nposes < np ? t->d.nposes : np;
+    for (int k = 0; k < t->np; k++) {
+        skb_dataset_pose(&t->d, t->np > 1 ? (int)((long)k * (t->d.nposes - 1) / (t->np - 1)) : 0, &t->poses[k]);
+        t->sposes[k] = t->poses[k];
+        if (!t->sposes[k].scale)
+            t->sposes[k].scale = t->scales;
+    }
+    return 0;
+}
+
+static inline void skb_test_gpu_set_close(struct skb_test_gpu_set *t)
+{
+    free(t->scales);
+    skb_gpu_mesh_free(&t->gm);
+    skb_dataset_free(&t->d);
 }
 
 #endif

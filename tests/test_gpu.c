@@ -153,40 +153,17 @@ static void test_context_and_layout(void **state)
 static void test_every_shader_matches_cpu_on_every_dataset(void **state)
 {
     NEED_GPU();
-    struct skb_dataset_opts o = { .seed = skb_test_seed(), .quick = 1, .subdivide = 0 };
     int checked = 0;
     for (int di = 0; skb_dataset_sources[di]; di++) {
-        struct skb_dataset d;
-        struct skb_gpu_mesh gm;
-        struct skb_pose poses[VERIFY_POSES], sposes[VERIFY_POSES];
+        struct skb_test_gpu_set t;
         char msg[512];
-        if (skb_dataset_sources[di]->load(&o, &d, msg, sizeof msg) < 0) {
-            print_message("dataset %s not loaded: %s\n", skb_dataset_sources[di]->name, msg);
+        if (skb_test_gpu_set_open(di, VERIFY_POSES, &t) < 0)
             continue;
-        }
-        int rc = skb_gpu_mesh_upload(&d.mesh, &gm, msg, sizeof msg);
-        if (rc == SKB_ENOTSUP) {
-            print_message("dataset %s skipped: %s\n", skb_dataset_sources[di]->name, msg);
-            skb_dataset_free(&d);
-            continue;
-        }
-        if (rc < 0)
-            fail_msg("%s", msg);
-        skb_real *scales = (skb_real *)malloc(sizeof(skb_real) * 16 * (size_t)d.mesh.njoints);
-        assert_non_null(scales);
-        skb_gpu_demo_scales(&d.mesh, skb_test_seed(), scales);
-        int np = d.nposes < VERIFY_POSES ? d.nposes : VERIFY_POSES;
-        for (int k = 0; k < np; k++) {
-            skb_dataset_pose(&d, np > 1 ? (int)((long)k * (d.nposes - 1) / (np - 1)) : 0, &poses[k]);
-            sposes[k] = poses[k];
-            if (!sposes[k].scale)
-                sposes[k].scale = scales;
-        }
         for (int i = 0; skb_gpu_shaders[i].name; i++) {
             struct skb_gpu_program p;
             struct skb_gpu_check c;
             build(&skb_gpu_shaders[i], NULL, &p);
-            if (skb_gpu_verify(&p, &gm, &d.mesh, p.s->needs_scale ? sposes : poses, np, &c, msg, sizeof msg) < 0)
+            if (skb_gpu_verify(&p, &t.gm, &t.d.mesh, p.s->needs_scale ? t.sposes : t.poses, t.np, &c, msg, sizeof msg) < 0)
                 fail_msg("%s / %s: %s", skb_dataset_sources[di]->name, p.s->name, msg);
             print_message("%-10s %-10s max |pos| %.3g (tol %.3g)  max |nrm| %.3g\n",
                           skb_dataset_sources[di]->name, p.s->name, c.max_abs_pos, c.tol_pos, c.max_abs_nrm);
@@ -197,9 +174,7 @@ static void test_every_shader_matches_cpu_on_every_dataset(void **state)
             skb_gpu_program_free(&p);
             checked++;
         }
-        free(scales);
-        skb_gpu_mesh_free(&gm);
-        skb_dataset_free(&d);
+        skb_test_gpu_set_close(&t);
     }
     assert_true(checked >= skb_gpu_shader_count());
 }
