@@ -85,16 +85,21 @@ int skb_gpu_read_shader_file(const char *dir, const char *name, char **out, char
     return 0;
 }
 
-int skb_gpu_vertex_source(const char *dir, const struct skb_gpu_shader *s, const char *method_src,
-                          char **out, char *msg, size_t msglen)
+int skb_gpu_shader_source(const char *dir, const struct skb_gpu_shader *s, const char *method_src,
+                          const char *defines, const char *entry, char **out, char *msg, size_t msglen)
 {
     /* the parts in order; the method part is replaced by method_src if given */
-    const char *names[4] = { "common.glsl", "skin_util.glsl", s->file, "main.vert" };
-    char *part[4] = { NULL }, head[256];
+    const char *names[4] = { "common.glsl", "skin_util.glsl", s->file, entry };
+    char *part[4] = { NULL }, head[512];
+    struct skb_params prm;
     size_t len = 0;
     int rc = 0;
-    snprintf(head, sizeof head, "#version 450 core\n#define SKB_MAX_JOINTS %d\n#define SKB_JOINT_VEC4 %d\n",
-             SKB_GPU_MAX_JOINTS, s->vec4_per_joint);
+    /* DIB's stopping rule is the CPU's default one (dib.glsl) */
+    skb_params_default(&prm);
+    snprintf(head, sizeof head, "#version 450 core\n#define SKB_MAX_JOINTS %d\n#define SKB_JOINT_VEC4 %d\n"
+             "#define SKB_DIB_PRECISION %.9e\n#define SKB_DIB_MAX_ITER %d\n%s",
+             SKB_GPU_MAX_JOINTS, s->vec4_per_joint, (double)prm.dib_precision, prm.dib_max_iter,
+             defines ? defines : "");
     for (int i = 0; i < 4 && rc == 0; i++)
         if (!(i == 2 && method_src))
             rc = skb_gpu_read_shader_file(dir, names[i], &part[i], msg, msglen);
@@ -115,6 +120,12 @@ done:
     for (int i = 0; i < 4; i++)
         free(part[i]);
     return rc;
+}
+
+int skb_gpu_vertex_source(const char *dir, const struct skb_gpu_shader *s, const char *method_src,
+                          char **out, char *msg, size_t msglen)
+{
+    return skb_gpu_shader_source(dir, s, method_src, NULL, "main.vert", out, msg, msglen);
 }
 
 int skb__gpu_compile(unsigned type, const char *src, const char *what, unsigned *out, char *msg, size_t msglen)

@@ -12,9 +12,8 @@
 #include "skb_gpu.h"
 #include "skb_sb_internal.h"   /* sb's joint sets and centres */
 
-enum { VBO_POS, VBO_NRM, VBO_JOINT, VBO_WEIGHT, VBO_CENTER };
 
-static int gl_failed(const char *what, char *msg, size_t msglen)
+int skb__gpu_gl_failed(const char *what, char *msg, size_t msglen)
 {
     GLenum e = glGetError();
     if (e == GL_NO_ERROR)
@@ -22,7 +21,7 @@ static int gl_failed(const char *what, char *msg, size_t msglen)
     while (glGetError() != GL_NO_ERROR)
         ;
     snprintf(msg, msglen, "gpu: %s: GL error 0x%x", what, e);
-    return SKB_EIO;
+    return e == GL_OUT_OF_MEMORY ? SKB_ENOMEM : SKB_EIO;
 }
 
 static void float_buffer(GLuint vbo, GLuint loc, int comps, const float *data, int n)
@@ -91,14 +90,14 @@ int skb_gpu_mesh_upload(const struct skb_mesh *m, struct skb_gpu_mesh *gm, char 
     glGenVertexArrays(1, &gm->vao);
     glBindVertexArray(gm->vao);
     glGenBuffers(5, gm->vbo);
-    float_buffer(gm->vbo[VBO_POS], 0, 3, pos, m->nverts);
-    float_buffer(gm->vbo[VBO_NRM], 1, 3, nrm, m->nverts);
-    glBindBuffer(GL_ARRAY_BUFFER, gm->vbo[VBO_JOINT]);
+    float_buffer(gm->vbo[SKB__GPU_VBO_POS], 0, 3, pos, m->nverts);
+    float_buffer(gm->vbo[SKB__GPU_VBO_NRM], 1, 3, nrm, m->nverts);
+    glBindBuffer(GL_ARRAY_BUFFER, gm->vbo[SKB__GPU_VBO_JOINT]);
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(sizeof(GLint) * 4 * nv), jnt, GL_STATIC_DRAW);
     glVertexAttribIPointer(2, 4, GL_INT, 0, NULL);   /* integer indices, not converted to float */
     glEnableVertexAttribArray(2);
-    float_buffer(gm->vbo[VBO_WEIGHT], 3, 4, wgt, m->nverts);
-    float_buffer(gm->vbo[VBO_CENTER], 4, 3, ctr, m->nverts);
+    float_buffer(gm->vbo[SKB__GPU_VBO_WEIGHT], 3, 4, wgt, m->nverts);
+    float_buffer(gm->vbo[SKB__GPU_VBO_CENTER], 4, 3, ctr, m->nverts);
     glGenBuffers(1, &gm->ibo);
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, gm->ibo);
     glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(sizeof(int) * 3 * (size_t)m->ntris), m->tris, GL_STATIC_DRAW);
@@ -106,7 +105,7 @@ int skb_gpu_mesh_upload(const struct skb_mesh *m, struct skb_gpu_mesh *gm, char 
     glGenBuffers(1, &gm->tfbo);
     glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, gm->tfbo);
     glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, (GLsizeiptr)(sizeof(float) * 6 * nv), NULL, GL_STREAM_READ);
-    rc = gl_failed("uploading the mesh", msg, msglen);
+    rc = skb__gpu_gl_failed("uploading the mesh", msg, msglen);
 done:
     free(pos);
     free(nrm);
@@ -356,7 +355,7 @@ static int sb_bind(struct skb_gpu_mesh *gm, const struct skb_mesh *m, char *msg,
     glBindTexture(GL_TEXTURE_BUFFER, gm->center_tex);
     glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, gm->center_buf);
     glBindTexture(GL_TEXTURE_BUFFER, 0);
-    return gl_failed("making the SB joint-set buffers", msg, msglen);
+    return skb__gpu_gl_failed("making the SB joint-set buffers", msg, msglen);
 }
 
 static void put_vec3(const skb_real *v, float *out)
@@ -430,7 +429,7 @@ static int sb_texels(struct skb_gpu_mesh *gm, const struct skb_mesh *m, const st
     return 0;
 }
 
-static double now_ms(void);
+
 
 int skb_gpu_sb_centers(struct skb_gpu_mesh *gm, const struct skb_mesh *m, const struct skb_pose *p,
                        double *cpu_ms, char *msg, size_t msglen)
@@ -450,18 +449,18 @@ int skb_gpu_sb_centers(struct skb_gpu_mesh *gm, const struct skb_mesh *m, const 
         snprintf(msg, msglen, "gpu: out of memory for SB centres");
         return SKB_ENOMEM;
     }
-    double t0 = now_ms();
+    double t0 = skb__gpu_now_ms();
     if ((rc = sb_texels(gm, m, p, c)) < 0) {
         free(c);
         snprintf(msg, msglen, "gpu: SB centres: sb prepare: %s", skb_strerror(rc));
         return rc;
     }
     if (cpu_ms)
-        *cpu_ms = now_ms() - t0;
+        *cpu_ms = skb__gpu_now_ms() - t0;
     glBindBuffer(GL_TEXTURE_BUFFER, gm->center_buf);
     glBufferSubData(GL_TEXTURE_BUFFER, 0, (GLsizeiptr)(sizeof(float) * n), c);
     free(c);
-    return gl_failed("uploading SB centres", msg, msglen);
+    return skb__gpu_gl_failed("uploading SB centres", msg, msglen);
 }
 
 /* ---- QB: Hejl's centres are joints (DQ paper 2.3), so sum_i w_i C_i c
@@ -532,7 +531,7 @@ static int qb_bind(struct skb_gpu_mesh *gm, const struct skb_mesh *m, char *msg,
     glBindTexture(GL_TEXTURE_BUFFER, gm->qb_tex);
     glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, gm->qb_buf);
     glBindTexture(GL_TEXTURE_BUFFER, 0);
-    return gl_failed("making the QB pair buffers", msg, msglen);
+    return skb__gpu_gl_failed("making the QB pair buffers", msg, msglen);
 }
 
 /* one pose's texels: qb's prepare (the pairs), then the own-centre slots */
@@ -586,7 +585,7 @@ int skb_gpu_qb_pairs(struct skb_gpu_mesh *gm, const struct skb_mesh *m, const st
     glBindBuffer(GL_TEXTURE_BUFFER, gm->qb_buf);
     glBufferSubData(GL_TEXTURE_BUFFER, 0, (GLsizeiptr)(sizeof(float) * 4 * (size_t)gm->qb_texels), c);
     free(c);
-    return gl_failed("uploading QB pairs", msg, msglen);
+    return skb__gpu_gl_failed("uploading QB pairs", msg, msglen);
 }
 
 int skb_gpu_pose_data(const struct skb_gpu_shader *s, struct skb_gpu_mesh *gm, const struct skb_mesh *m,
@@ -644,12 +643,12 @@ int skb_gpu_skin(struct skb_gpu_program *p, struct skb_gpu_mesh *gm, const float
     tf_pass(p, gm);
     glDisable(GL_RASTERIZER_DISCARD);
     glBindVertexArray(0);
-    if ((rc = gl_failed("transform feedback pass", msg, msglen)) < 0)
+    if ((rc = skb__gpu_gl_failed("transform feedback pass", msg, msglen)) < 0)
         return rc;
     glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, gm->tfbo);
     glGetBufferSubData(GL_TRANSFORM_FEEDBACK_BUFFER, 0, (GLsizeiptr)bytes, pos);
     glGetBufferSubData(GL_TRANSFORM_FEEDBACK_BUFFER, (GLintptr)bytes, (GLsizeiptr)bytes, nrm);
-    return gl_failed("reading transform feedback", msg, msglen);
+    return skb__gpu_gl_failed("reading transform feedback", msg, msglen);
 }
 
 static double model_size(const struct skb_mesh *m)
@@ -665,25 +664,25 @@ static double model_size(const struct skb_mesh *m)
     return s > 0 ? s : 1;
 }
 
-int skb_gpu_verify(struct skb_gpu_program *p, struct skb_gpu_mesh *gm, const struct skb_mesh *m,
-                   const struct skb_pose *poses, int nposes, struct skb_gpu_check *out,
-                   char *msg, size_t msglen)
+int skb__gpu_verify_with(const struct skb_gpu_shader *s, skb__gpu_skin_fn skin, void *skin_ctx,
+                         struct skb_gpu_mesh *gm, const struct skb_mesh *m, const struct skb_pose *poses,
+                         int nposes, struct skb_gpu_check *out, char *msg, size_t msglen)
 {
-    const struct skb_method *cpu = skb_method_find(p->s->cpu_method);
+    const struct skb_method *cpu = skb_method_find(s->cpu_method);
     struct skb_skinner sk;
     struct skb_params prm;
     size_t nv = (size_t)m->nverts;
     int rc;
     memset(out, 0, sizeof *out);
     if (!cpu) {
-        snprintf(msg, msglen, "gpu: shader %s: CPU method '%s' is not in the registry", p->s->name, p->s->cpu_method);
+        snprintf(msg, msglen, "gpu: shader %s: CPU method '%s' is not in the registry", s->name, s->cpu_method);
         return SKB_EINVAL;
     }
     if ((rc = skb_skin_init(&sk, cpu, m, msg, msglen)) < 0)
         return rc;
     skb_params_default(&prm);
-    prm.antipodal = p->s->cpu_antipodal;
-    float *joints = (float *)malloc(sizeof(float) * skb_gpu_joint_floats(p->s, m) + 1);
+    prm.antipodal = s->cpu_antipodal;
+    float *joints = (float *)malloc(sizeof(float) * skb_gpu_joint_floats(s, m) + 1);
     float *gpos = (float *)malloc(sizeof(float) * 6 * nv + 1);
     double *cpos = (double *)malloc(sizeof(double) * 6 * nv + 1);
     if (!joints || !gpos || !cpos) {
@@ -696,9 +695,9 @@ int skb_gpu_verify(struct skb_gpu_program *p, struct skb_gpu_mesh *gm, const str
     out->tol_nrm = SKB_GPU_TOL_NRM;
     for (int k = 0; k < nposes; k++) {
         char cmsg[256];
-        if ((rc = skb_gpu_pack_joints(p->s, m, &poses[k], joints, msg, msglen)) < 0
-            || (rc = skb_gpu_pose_data(p->s, gm, m, &poses[k], NULL, msg, msglen)) < 0
-            || (rc = skb_gpu_skin(p, gm, joints, gpos, gpos + 3 * nv, msg, msglen)) < 0)
+        if ((rc = skb_gpu_pack_joints(s, m, &poses[k], joints, msg, msglen)) < 0
+            || (rc = skb_gpu_pose_data(s, gm, m, &poses[k], NULL, msg, msglen)) < 0
+            || (rc = skin(skin_ctx, joints, gpos, gpos + 3 * nv, msg, msglen)) < 0)
             goto done;
         if ((rc = skb_skin_pose(&sk, &poses[k], &prm, cpos, cpos + 3 * nv, cmsg, sizeof cmsg)) < 0) {
             snprintf(msg, msglen, "gpu: CPU reference %s (pose %d): %s", cpu->name, k, cmsg);
@@ -727,7 +726,26 @@ done:
     return rc;
 }
 
-static double now_ms(void)
+struct vertex_skin {
+    struct skb_gpu_program *p;
+    struct skb_gpu_mesh *gm;
+};
+
+static int vertex_skin(void *ctx, const float *joints, float *pos, float *nrm, char *msg, size_t msglen)
+{
+    struct vertex_skin *v = (struct vertex_skin *)ctx;
+    return skb_gpu_skin(v->p, v->gm, joints, pos, nrm, msg, msglen);
+}
+
+int skb_gpu_verify(struct skb_gpu_program *p, struct skb_gpu_mesh *gm, const struct skb_mesh *m,
+                   const struct skb_pose *poses, int nposes, struct skb_gpu_check *out,
+                   char *msg, size_t msglen)
+{
+    struct vertex_skin v = { p, gm };
+    return skb__gpu_verify_with(p->s, vertex_skin, &v, gm, m, poses, nposes, out, msg, msglen);
+}
+
+double skb__gpu_now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -743,11 +761,11 @@ int skb_gpu_time_rep(const struct skb_gpu *g, struct skb_gpu_program *p, struct 
     if (g->software) {
         /* llvmpipe runs vertex work on the calling thread: timer queries are
          * meaningless there, a CPU clock around draws + finish is not */
-        double t0 = now_ms();
+        double t0 = skb__gpu_now_ms();
         for (int k = 0; k < passes; k++)
             tf_pass(p, gm);
         glFinish();
-        *ms = (now_ms() - t0) / passes;
+        *ms = (skb__gpu_now_ms() - t0) / passes;
     } else {
         GLuint query = 0;
         GLuint64 ns = 0;
@@ -762,7 +780,7 @@ int skb_gpu_time_rep(const struct skb_gpu *g, struct skb_gpu_program *p, struct 
     }
     glDisable(GL_RASTERIZER_DISCARD);
     glBindVertexArray(0);
-    return gl_failed("timed transform feedback passes", msg, msglen);
+    return skb__gpu_gl_failed("timed transform feedback passes", msg, msglen);
 }
 
 void skb_gpu_demo_scales(const struct skb_mesh *m, unsigned long seed, skb_real *out)

@@ -4,7 +4,10 @@
  * QB with precomputed signs is checked against `qb`, whose skin path always
  * resolves signs per vertex (Algorithm 2): the two agree wherever the
  * hierarchy signs are a valid sequence for the vertex (DQ paper 4.1).
- * logm and sb are the two methods DQ paper Fig. 1 times against DLB. */
+ * logm and sb are the two methods DQ paper Fig. 1 times against DLB.
+ * dib and qlb0 run on the compute path only (`compute_only`): the vertex
+ * path keeps the shaders of the paper's set-up; their skin() compiles for
+ * both entry points all the same (tests/test_gpu.c builds and checks both). */
 #include <string.h>
 #include "skb_gpu.h"
 
@@ -46,6 +49,14 @@ const struct skb_gpu_shader skb_gpu_shaders[] = {
       .cpu_method = "sb", .cpu_antipodal = SKB_ANTIPODAL_PIVOT, .signs = SKB_ANTIPODAL_PIVOT,
       .layout = SKB_GPU_LAYOUT_QT_SB, .vec4_per_joint = 2, .needs_scale = 0,
       .seed_ref = "DQ paper Fig. 1 (centres on the CPU); thesis 3.1-3.3, Alg. 3.1, eq. 3.7" },
+    { .name = "dib", .title = "DIB", .file = "dib.glsl",
+      .cpu_method = "dib", .cpu_antipodal = SKB_ANTIPODAL_PIVOT, .signs = SKB_ANTIPODAL_PIVOT,
+      .layout = SKB_GPU_LAYOUT_DQ, .vec4_per_joint = 2, .needs_scale = 0, .compute_only = 1,
+      .seed_ref = "thesis Alg. 4.1, Lemma 4.7; DQ paper App. B (Alg. 3), Alg. 2 in the shader" },
+    { .name = "qlb0", .title = "QLB'0", .file = "qlb0.glsl",
+      .cpu_method = "qlb0", .cpu_antipodal = SKB_ANTIPODAL_PIVOT, .signs = SKB_ANTIPODAL_PIVOT,
+      .layout = SKB_GPU_LAYOUT_QT, .vec4_per_joint = 2, .needs_scale = 0, .compute_only = 1,
+      .seed_ref = "thesis 3.3, eq. 3.5; DQ paper 2.2, Alg. 2 in the shader" },
     { .name = NULL }
 };
 

@@ -12,6 +12,9 @@
  *   skinning   skb_gpu_mesh_upload mesh_free skb_gpu_pack_joints skb_gpu_sb_centers
  *              skb_gpu_skin skb_gpu_verify skb_gpu_time_rep skb_gpu_demo_scales
  *   cost       skb_gpu_count_nir skb_gpu_nir_count_text skb_gpu_count_spirv
+ *   compute    skb_gpu_clayouts skb_gpu_cprogram_build skb_gpu_cmesh_upload
+ *              skb_gpu_cmesh_extras skb_gpu_cskin skb_gpu_cverify skb_gpu_ctime_rep
+ *              skb_gpu_copy_bandwidth skb_gpu_times_equal skb_gpu_quantize_weights
  *   pictures   skb_gpu_render_png skb_gpu_draw_open draw_png draw_close
  */
 #ifndef SKB_GPU_H
@@ -74,6 +77,7 @@ struct skb_gpu_shader {
     const char *extends;       /* the shader this one adds a phase to (gpu.json's
                                   *_two_phase_extra: its instructions over that
                                   one's, DQ paper 5), or NULL */
+    int compute_only;          /* not on the vertex path of `run gpu` (dib, qlb0) */
 };
 
 /* NULL-name-terminated table, LBS first (timings are reported as ratios to it) */
@@ -98,6 +102,11 @@ int skb_gpu_shader_dir(const char *exe, char *out, size_t outlen, char *msg, siz
  * caller frees */
 int skb_gpu_vertex_source(const char *dir, const struct skb_gpu_shader *s, const char *method_src,
                           char **out, char *msg, size_t msglen);
+/* any entry point: version + defines (the DIB stopping rule of
+ * skb_params_default, then `defines`), common.glsl, skin_util.glsl, the
+ * method part, the entry file (main.vert or main.comp); caller frees */
+int skb_gpu_shader_source(const char *dir, const struct skb_gpu_shader *s, const char *method_src,
+                          const char *defines, const char *entry, char **out, char *msg, size_t msglen);
 /* read dir/name; caller frees */
 int skb_gpu_read_shader_file(const char *dir, const char *name, char **out, char *msg, size_t msglen);
 
@@ -113,6 +122,10 @@ struct skb_gpu_program {
 int skb_gpu_program_build(const char *dir, const struct skb_gpu_shader *s, const char *method_src,
                           struct skb_gpu_program *p, char *msg, size_t msglen);
 void skb_gpu_program_free(struct skb_gpu_program *p);
+
+/* gm->vbo[]: positions, normals (3 floats), joint indices (4 ints), weights
+ * (4 floats, in upload order), QB centres (3 floats) */
+enum { SKB__GPU_VBO_POS, SKB__GPU_VBO_NRM, SKB__GPU_VBO_JOINT, SKB__GPU_VBO_WEIGHT, SKB__GPU_VBO_CENTER };
 
 /* a mesh in GPU buffers; influences are reordered per vertex so that the ones
  * with weight > 0 come first in their original order (the CPU path pivots on
@@ -188,6 +201,19 @@ int skb_gpu_verify(struct skb_gpu_program *p, struct skb_gpu_mesh *gm, const str
                    const struct skb_pose *poses, int nposes, struct skb_gpu_check *out,
                    char *msg, size_t msglen);
 
+/* internal to gpu/: the verification of skb_gpu_verify with any GPU skin
+ * (vertex or compute entry point): skin gets the packed joints of each pose
+ * after the pose's SB/QB data were uploaded to gm */
+typedef int (*skb__gpu_skin_fn)(void *ctx, const float *joints, float *pos, float *nrm, char *msg, size_t msglen);
+int skb__gpu_verify_with(const struct skb_gpu_shader *s, skb__gpu_skin_fn skin, void *skin_ctx,
+                         struct skb_gpu_mesh *gm, const struct skb_mesh *m, const struct skb_pose *poses,
+                         int nposes, struct skb_gpu_check *out, char *msg, size_t msglen);
+/* 0, or the pending GL error named with `what` in msg (all pending errors
+ * cleared): SKB_ENOMEM for GL_OUT_OF_MEMORY, else SKB_EIO */
+int skb__gpu_gl_failed(const char *what, char *msg, size_t msglen);
+/* CLOCK_MONOTONIC in milliseconds */
+double skb__gpu_now_ms(void);
+
 /* milliseconds per skinning pass (transform feedback, all vertices) of
  * `passes` back-to-back passes: GL_TIME_ELAPSED queries on a hardware
  * renderer, CLOCK_MONOTONIC around the draws + glFinish on a software one
@@ -199,6 +225,88 @@ int skb_gpu_time_rep(const struct skb_gpu *g, struct skb_gpu_program *p, struct 
 /* deterministic non-rigid parts S_j (scale/shear about each joint's rest
  * position) for two-phase skinning on datasets that have none; 16*njoints */
 void skb_gpu_demo_scales(const struct skb_mesh *m, unsigned long seed, skb_real *out);
+
+/* ---- compute path (gpu/gpu_compute.c): main.comp around the same skin() ---- */
+#define SKB_GPU_LOCAL_SIZE 256   /* invocations per work group */
+
+/* a memory layout of the compute path's vertex buffers */
+struct skb_gpu_clayout {
+    const char *name;          /* key in gpu.json "compute.layouts" */
+    const char *title;
+    int pos3;                  /* packed float3 positions, normals, centres and outputs (else float4) */
+    int weight_bits;           /* 32 float, 16 / 8 unorm */
+    int index_bits;            /* joint indices: 32, 16, 8 bits */
+};
+/* NULL-name-terminated; [0] "float4" is the sweep's layout */
+extern const struct skb_gpu_clayout skb_gpu_clayouts[];
+const struct skb_gpu_clayout *skb_gpu_clayout_find(const char *name);
+/* bytes one vertex of shader s moves in layout L, read + written: position,
+ * normal, 4 indices, 4 weights, QB's centre and pair texels, SB's set texels
+ * read, position and normal written.  Joint data and texture-buffer texels
+ * (shared by all vertices, cached) are not counted. */
+int skb_gpu_cbytes_per_vertex(const struct skb_gpu_shader *s, const struct skb_gpu_clayout *L);
+/* m's weights as a `bits`-bit unorm layout stores them: per vertex the
+ * integers k_i with the largest remainders rounded up so that they sum to
+ * round(sum_i w_i (2^bits - 1)), returned as k_i / (2^bits - 1) in m's order
+ * (4 per vertex); bits 32 copies */
+void skb_gpu_quantize_weights(const struct skb_mesh *m, int bits, skb_real *out);
+
+struct skb_gpu_cprogram {
+    struct skb_gpu_program p;  /* prog, the shader, its joint block (no fragment stage) */
+    const struct skb_gpu_clayout *L;
+};
+int skb_gpu_cprogram_build(const char *dir, const struct skb_gpu_shader *s, const char *method_src,
+                           const struct skb_gpu_clayout *L, struct skb_gpu_cprogram *cp, char *msg, size_t msglen);
+void skb_gpu_cprogram_free(struct skb_gpu_cprogram *cp);
+
+/* storage buffers of main.comp: inputs, QB centres, QB/SB texel ints, outputs */
+struct skb_gpu_cmesh {
+    unsigned buf[8];
+    long nverts;               /* vertices (copies of the base mesh) */
+    int base_nverts;
+    const struct skb_gpu_clayout *L;
+    int aux_ints;              /* what buf[5] holds: 4 QB pair / 6 SB set ints, or 0 */
+};
+/* gm's vertices as the vertex path uploaded them (influence order, float
+ * weights), in layout L, repeated to nverts (vertex i is gm's i mod
+ * gm->nverts); SKB_ENOTSUP where an index does not fit the layout,
+ * SKB_ENOMEM where the device refuses the buffers */
+int skb_gpu_cmesh_upload(struct skb_gpu_mesh *gm, const struct skb_gpu_clayout *L, long nverts,
+                         struct skb_gpu_cmesh *cm, char *msg, size_t msglen);
+/* the per-vertex data shader s reads beyond those (QB centres and pair
+ * texels, SB set texels), copied from gm's buffers: skb_gpu_pose_data must
+ * have run on gm for s once */
+int skb_gpu_cmesh_extras(struct skb_gpu_cmesh *cm, struct skb_gpu_mesh *gm, const struct skb_gpu_shader *s,
+                         char *msg, size_t msglen);
+void skb_gpu_cmesh_free(struct skb_gpu_cmesh *cm);
+/* use cp, upload and bind the joints (and gm's SB/QB texture), bind cm */
+void skb_gpu_cbind(struct skb_gpu_cprogram *cp, struct skb_gpu_cmesh *cm, struct skb_gpu_mesh *gm,
+                   const float *joints);
+/* one dispatch over all of cm; the first count vertices read back (3 floats
+ * each); iters (may be NULL) gets skb_iterations per vertex (DIB), NaN in
+ * packed layouts */
+int skb_gpu_cskin(struct skb_gpu_cprogram *cp, struct skb_gpu_cmesh *cm, struct skb_gpu_mesh *gm,
+                  const float *joints, int count, float *pos, float *nrm, float *iters, char *msg, size_t msglen);
+/* skb_gpu_verify for the compute entry point (cm holds gm's vertices first) */
+int skb_gpu_cverify(struct skb_gpu_cprogram *cp, struct skb_gpu_cmesh *cm, struct skb_gpu_mesh *gm,
+                    const struct skb_mesh *m, const struct skb_pose *poses, int nposes,
+                    struct skb_gpu_check *out, char *msg, size_t msglen);
+/* milliseconds per dispatch of `passes` back-to-back dispatches (a storage
+ * barrier between: each finishes its writes before the next), after
+ * skb_gpu_cbind: GL_TIME_ELAPSED on hardware, CLOCK_MONOTONIC + glFinish on
+ * a software renderer */
+int skb_gpu_ctime_rep(const struct skb_gpu *g, struct skb_gpu_cmesh *cm, int passes, double *ms,
+                      char *msg, size_t msglen);
+/* one pose's joint upload alone: CPU clock around the block upload + glFinish */
+int skb_gpu_joint_upload_ms(struct skb_gpu_cprogram *cp, struct skb_gpu_mesh *gm, const float *joints,
+                            double *ms, char *msg, size_t msglen);
+/* the device's copy rate: glCopyBufferSubData between two buffers of
+ * `bytes`, one warm-up, then reps timed copies (timed as skb_gpu_ctime_rep);
+ * gbps[reps] gets 2 * bytes / time in GB/s (bytes read + written), sorted */
+int skb_gpu_copy_bandwidth(const struct skb_gpu *g, size_t bytes, int reps, double *gbps, char *msg, size_t msglen);
+/* 1 when at least two finite times lie within rel of the smallest: the
+ * vertex path's "pipeline_bound" test (rel 0.03) */
+int skb_gpu_times_equal(const double *ms, int n, double rel);
 
 /* shader cost.  skb_gpu_count_nir runs a child process with ST_DEBUG=nir that
  * builds each shader and counts ALU instructions in the vertex shader's final

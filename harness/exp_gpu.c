@@ -13,6 +13,7 @@
 #include "skb_pictures.h"
 #include "skb_dataset.h"
 #include "skb_gpu.h"
+#include "skb_gpu_run.h"
 #include "skb_results.h"
 #include "skb_run.h"
 
@@ -57,10 +58,9 @@ static void note(struct gpu_run *r, const char *fmt, const char *a, const char *
     skb_run_progress(r->ctx, "gpu", "%s", buf);
 }
 
-/* poses to verify: all, or an even sample; with scale parts for shaders that need them */
-static int pick_poses(const struct skb_dataset *d, int quick, int *idx)
+/* poses to verify: all, or an even sample of `want` */
+int skb__gpu_pick_poses(const struct skb_dataset *d, int want, int *idx)
 {
-    int want = quick ? VERIFY_POSES_QUICK : VERIFY_POSES_FULL;
     if (d->nposes <= want) {
         for (int k = 0; k < d->nposes; k++)
             idx[k] = k;
@@ -115,6 +115,24 @@ static int sb_centers(const struct skb_gpu_shader *s, struct skb_gpu_mesh *gm, c
     return skb_gpu_pose_data(s, gm, m, p, cpu_ms, msg, msglen);   /* SB centres, QB pairs */
 }
 
+/* the vertex path is pipeline-bound on a dataset when every shader's time
+ * lies within SKB_GPU_PIPELINE_BOUND_REL of the fastest: the methods cannot
+ * be told apart there (the fixed-function stages and transform feedback,
+ * not the skinning, set the pace), so no method comparison is judged from it */
+static void pipeline_bound(struct gpu_run *r, const char *dataset, const double *ms, int n)
+{
+    cJSON *vp = object_at(r->root, "vertex_path");
+    double lo = INFINITY, hi = -INFINITY;
+    for (int i = 0; i < n; i++) {
+        lo = fmin(lo, ms[i]);
+        hi = fmax(hi, ms[i]);
+    }
+    cJSON_AddBoolToObject(object_at(vp, "pipeline_bound"), dataset,
+                          skb_gpu_times_equal(ms, n, SKB_GPU_PIPELINE_BOUND_REL));
+    if (n >= 2 && lo > 0)
+        skb_json_add_number(object_at(vp, "spread"), dataset, hi / lo - 1);
+}
+
 /* every shader on one dataset: verification on the sampled poses, then
  * timings of the middle one, repetitions interleaved across shaders so that
  * load from other processes drifts over all of them alike */
@@ -122,7 +140,7 @@ static int run_dataset(struct gpu_run *r, const struct skb_dataset *d, char *msg
 {
     const struct skb_mesh *m = &d->mesh;
     struct skb_gpu_mesh gm;
-    int idx[VERIFY_POSES_FULL], np = pick_poses(d, r->ctx->quick, idx), rc;
+    int idx[VERIFY_POSES_FULL], np = skb__gpu_pick_poses(d, r->ctx->quick ? VERIFY_POSES_QUICK : VERIFY_POSES_FULL, idx), rc;
     int reps = r->ctx->quick ? TIMING_REPS_QUICK : TIMING_REPS_FULL;
     struct skb_pose poses[VERIFY_POSES_FULL], sposes[VERIFY_POSES_FULL];
     skb_real *scales = NULL;
@@ -205,11 +223,13 @@ static int run_dataset(struct gpu_run *r, const struct skb_dataset *d, char *msg
                 || (rc = sb_centers(r->sh[i], &gm, m, r->sh[i]->needs_scale ? &sposes[np / 2] : &poses[np / 2],
                                    &tc[i * reps + k], msg, msglen)) < 0))
                 goto done;
-    double lbs_ms = skb_sorted_median(t, reps);
+    double lbs_ms = skb_sorted_median(t, reps), tv[MAX_SHADERS];
+    int nt = 0;
     for (int i = 0; i < r->nsh; i++) {
         if (!joints[i])
             continue;
         double ms = skb_sorted_median(t + i * reps, reps);
+        tv[nt++] = ms;
         if (r->sh[i]->layout == SKB_GPU_LAYOUT_QT_QB) {   /* the per-pose C_i c texels it reads */
             char key[96];
             snprintf(key, sizeof key, "%s_pairs", r->sh[i]->name);
@@ -233,6 +253,7 @@ static int run_dataset(struct gpu_run *r, const struct skb_dataset *d, char *msg
         skb_run_progress(r->ctx, "gpu", "%-14s %-10s %.4f ms (x%.2f LBS)%s", d->name, r->sh[i]->name, ms,
                          ms / lbs_ms, r->failed[i] ? "  VERIFICATION FAILED" : "");
     }
+    pipeline_bound(r, d->name, tv, nt);
     rc = 0;
 done:
     for (int i = 0; i < r->nsh; i++)
@@ -454,6 +475,8 @@ static int gpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
     r->root = skb_json_results_new(ctx, "gpu");
     for (int i = 0; skb_gpu_shaders[i].name && r->nsh < MAX_SHADERS; i++) {
         const struct skb_method *cpu = skb_method_find(skb_gpu_shaders[i].cpu_method);
+        if (skb_gpu_shaders[i].compute_only)
+            continue;
         /* LBS always runs: the other timings are ratios to it */
         if (i == 0 || !cpu || skb_run_wants_method(ctx, cpu))
             r->sh[r->nsh++] = &skb_gpu_shaders[i];
@@ -576,14 +599,22 @@ static int gpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         cJSON_AddBoolToObject(ver, r->sh[i]->name, r->failed[i] == 0);
         bad += r->failed[i] > 0;
     }
+    cJSON *vp = object_at(root, "vertex_path");
+    skb_json_add_number(vp, "pipeline_bound_rel", SKB_GPU_PIPELINE_BOUND_REL);
+    cJSON_AddStringToObject(vp, "pipeline_bound_note",
+        "true on a dataset where every vertex shader's time lies within pipeline_bound_rel of the fastest: the "
+        "vertex + transform-feedback pipeline, not the method, sets the pace, so methods cannot be told apart "
+        "on that path there; the compute path (\"compute\") times the methods");
+    if (!ctx->dataset_file && (rc = skb__gpu_compute(ctx, &r->g, r->dir, root, &bad, msg, msglen)) < 0)
+        goto fail;
     if ((rc = all_pictures(r, msg, msglen)) < 0 || (rc = skb_method_pictures(ctx, &r->g, r->dir, root, msg, msglen)) < 0
         || (rc = skb_arm_volume_curve(ctx, root, msg, msglen)) < 0)
         goto fail;
     if ((rc = skb_json_write_result(ctx, "gpu.json", root, msg, msglen)) < 0)
         goto out;
     if (bad) {
-        snprintf(msg, msglen, "gpu: %d shader(s) disagree with their CPU method beyond tolerance or could not be "
-                 "verified (see gpu.json \"verification\")", bad);
+        snprintf(msg, msglen, "gpu: %d shader(s) or compute kernel(s) disagree with their CPU method beyond tolerance "
+                 "or could not be verified (see gpu.json \"verification\", \"compute.verified\", \"compute.layouts\")", bad);
         rc = SKB_ENUMERIC;
     }
     goto out;

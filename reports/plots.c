@@ -672,6 +672,83 @@ void skb__plot_cpu(struct skb_report *rep, const char *dir, const char *sfx, con
         skb_gbench_set_free(&g);
 }
 
+/* gpu.json "compute": sweep rows (vertices, then per method vertices/s at
+ * the median and at the quartiles of time); returns the methods written */
+static int sweep_dat(const cJSON *c, const char **ser, int max, const char *dir, const char *name)
+{
+    const cJSON *sw = jget(c, "sweep"), *e, *x;
+    int ns = 0;
+    cJSON_ArrayForEach(x, jget(cJSON_GetArrayItem(sw, 0), "ms"))
+        if (ns < max && x->string)
+            ser[ns++] = x->string;
+    struct memfile m;
+    FILE *f = ns ? mem_open(&m) : NULL;
+    if (!f)
+        return 0;
+    cJSON_ArrayForEach(e, sw) {
+        double n = NAN;
+        jnum(jget(e, "vertices"), &n);
+        fnum(f, n);
+        for (int i = 0; i < ns; i++) {
+            double ms = NAN, q1 = NAN, q3 = NAN;
+            jnum(jget(jget(e, "ms"), ser[i]), &ms);
+            jnum(jget(jget(e, "ms_q1"), ser[i]), &q1);
+            jnum(jget(jget(e, "ms_q3"), ser[i]), &q3);
+            /* the slower quartile of time is the lower one of the rate */
+            fnum(f, n / (ms * 1e-3));
+            fnum(f, n / (q3 * 1e-3));
+            fnum(f, n / (q1 * 1e-3));
+        }
+        fputc('\n', f);
+    }
+    return dat_close(&m, dir, name) == 0 ? ns : 0;
+}
+
+/* the compute sweep: vertices/s against vertices, log-log, one line per
+ * method, and the copy roofline (copy bandwidth / bytes per vertex) for
+ * each distinct bytes per vertex of the methods */
+static void gpu_sweep_plot(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
+{
+    const cJSON *doc = skb_results_doc(r, "gpu.json"), *c = jget(doc, "compute");
+    const char *ser[MAXSER];
+    char name[64], title[200], st[96];
+    double copy = NAN;
+    snprintf(name, sizeof name, "gpu-sweep%s", sfx);
+    snprintf(title, sizeof title, "GPU compute skinning: vertices/s against vertices%s [%.50s]",
+             cJSON_IsTrue(jget(c, "software_renderer")) ? " (software renderer: context)" : "", r->machine_key);
+    int ns = c ? sweep_dat(c, ser, MAXSER, dir, name) : 0;
+    struct body b;
+    if (!ns || !body_open(&b)) {
+        not_run(rep, name, title, c ? "gpu.json \"compute\" has no sweep" : "gpu.json has no \"compute\"");
+        return;
+    }
+    jnum(jget(c, "copy_bandwidth_GBps"), &copy);
+    fprintf(b.f, "set logscale xy\nset xlabel 'vertices skinned per dispatch (log scale)'\n"
+                 "set ylabel 'vertices per second (log scale); bars: interquartile range'\nset grid xtics ytics mytics\n");
+    fprintf(b.f, "plot ");
+    for (int i = 0; i < ns; i++) {
+        fprintf(b.f, "%s'%s.dat' using 1:%d:%d:%d with yerrorlines %s ps 1 lw 1.5", i ? ", " : "", name, 2 + 3 * i,
+                3 + 3 * i, 4 + 3 * i, series_style(st, sizeof st, i, ns));
+        put_title(b.f, ser[i], jget(doc, "shaders"));
+    }
+    int seen[8], nseen = 0;
+    for (int i = 0; i < ns && isfinite(copy) && copy > 0; i++) {
+        double bpv = NAN;
+        int dup = 0;
+        if (jnum(jget(jget(c, "bytes_per_vertex"), ser[i]), &bpv) < 0 || !(bpv > 0))
+            continue;
+        for (int k = 0; k < nseen; k++)
+            dup |= seen[k] == (int)bpv;
+        if (dup || nseen >= 8)
+            continue;
+        seen[nseen++] = (int)bpv;
+        fprintf(b.f, ", %.9g with lines dt %d lw 2 lc rgb '#333333' title 'copy roofline, %d B/vertex (%.4g GB/s)'",
+                copy * 1e9 / bpv, 2 + nseen, (int)bpv, copy);
+    }
+    fputc('\n', b.f);
+    body_plot(&b, rep, dir, name, title);
+}
+
 void skb__plot_gpu(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
 {
     char name[64], name2[64], what[160];
@@ -696,6 +773,7 @@ void skb__plot_gpu(struct skb_report *rep, const char *dir, const char *sfx, con
     snprintf(what, sizeof what, "GPU time / LBS%s [%.50s]", ctx, r->machine_key);
     ratio_plot(rep, dir, name2, what, t, "lbs", NULL, NULL);
     free(t);
+    gpu_sweep_plot(rep, dir, sfx, r);
 }
 
 /* ---- bound curves over t ---- */

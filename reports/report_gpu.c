@@ -147,6 +147,70 @@ static char *cpu_center_note(const cJSON *doc, const char *other, const char *da
              other, c, other, pd > 0 ? (po + c) / pd : NAN);
 }
 
+/* gpu.json "vertex_path.pipeline_bound": every vertex shader's time within
+ * a few per cent of the fastest on the dataset (harness/exp_gpu.c) */
+static int pipeline_bound(const cJSON *doc, const char *dataset)
+{
+    return cJSON_IsTrue(skb__jget(skb__jget(skb__jget(doc, "vertex_path"), "pipeline_bound"), dataset));
+}
+
+static double pipeline_rel(const cJSON *doc)
+{
+    double r = NAN;
+    skb__jnum(skb__jget(skb__jget(doc, "vertex_path"), "pipeline_bound_rel"), &r);
+    return r;
+}
+
+static void report_gpu_compute(struct skb_report *rep);
+
+/* DQ paper Fig. 1's pairs from the compute path at the sweep's largest
+ * size: judged on a hardware renderer unless every compute kernel's time
+ * lies within the pipeline-bound spread of the fastest (then nothing tells
+ * the methods apart there either) */
+static void fig1_compute_rows(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *doc, const cJSON *sec,
+                              int soft)
+{
+    const cJSON *c = skb__jget(doc, "compute"), *sw = skb__jget(c, "sweep"), *pair, *x;
+    const cJSON *last = cJSON_GetArrayItem(sw, cJSON_GetArraySize(sw) - 1), *ms = skb__jget(last, "ms");
+    double v, times[64];
+    int n = 0;
+    if (!ms)
+        return;
+    cJSON_ArrayForEach(x, ms)
+        if (n < 64 && skb__jnum(x, &v) == 0)
+            times[n++] = v;
+    double rel = pipeline_rel(doc), lo = INFINITY, hi = 0;
+    for (int i = 0; i < n; i++) {
+        lo = fmin(lo, times[i]);
+        hi = fmax(hi, times[i]);
+    }
+    int equal = n >= 2 && isfinite(rel) && hi <= lo * (1 + rel);
+    char *where = skb__fmt("compute, %.0f vertices", skb__jnum(skb__jget(last, "vertices"), &v) == 0 ? v : NAN);
+    cJSON_ArrayForEach(pair, skb__jget(sec, "pairs")) {
+        const char *other = skb__ref_str(pair, "other");
+        double po = NAN, pd = NAN, pr = NAN;
+        skb__jnum(skb__jget(pair, "ratio"), &pr);
+        int ok = skb__jnum(skb__jget(ms, other), &po) == 0 && skb__jnum(skb__jget(ms, "dlb"), &pd) == 0 && pd > 0;
+        char *note = NULL;
+        int st = SKB_ROW_NOT_RUN;
+        if (!ok)
+            note = skb__fmt("gpu.json \"compute\" has no %s or dlb time at its largest size", other);
+        else if (soft) {
+            st = SKB_ROW_CONTEXT;
+            note = skb__fmt("measured − paper = %+.4g; software renderer: context, not judged", po / pd - pr);
+        } else if (equal) {
+            st = SKB_ROW_CONTEXT;
+            note = skb__fmt("measured − paper = %+.4g; not judged: every compute kernel within %.3g of the fastest "
+                            "(memory-bound: the methods cannot be told apart by time here)", po / pd - pr, rel);
+        } else
+            st = skb__judge(skb__jget(sec, "tolerance"), po / pd, pr, NAN, &note);
+        note = skb__join_note(note, "compute path (gpu.json \"compute\"): the kernel alone, per-pose CPU work not included");
+        skb__row_add(rep, t, k, st, note, strdup(where), skb__fmt("%s / dlb", other), strdup("—"),
+                     ok ? skb__numtxt(po / pd) : strdup("—"), skb__numtxt(pr), NULL);
+    }
+    free(where);
+}
+
 void skb__report_gpu_times(struct skb_report *rep)
 {
     const cJSON *sec = skb__jget(rep->ref, "figure_1"), *s19 = skb__jget(rep->ref, "figure_19");
@@ -195,6 +259,11 @@ void skb__report_gpu_times(struct skb_report *rep)
                 if (ho && hd && pd > 0 && soft) {
                     st = SKB_ROW_CONTEXT;
                     note = skb__fmt("measured − paper = %+.4g; context, not judged, until a hardware renderer runs it", po / pd - pr);
+                } else if (ho && hd && pd > 0 && pipeline_bound(doc, d->string)) {
+                    st = SKB_ROW_CONTEXT;
+                    note = skb__fmt("measured − paper = %+.4g; not judged: the vertex path is pipeline-bound on %s (every "
+                                    "shader within %.3g of the fastest), so methods cannot be told apart on it; see the "
+                                    "compute path's rows", po / pd - pr, d->string, pipeline_rel(doc));
                 } else if (ho && hd && pd > 0)
                     st = skb__judge_v(skb__jget(sec, "tolerance"), po / pd, pr, NAN, &v, &note);
                 else
@@ -207,6 +276,132 @@ void skb__report_gpu_times(struct skb_report *rep)
                 skb__row_verdict(rep, t, &v, NULL);
             }
         }
+        fig1_compute_rows(rep, t, k, doc, sec, soft);
+    }
+    report_gpu_compute(rep);
+}
+
+/* ---- the compute path (gpu.json "compute", README "GPU experiment") ---- */
+
+static const char *const compute_cols[] = { "method", "vertices/s", "fraction of copy", "bytes/vertex", "ratio to LBS",
+                                            "verified", "max |GPU − CPU| / size", NULL };
+
+static double cnum(const cJSON *o, const char *key, const char *name)
+{
+    double v = NAN;
+    skb__jnum(skb__jget(name ? skb__jget(o, key) : o, name ? name : key), &v);
+    return v;
+}
+
+static char *verified_txt(const cJSON *o, const char *name)
+{
+    const cJSON *v = skb__jget(skb__jget(o, "verified"), name);
+    return strdup(cJSON_IsBool(v) ? (cJSON_IsTrue(v) ? "yes" : "NO") : "—");
+}
+
+/* one method's row at the sweep's largest size; DIB's note gives its
+ * iterations per vertex on the device */
+static void compute_method_row(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *c, const char *name,
+                               int st, const char *why)
+{
+    char *note = strdup(why);
+    const cJSON *it = skb__jget(c, "dib_iterations");
+    const char *ds = skb__jstr(skb__jget(it, "dataset"));
+    if (strcmp(name, "dib") == 0 && it)
+        note = skb__join_note(note, skb__fmt("DIB iterations per vertex on the device: mean %.3g, max %.3g (%s, pose %.0f)",
+                                             cnum(it, "mean", NULL), cnum(it, "max", NULL), ds ? ds : "?",
+                                             cnum(it, "pose", NULL)));
+    if (cJSON_IsFalse(skb__jget(skb__jget(c, "verified"), name)))
+        note = skb__join_note(note, "VERIFICATION FAILED: this kernel disagrees with its CPU method");
+    skb__row_add(rep, t, k, st, note, strdup(name), skb__numtxt(cnum(c, "vertices_per_s", name)),
+                 skb__numtxt(cnum(c, "fraction_of_copy", name)), skb__numtxt(cnum(c, "bytes_per_vertex", name)),
+                 skb__numtxt(cnum(c, "ratio_to_lbs", name)), verified_txt(c, name),
+                 skb__numtxt(cnum(c, "max_rel_error", name)), NULL);
+}
+
+/* one layout's rows: each measured method, its accuracy cost in the note */
+static void compute_layout_rows(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *le, int st,
+                                const char *why)
+{
+    const cJSON *x;
+    cJSON_ArrayForEach(x, skb__jget(le, "bytes_per_vertex")) {
+        const char *title = skb__jstr(skb__jget(le, "title"));
+        char *note = skb__fmt("%s; %s; vs the CPU on float weights (the layout's own error, not judged): %.3g of "
+                              "the model size", why, title ? title : le->string,
+                              cnum(le, "quantization_error_rel", x->string));
+        if (cJSON_IsFalse(skb__jget(skb__jget(le, "verified"), x->string)))
+            note = skb__join_note(note, "VERIFICATION FAILED against the CPU on the layout's weights");
+        double lbs = cnum(le, "ms", "lbs"), ms = cnum(le, "ms", x->string);
+        skb__row_add(rep, t, k, st, note, skb__fmt("%s @ %s", x->string, le->string),
+                     skb__numtxt(cnum(le, "vertices_per_s", x->string)), skb__numtxt(cnum(le, "fraction_of_copy", x->string)),
+                     skb__numtxt(cnum(le, "bytes_per_vertex", x->string)), skb__numtxt(lbs > 0 ? ms / lbs : NAN),
+                     verified_txt(le, x->string), skb__numtxt(cnum(le, "max_rel_error", x->string)), NULL);
+    }
+}
+
+/* the vertex path's pipeline-bound datasets, one row */
+static void vertex_path_row(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *doc)
+{
+    const cJSON *x;
+    char *list = NULL;
+    int n = 0, all = 0;
+    cJSON_ArrayForEach(x, skb__jget(skb__jget(doc, "vertex_path"), "pipeline_bound")) {
+        all++;
+        if (cJSON_IsTrue(x)) {
+            list = skb__join_note(list, x->string);
+            n++;
+        }
+    }
+    if (!all)
+        return;
+    char *note = n ? skb__fmt("pipeline-bound (every vertex shader within %.3g of the fastest) on %d of %d datasets: %s; "
+                              "methods cannot be told apart on that path there", pipeline_rel(doc), n, all, list)
+                   : skb__fmt("pipeline-bound on none of %d datasets (spread above %.3g)", all, pipeline_rel(doc));
+    free(list);
+    skb__row_add(rep, t, k, SKB_ROW_CONTEXT, note, strdup("vertex path"), strdup("—"), strdup("—"), strdup("—"),
+                 strdup("—"), strdup("—"), strdup("—"), NULL);
+}
+
+static void compute_run(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *doc)
+{
+    const cJSON *c = skb__jget(doc, "compute"), *x;
+    int soft = software_renderer(doc) || cJSON_IsTrue(skb__jget(c, "software_renderer"));
+    int st = soft ? SKB_ROW_CONTEXT : SKB_ROW_NEW;
+    double copy = cnum(c, "copy_bandwidth_GBps", NULL), bpv = cnum(c, "bytes_per_vertex", "lbs");
+    char *why = skb__fmt("%s; %.0f vertices (copies of %s) per dispatch", soft ? "software renderer: context, not a "
+                         "GPU's figure" : "no paper value", cnum(c, "largest_vertices", NULL),
+                         skb__jstr(skb__jget(c, "sweep_dataset")) ? skb__jstr(skb__jget(c, "sweep_dataset")) : "?");
+    skb__row_add(rep, t, k, st, skb__fmt("glCopyBufferSubData of %.0f MiB: %.4g GB/s, bytes read + written (IQR %.4g–%.4g)",
+                                         cnum(c, "copy_bytes", NULL) / 1048576.0, copy,
+                                         cnum(c, "copy_bandwidth_GBps_q1", NULL), cnum(c, "copy_bandwidth_GBps_q3", NULL)),
+                 strdup("copy roofline"), skb__numtxt(copy * 1e9 / bpv), strdup("1"), skb__numtxt(bpv), strdup("—"),
+                 strdup("—"), strdup("—"), NULL);
+    cJSON_ArrayForEach(x, skb__jget(c, "vertices_per_s"))
+        compute_method_row(rep, t, k, c, x->string, st, why);
+    cJSON_ArrayForEach(x, skb__jget(c, "layouts"))
+        if (cJSON_IsObject(x))
+            compute_layout_rows(rep, t, k, x, st, soft ? "software renderer: context" : "no paper value");
+    vertex_path_row(rep, t, k, doc);
+    free(why);
+}
+
+static void report_gpu_compute(struct skb_report *rep)
+{
+    struct skb_rtable *t = skb__tbl_new(rep, "gpu_compute",
+        "GPU compute path: vertices/s and fraction of the copy roofline at the sweep's largest size", "measured only",
+        skb__fmt("Compute-shader skinning (gpu/shaders/main.comp around each method's skin()); the sweep plot "
+                 "(gpu-sweep) draws vertices/s against vertices with the copy roofline. \"fraction of copy\" = vertices/s "
+                 "× bytes per vertex (read + written) / the glCopyBufferSubData rate (read + written). Layout rows "
+                 "(\"method @ layout\") give the ratio to LBS in the same layout. On a software renderer these are "
+                 "CPU figures of Mesa's emulation: context."), compute_cols);
+    for (int k = 0; t && k < rep->nruns; k++) {
+        const cJSON *doc = skb_results_doc(&rep->runs[k], "gpu.json");
+        if (!skb__jget(doc, "compute")) {
+            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, strdup(doc ? "gpu.json has no \"compute\"" : "gpu.json not found"),
+                         strdup("all"), NULL);
+            continue;
+        }
+        compute_run(rep, t, k, doc);
     }
 }
 

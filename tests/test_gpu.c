@@ -4,43 +4,14 @@
  * deliberately broken shader that must fail, the uniform layout, the
  * instruction counters and the PNG writer.  Where no context can be made the
  * GL tests skip with the reason (SKB_GPU_DISABLE=1 forces that). */
-#include <limits.h>
 #include <unistd.h>
-#include "skb_test.h"
+#include "skb_test_gpu.h"
 #include "skb_dataset.h"
-#include "skb_gpu.h"
 
 #define VERIFY_POSES 6
 #define RANDOM_VERTS 400
 #define RANDOM_JOINTS 8
 #define RANDOM_POSES 8
-
-/* one context for the whole file, opened by the first test that needs it
- * (after the NIR test, which forks and must run before any context exists) */
-static struct skb_gpu gpu;
-static int gpu_state;             /* 0 not tried, 1 open, -1 unavailable */
-static char gpu_reason[512];
-static char shader_dir[PATH_MAX];
-
-static int gpu_available(void)
-{
-    char msg[512];
-    if (gpu_state == 0) {
-        if (skb_gpu_shader_dir(NULL, shader_dir, sizeof shader_dir, msg, sizeof msg) < 0)
-            fail_msg("%s", msg);
-        int rc = skb_gpu_open(&gpu, gpu_reason, sizeof gpu_reason);
-        if (rc < 0 && rc != SKB_ENOTSUP)
-            fail_msg("skb_gpu_open: %s", gpu_reason);
-        gpu_state = rc == 0 ? 1 : -1;
-        if (rc == 0)
-            print_message("renderer: %s | %s\n", gpu.renderer, gpu.version);
-    }
-    if (gpu_state < 0)
-        print_message("skipped: %s\n", gpu_reason);
-    return gpu_state > 0;
-}
-
-#define NEED_GPU() do { if (!gpu_available()) { skip(); return; } } while (0)
 
 static void build(const struct skb_gpu_shader *s, const char *src, struct skb_gpu_program *p)
 {
@@ -182,40 +153,17 @@ static void test_context_and_layout(void **state)
 static void test_every_shader_matches_cpu_on_every_dataset(void **state)
 {
     NEED_GPU();
-    struct skb_dataset_opts o = { .seed = skb_test_seed(), .quick = 1, .subdivide = 0 };
     int checked = 0;
     for (int di = 0; skb_dataset_sources[di]; di++) {
-        struct skb_dataset d;
-        struct skb_gpu_mesh gm;
-        struct skb_pose poses[VERIFY_POSES], sposes[VERIFY_POSES];
+        struct skb_test_gpu_set t;
         char msg[512];
-        if (skb_dataset_sources[di]->load(&o, &d, msg, sizeof msg) < 0) {
-            print_message("dataset %s not loaded: %s\n", skb_dataset_sources[di]->name, msg);
+        if (skb_test_gpu_set_open(di, VERIFY_POSES, &t) < 0)
             continue;
-        }
-        int rc = skb_gpu_mesh_upload(&d.mesh, &gm, msg, sizeof msg);
-        if (rc == SKB_ENOTSUP) {
-            print_message("dataset %s skipped: %s\n", skb_dataset_sources[di]->name, msg);
-            skb_dataset_free(&d);
-            continue;
-        }
-        if (rc < 0)
-            fail_msg("%s", msg);
-        skb_real *scales = (skb_real *)malloc(sizeof(skb_real) * 16 * (size_t)d.mesh.njoints);
-        assert_non_null(scales);
-        skb_gpu_demo_scales(&d.mesh, skb_test_seed(), scales);
-        int np = d.nposes < VERIFY_POSES ? d.nposes : VERIFY_POSES;
-        for (int k = 0; k < np; k++) {
-            skb_dataset_pose(&d, np > 1 ? (int)((long)k * (d.nposes - 1) / (np - 1)) : 0, &poses[k]);
-            sposes[k] = poses[k];
-            if (!sposes[k].scale)
-                sposes[k].scale = scales;
-        }
         for (int i = 0; skb_gpu_shaders[i].name; i++) {
             struct skb_gpu_program p;
             struct skb_gpu_check c;
             build(&skb_gpu_shaders[i], NULL, &p);
-            if (skb_gpu_verify(&p, &gm, &d.mesh, p.s->needs_scale ? sposes : poses, np, &c, msg, sizeof msg) < 0)
+            if (skb_gpu_verify(&p, &t.gm, &t.d.mesh, p.s->needs_scale ? t.sposes : t.poses, t.np, &c, msg, sizeof msg) < 0)
                 fail_msg("%s / %s: %s", skb_dataset_sources[di]->name, p.s->name, msg);
             print_message("%-10s %-10s max |pos| %.3g (tol %.3g)  max |nrm| %.3g\n",
                           skb_dataset_sources[di]->name, p.s->name, c.max_abs_pos, c.tol_pos, c.max_abs_nrm);
@@ -226,9 +174,7 @@ static void test_every_shader_matches_cpu_on_every_dataset(void **state)
             skb_gpu_program_free(&p);
             checked++;
         }
-        free(scales);
-        skb_gpu_mesh_free(&gm);
-        skb_dataset_free(&d);
+        skb_test_gpu_set_close(&t);
     }
     assert_true(checked >= skb_gpu_shader_count());
 }
@@ -239,41 +185,11 @@ static void test_random_meshes(void **state)
 {
     NEED_GPU();
     gsl_rng *r = skb_test_rng();
-    static double pos[3 * RANDOM_VERTS], nrm[3 * RANDOM_VERTS], weight[4 * RANDOM_VERTS];
-    static double rest[3 * RANDOM_JOINTS], mats[RANDOM_POSES][16 * RANDOM_JOINTS];
+    static double mats[RANDOM_POSES][16 * RANDOM_JOINTS];
     static double scale[16 * RANDOM_JOINTS];
-    static int joint[4 * RANDOM_VERTS], parent[RANDOM_JOINTS];
-    struct skb_mesh m = { 0 };
+    struct skb_mesh m;
     struct skb_pose poses[RANDOM_POSES], sposes[RANDOM_POSES];
-    m.nverts = RANDOM_VERTS;
-    m.njoints = RANDOM_JOINTS;
-    m.pos = pos;
-    m.nrm = nrm;
-    m.joint = joint;
-    m.weight = weight;
-    m.parent = parent;
-    m.joint_rest = rest;
-    for (int j = 0; j < RANDOM_JOINTS; j++) {
-        parent[j] = j - 1;
-        for (int i = 0; i < 3; i++)
-            rest[3 * j + i] = gsl_rng_uniform(r) - 0.5;
-    }
-    for (int v = 0; v < RANDOM_VERTS; v++) {
-        int n = 1 + (int)gsl_rng_uniform_int(r, 4), j0 = (int)gsl_rng_uniform_int(r, RANDOM_JOINTS);
-        double w[4] = { 0 }, len = 0;
-        skb_test_random_weights(r, n, w);
-        for (int k = 0; k < 4; k++) {
-            joint[4 * v + k] = (j0 + k) % RANDOM_JOINTS;
-            weight[4 * v + k] = w[k];
-        }
-        for (int i = 0; i < 3; i++) {
-            pos[3 * v + i] = 2 * gsl_rng_uniform(r) - 1;
-            nrm[3 * v + i] = gsl_rng_uniform(r) - 0.5;
-            len += nrm[3 * v + i] * nrm[3 * v + i];
-        }
-        for (int i = 0; i < 3; i++)
-            nrm[3 * v + i] /= sqrt(len);
-    }
+    skb_test_chain(r, RANDOM_VERTS, RANDOM_JOINTS, &m);
     skb_gpu_demo_scales(&m, skb_test_seed(), scale);
     for (int k = 0; k < RANDOM_POSES; k++) {
         for (int j = 0; j < RANDOM_JOINTS; j++)
@@ -307,6 +223,7 @@ static void test_random_meshes(void **state)
         skb_gpu_program_free(&p);
     }
     skb_gpu_mesh_free(&gm);
+    skb_test_chain_free(&m);
     gsl_rng_free(r);
 }
 

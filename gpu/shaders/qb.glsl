@@ -8,7 +8,6 @@
 // joint has its own texels) instead of rotating c by every q_i.
 // Per joint: quaternion (x, y, z, w) and translation t_i (unused here);
 // qrot (eq. 15) is in skin_util.glsl.
-layout(location = 7) in ivec4 a_pair;      // texel of C_i c per influence
 layout(binding = 0) uniform samplerBuffer u_qb;
 
 void skin(out vec3 pos, out vec3 nrm)

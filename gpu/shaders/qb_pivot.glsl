@@ -4,7 +4,6 @@
 // sum keeps the plain weights and, as in qb.glsl, reads each C_i c from the
 // per-pose pair texels (Hejl's centre is a joint).  Per joint: quaternion
 // (x, y, z, w), t_i (unused here); qrot (eq. 15) is in skin_util.glsl.
-layout(location = 7) in ivec4 a_pair;      // texel of C_i c per influence
 layout(binding = 0) uniform samplerBuffer u_qb;
 
 void skin(out vec3 pos, out vec3 nrm)

@@ -19,8 +19,6 @@
 // on wuson); in F's frame r_c lies on z, Q' nearly turns about z, and the
 // large z component only meets Q''s small x, y parts, which float keeps to
 // full relative precision.
-layout(location = 5) in ivec2 a_set;       // texel of the set's block, reference joint
-layout(location = 6) in ivec4 a_slot;      // texel of (F q_ref* q_i F*, e_i) per influence
 layout(binding = 0) uniform samplerBuffer u_sb;
 
 void skin(out vec3 pos, out vec3 nrm)
