@@ -446,9 +446,9 @@ int skb_gpu_cverify(struct skb_gpu_cprogram *cp, struct skb_gpu_cmesh *cm, struc
 
 /* ---- timing ---- */
 
-/* wall milliseconds of `passes` dispatches (CPU clock + glFinish: a software
- * renderer, whose timer queries read 0) or GPU milliseconds (GL_TIME_ELAPSED) */
-static double timed(const struct skb_gpu *g, const struct skb_gpu_cmesh *cm, int passes, size_t copy_bytes)
+/* milliseconds of `passes` of issue(arg): wall time (CPU clock + glFinish:
+ * a software renderer, whose timer queries read 0) or GPU time (GL_TIME_ELAPSED) */
+static double timed_issue(const struct skb_gpu *g, void (*issue)(const void *arg), const void *arg, int passes)
 {
     GLuint query = 0;
     GLuint64 ns = 0;
@@ -460,15 +460,8 @@ static double timed(const struct skb_gpu *g, const struct skb_gpu_cmesh *cm, int
         glGenQueries(1, &query);
         glBeginQuery(GL_TIME_ELAPSED, query);
     }
-    for (int k = 0; k < passes; k++) {
-        if (copy_bytes) {   /* the bound GL_COPY_READ_BUFFER into GL_COPY_WRITE_BUFFER */
-            glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, (GLsizeiptr)copy_bytes);
-            continue;
-        }
-        dispatch(cm);
-        /* each pass writes the same outputs: finish before the next starts */
-        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    }
+    for (int k = 0; k < passes; k++)
+        issue(arg);
     if (g->software) {
         glFinish();
         return skb__gpu_now_ms() - t0;
@@ -479,10 +472,32 @@ static double timed(const struct skb_gpu *g, const struct skb_gpu_cmesh *cm, int
     return 1e-6 * (double)ns;
 }
 
+static void issue_dispatch(const void *arg)
+{
+    dispatch((const struct skb_gpu_cmesh *)arg);
+    /* each pass writes the same outputs: finish before the next starts */
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+}
+
+/* the bound GL_COPY_READ_BUFFER into GL_COPY_WRITE_BUFFER */
+static void issue_copy(const void *arg)
+{
+    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, (GLsizeiptr)*(const size_t *)arg);
+}
+
+/* the shader copy of the bound storage buffers 0 -> 1 (uvec4 words) */
+static void issue_shader_copy(const void *arg)
+{
+    long groups = (long)((*(const size_t *)arg / 16 + 255) / 256);
+    long gx = groups < 32768 ? groups : 32768, gy = (groups + gx - 1) / gx;
+    glDispatchCompute((GLuint)gx, (GLuint)gy, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+}
+
 int skb_gpu_ctime_rep(const struct skb_gpu *g, struct skb_gpu_cmesh *cm, int passes, double *ms,
                       char *msg, size_t msglen)
 {
-    *ms = timed(g, cm, passes, 0) / passes;
+    *ms = timed_issue(g, issue_dispatch, cm, passes) / passes;
     return skb__gpu_gl_failed("timed compute dispatches", msg, msglen);
 }
 
@@ -497,30 +512,99 @@ int skb_gpu_joint_upload_ms(struct skb_gpu_cprogram *cp, struct skb_gpu_mesh *gm
     return skb__gpu_gl_failed("joint upload", msg, msglen);
 }
 
-int skb_gpu_copy_bandwidth(const struct skb_gpu *g, size_t bytes, int reps, double *gbps, char *msg, size_t msglen)
+/* a copy through the shader cores: one uvec4 read and written per
+ * invocation.  On an NVIDIA H100 glCopyBufferSubData ran at 176 GB/s (a copy
+ * engine, not the cores' path to memory) while the skinning kernels moved
+ * over 2 TB/s: the shader copy is the bound those kernels share. */
+static const char shader_copy_src[] =
+    "#version 430\n"
+    "layout(local_size_x = 256) in;\n"
+    "layout(std430, binding = 0) readonly buffer Src { uvec4 src[]; };\n"
+    "layout(std430, binding = 1) writeonly buffer Dst { uvec4 dst[]; };\n"
+    "uniform uint u_n;\n"
+    "void main() {\n"
+    "    uint i = gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 256u;\n"
+    "    if (i < u_n) dst[i] = src[i];\n"
+    "}\n";
+
+/* the destination holds the source's mark at its first, middle and last 16 bytes */
+static int copied_all(GLuint dst, size_t bytes)
 {
-    GLuint buf[2] = { 0, 0 };
-    static const unsigned char zero = 0;
+    const size_t at[3] = { 0, (bytes / 32) * 16, bytes - 16 };
+    unsigned char b[16];
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, dst);
+    for (int k = 0; k < 3; k++) {
+        glGetBufferSubData(GL_COPY_WRITE_BUFFER, (GLintptr)at[k], 16, b);
+        for (int i = 0; i < 16; i++)
+            if (b[i] != 0x5b)
+                return 0;
+    }
+    return 1;
+}
+
+static int shader_copy_program(GLuint *prog, size_t bytes, char *msg, size_t msglen)
+{
+    GLuint cs = 0;
+    int rc = skb__gpu_compile(GL_COMPUTE_SHADER, shader_copy_src, "the shader copy", &cs, msg, msglen);
+    if (rc < 0)
+        return rc;
+    *prog = glCreateProgram();
+    glAttachShader(*prog, cs);
+    glLinkProgram(*prog);
+    glDeleteShader(cs);
+    GLint ok = 0;
+    glGetProgramiv(*prog, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        snprintf(msg, msglen, "gpu: the shader copy does not link");
+        return SKB_EPARSE;
+    }
+    glUseProgram(*prog);
+    glUniform1ui(glGetUniformLocation(*prog, "u_n"), (GLuint)(bytes / 16));
+    return 0;
+}
+
+int skb_gpu_copy_bandwidth(const struct skb_gpu *g, size_t bytes, int reps, int shader, double *gbps, char *msg,
+                           size_t msglen)
+{
+    GLuint buf[2] = { 0, 0 }, prog = 0;
+    static const unsigned char zero = 0, mark = 0x5b;
     int rc;
+    bytes -= bytes % 16;
     glGenBuffers(2, buf);
     glBindBuffer(GL_COPY_READ_BUFFER, buf[0]);
     glBufferData(GL_COPY_READ_BUFFER, (GLsizeiptr)bytes, NULL, GL_STATIC_COPY);
-    glClearBufferData(GL_COPY_READ_BUFFER, GL_R8UI, GL_RED_INTEGER, GL_UNSIGNED_BYTE, &zero);
+    glClearBufferData(GL_COPY_READ_BUFFER, GL_R8UI, GL_RED_INTEGER, GL_UNSIGNED_BYTE, &mark);
     glBindBuffer(GL_COPY_WRITE_BUFFER, buf[1]);
     glBufferData(GL_COPY_WRITE_BUFFER, (GLsizeiptr)bytes, NULL, GL_STATIC_COPY);
     glClearBufferData(GL_COPY_WRITE_BUFFER, GL_R8UI, GL_RED_INTEGER, GL_UNSIGNED_BYTE, &zero);
-    if ((rc = skb__gpu_gl_failed("allocating the copy buffers", msg, msglen)) < 0) {
-        glDeleteBuffers(2, buf);
-        return rc;
+    if ((rc = skb__gpu_gl_failed("allocating the copy buffers", msg, msglen)) < 0)
+        goto done;
+    if (shader) {
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buf[0]);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, buf[1]);
+        if ((rc = shader_copy_program(&prog, bytes, msg, msglen)) < 0)
+            goto done;
     }
-    timed(g, NULL, 1, bytes);   /* warm-up */
+    void (*issue)(const void *) = shader ? issue_shader_copy : issue_copy;
+    timed_issue(g, issue, &bytes, 1);   /* warm-up */
     for (int k = 0; k < reps; k++) {
-        double ms = timed(g, NULL, 1, bytes);
+        double ms = timed_issue(g, issue, &bytes, 1);
         /* bytes read plus bytes written, as each layout's bytes per vertex */
         gbps[k] = ms > 0 ? 2.0 * (double)bytes / (ms * 1e6) : NAN;
     }
     skb_sort_doubles(gbps, reps);
-    rc = skb__gpu_gl_failed("timed buffer copies", msg, msglen);
+    rc = skb__gpu_gl_failed(shader ? "timed shader copies" : "timed buffer copies", msg, msglen);
+    if (rc == 0 && !copied_all(buf[1], bytes)) {
+        /* a copy that did not copy would time as a fast one */
+        snprintf(msg, msglen, "gpu: the %s left the destination unwritten", shader ? "shader copy" : "buffer copy");
+        rc = SKB_ENUMERIC;
+    }
+done:
+    if (prog) {
+        glUseProgram(0);
+        glDeleteProgram(prog);
+    }
     glDeleteBuffers(2, buf);
     return rc;
 }

@@ -300,10 +300,14 @@ int skb_gpu_ctime_rep(const struct skb_gpu *g, struct skb_gpu_cmesh *cm, int pas
 /* one pose's joint upload alone: CPU clock around the block upload + glFinish */
 int skb_gpu_joint_upload_ms(struct skb_gpu_cprogram *cp, struct skb_gpu_mesh *gm, const float *joints,
                             double *ms, char *msg, size_t msglen);
-/* the device's copy rate: glCopyBufferSubData between two buffers of
- * `bytes`, one warm-up, then reps timed copies (timed as skb_gpu_ctime_rep);
- * gbps[reps] gets 2 * bytes / time in GB/s (bytes read + written), sorted */
-int skb_gpu_copy_bandwidth(const struct skb_gpu *g, size_t bytes, int reps, double *gbps, char *msg, size_t msglen);
+/* the device's copy rate between two buffers of `bytes`: glCopyBufferSubData
+ * (shader 0), or a compute shader copying uvec4 words (shader 1: the path the
+ * skinning kernels take to memory; a driver may run glCopyBufferSubData on a
+ * slower copy engine).  One warm-up, then reps timed copies (timed as
+ * skb_gpu_ctime_rep); gbps[reps] gets 2 * bytes / time in GB/s (bytes read +
+ * written), sorted */
+int skb_gpu_copy_bandwidth(const struct skb_gpu *g, size_t bytes, int reps, int shader, double *gbps, char *msg,
+                           size_t msglen);
 /* 1 when at least two finite times lie within rel of the smallest: the
  * vertex path's "pipeline_bound" test (rel 0.03) */
 int skb_gpu_times_equal(const double *ms, int n, double rel);

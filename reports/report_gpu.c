@@ -371,9 +371,13 @@ static void compute_run(struct skb_report *rep, struct skb_rtable *t, int k, con
     char *why = skb__fmt("%s; %.0f vertices (copies of %s) per dispatch", soft ? "software renderer: context, not a "
                          "GPU's figure" : "no paper value", cnum(c, "largest_vertices", NULL),
                          skb__jstr(skb__jget(c, "sweep_dataset")) ? skb__jstr(skb__jget(c, "sweep_dataset")) : "?");
-    skb__row_add(rep, t, k, st, skb__fmt("glCopyBufferSubData of %.0f MiB: %.4g GB/s, bytes read + written (IQR %.4g–%.4g)",
-                                         cnum(c, "copy_bytes", NULL) / 1048576.0, copy,
-                                         cnum(c, "copy_bandwidth_GBps_q1", NULL), cnum(c, "copy_bandwidth_GBps_q3", NULL)),
+    const char *src = skb__jstr(skb__jget(c, "copy_bandwidth_source"));
+    skb__row_add(rep, t, k, st, skb__fmt("the faster copy of %.0f MiB (%s): %.4g GB/s, bytes read + written (IQR "
+                                         "%.4g–%.4g); glCopyBufferSubData %.4g GB/s, shader copy %.4g GB/s",
+                                         cnum(c, "copy_bytes", NULL) / 1048576.0, src ? src : "glCopyBufferSubData",
+                                         copy, cnum(c, "copy_bandwidth_GBps_q1", NULL),
+                                         cnum(c, "copy_bandwidth_GBps_q3", NULL), cnum(c, "buffer_copy_GBps", NULL),
+                                         cnum(c, "shader_copy_GBps", NULL)),
                  strdup("copy roofline"), skb__numtxt(copy * 1e9 / bpv), strdup("1"), skb__numtxt(bpv), strdup("—"),
                  strdup("—"), strdup("—"), NULL);
     cJSON_ArrayForEach(x, skb__jget(c, "vertices_per_s"))
@@ -391,7 +395,9 @@ static void report_gpu_compute(struct skb_report *rep)
         "GPU compute path: vertices/s and fraction of the copy roofline at the sweep's largest size", "measured only",
         skb__fmt("Compute-shader skinning (gpu/shaders/main.comp around each method's skin()); the sweep plot "
                  "(gpu-sweep) draws vertices/s against vertices with the copy roofline. \"fraction of copy\" = vertices/s "
-                 "× bytes per vertex (read + written) / the glCopyBufferSubData rate (read + written). Layout rows "
+                 "× bytes per vertex (read + written) / the copy rate (read + written): the faster of glCopyBufferSubData "
+                 "and a compute-shader copy (a driver may run glCopyBufferSubData on a copy engine slower than the "
+                 "shader cores' path to memory, as on an H100). Layout rows "
                  "(\"method @ layout\") give the ratio to LBS in the same layout. On a software renderer these are "
                  "CPU figures of Mesa's emulation: context."), compute_cols);
     for (int k = 0; t && k < rep->nruns; k++) {

@@ -21,6 +21,9 @@ c="d['compute']"
   && ok "sweep" || bad "sweep: $(json "$out/gpu.json" "$c.get('sweep')")"
 [ "$(json "$out/gpu.json" "$c['copy_bandwidth_GBps'] > 0 and 0 < $c['fraction_of_copy']['lbs'] and $c['bytes_per_vertex']['lbs'] == 96")" = True ] \
   && ok "roofline" || bad "roofline keys"
+# both copies measured; the roofline is the faster, named
+[ "$(json "$out/gpu.json" "$c['buffer_copy_GBps'] > 0 and $c['shader_copy_GBps'] > 0 and $c['copy_bandwidth_GBps'] == max($c['buffer_copy_GBps'], $c['shader_copy_GBps']) and $c['copy_bandwidth_source'] in ('glCopyBufferSubData', 'shader copy')")" = True ] \
+  && ok "buffer and shader copies, the faster the roofline" || bad "copies: $(json "$out/gpu.json" "[$c.get(k) for k in ('buffer_copy_GBps','shader_copy_GBps','copy_bandwidth_GBps','copy_bandwidth_source')]")"
 [ "$(json "$out/gpu.json" "all($c['layouts'][k]['verified']['lbs'] for k in ('float3','w_unorm8','idx_u8','compact'))")" = True ] \
   && ok "layouts" || bad "layouts: $(json "$out/gpu.json" "$c.get('layouts')")"
 [ "$(json "$out/gpu.json" "set(d['vertex_path']['pipeline_bound']) == set(d['ms'])")" = True ] \
