@@ -164,14 +164,24 @@ static int radial_rig(const struct skb_vanim *v, int p, struct skb_sad_rig *rig,
     return rc;
 }
 
-/* Fig. 7.5's question on this animation: distortion against p, rigid and affine */
-static int error_vs_p(const struct sad_env *env, const struct skb_vanim *v, cJSON *arr, char *msg, size_t msglen)
+/* Fig. 7.5's question on this animation: distortion against p, rigid and
+ * affine; the p of the main fit (main_p) reuses its results */
+static int error_vs_p(const struct sad_env *env, const struct skb_vanim *v, int main_p, const cJSON *main_rigid,
+                      const cJSON *main_affine, cJSON *arr, char *msg, size_t msglen)
 {
     const int *list = env->ctx->quick ? sad_p_list_quick : sad_p_list;
     int n = env->ctx->quick ? 2 : 4, rc = 0;
     for (int i = 0; i < n && rc == 0; i++) {
         if (list[i] > p_cap(v))
             break;
+        if (list[i] == main_p) {
+            cJSON *row = cJSON_CreateObject();
+            cJSON_AddItemToArray(arr, row);
+            cJSON_AddNumberToObject(row, "p", list[i]);
+            cJSON_AddItemToObject(row, "affine", cJSON_Duplicate(cJSON_GetObjectItem(main_affine, "distortion"), 1));
+            cJSON_AddItemToObject(row, "rigid", cJSON_Duplicate(cJSON_GetObjectItem(main_rigid, "distortion"), 1));
+            continue;
+        }
         struct skb_sad_rig rig;
         if ((rc = radial_rig(v, list[i], &rig, msg, msglen)) < 0)
             return rc;
@@ -258,7 +268,7 @@ static int run_anim(const struct sad_env *env, const struct skb_vanim *v, cJSON 
     }
     skb_sad_rig_free(&rig);
     if (rc == 0)
-        rc = error_vs_p(env, v, cJSON_AddArrayToObject(o, "error_vs_p"), msg, msglen);
+        rc = error_vs_p(env, v, p, rj, aj, cJSON_AddArrayToObject(o, "error_vs_p"), msg, msglen);
     if (rc == 0 && v->qstep)
         quant_floor(v, o);
     return rc;
