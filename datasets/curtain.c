@@ -95,7 +95,7 @@ static void wind_at(const struct wind *w, const double *p, double t, double out[
     out[2] = WIND_MEAN * a;
 }
 
-static void step(struct sim *s, const struct skb_vanim *v, double t, double dt)
+static void step(struct sim *s, double t, double dt)
 {
     for (int k = s->cols; k < s->n; k++) {   /* row 0 is pinned */
         double *x = s->x + 3 * k, *xp = s->xp + 3 * k, *n = s->nrm + 3 * k, w[3], vel[3], acc[3];
@@ -133,7 +133,6 @@ static void step(struct sim *s, const struct skb_vanim *v, double t, double dt)
                     pb[i] -= k * d[i];
             }
         }
-    (void)v;
 }
 
 static void seed_wind(struct wind *w, unsigned long seed)
@@ -199,7 +198,7 @@ int skb_vanim_curtain(unsigned long seed, int quick, struct skb_vanim *v, char *
         s.nrm = f < 0 ? v->nrm : v->nrm + 3 * (size_t)s.n * (size_t)f;
         skb_vanim_normals(v, s.x, s.nrm);
         for (int k = 0; k < SUBSTEPS; k++, time += dt)
-            step(&s, v, time, dt);
+            step(&s, time, dt);
         if (f >= 0) {
             double *out = v->pos + 3 * (size_t)s.n * (size_t)f;
             memcpy(out, s.x, sizeof(double) * 3 * (size_t)s.n);

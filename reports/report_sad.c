@@ -42,11 +42,10 @@ static int check_sad(const cJSON *doc, const char *path, char *msg, size_t msgle
                 return SKB_EPARSE;
         for (int kind = 0; kind < 2; kind++) {
             const char *kn = kind ? "rigid" : "affine";
-            char key[32];
-            snprintf(key, sizeof key, "%s\".\"distortion", kn);
-            if (need_num(skb__jget(a, kn), nm, "distortion", path, msg, msglen) < 0) {
-                snprintf(msg, msglen, "%s: field \"animations\".\"%.60s\".\"%s\": expected a non-negative number",
-                         path, nm, key);
+            double x;
+            if (skb__jnum(skb__jget(skb__jget(a, kn), "distortion"), &x) < 0 || !(x >= 0)) {
+                snprintf(msg, msglen, "%s: field \"animations\".\"%.60s\".\"%s\".\"distortion\": expected a "
+                         "non-negative number", path, nm, kn);
                 return SKB_EPARSE;
             }
         }

@@ -296,7 +296,7 @@ static void test_known_lbs_recovered(void **state)
     gsl_rng_free(r);
 }
 
-/* thesis 7.3's remark: a rigidly moving object needs one proxy-joint */
+/* thesis ch. 7 on data reduction: a rigidly moving object is one proxy-joint */
 static void test_rigid_object_one_joint(void **state)
 {
     (void)state;
@@ -308,7 +308,6 @@ static void test_rigid_object_one_joint(void **state)
     double d = fit_distortion(&s, SKB_SAD_RIGID, NULL);
     print_message("one joint, rigid motion: %.3g %% distortion\n", d);
     assert_true(d < SAD_RIGID_ONE_PCT);
-    /* normals: the rotation alone, exactly */
     synth_free(&s);
     gsl_rng_free(r);
 }
