@@ -110,7 +110,8 @@ static void table71(struct skb_report *rep)
                                      : skb__fmt("rigid fit rotations up to %.0f°", num2(a, "rigid", "max_joint_angle_deg"));
             skb__row_add(rep, t, k, SKB_ROW_CONTEXT, note, strdup(a->string), skb__numtxt(num(a, "vertices")),
                          skb__numtxt(num(a, "triangles")), skb__numtxt(num(a, "keyframes")), skb__numtxt(num(a, "p")),
-                         skb__fmt("%.1f s", num(a, "preprocess_s")), pct(num2(a, "rigid", "distortion")),
+                         skb__fmt("%.1f s (CPU %.1f s)", num(a, "preprocess_s"), num(a, "preprocess_cpu_s")),
+                         pct(num2(a, "rigid", "distortion")),
                          skb__fmt("%.1f", num(a, "compression")),
                          tr ? skb__fmt("%s: %.4g %%, %.4g min, compression %.3g", skb__ref_str(tr, "name"),
                                        num(tr, "error"), num(tr, "preprocess_min"), num(tr, "compression"))
