@@ -102,15 +102,20 @@ static void table71(struct skb_report *rep)
         }
         cJSON_ArrayForEach(a, skb__jget(doc, "animations")) {
             const cJSON *tr = thesis_row(sec, a->string);
-            double q = num2(a, "quantisation_floor", "rms_pct");
+            double q = num2(a, "quantisation_floor", "rms_pct"), above = num2(a, "rigid", "joint_keyframes_above_150deg");
+            char *angle = skb__fmt("rigid fit rotations up to %.0f°%s", num2(a, "rigid", "max_joint_angle_deg"),
+                                   above > 0 ? " (eq. 7.5's (1, c) reaches 180° only as |c| grows without bound)" : "");
             char *note = isfinite(q) ? skb__fmt("8-bit positions: quantisation floor %.3g %% (RMS), %.3g %% (half-step "
-                                                "bound); rigid fit rotations up to %.0f°",
-                                                q, num2(a, "quantisation_floor", "half_step_pct"),
-                                                num2(a, "rigid", "max_joint_angle_deg"))
-                                     : skb__fmt("rigid fit rotations up to %.0f°", num2(a, "rigid", "max_joint_angle_deg"));
+                                                "bound); affine fit %.3g %%; %s", q,
+                                                num2(a, "quantisation_floor", "half_step_pct"),
+                                                num2(a, "affine", "distortion"), angle)
+                                     : skb__fmt("affine fit %.3g %%; %s", num2(a, "affine", "distortion"), angle);
+            double cpu = num(a, "preprocess_cpu_s");
+            free(angle);
             skb__row_add(rep, t, k, SKB_ROW_CONTEXT, note, strdup(a->string), skb__numtxt(num(a, "vertices")),
                          skb__numtxt(num(a, "triangles")), skb__numtxt(num(a, "keyframes")), skb__numtxt(num(a, "p")),
-                         skb__fmt("%.1f s (CPU %.1f s)", num(a, "preprocess_s"), num(a, "preprocess_cpu_s")),
+                         isfinite(cpu) ? skb__fmt("%.1f s (CPU %.1f s)", num(a, "preprocess_s"), cpu)
+                                       : skb__fmt("%.1f s", num(a, "preprocess_s")),
                          pct(num2(a, "rigid", "distortion")),
                          skb__fmt("%.1f", num(a, "compression")),
                          tr ? skb__fmt("%s: %.4g %%, %.4g min, compression %.3g", skb__ref_str(tr, "name"),
