@@ -364,7 +364,13 @@ static int run_baked(const struct sad_env *env, cJSON *anims, char *msg, size_t 
     int rc = skb_dataset_load("bcn_human", &dopt, &d, msg, msglen);
     if (rc < 0)
         return rc;
-    if ((rc = skb_vanim_bake(&d, skb_method_find(SAD_BAKE_METHOD), &v, msg, msglen)) < 0) {
+    const struct skb_method *lbs = skb_method_find(SAD_BAKE_METHOD), *dlb = skb_method_find(SAD_OWN_RIG_DLB);
+    if (!lbs || !dlb) {
+        snprintf(msg, msglen, "sad: method %s or %s is not registered", SAD_BAKE_METHOD, SAD_OWN_RIG_DLB);
+        skb_dataset_free(&d);
+        return SKB_EINVAL;
+    }
+    if ((rc = skb_vanim_bake(&d, lbs, &v, msg, msglen)) < 0) {
         skb_dataset_free(&d);
         return rc;
     }
@@ -383,7 +389,7 @@ static int run_baked(const struct sad_env *env, cJSON *anims, char *msg, size_t 
     }
     if (rc == 0)
         rc = own_rig(env, &d, &v, SKB_SAD_RIGID, cJSON_AddObjectToObject(own, "rigid_on_lbs_bake"), msg, msglen);
-    if (rc == 0 && (rc = skb_vanim_bake(&d, skb_method_find(SAD_OWN_RIG_DLB), &vd, msg, msglen)) == 0) {
+    if (rc == 0 && (rc = skb_vanim_bake(&d, dlb, &vd, msg, msglen)) == 0) {
         rc = own_rig(env, &d, &vd, SKB_SAD_RIGID, cJSON_AddObjectToObject(own, "rigid_on_dlb_bake"), msg, msglen);
         skb_vanim_free(&vd);
     }
