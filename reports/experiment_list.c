@@ -165,6 +165,7 @@ static const struct skb_experiment_desc desc_icount = {
 /* the list: one line per experiment, in the order `run all` executes them
  * and the report shows them.  It is the only declaration of the results
  * files: report code looks them up by name (skb_results_doc). */
+extern const struct skb_experiment_desc skb_desc_sad;   /* reports/report_sad.c */
 const struct skb_experiment_desc *const skb_experiment_list[] = {
     &desc_properties,
     &desc_flops,
@@ -174,6 +175,7 @@ const struct skb_experiment_desc *const skb_experiment_list[] = {
     &desc_spheres,
     &desc_cd,
     &desc_icount,
+    &skb_desc_sad,
     NULL
 };
 

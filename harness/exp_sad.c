@@ -1,0 +1,460 @@
+/* exp_sad.c — `skinbench run sad`: Skinning Arbitrary Deformations (thesis
+ * ch. 7) on vertex animations this machine has: the simulated curtain
+ * (datasets/curtain.c, the thesis-like case), the two MD2 animations of
+ * assimp-testmodels, and bcn_human's clip baked by LBS.  Per animation:
+ * p-centre proxy-joints and radial weights (7.1), rigid fitting with
+ * normals (7.2.2, Table 7.1's conditions: the pre-processing time covers
+ * these), affine fitting (7.2.1), 0 / 1 / 10 corrections (7.3), error
+ * against p (Fig. 7.5's question), compression as Table 7.1 counts it, the
+ * MD2 quantisation floor, and for the baked clip the fitter alone with the
+ * rig's own joints and weights.  The fitting is methods/sad_fit.c; the
+ * keyframes are split over the thread pool. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "skb_dataset.h"
+#include "skb_pool.h"
+#include "skb_results.h"
+#include "skb_sad.h"
+#include "skb_sad_run.h"
+#include "skb_vanim.h"
+
+#define SAD_P_MAIN 100                 /* thesis Table 7.1: 100 proxy-joints */
+#define SAD_P_MAX_FRACTION 3           /* p at most nverts / 3 */
+#define SAD_LSQR_ATOL 1e-5             /* positions: see README (sad) for the choice */
+#define SAD_QUICK_MD2_FRAMES 10
+#define SAD_ANGLE_WARN 150.0           /* joint-keyframes rotating more are counted (eq. 7.5 fails at 180) */
+#define SAD_BAKE_METHOD "linear"       /* bcn_human's own skinning */
+#define SAD_OWN_RIG_DLB "dlb"          /* a DQ bake: DLB's unit dual quaternions (eq. 7.5 fixes real parts to 1) */
+
+static const int sad_p_list[] = { 10, 25, 50, 100 };
+static const int sad_p_list_quick[] = { 10, 25 };
+static const int sad_corrections[] = { 0, 1, 10 };
+#define NCORR 3
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* CPU time of the whole process (every thread): on a loaded machine the
+ * wall clock also counts the time other processes held the cores */
+static double cpu_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static struct skb_sad_anim anim_of(const struct skb_vanim *v)
+{
+    struct skb_sad_anim a = { v->nverts, v->nframes, v->rest, v->rest_nrm, v->pos, v->nrm };
+    return a;
+}
+
+/* one fit's arrays */
+struct fitbuf {
+    double *params, *approx, *nparams, *approx_nrm;
+};
+
+static void fitbuf_free(struct fitbuf *b)
+{
+    free(b->params);
+    free(b->approx);
+    free(b->nparams);
+    free(b->approx_nrm);
+    memset(b, 0, sizeof *b);
+}
+
+static int fitbuf_alloc(struct fitbuf *b, const struct skb_vanim *v, int njoints, int kind, int normals)
+{
+    size_t f = (size_t)v->nframes, dof = kind == SKB_SAD_AFFINE ? SKB_SAD_AFFINE_DOF : SKB_SAD_RIGID_DOF;
+    memset(b, 0, sizeof *b);
+    b->params = (double *)malloc(sizeof(double) * dof * (size_t)njoints * f);
+    b->approx = (double *)malloc(sizeof(double) * 3 * (size_t)v->nverts * f);
+    if (normals) {
+        b->nparams = (double *)malloc(sizeof(double) * SKB_SAD_NORMAL_DOF * (size_t)njoints * f);
+        b->approx_nrm = (double *)malloc(sizeof(double) * 3 * (size_t)v->nverts * f);
+    }
+    if (!b->params || !b->approx || (normals && (!b->nparams || !b->approx_nrm))) {
+        fitbuf_free(b);
+        return SKB_ENOMEM;
+    }
+    return 0;
+}
+
+struct sad_env {
+    const struct skb_run_ctx *ctx;
+    struct skb_pool *pool;
+    struct skb_lsqr_opts lsqr;
+};
+
+/* fit, then the distortion and the LSQR work in a JSON object */
+static int fit_into(const struct sad_env *env, const struct skb_vanim *v, const struct skb_sad_rig *rig, int kind,
+                    int normals, struct fitbuf *b, cJSON *o, char *msg, size_t msglen)
+{
+    struct skb_sad_anim a = anim_of(v);
+    int rc = fitbuf_alloc(b, v, rig->njoints, kind, normals);
+    if (rc < 0) {
+        snprintf(msg, msglen, "sad: %s: out of memory", v->name);
+        return rc;
+    }
+    struct skb_sad_fit out = { b->params, b->approx, b->nparams, b->approx_nrm, 0, 0, 0, 0 };
+    double t0 = now_s();
+    if ((rc = skb_sad_fit_anim(&a, rig, kind, &env->lsqr, env->pool, &out)) < 0) {
+        snprintf(msg, msglen, "sad: %s: %s fit failed: %s", v->name, kind == SKB_SAD_RIGID ? "rigid" : "affine",
+                 skb_strerror(rc));
+        fitbuf_free(b);
+        return rc;
+    }
+    skb_json_add_number(o, "fit_s", now_s() - t0);
+    skb_json_add_number(o, "distortion", skb_sad_distortion(v->pos, b->approx, v->nverts, v->nframes));
+    cJSON_AddNumberToObject(o, "lsqr_iterations", (double)out.iterations);
+    cJSON_AddNumberToObject(o, "lsqr_max_iterations", out.max_iterations);
+    cJSON_AddNumberToObject(o, "lsqr_capped", out.capped);
+    if (normals) {
+        double mx;
+        cJSON *n = cJSON_AddObjectToObject(o, "normal_error_deg");
+        skb_json_add_number(n, "mean", skb_sad_normal_error(v->nrm, b->approx_nrm, v->nverts, v->nframes, &mx));
+        skb_json_add_number(n, "max", mx);
+        cJSON_AddNumberToObject(o, "normal_lsqr_iterations", (double)out.normal_iterations);
+    }
+    if (kind == SKB_SAD_RIGID) {
+        int above;
+        skb_json_add_number(o, "max_joint_angle_deg", skb_sad_max_angle(b->params, rig->njoints, v->nframes,
+                                                                         SAD_ANGLE_WARN, &above));
+        cJSON_AddNumberToObject(o, "joint_keyframes_above_150deg", above);
+    }
+    return 0;
+}
+
+static int corrections_into(const struct skb_vanim *v, const struct skb_sad_rig *rig, int kind, const double *params,
+                            cJSON *o, char *msg, size_t msglen)
+{
+    struct skb_sad_anim a = anim_of(v);
+    double d[NCORR];
+    int singular = 0, rc = skb_sad_corrections(&a, rig, kind, params, NCORR, sad_corrections, d, &singular);
+    if (rc < 0) {
+        snprintf(msg, msglen, "sad: %s: corrections failed: %s", v->name, skb_strerror(rc));
+        return rc;
+    }
+    cJSON *c = cJSON_AddObjectToObject(o, "corrected");
+    for (int i = 0; i < NCORR; i++) {
+        char key[16];
+        snprintf(key, sizeof key, "%d", sad_corrections[i]);
+        skb_json_add_number(c, key, d[i]);
+    }
+    cJSON_AddNumberToObject(o, "corrections_singular_vertices", singular);
+    return 0;
+}
+
+static int p_cap(const struct skb_vanim *v)
+{
+    return v->nverts / SAD_P_MAX_FRACTION;
+}
+
+/* the p-centre rig with p joints (p capped) */
+static int radial_rig(const struct skb_vanim *v, int p, struct skb_sad_rig *rig, char *msg, size_t msglen)
+{
+    int *c = (int *)malloc(sizeof(int) * (size_t)p), rc;
+    double r;
+    if (!c)
+        return SKB_ENOMEM;
+    rc = skb_sad_pcentre(v->rest, v->nverts, p, c, &r);
+    if (rc == 0)
+        rc = skb_sad_rig_radial(v->rest, v->nverts, c, p, r, SKB_SAD_P, rig);
+    free(c);
+    if (rc < 0)
+        snprintf(msg, msglen, "sad: %s: rig with %d proxy-joints: %s", v->name, p, skb_strerror(rc));
+    return rc;
+}
+
+/* Fig. 7.5's question on this animation: distortion against p, rigid and
+ * affine; the p of the main fit (main_p) reuses its results */
+static int error_vs_p(const struct sad_env *env, const struct skb_vanim *v, int main_p, const cJSON *main_rigid,
+                      const cJSON *main_affine, cJSON *arr, char *msg, size_t msglen)
+{
+    const int *list = env->ctx->quick ? sad_p_list_quick : sad_p_list;
+    int n = env->ctx->quick ? 2 : 4, rc = 0;
+    for (int i = 0; i < n && rc == 0; i++) {
+        if (list[i] > p_cap(v))
+            break;
+        if (list[i] == main_p) {
+            cJSON *row = cJSON_CreateObject();
+            cJSON_AddItemToArray(arr, row);
+            cJSON_AddNumberToObject(row, "p", list[i]);
+            cJSON_AddItemToObject(row, "affine", cJSON_Duplicate(cJSON_GetObjectItem(main_affine, "distortion"), 1));
+            cJSON_AddItemToObject(row, "rigid", cJSON_Duplicate(cJSON_GetObjectItem(main_rigid, "distortion"), 1));
+            continue;
+        }
+        struct skb_sad_rig rig;
+        if ((rc = radial_rig(v, list[i], &rig, msg, msglen)) < 0)
+            return rc;
+        cJSON *row = cJSON_CreateObject();
+        cJSON_AddItemToArray(arr, row);
+        cJSON_AddNumberToObject(row, "p", list[i]);
+        for (int kind = SKB_SAD_AFFINE; kind <= SKB_SAD_RIGID && rc == 0; kind++) {
+            struct fitbuf b;
+            cJSON *o = cJSON_CreateObject();
+            rc = fit_into(env, v, &rig, kind, 0, &b, o, msg, msglen);
+            if (rc == 0)
+                cJSON_AddItemToObject(row, kind == SKB_SAD_RIGID ? "rigid" : "affine",
+                                      skb_json_number(cJSON_GetNumberValue(cJSON_GetObjectItem(o, "distortion"))));
+            cJSON_Delete(o);
+            fitbuf_free(&b);
+        }
+        skb_sad_rig_free(&rig);
+    }
+    return rc;
+}
+
+/* MD2 positions are 8-bit: stored = true + a rounding error of at most half
+ * a step (the frame's scale) per axis.  Floor: that error, uniform over
+ * +-step/2 (RMS step / sqrt 12), as a % distortion of the animation; and
+ * the worst case, every coordinate off by step / 2. */
+static void quant_floor(const struct skb_vanim *v, cJSON *o)
+{
+    double rms = 0, half = 0, den = 0;
+    for (int f = 0; f < v->nframes; f++)
+        for (int i = 0; i < 3; i++) {
+            double s = v->qstep[3 * f + i];
+            rms += v->nverts * s * s / 12;
+            half += v->nverts * s * s / 4;
+        }
+    for (size_t i = 0; i < 3 * (size_t)v->nverts; i++) {
+        double mean = 0;
+        for (int f = 0; f < v->nframes; f++)
+            mean += v->pos[3 * (size_t)v->nverts * (size_t)f + i] / v->nframes;
+        for (int f = 0; f < v->nframes; f++) {
+            double d = v->pos[3 * (size_t)v->nverts * (size_t)f + i] - mean;
+            den += d * d;
+        }
+    }
+    cJSON *q = cJSON_AddObjectToObject(o, "quantisation_floor");
+    skb_json_add_number(q, "rms_pct", den > 0 ? 100 * sqrt(rms / den) : 0);
+    skb_json_add_number(q, "half_step_pct", den > 0 ? 100 * sqrt(half / den) : 0);
+    cJSON_AddStringToObject(q, "definition", "100 |Q|_F / |P - P_average|_F, Q the rounding of 8-bit positions: "
+                            "rms_pct uniform over +-step/2 (step/sqrt 12 per coordinate), half_step_pct every "
+                            "coordinate off by step/2 (the bound)");
+}
+
+/* the whole of Table 7.1's row and the rest for one animation */
+static int run_anim(const struct sad_env *env, const struct skb_vanim *v, cJSON *o, char *msg, size_t msglen)
+{
+    int p = SAD_P_MAIN < p_cap(v) ? SAD_P_MAIN : p_cap(v), rc;
+    if (env->ctx->quick && p > 25)
+        p = 25;
+    cJSON_AddStringToObject(o, "source", v->source);
+    cJSON_AddNumberToObject(o, "vertices", v->nverts);
+    cJSON_AddNumberToObject(o, "triangles", v->ntris);
+    cJSON_AddNumberToObject(o, "keyframes", v->nframes);
+    cJSON_AddNumberToObject(o, "p", p);
+    struct skb_sad_rig rig;
+    struct fitbuf b;
+    /* Table 7.1's pre-processing: rigging and the rigid fit of positions and normals */
+    double t0 = now_s(), c0 = cpu_s();
+    if ((rc = radial_rig(v, p, &rig, msg, msglen)) < 0)
+        return rc;
+    cJSON *rj = cJSON_AddObjectToObject(o, "rigid");
+    if ((rc = fit_into(env, v, &rig, SKB_SAD_RIGID, 1, &b, rj, msg, msglen)) < 0) {
+        skb_sad_rig_free(&rig);
+        return rc;
+    }
+    skb_json_add_number(o, "preprocess_s", now_s() - t0);
+    skb_json_add_number(o, "preprocess_cpu_s", cpu_s() - c0);
+    skb_json_add_number(o, "radius", rig.radius);
+    cJSON_AddNumberToObject(o, "max_influences", rig.max_influences);
+    skb_json_add_number(o, "compression", skb_sad_compression(v->nverts, v->nframes, p));
+    rc = corrections_into(v, &rig, SKB_SAD_RIGID, b.params, rj, msg, msglen);
+    fitbuf_free(&b);
+    cJSON *aj = cJSON_AddObjectToObject(o, "affine");
+    if (rc == 0 && (rc = fit_into(env, v, &rig, SKB_SAD_AFFINE, 0, &b, aj, msg, msglen)) == 0) {
+        rc = corrections_into(v, &rig, SKB_SAD_AFFINE, b.params, aj, msg, msglen);
+        fitbuf_free(&b);
+    }
+    skb_sad_rig_free(&rig);
+    if (rc == 0)
+        rc = error_vs_p(env, v, p, rj, aj, cJSON_AddArrayToObject(o, "error_vs_p"), msg, msglen);
+    if (rc == 0 && v->qstep)
+        quant_floor(v, o);
+    return rc;
+}
+
+/* the fitter alone: the baked clip's own joints and weights (4 slots) */
+static int own_rig(const struct sad_env *env, const struct skb_dataset *d, const struct skb_vanim *v, int kind,
+                   cJSON *o, char *msg, size_t msglen)
+{
+    const struct skb_mesh *m = &d->mesh;
+    double *w = (double *)malloc(sizeof(double) * 4 * (size_t)m->nverts);
+    struct skb_sad_rig rig;
+    struct fitbuf b;
+    if (!w)
+        return SKB_ENOMEM;
+    for (int i = 0; i < 4 * m->nverts; i++)
+        w[i] = (double)m->weight[i];
+    int rc = skb_sad_rig_from_influences(v->rest, m->nverts, m->njoints, 4, m->joint, w, &rig);
+    free(w);
+    if (rc < 0) {
+        snprintf(msg, msglen, "sad: %s: own rig: %s", v->name, skb_strerror(rc));
+        return rc;
+    }
+    cJSON_AddNumberToObject(o, "joints", m->njoints);
+    rc = fit_into(env, v, &rig, kind, 0, &b, o, msg, msglen);
+    fitbuf_free(&b);
+    skb_sad_rig_free(&rig);
+    return rc;
+}
+
+/* the clip baked by the skinning eq. 7.5 represents: each joint's dual
+ * quaternion scaled to real part 1 (sign chosen so the real part is
+ * positive), blended, made rigid (skb_sad_apply).  Differs from DLB only in
+ * the blend weights (DLB blends unit dual quaternions); fails for a joint
+ * at exactly 180 degrees, where the real part is 0. */
+static int bake_eq75(const struct skb_dataset *d, const struct skb_vanim *like, struct skb_vanim *out, char *msg,
+                     size_t msglen)
+{
+    const struct skb_mesh *m = &d->mesh;
+    struct skb_sad_rig rig;
+    double *w = (double *)malloc(sizeof(double) * 4 * (size_t)m->nverts);
+    double *x = (double *)malloc(sizeof(double) * SKB_SAD_RIGID_DOF * (size_t)m->njoints);
+    int rc = w && x ? skb_vanim_alloc(out, m->nverts, m->ntris, d->nposes) : SKB_ENOMEM;
+    for (int i = 0; rc == 0 && i < 4 * m->nverts; i++)
+        w[i] = (double)m->weight[i];
+    if (rc == 0)
+        rc = skb_sad_rig_from_influences(like->rest, m->nverts, m->njoints, 4, m->joint, w, &rig);
+    free(w);
+    if (rc < 0) {
+        free(x);
+        skb_vanim_free(out);
+        snprintf(msg, msglen, "sad: %s: eq. 7.5 bake: %s", d->name, skb_strerror(rc));
+        return rc;
+    }
+    memcpy(out->tris, like->tris, sizeof(int) * 3 * (size_t)m->ntris);
+    memcpy(out->rest, like->rest, sizeof(double) * 3 * (size_t)m->nverts);
+    memcpy(out->rest_nrm, like->rest_nrm, sizeof(double) * 3 * (size_t)m->nverts);
+    for (int k = 0; k < d->nposes; k++) {
+        struct skb_pose p;
+        skb_dataset_pose(d, k, &p);
+        for (int j = 0; j < m->njoints; j++) {
+            struct skb_dq q;
+            skb_dq_from_mat4(p.mats + 16 * j, &q);
+            double s = q.r.w < 0 ? -1 / (double)q.r.w : 1 / (double)q.r.w, *xj = x + SKB_SAD_RIGID_DOF * j;
+            xj[0] = s * q.r.x; xj[1] = s * q.r.y; xj[2] = s * q.r.z;
+            xj[3] = s * q.d.w; xj[4] = s * q.d.x; xj[5] = s * q.d.y; xj[6] = s * q.d.z;
+        }
+        double *f = out->pos + 3 * (size_t)m->nverts * (size_t)k;
+        skb_sad_apply(&rig, SKB_SAD_RIGID, out->rest, x, f);
+        skb_vanim_normals(out, f, out->nrm + 3 * (size_t)m->nverts * (size_t)k);
+    }
+    skb_sad_rig_free(&rig);
+    free(x);
+    snprintf(out->name, sizeof out->name, "%.40s-eq7.5", d->name);
+    return 0;
+}
+
+static int run_baked(const struct sad_env *env, cJSON *anims, char *msg, size_t msglen)
+{
+    struct skb_dataset_opts dopt = { env->ctx->seed, env->ctx->quick, 0 };
+    struct skb_dataset d;
+    struct skb_vanim v, vd;
+    int rc = skb_dataset_load("bcn_human", &dopt, &d, msg, msglen);
+    if (rc < 0)
+        return rc;
+    const struct skb_method *lbs = skb_method_find(SAD_BAKE_METHOD), *dlb = skb_method_find(SAD_OWN_RIG_DLB);
+    if (!lbs || !dlb) {
+        snprintf(msg, msglen, "sad: method %s or %s is not registered", SAD_BAKE_METHOD, SAD_OWN_RIG_DLB);
+        skb_dataset_free(&d);
+        return SKB_EINVAL;
+    }
+    if ((rc = skb_vanim_bake(&d, lbs, &v, msg, msglen)) < 0) {
+        skb_dataset_free(&d);
+        return rc;
+    }
+    snprintf(v.name, sizeof v.name, "bcn_human");
+    cJSON *o = cJSON_AddObjectToObject(anims, "bcn_human");
+    skb_run_progress(env->ctx, "sad", "bcn_human (baked by %s): %d vertices, %d keyframes", SAD_BAKE_METHOD, v.nverts,
+                     v.nframes);
+    rc = run_anim(env, &v, o, msg, msglen);
+    /* the fitter alone: the LBS bake by affine fitting (the model that made
+     * it), the LBS and DLB bakes by rigid fitting, and a bake by the very
+     * model of eq. 7.5 by rigid fitting (the rigid fitter's own check) */
+    cJSON *own = cJSON_AddObjectToObject(o, "own_rig");
+    if (rc == 0) {
+        cJSON *a = cJSON_AddObjectToObject(own, "affine_on_lbs_bake");
+        rc = own_rig(env, &d, &v, SKB_SAD_AFFINE, a, msg, msglen);
+    }
+    if (rc == 0)
+        rc = own_rig(env, &d, &v, SKB_SAD_RIGID, cJSON_AddObjectToObject(own, "rigid_on_lbs_bake"), msg, msglen);
+    if (rc == 0 && (rc = skb_vanim_bake(&d, dlb, &vd, msg, msglen)) == 0) {
+        rc = own_rig(env, &d, &vd, SKB_SAD_RIGID, cJSON_AddObjectToObject(own, "rigid_on_dlb_bake"), msg, msglen);
+        skb_vanim_free(&vd);
+    }
+    /* the poses' scale parts (two-phase skinning) are outside eq. 7.5's model: only without them */
+    if (rc == 0 && !d.scales && (rc = bake_eq75(&d, &v, &vd, msg, msglen)) == 0) {
+        rc = own_rig(env, &d, &vd, SKB_SAD_RIGID, cJSON_AddObjectToObject(own, "rigid_on_eq75_bake"), msg, msglen);
+        skb_vanim_free(&vd);
+    }
+    skb_vanim_free(&v);
+    skb_dataset_free(&d);
+    return rc;
+}
+
+static int run_one(const struct sad_env *env, struct skb_vanim *v, cJSON *anims, char *msg, size_t msglen)
+{
+    skb_run_progress(env->ctx, "sad", "%s: %d vertices, %d keyframes", v->name, v->nverts, v->nframes);
+    int rc = run_anim(env, v, cJSON_AddObjectToObject(anims, v->name), msg, msglen);
+    skb_vanim_free(v);
+    return rc;
+}
+
+static int run_sad(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
+{
+    static const char *const md2[] = { "faerie", "sydney" };
+    struct sad_env env = { ctx, NULL, { SAD_LSQR_ATOL, SAD_LSQR_ATOL, 0, 0 } };
+    int rc = skb_pool_create(skb_pool_cpus(), &env.pool);
+    if (rc < 0) {
+        snprintf(msg, msglen, "sad: cannot start the thread pool");
+        return rc;
+    }
+    cJSON *root = skb_json_results_new(ctx, "sad");
+    cJSON *cond = cJSON_AddObjectToObject(root, "conditions");
+    skb_json_add_number(cond, "P", SKB_SAD_P);
+    skb_json_add_number(cond, "lsqr_atol", SAD_LSQR_ATOL);
+    skb_json_add_number(cond, "normal_lsqr_atol", SKB_SAD_NORMAL_ATOL);
+    skb_json_add_number(cond, "normal_lsqr_damp", SKB_SAD_NORMAL_DAMP);
+    cJSON_AddNumberToObject(cond, "threads", skb_pool_threads(env.pool));
+    cJSON_AddNumberToObject(cond, "p_main", SAD_P_MAIN);
+    cJSON_AddNumberToObject(cond, "p_max_fraction", SAD_P_MAX_FRACTION);
+    cJSON_AddStringToObject(cond, "bake_method", SAD_BAKE_METHOD);
+    cJSON *anims = cJSON_AddObjectToObject(root, "animations");
+    struct skb_vanim v;
+    /* the curtain: Table 7.1's one named counterpart */
+    if ((rc = skb_vanim_curtain(ctx->seed, ctx->quick, &v, msg, msglen)) == 0)
+        rc = run_one(&env, &v, anims, msg, msglen);
+    for (int i = ctx->quick ? 1 : 0; i < 2 && rc == 0; i++) {   /* quick: sydney's first frames */
+        char path[256];
+        snprintf(path, sizeof path, "%s%s.md2", SKB_SAD_MD2_DIR, md2[i]);
+        if ((rc = skb_vanim_md2(path, ctx->quick ? SAD_QUICK_MD2_FRAMES : 0, &v, msg, msglen)) == 0)
+            rc = run_one(&env, &v, anims, msg, msglen);
+    }
+    if (rc == 0)
+        rc = run_baked(&env, anims, msg, msglen);
+    skb_pool_destroy(env.pool);
+    if (rc == 0)
+        rc = skb_json_write_result(ctx, "sad.json", root, msg, msglen);
+    cJSON_Delete(root);
+    return rc;
+}
+
+const struct skb_experiment skb_exp_sad = {
+    .name = "sad",
+    .description = "Skinning Arbitrary Deformations (thesis ch. 7): proxy-joints and LSQR-fitted transformations on "
+                   "a simulated curtain, two MD2 animations and a baked clip",
+    .run = run_sad,
+    .takes_dataset = 0,
+    .dataset_note = "sad fits vertex animations (curtain, MD2, baked bcn_human), not a skinned model file",
+};

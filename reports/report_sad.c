@@ -1,0 +1,238 @@
+/* report_sad.c — the `sad` experiment's report half and descriptor
+ * (thesis ch. 7, Skinning Arbitrary Deformations; run half
+ * harness/exp_sad.c): the results file's schema check, a Table 7.1-shaped
+ * table whose rows are context (our animations are not the thesis's; the
+ * thesis's rows, from reports/reference.json "table_7_1", are listed
+ * beside them), the details per animation (affine / rigid, corrections,
+ * normals, the MD2 quantisation floor, the fitter alone on the baked
+ * clip's own rig), Table 7.2 as not applicable, and the error-against-p
+ * plot (thesis Fig. 7.5's question). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report_internal.h"
+#include "skb_json.h"
+#include "skb_sad_run.h"
+
+/* ---- results file contract ---- */
+
+static int need_num(const cJSON *o, const char *anim, const char *k, const char *path, char *msg, size_t msglen)
+{
+    double x;
+    if (skb__jnum(skb__jget(o, k), &x) < 0 || !(x >= 0)) {
+        snprintf(msg, msglen, "%s: field \"animations\".\"%.60s\".\"%s\": expected a non-negative number", path, anim, k);
+        return SKB_EPARSE;
+    }
+    return 0;
+}
+
+static int check_sad(const cJSON *doc, const char *path, char *msg, size_t msglen)
+{
+    static const char *const top[] = { "vertices", "triangles", "keyframes", "p", "preprocess_s", "compression", NULL };
+    const cJSON *an = skb__jget(doc, "animations"), *a;
+    if (!cJSON_IsObject(an)) {
+        snprintf(msg, msglen, "%s: missing field \"animations\" (object)", path);
+        return SKB_EPARSE;
+    }
+    cJSON_ArrayForEach(a, an) {
+        const char *nm = a->string ? a->string : "?";
+        for (int k = 0; top[k]; k++)
+            if (need_num(a, nm, top[k], path, msg, msglen) < 0)
+                return SKB_EPARSE;
+        for (int kind = 0; kind < 2; kind++) {
+            const char *kn = kind ? "rigid" : "affine";
+            double x;
+            if (skb__jnum(skb__jget(skb__jget(a, kn), "distortion"), &x) < 0 || !(x >= 0)) {
+                snprintf(msg, msglen, "%s: field \"animations\".\"%.60s\".\"%s\".\"distortion\": expected a "
+                         "non-negative number", path, nm, kn);
+                return SKB_EPARSE;
+            }
+        }
+        if (!cJSON_IsArray(skb__jget(a, "error_vs_p"))) {
+            snprintf(msg, msglen, "%s: field \"animations\".\"%.60s\".\"error_vs_p\": expected an array", path, nm);
+            return SKB_EPARSE;
+        }
+    }
+    return 0;
+}
+
+/* ---- report ---- */
+
+static double num(const cJSON *o, const char *k)
+{
+    double x = NAN;
+    skb__jnum(skb__jget(o, k), &x);
+    return x;
+}
+
+static double num2(const cJSON *o, const char *a, const char *b)
+{
+    return num(skb__jget(o, a), b);
+}
+
+static char *pct(double x)
+{
+    return isfinite(x) ? skb__fmt("%.3g", x) : strdup("—");
+}
+
+/* the thesis row our animation stands beside (only the curtain has a namesake) */
+static const cJSON *thesis_row(const cJSON *sec, const char *ours)
+{
+    const cJSON *r;
+    cJSON_ArrayForEach(r, skb__jget(sec, "rows"))
+        if (strcmp(ours, "curtain") == 0 && strcmp(skb__ref_str(r, "name"), "Curtain") == 0)
+            return r;
+    return NULL;
+}
+
+static void table71(struct skb_report *rep)
+{
+    static const char *const cols[] = { "animation", "vertices", "triangles", "keyframes", "p", "pre-process",
+                                         "% error (rigid)", "compression", "thesis (Table 7.1)", NULL };
+    const cJSON *sec = skb__jget(rep->ref, "table_7_1"), *r;
+    struct skb_rtable *t = skb__tbl_new(rep, "table71", "Thesis Table 7.1: Skinning Arbitrary Deformations (SAD)",
+                                        "seed 000, thesis Table 7.1; harness/exp_sad.c",
+                                        strdup(skb__ref_str(sec, "about")), cols);
+    for (int k = 0; k < rep->nruns; k++) {
+        const cJSON *doc = skb_results_doc(&rep->runs[k], "sad.json"), *a;
+        if (!doc) {
+            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], "sad.json"), strdup("all"), NULL);
+            continue;
+        }
+        cJSON_ArrayForEach(a, skb__jget(doc, "animations")) {
+            const cJSON *tr = thesis_row(sec, a->string);
+            double q = num2(a, "quantisation_floor", "rms_pct"), above = num2(a, "rigid", "joint_keyframes_above_150deg");
+            char *angle = skb__fmt("rigid fit rotations up to %.0f°%s", num2(a, "rigid", "max_joint_angle_deg"),
+                                   above > 0 ? " (eq. 7.5's (1, c) reaches 180° only as |c| grows without bound)" : "");
+            char *note = isfinite(q) ? skb__fmt("8-bit positions: quantisation floor %.3g %% (RMS), %.3g %% (half-step "
+                                                "bound); affine fit %.3g %%; %s", q,
+                                                num2(a, "quantisation_floor", "half_step_pct"),
+                                                num2(a, "affine", "distortion"), angle)
+                                     : skb__fmt("affine fit %.3g %%; %s", num2(a, "affine", "distortion"), angle);
+            double cpu = num(a, "preprocess_cpu_s");
+            free(angle);
+            skb__row_add(rep, t, k, SKB_ROW_CONTEXT, note, strdup(a->string), skb__numtxt(num(a, "vertices")),
+                         skb__numtxt(num(a, "triangles")), skb__numtxt(num(a, "keyframes")), skb__numtxt(num(a, "p")),
+                         isfinite(cpu) ? skb__fmt("%.1f s (CPU %.1f s)", num(a, "preprocess_s"), cpu)
+                                       : skb__fmt("%.1f s", num(a, "preprocess_s")),
+                         pct(num2(a, "rigid", "distortion")),
+                         skb__fmt("%.1f", num(a, "compression")),
+                         tr ? skb__fmt("%s: %.4g %%, %.4g min, compression %.3g", skb__ref_str(tr, "name"),
+                                       num(tr, "error"), num(tr, "preprocess_min"), num(tr, "compression"))
+                            : strdup("—"), NULL);
+        }
+    }
+    /* the thesis's rows themselves, as context (2007 hardware, animations we do not have) */
+    cJSON_ArrayForEach(r, skb__jget(sec, "rows"))
+        skb__row_add(rep, t, 0, SKB_ROW_CONTEXT, strdup("thesis row (paper value)"), skb__fmt("thesis: %s", skb__ref_str(r, "name")),
+                     skb__numtxt(num(r, "vertices")), skb__numtxt(num(r, "triangles")), skb__numtxt(num(r, "keyframes")),
+                     strdup("100"), skb__fmt("%.4g min", num(r, "preprocess_min")), skb__fmt("%.4g", num(r, "error")),
+                     skb__fmt("%.3g", num(r, "compression")), strdup("paper"), NULL);
+    skb__row_add(rep, t, 0, SKB_ROW_NA, strdup(skb__ref_str(sec, "table_7_2")), strdup("Table 7.2 (SAD vs SMA)"), NULL);
+}
+
+/* affine / rigid with 0, 1, 10 corrections, normals, the own-rig check */
+static void details(struct skb_report *rep)
+{
+    static const char *const cols[] = { "animation", "fit", "% error", "1 correction", "10 corrections", "normals mean / max °",
+                                        "LSQR iterations", "fit time", NULL };
+    struct skb_rtable *t = skb__tbl_new(rep, "sad_details", "SAD: affine and rigid fitting, corrections, normals",
+                                        "seed 000, thesis 7.2-7.3, Figs. 7.5-7.6; harness/exp_sad.c",
+                                        strdup("No paper value per row: our animations. Corrections are thesis 7.3's "
+                                               "eigen-displacements (positions only). Normals: rigid fit only (thesis "
+                                               "7.2.2, separate transformations). 'own rig' rows: the baked clip "
+                                               "fitted with its own joints and weights (the fitter alone)."), cols);
+    for (int k = 0; k < rep->nruns; k++) {
+        const cJSON *doc = skb_results_doc(&rep->runs[k], "sad.json"), *a, *o;
+        if (!doc) {
+            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], "sad.json"), strdup("all"), NULL);
+            continue;
+        }
+        cJSON_ArrayForEach(a, skb__jget(doc, "animations")) {
+            for (int kind = 1; kind >= 0; kind--) {
+                const cJSON *f = skb__jget(a, kind ? "rigid" : "affine");
+                const cJSON *n = skb__jget(f, "normal_error_deg");
+                skb__row_add(rep, t, k, SKB_ROW_NEW, NULL, strdup(a->string), strdup(kind ? "rigid" : "affine"),
+                             pct(num(f, "distortion")), pct(num2(f, "corrected", "1")), pct(num2(f, "corrected", "10")),
+                             n ? skb__fmt("%.2f / %.1f", num(n, "mean"), num(n, "max")) : strdup("not fitted"),
+                             skb__numtxt(num(f, "lsqr_iterations")), skb__fmt("%.2f s", num(f, "fit_s")), NULL);
+            }
+            cJSON_ArrayForEach(o, skb__jget(a, "own_rig"))
+                skb__row_add(rep, t, k, SKB_ROW_NEW, skb__fmt("%g joints", num(o, "joints")), strdup(a->string),
+                             skb__fmt("own rig: %s", o->string), pct(num(o, "distortion")), strdup("—"), strdup("—"),
+                             strdup("not fitted"), skb__numtxt(num(o, "lsqr_iterations")), skb__fmt("%.2f s", num(o, "fit_s")),
+                             NULL);
+        }
+    }
+}
+
+/* ---- plot: distortion against p ---- */
+
+static void sanitize_name(char *dst, size_t n, const char *s)
+{
+    size_t k = 0;
+    for (; s && *s && k + 1 < n; s++)
+        dst[k++] = (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ? *s : '_';
+    dst[k] = 0;
+}
+
+static void plot_sad(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
+{
+    char name[64], path[1400], wmsg[300], nm[64];
+    const cJSON *doc = skb_results_doc(r, "sad.json"), *a, *row;
+    snprintf(name, sizeof name, "sad-error-vs-p%s", sfx);
+    if (!doc) {
+        struct skb_plot_entry *p = skb_report_plot_new(rep);
+        if (p) {
+            snprintf(p->name, sizeof p->name, "%s", name);
+            snprintf(p->title, sizeof p->title, "SAD: distortion against proxy-joints");
+            snprintf(p->why, sizeof p->why, "sad.json not found");
+        }
+        return;
+    }
+    char *dat = NULL, *body = NULL;
+    size_t dlen = 0, blen = 0;
+    FILE *d = open_memstream(&dat, &dlen), *b = open_memstream(&body, &blen);
+    if (!d || !b) {
+        if (d)
+            fclose(d);
+        if (b)
+            fclose(b);
+        free(dat);
+        free(body);
+        return;
+    }
+    fprintf(b, "set logscale y\nset xlabel 'proxy-joints p'\nset ylabel '%% distortion (thesis 7.4)'\nset key below\nplot ");
+    int idx = 0;
+    cJSON_ArrayForEach(a, skb__jget(doc, "animations")) {
+        sanitize_name(nm, sizeof nm, a->string);
+        for (int kind = 0; kind < 2; kind++) {
+            cJSON_ArrayForEach(row, skb__jget(a, "error_vs_p")) {
+                double x = num(row, kind ? "rigid" : "affine");
+                fprintf(d, "%g %.9g\n", num(row, "p"), isfinite(x) && x > 0 ? x : NAN);
+            }
+            fprintf(d, "\n\n");
+            fprintf(b, "%s'%s.dat' index %d using 1:2 with linespoints lw 2 pt %d dt %d title '%s %s'", idx ? ", " : "",
+                    name, idx, 5 + 2 * (idx / 2), kind ? 1 : 2, nm, kind ? "rigid" : "affine");
+            idx++;
+        }
+    }
+    fprintf(b, "\n");
+    fclose(d);
+    fclose(b);
+    snprintf(path, sizeof path, "%s/%s.dat", dir, name);
+    if (idx && skb_write_atomic(path, dat, dlen, wmsg, sizeof wmsg) == 0)
+        skb__plot_gnuplot(rep, dir, name, "SAD: distortion against proxy-joints (thesis Fig. 7.5's question)", body);
+    free(dat);
+    free(body);
+}
+
+const struct skb_experiment_desc skb_desc_sad = {
+    .run = &skb_exp_sad,
+    .files = (const struct skb_result_file[]){ { "sad.json", 1, check_sad, NULL }, { NULL, 0, NULL, NULL } },
+    .sections = (const struct skb_report_section[]){
+        { "table71", SKB_NEED_NONE, table71, NULL }, { "sad_details", SKB_NEED_NONE, details, NULL },
+        { NULL, 0, NULL, NULL } },
+    .plots = (const struct skb_report_plot[]){ { "sad-error-vs-p", SKB_NEED_NONE, plot_sad }, { NULL, 0, NULL } },
+};
