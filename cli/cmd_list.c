@@ -23,7 +23,7 @@ static void item(char *buf, size_t len, const char *text)
 }
 
 /* the hooks and flags a method has and the ones it lacks, read off its
- * struct: what each experiment can do with it (issue 12) */
+ * struct: what each experiment can do with it */
 static void method_hooks(const struct skb_method *m, char *has, char *lacks, size_t len)
 {
     char t[160];

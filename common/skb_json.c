@@ -179,7 +179,7 @@ int skb_output_check(const char *path, char *msg, size_t msglen)
     if (S_ISREG(sb.st_mode))
         return 0;
     /* rename(2) would replace the node itself: as root that turns /dev/null
-     * into a regular file for every later process (issue 11 item 2) */
+     * into a regular file for every later process */
     snprintf(msg, msglen, "%s: refusing to replace a %s (give a regular file path)", path,
              special_kind(sb.st_mode));
     return SKB_EINVAL;
@@ -478,7 +478,7 @@ static int is_ws(char c)
 }
 
 /* say why a parse failed: out of memory, nesting too deep, cut short, or
- * malformed at a line (issue 11: all four used to read "malformed JSON") */
+ * malformed at a line (all four used to read "malformed JSON") */
 static int parse_error(const char *path, const char *text, size_t len, const char *end, char *msg, size_t msglen)
 {
     size_t off = end && end >= text ? (size_t)(end - text) : 0;

@@ -1,4 +1,4 @@
-/* skb_pool.h — a persistent pool of worker threads (issue 15): created once,
+/* skb_pool.h — a persistent pool of worker threads: created once,
  * then each skb_pool_run splits a job into one part per thread and returns
  * when all parts are done, so a skin call pays a wake-up, not a thread
  * creation.  Parts are claimed, not assigned: the caller takes whatever a

@@ -16,7 +16,7 @@
 
 /* a model must be a regular file, and that is settled before any open that
  * can block: fopen of a FIFO waits for a writer forever, before the
- * importer's time limit applies (issue 11, item 11) */
+ * importer's time limit applies */
 static int check_model_file(const char *path, const char *hint, char *msg, size_t msglen)
 {
     struct stat st;
@@ -54,7 +54,7 @@ static int load_file(const char *file, const char *clip, const struct skb_datase
         return rc;
     /* catalogue files get the same child-process isolation as files given by
      * path: the file under /usr/share can be replaced, and assimp's crashers
-     * do not care where a file came from (issue 11, item 10) */
+     * do not care where a file came from */
     return skb__import_isolated(file, &io, skb__import_model, d, msg, msglen);
 }
 

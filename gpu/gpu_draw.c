@@ -1,6 +1,6 @@
 /* gpu_draw.c — pictures of meshes the CPU skinned: every method of the
  * registry gets a picture through the same headless context, whether or not
- * it has a shader (issue 17: methods x scenes grid, error heat maps).  The
+ * it has a shader (methods x scenes grid, error heat maps).  The
  * pass-through program only projects and shades; the deformation is the
  * method's own double-precision skin path, rounded to float for upload. */
 #include <stdio.h>

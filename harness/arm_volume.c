@@ -1,4 +1,4 @@
-/* arm_volume.c — volume loss over twist (issue 17): the arm's elbow twisted
+/* arm_volume.c — volume loss over twist: the arm's elbow twisted
  * 0..180 degrees, skinned by every method of the registry; the closed tube
  * volume and the elbow ring's cross-section area as ratios to the rest pose.
  * LBS collapses the elbow ring to a point at 180 degrees (the candy wrapper,

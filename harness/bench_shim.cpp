@@ -47,7 +47,7 @@ extern "C" int skb_bench_run(const struct skb_bench_opts *o, char *msg, size_t m
                                           : "--benchmark_enable_random_interleaving=false");
     if (o->out_json) {
         // Google Benchmark calls exit(1) when it cannot open this file: find
-        // out here and return an error the caller can report (issue 11 item 5)
+        // out here and return an error the caller can report
         std::FILE *probe = std::fopen(o->out_json, "a");
         if (!probe) {
             std::snprintf(msg, msglen, "%s: cannot open for writing: %s", o->out_json, std::strerror(errno));

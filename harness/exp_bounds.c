@@ -300,7 +300,7 @@ static int dlb_dib_skin_gap(const struct skb_run_ctx *ctx, cJSON *root, char *ms
     return rc;
 }
 
-/* every blend method against the exact pair interpolation (issue 12: any
+/* every blend method against the exact pair interpolation (any
  * method gets a bound, not only the thesis's DLB/ScLERP and QLB/SLERP):
  * "vs_exact": {reference, what, methods: {name: gaps, or why not}} */
 static void add_vs_exact(const struct skb_run_ctx *ctx, cJSON *root)

@@ -127,7 +127,7 @@ struct run {
     char build[600];            /* the build's identity in the wisdom key */
 };
 
-/* ---- slow-down injection (validating the compare gates, issue 16) ----
+/* ---- slow-down injection (validating the compare gates, README "Nightly regression") ----
  * SKB_INJECT_SLOWDOWN=method:percent gives that method's kernels (double,
  * f32; not peers) percent % more real work in every deformation: the skin
  * pass runs again over percent % of the vertices (a slice that moves on
@@ -621,7 +621,7 @@ static void add_f32_mode(struct run *r, struct ds *ds, const struct skb_method *
 
 /* each kernel as the double path does it (renormalised normals, vertices
  * split by influence count), and the two headline kernels also as engines
- * do (issue 15): LBS leaving the normal to the shader, LBS and DLB without
+ * do: LBS leaving the normal to the shader, LBS and DLB without
  * normals; LBS and DLB in the 4-slot layout (the kernels before the split,
  * measured beside it), and on every CPU through the pool */
 static void add_f32(struct run *r, struct ds *ds, const struct skb_method *m)
@@ -853,7 +853,7 @@ static double case_ms(struct run *r, const cJSON *gb, enum kind k, const struct 
     return c ? gbench_timing(gb, c->name).cpu_ms : NAN;
 }
 
-/* what a fast kernel's time covers (issue 15): layout and the influence
+/* what a fast kernel's time covers: layout and the influence
  * histogram it blends with, normal option, threads and the statistic, the
  * bytes its vertex streams move, and on the roofline mesh the fraction of
  * the copy bandwidth measured with as many threads */
@@ -904,7 +904,7 @@ static const char *pool_wait_text(double busy, double alone)
 
 /* on the roofline mesh: a pooled kernel's fraction of the copy bandwidth
  * on as many threads, beside how that bandwidth itself scales, and in
- * words whether the bandwidth is what stops it (issue 15) */
+ * words whether the bandwidth is what stops it */
 static void pool_limit(const struct run *r, const struct ds *ds, const char *label, const struct timing *t,
                        double one_cpu_ms, double speedup, cJSON *s)
 {
@@ -1113,7 +1113,7 @@ static void pose_stats_block(struct ds *ds, const struct skb_run_ctx *ctx, cJSON
     }
 }
 
-/* ---- where DIB's time goes (issue 14): per vertex, on evenly spaced poses,
+/* ---- where DIB's time goes: per vertex, on evenly spaced poses,
  * DIB's iterations (histogram), influences, and the dual quaternion logs and
  * exps it evaluates (its blend form, Algorithm 2 signs: the pre-computed
  * signs give the same blends where the skin check passed); and the CPU cost
@@ -1256,7 +1256,7 @@ static void add_dataset_cases(struct run *r, struct ds *ds)
         add_peer(r, ds, skb_peers[k]);
 }
 
-/* ---- cpu-gbench.json (issue 11 items 4 and 5): Google Benchmark writes its
+/* ---- cpu-gbench.json: Google Benchmark writes its
  * JSON itself and calls exit(1) when it cannot open the file, so the
  * directory is proven writable first; it writes into a temporary file that is
  * renamed only after it parsed; a lock in --out serialises concurrent runs ---- */
@@ -1428,7 +1428,7 @@ static double f32_bpv(struct run *r, const struct ds *ds, const char *label)
     return c ? skb_skin_f32_bytes_per_vertex(&c->fk) : NAN;
 }
 
-/* how the fractions are counted, in the file beside them (issue 15: the
+/* how the fractions are counted, in the file beside them (the
  * same statistic and the same bytes convention for kernel and copy) */
 static void roofline_convention(cJSON *rf)
 {
@@ -1516,7 +1516,7 @@ static void scaling_block(struct run *r, const cJSON *gb, struct ds *ds, cJSON *
 
 /* the roofline mesh: copy bandwidth on one thread (CPU time) and on the
  * pool (wall time), each kernel's fraction of it (in its checks entry),
- * and the headline fractions and ratios (issues 4 and 15) */
+ * and the headline fractions and ratios */
 static void large_mesh_block(struct run *r, const cJSON *gb, struct ds *ds, cJSON *o)
 {
     int nt = r->pool ? skb_pool_threads(r->pool) : 1;
@@ -1814,12 +1814,12 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
     }
     if ((rc = load_all(&r, msg, msglen)) < 0)
         goto out;
-    /* the fast kernels on every CPU (issue 15): one persistent pool, started
+    /* the fast kernels on every CPU: one persistent pool, started
      * only after every dataset is loaded — an importer runs in a forked child
      * (datasets/isolate.c), and a fork while other threads run can hand the
      * child a lock no thread will release (1 in 6 ASan runs of `run all
      * --dataset huesitos.fbx` hung the importer until its time limit).  Not
-     * under the instruction count (issue 16): callgrind's window counts every
+     * under the instruction count: callgrind's window counts every
      * thread, and how long idle workers spin is scheduling, not code */
     if (!skb__icount_child() && skb_pool_cpus() > 1 && skb_pool_create(skb_pool_cpus() < SKB_POOL_MAX_THREADS ? skb_pool_cpus()
                                                : SKB_POOL_MAX_THREADS, &r.pool) < 0) {

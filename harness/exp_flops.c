@@ -41,7 +41,7 @@ static const char *const field_names[NFIELDS] = {
     "add", "mul", "div", "sqrt", "transcendental", "cmp", "neg", "abs", "iterations"
 };
 
-/* ---- child processes: argv vectors, never a shell (issue 11 item 12: an
+/* ---- child processes: argv vectors, never a shell (an
  * install path containing ' broke the old sh -c command line, and any path
  * from the command line was interpolated into it) ---- */
 

@@ -1,5 +1,5 @@
 /* exp_icount.c — `skinbench run icount`: instructions (callgrind Ir) of one
- * deformation of every timed kernel on every small dataset (issue 16).
+ * deformation of every timed kernel on every small dataset.
  *
  * Why: on this shared 2-core VM the time of a kernel moves by several per
  * cent between runs minutes apart, so a timing gate over ~170 benchmarks

@@ -372,7 +372,7 @@ static int one_dataset(const struct skb_run_ctx *ctx, const char *name, cJSON *o
     if (centres)
         cJSON_AddItemToObject(ds, "sbs_centres", centres);
 
-    /* one posture per paper table (issue 13): Table 5.2's "animated posture"
+    /* one posture per paper table: Table 5.2's "animated posture"
      * of the walk (thesis Fig. 5.3 bottom: we take the clip's strongest pose),
      * timed, in "levels"; Table 6.1's posture with a neck twist in
      * "postures"."table_6_1" */

@@ -1,4 +1,4 @@
-/* gpu_pictures.c — the pictures a reader of the papers expects (issue 17):
+/* gpu_pictures.c — the pictures a reader of the papers expects:
  * the same poses side by side for every method of the registry (elbow twist
  * 0-180 degrees: the candy wrapper; a bent elbow; a real character), and a
  * per-vertex error heat map against DIB, the thesis's reference blend (4.3).

@@ -1,4 +1,4 @@
-/* skb_icount.h — instruction counts of the timed kernels (issue 16): the
+/* skb_icount.h — instruction counts of the timed kernels: the
  * deterministic gate beside the timing gate.  `skinbench run icount` runs
  * `skinbench run cpu` under callgrind with SKB_ICOUNT_CHILD set; in that
  * child exp_cpu.c builds and checks every kernel as for timing, then, instead

@@ -22,7 +22,7 @@ struct skb_peer_ops {
     void (*prepare)(struct skb_peer *p, const struct skb_pose *pose);
     void (*skin)(struct skb_peer *p, float *pos_out, float *nrm_out);
     void (*destroy)(struct skb_peer *p);
-    /* what the timed work is, for the report beside our kernels (issue 15) */
+    /* what the timed work is, for the report beside our kernels */
     const char *layout;        /* vertex streams as the peer stores them */
     const char *normals;       /* what it does with normals */
     int threads;               /* threads it skins on */

@@ -1,4 +1,4 @@
-/* skb_pictures.h — what a reader of the papers expects to see (issue 17):
+/* skb_pictures.h — what a reader of the papers expects to see:
  * every method of the registry skinned on the CPU and drawn through the
  * headless GL context (methods x scenes grid, error heat map against DIB),
  * and the arm's volume and elbow cross-section over twist angle.  Called by

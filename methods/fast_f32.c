@@ -20,7 +20,7 @@
  * table, and for QLB without signs).  Everything
  * outside the kernels runs in double (skb_real) and converts once per pose.
  *
- * Influence counts (issue 15): the default layout (SPLIT) reorders the
+ * Influence counts: the default layout (SPLIT) reorders the
  * vertices at bind by how many influences they have and gives each count
  * its own streams and kernels, as ozz's SkinningJob parts do: a vertex with
  * one influence is one matrix applied (for every method: a blend of one

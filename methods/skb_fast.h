@@ -54,13 +54,13 @@ void skb_f32_compare(int nverts, const skb_real *pos_ref, const skb_real *nrm_re
                      const float *pos, const float *nrm, double *pos_ratio, double *nrm_ratio,
                      int *worst_vertex);
 
-/* how bind lays the mesh out (issue 15).  SPLIT, the default: vertices
+/* how bind lays the mesh out.  SPLIT, the default: vertices
  * reordered by influence count (1, 2, 3, 4; mesh order kept within a
  * count), each count with its own streams of k joint indices and k - 1
  * weights (the last is 1 - the others, as engines store it; four for k =
  * 4) and its own kernel, so no zero-weight slot is blended or read; an engine remaps its
  * index buffer once at load.  SLOT4: mesh order, every vertex four slots,
- * zero weights included (the kernels before issue 15), kept as the
+ * zero weights included (the earlier kernels), kept as the
  * labelled baseline. */
 enum skb_f32_layout { SKB_F32_LAYOUT_SPLIT, SKB_F32_LAYOUT_SLOT4 };
 
@@ -121,7 +121,7 @@ const int *skb_skin_f32_order(const struct skb_skinner_f32 *s);
 /* vertices blended with 1, 2, 3, 4 influences (SLOT4: all with 4) */
 void skb_skin_f32_histogram(const struct skb_skinner_f32 *s, int counts[4]);
 
-/* what a fast kernel does with normals (issue 15), so timings compare the
+/* what a fast kernel does with normals, so timings compare the
  * work engines do: renormalise (the default; as the double path), leave
  * the blended normal to the shader to normalise, or compute none.  Only
  * LBS differs between the first two: the quaternion methods rotate unit

@@ -955,7 +955,7 @@ static int path_within(const char *a, const char *b)
 }
 
 /* refuse to copy a run into a baseline inside it, or a baseline into
- * itself: each copy would contain the last one (issue 11, item 6) */
+ * itself: each copy would contain the last one */
 static int check_nesting(const char *src, const char *dst, char *msg, size_t msglen)
 {
     char as[PATH_MAX], ad[PATH_MAX];

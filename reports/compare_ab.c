@@ -1,4 +1,4 @@
-/* compare_ab.c — the two gates of issue 16 that can decide on a shared
+/* compare_ab.c — the two nightly gates that can decide on a shared
  * 2-core VM, printed like Google Benchmark's compare.py (benchmark,
  * baseline, current, delta %, CI, verdict; grouped by method, sorted by
  * effect, speed-ups shown, new and removed benchmarks listed as such).

@@ -1,6 +1,6 @@
 /* compare_internal.h — shared between compare.c (the exact gates, the
  * unpaired U test, baseline update) and compare_ab.c (the instruction-count
- * gate and the paired A/B timing gate of issue 16). */
+ * gate and the paired A/B timing gate, README "Nightly regression"). */
 #ifndef SKB_COMPARE_INTERNAL_H
 #define SKB_COMPARE_INTERNAL_H
 

@@ -154,7 +154,7 @@ static const struct skb_experiment_desc desc_cd = {
     .plots = (const struct skb_report_plot[]){ { "cd-scaling", SKB_NEED_NONE, skb__plot_cd }, { NULL, 0, NULL } },
 };
 
-/* issue 16: instruction counts of every CPU kernel, the nightly's exact
+/* instruction counts of every CPU kernel, the nightly's exact
  * timing-free gate (no report section: compare reads it) */
 static const struct skb_experiment_desc desc_icount = {
     .run = &skb_exp_icount,

@@ -200,7 +200,7 @@ static const char css[] =
 
 /* an inline check the browser test reads back from the DOM: every image
  * decoded, no script error, and where the headline table ends against the
- * window's height (the first screen must hold it, issue 17) */
+ * window's height (the first screen must hold it) */
 static const char check_js[] =
     "<script>window.onerror=function(m){document.body.setAttribute('data-js-error',String(m));};"
     "window.addEventListener('load',function(){var im=document.images,ok=0;"

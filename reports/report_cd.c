@@ -94,7 +94,7 @@ static void sbs_centres_note(char **n, const cJSON *spheres, const char *model, 
 /* "P of W ms (x %)": a part's share of a whole, given only when it is one
  * (0 <= part <= whole).  A part timed apart from its whole (re-timed after
  * the frame, or another file's estimate) can come out larger than it; then
- * no share is printed, only both figures (issue 13: a "424 %" refit share
+ * no share is printed, only both figures (a "424 %" refit share
  * came from dividing spheres.json's mean pass time by cd.json's best frame). */
 static char *share_text(double part, double whole)
 {
@@ -157,7 +157,7 @@ static void time_split_note(char **n, const cJSON *doc, const cJSON *m, double o
 }
 
 /* the work behind a scenario's times, as cd.json counted and timed it:
- * the evidence for why on-demand wins or loses, never a guess (issue 13) */
+ * the evidence for why on-demand wins or loses, never a guess */
 static char *scenario_work_note(const cJSON *doc, const cJSON *x, const cJSON *m, const char *method,
                                 const cJSON *spheres, double on_ms, double bu_ms)
 {

@@ -117,7 +117,7 @@ void skb__report_fig19(struct skb_report *rep)
 
 /* a software rasteriser (Mesa llvmpipe / softpipe / swrast): its draw times
  * are CPU emulation, so a frame-rate ratio from it is context against the
- * paper's 2008 GPU, not a reproduction attempt (issue 17) */
+ * paper's 2008 GPU, not a reproduction attempt */
 static int software_renderer(const cJSON *doc)
 {
     static const char *const sw[] = { "llvmpipe", "softpipe", "swrast", NULL };

@@ -1,7 +1,7 @@
 /* report_headline.c — the report's first screen: one row per headline claim
  * of the papers (reports/reference.json "headline"), each a summary of rows
  * the tables have already judged: their measured and paper cells and how
- * many rows of each status.  Nothing is judged here a second time (issue 17:
+ * many rows of each status.  Nothing is judged here a second time (a claim such as
  * DLB ≈ 1.38× LBS must not read "reproduced" here and "differs" below). */
 #include <math.h>
 #include <stdio.h>

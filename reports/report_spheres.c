@@ -57,7 +57,7 @@ static char *join_ratio(char *note, const char *label, const char *join, const c
 }
 
 /* what a differing sphere row measured beside it, at the same level and in
- * the same posture (issue 13: the evidence, never a guess): the reference
+ * the same posture (the evidence, never a guess): the reference
  * radius, LBS's ratio and the ratio of the exact minimal spheres of the
  * same deformation ("best": no sphere of it can be smaller), each against
  * the paper's; and how far the row's refit is from best, ours and the

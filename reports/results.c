@@ -1,6 +1,6 @@
 /* results.c — read a run directory's results JSON and check each file
  * against its contract (common metadata from harness/skb_results.c, schema
- * version, and the keys issues 3-6 promise), so every later reader can rely
+ * version, and the keys the experiments promise), so every later reader can rely
  * on types.  Errors are one line naming the file and field. */
 #include <dirent.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* table41_md.c — table-4.1.md beside a run's results: the report's Table
- * 4.1 and FLOP tables, rendered by the report's renderer (issue 12: one
+ * 4.1 and FLOP tables, rendered by the report's renderer (one
  * renderer per table; `run properties` / `run flops` only write JSON). */
 #include <limits.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measure the nightly gate itself (issue 16), replayably: T trials of one
+# Measure the nightly gate itself, replayably: T trials of one
 # kind, each judged as scripts/nightly.sh judges a night — `skinbench compare`
 # with the instruction counts of both builds (icount.json) and a full A/B
 # sitting (scripts/nightly-ab.sh, --ab) — one line each in OUT/trials.tsv:

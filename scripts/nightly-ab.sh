@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One A/B sitting (issue 16): the baseline build (A) and the current build (B)
+# One A/B sitting: the baseline build (A) and the current build (B)
 # timed alternately on the same kernels in the same minutes, so the load of
 # the shared machine falls on both and the per-round ratio B/A cancels it.
 # Round K runs A then B (odd K) or B then A (even K: drift within a round

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Nightly regression run (issue 16), three gates that can decide on a shared
+# Nightly regression run, three gates that can decide on a shared
 # 2-core VM:
 #  1. the exact gates of compare (property verdicts, FLOP fits, shader
 #     counts, "verified") and instruction counts per kernel (run icount:

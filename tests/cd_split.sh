@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End-to-end: `skinbench run spheres cd --quick` records where each way's
-# time went (issue 13).  cd.json: per scenario and method, the wall-clock
+# time went.  cd.json: per scenario and method, the wall-clock
 # split (prepare + query = on-demand; prepare, skin, refit + query =
 # bottom-up) adds up to the judged times, the thread CPU times and the
 # re-timed on-demand refits are there, and the load average of the run;

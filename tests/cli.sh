@@ -47,7 +47,7 @@ expect_fail "help unknown" "help: unknown command 'nosuch'" "$sb" help nosuch
 "$sb" help nosuch >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "help nosuch: exit not 2"
 expect_ok "list methods" "$sb" list methods
 grep -q linear "$tmp/out" || bad "list methods lacks linear"
-# each method is followed by its hooks, read off its struct (issue 12)
+# each method is followed by its hooks, read off its struct
 rows=$(grep -c '^  [^ ]' "$tmp/out"); hooks=$(grep -c '^  *hooks: ' "$tmp/out")
 [ "$rows" -gt 0 ] && [ "$rows" -eq "$hooks" ] && ok || bad "list methods: $rows methods, $hooks hooks lines"
 grep -A1 '^  sclerp ' "$tmp/out" | grep -q 'hooks: blend (two-transform).*exact pair reference.*none: skin, f32 kernel, sphere refit (bottom-up only), shader$' \
@@ -152,7 +152,7 @@ marks=$(grep -c '| differs |' "$tmp/l/table-4.1.md")
 lines=$(grep -c '^\[table-4.1\] ' "$tmp/l.err")
 [ "$marks" -eq "$lines" ] && ok || bad "table-4.1: $marks rows differ, $lines printed"
 cmp -s "$tmp/q/table-4.1.md" "$tmp/l/table-4.1.md" && ok || bad "--quiet changed table-4.1.md"
-# one renderer (issue 12): table-4.1.md's Table 4.1 and FLOP sections are
+# one renderer: table-4.1.md's Table 4.1 and FLOP sections are
 # report.md's, byte for byte, on the same results
 "$sb" report --results "$tmp/l" --out "$tmp/lr" --no-plots >/dev/null 2>&1 || bad "report on run properties flops: exit $?"
 for sec in 'Thesis Table 4.1' 'FLOPs per blend'; do

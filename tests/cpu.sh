@@ -32,7 +32,7 @@ for name, o in ds.items():
     if abs(o["ratio_to_linear"].get("linear", 0) - 1) > 1e-12: errs.append("%s: linear ratio != 1" % name)
     for m, x in o["ms"].items():
         if not (isinstance(x, (int, float)) and x > 0 and math.isfinite(x)): errs.append("%s/%s: ms %r" % (name, m, x))
-    for m, c in o.get("checks", {}).get("f32", {}).items():   # issue 15: what the fast timing includes
+    for m, c in o.get("checks", {}).get("f32", {}).items():   # what the fast timing includes
         if c.get("normals") not in ("renormalise", "shader", "none"): errs.append("%s/%s f32: normals %r" % (name, m, c.get("normals")))
         if not (isinstance(c.get("bytes_per_vertex"), (int, float)) and c["bytes_per_vertex"] >= 26): errs.append("%s/%s f32: bytes_per_vertex %r" % (name, m, c.get("bytes_per_vertex")))
         if c.get("layout") not in ("split", "slot4"): errs.append("%s/%s f32: layout %r" % (name, m, c.get("layout")))
@@ -48,7 +48,7 @@ for want in (("linear@slot4", "renormalise", "slot4", 72), ("linear+nrm_shader@s
     if want not in opts: errs.append("no f32 kernel timed as %s (normals %s, layout %s, %d bytes/vertex)" % want)
 for m, n in (("linear", "renormalise"), ("linear+nrm_shader", "shader"), ("linear+nrm_none", "none"), ("dlb", "renormalise")):
     if not any(o[0] == m and o[1] == n and o[2] == "split" and o[3] < 72 for o in opts): errs.append("no split %s (normals %s)" % (m, n))
-# issue 14: DLB's judged row is the pre-computed (hierarchy) variant, Algorithm 2
+# DLB's judged row is the pre-computed (hierarchy) variant, Algorithm 2
 # per vertex is timed beside it; DIB's work beside its time
 for name, o in ds.items():
     dbl = o.get("checks", {}).get("double", {})
@@ -82,7 +82,7 @@ if not rf.get("copy_bandwidth_GBps", 0) > 0: errs.append("no roofline")
 if r.get("cpus", {}).get("available", 0) > 1 and not rf.get("copy_bandwidth_threads_GBps", 0) > 0: errs.append("no pool copy bandwidth")
 for m, c in lm.get("checks", {}).get("f32", {}).items():
     if not (isinstance(c.get("fraction_of_roofline"), (int, float)) and c["fraction_of_roofline"] > 0): errs.append("large mesh %s: fraction_of_roofline %r" % (m, c.get("fraction_of_roofline")))
-# issue 15: the roofline's counting stated beside it; each pooled kernel's share
+# the roofline's counting stated beside it; each pooled kernel's share
 # of the pool's copy bandwidth and whether that bandwidth is what holds it
 if sorted(rf.get("convention", {})) != ["bytes", "statistic", "write_allocate"]: errs.append("roofline convention %r" % rf.get("convention"))
 if r.get("cpus", {}).get("available", 0) > 1:

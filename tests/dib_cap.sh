@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A replayable DIB input that stops at the default 20-iteration cap (issue 14,
+# A replayable DIB input that stops at the default 20-iteration cap (a
 # finding): one of the 19 of 5000 random blends (seed 20070601, run bounds'
 # dib_iterations, sample 1271, n = 4).  The iteration is not stuck: it
 # converges linearly (|x| shrinks ~0.8x per pass) and stops at 41; at its

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12 acceptance B: a new experiment is one file plus one line.  On a
+# a new experiment is one file plus one line.  On a
 # copy of the tree, tests/extra/exp_rigidity.c is added by exactly the steps
 # of README "Adding an experiment" (copy it to reports/, one extern and one
 # line in reports/experiment_list.c's list); the copy builds, and the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12 acceptance A: a new method reaches every table, plot and gate.
+# a new method reaches every table, plot and gate.
 # On a copy of the tree, tests/extra/nlerp_mat.c is added by exactly the
 # steps of README "Adding a method" (copy it to methods/, one extern and one
 # line in methods/registry.c), the copy is built (incrementally, from a copy

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fault injection (issue 11 items 4, 5 and the acceptance's fault script):
+# Fault injection (5 and the acceptance's fault script):
 #  1. kill -9 `skinbench run ... --quick` at >= 20 random moments into a
 #     directory that holds a previous complete run: after every kill each
 #     results file present parses as JSON and every file of the complete run

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `run flops` starts skinbench-flops and valgrind with argv vectors, never a
-# shell (issue 11 item 12): an install path containing ' or $(...) works and
+# shell: an install path containing ' or $(...) works and
 # runs nothing; callgrind's temporary directory lives in $TMPDIR, carries the
 # owner's pid, dies with it (PR_SET_PDEATHSIG), and what a kill -9 leaves is
 # reclaimed by the next run.
@@ -27,7 +27,7 @@ cg = d["callgrind"]
 if shutil.which("valgrind") and not os.environ.get("SKB_ASAN"):   # valgrind cannot run ASan binaries
     assert cg["available"] and cg["per_method"]["linear"]["n2"] > 0, cg
     # the count at the largest n that ran: n = 8 for linear, n = 2 for
-    # sclerp (two transforms at most), never left out (issue 12)
+    # sclerp (two transforms at most), never left out
     lin, sc = cg["per_method"]["linear"], cg["per_method"]["sclerp"]
     assert lin["per_blend"] == lin["n8"] and lin["per_blend_n"] == 8, lin
     assert sc["per_blend"] == sc["n2"] > 0 and sc["per_blend_n"] == 2 and "n8" not in sc, sc

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Nightly history in the report (issue 16): `report --history DIR` reads
+# Nightly history in the report: `report --history DIR` reads
 # every night under DIR, names the first night of each step (instruction
 # counts: exact; median times: the best split, large and clear of noise),
 # and draws per-method trend plots from the second night on.  Names from

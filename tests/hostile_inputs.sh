@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Hostile and careless inputs (issue 11, items 3, 6, 7, 9, 11, 12): a broken
+# Hostile and careless inputs: a broken
 # baseline never passes, --update-baseline survives symlink loops and
 # nesting, blend input limits and trailing garbage, pose rigidity, a FIFO
 # as --model, merge cap.  Each check fails on the code before the fix.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end, issue 17: `run gpu --quick` draws every registry method's CPU
+# End-to-end: `run gpu --quick` draws every registry method's CPU
 # skin in every scene (or says why not), the heat map against DIB, and the
 # arm's volume / cross-section curve; the report shows them; a hostile image
 # name in gpu.json is not embedded.

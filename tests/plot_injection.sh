@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Input text never reaches gnuplot as script (issue 11 item 1): method,
+# Input text never reaches gnuplot as script: method,
 # dataset, series and machine names from a copied results JSON go into the
 # generated .gp files only as quoted string literals, so a key like
 #   dlb' ; system 'touch PWNED' ; #

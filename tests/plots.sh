@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The report's plots say what they show (issue 17): times on a log scale as
+# The report's plots say what they show: times on a log scale as
 # medians with interquartile bars (the quartiles recomputed here from the
 # repetitions), a ratio-to-LBS plot with DQ paper Fig. 18 as its last
 # column, a distinct colour + marker for each of 20 series, axis labels,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `skinbench run --dataset FILE` (issue 17): a rigged, animated model that is
+# `skinbench run --dataset FILE`: a rigged, animated model that is
 # not in the catalogue (FBX/huesitos.fbx, and a glTF 2 file) goes through
 # every experiment that can take a mesh — cpu, gpu, spheres, cd and the
 # DLB-DIB gap of bounds name it in their results — while properties and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Output paths (issue 11 items 2 and 8): an output is written through a
+# Output paths: an output is written through a
 # temporary file and renamed, and is never allowed to replace a device, FIFO,
 # socket or symbolic link (as root, rename(2) would turn /dev/null into a
 # regular file).  Writes to stdout are checked: a full device gives a non-zero

@@ -29,7 +29,7 @@ for name, ds in r["datasets"].items():
         errs.append(f"{name}: more regularised than solved")
     if not 0 <= c["centre_offset_max_reach"] <= 2 * c["centre_bound_extents"] * (1 + 1e-9):
         errs.append(f"{name}: centre offset {c['centre_offset_max_reach']} reaches outside the bound")
-    # one posture per table (issue 13): Table 6.1's is the walk pose with the
+    # one posture per table: Table 6.1's is the walk pose with the
     # neck twisted (thesis Fig. 6.4), with SBS's bottom-up/best; Table 5.2's the walk pose
     p = ds.get("postures", {})
     p61, p52 = p.get("table_6_1", {}), p.get("table_5_2", {})

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # table-4.1.md and run's [table-4.1] lines agree with the report's "fewer
-# than paper" (issue 14): a FLOP fit at or below the thesis's at every
+# than paper": a FLOP fit at or below the thesis's at every
 # n = 1..8 is shown as "fewer than paper" (table-4.1.md is the report's own
-# FLOP table since issue 12), and run prints no difference line for it.
+# FLOP table), and run prints no difference line for it.
 set -u
 sb=${1:-./skinbench}
 pass=0; fail=0

@@ -1,5 +1,5 @@
 /* test_arm_volume.c — harness/arm_volume.c, the numbers behind the arm's
- * volume curve (issue 17): the closed-tube volume and the ring area of an
+ * volume curve: the closed-tube volume and the ring area of an
  * exact polygonal prism, their invariance under a rigid motion, and the
  * collapse of a ring squeezed to a line. */
 #include "skb_test.h"

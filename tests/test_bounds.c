@@ -10,7 +10,7 @@
 #define PAPER_TRANS_FRAC 0.151    /* thesis 4.3 / App. A.1 (0.1501 at alpha0 = pi) */
 #define PAPER_SPEED_T0 0.95885    /* SPEC 3 closed form at t = 0 */
 #define PAPER_SPEED_T1 0.96022    /* ... and at t = 1 */
-#define REL_1PCT 0.01             /* the acceptance band of issue 3 */
+#define REL_1PCT 0.01             /* the 1 % band of reference.json */
 #define TOL_FD 1e-6               /* Richardson finite differences vs the closed form */
 
 static void test_qlb_slerp_bound(void **state)
@@ -44,7 +44,7 @@ static void test_dlb_sclerp_bounds(void **state)
 
 /* the Fig. 23 curves: zero at both ends (both interpolate the inputs), peak
  * at Lemma 3.2's t, never above the optimised maximum */
-/* issue 12: every method that blends two transforms is bounded against the
+/* every method that blends two transforms is bounded against the
  * exact pair interpolation the registry flags (ScLERP), not only DLB/QLB.
  * Log-matrix blending and DIB of I and M equal ScLERP (M^t; thesis Lemma
  * 4.7), so their gaps vanish; DLB's is the thesis case; a skin-only method

@@ -138,7 +138,7 @@ static void test_rigid_error_detects_scale(void **state)
 }
 
 /* ---- the operation-minimal kernels against the formulas they replaced ----
- * The FLOP work (issue 14) rewrote the counted code: quaternion -> matrix
+ * The FLOP work rewrote the counted code: quaternion -> matrix
  * from 2/<q,q>, the dual part as a product by the pure t, DLB's translation
  * as vec(E R*)/<R,R> without a full dual normalisation.  These are
  * reformulations: on seeded random inputs they must agree with the old
@@ -433,7 +433,7 @@ static int old_dlb_skin_vertex(const struct skb_mesh *m, const void *state, int 
     return 0;
 }
 
-/* the old DIB (methods/dib.c before issue 14, verbatim but for names):
+/* the old DIB (methods/dib.c before its FLOP rewrite, verbatim but for names):
  * skb__dlb_sum's start with the square-root guard, every pass through
  * skb_math.c, the confirming pass also for n = 1 and 2, a final
  * normalisation */
@@ -494,7 +494,7 @@ static int old_dib_skin_vertex(const struct skb_mesh *m, const void *state, int 
     return 0;
 }
 
-/* DIB's blend (issue 14: one division per log / exp, one input returned,
+/* DIB's blend (one division per log / exp, one input returned,
  * n = 2 without the confirming pass) against the old code on random inputs */
 static void test_dib_blend_matches_old(void **state)
 {
@@ -527,7 +527,7 @@ static void test_dib_blend_matches_old(void **state)
     gsl_rng_free(r);
 }
 
-/* the skin paths' reformulations (issue 14: the sum straight from the joint
+/* the skin paths' reformulations (the sum straight from the joint
  * table, the guard from per-joint norms, Algorithm 1 over <b0,b0> with no
  * square root) against the old per-vertex code, for every sign rule */
 static void test_skin_reformulations_match_old(void **state)

@@ -1,4 +1,4 @@
-/* test_ranges.c — every fast kernel honours vertex ranges (issue 15): a
+/* test_ranges.c — every fast kernel honours vertex ranges: a
  * mesh skinned in random sub-ranges in random order, and by two threads on
  * interleaved ranges, is bit-identical to one whole call.  Output buffers
  * hold exactly 3*nverts floats, so ASan sees a write past the last vertex;

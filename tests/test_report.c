@@ -284,7 +284,7 @@ static void test_report_statuses(void **state)
     assert_int_equal(q->status, SKB_ROW_DIFFERS);
     assert_non_null(strstr(q->note, "fixture note"));   /* the "why" from the results */
     assert_int_equal(find_row(skb_report_table(rep, "flops"), 0, "logm", 0, NULL)->status, SKB_ROW_DIFFERS);
-    /* the callgrind column shows the count at the largest n that ran (issue 12:
+    /* the callgrind column shows the count at the largest n that ran (before,
      * sclerp's n = 2 was "—" when n = 8 is beyond its max_n) */
     {
         cJSON *cg = cJSON_CreateObject(), *pm = cJSON_AddObjectToObject(cg, "per_method");
@@ -302,7 +302,7 @@ static void test_report_statuses(void **state)
     assert_int_equal(find_row(skb_report_table(rep, "fig18"), 0, "cloth", 1, "dlb")->status, SKB_ROW_REPRODUCED);
     /* fast kernels: f32 ratios beside Figure 18, the large mesh against the targets */
     const struct skb_rtable *fk = skb_report_table(rep, "fast");
-    /* ... as context: Figure 18 is judged once, in fig18 (issue 14) */
+    /* ... as context: Figure 18 is judged once, in fig18 */
     assert_int_equal(find_row(fk, 0, "cloth", 1, "dlb")->status, SKB_ROW_CONTEXT);       /* 1.35 vs 1.38 */
     assert_non_null(strstr(find_row(fk, 0, "cloth", 1, "dlb")->note, "judged once"));
     assert_int_equal(find_row(fk, 0, "cloth", 1, "qb")->status, SKB_ROW_CONTEXT);        /* 2.5 vs 1.27 */
@@ -347,7 +347,7 @@ static void set_num(cJSON *o, const char *k, double v)
     cJSON_ReplaceItemInObject(o, k, cJSON_CreateNumber(v));
 }
 
-/* Table 6.2: the same side of 1 is not enough, a 5x miss of the paper's ratio differs (issue 13) */
+/* Table 6.2: the same side of 1 is not enough, a 5x miss of the paper's ratio differs */
 static void test_report_scenario_factor(void **state)
 {
     struct rfix *f = *state;
@@ -420,7 +420,7 @@ static double max_time_share(const char *note)
     return mx;
 }
 
-/* a time share over 100 % is never printed (issue 13: spheres.json's mean
+/* a time share over 100 % is never printed (spheres.json's mean
  * pass time against cd.json's best frame gave "~424 %"): the shares come
  * from cd.json's own split, and a part timed apart that exceeds its whole
  * is shown without a share */
@@ -462,7 +462,7 @@ static void test_report_no_share_over_100(void **state)
 }
 
 /* a differing sphere row gives what was measured beside it at the same
- * level and posture (issue 13): LBS's ratio and the exact minimal spheres',
+ * level and posture: LBS's ratio and the exact minimal spheres',
  * each against the paper's; a paper ratio below our best is said to be
  * out of reach of any sphere of our deformation */
 static void test_report_sphere_evidence(void **state)
@@ -550,7 +550,7 @@ static void test_report_sphere_trivial(void **state)
     assert_int_equal(find_row(skb_report_table(rep, "table52"), 1, "5", 2, "lbs")->status, SKB_ROW_DIFFERS_SETUP);
 }
 
-/* one posture per table (issue 13): Table 6.1 reads spheres.json's
+/* one posture per table: Table 6.1 reads spheres.json's
  * "postures"."table_6_1" levels and its rows name that posture; Table 5.2
  * keeps the dataset's levels and names its own posture */
 static void test_report_sphere_postures(void **state)
@@ -576,7 +576,7 @@ static void test_report_sphere_postures(void **state)
 }
 
 /* Table 3.2: each row names the paper range(s) its SBS/LBS ratio falls in, or neither */
-/* issue 15: the fast table shows what each kernel's time covers (layout,
+/* the fast table shows what each kernel's time covers (layout,
  * normals, threads, influence histogram, bytes/vertex, roofline fraction),
  * the peers with what they do, and the targets met or not, with the
  * bandwidth and load beside the pool's scaling */
@@ -628,7 +628,7 @@ static void test_report_fast_issue15(void **state)
     assert_non_null(strstr(r->note, "layout: AoS"));
 }
 
-/* issue 15: a pooled kernel's row and the pool target say what fraction of
+/* a pooled kernel's row and the pool target say what fraction of
  * the pool's copy bandwidth it reaches and whether that is what stops it */
 static void test_report_fast_pool_limit(void **state)
 {
@@ -672,7 +672,7 @@ static void test_report_table32_ranges(void **state)
     }
 }
 
-/* Figure 18 (issue 14): exactly one judged row per paper method and
+/* Figure 18: exactly one judged row per paper method and
  * dataset; other variants of the method ("dlb+alg2") are context rows that
  * say which variant they are; DIB / DLB carries the iteration histogram */
 static void test_report_fig18_one_verdict(void **state)
@@ -807,7 +807,7 @@ static void test_report_figure_1(void **state)
     cJSON_AddNumberToObject(cJSON_AddObjectToObject(gpu, "sb_cpu_center_ms"), "arm", 0.72);
     cJSON_AddFalseToObject(gpu, "sb_ms_includes_cpu_center");
     /* the fixture's renderer is llvmpipe: its ratios are context, not judged
-     * (issue 17), by the flag and by the renderer string alone */
+     *, by the flag and by the renderer string alone */
     rep = rfix_build(f);
     const struct skb_rrow *sw = find_row(skb_report_table(rep, "gpu"), 0, "arm", 1, "sb / dlb");
     assert_int_equal(sw->status, SKB_ROW_CONTEXT);
@@ -835,7 +835,7 @@ static void test_report_figure_1(void **state)
                            "includes its per-pose CPU centres"));
 }
 
-/* issue 17: where each paper number comes from, as the seeds say it */
+/* where each paper number comes from, as the seeds say it */
 static void test_report_attributions(void **state)
 {
     struct rfix *f = *state;
@@ -874,7 +874,7 @@ static char *render_page(const struct skb_report *rep, int html)
     return buf;
 }
 
-/* issue 17: the first screen sums up the rows the tables judged, one row per
+/* the first screen sums up the rows the tables judged, one row per
  * reference.json claim, linked to its section; it follows a changed row
  * rather than judging on its own; --quick runs carry a warning */
 static void test_report_headline(void **state)
@@ -927,7 +927,7 @@ static void test_report_headline(void **state)
     free(html);
 }
 
-/* issue 17: the CPU table as a dataset x method grid — each cell the row's
+/* the CPU table as a dataset x method grid — each cell the row's
  * measured ratio with the row's status; the rows (and notes) are still there */
 static void test_report_grid(void **state)
 {
@@ -951,7 +951,7 @@ static void test_report_grid(void **state)
     free(md);
 }
 
-/* issue 17: the bibliography names every seed id; the coverage table lists
+/* the bibliography names every seed id; the coverage table lists
  * the seeds' tables and figures, each section it names linked */
 static void test_report_coverage(void **state)
 {
@@ -1014,7 +1014,7 @@ static const struct skb_rrow *row_naming(const struct skb_rtable *t, const char 
 }
 
 /* every registry method has a row in every per-method table: a number, or
- * "not applicable" with the reason its hooks give (issue 12) */
+ * "not applicable" with the reason its hooks give */
 static void test_report_every_method(void **state)
 {
     struct rfix *f = *state;

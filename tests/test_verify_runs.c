@@ -54,7 +54,7 @@ static void test_contract_and_determinism(void **state)
     unsigned long seed = skb_test_seed();
     cJSON *a = run_all(d1, seed), *b = run_all(d2, seed);
     const cJSON *pa = at(a, "properties.json", NULL), *pb = at(b, "properties.json", NULL);
-    /* contract keys (issue 3) */
+    /* contract keys */
     assert_true(cJSON_IsNumber(at(pa, "seed", NULL)));
     static const char *const t41[] = { "linear", "qlb0", "sb", "logm", "sclerp", "dlb", "dib" };
     static const char *const keys[] = { "rigidity", "bi_invariance", "coordinate_invariance", "multi",
@@ -70,7 +70,7 @@ static void test_contract_and_determinism(void **state)
         assert_true(cJSON_IsNumber(at(at(at(a, "flops.json", "fits"), t41[i], NULL), "b", NULL)));
     }
     /* the FLOP breakdown and notes come from each method's own flop_parts
-     * (methods/<name>.c), no list in the harness (issue 12) */
+     * (methods/<name>.c), no list in the harness */
     for (int i = 0; skb_methods[i]; i++) {
         const struct skb_method *m = skb_methods[i];
         if (!m->flop_parts || !at(at(a, "flops.json", "fits"), m->name, NULL))

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end checks of the verification experiments (issue 3) through the CLI:
+# End-to-end checks of the verification experiments through the CLI:
 # quick runs write their files, every counterexample file replays with
 # `skinbench blend`, a missing counting binary is one clear error line.
 set -u
