@@ -304,7 +304,8 @@ done:
 static void compare_usage(FILE *f)
 {
     fprintf(f, "usage: skinbench compare BASELINE_DIR CURRENT_DIR [--update-baseline]\n"
-               "                         [--alpha A] [--min-effect E] [--rerun DIR] [--ab DIR] [--summary FILE]\n"
+               "                         [--alpha A] [--min-effect E] [--rerun DIR] [--ab DIR]\n"
+               "                         [--validation FILE] [--summary FILE]\n"
                "Exact gates: property verdicts, FLOP fits, callgrind and shader instruction counts,\n"
                "instructions per kernel (icount.json, 0.5 %% tolerance), missing experiments.\n"
                "  --ab DIR           the timing verdict from a paired A/B sitting (DIR/round-K/{a,b}/,\n"
@@ -312,7 +313,7 @@ static void compare_usage(FILE *f)
                "                     unpaired U test below then only informs.\n"
                "  --validation FILE  the gates' measured detection and false-alarm rates\n"
                "                     (scripts/gate-summary.sh) copied into the summary and shown.\n"
-               "missing experiments.  Timing: a benchmark regresses only when the Mann-Whitney U\n"
+               "Timing: a benchmark regresses only when the Mann-Whitney U\n"
                "test on raw repetitions (p < A, default %g), the median slow-down (> E, default %g)\n"
                "and the confirming re-run (DIR, default CURRENT_DIR/rerun/cpu-gbench.json) agree;\n"
                "without a re-run such a change is unconfirmed: inconclusive (exit 3), not a failure.\n"

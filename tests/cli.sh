@@ -138,6 +138,10 @@ expect_fail "datasets ignored" "spheres would ignore it" "$sb" run spheres --qui
 "$sb" run spheres --quick --datasets body --out "$tmp/dsx" >/dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] && ok || bad "run spheres --datasets: exit $rc, not 2"
 [ ! -e "$tmp/dsx" ] && ok || bad "run spheres --datasets: wrote results before refusing"
+# compare --help: its usage names every option, no sentence twice
+"$sb" compare --help > "$tmp/ch" 2>&1
+grep -q -- '--validation FILE' <(head -3 "$tmp/ch") && ok || bad "compare usage lacks --validation"
+[ "$(grep -c 'missing experiments' "$tmp/ch")" -le 1 ] && ok || bad "compare --help repeats 'missing experiments'"
 expect_fail "unknown experiment" "unknown experiment 'nosuch'" "$sb" run nosuch
 expect_fail "bad seed" "--seed" "$sb" run all --seed -3
 
