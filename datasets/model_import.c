@@ -359,8 +359,15 @@ static const struct aiScene *import_scene(const char *path, char *msg, size_t ms
     else
         snprintf(c.root, sizeof c.root, "%.*s", (int)(slash ? slash - real : 0), real);
     struct aiFileIO io = { cf_open, cf_close, (aiUserData)(void *)&c };
-    const struct aiScene *sc = aiImportFileEx(path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices
-                                              | aiProcess_GenNormals | aiProcess_SortByPType, &io);
+    /* no stand-in mesh for a skeleton-only file (BVH): assimp would build one
+     * of its bones, and skinning that would pass for skinning a model */
+    struct aiPropertyStore *props = aiCreatePropertyStore();
+    if (props)
+        aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_NO_SKELETON_MESHES, 1);
+    const struct aiScene *sc = aiImportFileExWithProperties(path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices
+                                                            | aiProcess_GenNormals | aiProcess_SortByPType, &io, props);
+    if (props)
+        aiReleasePropertyStore(props);
     if (c.refused[0]) {
         /* refused even where assimp carried on without the file */
         snprintf(msg, msglen, "%s: external reference %s refused: a model reads only regular files in its own "
@@ -487,6 +494,9 @@ static int imp_bones(struct imp *x)
         if ((rc = imp_mesh_bones(x, me, ainv)) < 0)
             return rc;
     }
+    if (x->nverts == 0 && x->sc->mNumMeshes == 0 && x->sc->mNumAnimations > 0)
+        return imp_fail(x, SKB_EINVAL, "a skeleton and its motion, no mesh (a motion-capture file such as BVH): "
+                        "nothing to skin; give a rigged model, or use it as the motion of a catalogue dataset");
     if (x->nverts == 0)
         return imp_fail(x, SKB_EINVAL, "no skinned mesh (no bones with weights on any triangle mesh)");
     for (int i = 0; i < x->s.n + x->nstatic; i++) {

@@ -202,6 +202,11 @@ if "$sb" skin --method dlb --model fbx_skeleton --out "$tmp/f.obj" 2>"$tmp/err";
   [ -n "$n" ] && [ "$n" -gt 0 ] && ok || bad "skin fbx_skeleton: no renormalised count > 0 in '$(cat "$tmp/err")'"
 fi
 expect_fail "skin unknown model" "nosuchmodel" "$sb" skin --method linear --model nosuchmodel
+# a motion-only file (BVH) has nothing to skin: said in one line, not assimp's bone mesh skinned
+if [ -f /usr/share/assimp/models/BVH/01_01.bvh ]; then
+  expect_fail "skin a BVH" "no mesh \(a motion-capture file" "$sb" skin --method linear --model /usr/share/assimp/models/BVH/01_01.bvh --out "$tmp/bvh.obj"
+  [ ! -e "$tmp/bvh.obj" ] && ok || bad "skin of a BVH wrote an OBJ"
+fi
 # usage errors exit 2, runtime failures 1: an unknown catalogue name is a usage error
 "$sb" skin --method linear --model nosuchmodel >/dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] && ok || bad "skin unknown model: exit $rc, not 2"
