@@ -6,6 +6,7 @@
 #include <string.h>
 #include "skb_method.h"
 
+extern const struct skb_method skb_method_cor;
 extern const struct skb_method skb_method_linear;
 extern const struct skb_method skb_method_qlb0;
 extern const struct skb_method skb_method_sb;
@@ -27,6 +28,7 @@ const struct skb_method *const skb_methods[] = {
     &skb_method_dib,
     &skb_method_qb,
     &skb_method_dlb_scale,
+    &skb_method_cor,
     NULL
 };
 
