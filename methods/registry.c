@@ -7,6 +7,7 @@
 #include "skb_method.h"
 
 extern const struct skb_method skb_method_cor;
+extern const struct skb_method skb_method_blend_lbs_dqs;
 extern const struct skb_method skb_method_linear;
 extern const struct skb_method skb_method_qlb0;
 extern const struct skb_method skb_method_sb;
@@ -29,6 +30,7 @@ const struct skb_method *const skb_methods[] = {
     &skb_method_qb,
     &skb_method_dlb_scale,
     &skb_method_cor,
+    &skb_method_blend_lbs_dqs,
     NULL
 };
 
@@ -72,6 +74,7 @@ void skb_params_default(struct skb_params *prm)
     prm->dib_precision = 1e-5;   /* DQ paper App. B timing setting */
     prm->dib_max_iter = 20;
     prm->antipodal = SKB_ANTIPODAL_PIVOT;
+    prm->lbs_dqs_weight = 0.5;   /* an even mix, as a painted weight of 0.5 */
 }
 
 static int fail(int code, char *msg, size_t msglen, const char *text)

@@ -46,6 +46,7 @@ struct skb_params {
     skb_real dib_precision;  /* DIB stops when |x| < p (thesis Alg. 4.1) */
     int dib_max_iter;        /* DIB iteration cap */
     int antipodal;           /* enum skb_antipodal */
+    skb_real lbs_dqs_weight; /* blend_lbs_dqs: DLB's share, 0 = LBS, 1 = DLB */
 };
 
 /* one blend: n rigid transforms with convex weights (+ centre where needed) */
