@@ -1113,6 +1113,30 @@ static void pose_stats_block(struct ds *ds, const struct skb_run_ctx *ctx, cJSON
     }
 }
 
+/* each method's bind (its per-mesh precompute, e.g. CoR's centres, Le &
+ * Hodgins 2016 section 4): thread CPU time of one skb_skin_init and the
+ * state it keeps, per vertex; a bind that fails gives its error */
+static void precompute_block(struct ds *ds, const struct skb_run_ctx *ctx, cJSON *out)
+{
+    for (int i = 0; skb_methods[i]; i++) {
+        const struct skb_method *m = skb_methods[i];
+        struct skb_skinner s;
+        char msg[256];
+        if (!m->skin || !skb_run_wants_method(ctx, m))
+            continue;
+        cJSON *o = cJSON_AddObjectToObject(out, m->name);
+        double t0 = skb_thread_cpu_s();
+        if (skb_skin_init(&s, m, &ds->d.mesh, msg, sizeof msg) < 0) {
+            cJSON_AddStringToObject(o, "error", msg);
+            continue;
+        }
+        skb_json_add_number(o, "bind_ms", 1e3 * (skb_thread_cpu_s() - t0));
+        size_t bytes = m->state_size ? m->state_size(&ds->d.mesh) : 0;
+        skb_json_add_number(o, "state_bytes_per_vertex", (double)bytes / ds->d.mesh.nverts);
+        skb_skin_fini(&s);
+    }
+}
+
 /* ---- where DIB's time goes: per vertex, on evenly spaced poses,
  * DIB's iterations (histogram), influences, and the dual quaternion logs and
  * exps it evaluates (its blend form, Algorithm 2 signs: the pre-computed
@@ -1950,6 +1974,7 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
             }
         }
         pose_stats_block(ds, ctx, cJSON_AddObjectToObject(o, "pose_stats"));
+        precompute_block(ds, ctx, cJSON_AddObjectToObject(o, "precompute"));
         if (wants_dib_sweep(ds->d.name) && skb_method_find("dib") && skb_run_wants_method(ctx, skb_method_find("dib"))) {
             cJSON *dw = cJSON_AddObjectToObject(o, "dib_work");
             dib_work_block(ds, ctx, dw);

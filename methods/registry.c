@@ -6,6 +6,8 @@
 #include <string.h>
 #include "skb_method.h"
 
+extern const struct skb_method skb_method_cor;
+extern const struct skb_method skb_method_blend_lbs_dqs;
 extern const struct skb_method skb_method_linear;
 extern const struct skb_method skb_method_qlb0;
 extern const struct skb_method skb_method_sb;
@@ -27,6 +29,8 @@ const struct skb_method *const skb_methods[] = {
     &skb_method_dib,
     &skb_method_qb,
     &skb_method_dlb_scale,
+    &skb_method_cor,
+    &skb_method_blend_lbs_dqs,
     NULL
 };
 
@@ -72,6 +76,7 @@ void skb_params_default(struct skb_params *prm)
     prm->antipodal = SKB_ANTIPODAL_PIVOT;
     prm->dib_shortcut = 0;       /* thesis Alg. 4.1 as written is the default */
     prm->sb_spherical_average = 0;
+    prm->lbs_dqs_weight = 0.5;   /* an even mix, as a painted weight of 0.5 */
 }
 
 static int fail(int code, char *msg, size_t msglen, const char *text)

@@ -51,6 +51,7 @@ struct skb_params {
     int sb_spherical_average; /* sb skin: rotations by Buss and Fillmore's
                               * spherical average instead of QLB (seed 003
                               * section 5's experiment); 0: QLB, the paper's */
+    skb_real lbs_dqs_weight; /* blend_lbs_dqs: DLB's share, 0 = LBS, 1 = DLB */
 };
 
 /* DIB's shortcuts, each the same blend to rounding (dib.c): an input of

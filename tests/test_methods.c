@@ -132,8 +132,13 @@ static void test_skin_matches_blend(void **state)
                     bw[n++] = weight[4 * v + k];
                 }
             /* a method that reports its skin centre (sb) solves its own
-             * centre in the blend form unless given one: compare with that */
-            struct skb_blend_in in = { n, bw, bm, m->skin_center ? NULL : center + 3 * v };
+             * centre in the blend form unless given one: compare with that;
+             * one that needs a centre (cor's precomputed one) gets it */
+            double sc[3];
+            const double *c = center + 3 * v;
+            if (m->skin_center)
+                c = (m->flags & SKB_MF_NEEDS_CENTER) && m->skin_center(&mesh, s.state, v, sc) ? sc : NULL;
+            struct skb_blend_in in = { n, bw, bm, c };
             if (sb_cut_reference(m, &mesh, s.state, v, n, bw, bm, res))
                 cut++;
             else if (skb_blend(m, &in, NULL, res, NULL, msg, sizeof msg) < 0)

@@ -1,0 +1,133 @@
+/* test_cor.c — CoR (Le & Hodgins 2016, SPEC section 8): the precomputed
+ * centres against hand-computed ones, rigidity of one-influence vertices,
+ * and the run-time form against QB about the same centre. */
+#include "skb_test.h"
+
+int skb__cor_bind_centres(const struct skb_mesh *m, skb_real *centre);
+skb_real *skb__cor_centres(const struct skb_mesh *m, void *state);
+
+/* four vertices, two triangles of areas 0.5 and 1.5: v0 on joint 0 alone,
+ * v1..v3 half on joints 0 and 1 */
+static double t_pos[12] = { 0, 0, 0,  1, 0, 0,  0, 1, 0,  2, 2, 0 };
+static double t_nrm[12] = { 0, 0, 1,  0, 0, 1,  0, 0, 1,  0, 0, 1 };
+static int t_tris[6] = { 0, 1, 2,  1, 3, 2 };
+static int t_joint[16] = { 0, 1, 0, 0,  0, 1, 0, 0,  0, 1, 0, 0,  0, 1, 0, 0 };
+static double t_weight[16] = { 1, 0, 0, 0,  .5, .5, 0, 0,  .5, .5, 0, 0,  .5, .5, 0, 0 };
+static double t_jrest[6] = { 0, 0, 0,  1, 1, 0 };
+static int t_parent[2] = { -1, 0 };
+
+static struct skb_mesh tiny_mesh(void)
+{
+    struct skb_mesh m = { 4, 2, 2, t_pos, t_nrm, t_tris, t_joint, t_weight, t_parent, t_jrest, NULL };
+    return m;
+}
+
+/* s(a, b) for two joints: 2 a0 a1 b0 b1 exp(-(a0 b1 - a1 b0)^2 / 0.01) */
+static double sim2(double a0, double a1, double b0, double b1)
+{
+    double d = a0 * b1 - a1 * b0;
+    return 2 * a0 * a1 * b0 * b1 * exp(-d * d / 0.01);
+}
+
+static void test_cor_tiny_centres(void **state)
+{
+    (void)state;
+    struct skb_mesh m = tiny_mesh();
+    double c[12];
+    assert_int_equal(skb__cor_bind_centres(&m, c), 0);
+    /* triangle A (0,1,2): mean weights (2/3, 1/3), centroid (1/3, 1/3), area 0.5;
+     * triangle B (1,3,2): mean weights (1/2, 1/2), centroid (1, 1), area 1.5 */
+    double sa = sim2(.5, .5, 2. / 3, 1. / 3) * 0.5, sb = sim2(.5, .5, .5, .5) * 1.5;
+    double want = (sa / 3 + sb * 1) / (sa + sb);
+    for (int v = 1; v < 4; v++) {
+        assert_near(c[3 * v], want, TOL_EXACT);
+        assert_near(c[3 * v + 1], want, TOL_EXACT);
+        assert_near(c[3 * v + 2], 0, TOL_EXACT);
+    }
+    for (int k = 0; k < 3; k++)   /* one influence: no centre, its own position */
+        assert_near(c[k], t_pos[k], 0);
+}
+
+static void pose2(double ang, double mats[32])
+{
+    double ax[3] = { 0.3, 0.4, 0.866 }, r[9], t0[3] = { 0.5, -1, 2 }, t1[3] = { -0.2, 0.7, 0.1 };
+    struct skb_quat q;
+    double n = skb_v3_norm(ax);
+    for (int k = 0; k < 3; k++)
+        ax[k] /= n;
+    skb_quat_from_axis_angle(ax, ang, &q);
+    skb_quat_to_mat3(&q, r);
+    skb_mat4_from_rt(r, t0, mats);
+    skb_quat_from_axis_angle(ax, -2 * ang, &q);
+    skb_quat_to_mat3(&q, r);
+    skb_mat4_from_rt(r, t1, mats + 16);
+}
+
+static void test_cor_single_influence_rigid(void **state)
+{
+    (void)state;
+    struct skb_mesh m = tiny_mesh();
+    const struct skb_method *cor = skb_method_find("cor");
+    assert_non_null(cor);
+    struct skb_skinner s;
+    struct skb_params prm;
+    char msg[256];
+    double mats[32], out[12], nout[12];
+    skb_params_default(&prm);
+    pose2(1.1, mats);
+    struct skb_pose p = { 2, mats, NULL };
+    assert_int_equal(skb_skin_init(&s, cor, &m, msg, sizeof msg), 0);
+    assert_int_equal(skb_skin_pose(&s, &p, &prm, out, nout, msg, sizeof msg), 0);
+    for (int r = 0; r < 3; r++) {
+        double want = mats[4 * r + 3], nw = 0;
+        for (int k = 0; k < 3; k++) {
+            want += mats[4 * r + k] * t_pos[k];
+            nw += mats[4 * r + k] * t_nrm[k];
+        }
+        assert_near(out[r], want, TOL_EXACT);
+        assert_near(nout[r], nw, TOL_EXACT);
+    }
+    skb_skin_fini(&s);
+}
+
+/* every centre at joint 1's rest position: CoR's skin is QB's about it */
+static void test_cor_equals_qb_at_joint(void **state)
+{
+    (void)state;
+    struct skb_mesh m = tiny_mesh(), mq = tiny_mesh();
+    const struct skb_method *cor = skb_method_find("cor"), *qb = skb_method_find("qb");
+    struct skb_skinner s, sq;
+    struct skb_params prm;
+    char msg[256];
+    double mats[32], out[12], nout[12], oq[12], nq[12], cen[12];
+    for (int v = 0; v < 4; v++)
+        for (int k = 0; k < 3; k++)
+            cen[3 * v + k] = t_jrest[3 + k];
+    mq.center = cen;
+    skb_params_default(&prm);
+    assert_int_equal(skb_skin_init(&s, cor, &m, msg, sizeof msg), 0);
+    assert_int_equal(skb_skin_init(&sq, qb, &mq, msg, sizeof msg), 0);
+    memcpy(skb__cor_centres(&m, s.state), cen, sizeof cen);
+    for (int i = 0; i < 5; i++) {
+        pose2(0.7 * i, mats);
+        struct skb_pose p = { 2, mats, NULL };
+        assert_int_equal(skb_skin_pose(&s, &p, &prm, out, nout, msg, sizeof msg), 0);
+        assert_int_equal(skb_skin_pose(&sq, &p, &prm, oq, nq, msg, sizeof msg), 0);
+        for (int k = 0; k < 12; k++) {
+            assert_near(out[k], oq[k], TOL_EXACT);
+            assert_near(nout[k], nq[k], TOL_EXACT);
+        }
+    }
+    skb_skin_fini(&s);
+    skb_skin_fini(&sq);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cor_tiny_centres),
+        cmocka_unit_test(test_cor_single_influence_rigid),
+        cmocka_unit_test(test_cor_equals_qb_at_joint),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
