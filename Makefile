@@ -25,6 +25,8 @@ DEBUG    = -g -gdwarf-4
 CFLAGS  += -std=c11 $(OPT) $(DEBUG) $(WARN) -D_GNU_SOURCE $(INCS) $(PKG_CFLAGS) $(SAN)
 CXXFLAGS+= -std=c++17 $(OPT) $(DEBUG) -Wall -Wextra -Werror -Wno-unused-parameter -D_GNU_SOURCE $(INCS) $(PKG_CFLAGS) $(SAN) $(FCL_CXX)
 LDFLAGS += $(SAN)
+# the "  CC   file" progress lines; make check sets SAY=: (quiet)
+SAY     ?= echo
 # optional: FCL, the collision oracle of tests/test_fcl.cpp and the peer of `run cd`
 # (harness/fcl_peer.cpp); both skip without it.  Its -std flag is not taken.
 FCL_CXX  := $(shell pkg-config --exists fcl 2>/dev/null && echo -DSKB_HAVE_FCL $$(pkg-config --cflags-only-I fcl))
@@ -56,7 +58,7 @@ skinbench: $(BUILD)/skinbench
 	@cp $< $@
 
 $(BUILD)/skinbench: $(BUILD)/cli/main.o $(BUILD)/libskb.a | $(BUILD)/skinbench-flops
-	@echo "  LD   $@"
+	@$(SAY) "  LD   $@"
 	@$(CXX) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 # `skinbench --version` names the git revision it was built from (none outside a
@@ -81,11 +83,11 @@ FLOP_OBJ   = $(patsubst %.c,$(BUILD)/flops/%.o,$(wildcard methods/*.c))
 
 $(BUILD)/flops/%.o: %.c harness/flop_real.hpp $(wildcard methods/*.h)
 	@mkdir -p $(dir $@)
-	@echo "  FLOP $<"
+	@$(SAY) "  FLOP $<"
 	@$(CXX) -x c++ $(FLOP_FLAGS) -c -o $@ $<
 
 $(BUILD)/skinbench-flops: harness/flops_main.cxx $(FLOP_OBJ) harness/flop_real.hpp
-	@echo "  LD   $@"
+	@$(SAY) "  LD   $@"
 	@$(CXX) -x c++ $(FLOP_FLAGS) -o $@ harness/flops_main.cxx -x none $(FLOP_OBJ) $(LDFLAGS) $(PKG_LIBS)
 
 # the float kernels may fuse a*b+c into one FMA (ISO C mode, -std=c11, turns
@@ -99,23 +101,23 @@ $(BUILD)/libskb.a: $(LIB_OBJ)
 
 $(BUILD)/%.o: %.c $(wildcard $(foreach d,$(LIB_DIRS),$(d)/*.h))
 	@mkdir -p $(dir $@)
-	@echo "  CC   $<"
+	@$(SAY) "  CC   $<"
 	@$(CC) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/%.o: %.cpp $(wildcard common/*.h methods/*.h harness/*.h harness/*.hpp)
 	@mkdir -p $(dir $@)
-	@echo "  CXX  $<"
+	@$(SAY) "  CXX  $<"
 	@$(CXX) $(CXXFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%: tests/%.c $(BUILD)/libskb.a tests/skb_test.h
 	@mkdir -p $(dir $@)
-	@echo "  TEST $<"
+	@$(SAY) "  TEST $<"
 	@$(CC) $(CFLAGS) -Itests -c -o $@.o $<
 	@$(CXX) $(LDFLAGS) -o $@ $@.o $(BUILD)/libskb.a $(PKG_LIBS) $(shell pkg-config --libs $(TESTPKGS))
 
 $(BUILD)/tests/%: tests/%.cpp $(BUILD)/libskb.a $(wildcard harness/*.hpp)
 	@mkdir -p $(dir $@)
-	@echo "  TEST $<"
+	@$(SAY) "  TEST $<"
 	@$(CXX) $(CXXFLAGS) -Itests -I/usr/include/eigen3 -o $@ $< $(BUILD)/libskb.a $(PKG_LIBS) $(shell pkg-config --libs $(TESTPKGS))
 
 tests: $(BUILD)/skinbench $(TEST_BIN)
@@ -123,7 +125,10 @@ tests: $(BUILD)/skinbench $(TEST_BIN)
 # the test suite: every tests/test_* binary, then the tests/*.sh scripts
 # (tests/layers.sh runs scripts/check-layers.sh on the tree: no back edges
 # between the layers common -> methods -> datasets -> gpu -> harness -> reports -> cli)
+# make check builds quietly (one line, a failure prints the compiler's
+# words as always) and prints one line per test program; V=1 shows all
 check: deps
+	@$(MAKE) --no-print-directory $(if $(V),,SAY=:) skinbench tests && echo "build: $(BUILD) up to date"
 	@$(MAKE) --no-print-directory check-run
 
 check-run: skinbench tests
