@@ -1,7 +1,8 @@
 /* exp_bounds.c — `skinbench run bounds`: the error bounds and worked examples
  * of thesis ch. 3-4 / DQ paper measured on our methods by numerical
  * optimisation (harness/skb_bounds.c), DIB's iteration counts over random
- * inputs and DIB = ScLERP for n = 2.  Writes bounds.json. */
+ * inputs, DIB = ScLERP for n = 2, and the lecture slides' worked examples
+ * (seed 004) skinned and blended by the registry's methods.  Writes bounds.json. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -507,6 +508,101 @@ static int add_centre_drift(cJSON *root, char *msg, size_t msglen)
     return 0;
 }
 
+/* one method skins the lecture's six vertices (seed 004, "Homogeneous Mat
+ * VS DQ"): P2, P5 (the half-and-half vertices) and their distance */
+static int lecture_skin(const struct skb_method *m, struct skb_mesh *mesh, const struct skb_pose *pose,
+                        cJSON *ms, char *msg, size_t msglen)
+{
+    static const char *const keys[6] = { "p2_x", "p2_y", "p2_z", "p5_x", "p5_y", "p5_z" };
+    struct skb_skinner s;
+    double out[18];
+    int rc;
+    memset(&s, 0, sizeof s);
+    if ((rc = skb_skin_init(&s, m, mesh, msg, msglen)) == 0)
+        rc = skb_skin_pose(&s, pose, NULL, out, NULL, msg, msglen);
+    skb_skin_fini(&s);
+    if (rc < 0)
+        return rc;
+    cJSON *o = cJSON_AddObjectToObject(ms, m->name);
+    for (int k = 0; k < 6; k++)
+        skb_json_add_number(o, keys[k], out[(k < 3 ? 3 : 12) + k % 3]);
+    skb_json_add_number(o, "p2_p5_distance", hypot(hypot(out[3] - out[12], out[4] - out[13]), out[5] - out[14]));
+    return 0;
+}
+
+/* the lecture slides' worked example (seed 004, "Homogeneous Mat VS DQ"):
+ * six vertices, J1 at the origin turned 180 deg about x (M1), J2 left alone
+ * (M2 = I); the seed's inputs, the methods' outputs */
+static int add_lecture_six(const struct skb_run_ctx *ctx, cJSON *root, char *msg, size_t msglen)
+{
+    static const char *const names[] = { "linear", "dlb", "dib", "dlb_scale", NULL };
+    double pos[18] = { 0, 2.5, 0, 1, 2.5, 0, 2, 2.5, 0, 0, -2.5, 0, 1, -2.5, 0, 2, -2.5, 0 };
+    static const double wrow[6][2] = { { 1, 0 }, { 0.5, 0.5 }, { 0, 1 }, { 1, 0 }, { 0.5, 0.5 }, { 0, 1 } };
+    double weight[24] = { 0 }, mats[32] = { 1, 0, 0, 0, 0, -1, 0, 0, 0, 0, -1, 0, 0, 0, 0, 1 };
+    int joint[24] = { 0 }, rc;
+    for (int v = 0; v < 6; v++)
+        for (int k = 0; k < 2; k++) {
+            joint[4 * v + k] = k;
+            weight[4 * v + k] = wrow[v][k];
+        }
+    skb_mat4_identity(mats + 16);
+    struct skb_mesh mesh;
+    memset(&mesh, 0, sizeof mesh);
+    mesh.nverts = 6; mesh.njoints = 2; mesh.pos = pos; mesh.joint = joint; mesh.weight = weight;
+    struct skb_pose pose = { 2, mats, NULL };
+    cJSON *l = cJSON_AddObjectToObject(root, "lecture_six_vertices");
+    cJSON_AddStringToObject(l, "what", "seed 004 'Homogeneous Mat VS DQ': P1..P6 = (0|1|2, +-2.5, 0), weights "
+                            "(1,0), (0.5,0.5), (0,1) per row, M1 = rotation by 180 deg about x, M2 = I; the skinned "
+                            "P2, P5 and their distance per method");
+    cJSON *ms = cJSON_AddObjectToObject(l, "methods");
+    for (int i = 0; names[i]; i++) {
+        const struct skb_method *m = skb_method_find(names[i]);
+        if (!m || !skb_run_wants_method(ctx, m))
+            continue;
+        if ((rc = lecture_skin(m, &mesh, &pose, ms, msg, msglen)) < 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* the lecture's two dual-quaternion point transforms (seed 004, "Dual
+ * Quaternion for Only Rotation or Only Translation", Examples 1 and 2) as
+ * DLB blends of one transform: the rotation (axis, degrees), then t, on P */
+static int lecture_dq_point(const struct skb_method *dlb, const double axis[3], double deg, const double t[3],
+                            const double p[3], cJSON *o, char *msg, size_t msglen)
+{
+    double r[9], m[16], out[16], w = 1, q[3];
+    struct skb_quat qq;
+    skb_quat_from_axis_angle(axis, deg / RAD2DEG, &qq);
+    skb_quat_to_mat3(&qq, r);
+    skb_mat4_from_rt(r, t, m);
+    struct skb_blend_in in = { 1, &w, m, NULL };
+    int rc = skb_blend(dlb, &in, NULL, out, NULL, msg, msglen);
+    if (rc < 0)
+        return rc;
+    skb_mat4_apply(out, p, q);
+    skb_json_add_number(o, "x", q[0]);
+    skb_json_add_number(o, "y", q[1]);
+    skb_json_add_number(o, "z", q[2]);
+    return 0;
+}
+
+static int add_lecture_dq_examples(cJSON *root, char *msg, size_t msglen)
+{
+    const struct skb_method *dlb = skb_method_find("dlb");
+    static const double up[3] = { 0, 0, 1 }, down[3] = { 0, 0, -1 }, t1[3] = { 2, 2, 2 }, t0[3] = { 0, 0, 0 };
+    static const double p1[3] = { 0, 2, 0 }, p2[3] = { 1, 2, 0 };
+    int rc;
+    if (!dlb)
+        return 0;
+    cJSON *l = cJSON_AddObjectToObject(root, "lecture_dq_examples");
+    cJSON_AddStringToObject(l, "what", "seed 004 Examples 1 and 2: (0,2,0) turned 90 deg about +z then moved by "
+                            "(2,2,2); (1,2,0) turned 60 deg about -z; each as DLB of the one transform (weight 1)");
+    if ((rc = lecture_dq_point(dlb, up, 90, t1, p1, cJSON_AddObjectToObject(l, "example1"), msg, msglen)) < 0)
+        return rc;
+    return lecture_dq_point(dlb, down, 60, t0, p2, cJSON_AddObjectToObject(l, "example2"), msg, msglen);
+}
+
 /* DIB iterations over random inputs, and DIB = ScLERP for n = 2 */
 static void add_dib(const struct skb_run_ctx *ctx, cJSON *root)
 {
@@ -541,7 +637,8 @@ static int run_bounds(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
     if ((rc = add_pair_bounds(ctx, root, &qs, &dt, msg, msglen)) == 0
         && (rc = add_gap_curves(root, qs.alpha0, dt.alpha0, msg, msglen)) == 0
         && (rc = add_logm_speed(ctx, root, msg, msglen)) == 0 && (rc = add_se2_centre(ctx, root, msg, msglen)) == 0
-        && (rc = add_centre_drift(root, msg, msglen)) == 0) {
+        && (rc = add_centre_drift(root, msg, msglen)) == 0 && (rc = add_lecture_six(ctx, root, msg, msglen)) == 0
+        && (rc = add_lecture_dq_examples(root, msg, msglen)) == 0) {
         add_dib(ctx, root);
         if ((rc = dlb_dib_skin_gap(ctx, root, msg, msglen)) == 0) {
             add_vs_exact(ctx, root);

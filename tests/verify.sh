@@ -38,6 +38,37 @@ done
 [ "$n" -gt 5 ] && ok || bad "expected counterexample files, found $n"
 grep -q '"verdicts"' "$tmp/r/properties.json" && ok || bad "properties.json has no verdicts"
 
+# the lecture's worked examples (seed 004) are bounds rows computed by the
+# quick run and reproduced; a planted wrong slide value turns its row red
+refjson=$(cd "$(dirname "$0")/.." && pwd)/reports/reference.json
+lecture_rows() {   # REFERENCE OUT -> "id status" per seed-004 bounds row
+  "$sb" report --results "$tmp/r" --out "$2" --reference "$1" --no-plots >/dev/null 2>&1 || { echo "report failed"; return; }
+  python3 - "$1" "$2/report.json" <<'PY'
+import json, sys
+ref = [e for e in json.load(open(sys.argv[1]))["bounds"]["entries"] if e["seed"] == "004"]
+rows = {r["method"]: r for r in json.load(open(sys.argv[2]))["rows"] if r["where"].startswith("Bounds")}
+print(len(ref))
+for e in ref:
+    print(e["id"], rows[e["label"]]["status"] if e["label"] in rows else "missing")
+PY
+}
+lecture_rows "$refjson" "$tmp/rep" > "$tmp/lec"
+n=$(head -1 "$tmp/lec")
+[ "${n:-0}" -ge 20 ] && ok || bad "expected >= 20 seed-004 bounds rows, found ${n:-none}"
+[ "$(tail -n +2 "$tmp/lec" | grep -cv ' reproduced$')" -eq 0 ] && ok || bad "seed-004 rows not reproduced: $(grep -v ' reproduced$' "$tmp/lec" | head -3)"
+python3 - "$refjson" "$tmp/bad.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for e in r["bounds"]["entries"]:
+    if e["id"] in ("lecture_linear_p2_p5", "lecture_dlb_p2_p5", "lecture_dq_example2_x"):
+        e["paper"] += 0.1     # LBS collapse 0 -> 0.1, DLB 5 -> 5.1, 2.25 -> 2.35
+json.dump(r, open(sys.argv[2], "w"))
+PY
+lecture_rows "$tmp/bad.json" "$tmp/repbad" > "$tmp/lecbad"
+for id in lecture_linear_p2_p5 lecture_dlb_p2_p5 lecture_dq_example2_x; do
+  grep -q "^$id differs$" "$tmp/lecbad" && ok || bad "planted wrong paper value for $id not red: $(grep "^$id " "$tmp/lecbad")"
+done
+
 # callgrind companion (full mode, one method to stay fast): deterministic to the instruction
 if [ -n "${SKB_ASAN:-}" ]; then
   echo "verify.sh: ASan build, callgrind check skipped (valgrind cannot run ASan binaries)"
