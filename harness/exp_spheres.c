@@ -378,7 +378,7 @@ static int one_dataset(const struct skb_run_ctx *ctx, const char *name, cJSON *o
      * "postures"."table_6_1" */
     struct posture_out p52, p61;
     cJSON *refit_time = cJSON_CreateObject(), *posts = cJSON_AddObjectToObject(ds, "postures");
-    char desc[256];
+    char desc[400];   /* clip name (63) + bone name (63) + the sentence */
     if ((rc = posture_columns(ctx, &d, &t, &pose, "linear", refit_time, &p52, msg, msglen)) < 0) {
         cJSON_Delete(refit_time);
         goto done;
@@ -405,11 +405,11 @@ static int one_dataset(const struct skb_run_ctx *ctx, const char *name, cJSON *o
         char named[96] = "";
         if (d.neck_name[0])   /* found by its bone's name (datasets/model_import.c) */
             snprintf(named, sizeof named, ", bone '%.63s'", d.neck_name);
-        snprintf(desc, sizeof desc, "%s pose %d with the neck (joint %d%s) twisted %g deg about its bone "
+        snprintf(desc, sizeof desc, "%.63s pose %d with the neck (joint %d%s) twisted %g deg about its bone "
                  "(thesis Fig. 6.4: the candy wrapper in the neck; the thesis gives no angle)",
                  d.clip[0] ? d.clip : "clip", strong, d.neck, named, NECK_TWIST_DEG);
     } else {
-        snprintf(desc, sizeof desc, "%s pose %d, no neck twist: the model's neck joint is not known "
+        snprintf(desc, sizeof desc, "%.63s pose %d, no neck twist: the model's neck joint is not known "
                  "(thesis Fig. 6.4 twists the neck)", d.clip[0] ? d.clip : "clip", strong);
     }
     struct skb_pose tp = { d.mesh.njoints, twisted, NULL };
