@@ -314,6 +314,14 @@ int skb__judge(const cJSON *tol, double meas, double paper, double paper_lo, cha
     return skb__judge_v(tol, meas, paper, paper_lo, &v, note);
 }
 
+/* skb__join_note, taking b over (freed) */
+char *skb__join_note_take(char *a, char *b)
+{
+    a = skb__join_note(a, b);
+    free(b);
+    return a;
+}
+
 char *skb__join_note(char *a, const char *b)
 {
     if (!b || !*b)

@@ -308,7 +308,7 @@ static void compute_method_row(struct skb_report *rep, struct skb_rtable *t, int
     const cJSON *it = skb__jget(c, "dib_iterations");
     const char *ds = skb__jstr(skb__jget(it, "dataset"));
     if (strcmp(name, "dib") == 0 && it)
-        note = skb__join_note(note, skb__fmt("DIB iterations per vertex on the device: mean %.3g, max %.3g (%s, pose %.0f)",
+        note = skb__join_note_take(note, skb__fmt("DIB iterations per vertex on the device: mean %.3g, max %.3g (%s, pose %.0f)",
                                              cnum(it, "mean", NULL), cnum(it, "max", NULL), ds ? ds : "?",
                                              cnum(it, "pose", NULL)));
     if (cJSON_IsFalse(skb__jget(skb__jget(c, "verified"), name)))

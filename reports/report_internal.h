@@ -32,6 +32,8 @@ const char *skb__user_model(const struct skb_results *r);
 /* verdict.c: "rule K: measured, interval, band, margin" for a row's note */
 char *skb__verdict_text(const struct skb_verdict *v, int status);
 char *skb__join_note(char *a, const char *b);
+/* the same, b freed after (for a note formatted on the spot) */
+char *skb__join_note_take(char *a, char *b);
 char *skb__tol_text(const cJSON *sec);
 const char *skb__ref_str(const cJSON *sec, const char *k);
 void skb__set_source(char *buf, size_t n, const cJSON *sec);

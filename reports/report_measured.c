@@ -38,7 +38,9 @@ static char *id_note(const struct skb_report *rep, const char *id, char *note)
     const cJSON *e = measured_ref(rep, id);
     const char *label = skb__jstr(skb__jget(e, "label"));
     char *head = skb__fmt("[%s]%s%s", id, label ? " " : "", label ? label : "");
-    return skb__join_note(head, note);
+    head = skb__join_note(head, note);
+    free(note);   /* the note is taken over (join copies it) */
+    return head;
 }
 
 /* DQ paper App. B's DIB / DLB for each of DIB's shortcut variants timed in
@@ -222,7 +224,7 @@ static void rigid_rows(struct skb_report *rep, struct skb_rtable *t, int run, co
     int st = q > 0 ? judge_row(rep, e, od / q, paper, "cd", &v, &note) : SKB_ROW_NOT_RUN;
     if (!(q > 0))
         note = strdup("the rigid query took no measurable time");
-    note = skb__join_note(note, skb__fmt("rigid query %.4g ms against on demand %.4g ms; building the two trees took "
+    note = skb__join_note_take(note, skb__fmt("rigid query %.4g ms against on demand %.4g ms; building the two trees took "
                                          "%.4g ms (the paper's: 1549 ms)", q, od, b));
     skb__row_add(rep, t, run, st, id_note(rep, "cd.rigid_rebuilt_over_on_demand", note),
                  strdup("cd.rigid_rebuilt_over_on_demand"),
