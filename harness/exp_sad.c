@@ -7,8 +7,11 @@
  * these), affine fitting (7.2.1), 0 / 1 / 10 corrections (7.3), error
  * against p (Fig. 7.5's question), compression as Table 7.1 counts it, the
  * MD2 quantisation floor, and for the baked clip the fitter alone with the
- * rig's own joints and weights.  The fitting is methods/sad_fit.c; the
- * keyframes are split over the thread pool. */
+ * rig's own joints and weights; and a picture of each animation's worst
+ * keyframe, exact beside the rigid fit coloured by per-vertex error (drawn
+ * through the headless GL context; skipped with the reason without one).
+ * The fitting is methods/sad_fit.c; the keyframes are split over the
+ * thread pool. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -448,7 +451,8 @@ static int pictures_open(const struct skb_run_ctx *ctx, struct sad_pics *pp, cJS
     cJSON_AddStringToObject(pp->j, "renderer", pp->g.renderer);
     cJSON_AddStringToObject(pp->j, "how", "one keyframe per animation: the exact mesh (its normals) and the rigid "
                             "SAD approximation (its fitted normals, 7.2.2) drawn side by side through one camera by "
-                            "the headless GL context's pass-through shader (gpu/shaders/passthrough.*)");
+                            "the headless GL context's pass-through shader (gpu/shaders/passthrough.*); MD2 (z up) drawn "
+                            "upright");
     cJSON_AddNumberToObject(pp->j, "image_width", 2 * SAD_PIC_SIZE);
     cJSON_AddNumberToObject(pp->j, "image_height", SAD_PIC_SIZE);
     cJSON_AddStringToObject(pp->j, "colour_scale", "per-vertex distance |approximated - exact| / model size (the "
