@@ -76,27 +76,64 @@ static void upload(const struct skb_gpu_draw_mesh *mesh, GLuint *vao, GLuint vbo
                  GL_STREAM_DRAW);
 }
 
-int skb_gpu_draw_png(struct skb_gpu *g, const struct skb_gpu_draw *d, const struct skb_gpu_draw_mesh *mesh,
-                     const double lo[3], const double hi[3], int width, int height, const char *path,
-                     char *msg, size_t msglen)
+/* one mesh with the bound program and camera, its buffers freed after */
+static void draw_mesh(const struct skb_gpu_draw_mesh *mesh)
 {
-    float mvp[16];
     GLuint vao = 0, vbo[4] = { 0 };
-    int rc;
+    upload(mesh, &vao, vbo);
+    glDrawElements(GL_TRIANGLES, 3 * mesh->ntris, GL_UNSIGNED_INT, NULL);
+    glBindVertexArray(0);
+    glDeleteBuffers(4, vbo);
+    glDeleteVertexArrays(1, &vao);
+}
+
+static int mesh_ok(const struct skb_gpu_draw *d, const struct skb_gpu_draw_mesh *mesh, const char *path, char *msg,
+                   size_t msglen)
+{
     if (!d->prog || !mesh->pos || !mesh->nrm || !mesh->rgb || !mesh->tris) {
         snprintf(msg, msglen, "gpu: %s: nothing to draw (no program or mesh arrays)", path);
-        return SKB_EINVAL;
+        return 0;
     }
-    if ((rc = skb__gpu_frame_begin(g, width, height, msg, msglen)) < 0)
+    return 1;
+}
+
+/* n panels of width x height side by side: panel i shows meshes[i], every
+ * panel through the camera fitted to [lo, hi] */
+static int draw_panels(struct skb_gpu *g, const struct skb_gpu_draw *d, const struct skb_gpu_draw_mesh *meshes,
+                       int n, const double lo[3], const double hi[3], int width, int height, const char *path,
+                       char *msg, size_t msglen)
+{
+    float mvp[16];
+    int rc;
+    for (int i = 0; i < n; i++)
+        if (!mesh_ok(d, &meshes[i], path, msg, msglen))
+            return SKB_EINVAL;
+    if ((rc = skb__gpu_frame_begin(g, n * width, height, msg, msglen)) < 0)
         return rc;
     skb__gpu_fit_camera(lo, hi, mvp);
     glUseProgram(d->prog);
     glUniformMatrix4fv(0, 1, GL_FALSE, mvp);
-    upload(mesh, &vao, vbo);
-    glDrawElements(GL_TRIANGLES, 3 * mesh->ntris, GL_UNSIGNED_INT, NULL);
-    glBindVertexArray(0);
-    rc = skb__gpu_frame_save(width, height, path, msg, msglen);
-    glDeleteBuffers(4, vbo);
-    glDeleteVertexArrays(1, &vao);
-    return rc;
+    for (int i = 0; i < n; i++) {
+        glViewport(i * width, 0, width, height);   /* panels do not overlap: one depth buffer serves all */
+        draw_mesh(&meshes[i]);
+    }
+    return skb__gpu_frame_save(n * width, height, path, msg, msglen);
+}
+
+int skb_gpu_draw_png(struct skb_gpu *g, const struct skb_gpu_draw *d, const struct skb_gpu_draw_mesh *mesh,
+                     const double lo[3], const double hi[3], int width, int height, const char *path,
+                     char *msg, size_t msglen)
+{
+    return draw_panels(g, d, mesh, 1, lo, hi, width, height, path, msg, msglen);
+}
+
+int skb_gpu_draw_row_png(struct skb_gpu *g, const struct skb_gpu_draw *d, const struct skb_gpu_draw_mesh *meshes,
+                         int n, const double lo[3], const double hi[3], int size, const char *path, char *msg,
+                         size_t msglen)
+{
+    if (n < 1 || size < 1) {
+        snprintf(msg, msglen, "gpu: %s: %d panels of %d pixels", path, n, size);
+        return SKB_EINVAL;
+    }
+    return draw_panels(g, d, meshes, n, lo, hi, size, size, path, msg, msglen);
 }

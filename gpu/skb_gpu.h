@@ -15,7 +15,7 @@
  *   compute    skb_gpu_clayouts skb_gpu_cprogram_build skb_gpu_cmesh_upload
  *              skb_gpu_cmesh_extras skb_gpu_cskin skb_gpu_cverify skb_gpu_ctime_rep
  *              skb_gpu_copy_bandwidth skb_gpu_times_equal skb_gpu_quantize_weights
- *   pictures   skb_gpu_render_png skb_gpu_draw_open draw_png draw_close
+ *   pictures   skb_gpu_render_png skb_gpu_draw_open draw_png draw_row_png draw_close
  */
 #ifndef SKB_GPU_H
 #define SKB_GPU_H
@@ -351,6 +351,11 @@ int skb_gpu_draw_open(const char *shader_dir, struct skb_gpu_draw *d, char *msg,
 int skb_gpu_draw_png(struct skb_gpu *g, const struct skb_gpu_draw *d, const struct skb_gpu_draw_mesh *mesh,
                      const double lo[3], const double hi[3], int width, int height, const char *path,
                      char *msg, size_t msglen);
+/* n meshes through one camera (the box [lo, hi]), side by side in one
+ * (n * size) x size PNG: a comparison with nothing moved between panels */
+int skb_gpu_draw_row_png(struct skb_gpu *g, const struct skb_gpu_draw *d, const struct skb_gpu_draw_mesh *meshes,
+                         int n, const double lo[3], const double hi[3], int size, const char *path, char *msg,
+                         size_t msglen);
 void skb_gpu_draw_close(struct skb_gpu_draw *d);
 
 /* shared inside gpu/ (gpu_image.c, gpu_program.c) */

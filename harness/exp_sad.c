@@ -7,14 +7,19 @@
  * these), affine fitting (7.2.1), 0 / 1 / 10 corrections (7.3), error
  * against p (Fig. 7.5's question), compression as Table 7.1 counts it, the
  * MD2 quantisation floor, and for the baked clip the fitter alone with the
- * rig's own joints and weights.  The fitting is methods/sad_fit.c; the
- * keyframes are split over the thread pool. */
+ * rig's own joints and weights; and a picture of each animation's worst
+ * keyframe, exact beside the rigid fit coloured by per-vertex error (drawn
+ * through the headless GL context; skipped with the reason without one).
+ * The fitting is methods/sad_fit.c; the keyframes are split over the
+ * thread pool. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "skb_dataset.h"
+#include "skb_gpu.h"
+#include "skb_pictures.h"
 #include "skb_pool.h"
 #include "skb_results.h"
 #include "skb_sad.h"
@@ -28,6 +33,8 @@
 #define SAD_ANGLE_WARN 150.0           /* joint-keyframes rotating more are counted (eq. 7.5 fails at 180) */
 #define SAD_BAKE_METHOD "linear"       /* bcn_human's own skinning */
 #define SAD_OWN_RIG_DLB "dlb"          /* a DQ bake: DLB's unit dual quaternions (eq. 7.5 fixes real parts to 1) */
+#define SAD_PIC_SIZE 384               /* each panel of a picture, pixels (the method pictures' size) */
+#define SAD_PIC_DIR "images/sad"       /* below the results dir: report.html's images/ list stays the GPU's */
 
 static const int sad_p_list[] = { 10, 25, 50, 100 };
 static const int sad_p_list_quick[] = { 10, 25 };
@@ -87,10 +94,19 @@ static int fitbuf_alloc(struct fitbuf *b, const struct skb_vanim *v, int njoints
     return 0;
 }
 
+/* the headless GL context the pictures draw through; open = 0: no pictures */
+struct sad_pics {
+    int open;
+    struct skb_gpu g;
+    struct skb_gpu_draw prog;
+    cJSON *j;                  /* sad.json "pictures" */
+};
+
 struct sad_env {
     const struct skb_run_ctx *ctx;
     struct skb_pool *pool;
     struct skb_lsqr_opts lsqr;
+    struct sad_pics *pics;
 };
 
 /* fit, then the distortion and the LSQR work in a JSON object */
@@ -242,8 +258,221 @@ static void quant_floor(const struct skb_vanim *v, cJSON *o)
                             "coordinate off by step/2 (the bound)");
 }
 
+/* ---- one keyframe per animation, exact against approximated (README "Skinning Arbitrary Deformations") ---- */
+
+/* the keyframe with the largest squared vertex error: the largest share of
+ * the distortion of 7.4 */
+static int worst_keyframe(const struct skb_vanim *v, const double *approx)
+{
+    size_t n = 3 * (size_t)v->nverts;
+    double worst = -1;
+    int k = 0;
+    for (int f = 0; f < v->nframes; f++) {
+        double s = 0;
+        for (size_t i = 0; i < n; i++) {
+            double d = v->pos[n * (size_t)f + i] - approx[n * (size_t)f + i];
+            s += d * d;
+        }
+        if (s > worst) {
+            worst = s;
+            k = f;
+        }
+    }
+    return k;
+}
+
+/* model size: the largest extent of the rest mesh's box (as the method pictures' heat map) */
+static double rest_size(const struct skb_vanim *v)
+{
+    double s = 0;
+    for (int i = 0; i < 3; i++) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (int k = 0; k < v->nverts; k++) {
+            lo = fmin(lo, v->rest[3 * k + i]);
+            hi = fmax(hi, v->rest[3 * k + i]);
+        }
+        s = fmax(s, hi - lo);
+    }
+    return s;
+}
+
+/* per-vertex distance in model sizes; the largest, and *rms the RMS */
+static double vertex_errors(const double *exact, const double *approx, int nv, double size, double *err, double *rms)
+{
+    double mx = 0, sq = 0;
+    for (int k = 0; k < nv; k++) {
+        double d[3] = { approx[3 * k] - exact[3 * k], approx[3 * k + 1] - exact[3 * k + 1],
+                        approx[3 * k + 2] - exact[3 * k + 2] };
+        err[k] = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) / size;
+        mx = fmax(mx, err[k]);
+        sq += err[k] * err[k];
+    }
+    *rms = nv > 0 ? sqrt(sq / nv) : 0;
+    return mx;
+}
+
+/* the input axis drawn as axis i: the camera looks along -z with y up;
+ * MD2 is Quake's frame (x forward, y left, z up), drawn facing the camera */
+static int draw_axis(int i, int z_up)
+{
+    return z_up ? (i + 1) % 3 : i;
+}
+
+/* the camera's box: both meshes */
+static void pair_box(const double *a, const double *b, int nv, int z_up, double lo[3], double hi[3])
+{
+    for (int i = 0; i < 3; i++) {
+        int s = draw_axis(i, z_up);
+        lo[i] = INFINITY;
+        hi[i] = -INFINITY;
+        for (int k = 0; k < nv; k++) {
+            lo[i] = fmin(lo[i], fmin(a[3 * k + s], b[3 * k + s]));
+            hi[i] = fmax(hi[i], fmax(a[3 * k + s], b[3 * k + s]));
+        }
+    }
+}
+
+/* float copies for the draw: positions, normals, colours (exact: flat grey;
+ * approximation: the heat colour of err / scale) */
+static void panel_arrays(const double *pos, const double *nrm, const double *err, double scale, int nv, int z_up,
+                         float *f)
+{
+    for (size_t k = 0; k < (size_t)nv; k++)
+        for (int i = 0; i < 3; i++) {
+            f[3 * k + (size_t)i] = (float)pos[3 * k + (size_t)draw_axis(i, z_up)];
+            f[3 * (size_t)nv + 3 * k + (size_t)i] = (float)nrm[3 * k + (size_t)draw_axis(i, z_up)];
+        }
+    for (int k = 0; k < nv; k++) {
+        float *rgb = f + 6 * (size_t)nv + 3 * (size_t)k;
+        if (err)
+            skb_heat_colour(scale > 0 ? err[k] / scale : 0, rgb);
+        else
+            rgb[0] = rgb[1] = rgb[2] = 0.7f;
+    }
+}
+
+/* the exact keyframe k (left) and the approximation coloured by err (right) into path */
+static int draw_pair(struct sad_pics *pp, const struct skb_vanim *v, int z_up, int k, const double *approx,
+                     const double *approx_nrm, const double *err, double scale, const char *path, char *msg,
+                     size_t msglen)
+{
+    size_t nv = (size_t)v->nverts, at = 3 * nv * (size_t)k;
+    float *f = (float *)malloc(sizeof(float) * 18 * nv + 1);
+    double lo[3], hi[3];
+    if (!f) {
+        snprintf(msg, msglen, "sad: pictures: out of memory");
+        return SKB_ENOMEM;
+    }
+    panel_arrays(v->pos + at, v->nrm + at, NULL, 0, v->nverts, z_up, f);
+    panel_arrays(approx + at, approx_nrm + at, err, scale, v->nverts, z_up, f + 9 * nv);
+    struct skb_gpu_draw_mesh m[2] = { { v->nverts, v->ntris, f, f + 3 * nv, f + 6 * nv, v->tris },
+                                      { v->nverts, v->ntris, f + 9 * nv, f + 12 * nv, f + 15 * nv, v->tris } };
+    pair_box(v->pos + at, approx + at, v->nverts, z_up, lo, hi);
+    int rc = skb_gpu_draw_row_png(&pp->g, &pp->prog, m, 2, lo, hi, SAD_PIC_SIZE, path, msg, msglen);
+    free(f);
+    return rc;
+}
+
+static void picture_json(cJSON *o, const char *rel, const struct skb_vanim *v, int k, int p, double size, double mx,
+                         double rms)
+{
+    char cap[600];
+    cJSON_AddStringToObject(o, "file", rel);
+    cJSON_AddNumberToObject(o, "keyframe", k);
+    cJSON_AddStringToObject(o, "keyframe_rule", "the keyframe with the largest sum of squared vertex errors (the "
+                            "largest share of the distortion, 7.4); 0-based");
+    cJSON_AddNumberToObject(o, "p", p);
+    cJSON_AddStringToObject(o, "fit", "rigid (7.2.2), no corrections");
+    skb_json_add_number(o, "model_size", size);
+    skb_json_add_number(o, "max_error_pct", 100 * mx);
+    skb_json_add_number(o, "rms_error_pct", 100 * rms);
+    skb_json_add_number(o, "scale_max_pct", 100 * mx);
+    snprintf(cap, sizeof cap, "%s, keyframe %d of %d (worst), p = %d, rigid fit without corrections: exact (left, "
+             "grey) and SAD (right) coloured by per-vertex error, blue 0 -> green -> yellow -> red %.3g %% of the "
+             "model size (%.3g units); max %.3g %%, RMS %.3g %% of the model size", v->name, k, v->nframes, p,
+             100 * mx, mx * size, 100 * mx, 100 * rms);
+    cJSON_AddStringToObject(o, "caption", cap);
+}
+
+/* the picture of animation v's worst keyframe, recorded in o's "picture" */
+static int picture_into(const struct sad_env *env, const struct skb_vanim *v, int z_up, int p,
+                        const struct fitbuf *b, cJSON *o, char *msg, size_t msglen)
+{
+    char name[64], rel[160], path[4200];
+    if (!env->pics->open)
+        return 0;
+    double rms, size = rest_size(v);
+    int k = worst_keyframe(v, b->approx), rc;
+    double *err = (double *)malloc(sizeof(double) * (size_t)v->nverts + 1);
+    if (!err) {
+        snprintf(msg, msglen, "sad: pictures: out of memory");
+        return SKB_ENOMEM;
+    }
+    snprintf(name, sizeof name, "%s", v->name);
+    for (char *c = name; *c; c++)   /* the name becomes a file name */
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '-'))
+            *c = '_';
+    snprintf(rel, sizeof rel, "%s/%s_keyframe_%d.png", SAD_PIC_DIR, name, k);
+    snprintf(path, sizeof path, "%s/%s", env->ctx->out_dir, rel);
+    double mx = vertex_errors(v->pos + 3 * (size_t)v->nverts * (size_t)k, b->approx + 3 * (size_t)v->nverts * (size_t)k,
+                              v->nverts, size > 0 ? size : 1, err, &rms);
+    rc = draw_pair(env->pics, v, z_up, k, b->approx, b->approx_nrm, err, mx, path, msg, msglen);
+    free(err);
+    if (rc == 0)
+        picture_json(cJSON_AddObjectToObject(o, "picture"), rel, v, k, p, size, mx, rms);
+    return rc;
+}
+
+/* the context, or "pictures": {"not_run": why} and a progress line (no GL
+ * here is a skip, as for the method pictures) */
+static int pictures_open(const struct skb_run_ctx *ctx, struct sad_pics *pp, cJSON *root, char *msg, size_t msglen)
+{
+    char dir[4096], why[512];
+    int rc;
+    memset(pp, 0, sizeof *pp);
+    pp->j = cJSON_AddObjectToObject(root, "pictures");
+    if ((rc = skb_gpu_shader_dir(ctx->exe_path, dir, sizeof dir, why, sizeof why)) == 0
+        && (rc = skb_gpu_open(&pp->g, why, sizeof why)) < 0 && rc != SKB_ENOTSUP) {
+        snprintf(msg, msglen, "sad: pictures: %s", why);
+        return rc;
+    }
+    if (rc == 0 && (rc = skb_gpu_draw_open(dir, &pp->prog, why, sizeof why)) < 0)
+        skb_gpu_close(&pp->g);
+    if (rc == 0 && (rc = skb_mkdirs_below(ctx->out_dir, SAD_PIC_DIR, why, sizeof why)) < 0) {
+        skb_gpu_draw_close(&pp->prog);
+        skb_gpu_close(&pp->g);
+    }
+    if (rc < 0) {
+        cJSON_AddStringToObject(pp->j, "not_run", why);
+        skb_run_progress(ctx, "sad", "pictures skipped: %s", why);
+        return 0;
+    }
+    pp->open = 1;
+    cJSON_AddStringToObject(pp->j, "renderer", pp->g.renderer);
+    cJSON_AddStringToObject(pp->j, "how", "one keyframe per animation: the exact mesh (its normals) and the rigid "
+                            "SAD approximation (its fitted normals, 7.2.2) drawn side by side through one camera by "
+                            "the headless GL context's pass-through shader (gpu/shaders/passthrough.*); MD2 (z up) drawn "
+                            "upright");
+    cJSON_AddNumberToObject(pp->j, "image_width", 2 * SAD_PIC_SIZE);
+    cJSON_AddNumberToObject(pp->j, "image_height", SAD_PIC_SIZE);
+    cJSON_AddStringToObject(pp->j, "colour_scale", "per-vertex distance |approximated - exact| / model size (the "
+                            "largest extent of the rest mesh's box): blue 0, green, yellow, red = scale_max_pct, "
+                            "the keyframe's largest error; the exact mesh flat grey");
+    return 0;
+}
+
+static void pictures_close(struct sad_pics *pp)
+{
+    if (!pp->open)
+        return;
+    skb_gpu_draw_close(&pp->prog);
+    skb_gpu_close(&pp->g);
+    pp->open = 0;
+}
+
 /* the whole of Table 7.1's row and the rest for one animation */
-static int run_anim(const struct sad_env *env, const struct skb_vanim *v, cJSON *o, char *msg, size_t msglen)
+static int run_anim(const struct sad_env *env, const struct skb_vanim *v, int z_up, cJSON *o, char *msg,
+                    size_t msglen)
 {
     int p = SAD_P_MAIN < p_cap(v) ? SAD_P_MAIN : p_cap(v), rc;
     if (env->ctx->quick && p > 25)
@@ -270,6 +499,8 @@ static int run_anim(const struct sad_env *env, const struct skb_vanim *v, cJSON 
     cJSON_AddNumberToObject(o, "max_influences", rig.max_influences);
     skb_json_add_number(o, "compression", skb_sad_compression(v->nverts, v->nframes, p));
     rc = corrections_into(v, &rig, SKB_SAD_RIGID, b.params, rj, msg, msglen);
+    if (rc == 0)
+        rc = picture_into(env, v, z_up, p, &b, o, msg, msglen);
     fitbuf_free(&b);
     cJSON *aj = cJSON_AddObjectToObject(o, "affine");
     if (rc == 0 && (rc = fit_into(env, v, &rig, SKB_SAD_AFFINE, 0, &b, aj, msg, msglen)) == 0) {
@@ -378,7 +609,7 @@ static int run_baked(const struct sad_env *env, cJSON *anims, char *msg, size_t 
     cJSON *o = cJSON_AddObjectToObject(anims, "bcn_human");
     skb_run_progress(env->ctx, "sad", "bcn_human (baked by %s): %d vertices, %d keyframes", SAD_BAKE_METHOD, v.nverts,
                      v.nframes);
-    rc = run_anim(env, &v, o, msg, msglen);
+    rc = run_anim(env, &v, 0, o, msg, msglen);
     /* the fitter alone: the LBS bake by affine fitting (the model that made
      * it), the LBS and DLB bakes by rigid fitting, and a bake by the very
      * model of eq. 7.5 by rigid fitting (the rigid fitter's own check) */
@@ -403,10 +634,11 @@ static int run_baked(const struct sad_env *env, cJSON *anims, char *msg, size_t 
     return rc;
 }
 
-static int run_one(const struct sad_env *env, struct skb_vanim *v, cJSON *anims, char *msg, size_t msglen)
+/* z_up: the input's up axis is z (MD2), for the picture only */
+static int run_one(const struct sad_env *env, struct skb_vanim *v, int z_up, cJSON *anims, char *msg, size_t msglen)
 {
     skb_run_progress(env->ctx, "sad", "%s: %d vertices, %d keyframes", v->name, v->nverts, v->nframes);
-    int rc = run_anim(env, v, cJSON_AddObjectToObject(anims, v->name), msg, msglen);
+    int rc = run_anim(env, v, z_up, cJSON_AddObjectToObject(anims, v->name), msg, msglen);
     skb_vanim_free(v);
     return rc;
 }
@@ -414,7 +646,8 @@ static int run_one(const struct sad_env *env, struct skb_vanim *v, cJSON *anims,
 static int run_sad(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
 {
     static const char *const md2[] = { "faerie", "sydney" };
-    struct sad_env env = { ctx, NULL, { SAD_LSQR_ATOL, SAD_LSQR_ATOL, 0, 0 } };
+    struct sad_pics pics;
+    struct sad_env env = { ctx, NULL, { SAD_LSQR_ATOL, SAD_LSQR_ATOL, 0, 0 }, &pics };
     int rc = skb_pool_create(skb_pool_cpus(), &env.pool);
     if (rc < 0) {
         snprintf(msg, msglen, "sad: cannot start the thread pool");
@@ -432,17 +665,23 @@ static int run_sad(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
     cJSON_AddStringToObject(cond, "bake_method", SAD_BAKE_METHOD);
     cJSON *anims = cJSON_AddObjectToObject(root, "animations");
     struct skb_vanim v;
+    if ((rc = pictures_open(ctx, &pics, root, msg, msglen)) < 0) {
+        skb_pool_destroy(env.pool);
+        cJSON_Delete(root);
+        return rc;
+    }
     /* the curtain: Table 7.1's one named counterpart */
     if ((rc = skb_vanim_curtain(ctx->seed, ctx->quick, &v, msg, msglen)) == 0)
-        rc = run_one(&env, &v, anims, msg, msglen);
+        rc = run_one(&env, &v, 0, anims, msg, msglen);
     for (int i = ctx->quick ? 1 : 0; i < 2 && rc == 0; i++) {   /* quick: sydney's first frames */
         char path[256];
         snprintf(path, sizeof path, "%s%s.md2", SKB_SAD_MD2_DIR, md2[i]);
         if ((rc = skb_vanim_md2(path, ctx->quick ? SAD_QUICK_MD2_FRAMES : 0, &v, msg, msglen)) == 0)
-            rc = run_one(&env, &v, anims, msg, msglen);
+            rc = run_one(&env, &v, 1, anims, msg, msglen);
     }
     if (rc == 0)
         rc = run_baked(&env, anims, msg, msglen);
+    pictures_close(&pics);
     skb_pool_destroy(env.pool);
     if (rc == 0)
         rc = skb_json_write_result(ctx, "sad.json", root, msg, msglen);

@@ -175,7 +175,7 @@ static void scene_bounds(const struct scene_out *so, int nv, double lo[3], doubl
 }
 
 /* blue (0) -> green -> yellow -> red (1): distinct for colour-blind readers at the ends */
-static void heat_colour(double t, float rgb[3])
+void skb_heat_colour(double t, float rgb[3])
 {
     static const float stops[4][3] = { { 0.15f, 0.25f, 0.85f }, { 0.2f, 0.75f, 0.35f },
                                        { 0.95f, 0.85f, 0.2f }, { 0.85f, 0.1f, 0.1f } };
@@ -339,7 +339,7 @@ static int heat_maps(struct draw_ctx *dc, const struct scene *s, const struct sc
             continue;
         vertex_errors(so->pos[k], so->pos[ref], nv, size, err);
         for (int v = 0; v < nv; v++)
-            heat_colour(scale > 0 ? err[v] / scale : 0, rgb + 3 * v);
+            skb_heat_colour(scale > 0 ? err[v] / scale : 0, rgb + 3 * v);
         rc = draw_one(dc, s, so, k, rgb, "_error", lo, hi, msg, msglen);
     }
     free(err);

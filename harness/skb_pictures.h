@@ -24,6 +24,10 @@ double skb_arm_ring_area(const double *pos, int ring, int sectors);
  * twist as ratios to the rest pose; CPU only, runs without a GL context */
 int skb_arm_volume_curve(const struct skb_run_ctx *ctx, cJSON *root, char *msg, size_t msglen);
 
+/* the heat maps' colour of t in [0, 1] (clamped): blue 0 -> green ->
+ * yellow -> red 1 (harness/gpu_pictures.c; the sad pictures use it too) */
+void skb_heat_colour(double t, float rgb[3]);
+
 /* adds "method_pictures" to root and writes images/methods/<scene>_<method>.png
  * and the heat maps; g is an open context, shader_dir holds passthrough.* */
 int skb_method_pictures(const struct skb_run_ctx *ctx, struct skb_gpu *g, const char *shader_dir,

@@ -456,6 +456,22 @@ static void html_grid(const struct skb_rtable *t, const struct grid *g, FILE *f)
     fprintf(f, "</tbody></table>\n");
 }
 
+/* a cell of the image column: the picture (a PNG that reads) above its path */
+static void html_image_cell(const char *path, FILE *f)
+{
+    size_t n = path ? strlen(path) : 0;
+    fprintf(f, "<td>");
+    if (n > 4 && strcmp(path + n - 4, ".png") == 0 && access(path, R_OK) == 0) {
+        fprintf(f, "<img style=\"max-width:600px\" alt=\"");
+        html_esc(f, path);
+        fprintf(f, "\" src=\"");
+        data_uri(f, path, "image/png");
+        fprintf(f, "\"><br>");
+    }
+    html_esc(f, path);
+    fprintf(f, "</td>");
+}
+
 /* one table's rows as they are, with status and note */
 static void html_rows(const struct skb_report *rep, const struct skb_rtable *t, FILE *f)
 {
@@ -473,6 +489,10 @@ static void html_rows(const struct skb_report *rep, const struct skb_rtable *t, 
         fprintf(f, "<tr class=\"%s\">", t->unjudged ? "context" : status_class(row->status));
         for (int c = 0; c < t->ncols; c++) {
             char href[128];
+            if (c + 1 == t->image_col) {
+                html_image_cell(row->cell[c], f);
+                continue;
+            }
             int link = c + 1 == t->link_col && section_href(rep, row->cell[c], href, sizeof href);
             fprintf(f, link ? "<td><a href=\"%s\">" : "<td>", href);
             html_esc(f, row->cell[c]);

@@ -5,12 +5,14 @@
  * thesis's rows, from reports/reference.json "table_7_1", are listed
  * beside them), the details per animation (affine / rigid, corrections,
  * normals, the MD2 quantisation floor, the fitter alone on the baked
- * clip's own rig), Table 7.2 as not applicable, and the error-against-p
- * plot (thesis Fig. 7.5's question). */
+ * clip's own rig), Table 7.2 as not applicable, the worst keyframe of each
+ * animation pictured exact beside approximated (per-vertex error as
+ * colour), and the error-against-p plot (thesis Fig. 7.5's question). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "report_internal.h"
 #include "skb_json.h"
 #include "skb_sad_run.h"
@@ -23,6 +25,45 @@ static int need_num(const cJSON *o, const char *anim, const char *k, const char 
     if (skb__jnum(skb__jget(o, k), &x) < 0 || !(x >= 0)) {
         snprintf(msg, msglen, "%s: field \"animations\".\"%.60s\".\"%s\": expected a non-negative number", path, anim, k);
         return SKB_EPARSE;
+    }
+    return 0;
+}
+
+/* a picture's file as sad.json must name it: images/sad/<letters, digits,
+ * _ - and single dots>.png, relative to the results dir (the report
+ * embeds it: nothing else may be pulled into the page) */
+static int sad_image_name(const char *rel)
+{
+    static const char pre[] = "images/sad/";
+    size_t n = rel ? strlen(rel) : 0;
+    if (n < sizeof pre + 4 || strncmp(rel, pre, sizeof pre - 1) != 0 || strcmp(rel + n - 4, ".png") != 0)
+        return 0;
+    for (const char *c = rel + sizeof pre - 1; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_'
+              || *c == '-' || (*c == '.' && c[1] != '.')))
+            return 0;
+    return 1;
+}
+
+/* an animation's "picture", where there is one (older runs and runs without GL have none) */
+static int check_picture(const cJSON *a, const char *nm, const char *path, char *msg, size_t msglen)
+{
+    static const char *const nums[] = { "keyframe", "p", "max_error_pct", "rms_error_pct", "scale_max_pct", NULL };
+    const cJSON *pic = skb__jget(a, "picture");
+    if (!pic)
+        return 0;
+    if (!sad_image_name(skb__jstr(skb__jget(pic, "file")))) {
+        snprintf(msg, msglen, "%s: field \"animations\".\"%.60s\".\"picture\".\"file\": expected a file name "
+                 "images/sad/<letters, digits, _ - .>.png", path, nm);
+        return SKB_EPARSE;
+    }
+    for (int k = 0; nums[k]; k++) {
+        double x;
+        if (skb__jnum(skb__jget(pic, nums[k]), &x) < 0 || !(x >= 0)) {
+            snprintf(msg, msglen, "%s: field \"animations\".\"%.60s\".\"picture\".\"%s\": expected a non-negative "
+                     "number", path, nm, nums[k]);
+            return SKB_EPARSE;
+        }
     }
     return 0;
 }
@@ -53,6 +94,8 @@ static int check_sad(const cJSON *doc, const char *path, char *msg, size_t msgle
             snprintf(msg, msglen, "%s: field \"animations\".\"%.60s\".\"error_vs_p\": expected an array", path, nm);
             return SKB_EPARSE;
         }
+        if (check_picture(a, nm, path, msg, msglen) < 0)
+            return SKB_EPARSE;
     }
     return 0;
 }
@@ -167,6 +210,57 @@ static void details(struct skb_report *rep)
     }
 }
 
+/* ---- pictures: one keyframe per animation, exact beside approximated ---- */
+
+/* one animation's row: its picture's numbers and path, or why there is none */
+static void picture_row(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *a, const char *nr)
+{
+    const cJSON *pic = skb__jget(a, "picture");
+    const char *rel = skb__jstr(skb__jget(pic, "file"));
+    char *path = sad_image_name(rel) ? skb__fmt("%s/%s", rep->runs[k].dir, rel) : NULL;
+    if (!pic || !path || access(path, R_OK) != 0) {
+        /* the table is descriptive (no note column): the reason goes in the picture's cell */
+        char *why = !pic ? skb__fmt("not run: %s", nr ? nr : "sad.json has no picture of it")
+                         : skb__fmt("not run: %s: not in the results dir %s", rel ? rel : "?", rep->runs[k].dir);
+        skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, strdup(why), strdup(a->string), strdup("—"), strdup("—"),
+                     strdup("—"), strdup("—"), strdup("—"), why, NULL);
+        free(path);
+        return;
+    }
+    double size = num(pic, "model_size"), mx = num(pic, "scale_max_pct");
+    skb__row_add(rep, t, k, SKB_ROW_CONTEXT, strdup(""), strdup(a->string),
+                 skb__fmt("%.0f of %.0f", num(pic, "keyframe"), num(a, "keyframes")), skb__numtxt(num(pic, "p")),
+                 skb__fmt("%.3g %%", num(pic, "max_error_pct")), skb__fmt("%.3g %%", num(pic, "rms_error_pct")),
+                 skb__fmt("blue 0 → red %.3g %% (%.3g units)", mx, mx * size / 100), path, NULL);
+}
+
+static void pictures(struct skb_report *rep)
+{
+    static const char *const cols[] = { "animation", "keyframe (worst, 0-based)", "p", "max error", "RMS error",
+                                        "colour scale", "picture: exact (left, grey), SAD (right)", NULL };
+    struct skb_rtable *t = skb__tbl_new(rep, "sad_pictures", "SAD: the worst keyframe, exact beside approximated",
+        "seed 000, thesis 7.4 (its error, per vertex); harness/exp_sad.c",
+        strdup("Per animation the keyframe with the largest sum of squared vertex errors (0-based), the rigid fit "
+               "with the run's p proxy-joints and no corrections. Left the exact mesh, right the approximation "
+               "through the same camera, coloured by each vertex's distance to its exact position: blue 0, green, "
+               "yellow, red at the keyframe's largest error. Errors in % of the model size (the largest extent of "
+               "the rest mesh's box). MD2 (z up) is drawn upright. Descriptive, not judged."), cols);
+    if (!t)
+        return;
+    t->unjudged = 1;
+    t->image_col = 7;
+    for (int k = 0; k < rep->nruns; k++) {
+        const cJSON *doc = skb_results_doc(&rep->runs[k], "sad.json"), *a;
+        const char *nr = skb__jstr(skb__jget(skb__jget(doc, "pictures"), "not_run"));
+        if (!doc) {
+            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], "sad.json"), strdup("all"), NULL);
+            continue;
+        }
+        cJSON_ArrayForEach(a, skb__jget(doc, "animations"))
+            picture_row(rep, t, k, a, nr);
+    }
+}
+
 /* ---- plot: distortion against p ---- */
 
 static void sanitize_name(char *dst, size_t n, const char *s)
@@ -233,6 +327,6 @@ const struct skb_experiment_desc skb_desc_sad = {
     .files = (const struct skb_result_file[]){ { "sad.json", 1, check_sad, NULL }, { NULL, 0, NULL, NULL } },
     .sections = (const struct skb_report_section[]){
         { "table71", SKB_NEED_NONE, table71, NULL }, { "sad_details", SKB_NEED_NONE, details, NULL },
-        { NULL, 0, NULL, NULL } },
+        { "sad_pictures", SKB_NEED_NONE, pictures, NULL }, { NULL, 0, NULL, NULL } },
     .plots = (const struct skb_report_plot[]){ { "sad-error-vs-p", SKB_NEED_NONE, plot_sad }, { NULL, 0, NULL } },
 };

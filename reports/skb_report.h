@@ -153,6 +153,8 @@ struct skb_rtable {
     char *intro;               /* tolerance rule and notes, may be NULL */
     int unjudged;              /* descriptive table: rows not counted */
     int link_col;              /* 1-based column whose cells name a section id (a link), 0: none */
+    int image_col;             /* 1-based column whose cells are a PNG's path the builder checked
+                                  (report.html shows the image above it), 0: none */
     int ncols;
     char *col[SKB_RMAXCOLS];
     int nrows, cap;
