@@ -18,8 +18,11 @@ OPT     ?= -O2
 SAN     ?=
 WARN     = -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Wno-unused-parameter
 INCS     = -Icommon -Imethods -Idatasets -Igpu -Iharness -Ireports -Icli
-PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) $(TESTPKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lOpenGL -lpthread -lm $(FCL_LIBS)
+# CHOLMOD (methods/ddm.c's sparse solves) has no pkg-config file on Debian 12
+CHOLMOD_CFLAGS = -I/usr/include/suitesparse
+CHOLMOD_LIBS   = -lcholmod
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) $(TESTPKGS) 2>/dev/null) $(CHOLMOD_CFLAGS)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) $(CHOLMOD_LIBS) -lOpenGL -lpthread -lm $(FCL_LIBS)
 # DWARF 4: valgrind 3.19 (callgrind counts in `run flops`) cannot read clang 14's default DWARF 5
 DEBUG    = -g -gdwarf-4
 CFLAGS  += -std=c11 $(OPT) $(DEBUG) $(WARN) -D_GNU_SOURCE $(INCS) $(PKG_CFLAGS) $(SAN)

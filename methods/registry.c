@@ -17,6 +17,7 @@ extern const struct skb_method skb_method_sclerp;
 extern const struct skb_method skb_method_dlb;
 extern const struct skb_method skb_method_dib;
 extern const struct skb_method skb_method_dlb_scale;
+extern const struct skb_method skb_method_ddm;
 
 /* display order follows thesis Table 4.1, then the extras */
 const struct skb_method *const skb_methods[] = {
@@ -31,6 +32,7 @@ const struct skb_method *const skb_methods[] = {
     &skb_method_dlb_scale,
     &skb_method_cor,
     &skb_method_blend_lbs_dqs,
+    &skb_method_ddm,
     NULL
 };
 
@@ -77,6 +79,11 @@ void skb_params_default(struct skb_params *prm)
     prm->dib_shortcut = 0;       /* thesis Alg. 4.1 as written is the default */
     prm->sb_spherical_average = 0;
     prm->lbs_dqs_weight = 0.5;   /* an even mix, as a painted weight of 0.5 */
+    /* ddm: libigl's Direct Delta Mush example (tutorial 408) values */
+    prm->ddm_p = 20;
+    prm->ddm_lambda = 3;
+    prm->ddm_kappa = 1;
+    prm->ddm_alpha = 0.8;
 }
 
 static int fail(int code, char *msg, size_t msglen, const char *text)

@@ -52,6 +52,10 @@ struct skb_params {
                               * spherical average instead of QLB (seed 003
                               * section 5's experiment); 0: QLB, the paper's */
     skb_real lbs_dqs_weight; /* blend_lbs_dqs: DLB's share, 0 = LBS, 1 = DLB */
+    int ddm_p;               /* ddm: smoothing iterations p (SPEC section 8) */
+    skb_real ddm_lambda;     /* ddm: rotation smoothing step lambda */
+    skb_real ddm_kappa;      /* ddm: translation smoothing step kappa < lambda */
+    skb_real ddm_alpha;      /* ddm: translation smoothness blend alpha in [0, 1) */
 };
 
 /* DIB's shortcuts, each the same blend to rounding (dib.c): an input of
