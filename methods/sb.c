@@ -549,7 +549,7 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_sb = {
     .title = "SB",
     .description = "spherical blending: QLB about the rotation centre (the joint for parent-child sets, else bounded least squares by SVD, cached per joint set)",
     .seed_ref = "thesis 3.1-3.3, Alg. 3.1, eq. 3.1, eq. 3.7; seed 003 section 4 (trivial sets)",
-    .flags = SKB_MF_TABLE41,
+    .flags = SKB_MF_TABLE41 | SKB_MF_ROT_CENTERS,
     .max_n = SKB_ROTCENTER_MAX_N,
     .blend = sb_blend,
     .state_size = sb_state_size,
@@ -561,5 +561,4 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_sb = {
     .refit = skb__refit_sbs,
     .skin_center = sb_skin_center,
     .flop_parts = &sb_flop_parts,
-    .refit_key = "sbs",   /* thesis 6.5: SB's refit is "SBS" */
 };
