@@ -294,7 +294,7 @@ const char *skb__plot_series_name(const char *key, const cJSON *shaders, char *b
     if (!m || !m->title)
         return snprintf(buf, len, "%s", key), buf;
     if (!key[n] && (m->flags & SKB_MF_RATIO_REF))
-        snprintf(buf, len, "%s (%s)", m->title, m->name);   /* the reference every ratio names */
+        snprintf(buf, len, "LBS (%s)", m->name);   /* the reference every ratio names, in the papers' word */
     else if (!key[n])
         snprintf(buf, len, "%s", m->title);
     else if (strncmp(key + n, "@p=", 3) == 0)
