@@ -39,12 +39,12 @@ static void method_hooks(const struct skb_method *m, char *has, char *lacks, siz
     item(m->skin ? has : lacks, len, "skin");
     item(m->f32 ? has : lacks, len, m->f32 || !m->skin ? "f32 kernel" : "f32 kernel (double path timed)");
     if (m->refit)
-        snprintf(t, sizeof t, "sphere refit (\"%s\")", m->refit_key ? m->refit_key : m->name), item(has, len, t);
+        snprintf(t, sizeof t, "sphere refit (\"%s\")", m->name), item(has, len, t);
     else
         item(lacks, len, "sphere refit (bottom-up only)");
     t[0] = 0;
     for (int i = 0; skb_gpu_shaders[i].name; i++)
-        if (strcmp(skb_gpu_shaders[i].cpu_method, m->name) == 0) {
+        if (skb_gpu_shaders[i].method == m) {
             size_t n = strlen(t);
             snprintf(t + n, sizeof t - n, "%s%s", n ? " " : "shaders ", skb_gpu_shaders[i].name);
         }

@@ -9,7 +9,9 @@
 #include <cJSON.h>
 #include "skb_error.h"   /* the codes these functions return */
 
-#define SKB_SCHEMA_VERSION 1
+#define SKB_SCHEMA_VERSION 2          /* 2: every method named by its registry name */
+#define SKB_SCHEMA_VERSION_OLDEST 1   /* still read: its old method names mapped
+                                       * (skb_method_canonical, README "Method names") */
 
 /* machine description: hostname, kernel, cpu model, cores, memory, and
  * "key": [SKB_MACHINE_NAME/]CPU model/N-core/M-GiB (no hostname in it) */

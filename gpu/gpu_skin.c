@@ -312,7 +312,7 @@ static size_t sb_texel_count(const struct skb_gpu_mesh *gm)
  * vertex shader, and the sets may outnumber what a uniform block holds) */
 static int sb_bind(struct skb_gpu_mesh *gm, const struct skb_mesh *m, char *msg, size_t msglen)
 {
-    const struct skb_method *sb = skb_method_find("sb");
+    const struct skb_method *sb = skb_method_with_flag(SKB_MF_ROT_CENTERS);
     GLint max_texels = 0;
     int rc;
     if (!sb) {
@@ -483,7 +483,7 @@ static int qb_slot_texel(const struct skb_mesh *m, const void *state, int v, con
  * buffer */
 static int qb_bind(struct skb_gpu_mesh *gm, const struct skb_mesh *m, char *msg, size_t msglen)
 {
-    const struct skb_method *qb = skb_method_find("qb");
+    const struct skb_method *qb = skb_method_with_flag(SKB_MF_JOINT_CENTERS);
     GLint max_texels = 0;
     int rc, pv = 0;
     if (!qb) {
@@ -668,14 +668,14 @@ int skb__gpu_verify_with(const struct skb_gpu_shader *s, skb__gpu_skin_fn skin, 
                          struct skb_gpu_mesh *gm, const struct skb_mesh *m, const struct skb_pose *poses,
                          int nposes, struct skb_gpu_check *out, char *msg, size_t msglen)
 {
-    const struct skb_method *cpu = skb_method_find(s->cpu_method);
+    const struct skb_method *cpu = s->method;
     struct skb_skinner sk;
     struct skb_params prm;
     size_t nv = (size_t)m->nverts;
     int rc;
     memset(out, 0, sizeof *out);
     if (!cpu) {
-        snprintf(msg, msglen, "gpu: shader %s: CPU method '%s' is not in the registry", s->name, s->cpu_method);
+        snprintf(msg, msglen, "gpu: shader %s: no CPU method", s->name);
         return SKB_EINVAL;
     }
     if ((rc = skb_skin_init(&sk, cpu, m, msg, msglen)) < 0)

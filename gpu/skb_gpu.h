@@ -65,7 +65,7 @@ struct skb_gpu_shader {
     const char *name;          /* key in gpu.json, e.g. "dlb_fast" */
     const char *title;         /* display name, e.g. "DLB (Alg. 1)" */
     const char *file;          /* method part in the shader dir, e.g. "dlb_fast.glsl" */
-    const char *cpu_method;    /* registry name it is verified against (skb_method_find) */
+    const struct skb_method *method; /* the registry method it is verified against */
     int cpu_antipodal;         /* CPU params.antipodal for that check (enum skb_antipodal) */
     int signs;                 /* GPU side: SKB_ANTIPODAL_HIERARCHY = signs precomputed on
                                   the CPU along the joint tree (DQ paper 4.1), PIVOT =
@@ -194,7 +194,7 @@ struct skb_gpu_check {
     int worst_pose, worst_vertex;
     int pass;                  /* both within tolerance and all finite */
 };
-/* GPU transform feedback against the CPU registry method s->cpu_method with
+/* GPU transform feedback against the CPU registry method s->method with
  * params.antipodal = s->cpu_antipodal, over nposes poses (layout
  * SKB_GPU_LAYOUT_QT_SB: skb_gpu_sb_centers on each pose first) */
 int skb_gpu_verify(struct skb_gpu_program *p, struct skb_gpu_mesh *gm, const struct skb_mesh *m,

@@ -275,7 +275,7 @@ static void skin_gap_json(const struct skb_run_ctx *ctx, cJSON *root, const stru
  * count per pose (its pose_stats) */
 static int dlb_dib_skin_gap(const struct skb_run_ctx *ctx, cJSON *root, char *msg, size_t msglen)
 {
-    const struct skb_method *dlb = skb_method_find("dlb"), *dib = skb_method_find("dib");
+    const struct skb_method *dlb = skb_method_with_flag(SKB_MF_HEADLINE), *dib = skb_method_with_flag(SKB_MF_HEAT_REF);
     struct skb_dataset_opts o = { ctx->seed, ctx->quick, 0 };
     struct skb_dataset d;
     struct skin_gap g;
@@ -483,7 +483,7 @@ static int add_se2_centre(const struct skb_run_ctx *ctx, cJSON *root, char *msg,
 static int add_centre_drift(cJSON *root, char *msg, size_t msglen)
 {
     int rc = 0;
-    const struct skb_method *q = skb_method_find("qlb0");
+    const struct skb_method *q = skb_method_with_flag(SKB_MF_QUAT_LINEAR);
     if (q) {
         double axis[3] = { 0, 0, 1 }, r[9], t[3], mats[32], w[2] = { 0.5, 0.5 }, out[16];
         double u[3] = { 2, 0, 0 }, up[3];
@@ -535,7 +535,8 @@ static int lecture_skin(const struct skb_method *m, struct skb_mesh *mesh, const
  * (M2 = I); the seed's inputs, the methods' outputs */
 static int add_lecture_six(const struct skb_run_ctx *ctx, cJSON *root, char *msg, size_t msglen)
 {
-    static const char *const names[] = { "linear", "dlb", "dib", "dlb_scale", NULL };
+    /* LBS, DLB, DIB and two-phase DLB: the seed's two and the exact blends */
+    static const unsigned roles[] = { SKB_MF_RATIO_REF, SKB_MF_HEADLINE, SKB_MF_HEAT_REF, SKB_MF_TWO_PHASE, 0 };
     double pos[18] = { 0, 2.5, 0, 1, 2.5, 0, 2, 2.5, 0, 0, -2.5, 0, 1, -2.5, 0, 2, -2.5, 0 };
     static const double wrow[6][2] = { { 1, 0 }, { 0.5, 0.5 }, { 0, 1 }, { 1, 0 }, { 0.5, 0.5 }, { 0, 1 } };
     double weight[24] = { 0 }, mats[32] = { 1, 0, 0, 0, 0, -1, 0, 0, 0, 0, -1, 0, 0, 0, 0, 1 };
@@ -555,8 +556,8 @@ static int add_lecture_six(const struct skb_run_ctx *ctx, cJSON *root, char *msg
                             "(1,0), (0.5,0.5), (0,1) per row, M1 = rotation by 180 deg about x, M2 = I; the skinned "
                             "P2, P5 and their distance per method");
     cJSON *ms = cJSON_AddObjectToObject(l, "methods");
-    for (int i = 0; names[i]; i++) {
-        const struct skb_method *m = skb_method_find(names[i]);
+    for (int i = 0; roles[i]; i++) {
+        const struct skb_method *m = skb_method_with_flag(roles[i]);
         if (!m || !skb_run_wants_method(ctx, m))
             continue;
         if ((rc = lecture_skin(m, &mesh, &pose, ms, msg, msglen)) < 0)
@@ -589,7 +590,7 @@ static int lecture_dq_point(const struct skb_method *dlb, const double axis[3], 
 
 static int add_lecture_dq_examples(cJSON *root, char *msg, size_t msglen)
 {
-    const struct skb_method *dlb = skb_method_find("dlb");
+    const struct skb_method *dlb = skb_method_with_flag(SKB_MF_HEADLINE);
     static const double up[3] = { 0, 0, 1 }, down[3] = { 0, 0, -1 }, t1[3] = { 2, 2, 2 }, t0[3] = { 0, 0, 0 };
     static const double p1[3] = { 0, 2, 0 }, p2[3] = { 1, 2, 0 };
     int rc;
@@ -606,7 +607,7 @@ static int add_lecture_dq_examples(cJSON *root, char *msg, size_t msglen)
 /* DIB iterations over random inputs, and DIB = ScLERP for n = 2 */
 static void add_dib(const struct skb_run_ctx *ctx, cJSON *root)
 {
-    const struct skb_method *dib = skb_method_find("dib"), *sc = skb_method_find("sclerp");
+    const struct skb_method *dib = skb_method_with_flag(SKB_MF_HEAT_REF), *sc = skb_method_exact_pair();
     int samples = ctx->quick ? 300 : 5000;
     if (dib) {
         /* full range, and joint-like inputs (each rotation <= 45 deg, so any

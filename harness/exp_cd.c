@@ -688,7 +688,7 @@ static void scenario_frame(struct scene *s, const struct skb_dataset *d, const s
 /* the most registry methods the scenarios run; SBS's run with every centre
  * solved per frame is keyed apart */
 #define SCENARIO_MAX_METHODS 64
-#define SBS_EAGER_KEY "sbs+all_centres"
+#define SBS_EAGER_KEY "sb+all_centres"
 
 static int scenarios(const struct skb_run_ctx *ctx, cJSON *root, char *msg, size_t msglen)
 {
@@ -751,7 +751,7 @@ static int scenarios(const struct skb_run_ctx *ctx, cJSON *root, char *msg, size
             double fms_sum = 0;
             long fpairs_sum = 0;
             /* the FCL peer on the LBS deformation of the two-body scenes */
-            int with_fcl = skb_fcl_peer_available() && !sc->crowd && strcmp(me->name, "linear") == 0;
+            int with_fcl = skb_fcl_peer_available() && !sc->crowd && (me->flags & SKB_MF_FCL_PEER);
             if ((rc = scene_init(&s, &d.mesh, &t, me, sc->crowd ? sc->crowd : 2, msg, msglen)) == 0
                 && (!with_fcl || (rc = scene_add_fcl(&s, msg, msglen)) == 0)) {
                 for (int b = 0; lazy && b < s.n; b++)
@@ -778,7 +778,7 @@ static int scenarios(const struct skb_run_ctx *ctx, cJSON *root, char *msg, size
             scene_fini(&s);
             if (rc < 0)
                 break;
-            cJSON *r = cJSON_AddObjectToObject(mo, eager_sbs ? SBS_EAGER_KEY : skb_refit_key(me));
+            cJSON *r = cJSON_AddObjectToObject(mo, eager_sbs ? SBS_EAGER_KEY : me->name);
             add_result(r, &sod, &sbu, nframes);
             if (me->refit == skb__refit_sbs)
                 cJSON_AddStringToObject(r, "centres", lazy ? "on demand: a joint set's centre is solved when one of its "
@@ -819,7 +819,7 @@ static void add_load(cJSON *root, const char *key)
 
 static int cd_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
 {
-    const struct skb_method *lbs = skb_method_find("linear");
+    const struct skb_method *lbs = skb_method_with_flag(SKB_MF_RATIO_REF);
     int rc;
     if (!lbs || !lbs->refit) {
         snprintf(msg, msglen, "cd: the scaling series needs the linear method's refit hook");

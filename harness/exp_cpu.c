@@ -57,7 +57,37 @@
  * and normal written */
 #define LBS_F32_BYTES_PER_VERTEX (12 + 12 + 16 + 8 + 12 + 12)
 
-static const double dib_precisions[] = { 1e-3, 1e-7 };   /* the default 1e-5 is "dib" itself */
+static const double dib_precisions[] = { 1e-3, 1e-7 };   /* the default 1e-5 is DIB's judged timing itself */
+
+/* the registry names of the methods the labels below are built on: the
+ * ratio reference (LBS: x/LBS, DQ paper Fig. 18) and the headline method
+ * (DLB); methods/skb_method.h gives each role to one method */
+static const char *lin_name(void)
+{
+    return skb_method_role_name(SKB_MF_RATIO_REF);
+}
+
+static const char *head_name(void)
+{
+    return skb_method_role_name(SKB_MF_HEADLINE);
+}
+
+/* a benchmark label: a method's name and a suffix ("@slot4", "+nrm_shader") */
+static const char *label(char *buf, size_t n, const char *name, const char *suffix)
+{
+    snprintf(buf, n, "%s%s", name, suffix);
+    return buf;
+}
+
+/* the label of name run on t threads (t > 1: "<name>@<t>t", the pool's) */
+static const char *thread_label(char *buf, size_t n, const char *name, int t)
+{
+    if (t > 1)
+        snprintf(buf, n, "%s@%dt", name, t);
+    else
+        snprintf(buf, n, "%s", name);
+    return buf;
+}
 /* DIB across precisions on the humans only (DQ paper App. B times a human) */
 static const char *const dib_precision_datasets[] = { "bcn_human", "body", "bcn_human+random" };
 
@@ -516,7 +546,7 @@ static void fail_case(struct run *r, struct bcase *c, const char *msg)
  * beside it as a context row ("+alg2") */
 static int dq_signs(const struct skb_method *m)
 {
-    return strcmp(m->name, "dlb") == 0 || strcmp(m->name, "dib") == 0;
+    return (m->flags & (SKB_MF_HEADLINE | SKB_MF_ITERATIVE)) != 0;
 }
 
 #define VARIANT_HIERARCHY "double, antipodality pre-computed along the hierarchy per pose (DQ paper 4.1; Fig. 18's variant)"
@@ -550,7 +580,7 @@ static void add_double_as(struct run *r, struct ds *ds, const struct skb_method 
         c->prm.antipodal = dv == DV_ALG2 ? SKB_ANTIPODAL_PIVOT : SKB_ANTIPODAL_HIERARCHY;
         c->variant = dv == DV_ALG2 ? VARIANT_ALG2 : VARIANT_HIERARCHY;
     }
-    if (strcmp(m->name, "dib") == 0) {
+    if (m->flags & SKB_MF_ITERATIVE) {
         static const char *const dib_variant[] = { VARIANT_DIB_JUDGED, VARIANT_ALG2, VARIANT_DIB_ONE, VARIANT_DIB_SHORTCUT,
                                                    VARIANT_DIB_JUDGED };
         static const int bits[] = { 0, 0, SKB_DIB_ONE_INPUT, SKB_DIB_ONE_INPUT | SKB_DIB_LEMMA47, 0 };
@@ -573,14 +603,14 @@ static void add_double_as(struct run *r, struct ds *ds, const struct skb_method 
 static void add_double(struct run *r, struct ds *ds, const struct skb_method *m, double dib_p)
 {
     add_double_as(r, ds, m, dib_p, DV_JUDGED);
-    if (dib_p == 0 && strcmp(m->name, "dlb") == 0)
+    if (dib_p == 0 && (m->flags & SKB_MF_HEADLINE))
         add_double_as(r, ds, m, 0, DV_ALG2);
-    if (dib_p == 0 && strcmp(m->name, "dib") == 0) {
+    if (dib_p == 0 && (m->flags & SKB_MF_ITERATIVE)) {
         add_double_as(r, ds, m, 0, DV_ONE);
         add_double_as(r, ds, m, 0, DV_SHORTCUT);
     }
     /* seed 003 section 5: SBS with spherical averages, on the human model */
-    if (dib_p == 0 && strcmp(m->name, "sb") == 0 && strcmp(ds->d.name, "bcn_human") == 0)
+    if (dib_p == 0 && (m->flags & SKB_MF_ROT_CENTERS) && strcmp(ds->d.name, "bcn_human") == 0)
         add_double_as(r, ds, m, 0, DV_SPHAVG);
 }
 
@@ -626,7 +656,7 @@ static void add_f32_mode(struct run *r, struct ds *ds, const struct skb_method *
  * measured beside it), and on every CPU through the pool */
 static void add_f32(struct run *r, struct ds *ds, const struct skb_method *m)
 {
-    int lbs = strcmp(m->name, "linear") == 0, headline = lbs || strcmp(m->name, "dlb") == 0;
+    int lbs = (m->flags & SKB_MF_RATIO_REF) != 0, headline = lbs || (m->flags & SKB_MF_HEADLINE);
     int nt = r->pool ? skb_pool_threads(r->pool) : 1;
     add_f32_mode(r, ds, m, SKB_F32_NRM_RENORM, SKB_F32_LAYOUT_SPLIT, 1);
     if (headline)
@@ -701,7 +731,7 @@ static void add_plan(struct run *r, struct ds *ds, const struct skb_method *m)
 static void add_peer(struct run *r, struct ds *ds, const struct skb_peer_ops *peer)
 {
     char msg[512];
-    const struct skb_method *ref = skb_method_find(peer->reference);
+    const struct skb_method *ref = skb_method_with_flag(peer->reference);
     struct bcase *c = new_case(r, K_PEER, ds, peer->name);
     if (!c)
         return;
@@ -980,7 +1010,7 @@ static double case_real_ms(struct run *r, const cJSON *gb, const struct ds *ds, 
  * the planner chose at least as well as either fixed layout) */
 static void plan_summary(struct run *r, const cJSON *gb, struct ds *ds, cJSON *f)
 {
-    static const char *const heads[] = { "linear", "dlb" };
+    const char *const heads[] = { lin_name(), head_name() };
     const cJSON *pl = cJSON_GetObjectItemCaseSensitive(r->plans, ds->d.name);
     cJSON *o = cJSON_AddObjectToObject(f, "plans");
     for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++) {
@@ -1006,7 +1036,8 @@ static void plan_summary(struct run *r, const cJSON *gb, struct ds *ds, cJSON *f
  * shader), and the pool's speed-up over one thread (wall times) */
 static void fast_summary(struct run *r, const cJSON *gb, struct ds *ds, cJSON *o)
 {
-    static const char *const heads[] = { "linear", "linear+nrm_shader", "dlb" };
+    char lsh[64];
+    const char *const heads[] = { lin_name(), label(lsh, sizeof lsh, lin_name(), "+nrm_shader"), head_name() };
     cJSON *f = cJSON_AddObjectToObject(o, "fast_kernels");
     cJSON *sp = cJSON_AddObjectToObject(f, "split_speedup_over_slot4");
     cJSON *sc = cJSON_AddObjectToObject(f, "pool_scaling");
@@ -1029,10 +1060,9 @@ static void fast_summary(struct run *r, const cJSON *gb, struct ds *ds, cJSON *o
         }
     }
     plan_summary(r, gb, ds, f);
-    double lin = case_ms(r, gb, K_F32, ds, "linear");
-    skb_json_add_number(f, "dlb_over_linear", case_ms(r, gb, K_F32, ds, "dlb") / lin);
-    skb_json_add_number(f, "dlb_over_linear_nrm_shader",
-                        case_ms(r, gb, K_F32, ds, "dlb") / case_ms(r, gb, K_F32, ds, "linear+nrm_shader"));
+    double lin = case_ms(r, gb, K_F32, ds, lin_name()), dlb = case_ms(r, gb, K_F32, ds, head_name());
+    skb_json_add_number(f, "dlb_over_linear", dlb / lin);
+    skb_json_add_number(f, "dlb_over_linear_nrm_shader", dlb / case_ms(r, gb, K_F32, ds, lsh));
     cJSON_AddStringToObject(f, "statistic", "medians of this run's interleaved repetitions; CPU time for one "
                             "thread, wall time for the pool and its one-thread reference");
 }
@@ -1042,10 +1072,10 @@ static void fast_summary(struct run *r, const cJSON *gb, struct ds *ds, cJSON *o
 static void add_timings(struct run *r, const cJSON *gb, struct ds *ds, cJSON *o)
 {
     cJSON *ratios, *vps, *detail, *ratios32, *vps32, *detail32, *rp, *vpp, *detp;
-    cJSON_AddItemToObject(o, "ms", timing_block(r, gb, ds, K_DOUBLE, "linear", &ratios, &vps, &detail));
+    cJSON_AddItemToObject(o, "ms", timing_block(r, gb, ds, K_DOUBLE, lin_name(), &ratios, &vps, &detail));
     cJSON_AddItemToObject(o, "ratio_to_linear", ratios);
     cJSON_AddItemToObject(o, "vertices_per_s", vps);
-    cJSON_AddItemToObject(o, "ms_f32", timing_block(r, gb, ds, K_F32, "linear", &ratios32, &vps32, &detail32));
+    cJSON_AddItemToObject(o, "ms_f32", timing_block(r, gb, ds, K_F32, lin_name(), &ratios32, &vps32, &detail32));
     cJSON_AddItemToObject(o, "ratio_to_linear_f32", ratios32);
     cJSON_AddItemToObject(o, "vertices_per_s_f32", vps32);
     cJSON_AddItemToObject(o, "peers_ms", timing_block(r, gb, ds, K_PEER, "textbook_lbs", &rp, &vpp, &detp));
@@ -1055,7 +1085,7 @@ static void add_timings(struct run *r, const cJSON *gb, struct ds *ds, cJSON *o)
     cJSON *pr = cJSON_AddObjectToObject(o, "peer_ratio_to_ours_f32");
     for (int k = 0; skb_peers[k]; k++)
         skb_json_add_number(pr, skb_peers[k]->name, case_ms(r, gb, K_PEER, ds, skb_peers[k]->name)
-                                                    / case_ms(r, gb, K_F32, ds, skb_peers[k]->reference));
+                                                    / case_ms(r, gb, K_F32, ds, skb_method_role_name(skb_peers[k]->reference)));
     fast_summary(r, gb, ds, o);
     cJSON *checks = cJSON_AddObjectToObject(o, "checks");
     cJSON_AddItemToObject(checks, "double", detail);
@@ -1075,7 +1105,7 @@ static void pose_stats_block(struct ds *ds, const struct skb_run_ctx *ctx, cJSON
             || skb_skin_init(&s, m, &ds->d.mesh, msg, sizeof msg) < 0)
             continue;
         double solves = 0, maxsolves = 0, fallbacks = 0;
-        int maxit = 0, n = 0, is_sb = strcmp(m->name, "sb") == 0;
+        int maxit = 0, n = 0, is_sb = (m->flags & SKB_MF_ROT_CENTERS) != 0;
         int step = (m->flags & SKB_MF_ITERATIVE) ? (ds->d.nposes + VERIFY_POSES - 1) / VERIFY_POSES : 1;
         for (int k = 0; k < ds->d.nposes; k += step) {
             struct skb_pose p;
@@ -1168,7 +1198,7 @@ static double ns_per_call(int what, const struct skb_dq *args, int nargs)
 
 static void dib_work_block(struct ds *ds, const struct skb_run_ctx *ctx, cJSON *o)
 {
-    const struct skb_method *dib = skb_method_find("dib");
+    const struct skb_method *dib = skb_method_with_flag(SKB_MF_ITERATIVE);
     const struct skb_mesh *mesh = &ds->d.mesh;
     struct skb_dq *args = malloc(sizeof *args * DIB_WORK_ARGS), *logs = malloc(sizeof *logs * DIB_WORK_ARGS);
     double hist[24] = { 0 }, nhist[SKB_MAX_INFLUENCES + 1] = { 0 }, nlog = 0, nexp = 0, count = 0;
@@ -1273,7 +1303,7 @@ static void add_dataset_cases(struct run *r, struct ds *ds)
                 add_double(r, ds, m, dib_precisions[p]);
         if (m->f32)
             add_f32(r, ds, m);
-        if (m->f32 && (!strcmp(m->name, "linear") || !strcmp(m->name, "dlb")))
+        if (m->f32 && (m->flags & (SKB_MF_RATIO_REF | SKB_MF_HEADLINE)))
             add_plan(r, ds, m);
     }
     for (int k = 0; skb_peers[k]; k++)
@@ -1475,8 +1505,10 @@ static void roofline_convention(cJSON *rf)
  * scripts/device-cpu.sh reads the progress line) */
 static void control_ratios(struct run *r, const cJSON *gb, struct ds *ds, cJSON *o)
 {
-    static const char *const ks[] = { "linear", "linear@slot4", "linear+nrm_shader", "linear@plan", "dlb",
-                                      "dlb@slot4", "dlb@plan" };
+    static const char *const sfx[] = { "", "@slot4", "+nrm_shader", "@plan", "", "@slot4", "@plan" };
+    char ks[sizeof sfx / sizeof sfx[0]][64];
+    for (size_t i = 0; i < sizeof sfx / sizeof sfx[0]; i++)
+        label(ks[i], sizeof ks[i], i < 4 ? lin_name() : head_name(), sfx[i]);
     double cp = case_ms(r, gb, K_COPY, ds, "memcpy");
     char line[600];
     int len = snprintf(line, sizeof line, "control on %s:", ds->d.name);
@@ -1506,13 +1538,13 @@ static void scaling_block(struct run *r, const cJSON *gb, struct ds *ds, cJSON *
     if (cpus <= 2)
         cJSON_AddStringToObject(o, "note", "2 cores only: no scaling curve beyond the 2-thread pool");
     double bytes = 2.0 * LBS_F32_BYTES_PER_VERTEX * ds->d.mesh.nverts;
-    double lin1 = case_real_ms(r, gb, ds, "linear"), dlb1 = case_real_ms(r, gb, ds, "dlb");
+    double lin1 = case_real_ms(r, gb, ds, lin_name()), dlb1 = case_real_ms(r, gb, ds, head_name());
     cJSON *pts = cJSON_AddArrayToObject(o, "points");
     for (int i = 0; i < n; i++) {
         char ll[64], ld[64], lc[64];
-        snprintf(ll, sizeof ll, th[i] > 1 ? "linear@%dt" : "linear", th[i]);
-        snprintf(ld, sizeof ld, th[i] > 1 ? "dlb@%dt" : "dlb", th[i]);
-        snprintf(lc, sizeof lc, th[i] > 1 ? "memcpy@%dt" : "memcpy", th[i]);
+        thread_label(ll, sizeof ll, lin_name(), th[i]);
+        thread_label(ld, sizeof ld, head_name(), th[i]);
+        thread_label(lc, sizeof lc, "memcpy", th[i]);
         struct bcase *cc = find_case(r, K_COPY, ds, lc);
         double cms = cc ? gbench_timing(gb, cc->name).real_ms : NAN;
         double lms = case_real_ms(r, gb, ds, ll), dms = case_real_ms(r, gb, ds, ld);
@@ -1561,9 +1593,11 @@ static void large_mesh_block(struct run *r, const cJSON *gb, struct ds *ds, cJSO
     cJSON_AddNumberToObject(o, "joints", ds->d.mesh.njoints);
     cJSON_AddNumberToObject(o, "poses_cycled", ds->d.nposes);
     add_timings(r, gb, ds, o);
-    double lin = case_ms(r, gb, K_F32, ds, "linear"), dlb = case_ms(r, gb, K_F32, ds, "dlb");
-    double sh = case_ms(r, gb, K_F32, ds, "linear+nrm_shader");
-    double bl = f32_bpv(r, ds, "linear"), bs = f32_bpv(r, ds, "linear+nrm_shader"), bd = f32_bpv(r, ds, "dlb");
+    char lsh[64];
+    label(lsh, sizeof lsh, lin_name(), "+nrm_shader");
+    double lin = case_ms(r, gb, K_F32, ds, lin_name()), dlb = case_ms(r, gb, K_F32, ds, head_name());
+    double sh = case_ms(r, gb, K_F32, ds, lsh);
+    double bl = f32_bpv(r, ds, lin_name()), bs = f32_bpv(r, ds, lsh), bd = f32_bpv(r, ds, head_name());
     skb_json_add_number(o, "dlb_over_linear_f32", dlb / lin);
     cJSON *rf = cJSON_AddObjectToObject(o, "roofline");
     cJSON_AddStringToObject(rf, "bytes", "per vertex, counted from each kernel's layout (checks.f32.*.bytes_per_vertex); "
@@ -1600,7 +1634,7 @@ static void peers_block(cJSON *o)
         const struct skb_peer_ops *p = skb_peers[k];
         cJSON *e = cJSON_AddObjectToObject(o, p->name);
         cJSON_AddStringToObject(e, "description", p->description);
-        cJSON_AddStringToObject(e, "reference", p->reference);
+        cJSON_AddStringToObject(e, "reference", skb_method_role_name(p->reference));
         cJSON_AddStringToObject(e, "layout", p->layout ? p->layout : "—");
         cJSON_AddStringToObject(e, "normals", p->normals ? p->normals : "—");
         cJSON_AddNumberToObject(e, "threads", p->threads);
@@ -1703,7 +1737,7 @@ static void add_large_cases(struct run *r, struct ds *ds)
             continue;
         add_double(r, ds, m, 0);
         add_f32(r, ds, m);
-        if (!strcmp(m->name, "linear") || !strcmp(m->name, "dlb")) {
+        if (m->flags & (SKB_MF_RATIO_REF | SKB_MF_HEADLINE)) {
             add_plan(r, ds, m);
             /* the scaling curve's thread counts below the full pool */
             for (int i = 0; i < r->npools; i++)
@@ -1975,10 +2009,11 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         }
         pose_stats_block(ds, ctx, cJSON_AddObjectToObject(o, "pose_stats"));
         precompute_block(ds, ctx, cJSON_AddObjectToObject(o, "precompute"));
-        if (wants_dib_sweep(ds->d.name) && skb_method_find("dib") && skb_run_wants_method(ctx, skb_method_find("dib"))) {
+        const struct skb_method *dm = skb_method_with_flag(SKB_MF_ITERATIVE);
+        if (wants_dib_sweep(ds->d.name) && dm && skb_run_wants_method(ctx, dm)) {
             cJSON *dw = cJSON_AddObjectToObject(o, "dib_work");
             dib_work_block(ds, ctx, dw);
-            double dib_ms = case_ms(&r, gb, K_DOUBLE, ds, "dib"), dlb_ms = case_ms(&r, gb, K_DOUBLE, ds, "dlb");
+            double dib_ms = case_ms(&r, gb, K_DOUBLE, ds, dm->name), dlb_ms = case_ms(&r, gb, K_DOUBLE, ds, head_name());
             skb_json_add_number(dw, "dib_ms", dib_ms);
             skb_json_add_number(dw, "dlb_ms", dlb_ms);
             skb_json_add_number(dw, "dib_minus_dlb_ms", dib_ms - dlb_ms);

@@ -186,9 +186,9 @@ static int run_dataset(struct gpu_run *r, const struct skb_dataset *d, char *msg
         struct skb_gpu_check chk;
         double warm;
         cJSON *v = cJSON_AddObjectToObject(vd, s->name);
-        if (!skb_method_find(s->cpu_method)) {
+        if (!s->method) {
             cJSON_AddStringToObject(v, "unverified", "CPU method not in the registry");
-            note(r, "shader %s not verified: CPU method %s not in the registry", s->name, s->cpu_method);
+            note(r, "shader %s not verified: %s", s->name, "no CPU method");
         } else if (skb_gpu_verify(&r->prog[i], &gm, m, pv, np, &chk, msg, msglen) < 0) {
             /* no reference here (e.g. the CPU method refuses the mesh): say so, go on */
             cJSON_AddStringToObject(v, "unverified", msg);
@@ -474,7 +474,7 @@ static int gpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
     r->ctx = ctx;
     r->root = skb_json_results_new(ctx, "gpu");
     for (int i = 0; skb_gpu_shaders[i].name && r->nsh < MAX_SHADERS; i++) {
-        const struct skb_method *cpu = skb_method_find(skb_gpu_shaders[i].cpu_method);
+        const struct skb_method *cpu = skb_gpu_shaders[i].method;
         if (skb_gpu_shaders[i].compute_only)
             continue;
         /* LBS always runs: the other timings are ratios to it */
@@ -531,7 +531,7 @@ static int gpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         cJSON_AddStringToObject(o, "name", s->name);
         cJSON_AddStringToObject(o, "title", s->title);
         cJSON_AddStringToObject(o, "file", s->file);
-        cJSON_AddStringToObject(o, "cpu_method", s->cpu_method);
+        cJSON_AddStringToObject(o, "cpu_method", s->method->name);
         cJSON_AddStringToObject(o, "cpu_antipodal", antipodal_name(s->cpu_antipodal));
         cJSON_AddStringToObject(o, "gpu_signs", s->signs == SKB_ANTIPODAL_PIVOT ? "Alg. 2 in the shader"
                                 : s->signs == SKB_ANTIPODAL_HIERARCHY ? "precomputed along the hierarchy" : "as converted");

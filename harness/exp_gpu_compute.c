@@ -41,8 +41,19 @@
 static const long sizes_hw[] = { 16384, 65536, 262144, 1048576, 4194304, 16777216, 0 };
 static const long sizes_sw[] = { 16384, 65536, 262144, 524288, 1048576, 0 };
 static const long sizes_quick[] = { 8192, 32768, 0 };
-/* the methods every layout is measured with */
-static const char *const layout_methods[] = { "lbs", "dlb_fast", "dlb", NULL };
+/* the shaders every layout is measured with: LBS's (the ratios' reference,
+ * named as its method) and these */
+static const char *const layout_shaders[] = { "dlb_fast", NULL };
+
+static int layout_measured(const struct skb_gpu_shader *s)
+{
+    if (s->method && (s->method->flags & (SKB_MF_RATIO_REF | SKB_MF_HEADLINE)) && strcmp(s->name, s->method->name) == 0)
+        return 1;   /* LBS's and DLB's own shaders */
+    for (int k = 0; layout_shaders[k]; k++)
+        if (strcmp(s->name, layout_shaders[k]) == 0)
+            return 1;
+    return 0;
+}
 
 struct cstate {
     const struct skb_run_ctx *ctx;
@@ -256,7 +267,7 @@ static void dib_iterations(struct cstate *cs, struct base *b, struct skb_gpu_cme
     char msg[512];
     float *pos = (float *)malloc(sizeof(float) * 7 * (size_t)n + 1);
     for (int i = 0; pos && i < cs->n; i++) {
-        if (strcmp(cs->sh[i]->name, "dib") != 0 || !b->ok[i]
+        if (!(cs->sh[i]->method->flags & SKB_MF_HEAT_REF) || !b->ok[i]
             || skb_gpu_cskin(&cs->cp[i], cm, &b->gm, b->joints[i], n, pos, pos + 3 * n, pos + 6 * n, msg, sizeof msg) < 0)
             continue;
         double sum = 0, mx = 0;
@@ -500,14 +511,13 @@ static int one_layout(struct cstate *cs, struct base *b, const struct skb_gpu_cl
     if ((rc = skb_gpu_mesh_upload(&mq, &gq, msg, msglen)) < 0)
         goto out;
     for (int i = 0; i < cs->n; i++)
-        for (int k = 0; layout_methods[k]; k++)
-            if (strcmp(cs->sh[i]->name, layout_methods[k]) == 0 && b->ok[i]) {
-                if ((rc = skb_gpu_cprogram_build(cs->dir, cs->sh[i], NULL, L, &cp[i], msg, msglen)) < 0
-                    || (rc = layout_verify(cs, &cp[i], &gq, &mq, &b->d, le, msg, msglen)) < 0)
-                    goto free_gq;
-                bad += rc;
-                run[i] = 1;
-            }
+        if (layout_measured(cs->sh[i]) && b->ok[i]) {
+            if ((rc = skb_gpu_cprogram_build(cs->dir, cs->sh[i], NULL, L, &cp[i], msg, msglen)) < 0
+                || (rc = layout_verify(cs, &cp[i], &gq, &mq, &b->d, le, msg, msglen)) < 0)
+                goto free_gq;
+            bad += rc;
+            run[i] = 1;
+        }
     if ((rc = skb_gpu_cmesh_upload(&gq, L, cs->largest, &cm, msg, msglen)) == 0) {
         rc = time_methods(cs, cp, b, &cm, run, passes_for(cs, cs->largest), t, msg, msglen);
         skb_gpu_cmesh_free(&cm);
@@ -647,7 +657,7 @@ int skb__gpu_compute(const struct skb_run_ctx *ctx, const struct skb_gpu *g, con
     cs->verif = cJSON_AddObjectToObject(cs->c, "verification");
     cs->notes = cJSON_AddArrayToObject(cs->c, "notes");
     for (int i = 0; skb_gpu_shaders[i].name && cs->n < CMAX; i++) {
-        const struct skb_method *cpu = skb_method_find(skb_gpu_shaders[i].cpu_method);
+        const struct skb_method *cpu = skb_gpu_shaders[i].method;
         if (i == 0 || !cpu || skb_run_wants_method(ctx, cpu))   /* LBS always: the ratios' reference */
             cs->sh[cs->n++] = &skb_gpu_shaders[i];
     }

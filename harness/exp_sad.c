@@ -31,8 +31,8 @@
 #define SAD_LSQR_ATOL 1e-5             /* positions: see README (sad) for the choice */
 #define SAD_QUICK_MD2_FRAMES 10
 #define SAD_ANGLE_WARN 150.0           /* joint-keyframes rotating more are counted (eq. 7.5 fails at 180) */
-#define SAD_BAKE_METHOD "linear"       /* bcn_human's own skinning */
-#define SAD_OWN_RIG_DLB "dlb"          /* a DQ bake: DLB's unit dual quaternions (eq. 7.5 fixes real parts to 1) */
+#define SAD_BAKE_METHOD SKB_MF_RATIO_REF /* LBS: bcn_human's own skinning */
+#define SAD_OWN_RIG_DLB SKB_MF_HEADLINE  /* a DQ bake: DLB's unit dual quaternions (eq. 7.5 fixes real parts to 1) */
 #define SAD_PIC_SIZE 384               /* each panel of a picture, pixels (the method pictures' size) */
 #define SAD_PIC_DIR "images/sad"       /* below the results dir: report.html's images/ list stays the GPU's */
 
@@ -595,9 +595,9 @@ static int run_baked(const struct sad_env *env, cJSON *anims, char *msg, size_t 
     int rc = skb_dataset_load("bcn_human", &dopt, &d, msg, msglen);
     if (rc < 0)
         return rc;
-    const struct skb_method *lbs = skb_method_find(SAD_BAKE_METHOD), *dlb = skb_method_find(SAD_OWN_RIG_DLB);
+    const struct skb_method *lbs = skb_method_with_flag(SAD_BAKE_METHOD), *dlb = skb_method_with_flag(SAD_OWN_RIG_DLB);
     if (!lbs || !dlb) {
-        snprintf(msg, msglen, "sad: method %s or %s is not registered", SAD_BAKE_METHOD, SAD_OWN_RIG_DLB);
+        snprintf(msg, msglen, "sad: no method for the LBS bake or the DQ bake is registered");
         skb_dataset_free(&d);
         return SKB_EINVAL;
     }
@@ -607,7 +607,7 @@ static int run_baked(const struct sad_env *env, cJSON *anims, char *msg, size_t 
     }
     snprintf(v.name, sizeof v.name, "bcn_human");
     cJSON *o = cJSON_AddObjectToObject(anims, "bcn_human");
-    skb_run_progress(env->ctx, "sad", "bcn_human (baked by %s): %d vertices, %d keyframes", SAD_BAKE_METHOD, v.nverts,
+    skb_run_progress(env->ctx, "sad", "bcn_human (baked by %s): %d vertices, %d keyframes", lbs->name, v.nverts,
                      v.nframes);
     rc = run_anim(env, &v, 0, o, msg, msglen);
     /* the fitter alone: the LBS bake by affine fitting (the model that made
@@ -662,7 +662,7 @@ static int run_sad(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
     cJSON_AddNumberToObject(cond, "threads", skb_pool_threads(env.pool));
     cJSON_AddNumberToObject(cond, "p_main", SAD_P_MAIN);
     cJSON_AddNumberToObject(cond, "p_max_fraction", SAD_P_MAX_FRACTION);
-    cJSON_AddStringToObject(cond, "bake_method", SAD_BAKE_METHOD);
+    cJSON_AddStringToObject(cond, "bake_method", skb_method_role_name(SAD_BAKE_METHOD));
     cJSON *anims = cJSON_AddObjectToObject(root, "animations");
     struct skb_vanim v;
     if ((rc = pictures_open(ctx, &pics, root, msg, msglen)) < 0) {

@@ -66,7 +66,7 @@ static cJSON *level_stats(const struct skb_sphere_tree *t, const double *s, int 
  * registered or fails. */
 static cJSON *sb_centres(const struct skb_run_ctx *ctx, const struct skb_dataset *d)
 {
-    const struct skb_method *sb = skb_method_find("sb");
+    const struct skb_method *sb = skb_method_with_flag(SKB_MF_ROT_CENTERS);
     struct skb_skinner sk;
     struct skb__sb_counts c;
     char msg[256];
@@ -230,7 +230,7 @@ static int posture_columns(const struct skb_run_ctx *ctx, const struct skb_datas
             goto fail;
         }
         if (refit_time) {
-            cJSON *rt = cJSON_AddObjectToObject(refit_time, skb_refit_key(m));
+            cJSON *rt = cJSON_AddObjectToObject(refit_time, m->name);
             skb_json_add_number(rt, "on_demand_us_per_sphere", 1e6 * el / t->nnodes);
             skb_json_add_number(rt, "bottom_up_us_per_sphere", 1e6 * el_bu / t->nnodes);
             cJSON_AddNumberToObject(rt, "spheres", t->nnodes);
@@ -240,9 +240,9 @@ static int posture_columns(const struct skb_run_ctx *ctx, const struct skb_datas
             skb_run_progress(ctx, "spheres", "  %s: %.3f us per sphere on demand, %.3f bottom-up", m->name,
                              1e6 * el / t->nnodes, 1e6 * el_bu / t->nnodes);
         }
-        col[ncol].key = skb_refit_key(m);
+        col[ncol].key = m->name;
         col[ncol++].s = od;
-        bu_key[nm] = skb_refit_key(m);
+        bu_key[nm] = m->name;
         bu_s[nm] = bu;
         best_s[nm] = be;
         if (bb && strcmp(bb, m->name) == 0)
@@ -379,7 +379,7 @@ static int one_dataset(const struct skb_run_ctx *ctx, const char *name, cJSON *o
     struct posture_out p52, p61;
     cJSON *refit_time = cJSON_CreateObject(), *posts = cJSON_AddObjectToObject(ds, "postures");
     char desc[400];   /* clip name (63) + bone name (63) + the sentence */
-    if ((rc = posture_columns(ctx, &d, &t, &pose, "linear", refit_time, &p52, msg, msglen)) < 0) {
+    if ((rc = posture_columns(ctx, &d, &t, &pose, skb_method_role_name(SKB_MF_RATIO_REF), refit_time, &p52, msg, msglen)) < 0) {
         cJSON_Delete(refit_time);
         goto done;
     }
@@ -414,7 +414,7 @@ static int one_dataset(const struct skb_run_ctx *ctx, const char *name, cJSON *o
     }
     struct skb_pose tp = { d.mesh.njoints, twisted, NULL };
     double strength61 = skb_pose_strength(&d.mesh, tp.mats);
-    rc = posture_columns(ctx, &d, &t, &tp, "sb", NULL, &p61, msg, msglen);
+    rc = posture_columns(ctx, &d, &t, &tp, skb_method_role_name(SKB_MF_ROT_CENTERS), NULL, &p61, msg, msglen);
     free(twisted);
     if (rc < 0)
         goto done;

@@ -57,7 +57,7 @@ void skb_plan_cand_name(const struct skb_plan_cand *c, char *buf, size_t len)
 int skb_plan_candidates(const struct skb_method *m, enum skb_f32_normals normals, int has_nrm,
                         struct skb_plan_cand *out, int max)
 {
-    int n = 0, lbs = strcmp(m->name, "linear") == 0;
+    int n = 0, lbs = (m->flags & SKB_MF_RATIO_REF) != 0;
     /* the renormalisation only matters where LBS renormalises; the
      * instruction-set entry points exist for LBS only */
     int nrn = lbs && has_nrm && normals == SKB_F32_NRM_RENORM ? SKB_F32_NRENORM : 1;

@@ -48,7 +48,7 @@ static double now_ms(void)
 
 /* the kernels swept: what changed between the processes, and controls */
 struct kern {
-    const char *label;
+    char label[48];
     struct skb_plan_cand c;
     enum skb_f32_normals normals;
     struct skb_skinner_f32 s;
@@ -142,18 +142,19 @@ static double kernel_ms(struct sweep *w, struct kern *k, struct outs *o, size_t 
 
 static int bind_kernels(struct sweep *w, char *msg, size_t msglen)
 {
-    const struct skb_method *m = skb_method_find("linear");
-    static const struct { const char *label; enum skb_f32_layout lay; enum skb_f32_renorm rn; enum skb_f32_normals nm; } ks[] = {
-        { "linear", SKB_F32_LAYOUT_SPLIT, SKB_F32_RENORM_BATCH8, SKB_F32_NRM_RENORM },
-        { "linear/vertex-renorm", SKB_F32_LAYOUT_SPLIT, SKB_F32_RENORM_VERTEX, SKB_F32_NRM_RENORM },
-        { "linear@slot4", SKB_F32_LAYOUT_SLOT4, SKB_F32_RENORM_VERTEX, SKB_F32_NRM_RENORM },
-        { "linear+nrm_shader", SKB_F32_LAYOUT_SPLIT, SKB_F32_RENORM_BATCH8, SKB_F32_NRM_SHADER },
+    const struct skb_method *m = skb_method_with_flag(SKB_MF_RATIO_REF);
+    /* labels: LBS's registry name and the variant's suffix */
+    static const struct { const char *suffix; enum skb_f32_layout lay; enum skb_f32_renorm rn; enum skb_f32_normals nm; } ks[] = {
+        { "", SKB_F32_LAYOUT_SPLIT, SKB_F32_RENORM_BATCH8, SKB_F32_NRM_RENORM },
+        { "/vertex-renorm", SKB_F32_LAYOUT_SPLIT, SKB_F32_RENORM_VERTEX, SKB_F32_NRM_RENORM },
+        { "@slot4", SKB_F32_LAYOUT_SLOT4, SKB_F32_RENORM_VERTEX, SKB_F32_NRM_RENORM },
+        { "+nrm_shader", SKB_F32_LAYOUT_SPLIT, SKB_F32_RENORM_BATCH8, SKB_F32_NRM_SHADER },
     };
     if (!m)
         return SKB_EINVAL;
     for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
         struct kern *k = w->k + w->nk;
-        k->label = ks[i].label;
+        snprintf(k->label, sizeof k->label, "%s%s", m->name, ks[i].suffix);
         k->c = (struct skb_plan_cand){ ks[i].lay, SKB_F32_ISA_AUTO, ks[i].rn, 1, 1 };
         k->normals = ks[i].nm;
         int rc = skb_plan_bind(&k->s, m, &w->d->mesh, &k->c, k->normals, msg, msglen);
@@ -269,7 +270,7 @@ static int sweep_rebind(struct sweep *w, cJSON *out, char *msg, size_t msglen)
     cJSON *arr = cJSON_AddArrayToObject(out, "rebind");
     for (int b = 0; b < REBINDS && rc == 0; b++) {
         struct kern k = w->k[0];
-        if ((rc = skb_plan_bind(&k.s, skb_method_find("linear"), &w->d->mesh, &k.c, k.normals, msg, msglen)) < 0)
+        if ((rc = skb_plan_bind(&k.s, skb_method_with_flag(SKB_MF_RATIO_REF), &w->d->mesh, &k.c, k.normals, msg, msglen)) < 0)
             break;
         cJSON *p = cJSON_CreateObject();
         harness_point(w, &k, &o, p);

@@ -19,7 +19,7 @@
 #define PIC_SIZE_QUICK 192
 /* the heat map's reference: DIB converges to the bi-invariant blend the
  * thesis (4.3) takes as the rigid-blending ideal */
-#define HEAT_REFERENCE "dib"
+#define HEAT_REFERENCE skb_method_role_name(SKB_MF_HEAT_REF)
 #define MAX_METHODS 64
 
 struct scene {
@@ -315,7 +315,9 @@ static int heat_maps(struct draw_ctx *dc, const struct scene *s, const struct sc
     cJSON_AddStringToObject(hm, "caption", s->caption);
     cJSON_AddStringToObject(hm, "reference", HEAT_REFERENCE);
     if (ref < 0) {
-        cJSON_AddStringToObject(hm, "not_run", "the reference method " HEAT_REFERENCE " did not skin this scene");
+        char why[96];
+        snprintf(why, sizeof why, "the reference method %s did not skin this scene", HEAT_REFERENCE);
+        cJSON_AddStringToObject(hm, "not_run", why);
         return 0;
     }
     double size = model_size(&s->d.mesh), lo[3], hi[3];

@@ -85,7 +85,7 @@ static void glm_destroy(skb_peer *p)
 }
 
 extern "C" const skb_peer_ops skb_peer_glm_dq = {
-    "glm_dq", "glm 0.9.9 dualquat: dualquat_cast, blend with sign flip, normalize, dq * v (float)", "dlb",
+    "glm_dq", "glm 0.9.9 dualquat: dualquat_cast, blend with sign flip, normalize, dq * v (float)", SKB_MF_HEADLINE,
     glm_create, glm_prepare, glm_skin, glm_destroy,
     "structure of arrays of glm types: vec3 positions and normals, ivec4 joints, vec4 weights (zero weights "
     "blended); a float dualquat per joint",
@@ -93,7 +93,7 @@ extern "C" const skb_peer_ops skb_peer_glm_dq = {
 };
 #else
 extern "C" const skb_peer_ops skb_peer_glm_dq = {
-    "glm_dq", "glm dual quaternions (not built: libglm-dev headers missing)", "dlb",
+    "glm_dq", "glm dual quaternions (not built: libglm-dev headers missing)", SKB_MF_HEADLINE,
     nullptr, nullptr, nullptr, nullptr, "—", "—", 0,
 };
 #endif

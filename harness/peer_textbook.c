@@ -88,7 +88,7 @@ static void tb_destroy(struct skb_peer *p)
 static const struct skb_peer_ops skb_peer_textbook_lbs = {
     .name = "textbook_lbs",
     .description = "textbook LBS: full 4x4 transform per influence, weighted sum (float, AoS)",
-    .reference = "linear",
+    .reference = SKB_MF_RATIO_REF,   /* LBS */
     .create = tb_create,
     .prepare = tb_prepare,
     .skin = tb_skin,

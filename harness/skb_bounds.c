@@ -93,11 +93,13 @@ static int blend2(const struct skb_method *m, const double *mats, double t, doub
     return skb_blend(m, &in, NULL, out, NULL, NULL, 0);
 }
 
-static int need(const char *name, const struct skb_method **m, char *msg, size_t msglen)
+/* the registered blend with role `role` (enum skb_method_flags); `what`
+ * names it for the error */
+static int need(unsigned role, const char *what, const struct skb_method **m, char *msg, size_t msglen)
 {
-    *m = skb_method_find(name);
+    *m = skb_method_with_flag(role);
     if (!*m || !(*m)->blend) {
-        snprintf(msg, msglen, "bounds: method %s is not registered", name);
+        snprintf(msg, msglen, "bounds: no %s method is registered", what);
         return SKB_ENOTSUP;
     }
     return 0;
@@ -199,7 +201,7 @@ int skb_bound_qlb_slerp_curve(double alpha0, int n, double *t, double *gap, char
     struct qlb_ctx c;
     int rc;
     memset(&c, 0, sizeof c);
-    if ((rc = need("qlb0", &c.m, msg, msglen)) < 0)
+    if ((rc = need(SKB_MF_QUAT_LINEAR, "QLB'0", &c.m, msg, msglen)) < 0)
         return rc;
     qlb_setup(&c, alpha0);
     for (int i = 0; i < n; i++) {
@@ -218,7 +220,7 @@ int skb_bound_qlb_slerp(struct skb_bound *out, char *msg, size_t msglen)
     struct qlb_ctx c;
     int rc;
     memset(&c, 0, sizeof c);
-    if ((rc = need("qlb0", &c.m, msg, msglen)) < 0)
+    if ((rc = need(SKB_MF_QUAT_LINEAR, "QLB'0", &c.m, msg, msglen)) < 0)
         return rc;
     struct outer o = { qlb_inner, &c, 0 };
     double start = 1.0, v[2], t;
@@ -299,7 +301,7 @@ int skb_bound_dlb_sclerp_curve(double alpha0, double offset, int n, double *t, d
     struct dlb_ctx c;
     int rc;
     memset(&c, 0, sizeof c);
-    if ((rc = need("dlb", &c.dlb, msg, msglen)) < 0 || (rc = need("sclerp", &c.sclerp, msg, msglen)) < 0)
+    if ((rc = need(SKB_MF_HEADLINE, "DLB", &c.dlb, msg, msglen)) < 0 || (rc = need(SKB_MF_EXACT_PAIR, "ScLERP", &c.sclerp, msg, msglen)) < 0)
         return rc;
     dlb_setup(&c, alpha0, offset);
     for (int i = 0; i < n; i++) {
@@ -350,7 +352,7 @@ int skb_bound_dlb_sclerp(struct skb_bound *angle, struct skb_bound *trans, char 
 {
     const struct skb_method *dlb, *sclerp;
     int rc;
-    if ((rc = need("dlb", &dlb, msg, msglen)) < 0 || (rc = need("sclerp", &sclerp, msg, msglen)) < 0)
+    if ((rc = need(SKB_MF_HEADLINE, "DLB", &dlb, msg, msglen)) < 0 || (rc = need(SKB_MF_EXACT_PAIR, "ScLERP", &sclerp, msg, msglen)) < 0)
         return rc;
     return skb_bound_vs_exact(dlb, sclerp, angle, trans, NULL, msg, msglen);
 }
@@ -380,7 +382,7 @@ int skb_logm_speed_measured(double t, double *speed, char *msg, size_t msglen)
     const struct skb_method *m;
     double mats[32], r0[16], r1[16], r2[16];
     int rc;
-    if ((rc = need("logm", &m, msg, msglen)) < 0)
+    if ((rc = need(SKB_MF_LOG_BLEND, "Log", &m, msg, msglen)) < 0)
         return rc;
     if (!(t >= 0 && t <= 1)) {
         snprintf(msg, msglen, "bounds: logm speed: t = %g outside [0, 1]", t);
@@ -418,7 +420,7 @@ int skb_se2_centre(double alpha1, double alpha2, double t, double centre_measure
     const struct skb_method *m;
     double mats[32], out[16];
     int rc;
-    if ((rc = need("dlb", &m, msg, msglen)) < 0)
+    if ((rc = need(SKB_MF_HEADLINE, "DLB", &m, msg, msglen)) < 0)
         return rc;
     se2_member(alpha1, mats);
     se2_member(alpha2, mats + 16);

@@ -16,7 +16,8 @@ struct skb_peer;
 struct skb_peer_ops {
     const char *name;          /* "glm_dq", "textbook_lbs" */
     const char *description;
-    const char *reference;     /* the skinbench method it must agree with */
+    unsigned reference;        /* the role (enum skb_method_flags) of the skinbench
+                                * method it must agree with: skb_method_with_flag */
     /* NULL when the peer is not available in this build (headers missing) */
     struct skb_peer *(*create)(const struct skb_mesh *m);
     void (*prepare)(struct skb_peer *p, const struct skb_pose *pose);

@@ -66,9 +66,6 @@ double skb_pose_strength(const struct skb_mesh *m, const skb_real *mats);
 /* the pose (of nposes, 16 * njoints numbers each) with the largest strength */
 int skb_pose_strongest(const struct skb_mesh *m, const skb_real *poses, int nposes);
 
-/* the results key of a refit method: the thesis's names (lbs, sbs) for its
- * methods, the registry name otherwise */
-const char *skb_refit_key(const struct skb_method *m);
 /* CLOCK_MONOTONIC in seconds */
 double skb_clock_s(void);
 /* the calling thread's CPU time in seconds (CLOCK_THREAD_CPUTIME_ID): a

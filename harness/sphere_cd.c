@@ -237,10 +237,6 @@ int skb_pose_strongest(const struct skb_mesh *m, const skb_real *poses, int npos
     return best;
 }
 
-const char *skb_refit_key(const struct skb_method *m)
-{
-    return m->refit_key ? m->refit_key : m->name;   /* named by the method (methods/<name>.c) */
-}
 
 double skb_thread_cpu_s(void)
 {

@@ -90,7 +90,7 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_linear = {
     .title = "Linear",
     .description = "linear blend skinning: weighted sum of the 4x4 matrices",
     .seed_ref = "thesis 2.2.1, eq. 2.6",
-    .flags = SKB_MF_TABLE41 | SKB_MF_NONRIGID_IN,
+    .flags = SKB_MF_TABLE41 | SKB_MF_NONRIGID_IN | SKB_MF_RATIO_REF | SKB_MF_FCL_PEER,
     .max_n = 0,
     .blend = linear_blend,
     .state_size = linear_state_size,
@@ -101,5 +101,4 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_linear = {
     .f32 = SKB_FAST_F32(skb__linear_f32),
     .refit = skb__refit_lbs,
     .flop_parts = &linear_flop_parts,
-    .refit_key = "lbs",   /* thesis 5.3: linear blend skinning's refit */
 };

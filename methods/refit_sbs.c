@@ -9,8 +9,8 @@
  * the parts (thesis 6.4) is enclosed by Alg. 5.1 and inflated by the radius
  * of the reference sphere.
  *
- * Reads the prepared state of methods/sb.c (layout repeated below: keep in
- * step with sb.c): per joint its quaternion and 3x4 matrix, then the joint
+ * Reads the prepared state of methods/sb.c (its layout: skb_sb_internal.h,
+ * skb__sb_layout): per joint its quaternion and 3x4 matrix, then the joint
  * sets with their rotation centres, the pivot flag and each vertex's set.
  * The node's joint sets find their centre through a vertex of theirs.
  *
@@ -24,6 +24,7 @@
 #include <math.h>
 #include <string.h>
 #include "skb_geom.h"
+#include "skb_sb_internal.h"   /* sb's state layout */
 
 /* the cap angle on S_3 is widened by this much (radians) for rounding */
 #define SBS_CAP_SLACK 1e-12
@@ -31,29 +32,6 @@
  * r_c is far away (nearly equal joint rotations give an ill-conditioned
  * centre): its rounding grows with |r_c|, and so does this allowance */
 #define SBS_ROUND_REL 1e-12
-
-/* sb.c's state layout */
-struct sbs_set {
-    skb_real center[3];
-    skb_real origin[3];
-    skb_real extent;
-    int joint[SKB_MAX_INFLUENCES];
-    int n;
-    int child;
-    int cut;
-    int stale;
-};
-struct sbs_head {
-    int nsets;
-    int solves;
-    int pivot;
-    int nsingle;
-    int trivial;
-    int regularised;
-    int fallback;
-    const skb_real *mats;
-    int sphavg;
-};
 
 /* sign patterns of a joint set: s[k][i] = +-1, at most one per pivot */
 static int sign_patterns(int n, const struct skb_quat *const *q, int pivot, int s[SKB_MAX_INFLUENCES][SKB_MAX_INFLUENCES])
@@ -168,8 +146,8 @@ static int push_corners(const struct skb_sphere_tree *t, const struct skb_joint_
 struct sbs_refit {
     const struct skb_quat *quat;
     const skb_real *rows;
-    const struct sbs_set *sets;
-    const struct sbs_head *head;
+    const struct skb__sb_set *sets;
+    const struct skb__sb_head *head;
     const int *vset;
     skb_real *scratch, *l1;      /* Alg. 6.1 list L_1 */
     int n1;
@@ -224,11 +202,12 @@ int skb__refit_sbs(const struct skb_sphere_tree *t, int node, const struct skb_m
                    const void *state, skb_real *scratch, skb_real out[4])
 {
     struct sbs_refit x;
-    x.quat = (const struct skb_quat *)state;
-    x.rows = (const skb_real *)(x.quat + m->njoints);
-    x.sets = (const struct sbs_set *)(x.rows + 12 * m->njoints);
-    x.head = (const struct sbs_head *)(x.sets + m->nverts);
-    x.vset = (const int *)(x.head + 1);
+    struct skb__sb_view v = skb__sb_layout(m, state);   /* read only here */
+    x.quat = v.q;
+    x.rows = v.rows;
+    x.sets = v.sets;
+    x.head = v.head;
+    x.vset = v.vset;
     x.scratch = scratch;
     x.l1 = scratch;
     x.n1 = 0;

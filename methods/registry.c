@@ -60,6 +60,37 @@ const struct skb_method *skb_method_exact_pair(void)
     return NULL;
 }
 
+const struct skb_method *skb_method_with_flag(unsigned flags)
+{
+    for (int i = 0; skb_methods[i]; i++)
+        if ((skb_methods[i]->flags & flags) == flags)
+            return skb_methods[i];
+    return NULL;
+}
+
+const char *skb_method_role_name(unsigned flags)
+{
+    const struct skb_method *m = skb_method_with_flag(flags);
+    return m ? m->name : "";
+}
+
+/* old name -> registry name: schema_version 1 results files named LBS's and
+ * SB's sphere refits (thesis 5.3, 6.5), SB's eager-centres variant and the
+ * LBS GPU shader by the thesis's words; one name since version 2 */
+static const char *const method_aliases[][2] = {
+    { "lbs", "linear" },
+    { "sbs", "sb" },
+    { "sbs+all_centres", "sb+all_centres" },
+};
+
+const char *skb_method_canonical(const char *name)
+{
+    for (size_t i = 0; i < sizeof method_aliases / sizeof method_aliases[0]; i++)
+        if (strcmp(method_aliases[i][0], name) == 0)
+            return method_aliases[i][1];
+    return name;
+}
+
 const char *skb_strerror(int code)
 {
 #define SKB__MSG(name, val, msg) case val: return msg;

@@ -125,58 +125,10 @@ static int sb_blend(const struct skb_blend_in *in, const struct skb_params *prm,
  * decimals (skb_sb_internal.h) */
 #define SB_TRIVIAL_TOL SKB__SB_TRIVIAL_TOL
 
-/* one joint set of two or more joints: its joints in increasing order, its
- * centre this pose, the centroid o and extent of its rest vertices (and
- * joints), and the child joint whose rest position is the centre of a
- * parent-child set (-1: not trivial) */
-struct sb_set {
-    skb_real center[3];
-    skb_real origin[3];
-    skb_real extent;
-    int joint[SKB_MAX_INFLUENCES];
-    int n;
-    int child;
-    int cut;                   /* the bound cut the last solve */
-    int stale;                 /* lazy prepare: the centre is not yet this pose's */
-};
-
-/* state: quaternion + 3x4 per joint, a set per vertex at most, the set index
- * of each vertex (-1: fewer than two joints), then the counters */
-struct sb_head {
-    int nsets;
-    int solves;                /* SVDs in the last prepare */
-    int pivot;
-    int nsingle;               /* distinct one-joint sets (trivial, no entry) */
-    int trivial;               /* parent-child sets at the joint, last prepare */
-    int regularised;           /* SVDs the bound cut short, last prepare */
-    int fallback;              /* parent-child sets solved by SVD, last prepare */
-    const skb_real *mats;      /* lazy prepare: the pose its stale centres are solved for */
-    int sphavg;                /* skb_params.sb_spherical_average of the last prepare */
-};
-
-struct sb_view {
-    struct skb_quat *q;
-    skb_real *rows;
-    struct sb_set *sets;
-    int *vset;
-    struct sb_head *head;
-};
-
-static struct sb_view sb_layout(const struct skb_mesh *m, const void *state)
-{
-    struct sb_view s;
-    s.q = (struct skb_quat *)state;
-    s.rows = (skb_real *)(s.q + m->njoints);
-    s.sets = (struct sb_set *)(s.rows + 12 * m->njoints);
-    s.head = (struct sb_head *)(s.sets + m->nverts);
-    s.vset = (int *)(s.head + 1);
-    return s;
-}
-
 static size_t sb_state_size(const struct skb_mesh *m)
 {
     return (sizeof(struct skb_quat) + 12 * sizeof(skb_real)) * (size_t)m->njoints
-         + (sizeof(struct sb_set) + sizeof(int)) * (size_t)m->nverts + sizeof(struct sb_head);
+         + (sizeof(struct skb__sb_set) + sizeof(int)) * (size_t)m->nverts + sizeof(struct skb__sb_head);
 }
 
 /* the distinct joints of vertex v with non-zero weight, increasing */
@@ -200,20 +152,20 @@ static int joint_set(const struct skb_mesh *m, int v, int out[SKB_MAX_INFLUENCES
 }
 
 /* the set of joints js (n of them), found or added */
-static int find_set(struct sb_view *s, const int *js, int n)
+static int find_set(struct skb__sb_view *s, const int *js, int n)
 {
     int f;
     /* bind runs once per mesh and models have tens of sets (thesis Table
      * 3.2): a linear search is enough */
     for (f = 0; f < s->head->nsets; f++) {
-        const struct sb_set *t = s->sets + f;
+        const struct skb__sb_set *t = s->sets + f;
         int same = t->n == n;
         for (int k = 0; same && k < n; k++)
             same = t->joint[k] == js[k];
         if (same)
             return f;
     }
-    struct sb_set *t = s->sets + s->head->nsets++;
+    struct skb__sb_set *t = s->sets + s->head->nsets++;
     t->n = n;
     for (int k = 0; k < n; k++)
         t->joint[k] = js[k];
@@ -221,7 +173,7 @@ static int find_set(struct sb_view *s, const int *js, int n)
 }
 
 /* the child of a parent-child pair {a, b}, else -1 (seed 003 section 4) */
-static int pair_child(const struct skb_mesh *m, const struct sb_set *t)
+static int pair_child(const struct skb_mesh *m, const struct skb__sb_set *t)
 {
     if (t->n != 2 || !m->parent || !m->joint_rest)
         return -1;
@@ -244,22 +196,22 @@ static skb_real dist3(const skb_real *a, const skb_real *b)
  * measured from it: a centre that paper's pseudo-inverse puts near the
  * origin is never cut, and a set of one vertex without joint positions still
  * has a region */
-static void set_regions(const struct skb_mesh *m, struct sb_view *s)
+static void set_regions(const struct skb_mesh *m, struct skb__sb_view *s)
 {
     for (int f = 0; f < s->head->nsets; f++) {
-        struct sb_set *t = s->sets + f;
+        struct skb__sb_set *t = s->sets + f;
         t->origin[0] = 0; t->origin[1] = 0; t->origin[2] = 0;
         t->extent = 0;          /* the vertex count, for now */
     }
     for (int v = 0; v < m->nverts; v++)
         if (s->vset[v] >= 0) {
-            struct sb_set *t = s->sets + s->vset[v];
+            struct skb__sb_set *t = s->sets + s->vset[v];
             for (int k = 0; k < 3; k++)
                 t->origin[k] = t->origin[k] + m->pos[3 * v + k];
             t->extent = t->extent + 1;
         }
     for (int f = 0; f < s->head->nsets; f++) {
-        struct sb_set *t = s->sets + f;
+        struct skb__sb_set *t = s->sets + f;
         for (int k = 0; k < 3; k++)
             t->origin[k] = t->origin[k] / t->extent;
         t->extent = skb_v3_norm(t->origin);
@@ -269,7 +221,7 @@ static void set_regions(const struct skb_mesh *m, struct sb_view *s)
     }
     for (int v = 0; v < m->nverts; v++)
         if (s->vset[v] >= 0) {
-            struct sb_set *t = s->sets + s->vset[v];
+            struct skb__sb_set *t = s->sets + s->vset[v];
             if (dist3(m->pos + 3 * v, t->origin) > t->extent)
                 t->extent = dist3(m->pos + 3 * v, t->origin);
         }
@@ -277,7 +229,7 @@ static void set_regions(const struct skb_mesh *m, struct sb_view *s)
 
 /* distinct joints that are a vertex's only joint: counted with the rows of
  * the joint matrices as marks (prepare overwrites them) */
-static int count_single(const struct skb_mesh *m, struct sb_view *s)
+static int count_single(const struct skb_mesh *m, struct skb__sb_view *s)
 {
     int n = 0;
     for (int j = 0; j < m->njoints; j++)
@@ -294,7 +246,7 @@ static int count_single(const struct skb_mesh *m, struct sb_view *s)
 
 static int sb_bind(const struct skb_mesh *m, void *state)
 {
-    struct sb_view s = sb_layout(m, state);
+    struct skb__sb_view s = skb__sb_layout(m, state);
     s.head->nsets = 0;
     for (int v = 0; v < m->nverts; v++) {
         int js[SKB_MAX_INFLUENCES], n = joint_set(m, v, js);
@@ -305,7 +257,7 @@ static int sb_bind(const struct skb_mesh *m, void *state)
     s.head->nsingle = count_single(m, &s);
     set_regions(m, &s);
     for (int f = 0; f < s.head->nsets; f++) {
-        struct sb_set *t = s.sets + f;
+        struct skb__sb_set *t = s.sets + f;
         t->child = pair_child(m, t);
         for (int k = 0; t->child >= 0 && k < 3; k++)
             t->center[k] = m->joint_rest[3 * t->child + k];
@@ -314,7 +266,7 @@ static int sb_bind(const struct skb_mesh *m, void *state)
 }
 
 /* does the pose keep a parent-child set's joint fixed, C_a r = C_b r? */
-static int joint_holds(const struct sb_set *t, const skb_real *mats)
+static int joint_holds(const struct skb__sb_set *t, const skb_real *mats)
 {
     const skb_real *a = mats + 16 * t->joint[0], *b = mats + 16 * t->joint[1];
     skb_real d[3];
@@ -328,9 +280,9 @@ static int joint_holds(const struct sb_set *t, const skb_real *mats)
 
 /* set f's centre for the pose mats (thesis Alg. 3.1 lines 2-6): the
  * child's joint for a parent-child set the pose keeps, else the SVD */
-static int sb_solve_set(const struct skb_mesh *m, struct sb_view *s, int f, const skb_real *pm)
+static int sb_solve_set(const struct skb_mesh *m, struct skb__sb_view *s, int f, const skb_real *pm)
 {
-    struct sb_set *t = s->sets + f;
+    struct skb__sb_set *t = s->sets + f;
     const skb_real *mats[SKB_MAX_INFLUENCES], *set[SKB_MAX_INFLUENCES];
     t->stale = 0;
     if (t->child >= 0) {
@@ -360,7 +312,7 @@ static int sb_solve_set(const struct skb_mesh *m, struct sb_view *s, int f, cons
 
 /* the per-joint part of prepare; every set's centre marked stale */
 static int sb_prepare_joints(const struct skb_mesh *m, const struct skb_pose *p, const struct skb_params *prm,
-                             struct sb_view *s)
+                             struct skb__sb_view *s)
 {
     if (p->scale)
         return SKB_ENOTSUP;      /* quaternions carry no scale (DQ paper 4.2) */
@@ -380,7 +332,7 @@ static int sb_prepare_joints(const struct skb_mesh *m, const struct skb_pose *p,
 static int sb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
                       const struct skb_params *prm, void *state)
 {
-    struct sb_view s = sb_layout(m, state);
+    struct skb__sb_view s = skb__sb_layout(m, state);
     int rc = sb_prepare_joints(m, p, prm, &s);
     for (int f = 0; rc == 0 && f < s.head->nsets; f++)
         rc = sb_solve_set(m, &s, f, p->mats);
@@ -391,13 +343,13 @@ static int sb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
 int skb__sb_prepare_lazy(const struct skb_mesh *m, const struct skb_pose *p, const struct skb_params *prm,
                          void *state)
 {
-    struct sb_view s = sb_layout(m, state);
+    struct skb__sb_view s = skb__sb_layout(m, state);
     return sb_prepare_joints(m, p, prm, &s);
 }
 
 int skb__sb_center_ensure(const struct skb_mesh *m, void *state, int f)
 {
-    struct sb_view s = sb_layout(m, state);
+    struct skb__sb_view s = skb__sb_layout(m, state);
     if (f < 0 || !s.sets[f].stale)
         return 0;
     if (!s.head->mats)
@@ -407,7 +359,7 @@ int skb__sb_center_ensure(const struct skb_mesh *m, void *state, int f)
 
 /* one vertex with its rotation by the spherical average (eq. 3.7 with Q the
  * Buss-Fillmore average of the joints' quaternions) */
-static int sb_sphavg_vertex(const struct skb_mesh *m, const struct sb_view *s, int v, const skb_real *rc,
+static int sb_sphavg_vertex(const struct skb_mesh *m, const struct skb__sb_view *s, int v, const skb_real *rc,
                             skb_real *out, skb_real *nout)
 {
     const int *jv = m->joint + SKB_MAX_INFLUENCES * v;
@@ -438,7 +390,7 @@ static int sb_sphavg_vertex(const struct skb_mesh *m, const struct sb_view *s, i
 static int sb_skin(const struct skb_mesh *m, const void *state, int v0, int v1,
                    skb_real *pos_out, skb_real *nrm_out)
 {
-    struct sb_view s = sb_layout(m, state);
+    struct skb__sb_view s = skb__sb_layout(m, state);
     int normals = nrm_out && m->nrm;
     for (int v = v0; s.head->sphavg && v < v1; v++) {
         const skb_real *rc = s.vset[v] >= 0 ? s.sets[s.vset[v]].center : NULL;
@@ -459,7 +411,7 @@ static int sb_skin(const struct skb_mesh *m, const void *state, int v0, int v1,
 
 static int sb_pose_stats(const struct skb_mesh *m, const void *state, struct skb_pose_stats *out)
 {
-    struct sb_view s = sb_layout(m, state);
+    struct skb__sb_view s = skb__sb_layout(m, state);
     out->solves = s.head->solves;
     out->max_iterations = 0;
     out->max_center_norm = 0;
@@ -473,7 +425,7 @@ static int sb_pose_stats(const struct skb_mesh *m, const void *state, struct skb
 
 void skb__sb_counts(const struct skb_mesh *m, const void *state, struct skb__sb_counts *out)
 {
-    struct sb_view s = sb_layout(m, state);
+    struct skb__sb_view s = skb__sb_layout(m, state);
     out->sets = s.head->nsets + s.head->nsingle;
     out->trivial = s.head->trivial + s.head->nsingle;
     out->solved = s.head->solves;
@@ -490,17 +442,17 @@ void skb__sb_counts(const struct skb_mesh *m, const void *state, struct skb__sb_
 
 int skb__sb_nsets(const struct skb_mesh *m, const void *state)
 {
-    return sb_layout(m, state).head->nsets;
+    return skb__sb_layout(m, state).head->nsets;
 }
 
 int skb__sb_vertex_set(const struct skb_mesh *m, const void *state, int v)
 {
-    return sb_layout(m, state).vset[v];
+    return skb__sb_layout(m, state).vset[v];
 }
 
 int skb__sb_set_joints(const struct skb_mesh *m, const void *state, int f, int out[SKB_MAX_INFLUENCES])
 {
-    const struct sb_set *t = sb_layout(m, state).sets + f;
+    const struct skb__sb_set *t = skb__sb_layout(m, state).sets + f;
     for (int k = 0; k < t->n; k++)
         out[k] = t->joint[k];
     return t->n;
@@ -514,12 +466,12 @@ int skb__sb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
 
 int skb__sb_set_cut(const struct skb_mesh *m, const void *state, int f)
 {
-    return sb_layout(m, state).sets[f].cut;
+    return skb__sb_layout(m, state).sets[f].cut;
 }
 
 const skb_real *skb__sb_set_center(const struct skb_mesh *m, const void *state, int f)
 {
-    return sb_layout(m, state).sets[f].center;
+    return skb__sb_layout(m, state).sets[f].center;
 }
 
 /* the centre sb_skin used for vertex v (none for a one-joint vertex: its
@@ -549,7 +501,7 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_sb = {
     .title = "SB",
     .description = "spherical blending: QLB about the rotation centre (the joint for parent-child sets, else bounded least squares by SVD, cached per joint set)",
     .seed_ref = "thesis 3.1-3.3, Alg. 3.1, eq. 3.1, eq. 3.7; seed 003 section 4 (trivial sets)",
-    .flags = SKB_MF_TABLE41,
+    .flags = SKB_MF_TABLE41 | SKB_MF_ROT_CENTERS,
     .max_n = SKB_ROTCENTER_MAX_N,
     .blend = sb_blend,
     .state_size = sb_state_size,
@@ -561,5 +513,4 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_sb = {
     .refit = skb__refit_sbs,
     .skin_center = sb_skin_center,
     .flop_parts = &sb_flop_parts,
-    .refit_key = "sbs",   /* thesis 6.5: SB's refit is "SBS" */
 };

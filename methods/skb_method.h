@@ -28,10 +28,36 @@ enum skb_method_flags {
     SKB_MF_ITERATIVE    = 1 << 1, /* blend iterates (dib): stats.iterations */
     SKB_MF_TABLE41      = 1 << 2, /* one of the seven thesis Table 4.1 methods */
     SKB_MF_NONRIGID_IN  = 1 << 3, /* accepts non-rigid (scale/shear) inputs */
-    SKB_MF_EXACT_PAIR   = 1 << 4  /* the exact interpolation of two rigid transforms
+    SKB_MF_EXACT_PAIR   = 1 << 4, /* the exact interpolation of two rigid transforms
                                    * (ScLERP: bi-invariant, constant speed, shortest
                                    * path; SLERP on rotations): `run bounds` measures
                                    * every other blend against it */
+    /* the special roles the experiments and reports give one method each,
+     * found by skb_method_with_flag() rather than by a name in their code */
+    SKB_MF_RATIO_REF    = 1 << 5, /* the method timings are divided by (DQ paper
+                                   * Fig. 18: x/LBS), the thesis 5.3 refit and the
+                                   * one GPU ratios are to (Fig. 19) */
+    SKB_MF_HEADLINE     = 1 << 6, /* the method the headline ratio is about (DLB
+                                   * over LBS, DQ paper Fig. 18-19) and other
+                                   * blends are timed against (DIB/DLB, App. B) */
+    SKB_MF_HEAT_REF     = 1 << 7, /* the reference of the error heat maps and of
+                                   * the bounds' second exact blend (DIB, thesis
+                                   * Alg. 4.1: the bi-invariant mean to precision) */
+    SKB_MF_FCL_PEER     = 1 << 8, /* the skin the FCL peer collides (`run cd`: FCL
+                                   * refits LBS vertices, thesis 5.4) */
+    SKB_MF_ROT_CENTERS  = 1 << 9, /* solves rotation centres per pose (SB, thesis
+                                   * Table 3.2: pose_stats counts its SVDs; its
+                                   * refit is thesis 6.5's SBS) */
+    SKB_MF_QUAT_LINEAR  = 1 << 10,/* linear quaternion blend of rotations only
+                                   * (QLB'0, thesis eq. 3.5): the rotation-only
+                                   * bounds and the GPU's quaternion layout */
+    SKB_MF_LOG_BLEND    = 1 << 11,/* blends in the log (tangent) space (DQ paper
+                                   * 2.3): the bounds' Log column */
+    SKB_MF_TWO_PHASE    = 1 << 12,/* blends non-rigid inputs in two phases (DQ
+                                   * paper 4.2): the bounds' scale column */
+    SKB_MF_JOINT_CENTERS = 1 << 13 /* rotation centres at the joints, C_i c per
+                                   * joint pair (QB, DQ paper 2.3: Hejl); the
+                                   * GPU's QB layout */
 };
 
 /* antipodality resolution (DQ paper 4.1) */
@@ -198,11 +224,6 @@ struct skb_method {
 
     /* where the FLOP fit goes (see struct skb_flop_parts), or NULL */
     const struct skb_flop_parts *flop_parts;
-
-    /* the name results files give this method's sphere refit (spheres.json,
-     * cd.json: the thesis calls LBS's and SB's refits "LBS" and "SBS"); NULL
-     * means the method's name */
-    const char *refit_key;
 };
 
 #ifndef SKB_FLOP_COUNT
@@ -225,6 +246,15 @@ const struct skb_method *skb_method_find(const char *name);
 int skb_method_count(void);
 /* the first registered method flagged SKB_MF_EXACT_PAIR with a blend, or NULL */
 const struct skb_method *skb_method_exact_pair(void);
+/* the first registered method with every bit of flags set, or NULL: the
+ * one way the harness and reports find a method by its role */
+const struct skb_method *skb_method_with_flag(unsigned flags);
+/* its name, or "" when no method has the role (a lookup then finds nothing) */
+const char *skb_method_role_name(unsigned flags);
+/* the registry name for a method name as older results files wrote it
+ * (schema_version 1: "lbs", "sbs", ... see README "Method names"), the
+ * name itself when it is no alias */
+const char *skb_method_canonical(const char *name);
 const char *skb_strerror(int code);
 void skb_params_default(struct skb_params *prm);
 

@@ -8,6 +8,56 @@
 
 #include "skb_method.h"
 
+/* sb's prepared state, the one statement of its layout: sb.c writes it,
+ * refit_sbs.c (thesis Alg. 6.1) reads it through the same view */
+/* one joint set of two or more joints: its joints in increasing order, its
+ * centre this pose, the centroid o and extent of its rest vertices (and
+ * joints), and the child joint whose rest position is the centre of a
+ * parent-child set (-1: not trivial) */
+struct skb__sb_set {
+    skb_real center[3];
+    skb_real origin[3];
+    skb_real extent;
+    int joint[SKB_MAX_INFLUENCES];
+    int n;
+    int child;
+    int cut;                   /* the bound cut the last solve */
+    int stale;                 /* lazy prepare: the centre is not yet this pose's */
+};
+
+/* state: quaternion + 3x4 per joint, a set per vertex at most, the set index
+ * of each vertex (-1: fewer than two joints), then the counters */
+struct skb__sb_head {
+    int nsets;
+    int solves;                /* SVDs in the last prepare */
+    int pivot;
+    int nsingle;               /* distinct one-joint sets (trivial, no entry) */
+    int trivial;               /* parent-child sets at the joint, last prepare */
+    int regularised;           /* SVDs the bound cut short, last prepare */
+    int fallback;              /* parent-child sets solved by SVD, last prepare */
+    const skb_real *mats;      /* lazy prepare: the pose its stale centres are solved for */
+    int sphavg;                /* skb_params.sb_spherical_average of the last prepare */
+};
+
+struct skb__sb_view {
+    struct skb_quat *q;
+    skb_real *rows;
+    struct skb__sb_set *sets;
+    int *vset;
+    struct skb__sb_head *head;
+};
+
+static inline struct skb__sb_view skb__sb_layout(const struct skb_mesh *m, const void *state)
+{
+    struct skb__sb_view s;
+    s.q = (struct skb_quat *)state;
+    s.rows = (skb_real *)(s.q + m->njoints);
+    s.sets = (struct skb__sb_set *)(s.rows + 12 * m->njoints);
+    s.head = (struct skb__sb_head *)(s.sets + m->nverts);
+    s.vset = (int *)(s.head + 1);
+    return s;
+}
+
 #ifndef SKB_FLOP_COUNT
 SKB_EXTERN_C_BEGIN
 #endif

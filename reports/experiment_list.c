@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "report_internal.h"
+#include "skb_method.h"   /* the methods' roles (skb_method_role_name) */
 #include "skb_run.h"
 
 /* ---- the method names each results file holds (compare lists new ones) ---- */
@@ -62,14 +63,15 @@ static int method_names(const cJSON *doc, const char *paths, const char **out, i
 
 static void table52(struct skb_report *rep)
 {
-    static const char *const t52[] = { "lbs", "bottom_up", "best", NULL };
+    const char *const t52[] = { skb_method_role_name(SKB_MF_RATIO_REF), "bottom_up", "best", NULL };
     skb__report_sphere_table(rep, "table52", "Thesis Table 5.2: average sphere radius per level, LBS refits",
                              "table_5_2", t52, 0);
 }
 
 static void table61(struct skb_report *rep)
 {
-    static const char *const t61[] = { "lbs", "sbs", "best", NULL };
+    const char *const t61[] = { skb_method_role_name(SKB_MF_RATIO_REF), skb_method_role_name(SKB_MF_ROT_CENTERS),
+                                "best", NULL };
     skb__report_sphere_table(rep, "table61", "Thesis Table 6.1 / 002 Table 1: sphere radius per level, SBS and new refits",
                              "table_6_1", t61, 1);
 }

@@ -271,10 +271,7 @@ static const char *shader_title(const cJSON *shaders, const char *key)
 const char *skb__plot_series_name(const char *key, const cJSON *shaders, char *buf, size_t len)
 {
     static const struct { const char *key, *name; } fixed[] = {
-        { "linear", "LBS (linear)" },
         { "reference", "reference posture" },
-        { "lbs", "LBS" },
-        { "sbs", "SBS" },
         { "bottom_up", "bottom-up" },
         { "best", "best (tightest)" },
         { "angle_gap_deg", "rotation-angle gap" },
@@ -296,7 +293,9 @@ const char *skb__plot_series_name(const char *key, const cJSON *shaders, char *b
         return snprintf(buf, len, "%s", st), buf;   /* a shader without a CPU method of its name */
     if (!m || !m->title)
         return snprintf(buf, len, "%s", key), buf;
-    if (!key[n])
+    if (!key[n] && (m->flags & SKB_MF_RATIO_REF))
+        snprintf(buf, len, "LBS (%s)", m->name);   /* the reference every ratio names, in the papers' word */
+    else if (!key[n])
         snprintf(buf, len, "%s", m->title);
     else if (strncmp(key + n, "@p=", 3) == 0)
         snprintf(buf, len, "%s (precision %s)", m->title, key + n + 3);
@@ -663,7 +662,8 @@ void skb__plot_cpu(struct skb_report *rep, const char *dir, const char *sfx, con
             snprintf(what, sizeof what, "CPU time per deformation [%.60s]", r->machine_key);
             times_plot(rep, dir, name, what, t);
             snprintf(what, sizeof what, "CPU time / LBS [%.50s], last column DQ paper Fig. 18", r->machine_key);
-            ratio_plot(rep, dir, name2, what, t, "linear", np ? paper : NULL, "DQ paper Fig. 18");
+            ratio_plot(rep, dir, name2, what, t, skb_method_role_name(SKB_MF_RATIO_REF), np ? paper : NULL,
+                       "DQ paper Fig. 18");
         }
         free(t);
     }
@@ -771,7 +771,7 @@ void skb__plot_gpu(struct skb_report *rep, const char *dir, const char *sfx, con
     snprintf(what, sizeof what, "GPU time per deformation%s [%.50s]", ctx, r->machine_key);
     times_plot(rep, dir, name, what, t);
     snprintf(what, sizeof what, "GPU time / LBS%s [%.50s]", ctx, r->machine_key);
-    ratio_plot(rep, dir, name2, what, t, "lbs", NULL, NULL);
+    ratio_plot(rep, dir, name2, what, t, skb_method_role_name(SKB_MF_RATIO_REF), NULL, NULL);   /* LBS's shader */
     free(t);
     gpu_sweep_plot(rep, dir, sfx, r);
 }
@@ -823,7 +823,7 @@ struct curve_spec {
 static const struct curve_spec curve_specs[] = {
     { "qlb", NULL, "gap-qlb-slerp", "QLB − SLERP rotation-angle gap over t (thesis Lemma 3.2)",
       "rotation-angle gap (degrees)", NULL },
-    { "dlb", "sclerp", "gap-dlb-sclerp", "DLB − ScLERP gap over t (DQ paper Fig. 23, thesis App. A.1)",
+    { "dlb_sclerp", NULL, "gap-dlb-sclerp", "DLB − ScLERP gap over t (DQ paper Fig. 23, thesis App. A.1)",
       "rotation-angle gap (degrees)", "translation gap along the axis (% of α_ε)" },
     { "log", NULL, "logm-speed", "Log-matrix angular speed over t (thesis Fig. A.1)",
       "angular speed |ω(t)| (rad per unit t)", NULL },

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "skb_json.h"
 #include "report_internal.h"
+#include "skb_method.h"   /* the methods' roles (skb_method_role_name) */
 
 static int name_matches(const char *name, const cJSON *match)
 {
@@ -79,7 +80,7 @@ static void sbs_centres_note(char **n, const cJSON *spheres, const char *model, 
 {
     const cJSON *c = model ? skb__jget(skb__jget(skb__jget(spheres, "datasets"), model), "sbs_centres") : NULL;
     double sets, tmin, tmax, smax, reg, bound, off, poses;
-    if (!c || strcmp(method, "sbs") != 0 || skb__jnum(skb__jget(c, "joint_sets"), &sets) < 0
+    if (!c || strcmp(method, skb_method_role_name(SKB_MF_ROT_CENTERS)) != 0 || skb__jnum(skb__jget(c, "joint_sets"), &sets) < 0
         || skb__jnum(skb__jget(c, "trivial_min"), &tmin) < 0 || skb__jnum(skb__jget(c, "trivial_max"), &tmax) < 0
         || skb__jnum(skb__jget(c, "solved_max"), &smax) < 0 || skb__jnum(skb__jget(c, "regularised_max"), &reg) < 0
         || skb__jnum(skb__jget(c, "centre_bound_extents"), &bound) < 0
@@ -235,7 +236,10 @@ void skb__report_table62(struct skb_report *rep)
     const cJSON *sec = skb__jget(rep->ref, "table_6_2");
     static const char *const cols[] = { "scenario", "refit", "on-demand ms", "bottom-up ms", "bottom-up / on-demand",
                                         "paper on-demand ms", "paper bottom-up ms", "paper ratio", NULL };
-    static const char *const flat[][2] = { { "lbs", "lbs_ms" }, { "sbs", "sbs_ms" } };
+    /* the paper's two refits (thesis 5.3 LBS, 6.5 SBS) by registry name, and
+     * the fields of the flat form and of reference.json that hold them */
+    const char *lin = skb_method_role_name(SKB_MF_RATIO_REF), *sbn = skb_method_role_name(SKB_MF_ROT_CENTERS);
+    const char *const flat[][2] = { { lin, "lbs_ms" }, { sbn, "sbs_ms" } };
     char src[240];
     skb__set_source(src, sizeof src, sec);
     struct skb_rtable *t = skb__tbl_new(rep, "table62", "Thesis Table 6.2 / 002 Table 2: collision queries in scenarios", src,
@@ -278,12 +282,12 @@ void skb__report_table62(struct skb_report *rep)
             for (int r = 0; r < nr; r++) {
                 double on = NAN, bu = NAN, pon = NAN, pbu = NAN;
                 if (rows[r] == x)
-                    skb__jnum(skb__jget(x, strcmp(names[r], "lbs") ? "sbs_ms" : "lbs_ms"), &on);
+                    skb__jnum(skb__jget(x, strcmp(names[r], lin) ? "sbs_ms" : "lbs_ms"), &on);
                 else
                     skb__jnum(skb__jget(rows[r], "on_demand_ms"), &on);
                 if (skb__jnum(skb__jget(rows[r], "bottom_up_ms"), &bu) < 0)
                     skb__jnum(skb__jget(x, "bottom_up_ms"), &bu);
-                int is_sbs = strcmp(names[r], "sbs") == 0, is_lbs = strcmp(names[r], "lbs") == 0;
+                int is_sbs = strcmp(names[r], sbn) == 0, is_lbs = strcmp(names[r], lin) == 0;
                 if (is_lbs || is_sbs) {
                     skb__jnum(skb__jget(pe, is_sbs ? "sbs_ms" : "lbs_ms"), &pon);
                     /* 002 Table 2's bottom-up ran on the SBS-deformed model */
@@ -337,7 +341,7 @@ void skb__report_table62(struct skb_report *rep)
                 skb__jnum(skb__jget(e, "lbs_ms"), &pl);
                 skb__jnum(skb__jget(e, "bottom_up_ms"), &pb);
                 skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__fmt("no scenario in cd.json matches \"%s\"", skb__ref_str(e, "title")),
-                        strdup(skb__ref_str(e, "title")), strdup("lbs"), strdup("—"), strdup("—"), strdup("—"), skb__numtxt(pl),
+                        strdup(skb__ref_str(e, "title")), strdup(lin), strdup("—"), strdup("—"), strdup("—"), skb__numtxt(pl),
                         skb__numtxt(pb), pl > 0 ? skb__numtxt(pb / pl) : strdup("—"), NULL);
             }
             ei++;

@@ -7,13 +7,15 @@
 #include <string.h>
 #include "skb_json.h"
 #include "report_internal.h"
+#include "skb_method.h"   /* the methods' roles (skb_method_role_name) */
 
 static double cpu_ratio(const cJSON *d, const char *method)
 {
     double r, a, b;
     if (skb__jnum(skb__jget(skb__jget(d, "ratio_to_linear"), method), &r) == 0)
         return r;
-    if (skb__jnum(skb__jget(skb__jget(d, "ms"), method), &a) == 0 && skb__jnum(skb__jget(skb__jget(d, "ms"), "linear"), &b) == 0 && b > 0)
+    if (skb__jnum(skb__jget(skb__jget(d, "ms"), method), &a) == 0 && skb__jnum(skb__jget(skb__jget(d, "ms"), skb_method_role_name(SKB_MF_RATIO_REF)), &b) == 0
+        && b > 0)
         return a / b;
     return NAN;
 }
@@ -116,13 +118,13 @@ static char *fig18_driver(const cJSON *d, const char *method)
     double svd = NAN, v = NAN, it = NAN, lv = NAN;
     char b1[32], b2[32];
     skb__jnum(skb__jget(d, "vertices"), &v);
-    if (strcmp(method, "sb") == 0) {
-        skb__jnum(skb__jget(skb__jget(skb__jget(d, "pose_stats"), "sb"), "solves_per_pose_mean"), &svd);
+    if (strcmp(method, skb_method_role_name(SKB_MF_ROT_CENTERS)) == 0) {
+        skb__jnum(skb__jget(skb__jget(skb__jget(d, "pose_stats"), skb_method_role_name(SKB_MF_ROT_CENTERS)), "solves_per_pose_mean"), &svd);
         return skb__fmt("SVDs per pose: %s here on %.0f vertices (%s per 1000 vertices); the DQ paper's Fig. 18 "
                         "does not give its SBS model's SVD count", skb__num4(b1, svd), v,
                         skb__num4(b2, v > 0 ? 1000 * svd / v : NAN));
     }
-    if (strcmp(method, "dib") == 0) {
+    if (strcmp(method, skb_method_role_name(SKB_MF_ITERATIVE)) == 0) {
         const cJSON *w = skb__jget(d, "dib_work"), *h;
         double sum = 0, cnt = 0;
         cJSON_ArrayForEach(h, skb__jget(w, "iterations_histogram")) {
@@ -135,7 +137,7 @@ static char *fig18_driver(const cJSON *d, const char *method)
         it = cnt > 0 ? sum / cnt : NAN;
         skb__jnum(skb__jget(w, "logs_per_vertex"), &lv);
         double mx = NAN;
-        skb__jnum(skb__jget(skb__jget(skb__jget(d, "pose_stats"), "dib"), "max_iterations"), &mx);
+        skb__jnum(skb__jget(skb__jget(skb__jget(d, "pose_stats"), skb_method_role_name(SKB_MF_ITERATIVE)), "max_iterations"), &mx);
         if (!isfinite(it) && isfinite(mx))   /* no dib_work on this dataset: the clip's largest count */
             return skb__fmt("DIB iterations: at most %.0f per blend over this clip's checked poses here; the DQ paper "
                             "does not give its clip's iteration count", mx);
@@ -187,7 +189,7 @@ void skb__report_fig18(struct skb_report *rep)
         cJSON_ArrayForEach(d, skb__jget(doc, "datasets")) {
             const cJSON *m;
             double lin;
-            int has_lin = skb__jnum(skb__jget(skb__jget(d, "ms"), "linear"), &lin) == 0;
+            int has_lin = skb__jnum(skb__jget(skb__jget(d, "ms"), skb_method_role_name(SKB_MF_RATIO_REF)), &lin) == 0;
             cJSON_ArrayForEach(m, skb__jget(d, "ms")) {
                 double ms, paper;
                 skb__jnum(m, &ms);
@@ -196,7 +198,7 @@ void skb__report_fig18(struct skb_report *rep)
                 struct skb_verdict v = { .rule = "" };
                 int st;
                 const cJSON *pv = skb__jget(skb__jget(sec, "ratio_to_linear"), base ? base : m->string);
-                if (strcmp(m->string, "linear") == 0) {
+                if (strcmp(m->string, skb_method_role_name(SKB_MF_RATIO_REF)) == 0) {
                     st = SKB_ROW_CONTEXT;
                     note = strdup("the reference of the ratios");
                 } else if (base && skb__jnum(pv, &paper) == 0) {
@@ -204,7 +206,7 @@ void skb__report_fig18(struct skb_report *rep)
                     st = SKB_ROW_CONTEXT;
                     note = skb__fmt("context: not the paper's variant; Figure 18's %s row is judged on \"%s\"", base, base);
                 } else if (!base && skb__jnum(pv, &paper) == 0 && isfinite(r)) {
-                    st = judge_cpu_ratio(rep, sec, d, m->string, "linear", r, paper, &v, &note);
+                    st = judge_cpu_ratio(rep, sec, d, m->string, skb_method_role_name(SKB_MF_RATIO_REF), r, paper, &v, &note);
                     cause = fig18_driver(d, m->string);
                     v.setup = cause != NULL;
                     st = skb_verdict_status(&v);
@@ -216,7 +218,7 @@ void skb__report_fig18(struct skb_report *rep)
                     paper = NAN;
                     note = strdup(has_lin ? "no paper value" : "no LBS time in this dataset");
                 }
-                if (strcmp(m->string, "linear") == 0)
+                if (strcmp(m->string, skb_method_role_name(SKB_MF_RATIO_REF)) == 0)
                     paper = 1;
                 note = skb__join_note(note, skb__why_lookup(doc, m->string, d->string));
                 note = skb__join_note(note, verified);
@@ -237,11 +239,12 @@ void skb__report_fig18(struct skb_report *rep)
                 }
             /* DQ paper App. B: DIB against DLB */
             double dib, dlb, pr;
-            if (skb__jnum(skb__jget(skb__jget(d, "ms"), "dib"), &dib) == 0 && skb__jnum(skb__jget(skb__jget(d, "ms"), "dlb"), &dlb) == 0 && dlb > 0
+            const char *dibn = skb_method_role_name(SKB_MF_ITERATIVE), *dlbn = skb_method_role_name(SKB_MF_HEADLINE);
+            if (skb__jnum(skb__jget(skb__jget(d, "ms"), dibn), &dib) == 0 && skb__jnum(skb__jget(skb__jget(d, "ms"), dlbn), &dlb) == 0 && dlb > 0
                 && skb__jnum(skb__jget(skb__jget(sec, "dib_ms"), "ratio_to_dlb"), &pr) == 0) {
-                char *note, *work = dib_work_note(d), *cause = fig18_driver(d, "dib");
+                char *note, *work = dib_work_note(d), *cause = fig18_driver(d, dibn);
                 struct skb_verdict v;
-                judge_cpu_ratio(rep, sec, d, "dib", "dlb", dib / dlb, pr, &v, &note);
+                judge_cpu_ratio(rep, sec, d, dibn, dlbn, dib / dlb, pr, &v, &note);
                 v.setup = 1;
                 int st = skb_verdict_status(&v);
                 note = skb__join_note(note, cause);
@@ -249,7 +252,7 @@ void skb__report_fig18(struct skb_report *rep)
                                             "run, same variant");
                 note = skb__join_note(note, work);
                 free(work);
-                skb__row_add(rep, t, k, st, note, strdup(d->string), strdup("dib / dlb"), strdup(variant_text(d, "dib")),
+                skb__row_add(rep, t, k, st, note, strdup(d->string), strdup("dib / dlb"), strdup(variant_text(d, dibn)),
                              skb__numtxt(dib), skb__numtxt(dib / dlb), skb__numtxt(pr), NULL);
                 skb__row_verdict(rep, t, &v, cause);
             }
@@ -275,7 +278,7 @@ static int table32_row(struct skb_report *rep, struct skb_rtable *t, int k, cons
     int st;
     if (!isfinite(s) || !isfinite(l) || l <= 0) {
         st = SKB_ROW_NOT_RUN;
-        note = cpu_failure(skb_results_doc(&rep->runs[k], "cpu.json"), isfinite(s) ? "linear" : "sb", d->string);
+        note = cpu_failure(skb_results_doc(&rep->runs[k], "cpu.json"), isfinite(s) ? skb_method_role_name(SKB_MF_RATIO_REF) : skb_method_role_name(SKB_MF_ROT_CENTERS), d->string);
         if (!note)
             note = skb__fmt("%s has no %s time", d->string, isfinite(s) ? "LBS" : "SBS (sb)");
     } else if (!judged) {
@@ -287,7 +290,7 @@ static int table32_row(struct skb_report *rep, struct skb_rtable *t, int k, cons
         vd.paper_lo = a;
         skb_rule_band(&vd);
         double lo, hi;
-        round_interval(d, "sb", "linear", &lo, &hi);
+        round_interval(d, skb_method_role_name(SKB_MF_ROT_CENTERS), skb_method_role_name(SKB_MF_RATIO_REF), &lo, &hi);
         skb_verdict_timed(&vd, lo, hi, skb__timing_floor(rep, "cpu"));
         st = skb_verdict_status(&vd);
         note = skb__verdict_text(&vd, st);
@@ -326,15 +329,15 @@ void skb__report_table32(struct skb_report *rep)
         const cJSON *d;
         cJSON_ArrayForEach(d, skb__jget(doc, "datasets")) {
             double l = NAN, s = NAN, v = NAN, j = NAN, svd = NAN;
-            skb__jnum(skb__jget(skb__jget(d, "ms"), "linear"), &l);
-            skb__jnum(skb__jget(skb__jget(d, "ms"), "sb"), &s);
+            skb__jnum(skb__jget(skb__jget(d, "ms"), skb_method_role_name(SKB_MF_RATIO_REF)), &l);
+            skb__jnum(skb__jget(skb__jget(d, "ms"), skb_method_role_name(SKB_MF_ROT_CENTERS)), &s);
             skb__jnum(skb__jget(d, "vertices"), &v);
             skb__jnum(skb__jget(d, "joints"), &j);
             static const char *const svdkeys[] = { "svds_per_pose", "svds", "solves", "sb_solves", NULL };
             for (int i = 0; svdkeys[i] && !isfinite(svd); i++)
                 skb__jnum(skb__jget(d, svdkeys[i]), &svd);
             if (!isfinite(svd))
-                skb__jnum(skb__jget(skb__jget(skb__jget(d, "pose_stats"), "sb"), "solves_per_pose_mean"), &svd);
+                skb__jnum(skb__jget(skb__jget(skb__jget(d, "pose_stats"), skb_method_role_name(SKB_MF_ROT_CENTERS)), "solves_per_pose_mean"), &svd);
             const cJSON *range;
             cJSON_ArrayForEach(range, skb__jget(sec, "ranges"))
                 table32_row(rep, t, k, sec, range, d, l, s, svd, v, j);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "skb_json.h"
 #include "report_internal.h"
+#include "skb_method.h"   /* the methods' roles (skb_method_role_name) */
 
 #define NCOLS 10
 
@@ -80,7 +81,7 @@ static void fast_rows(struct skb_report *rep, struct skb_rtable *t, int k, const
         skb__jnum(skb__jget(skb__jget(d, "ratio_to_linear_f32"), m->string), &r);
         char *note = NULL;
         int st;
-        if (strcmp(m->string, "linear") == 0) {
+        if (strcmp(m->string, skb_method_role_name(SKB_MF_RATIO_REF)) == 0) {
             st = SKB_ROW_CONTEXT;
             paper = 1;
             note = strdup("the reference of the ratios");
@@ -133,7 +134,7 @@ static void peer_rows(struct skb_report *rep, struct skb_rtable *t, int k, const
     cJSON_ArrayForEach(p, skb__jget(doc, "peers")) {
         double ms = NAN, lin = NAN, th = NAN;
         skb__jnum(skb__jget(skb__jget(lm, "peers_ms"), p->string), &ms);
-        skb__jnum(skb__jget(skb__jget(lm, "ms_f32"), "linear"), &lin);
+        skb__jnum(skb__jget(skb__jget(lm, "ms_f32"), skb_method_role_name(SKB_MF_RATIO_REF)), &lin);
         skb__jnum(skb__jget(p, "threads"), &th);
         skb__row_add(rep, t, k, SKB_ROW_CONTEXT,
                      skb__fmt("peer (checked against our %s): %s; layout: %s", skb__jstr(skb__jget(p, "reference"))
@@ -173,10 +174,11 @@ static void issue15_rows(struct skb_report *rep, struct skb_rtable *t, int k, co
     const char *sds = skb__jstr(skb__jget(tg, "split_speedup_dataset")), *where;
     const cJSON *sp = skb__jget(skb__jget(skb__jget(skb__jget(doc, "datasets"), sds ? sds : ""), "fast_kernels"),
                                 "split_speedup_over_slot4");
-    static const char *const opts[] = { "linear", "linear+nrm_shader" };
     for (int i = 0; i < 2; i++) {
+        char key[64];   /* LBS's label, renormalised or with normals to the shader */
+        snprintf(key, sizeof key, "%s%s", skb_method_role_name(SKB_MF_RATIO_REF), i ? "+nrm_shader" : "");
         double x = NAN;
-        skb__jnum(skb__jget(sp, opts[i]), &x);
+        skb__jnum(skb__jget(sp, key), &x);
         target_row(rep, t, k, sds ? sds : "—", i ? "LBS split / 4-slot speed-up, normals to the shader"
                                                   : "LBS split / 4-slot speed-up, renormalised",
                    x, skb__jget(tg, "split_speedup_min"), 0, "project target, README \"Fast kernels\"", strdup("same normal option, one run"));

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "skb_json.h"
 #include "report_internal.h"
+#include "skb_method.h"   /* the methods' roles (skb_method_role_name) */
 
 static const cJSON *fig19_entry(const cJSON *sec, const char *shader)
 {
@@ -28,7 +29,7 @@ static double gpu_lbs(const cJSON *map, const cJSON *sec)
     double v;
     cJSON_ArrayForEach(x, map) {
         const cJSON *e = fig19_entry(sec, x->string);
-        if (e && strcmp(e->string, "linear") == 0 && skb__jnum(x, &v) == 0)
+        if (e && strcmp(e->string, skb_method_role_name(SKB_MF_RATIO_REF)) == 0 && skb__jnum(x, &v) == 0)
             return v;
     }
     return NAN;
@@ -54,7 +55,7 @@ void skb__report_fig19(struct skb_report *rep)
             continue;
         }
         double lbs = gpu_lbs(ins, sec), plbs = NAN;
-        skb__jnum(skb__jget(skb__jget(skb__jget(sec, "shaders"), "linear"), "instructions"), &plbs);
+        skb__jnum(skb__jget(skb__jget(skb__jget(sec, "shaders"), skb_method_role_name(SKB_MF_RATIO_REF)), "instructions"), &plbs);
         const cJSON *x;
         cJSON_ArrayForEach(x, ins) {
             double n = NAN, err = NAN, pn = NAN;
@@ -70,7 +71,7 @@ void skb__report_fig19(struct skb_report *rep)
             if (!e) {
                 st = SKB_ROW_NEW;
                 note = strdup("no paper value");
-            } else if (strcmp(e->string, "linear") == 0) {
+            } else if (strcmp(e->string, skb_method_role_name(SKB_MF_RATIO_REF)) == 0) {
                 st = SKB_ROW_CONTEXT;
                 note = strdup("the reference of the ratios");
             } else if (!isfinite(r)) {
@@ -190,7 +191,8 @@ static void fig1_compute_rows(struct skb_report *rep, struct skb_rtable *t, int 
         const char *other = skb__ref_str(pair, "other");
         double po = NAN, pd = NAN, pr = NAN;
         skb__jnum(skb__jget(pair, "ratio"), &pr);
-        int ok = skb__jnum(skb__jget(ms, other), &po) == 0 && skb__jnum(skb__jget(ms, "dlb"), &pd) == 0 && pd > 0;
+        int ok = skb__jnum(skb__jget(ms, other), &po) == 0 && skb__jnum(skb__jget(ms, skb_method_role_name(SKB_MF_HEADLINE)), &pd) == 0
+                 && pd > 0;
         char *note = NULL;
         int st = SKB_ROW_NOT_RUN;
         if (!ok)
@@ -242,7 +244,7 @@ void skb__report_gpu_times(struct skb_report *rep)
                 double v = NAN;
                 skb__jnum(x, &v);
                 const cJSON *e = fig19_entry(s19, x->string);
-                int is_lbs = e && strcmp(e->string, "linear") == 0;
+                int is_lbs = e && strcmp(e->string, skb_method_role_name(SKB_MF_RATIO_REF)) == 0;
                 skb__row_add(rep, t, k, is_lbs ? SKB_ROW_CONTEXT : SKB_ROW_NEW,
                         skb__join_note(strdup(is_lbs ? "the reference of the ratios" : "the paper gives no GPU time ratio to LBS"), sw),
                         strdup(d->string), strdup(x->string), skb__numtxt(v), lbs > 0 ? skb__numtxt(v / lbs) : strdup("—"), strdup("—"), NULL);
@@ -252,7 +254,7 @@ void skb__report_gpu_times(struct skb_report *rep)
                 const char *other = skb__ref_str(pair, "other");
                 double po = NAN, pd = NAN, pr = NAN;
                 skb__jnum(skb__jget(pair, "ratio"), &pr);
-                int ho = skb__jnum(skb__jget(d, other), &po) == 0, hd = skb__jnum(skb__jget(d, "dlb"), &pd) == 0;
+                int ho = skb__jnum(skb__jget(d, other), &po) == 0, hd = skb__jnum(skb__jget(d, skb_method_role_name(SKB_MF_HEADLINE)), &pd) == 0;
                 char *note = NULL;
                 struct skb_verdict v = { .rule = "" };
                 int st = SKB_ROW_NOT_RUN;
@@ -267,7 +269,7 @@ void skb__report_gpu_times(struct skb_report *rep)
                 } else if (ho && hd && pd > 0)
                     st = skb__judge_v(skb__jget(sec, "tolerance"), po / pd, pr, NAN, &v, &note);
                 else
-                    note = skb__fmt("gpu.json has no %s shader time on %s", ho ? "dlb" : other, d->string);
+                    note = skb__fmt("gpu.json has no %s shader time on %s", ho ? skb_method_role_name(SKB_MF_HEADLINE) : other, d->string);
                 char *cn = ho && hd ? cpu_center_note(doc, other, d->string, po, pd) : NULL;
                 note = skb__join_note(note, cn);
                 free(cn);
@@ -307,7 +309,7 @@ static void compute_method_row(struct skb_report *rep, struct skb_rtable *t, int
     char *note = strdup(why);
     const cJSON *it = skb__jget(c, "dib_iterations");
     const char *ds = skb__jstr(skb__jget(it, "dataset"));
-    if (strcmp(name, "dib") == 0 && it)
+    if (strcmp(name, skb_method_role_name(SKB_MF_ITERATIVE)) == 0 && it)
         note = skb__join_note_take(note, skb__fmt("DIB iterations per vertex on the device: mean %.3g, max %.3g (%s, pose %.0f)",
                                              cnum(it, "mean", NULL), cnum(it, "max", NULL), ds ? ds : "?",
                                              cnum(it, "pose", NULL)));
@@ -331,7 +333,7 @@ static void compute_layout_rows(struct skb_report *rep, struct skb_rtable *t, in
                               cnum(le, "quantization_error_rel", x->string));
         if (cJSON_IsFalse(skb__jget(skb__jget(le, "verified"), x->string)))
             note = skb__join_note(note, "VERIFICATION FAILED against the CPU on the layout's weights");
-        double lbs = cnum(le, "ms", "lbs"), ms = cnum(le, "ms", x->string);
+        double lbs = cnum(le, "ms", skb_method_role_name(SKB_MF_RATIO_REF)), ms = cnum(le, "ms", x->string);
         skb__row_add(rep, t, k, st, note, skb__fmt("%s @ %s", x->string, le->string),
                      skb__numtxt(cnum(le, "vertices_per_s", x->string)), skb__numtxt(cnum(le, "fraction_of_copy", x->string)),
                      skb__numtxt(cnum(le, "bytes_per_vertex", x->string)), skb__numtxt(lbs > 0 ? ms / lbs : NAN),
@@ -367,7 +369,7 @@ static void compute_run(struct skb_report *rep, struct skb_rtable *t, int k, con
     const cJSON *c = skb__jget(doc, "compute"), *x;
     int soft = software_renderer(doc) || cJSON_IsTrue(skb__jget(c, "software_renderer"));
     int st = soft ? SKB_ROW_CONTEXT : SKB_ROW_NEW;
-    double copy = cnum(c, "copy_bandwidth_GBps", NULL), bpv = cnum(c, "bytes_per_vertex", "lbs");
+    double copy = cnum(c, "copy_bandwidth_GBps", NULL), bpv = cnum(c, "bytes_per_vertex", skb_method_role_name(SKB_MF_RATIO_REF));
     char *why = skb__fmt("%s; %.0f vertices (copies of %s) per dispatch", soft ? "software renderer: context, not a "
                          "GPU's figure" : "no paper value", cnum(c, "largest_vertices", NULL),
                          skb__jstr(skb__jget(c, "sweep_dataset")) ? skb__jstr(skb__jget(c, "sweep_dataset")) : "?");

@@ -82,6 +82,9 @@ void skb__report_sphere_table(struct skb_report *rep, const char *id, const char
 void skb__report_sphere_tree(struct skb_report *rep);
 void skb__report_table53(struct skb_report *rep);
 /* results.c: each built-in results file's contract beyond the metadata */
+/* rewrite the old method names of a results file older than
+ * SKB_SCHEMA_VERSION to registry names (reports/method_names.c) */
+void skb__results_canonical_names(cJSON *doc);
 int skb__check_properties(const cJSON *r, const char *path, char *msg, size_t msglen);
 int skb__check_flops(const cJSON *r, const char *path, char *msg, size_t msglen);
 int skb__check_bounds(const cJSON *r, const char *path, char *msg, size_t msglen);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report_internal.h"
+#include "skb_method.h"   /* the methods' roles (skb_method_role_name) */
 
 /* the reference.json entry of a measured row */
 static const cJSON *measured_ref(const struct skb_report *rep, const char *id)
@@ -45,7 +46,7 @@ static char *id_note(const struct skb_report *rep, const char *id, char *note)
 
 /* DQ paper App. B's DIB / DLB for each of DIB's shortcut variants timed in
  * this run (cpu.json "dib+one", "dib+shortcut"): new rows, the judged row
- * being Alg. 4.1 as written ("dib") */
+ * being Alg. 4.1 as written (DIB's own key) */
 void skb__report_dib_variants(struct skb_report *rep, struct skb_rtable *t, int run, const cJSON *d)
 {
     static const struct { const char *key, *id; } v[] = {
@@ -53,9 +54,10 @@ void skb__report_dib_variants(struct skb_report *rep, struct skb_rtable *t, int 
         { "dib+shortcut", "fig18.dib_shortcut_over_dlb" },
     };
     double dlb, dib = NAN;
-    if (skb__jnum(skb__jget(skb__jget(d, "ms"), "dlb"), &dlb) < 0 || !(dlb > 0))
+    const cJSON *times = skb__jget(d, "ms");
+    if (skb__jnum(skb__jget(times, skb_method_role_name(SKB_MF_HEADLINE)), &dlb) < 0 || !(dlb > 0))
         return;
-    skb__jnum(skb__jget(skb__jget(d, "ms"), "dib"), &dib);
+    skb__jnum(skb__jget(times, skb_method_role_name(SKB_MF_ITERATIVE)), &dib);
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         double ms;
         if (skb__jnum(skb__jget(skb__jget(d, "ms"), v[i].key), &ms) < 0)
@@ -74,7 +76,7 @@ void skb__report_dib_variants(struct skb_report *rep, struct skb_rtable *t, int 
  * and the pairs that broke it, counted apart */
 char *skb__sb_svd_note(struct skb_report *rep, const cJSON *d)
 {
-    const cJSON *ps = skb__jget(skb__jget(d, "pose_stats"), "sb");
+    const cJSON *ps = skb__jget(skb__jget(d, "pose_stats"), skb_method_role_name(SKB_MF_ROT_CENTERS));
     double svd, fb, tol;
     if (skb__jnum(skb__jget(ps, "solves_per_pose_mean"), &svd) < 0
         || skb__jnum(skb__jget(ps, "parent_child_fallbacks_per_pose_mean"), &fb) < 0
@@ -100,17 +102,21 @@ int skb__posture_not_applicable(struct skb_report *rep, struct skb_rtable *t, in
 /* SBS's on-demand collision detection over LBS's (thesis Table 6.2, 002
  * Table 2: men 0.31 vs 0.27 ms).  Two readings of what the paper's time
  * holds: (a) the joint sets' rotation centres solved by the query (on
- * demand, cd.json "sbs": the root's refit needs every set's centre, so all
+ * demand, cd.json's SB entry: the root's refit needs every set's centre, so all
  * of them are solved each frame); (b) the centres come with the frame's SBS
- * skinning and are not charged to the query ("sbs+all_centres" less its
+ * skinning and are not charged to the query ("sb+all_centres" less its
  * prepare, where they are solved).  The paper's small SBS surcharge
  * supports (b): it is judged, (a) is context. */
 void skb__report_sbs_centre_rows(struct skb_report *rep, struct skb_rtable *t, int run, const char *name,
                                  const cJSON *x, const cJSON *pe)
 {
-    const cJSON *ms = skb__jget(x, "methods"), *lazy = skb__jget(ms, "sbs"), *eager = skb__jget(ms, "sbs+all_centres");
+    const char *sbn = skb_method_role_name(SKB_MF_ROT_CENTERS);
+    char ek[64];
+    snprintf(ek, sizeof ek, "%s+all_centres", sbn);   /* harness/exp_cd.c: SB with every centre in its prepare */
+    const cJSON *ms = skb__jget(x, "methods"), *lazy = skb__jget(ms, sbn), *eager = skb__jget(ms, ek);
     double lbs, a, e, prep, cen = NAN, all = NAN, ps = NAN, pl = NAN;
-    if (!lazy || !eager || skb__jnum(skb__jget(skb__jget(ms, "lbs"), "on_demand_ms"), &lbs) < 0 || !(lbs > 0)
+    if (!lazy || !eager || skb__jnum(skb__jget(skb__jget(ms, skb_method_role_name(SKB_MF_RATIO_REF)), "on_demand_ms"), &lbs) < 0
+        || !(lbs > 0)
         || skb__jnum(skb__jget(lazy, "on_demand_ms"), &a) < 0 || skb__jnum(skb__jget(eager, "on_demand_ms"), &e) < 0
         || skb__jnum(skb__jget(eager, "on_demand_prepare_ms"), &prep) < 0)
         return;
@@ -164,7 +170,8 @@ static void level_share_rows(struct skb_report *rep, struct skb_rtable *t, int r
                 skb__jnum(skb__jget(e, "paper"), &paper);
                 char *note = NULL;
                 struct skb_verdict v = { .rule = "" };
-                int judged = strcmp(m->string, "sbs") == 0;   /* 002 ran SBS (its section 5) */
+                /* 002 ran SBS (its section 5) */
+                int judged = strcmp(m->string, skb_method_role_name(SKB_MF_ROT_CENTERS)) == 0;
                 int st = !isfinite(meas) ? SKB_ROW_NOT_RUN
                        : judged ? judge_row(rep, e, meas, paper, NULL, &v, &note) : SKB_ROW_CONTEXT;
                 if (!isfinite(meas))
@@ -193,7 +200,7 @@ static void buss_fillmore_rows(struct skb_report *rep, struct skb_rtable *t, int
     cJSON_ArrayForEach(d, skb__jget(doc, "datasets")) {
         double sa, q;
         if (skb__jnum(skb__jget(skb__jget(d, "ms"), "sb+sphavg"), &sa) < 0
-            || skb__jnum(skb__jget(skb__jget(d, "ms"), "sb"), &q) < 0 || !(q > 0))
+            || skb__jnum(skb__jget(skb__jget(d, "ms"), skb_method_role_name(SKB_MF_ROT_CENTERS)), &q) < 0 || !(q > 0))
             continue;
         char *note = NULL;
         struct skb_verdict v;

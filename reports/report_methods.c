@@ -9,7 +9,6 @@
 #include "report_internal.h"
 #include "skb_json.h"
 #include "skb_method.h"
-#include "skb_sphere_cd.h"   /* skb_refit_key: the name spheres/cd results use for a refit */
 
 /* 1 when gpu.json lists a shader that skins with method m on the CPU side */
 static int has_shader(const cJSON *gpu_doc, const struct skb_method *m)
@@ -41,21 +40,19 @@ const char *skb_method_absent_reason(const struct skb_method *m, int need, const
     }
 }
 
-/* the names a table may list method m under: its registry name, the refit
- * key spheres/cd results use, and the shaders gpu.json runs it with */
+/* the names a table may list method m under: its registry name (spheres/cd
+ * results key its refit by it too) and the shaders gpu.json runs it with */
 static int row_names_method(const struct skb_rrow *row, int ncols, const struct skb_method *m, const cJSON *gpu_doc)
 {
-    const char *keys[2] = { m->name, skb_refit_key(m) };
+    const char *key = m->name;
+    size_t kn = strlen(key);
     for (int c = 0; c < ncols; c++) {
         const char *cell = row->cell[c];
         size_t n = strlen(cell);
-        for (int i = 0; i < 2; i++) {
-            size_t kn = strlen(keys[i]);
-            /* the whole cell, or "<quantity>: <key>" (the sphere-tree rows) */
-            if (strcmp(cell, keys[i]) == 0 || (n >= kn + 2 && cell[n - kn - 2] == ':' && cell[n - kn - 1] == ' '
-                                               && strcmp(cell + n - kn, keys[i]) == 0))
-                return 1;
-        }
+        /* the whole cell, or "<quantity>: <key>" (the sphere-tree rows) */
+        if (strcmp(cell, key) == 0 || (n >= kn + 2 && cell[n - kn - 2] == ':' && cell[n - kn - 1] == ' '
+                                       && strcmp(cell + n - kn, key) == 0))
+            return 1;
         const cJSON *sh;
         cJSON_ArrayForEach(sh, skb__jget(gpu_doc, "shaders")) {
             const char *cm = skb__jstr(skb__jget(sh, "cpu_method")), *nm = skb__jstr(skb__jget(sh, "name"));
@@ -151,14 +148,13 @@ static int plot_has_series(const char *dir, const char *name, const char *key)
     return found;
 }
 
-/* 1 when the plot draws a series of method m under any of its keys (its
- * registry name or refit key), named as the plots name it */
+/* 1 when the plot draws a series of method m under its registry name,
+ * named as the plots name it or plain */
 static int plot_has_method(const char *dir, const char *name, const struct skb_method *m, const cJSON *gpu)
 {
     char hn[160];
     const cJSON *shaders = skb__jget(gpu, "shaders");
     return plot_has_series(dir, name, skb__plot_series_name(m->name, shaders, hn, sizeof hn))
-           || plot_has_series(dir, name, skb__plot_series_name(skb_refit_key(m), shaders, hn, sizeof hn))
            || plot_has_series(dir, name, m->name);
 }
 

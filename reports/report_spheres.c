@@ -7,6 +7,7 @@
 #include <string.h>
 #include "skb_json.h"
 #include "report_internal.h"
+#include "skb_method.h"   /* the methods' roles (skb_method_role_name) */
 
 static double trivial_band(const cJSON *sec)
 {
@@ -69,7 +70,8 @@ static char *level_evidence(const cJSON *l, const cJSON *tab, int li, double ref
     double lm, lp, bm, bp, n = NAN;
     char *note = NULL, *x, v[3][32];
     skb__jnum(skb__jget(l, "spheres"), &n);
-    level_ratio(l, tab, li, "lbs", refavg, pref, &lm, &lp);
+    const char *lin = skb_method_role_name(SKB_MF_RATIO_REF);   /* LBS */
+    level_ratio(l, tab, li, lin, refavg, pref, &lm, &lp);
     level_ratio(l, tab, li, "best", refavg, pref, &bm, &bp);
     v[0][0] = 0;
     if (isfinite(n))
@@ -79,7 +81,7 @@ static char *level_evidence(const cJSON *l, const cJSON *tab, int li, double ref
     x = skb__fmt("same level and posture: %sreference radius avg %s (paper %s)", v[0], v[1], v[2]);
     note = skb__join_note(note, x);
     free(x);
-    if (strcmp(method, "lbs") != 0 && isfinite(lm) && lm > 0)
+    if (strcmp(method, lin) != 0 && isfinite(lm) && lm > 0)
         note = join_ratio(note, "LBS", ", so ", "LBS", method, lm, lp, r, pr, "");
     if (isfinite(bm) && bm > 0 && strcmp(method, "best") != 0)
         note = join_ratio(note, "best (exact minimal spheres of the same deformation)", "; ", "best", method, bm, bp, r, pr,
@@ -97,9 +99,10 @@ static void ordering_row(struct skb_report *rep, struct skb_rtable *t, int k, co
     double bu = NAN, od = NAN, pbu = NAN, pod = NAN, gap = NAN;
     const cJSON *rule = skb__jget(sec, "ordering");
     skb__jnum(skb__jget(skb__jget(l, "bottom_up"), "avg"), &bu);
-    skb__jnum(skb__jget(skb__jget(l, "lbs"), "avg"), &od);
+    const char *lin = skb_method_role_name(SKB_MF_RATIO_REF);   /* LBS's refit (thesis 5.3) */
+    skb__jnum(skb__jget(skb__jget(l, lin), "avg"), &od);
     skb__jnum(cJSON_GetArrayItem(skb__jget(tab, "bottom_up"), li), &pbu);
-    skb__jnum(cJSON_GetArrayItem(skb__jget(tab, "lbs"), li), &pod);
+    skb__jnum(cJSON_GetArrayItem(skb__jget(tab, lin), li), &pod);
     skb__jnum(skb__jget(rule, "value"), &gap);
     if (li < 0 || !rule || !(pod > 0) || !(pbu > pod) || !(od > 0) || !isfinite(bu))
         return;
@@ -164,7 +167,8 @@ void skb__report_sphere_table(struct skb_report *rep, const char *id, const char
                     for (int q = 0; methods_here[q]; q++)
                         here |= strcmp(methods_here[q], m->string) == 0;
                     /* methods neither paper table knows go to the table that takes new ones */
-                    static const char *const all_known[] = { "reference", "lbs", "sbs", "bottom_up", "best", NULL };
+                    const char *const all_known[] = { "reference", skb_method_role_name(SKB_MF_RATIO_REF),
+                                                      skb_method_role_name(SKB_MF_ROT_CENTERS), "bottom_up", "best", NULL };
                     int in_any = 0;
                     for (int q = 0; all_known[q]; q++)
                         in_any |= strcmp(all_known[q], m->string) == 0;

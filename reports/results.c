@@ -118,7 +118,7 @@ static int check_meta(const cJSON *r, const char *path, char *msg, size_t msglen
     const cJSON *sv = cJSON_GetObjectItemCaseSensitive(r, "schema_version");
     if (!cJSON_IsNumber(sv))
         return bad(msg, msglen, path, "missing field \"schema_version\" (not a skinbench results file?)");
-    if (sv->valuedouble != SKB_SCHEMA_VERSION) {
+    if (sv->valuedouble != SKB_SCHEMA_VERSION && sv->valuedouble != SKB_SCHEMA_VERSION_OLDEST) {
         snprintf(buf, sizeof buf, "field \"schema_version\" is %g, this skinbench reads version %d "
                  "(re-run the experiment with this build)", sv->valuedouble, SKB_SCHEMA_VERSION);
         return bad(msg, msglen, path, buf);
@@ -467,6 +467,7 @@ int skb_results_parse(int which, const char *path, const char *text, size_t len,
     const struct skb_result_file *rf = which >= 0 && which < skb_rfile_count() ? rfiles[which].rf : NULL;
     if ((!rf || rf->meta) && (rc = check_meta(r, path, msg, msglen)) < 0)
         goto fail;
+    skb__results_canonical_names(r);
     if (rf && rf->check)
         rc = rf->check(r, path, msg, msglen);
     if (rc < 0)

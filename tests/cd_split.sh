@@ -47,11 +47,11 @@ if cd.get("scaling_setup", {}).get("rigid"):
 # SBS on demand solves a joint set's centre when one of its spheres is refitted,
 # timed beside SBS with every centre solved in prepare; both count the centres
 for sc, s in cd["scenarios"].items():
-    lz, eg = s["methods"].get("sbs"), s["methods"].get("sbs+all_centres")
+    lz, eg = s["methods"].get("sb"), s["methods"].get("sb+all_centres")
     if lz is None:
         continue
     if eg is None:
-        errs.append(f"{sc}: sbs without sbs+all_centres"); continue
+        errs.append(f"{sc}: sb without sb+all_centres"); continue
     a, b = lz.get("sbs_centres_solved_on_demand"), eg.get("sbs_centres_solved_on_demand")
     if not (isinstance(a, (int, float)) and isinstance(b, (int, float)) and 0 <= a <= b):
         errs.append(f"{sc}: sbs centres solved on demand {a!r}, all {b!r}")

@@ -52,7 +52,7 @@ rows=$(grep -c '^  [^ ]' "$tmp/out"); hooks=$(grep -c '^  *hooks: ' "$tmp/out")
 [ "$rows" -gt 0 ] && [ "$rows" -eq "$hooks" ] && ok || bad "list methods: $rows methods, $hooks hooks lines"
 grep -A1 '^  sclerp ' "$tmp/out" | grep -q 'hooks: blend (two-transform).*exact pair reference.*none: skin, f32 kernel, sphere refit (bottom-up only), shader$' \
   && ok || bad "list methods: sclerp's hooks wrong: $(grep -A1 '^  sclerp ' "$tmp/out" | tail -1)"
-grep -A1 '^  linear ' "$tmp/out" | grep -q 'f32 kernel, sphere refit ("lbs"), shaders lbs' \
+grep -A1 '^  linear ' "$tmp/out" | grep -q 'f32 kernel, sphere refit ("linear"), shaders linear' \
   && ok || bad "list methods: linear's hooks wrong: $(grep -A1 '^  linear ' "$tmp/out" | tail -1)"
 
 # aligned_cols FILE: in every row "  NAME rest", the second column starts one

@@ -135,8 +135,8 @@ for li, lv in enumerate(sp):
 if "reference radius (dimensionless)" not in s or "model units" not in s: errs.append("spheres: no ratio label / units")
 t52 = R["spheres"]["table_5_2"]
 blk = [l for l in open(P + "/sphere-radii-creature-paper.dat").read().split("\n\n\n") if l.strip()][0].split("\n")
-if abs(float(blk[0].split()[1]) - t52["lbs"][0] / t52["reference"][0]) > 1e-6: errs.append("spheres: Table 5.2 LBS ratio overlay wrong")
-if "paper Table 5.2: LBS" not in titles(s): errs.append("spheres: no paper overlay in the legend")
+if abs(float(blk[0].split()[1]) - t52["linear"][0] / t52["reference"][0]) > 1e-6: errs.append("spheres: Table 5.2 LBS ratio overlay wrong")
+if "paper Table 5.2: LBS (linear)" not in titles(s): errs.append("spheres: no paper overlay in the legend")
 
 # GPU images: captioned by method and scene
 if "DLB' — candy wrapper (arm, pose 3)" not in open(md).read(): errs.append("GPU image not captioned by method and scene")

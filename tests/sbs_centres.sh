@@ -35,14 +35,14 @@ for name, ds in r["datasets"].items():
     p61, p52 = p.get("table_6_1", {}), p.get("table_5_2", {})
     if not p61.get("levels") or "posture" not in p52:
         errs.append(f"{name}: postures.table_6_1.levels or postures.table_5_2 missing"); continue
-    if p61.get("bottom_up_best_method") != "sbs":
+    if p61.get("bottom_up_best_method") != "sb":
         errs.append(f"{name}: Table 6.1 bottom-up/best not of sbs")
     if name == "creature":
         if p61.get("neck_twist_deg") != 90 or p61.get("neck_joint") != 10:
             errs.append(f"{name}: Table 6.1 posture without the 90 deg twist of neck joint 10: {p61.get('posture')}")
         if not p61["pose_strength_rad"] > ds["pose_strength_rad"] + 1.0:
             errs.append(f"{name}: twisted posture no stronger than the walk pose")
-        if p61["levels"][0]["lbs"]["avg"] == ds["levels"][0]["lbs"]["avg"]:
+        if p61["levels"][0]["linear"]["avg"] == ds["levels"][0]["linear"]["avg"]:
             errs.append(f"{name}: Table 6.1 levels equal Table 5.2's")
 for e in errs: print("FAIL:", e)
 sys.exit(1 if errs else 0)

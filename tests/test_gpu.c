@@ -25,15 +25,15 @@ static void build(const struct skb_gpu_shader *s, const char *src, struct skb_gp
 static void test_table_names_registry_methods(void **state)
 {
     assert_true(skb_gpu_shader_count() >= 9);
-    assert_string_equal(skb_gpu_shaders[0].name, "lbs");   /* ratios are to LBS */
+    assert_string_equal(skb_gpu_shaders[0].name, "linear");   /* ratios are to LBS */
     /* DQ paper Fig. 1 sets these against dlb (reports/report.c, "figure_1") */
     assert_non_null(skb_gpu_shader_find("dlb"));
     assert_non_null(skb_gpu_shader_find("logm"));
     assert_non_null(skb_gpu_shader_find("sb"));
     for (int i = 0; skb_gpu_shaders[i].name; i++) {
         const struct skb_gpu_shader *s = &skb_gpu_shaders[i];
-        if (!skb_method_find(s->cpu_method))
-            fail_msg("shader %s: CPU method '%s' not in the registry", s->name, s->cpu_method);
+        if (!s->method || skb_method_find(s->method->name) != s->method)
+            fail_msg("shader %s: CPU method not in the registry", s->name);
         assert_ptr_equal(skb_gpu_shader_find(s->name), s);
         for (int k = 0; k < i; k++)
             assert_string_not_equal(skb_gpu_shaders[k].name, s->name);
@@ -93,7 +93,7 @@ static void test_nir_counts_from_the_driver(void **state)
 {
     int counts[2];
     assert_int_equal(gpu_state, 0);
-    if (!count_two(skb_gpu_count_nir, "lbs", "dlb_fast", counts)) {
+    if (!count_two(skb_gpu_count_nir, "linear", "dlb_fast", counts)) {
         skip();
         return;
     }
@@ -103,7 +103,7 @@ static void test_nir_counts_from_the_driver(void **state)
 static void test_spirv_counts(void **state)
 {
     int counts[2];
-    if (!count_two(skb_gpu_count_spirv, "lbs", "dlb_scale", counts)) {
+    if (!count_two(skb_gpu_count_spirv, "linear", "dlb_scale", counts)) {
         skip();
         return;
     }
@@ -169,7 +169,7 @@ static void test_every_shader_matches_cpu_on_every_dataset(void **state)
                           skb_dataset_sources[di]->name, p.s->name, c.max_abs_pos, c.tol_pos, c.max_abs_nrm);
             if (!c.pass)
                 fail_msg("%s / %s: GPU differs from CPU %s: position %.3g (tol %.3g), normal %.3g (tol %.3g) "
-                         "at pose %d vertex %d", skb_dataset_sources[di]->name, p.s->name, p.s->cpu_method,
+                         "at pose %d vertex %d", skb_dataset_sources[di]->name, p.s->name, p.s->method->name,
                          c.max_abs_pos, c.tol_pos, c.max_abs_nrm, c.tol_nrm, c.worst_pose, c.worst_vertex);
             skb_gpu_program_free(&p);
             checked++;
@@ -219,7 +219,7 @@ static void test_random_meshes(void **state)
                       c.tol_pos, c.max_abs_nrm);
         if (!c.pass)
             fail_msg("%s: GPU differs from CPU %s: position %.3g (tol %.3g), normal %.3g at pose %d vertex %d",
-                     s->name, s->cpu_method, c.max_abs_pos, c.tol_pos, c.max_abs_nrm, c.worst_pose, c.worst_vertex);
+                     s->name, s->method->name, c.max_abs_pos, c.tol_pos, c.max_abs_nrm, c.worst_pose, c.worst_vertex);
         skb_gpu_program_free(&p);
     }
     skb_gpu_mesh_free(&gm);
@@ -233,7 +233,7 @@ static void test_broken_shader_fails(void **state)
 {
     static const struct { const char *shader, *from, *to; } breaks[] = {
         { "dlb_fast", "dq_apply(b0, be,", "dq_apply(b0, -be," },   /* translation sign */
-        { "lbs", "r1 += w *", "r1 -= w *" },
+        { "linear", "r1 += w *", "r1 -= w *" },
         { "dlb_pivot", "? -a_weight[i] : a_weight[i]", "? a_weight[i] : a_weight[i]" },   /* no Alg. 2 */
         { "logm", "b * (cross(om, wx) + wv)", "b * (cross(om, wx) - wv)" },   /* exp's translation */
         { "logm", "th2 / 6.0 *", "th2 / 5.0 *" },   /* the small-angle series */

@@ -48,7 +48,7 @@ static void expect_pass(const char *what, const struct skb_gpu_shader *s, const 
                   c->max_abs_nrm);
     if (!c->pass)
         fail_msg("%s / %s: compute differs from CPU %s: position %.3g (tol %.3g), normal %.3g (tol %.3g) at pose %d "
-                 "vertex %d", what, s->name, s->cpu_method, c->max_abs_pos, c->tol_pos, c->max_abs_nrm, c->tol_nrm,
+                 "vertex %d", what, s->name, s->method->name, c->max_abs_pos, c->tol_pos, c->max_abs_nrm, c->tol_nrm,
                  c->worst_pose, c->worst_vertex);
 }
 
@@ -105,14 +105,14 @@ static void test_bytes_per_vertex(void **state)
     assert_ptr_equal(f4, &skb_gpu_clayouts[0]);
     assert_non_null(cp);
     /* 16 + 16 + 16 + 16 read, 16 + 16 written */
-    assert_int_equal(skb_gpu_cbytes_per_vertex(skb_gpu_shader_find("lbs"), f4), 96);
+    assert_int_equal(skb_gpu_cbytes_per_vertex(skb_gpu_shader_find("linear"), f4), 96);
     assert_int_equal(skb_gpu_cbytes_per_vertex(skb_gpu_shader_find("dib"), f4), 96);
     /* + centre 16 + 4 pair ints */
     assert_int_equal(skb_gpu_cbytes_per_vertex(skb_gpu_shader_find("qb"), f4), 128);
     /* + 6 set ints */
     assert_int_equal(skb_gpu_cbytes_per_vertex(skb_gpu_shader_find("sb"), f4), 120);
     /* 12 + 12 + 4 + 4 read, 12 + 12 written */
-    assert_int_equal(skb_gpu_cbytes_per_vertex(skb_gpu_shader_find("lbs"), cp), 56);
+    assert_int_equal(skb_gpu_cbytes_per_vertex(skb_gpu_shader_find("linear"), cp), 56);
 }
 
 /* ---- GL ---- */
@@ -158,7 +158,7 @@ static void test_random_meshes(void **state)
     char msg[512];
     if (skb_gpu_mesh_upload(&m, &gm, msg, sizeof msg) < 0)
         fail_msg("%s", msg);
-    static const char *const names[] = { "lbs", "dlb_pivot", "qlb0", "dib", "logm", NULL };
+    static const char *const names[] = { "linear", "dlb_pivot", "qlb0", "dib", "logm", NULL };
     for (int i = 0; names[i]; i++) {
         const struct skb_gpu_shader *s = skb_gpu_shader_find(names[i]);
         assert_non_null(s);
@@ -194,7 +194,7 @@ static void test_layouts(void **state)
         mq.weight = w;
         if (skb_gpu_mesh_upload(&mq, &gm, msg, sizeof msg) < 0)
             fail_msg("%s", msg);
-        static const char *const names[] = { "lbs", "dlb_fast", "sb", "qb", NULL };
+        static const char *const names[] = { "linear", "dlb_fast", "sb", "qb", NULL };
         for (int i = 0; names[i]; i++) {
             const struct skb_gpu_shader *s = skb_gpu_shader_find(names[i]);
             struct skb_gpu_check c = cverify(s, NULL, L, &gm, &mq, poses, np);
@@ -214,7 +214,7 @@ static void test_broken_kernel_fails(void **state)
         { "dib", "nu += a_weight[i] * n;", "nu += a_weight[i] * o;" },          /* log's dual part */
         { "dib", "be = qmul(b0, xe) + qmul(be, x0);", "be = qmul(b0, xe);" },   /* the update */
         { "qlb0", "t += a_weight[i] * u_joint[j + 1].xyz;", "t += u_joint[j + 1].xyz;" },
-        { "lbs", "r1 += w *", "r1 -= w *" },
+        { "linear", "r1 += w *", "r1 -= w *" },
         { "sb", "? -a_weight[i] : a_weight[i]", "? a_weight[i] : a_weight[i]" },
     };
     NEED_GPU();

@@ -134,7 +134,7 @@ static void test_results_errors(void **state)
     assert_non_null(strstr(msg, "x.json: truncated JSON"));
     free(good);
     struct { int which; const char *file, *from, *to, *expect; } cases[] = {
-        { skb_rfile_slot("properties.json"), "properties.json", "\"schema_version\": 1", "\"schema_version\": 2", "\"schema_version\" is 2" },
+        { skb_rfile_slot("properties.json"), "properties.json", "\"schema_version\": 1", "\"schema_version\": 9", "\"schema_version\" is 9" },
         { skb_rfile_slot("properties.json"), "properties.json", "\"verdicts\"", "\"verdictz\"", "missing field \"verdicts\"" },
         { skb_rfile_slot("properties.json"), "properties.json", "\"rigidity\": \"-\"", "\"rigidity\": \"maybe\"", "\"verdicts\".\"linear\".\"rigidity\"" },
         { skb_rfile_slot("properties.json"), "properties.json", "\"key\": \"fixture-host/2-core\"", "\"key\": 3", "\"machine\".\"key\"" },
@@ -315,15 +315,15 @@ static void test_report_statuses(void **state)
     assert_int_equal(find_row(s, 0, "collision-free", 1, "trend")->status, SKB_ROW_REPRODUCED);
     /* scenarios: per-method objects and flat times both reach the table */
     const struct skb_rtable *sc62 = skb_report_table(rep, "table62");
-    assert_int_equal(find_row(sc62, 0, "men_full", 1, "lbs")->status, SKB_ROW_REPRODUCED);
+    assert_int_equal(find_row(sc62, 0, "men_full", 1, "linear")->status, SKB_ROW_REPRODUCED);
     assert_int_equal(find_row(sc62, 0, "men_full", 1, "dlb")->status, SKB_ROW_NEW);
-    assert_non_null(strstr(find_row(sc62, 0, "men_full", 1, "sbs")->note,
+    assert_non_null(strstr(find_row(sc62, 0, "men_full", 1, "sb")->note,
                            "sphere-sphere tests per frame: 900 on demand, 1100 bottom-up (82 %); 150 spheres refitted"));
-    assert_non_null(strstr(find_row(sc62, 0, "men_full", 1, "sbs")->note,
+    assert_non_null(strstr(find_row(sc62, 0, "men_full", 1, "sb")->note,
                            "farthest rotation centre per pose: median 0.5, max 12 x the model's reach"));
-    assert_null(strstr(find_row(sc62, 0, "men_full", 1, "sbs")->note, "Alg. 6.1"));
-    assert_int_equal(find_row(sc62, 0, "creatures through each other (yes/no)", 1, "sbs")->status, SKB_ROW_REPRODUCED);
-    assert_int_equal(find_row(sc62, 0, "Crowd of 50 creatures", 1, "lbs")->status, SKB_ROW_NOT_RUN);
+    assert_null(strstr(find_row(sc62, 0, "men_full", 1, "sb")->note, "Alg. 6.1"));
+    assert_int_equal(find_row(sc62, 0, "creatures through each other (yes/no)", 1, "sb")->status, SKB_ROW_REPRODUCED);
+    assert_int_equal(find_row(sc62, 0, "Crowd of 50 creatures", 1, "linear")->status, SKB_ROW_NOT_RUN);
     /* the rendered pages name every table and carry no NaN */
     char *buf = NULL;
     size_t n = 0;
@@ -352,25 +352,25 @@ static void test_report_scenario_factor(void **state)
 {
     struct rfix *f = *state;
     cJSON *lbs = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(
-                                         f->r.doc[skb_rfile_slot("cd.json")], "scenarios"), "men_full"), "methods"), "lbs");
+                                         f->r.doc[skb_rfile_slot("cd.json")], "scenarios"), "men_full"), "methods"), "linear");
     set_num(lbs, "bottom_up_ms", 3.0);   /* 3.0 / 0.3 = 10 against the paper's 13.6 / 0.27 = 50.4 */
-    const struct skb_rrow *r = find_row(skb_report_table(rfix_build(f), "table62"), 0, "men_full", 1, "lbs");
+    const struct skb_rrow *r = find_row(skb_report_table(rfix_build(f), "table62"), 0, "men_full", 1, "linear");
     /* the band is [50.4 / 3, 151]: 10 (interval [8, 12.5] with the cd floor) is outside, and the
      * row names the CPU-generation driver the paper does not give */
     assert_int_equal(r->status, SKB_ROW_DIFFERS_SETUP);
     assert_non_null(strstr(r->note, "rule order_factor: measured 10, interval [8, 12.5], band [16.79, 151.1]"));
     assert_non_null(strstr(r->cause, "CPU generation"));
     set_num(lbs, "bottom_up_ms", 9.0);   /* 30: a factor of 1.68, inside the rule with its interval [24, 37.5] */
-    r = find_row(skb_report_table(rfix_build(f), "table62"), 0, "men_full", 1, "lbs");
+    r = find_row(skb_report_table(rfix_build(f), "table62"), 0, "men_full", 1, "linear");
     assert_int_equal(r->status, SKB_ROW_REPRODUCED);
     set_num(lbs, "bottom_up_ms", 6.0);   /* 20: inside the band, but its interval [16, 25] crosses 16.8 */
-    r = find_row(skb_report_table(rfix_build(f), "table62"), 0, "men_full", 1, "lbs");
+    r = find_row(skb_report_table(rfix_build(f), "table62"), 0, "men_full", 1, "linear");
     assert_int_equal(r->status, SKB_ROW_INCONCLUSIVE);
     /* SBS on demand slower than bottom-up: the note gives cd.json's counts, not a cause it cannot show */
     cJSON *sbs = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(
-                                         f->r.doc[skb_rfile_slot("cd.json")], "scenarios"), "men_full"), "methods"), "sbs");
+                                         f->r.doc[skb_rfile_slot("cd.json")], "scenarios"), "men_full"), "methods"), "sb");
     set_num(sbs, "on_demand_ms", 22.0);
-    r = find_row(skb_report_table(rfix_build(f), "table62"), 0, "men_full", 1, "sbs");
+    r = find_row(skb_report_table(rfix_build(f), "table62"), 0, "men_full", 1, "sb");
     assert_int_equal(r->status, SKB_ROW_DIFFERS_SETUP);
     if (!strstr(r->note, "margin -") ||
         !strstr(r->note, "on-demand was 2 x slower: it still made 82 % of bottom-up's sphere tests") ||
@@ -395,12 +395,12 @@ static void test_report_sbs_centres_note(void **state)
     for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
         cJSON_AddNumberToObject(c, kv[i].k, kv[i].v);
     const struct skb_rtable *t = skb_report_table(rfix_build(f), "table62");
-    const char *n = find_row(t, 0, "men_full", 1, "sbs")->note;
+    const char *n = find_row(t, 0, "men_full", 1, "sb")->note;
     if (!strstr(n, "SBS centres on capsule_human over 120 poses (spheres.json): 95 joint sets, 43-45 trivial") ||
         !strstr(n, "at most 52 solved by SVD, at most 3 of those cut by the bound (centre within 2 set extents") ||
         !strstr(n, "farthest centre 0.64 model reaches from its set") || strstr(n, "Alg. 6.1"))
         fail_msg("sbs note: %s", n);
-    assert_null(strstr(find_row(t, 0, "men_full", 1, "lbs")->note, "SBS centres"));
+    assert_null(strstr(find_row(t, 0, "men_full", 1, "linear")->note, "SBS centres"));
 }
 
 /* the largest time share in a note: a number before " %" that follows
@@ -433,14 +433,14 @@ static void test_report_no_share_over_100(void **state)
     cJSON_AddNumberToObject(men, "bodies", 2);
     /* spheres.json: 0.6 us per sphere bottom-up, 13346 x 2 x 0.6 us = 16 ms > the 11 ms frame */
     cJSON *rt = cJSON_AddObjectToObject(cJSON_AddObjectToObject(cJSON_GetObjectItem(cJSON_GetObjectItem(
-                                            f->r.doc[skb_rfile_slot("spheres.json")], "datasets"), "capsule_human"), "refit_time"), "sbs");
+                                            f->r.doc[skb_rfile_slot("spheres.json")], "datasets"), "capsule_human"), "refit_time"), "sb");
     cJSON_AddNumberToObject(rt, "on_demand_us_per_sphere", 2.0);
     cJSON_AddNumberToObject(rt, "bottom_up_us_per_sphere", 0.6);
-    const char *n = find_row(skb_report_table(rfix_build(f), "table62"), 0, "men_full", 1, "sbs")->note;
+    const char *n = find_row(skb_report_table(rfix_build(f), "table62"), 0, "men_full", 1, "sb")->note;
     if (!(max_time_share(n) <= 100))
         fail_msg("share over 100 %%: %s", n);
     /* cd.json's split: shares of their own frame; a re-timed part larger than its whole gets no share */
-    cJSON *sbs = cJSON_GetObjectItem(cJSON_GetObjectItem(men, "methods"), "sbs");
+    cJSON *sbs = cJSON_GetObjectItem(cJSON_GetObjectItem(men, "methods"), "sb");
     static const struct { const char *k; double v; } kv[] = {
         { "on_demand_prepare_ms", 0.05 }, { "on_demand_query_ms", 0.3 }, { "bottom_up_prepare_skin_refit_ms", 9.0 },
         { "bottom_up_query_ms", 2.0 }, { "on_demand_cpu_ms", 0.3 }, { "bottom_up_cpu_ms", 10.0 },
@@ -449,7 +449,7 @@ static void test_report_no_share_over_100(void **state)
     };
     for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++)
         cJSON_AddNumberToObject(sbs, kv[i].k, kv[i].v);
-    n = find_row(skb_report_table(rfix_build(f), "table62"), 0, "men_full", 1, "sbs")->note;
+    n = find_row(skb_report_table(rfix_build(f), "table62"), 0, "men_full", 1, "sb")->note;
     if (!(max_time_share(n) <= 100) || !strstr(n, "bottom-up 11 ms = prepare, skin and refit everything 9 ms (82 %) + query 2 ms (18 %)")
         || !strstr(n, "refits re-timed after the query (CPU, warm) 0.5 ms, more than the 0.3 ms it is part of (timed apart): no share")
         || !strstr(n, "CPU time per sphere: 3.33 µs per on-demand refit, 0.3 µs per sphere for bottom-up's prepare, skin and "
@@ -469,22 +469,22 @@ static void test_report_sphere_evidence(void **state)
 {
     struct rfix *f = *state;
     /* fixture level 1: reference 15, lbs 18, sbs 18.75, best 14.7; paper sbs 2.30 */
-    const struct skb_rrow *r = find_row(skb_report_table(rfix_build(f), "table61"), 1, "1", 2, "sbs");
+    const struct skb_rrow *r = find_row(skb_report_table(rfix_build(f), "table61"), 1, "1", 2, "sb");
     assert_int_equal(r->status, SKB_ROW_DIFFERS_SETUP);   /* the posture's strength sets it */
     assert_non_null(strstr(r->cause, "posture strength"));
     if (!strstr(r->note, "same level and posture:") || !strstr(r->note, "reference radius avg 15 (paper 34.5)")
-        || !strstr(r->note, "LBS / reference 1.2 (paper 2.09), so sbs / LBS 1.04 (paper 1.1)")
-        || !strstr(r->note, "best (exact minimal spheres of the same deformation) / reference 0.98 (paper 0.996); sbs / best 1.28")
+        || !strstr(r->note, "LBS / reference 1.2 (paper 2.09), so sb / LBS 1.04 (paper 1.1)")
+        || !strstr(r->note, "best (exact minimal spheres of the same deformation) / reference 0.98 (paper 0.996); sb / best 1.28")
         || strstr(r->note, "no bounding sphere"))
         fail_msg("sbs note: %s", r->note);
     /* a reproduced row carries no evidence note */
-    assert_int_equal(find_row(skb_report_table(rfix_build(f), "table61"), 1, "3", 2, "sbs")->status, SKB_ROW_REPRODUCED);
-    assert_null(strstr(find_row(skb_report_table(rfix_build(f), "table61"), 1, "3", 2, "sbs")->note, "same level"));
+    assert_int_equal(find_row(skb_report_table(rfix_build(f), "table61"), 1, "3", 2, "sb")->status, SKB_ROW_REPRODUCED);
+    assert_null(strstr(find_row(skb_report_table(rfix_build(f), "table61"), 1, "3", 2, "sb")->note, "same level"));
     cJSON *l1 = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(
                                        f->r.doc[skb_rfile_slot("spheres.json")], "datasets"), "capsule_human"), "levels"), 0);
     set_num(cJSON_GetObjectItem(l1, "best"), "avg", 37.5);   /* 2.5 x the reference: above the paper's 2.30 */
-    set_num(cJSON_GetObjectItem(l1, "sbs"), "avg", 60);
-    r = find_row(skb_report_table(rfix_build(f), "table61"), 1, "1", 2, "sbs");
+    set_num(cJSON_GetObjectItem(l1, "sb"), "avg", 60);
+    r = find_row(skb_report_table(rfix_build(f), "table61"), 1, "1", 2, "sb");
     assert_int_equal(r->status, SKB_ROW_DIFFERS_SETUP);
     if (!strstr(r->note, "the paper's ratio is below our best: no bounding sphere of this deformation reaches it"))
         fail_msg("sbs note: %s", r->note);
@@ -535,9 +535,9 @@ static void test_report_sphere_trivial(void **state)
                                f->r.doc[skb_rfile_slot("spheres.json")], "datasets"), "capsule_human"), "levels"))
         l5 = lv;
     double ref = cJSON_GetObjectItem(cJSON_GetObjectItem(l5, "reference"), "avg")->valuedouble;
-    set_num(cJSON_GetObjectItem(l5, "lbs"), "avg", ref * 1.02);
+    set_num(cJSON_GetObjectItem(l5, "linear"), "avg", ref * 1.02);
     rep = rfix_build(f);
-    r = find_row(skb_report_table(rep, "table52"), 1, "5", 2, "lbs");
+    r = find_row(skb_report_table(rep, "table52"), 1, "5", 2, "linear");
     assert_non_null(r);
     assert_int_equal(r->status, SKB_ROW_TRIVIAL);
     assert_string_equal(skb_row_status_name(r->status), "reproduced (trivial)");
@@ -547,7 +547,7 @@ static void test_report_sphere_trivial(void **state)
     cJSON_ReplaceItemInObject(cJSON_GetObjectItem(f->ref, "spheres"), "trivial_band", cJSON_CreateNumber(0));
     rep = rfix_build(f);
     assert_int_equal(rep->count[SKB_ROW_TRIVIAL], 0);
-    assert_int_equal(find_row(skb_report_table(rep, "table52"), 1, "5", 2, "lbs")->status, SKB_ROW_DIFFERS_SETUP);
+    assert_int_equal(find_row(skb_report_table(rep, "table52"), 1, "5", 2, "linear")->status, SKB_ROW_DIFFERS_SETUP);
 }
 
 /* one posture per table: Table 6.1 reads spheres.json's
@@ -559,20 +559,20 @@ static void test_report_sphere_postures(void **state)
     cJSON *ds = cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[skb_rfile_slot("spheres.json")], "datasets"), "capsule_human");
     cJSON *levels = cJSON_Duplicate(cJSON_GetObjectItem(ds, "levels"), 1);
     cJSON *l1 = cJSON_GetArrayItem(levels, 0);
-    set_num(cJSON_GetObjectItem(l1, "sbs"), "avg", 34.5);   /* 2.3 x the reference 15 */
+    set_num(cJSON_GetObjectItem(l1, "sb"), "avg", 34.5);   /* 2.3 x the reference 15 */
     cJSON *posts = cJSON_AddObjectToObject(ds, "postures");
     cJSON *p61 = cJSON_AddObjectToObject(posts, "table_6_1");
     cJSON_AddStringToObject(p61, "posture", "walk pose 3 with the neck twisted 90 deg");
     cJSON_AddItemToObject(p61, "levels", levels);
     cJSON_AddStringToObject(cJSON_AddObjectToObject(posts, "table_5_2"), "posture", "walk pose 3");
     struct skb_report *rep = rfix_build(f);
-    const struct skb_rrow *r = find_row(skb_report_table(rep, "table61"), 1, "1", 2, "sbs");
+    const struct skb_rrow *r = find_row(skb_report_table(rep, "table61"), 1, "1", 2, "sb");
     assert_string_equal(r->cell[6], "2.3");
     assert_non_null(strstr(r->note, "posture: walk pose 3 with the neck twisted 90 deg"));
-    r = find_row(skb_report_table(rep, "table52"), 1, "1", 2, "lbs");
+    r = find_row(skb_report_table(rep, "table52"), 1, "1", 2, "linear");
     assert_non_null(strstr(r->note, "posture: walk pose 3"));
     assert_null(strstr(r->note, "neck"));
-    assert_null(find_row(skb_report_table(rep, "table52"), 1, "1", 2, "sbs"));   /* SBS judged once: Table 6.1 */
+    assert_null(find_row(skb_report_table(rep, "table52"), 1, "1", 2, "sb"));   /* SBS judged once: Table 6.1 */
 }
 
 /* Table 3.2: each row names the paper range(s) its SBS/LBS ratio falls in, or neither */

@@ -169,11 +169,11 @@ static void test_sbs_centre_readings(void **state)
     cJSON *ms = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[skb_rfile_slot("cd.json")],
                                                                             "scenarios"), "men_full"), "methods");
     assert_non_null(ms);
-    put_num(cJSON_GetObjectItem(ms, "lbs"), "on_demand_ms", 0.2);
-    cJSON *lazy = cJSON_GetObjectItem(ms, "sbs");
+    put_num(cJSON_GetObjectItem(ms, "linear"), "on_demand_ms", 0.2);
+    cJSON *lazy = cJSON_GetObjectItem(ms, "sb");
     put_num(lazy, "on_demand_ms", 0.5);
     put_num(lazy, "sbs_centres_solved_on_demand", 138);
-    cJSON *eager = cJSON_AddObjectToObject(ms, "sbs+all_centres");
+    cJSON *eager = cJSON_AddObjectToObject(ms, "sb+all_centres");
     put_num(eager, "on_demand_ms", 0.5);
     put_num(eager, "bottom_up_ms", 3);
     put_num(eager, "on_demand_prepare_ms", 0.27);   /* 0.23 / 0.2 = 1.15 against 0.31 / 0.27 */
@@ -216,13 +216,13 @@ static void test_level_share_rows(void **state)
     cJSON *ms = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[skb_rfile_slot("cd.json")],
                                                                             "scenarios"), "men_full"), "methods");
     double sbs[6] = { 1, 1, 0.8, 0.5, 0.2, 0.1 }, lbs[6] = { 1, 1, 0.7, 0.4, 0.15, 0.05 };
-    cJSON *sb = cJSON_GetObjectItem(ms, "sbs"), *lb = cJSON_GetObjectItem(ms, "lbs");
+    cJSON *sb = cJSON_GetObjectItem(ms, "sb"), *lb = cJSON_GetObjectItem(ms, "linear");
     cJSON_AddItemToObject(sb, "refitted_share_by_level_on_demand", cJSON_CreateDoubleArray(sbs, 6));
     cJSON_AddItemToObject(lb, "refitted_share_by_level_on_demand", cJSON_CreateDoubleArray(lbs, 6));
     const struct skb_rtable *t = build(f, "measured");
-    const struct skb_rrow *a = row_what(t, "cd.men_refit_share_level5", "sbs"),
-                          *b = row_what(t, "cd.men_refit_share_level6", "sbs"),
-                          *c = row_what(t, "cd.men_refit_share_level5", "lbs");
+    const struct skb_rrow *a = row_what(t, "cd.men_refit_share_level5", "sb"),
+                          *b = row_what(t, "cd.men_refit_share_level6", "sb"),
+                          *c = row_what(t, "cd.men_refit_share_level5", "linear");
     assert_non_null(a);
     assert_non_null(b);
     assert_non_null(c);
@@ -232,7 +232,7 @@ static void test_level_share_rows(void **state)
     assert_int_equal(b->status, SKB_ROW_REPRODUCED);
     assert_int_equal(c->status, SKB_ROW_CONTEXT);
     cJSON_GetArrayItem(cJSON_GetObjectItem(sb, "refitted_share_by_level_on_demand"), 4)->valuedouble = 0.5;
-    a = row_what(build(f, "measured"), "cd.men_refit_share_level5", "sbs");
+    a = row_what(build(f, "measured"), "cd.men_refit_share_level5", "sb");
     assert_int_equal(a->status, SKB_ROW_DIFFERS);   /* 0.5 is 2.6 times 0.19 */
 }
 
