@@ -17,6 +17,7 @@
 #include "skb_dataset.h"
 #include "skb_pool.h"
 #include "skb_results.h"
+#include "skb_schemas.h"
 #include "skb_sad.h"
 #include "skb_sad_run.h"
 #include "skb_vanim.h"
@@ -445,7 +446,7 @@ static int run_sad(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         rc = run_baked(&env, anims, msg, msglen);
     skb_pool_destroy(env.pool);
     if (rc == 0)
-        rc = skb_json_write_result(ctx, "sad.json", root, msg, msglen);
+        rc = skb_results_write(ctx, &skb_schema_sad, root, msg, msglen);
     cJSON_Delete(root);
     return rc;
 }

@@ -82,15 +82,6 @@ void skb__report_sphere_table(struct skb_report *rep, const char *id, const char
 void skb__report_sphere_tree(struct skb_report *rep);
 void skb__report_table53(struct skb_report *rep);
 /* results.c: each built-in results file's contract beyond the metadata */
-int skb__check_properties(const cJSON *r, const char *path, char *msg, size_t msglen);
-int skb__check_flops(const cJSON *r, const char *path, char *msg, size_t msglen);
-int skb__check_bounds(const cJSON *r, const char *path, char *msg, size_t msglen);
-int skb__check_cpu(const cJSON *r, const char *path, char *msg, size_t msglen);
-int skb__check_gbench(const cJSON *r, const char *path, char *msg, size_t msglen);
-int skb__check_icount(const cJSON *r, const char *path, char *msg, size_t msglen);
-int skb__check_gpu(const cJSON *r, const char *path, char *msg, size_t msglen);
-int skb__check_spheres(const cJSON *r, const char *path, char *msg, size_t msglen);
-int skb__check_cd(const cJSON *r, const char *path, char *msg, size_t msglen);
 /* plots.c: each built-in experiment's plots */
 void skb__plot_cpu(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
 void skb__plot_gpu(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
