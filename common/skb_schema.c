@@ -12,8 +12,8 @@
 
 
 const struct skb_schema skb_schema_meta = {
-    .file = "(every results file)", .writer = "harness/skb_results.c", .meta = 0,
-    .doc = "the metadata every skinbench results file starts with",
+    .file = "metadata (every results file)", .writer = "harness/skb_results.c", .meta = 0,
+    .doc = "The metadata every skinbench results file starts with",
     .fields = (const struct skb_schema_field[]){
         { .path = "schema_version", .type = SKB_ST_VERSION, .flags = SKB_SF_REQUIRED,
           .doc = "the layout version of the results files (SKB_SCHEMA_VERSION)" },

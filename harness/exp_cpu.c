@@ -550,6 +550,17 @@ static void double_label(char *buf, size_t len, const char *method, const char *
     skb_label_format(&l, buf, len);
 }
 
+/* "method@key": the label of a planned or threaded row (common/skb_label.h);
+ * key NULL: the method alone */
+static void key_label(char *buf, size_t len, const char *method, const char *key)
+{
+    struct skb_label l;
+    skb_label_init(&l, method);
+    if (key)
+        skb_label_add_key(&l, key, NULL);
+    skb_label_format(&l, buf, len);
+}
+
 static void add_double_as(struct run *r, struct ds *ds, const struct skb_method *m, double dib_p, enum dvariant dv)
 {
     char label[64], msg[512];
@@ -688,7 +699,7 @@ static void add_plan(struct run *r, struct ds *ds, const struct skb_method *m)
                   : ctx->quick ? 0.1 * SKB_PLAN_DEFAULT_BUDGET_MS : SKB_PLAN_DEFAULT_BUDGET_MS;
     struct skb_plan_env e = { m, &ds->d, &ctx->params, SKB_F32_NRM_RENORM, ds->fpos, ds->fnrm, pools, np, budget,
                               r->build };
-    snprintf(label, sizeof label, "%s@plan", m->name);
+    key_label(label, sizeof label, m->name, "plan");
     struct bcase *c = new_case(r, K_F32, ds, label);
     if (!c || !plan) {
         free(plan);
@@ -808,8 +819,9 @@ static void free_run(struct run *r)
  * streams, on one thread or split over the pool */
 static void add_copy(struct run *r, struct ds *ds, int threads)
 {
-    char label[32];
-    snprintf(label, sizeof label, threads > 1 ? "memcpy@%dt" : "memcpy", threads);
+    char label[32], th[16];
+    snprintf(th, sizeof th, "%dt", threads);
+    key_label(label, sizeof label, "memcpy", threads > 1 ? th : NULL);
     struct bcase *c = new_case(r, K_COPY, ds, label);
     if (!c)
         return;

@@ -38,7 +38,7 @@ const struct skb_schema skb_schema_flops = {
 
 const struct skb_schema skb_schema_bounds = {
     .file = "bounds.json", .writer = "harness/exp_bounds.c", .meta = 1,
-    .doc = "worst-case gaps of QLB against SLERP and DLB against ScLERP, and the worked examples",
+    .doc = "Worst-case gaps of QLB against SLERP and DLB against ScLERP, and the worked examples",
     .fields = (const struct skb_schema_field[]){
         { .path = "qlb_slerp_max_angle_deg", .type = SKB_ST_NUMBER, .doc = "largest angle gap QLB vs SLERP (degrees)" },
         { .path = "dlb_sclerp_max_angle_deg", .type = SKB_ST_NUMBER, .doc = "largest angle gap DLB vs ScLERP (degrees)" },
@@ -82,7 +82,7 @@ const struct skb_schema skb_schema_cpu_gbench = {
 
 const struct skb_schema skb_schema_cpu_offsets = {
     .file = "cpu-offsets.json", .writer = "harness/fast_sweep.c", .meta = 1,
-    .doc = "`run cpu --offset-sweep`: not compared, not in the report",
+    .doc = "Written by `run cpu --offset-sweep`: not compared, not in the report",
     .fields = (const struct skb_schema_field[]){ { NULL } },
 };
 
@@ -135,7 +135,7 @@ const struct skb_schema skb_schema_cd = {
 
 const struct skb_schema skb_schema_icount = {
     .file = "icount.json", .writer = "harness/exp_icount.c", .meta = 1,
-    .doc = "instruction counts of every CPU kernel: the nightly's exact, timing-free gate",
+    .doc = "Instruction counts of every CPU kernel: the nightly's exact, timing-free gate",
     .fields = (const struct skb_schema_field[]){
         { .path = "available", .type = SKB_ST_BOOL, .flags = SKB_SF_REQUIRED, .doc = "false where counting is impossible" },
         { .path = "kernels", .type = SKB_ST_OBJECT, .flags = SKB_SF_REQUIRED, .when = "available",
