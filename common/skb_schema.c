@@ -28,7 +28,7 @@ const struct skb_schema skb_schema_meta = {
         { .path = "injected", .type = SKB_ST_STRING, .doc = "SKB_INJECT_SLOWDOWN of a run timed with a planted slow-down" },
         { .path = "compiler", .type = SKB_ST_STRING, .doc = "the compiler that built skinbench" },
         { .path = "libraries", .type = SKB_ST_OBJECT, .doc = "library versions (gsl, cjson, model_importer)" },
-        { NULL } },
+        { .path = NULL } },
 };
 
 /* "an integer 0..30", "a non-negative number", ... : what a field holds */

@@ -22,7 +22,7 @@ const struct skb_schema skb_schema_properties = {
         { .path = "verdicts_other_methods/*/*", .type = SKB_ST_ENUM, .values = plus_minus, .doc = "the measured verdict" },
         { .path = "config", .type = SKB_ST_OBJECT, .doc = "samples, tolerances and seeds of the checks" },
         { .path = "details", .type = SKB_ST_OBJECT, .doc = "per method: worst errors and counterexamples" },
-        { NULL } },
+        { .path = NULL } },
 };
 
 const struct skb_schema skb_schema_flops = {
@@ -33,7 +33,7 @@ const struct skb_schema skb_schema_flops = {
         { .path = "fits/*", .type = SKB_ST_OBJECT, .doc = "the method's fit" },
         { .path = "fits/*/a", .type = SKB_ST_NUMBER, .flags = SKB_SF_REQUIRED, .doc = "FLOPs per vertex, constant part" },
         { .path = "fits/*/b", .type = SKB_ST_NUMBER, .flags = SKB_SF_REQUIRED, .doc = "FLOPs per vertex per joint" },
-        { NULL } },
+        { .path = NULL } },
 };
 
 const struct skb_schema skb_schema_bounds = {
@@ -44,7 +44,7 @@ const struct skb_schema skb_schema_bounds = {
         { .path = "dlb_sclerp_max_angle_deg", .type = SKB_ST_NUMBER, .doc = "largest angle gap DLB vs ScLERP (degrees)" },
         { .path = "dlb_sclerp_max_translation_frac", .type = SKB_ST_NUMBER,
           .doc = "largest translation gap DLB vs ScLERP, as a fraction" },
-        { NULL } },
+        { .path = NULL } },
 };
 
 const struct skb_schema skb_schema_cpu = {
@@ -65,7 +65,7 @@ const struct skb_schema skb_schema_cpu = {
         { .path = "verified", .type = SKB_ST_BOOL, .doc = "every timed kernel passed its check" },
         { .path = "failures", .type = SKB_ST_OBJECT, .doc = "a map whose keys are benchmark names (double/LABEL/DATASET)" },
         { .path = "failures/*", .type = SKB_ST_STRING, .doc = "why the kernel failed its check" },
-        { NULL } },
+        { .path = NULL } },
 };
 
 const struct skb_schema skb_schema_cpu_gbench = {
@@ -77,13 +77,13 @@ const struct skb_schema skb_schema_cpu_gbench = {
         { .path = "benchmarks/[]/name", .type = SKB_ST_STRING, .flags = SKB_SF_REQUIRED,
           .doc = "PATH/LABEL/DATASET (LABEL: common/skb_label.h)" },
         { .path = "benchmarks/[]/real_time", .type = SKB_ST_NUMBER, .flags = SKB_SF_REQUIRED, .doc = "wall time" },
-        { NULL } },
+        { .path = NULL } },
 };
 
 const struct skb_schema skb_schema_cpu_offsets = {
     .file = "cpu-offsets.json", .writer = "harness/fast_sweep.c", .meta = 1,
     .doc = "Written by `run cpu --offset-sweep`: not compared, not in the report",
-    .fields = (const struct skb_schema_field[]){ { NULL } },
+    .fields = (const struct skb_schema_field[]){ { .path = NULL } },
 };
 
 const struct skb_schema skb_schema_gpu = {
@@ -98,7 +98,7 @@ const struct skb_schema skb_schema_gpu = {
         { .path = "ms/*", .type = SKB_ST_OBJECT, .doc = "a map whose keys are shader names" },
         { .path = "ms/*/*", .type = SKB_ST_NUMBER, .doc = "ms per frame" },
         { .path = "shaders", .type = SKB_ST_CONTAINER, .doc = "the shaders timed (cpu_method: their registry method)" },
-        { NULL } },
+        { .path = NULL } },
 };
 
 const struct skb_schema skb_schema_spheres = {
@@ -113,7 +113,7 @@ const struct skb_schema skb_schema_spheres = {
         { .path = "datasets/*/levels/[]/*/avg", .type = SKB_ST_NUMBER,
           .doc = "average radius of a refit (keyed by refit: registry method names, bottom_up, best, ...)" },
         { .path = "datasets/*/refit_time", .type = SKB_ST_OBJECT, .doc = "a map whose keys are registry method names" },
-        { NULL } },
+        { .path = NULL } },
 };
 
 const struct skb_schema skb_schema_cd = {
@@ -130,7 +130,7 @@ const struct skb_schema skb_schema_cd = {
         { .path = "scaling_collision_free/[]/level", .type = SKB_ST_INTEGER, .flags = SKB_SF_MIN | SKB_SF_MAX,
           .min = 0, .max = SKB_CD_MAX_LEVEL, .doc = "subdivision level" },
         { .path = "scenarios", .type = SKB_ST_CONTAINER, .doc = "the Table 6.2 scenes (methods: keyed by registry method name)" },
-        { NULL } },
+        { .path = NULL } },
 };
 
 const struct skb_schema skb_schema_icount = {
@@ -141,7 +141,7 @@ const struct skb_schema skb_schema_icount = {
         { .path = "kernels", .type = SKB_ST_OBJECT, .flags = SKB_SF_REQUIRED, .when = "available",
           .doc = "a map whose keys are kernel names" },
         { .path = "kernels/*", .type = SKB_ST_NUMBER, .doc = "instructions" },
-        { NULL } },
+        { .path = NULL } },
 };
 
 const struct skb_schema skb_schema_sad = {
@@ -165,7 +165,7 @@ const struct skb_schema skb_schema_sad = {
         { .path = "animations/*/rigid/distortion", .type = SKB_ST_NUMBER, .flags = SKB_SF_REQUIRED | SKB_SF_MIN,
           .doc = "distortion with rigid proxies" },
         { .path = "animations/*/error_vs_p", .type = SKB_ST_ARRAY, .flags = SKB_SF_REQUIRED, .doc = "error per proxy count" },
-        { NULL } },
+        { .path = NULL } },
 };
 
 const struct skb_schema *const skb_schemas[] = {

@@ -1,6 +1,6 @@
 /* report_sad.c — the `sad` experiment's report half and descriptor
  * (thesis ch. 7, Skinning Arbitrary Deformations; run half
- * harness/exp_sad.c): the results file's schema check, a Table 7.1-shaped
+ * harness/exp_sad.c; sad.json's table is in harness/schemas.c): a Table 7.1-shaped
  * table whose rows are context (our animations are not the thesis's; the
  * thesis's rows, from reports/reference.json "table_7_1", are listed
  * beside them), the details per animation (affine / rigid, corrections,
@@ -14,8 +14,6 @@
 #include "report_internal.h"
 #include "skb_json.h"
 #include "skb_sad_run.h"
-
-/* ---- results file contract ---- */
 
 /* ---- report ---- */
 
