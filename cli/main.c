@@ -19,6 +19,7 @@ static const struct skb_command commands[] = {
     { "run",   "run experiments and write results JSON", skb_cmd_run },
     { "report", "write report.md/.html and plots from results JSON", skb_cmd_report },
     { "compare", "compare a run against a baseline (nightly regression gates)", skb_cmd_compare },
+    { "schema", "print the table of fields of each results file, or check a run", skb_cmd_schema },
     { "version", "print the version, git revision and compiler", cmd_version },
     { "help",  "show this help, or help CMD: the help of one command", cmd_help },
     { NULL, NULL, NULL }

@@ -12,6 +12,7 @@
 #include "skb_bounds.h"
 #include "skb_dataset.h"
 #include "skb_results.h"
+#include "skb_schemas.h"
 #include "skb_props.h"
 
 #define RAD2DEG (180.0 / SKB_PI)
@@ -643,7 +644,7 @@ static int run_bounds(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         add_dib(ctx, root);
         if ((rc = dlb_dib_skin_gap(ctx, root, msg, msglen)) == 0) {
             add_vs_exact(ctx, root);
-            rc = skb_json_write_result(ctx, "bounds.json", root, msg, msglen);
+            rc = skb_results_write(ctx, &skb_schema_bounds, root, msg, msglen);
         }
     }
     cJSON_Delete(root);

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "skb_results.h"
+#include "skb_schemas.h"
 #include "skb_run.h"
 #include "skb_dataset.h"
 #include "skb_sb_internal.h"
@@ -837,7 +838,7 @@ static int cd_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
     add_load(root, "load_average_at_start");
     if ((rc = scaling(ctx, lbs, root, msg, msglen)) == 0 && (rc = scenarios(ctx, root, msg, msglen)) == 0) {
         add_load(root, "load_average_at_end");
-        rc = skb_json_write_result(ctx, "cd.json", root, msg, msglen);
+        rc = skb_results_write(ctx, &skb_schema_cd, root, msg, msglen);
     }
     cJSON_Delete(root);
     return rc;

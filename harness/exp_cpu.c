@@ -28,6 +28,8 @@
 #include "skb_gbench.h"
 #include "skb_icount.h"
 #include "skb_results.h"
+#include "skb_schemas.h"
+#include "skb_label.h"
 #include "skb_peers.h"
 #include "skb_pool.h"
 #include "skb_run.h"
@@ -563,14 +565,37 @@ enum dvariant { DV_JUDGED, DV_ALG2, DV_ONE, DV_SHORTCUT, DV_SPHAVG };
 #define VARIANT_SB_SPHAVG "double, SBS with its rotations by Buss and Fillmore's spherical average instead of QLB " \
     "(seed 003 section 5, thesis 3.4: about 5x slower)"
 
+/* the label of a double-path row (common/skb_label.h): "dlb+alg2",
+ * "dib@p=0.001"; variant NULL: none, p <= 0: no precision */
+static void double_label(char *buf, size_t len, const char *method, const char *variant, double p)
+{
+    struct skb_label l;
+    char pv[32];
+    skb_label_init(&l, method);
+    if (variant)
+        skb_label_add_variant(&l, variant);
+    snprintf(pv, sizeof pv, "%g", p);
+    if (p > 0)
+        skb_label_add_key(&l, "p", pv);
+    skb_label_format(&l, buf, len);
+}
+
+/* "method@key": the label of a planned or threaded row (common/skb_label.h);
+ * key NULL: the method alone */
+static void key_label(char *buf, size_t len, const char *method, const char *key)
+{
+    struct skb_label l;
+    skb_label_init(&l, method);
+    if (key)
+        skb_label_add_key(&l, key, NULL);
+    skb_label_format(&l, buf, len);
+}
+
 static void add_double_as(struct run *r, struct ds *ds, const struct skb_method *m, double dib_p, enum dvariant dv)
 {
     char label[64], msg[512];
-    static const char *const suffix[] = { "", "+alg2", "+one", "+shortcut", "+sphavg" };
-    if (dib_p > 0)
-        snprintf(label, sizeof label, "%s%s@p=%g", m->name, suffix[dv], dib_p);
-    else
-        snprintf(label, sizeof label, "%s%s", m->name, suffix[dv]);
+    static const char *const variant[] = { NULL, "alg2", "one", "shortcut", "sphavg" };
+    double_label(label, sizeof label, m->name, variant[dv], dib_p);
     struct bcase *c = new_case(r, K_DOUBLE, ds, label);
     if (!c)
         return;
@@ -631,12 +656,18 @@ static struct skb_pool *pool_for(struct run *r, int threads)
 static void add_f32_mode(struct run *r, struct ds *ds, const struct skb_method *m, enum skb_f32_normals mode,
                          enum skb_f32_layout layout, int threads)
 {
-    char msg[512], label[64], th[16] = "";
+    char msg[512], label[64], part[48];
+    struct skb_label l;
+    skb_label_init(&l, m->name);
+    snprintf(part, sizeof part, "nrm_%s", skb_f32_normals_name(mode));
+    if (mode != SKB_F32_NRM_RENORM)
+        skb_label_add_variant(&l, part);
+    if (layout == SKB_F32_LAYOUT_SLOT4)
+        skb_label_add_key(&l, "slot4", NULL);
+    snprintf(part, sizeof part, "%dt", threads);
     if (threads > 1)
-        snprintf(th, sizeof th, "@%dt", threads);
-    snprintf(label, sizeof label, "%s%s%s%s%s", m->name, mode == SKB_F32_NRM_RENORM ? "" : "+nrm_",
-             mode == SKB_F32_NRM_RENORM ? "" : skb_f32_normals_name(mode),
-             layout == SKB_F32_LAYOUT_SLOT4 ? "@slot4" : "", th);
+        skb_label_add_key(&l, part, NULL);
+    skb_label_format(&l, label, sizeof label);
     struct bcase *c = new_case(r, K_F32, ds, label);
     if (!c)
         return;
@@ -698,7 +729,7 @@ static void add_plan(struct run *r, struct ds *ds, const struct skb_method *m)
                   : ctx->quick ? 0.1 * SKB_PLAN_DEFAULT_BUDGET_MS : SKB_PLAN_DEFAULT_BUDGET_MS;
     struct skb_plan_env e = { m, &ds->d, &ctx->params, SKB_F32_NRM_RENORM, ds->fpos, ds->fnrm, pools, np, budget,
                               r->build };
-    snprintf(label, sizeof label, "%s@plan", m->name);
+    key_label(label, sizeof label, m->name, "plan");
     struct bcase *c = new_case(r, K_F32, ds, label);
     if (!c || !plan) {
         free(plan);
@@ -818,8 +849,9 @@ static void free_run(struct run *r)
  * streams, on one thread or split over the pool */
 static void add_copy(struct run *r, struct ds *ds, int threads)
 {
-    char label[32];
-    snprintf(label, sizeof label, threads > 1 ? "memcpy@%dt" : "memcpy", threads);
+    char label[32], th[16];
+    snprintf(th, sizeof th, "%dt", threads);
+    key_label(label, sizeof label, "memcpy", threads > 1 ? th : NULL);
     struct bcase *c = new_case(r, K_COPY, ds, label);
     if (!c)
         return;
@@ -2002,7 +2034,7 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
             skb_json_add_number(dib, "1e-05", case_ms(&r, gb, K_DOUBLE, ds, m->name));
             for (size_t p = 0; p < sizeof dib_precisions / sizeof dib_precisions[0]; p++) {
                 char key[32];
-                snprintf(label, sizeof label, "%s@p=%g", m->name, dib_precisions[p]);
+                double_label(label, sizeof label, m->name, NULL, dib_precisions[p]);
                 snprintf(key, sizeof key, "%g", dib_precisions[p]);
                 skb_json_add_number(dib, key, case_ms(&r, gb, K_DOUBLE, ds, label));
             }
@@ -2034,7 +2066,7 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
     cJSON_AddBoolToObject(root, "verified", nfail == 0 && r.timed_unchecked == 0);
     skb__cpu_injection_json(root, msg, msglen);
     cJSON_AddItemToObject(root, "failures", cJSON_Duplicate(r.failures, 1));
-    rc = skb_json_write_result(ctx, "cpu.json", root, msg, msglen);
+    rc = skb_results_write(ctx, &skb_schema_cpu, root, msg, msglen);
     cJSON_Delete(root);
     cJSON_Delete(gb);
     if (rc == 0 && nfail)

@@ -20,6 +20,7 @@
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_randist.h>
 #include "skb_results.h"
+#include "skb_schemas.h"
 #include "skb_props.h"
 #include "skb_flops.h"
 #include "skb_icount.h"
@@ -723,7 +724,7 @@ static int run_flops(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
     add_sb_parts(root, raw);
     add_callgrind(ctx, root);
     cJSON_Delete(raw);
-    rc = skb_json_write_result(ctx, "flops.json", root, msg, msglen);
+    rc = skb_results_write(ctx, &skb_schema_flops, root, msg, msglen);
     cJSON_Delete(root);
     return rc;
 }

@@ -15,6 +15,7 @@
 #include "skb_gpu.h"
 #include "skb_gpu_run.h"
 #include "skb_results.h"
+#include "skb_schemas.h"
 #include "skb_run.h"
 
 #define MAX_SHADERS 16
@@ -499,7 +500,7 @@ static int gpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         cJSON_AddStringToObject(cJSON_AddObjectToObject(r->root, "method_pictures"), "not_run", reason);
         if ((rc = skb_arm_volume_curve(ctx, r->root, msg, msglen)) < 0)
             goto fail;
-        rc = skb_json_write_result(ctx, "gpu.json", r->root, msg, msglen);
+        rc = skb_results_write(ctx, &skb_schema_gpu, r->root, msg, msglen);
         goto out;
     }
     cJSON *root = r->root;
@@ -610,7 +611,7 @@ static int gpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
     if ((rc = all_pictures(r, msg, msglen)) < 0 || (rc = skb_method_pictures(ctx, &r->g, r->dir, root, msg, msglen)) < 0
         || (rc = skb_arm_volume_curve(ctx, root, msg, msglen)) < 0)
         goto fail;
-    if ((rc = skb_json_write_result(ctx, "gpu.json", root, msg, msglen)) < 0)
+    if ((rc = skb_results_write(ctx, &skb_schema_gpu, root, msg, msglen)) < 0)
         goto out;
     if (bad) {
         snprintf(msg, msglen, "gpu: %d shader(s) or compute kernel(s) disagree with their CPU method beyond tolerance "

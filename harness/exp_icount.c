@@ -34,6 +34,7 @@
 #endif
 #include "skb_icount.h"
 #include "skb_results.h"
+#include "skb_schemas.h"
 #include "skb_run.h"
 
 #define IC_PREFIX "skb-icount-"
@@ -233,7 +234,7 @@ static int icount_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         }
         skb_run_progress(ctx, "icount", "%d kernels counted", cJSON_GetArraySize(kernels));
     }
-    rc = skb_json_write_result(ctx, "icount.json", root, msg, msglen);
+    rc = skb_results_write(ctx, &skb_schema_icount, root, msg, msglen);
     cJSON_Delete(root);
     return rc;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "skb_results.h"
+#include "skb_schemas.h"
 #include "skb_props.h"
 
 /* the six rows of thesis Table 4.1, in its order */
@@ -110,7 +111,7 @@ static int run_properties(const struct skb_run_ctx *ctx, char *msg, size_t msgle
         skb_run_progress(ctx, "properties", "%-8s rigid/bi/coord/multi/speed/shortest:%s", m->name, line);
     }
     if (rc == 0)
-        rc = skb_json_write_result(ctx, "properties.json", root, msg, msglen);
+        rc = skb_results_write(ctx, &skb_schema_properties, root, msg, msglen);
     cJSON_Delete(root);
     return rc;
 }

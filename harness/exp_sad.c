@@ -22,6 +22,7 @@
 #include "skb_pictures.h"
 #include "skb_pool.h"
 #include "skb_results.h"
+#include "skb_schemas.h"
 #include "skb_sad.h"
 #include "skb_sad_run.h"
 #include "skb_vanim.h"
@@ -684,7 +685,7 @@ static int run_sad(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
     pictures_close(&pics);
     skb_pool_destroy(env.pool);
     if (rc == 0)
-        rc = skb_json_write_result(ctx, "sad.json", root, msg, msglen);
+        rc = skb_results_write(ctx, &skb_schema_sad, root, msg, msglen);
     cJSON_Delete(root);
     return rc;
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include "skb_results.h"
+#include "skb_schemas.h"
 #include "skb_run.h"
 #include "skb_dataset.h"
 #include "skb_sphere_cd.h"
@@ -453,7 +454,7 @@ static int spheres_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         if ((rc = one_dataset(ctx, names[i], ds, msg, msglen)) < 0)
             break;
     if (rc == 0)
-        rc = skb_json_write_result(ctx, "spheres.json", root, msg, msglen);
+        rc = skb_results_write(ctx, &skb_schema_spheres, root, msg, msglen);
     cJSON_Delete(root);
     return rc;
 }

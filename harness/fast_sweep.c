@@ -27,6 +27,7 @@
 #include "skb_fast_plan.h"
 #include "skb_json.h"
 #include "skb_results.h"
+#include "skb_schemas.h"
 #include "skb_run.h"
 
 #define SWEEP_STEP 64
@@ -332,7 +333,7 @@ int skb__fast_offset_sweep(const struct skb_run_ctx *ctx, const struct skb_datas
             snprintf(msg, msglen, "cpu: offset sweep: out of memory");
         goto out;
     }
-    rc = skb_json_write_result(ctx, "cpu-offsets.json", root, msg, msglen);
+    rc = skb_results_write(ctx, &skb_schema_cpu_offsets, root, msg, msglen);
 out:
     for (int i = 0; i < w.nk; i++)
         skb_skin_f32_fini(&w.k[i].s);

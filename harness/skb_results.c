@@ -50,3 +50,15 @@ int skb_json_write_result(const struct skb_run_ctx *ctx, const char *name, const
     snprintf(path, sizeof path, "%s/%s", ctx->out_dir, name);
     return skb_json_write_atomic(path, root, msg, msglen);
 }
+
+int skb_results_write(const struct skb_run_ctx *ctx, const struct skb_schema *schema, const cJSON *root,
+                      char *msg, size_t msglen)
+{
+    char path[4096], why[700];
+    snprintf(path, sizeof path, "%s/%s", ctx->out_dir, schema->file);
+    if (skb_schema_check(schema, root, schema->file, why, sizeof why) < 0) {
+        snprintf(msg, msglen, "%s: the document breaks its schema (harness/schemas.c), not written: %s", path, why);
+        return SKB_EPARSE;
+    }
+    return skb_json_write_atomic(path, root, msg, msglen);
+}

@@ -6,6 +6,7 @@
 
 #include "skb_json.h"
 #include "skb_run.h"
+#include "skb_schema.h"
 
 /* {"schema_version", "experiment", "seed", "quick", "machine": {...},
  *  "compiler", "libraries": {...}, "started_utc"} */
@@ -13,5 +14,10 @@ cJSON *skb_json_results_new(const struct skb_run_ctx *ctx, const char *experimen
 /* write ctx->out_dir/name */
 int skb_json_write_result(const struct skb_run_ctx *ctx, const char *name, const cJSON *root,
                           char *msg, size_t msglen);
+/* check root against the file's table (harness/schemas.c), then write
+ * ctx->out_dir/<schema file>: a document that breaks its own table is a
+ * bug of the writer, so nothing is written and msg names file and field */
+int skb_results_write(const struct skb_run_ctx *ctx, const struct skb_schema *schema, const cJSON *root,
+                      char *msg, size_t msglen);
 
 #endif

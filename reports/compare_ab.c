@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "skb_json.h"
+#include "skb_label.h"
 #include "compare_internal.h"
 
 /* relative instruction-count change the exact gate forgives: the counts of
@@ -51,12 +52,15 @@ void skb__bench_group(const char *name, char *group, size_t len)
     const char *l = k ? k + 1 : name;
     size_t n = strcspn(l, "/");
     int method = k && (strncmp(name, "double/", 7) == 0 || strncmp(name, "f32/", 4) == 0);
-    if (method)
-        n = strcspn(l, "/@+");
-    if (method || !k)
+    if (method) {   /* PATH/LABEL/DATASET: the label's method (common/skb_label.h) */
+        char label[160];
+        snprintf(label, sizeof label, "%.*s", (int)n, l);
+        skb_label_method(label, group, len);
+    } else if (!k) {
         snprintf(group, len, "%.*s", (int)n, l);
-    else
+    } else {
         snprintf(group, len, "%.*s/%.*s", (int)(k - name), name, (int)n, l);
+    }
 }
 
 /* ---- rows of the compare.py-style tables ---- */

@@ -81,7 +81,7 @@ static void table61(struct skb_report *rep)
 static const struct skb_experiment_desc desc_properties = {
     .run = &skb_exp_properties,
     .files = (const struct skb_result_file[]){
-        { "properties.json", 1, skb__check_properties, "verdicts/* verdicts_other_methods/*" }, { NULL, 0, NULL, NULL } },
+        { "properties.json", 1, NULL, "verdicts/* verdicts_other_methods/*" }, { NULL, 0, NULL, NULL } },
     .sections = (const struct skb_report_section[]){
         { "table41", SKB_NEED_BLEND, skb__report_table41, NULL }, { NULL, 0, NULL, NULL } },
     .gate = skb__gate_properties,
@@ -90,7 +90,7 @@ static const struct skb_experiment_desc desc_properties = {
 static const struct skb_experiment_desc desc_flops = {
     .run = &skb_exp_flops,
     .files = (const struct skb_result_file[]){
-        { "flops.json", 1, skb__check_flops, "fits/*" }, { NULL, 0, NULL, NULL } },
+        { "flops.json", 1, NULL, "fits/*" }, { NULL, 0, NULL, NULL } },
     .sections = (const struct skb_report_section[]){
         { "flops", SKB_NEED_BLEND, skb__report_flops, NULL }, { NULL, 0, NULL, NULL } },
     .gate = skb__gate_flops,
@@ -98,7 +98,7 @@ static const struct skb_experiment_desc desc_flops = {
 
 static const struct skb_experiment_desc desc_bounds = {
     .run = &skb_exp_bounds,
-    .files = (const struct skb_result_file[]){ { "bounds.json", 1, skb__check_bounds, NULL }, { NULL, 0, NULL, NULL } },
+    .files = (const struct skb_result_file[]){ { "bounds.json", 1, NULL, NULL }, { NULL, 0, NULL, NULL } },
     .sections = (const struct skb_report_section[]){
         { "bounds", SKB_NEED_NONE, skb__report_bounds, NULL }, { NULL, 0, NULL, NULL } },
     .plots = (const struct skb_report_plot[]){
@@ -109,7 +109,7 @@ static const struct skb_experiment_desc desc_bounds = {
 static const struct skb_experiment_desc desc_cpu = {
     .run = &skb_exp_cpu,
     .files = (const struct skb_result_file[]){
-        { "cpu.json", 1, skb__check_cpu, "datasets/*/ms/*" }, { "cpu-gbench.json", 0, skb__check_gbench, NULL },
+        { "cpu.json", 1, NULL, "datasets/*/ms/*" }, { "cpu-gbench.json", 0, NULL, NULL },
         /* run cpu --offset-sweep (harness/fast_sweep.c): not compared, not in the report */
         { "cpu-offsets.json", 1, NULL, NULL },
         { NULL, 0, NULL, NULL } },
@@ -123,7 +123,7 @@ static const struct skb_experiment_desc desc_cpu = {
 
 static const struct skb_experiment_desc desc_gpu = {
     .run = &skb_exp_gpu,
-    .files = (const struct skb_result_file[]){ { "gpu.json", 1, skb__check_gpu, "shaders/*/cpu_method" }, { NULL, 0, NULL, NULL } },
+    .files = (const struct skb_result_file[]){ { "gpu.json", 1, NULL, "shaders/*/cpu_method" }, { NULL, 0, NULL, NULL } },
     .sections = (const struct skb_report_section[]){
         { "fig19", SKB_NEED_SHADER, skb__report_fig19, NULL }, { "gpu", SKB_NEED_SHADER, skb__report_gpu_times, NULL },
         { "arm_volume", SKB_NEED_SKIN, skb__report_arm_volume, NULL }, { "heat_map", SKB_NEED_SKIN, skb__report_heat_map, NULL },
@@ -138,7 +138,7 @@ static const struct skb_experiment_desc desc_gpu = {
 static const struct skb_experiment_desc desc_spheres = {
     .run = &skb_exp_spheres,
     .files = (const struct skb_result_file[]){
-        { "spheres.json", 1, skb__check_spheres, "datasets/*/refit_time/*" }, { NULL, 0, NULL, NULL } },
+        { "spheres.json", 1, NULL, "datasets/*/refit_time/*" }, { NULL, 0, NULL, NULL } },
     .sections = (const struct skb_report_section[]){
         { "table52", SKB_NEED_REFIT, table52, "refits other than LBS are in the Table 6.1 section" },
         { "table61", SKB_NEED_REFIT, table61, "the LBS refit is in the Table 5.2 section" },
@@ -149,7 +149,7 @@ static const struct skb_experiment_desc desc_spheres = {
 
 static const struct skb_experiment_desc desc_cd = {
     .run = &skb_exp_cd,
-    .files = (const struct skb_result_file[]){ { "cd.json", 1, skb__check_cd, "scenarios/*/methods/*" }, { NULL, 0, NULL, NULL } },
+    .files = (const struct skb_result_file[]){ { "cd.json", 1, NULL, "scenarios/*/methods/*" }, { NULL, 0, NULL, NULL } },
     .sections = (const struct skb_report_section[]){
         { "table53", SKB_NEED_NONE, skb__report_table53, NULL }, { "table62", SKB_NEED_REFIT, skb__report_table62, NULL },
         { NULL, 0, NULL, NULL } },
@@ -160,7 +160,7 @@ static const struct skb_experiment_desc desc_cd = {
  * timing-free gate (no report section: compare reads it) */
 static const struct skb_experiment_desc desc_icount = {
     .run = &skb_exp_icount,
-    .files = (const struct skb_result_file[]){ { "icount.json", 1, skb__check_icount, NULL }, { NULL, 0, NULL, NULL } },
+    .files = (const struct skb_result_file[]){ { "icount.json", 1, NULL, NULL }, { NULL, 0, NULL, NULL } },
     .gate = skb__gate_icount_exp,
 };
 

@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include "report_internal.h"
 #include "skb_json.h"
+#include "skb_label.h"
 #include "skb_method.h"
 #include "skb_report.h"
 #include "report_internal.h"
@@ -264,6 +265,25 @@ static const char *shader_title(const cJSON *shaders, const char *key)
     return NULL;
 }
 
+/* the title of a variant label of a method titled `title` ("DIB
+ * (precision 0.001)", "DLB (alg2)"); n: the length of its method part */
+static void label_title(char *buf, size_t len, const char *title, const char *key, size_t n)
+{
+    struct skb_label l;
+    char tail[160];
+    if (skb_label_parse(key, &l) == 0 && !l.nvariants && strcmp(l.key[0].key, "p") == 0 && l.key[0].has_value) {
+        /* "@p=V": DIB's precision, the rest of the label after it */
+        char p[sizeof l.key[0].value];
+        snprintf(p, sizeof p, "%s", l.key[0].value);
+        l.method[0] = 0;
+        memmove(&l.key[0], &l.key[1], (size_t)--l.nkeys * sizeof l.key[0]);
+        skb_label_format(&l, tail, sizeof tail);
+        snprintf(buf, len, "%s (precision %s%s)", title, p, tail);
+    } else {
+        snprintf(buf, len, "%s (%s)", title, key + n + 1);
+    }
+}
+
 /* legend names for results keys: the display name of a shader (gpu.json) or
  * registry method, with a variant suffix spelled out ("dib@p=0.001" -> "DIB
  * (precision 0.001)"); a few fixed keys; anything else verbatim (it is
@@ -285,8 +305,7 @@ const char *skb__plot_series_name(const char *key, const cJSON *shaders, char *b
         if (strcmp(key, fixed[i].key) == 0)
             return snprintf(buf, len, "%s", fixed[i].name), buf;
     char base[96];
-    size_t n = strcspn(key, "@+");
-    snprintf(base, sizeof base, "%.*s", (int)n, key);
+    size_t n = skb_label_method(key, base, sizeof base);
     const struct skb_method *m = skb_method_find(base);
     const char *st = shaders ? shader_title(shaders, key) : NULL;
     if (st && (!m || !m->title || strcmp(m->name, key) != 0))
@@ -297,10 +316,8 @@ const char *skb__plot_series_name(const char *key, const cJSON *shaders, char *b
         snprintf(buf, len, "LBS (%s)", m->name);   /* the reference every ratio names, in the papers' word */
     else if (!key[n])
         snprintf(buf, len, "%s", m->title);
-    else if (strncmp(key + n, "@p=", 3) == 0)
-        snprintf(buf, len, "%s (precision %s)", m->title, key + n + 3);
     else
-        snprintf(buf, len, "%s (%s)", m->title, key + n + 1);
+        label_title(buf, len, m->title, key, n);
     return buf;
 }
 

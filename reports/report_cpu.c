@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "skb_json.h"
+#include "skb_label.h"
 #include "report_internal.h"
 #include "skb_method.h"   /* the methods' roles (skb_method_role_name) */
 
@@ -30,11 +31,15 @@ static char *cpu_failure(const cJSON *doc, const char *method, const char *datas
 }
 
 /* a timed variant of a paper method ("dlb+alg2", "dib@p=0.001"): its base
- * name, or NULL when the key is the method itself */
+ * name, or NULL when the key is the method itself (common/skb_label.h) */
 static char *variant_base(const char *key)
 {
-    size_t n = strcspn(key, "+@");
-    return key[n] ? skb__fmt("%.*s", (int)n, key) : NULL;
+    struct skb_label l;
+    char m[sizeof l.method];
+    if (skb_label_parse(key, &l) == 0)
+        return l.nvariants || l.nkeys ? skb__fmt("%s", l.method) : NULL;
+    /* no well-formed label: still a variant of the method it starts with */
+    return key[skb_label_method(key, m, sizeof m)] ? skb__fmt("%s", m) : NULL;
 }
 
 /* what a double-path row timed (cpu.json checks.double.KEY.variant) */

@@ -85,15 +85,6 @@ void skb__report_table53(struct skb_report *rep);
 /* rewrite the old method names of a results file older than
  * SKB_SCHEMA_VERSION to registry names (reports/method_names.c) */
 void skb__results_canonical_names(cJSON *doc);
-int skb__check_properties(const cJSON *r, const char *path, char *msg, size_t msglen);
-int skb__check_flops(const cJSON *r, const char *path, char *msg, size_t msglen);
-int skb__check_bounds(const cJSON *r, const char *path, char *msg, size_t msglen);
-int skb__check_cpu(const cJSON *r, const char *path, char *msg, size_t msglen);
-int skb__check_gbench(const cJSON *r, const char *path, char *msg, size_t msglen);
-int skb__check_icount(const cJSON *r, const char *path, char *msg, size_t msglen);
-int skb__check_gpu(const cJSON *r, const char *path, char *msg, size_t msglen);
-int skb__check_spheres(const cJSON *r, const char *path, char *msg, size_t msglen);
-int skb__check_cd(const cJSON *r, const char *path, char *msg, size_t msglen);
 /* plots.c: each built-in experiment's plots */
 void skb__plot_cpu(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
 void skb__plot_gpu(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);

@@ -1,10 +1,10 @@
 /* results.c — read a run directory's results JSON and check each file
- * against its contract (common metadata from harness/skb_results.c, schema
- * version, and the keys the experiments promise), so every later reader can rely
- * on types.  Errors are one line naming the file and field. */
+ * against its table (harness/schemas.c: the metadata, the schema version
+ * and the keys the experiments promise; the writer checks the same table),
+ * so every later reader can rely on types.  Errors are one line naming the
+ * file and field. */
 #include <dirent.h>
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,63 +14,83 @@
 #include "skb_reference.h"
 #include "report_internal.h"
 
-/* the results files of every registered experiment, flattened in list
- * order (reports/experiment_list.c): index = skb_results.doc[] slot */
-static struct {
-    const char *file, *exp;
-    const struct skb_result_file *rf;
-} rfiles[SKB_RF_MAX];
-static int nrfiles = -1;
+/* The results files of every registered experiment, flattened in list
+ * order (reports/experiment_list.c): index = skb_results.doc[] slot.  The
+ * list is const, so each look-up walks it (a dozen files) instead of
+ * caching it in a mutable table. */
 
-/* at most SKB_RF_MAX files, each declared by one experiment: a registry that
- * breaks these rules is a build mistake, so it fails loudly at first use
- * rather than read the wrong file into a slot */
-static void rfiles_init(void)
+/* results file `which` of the list and its experiment, or NULL */
+static const struct skb_result_file *rfile_at(int which, const char **exp)
 {
-    if (nrfiles >= 0)
-        return;
-    nrfiles = 0;
+    int n = 0;
     for (int e = 0; skb_experiment_list[e]; e++) {
         const struct skb_experiment_desc *d = skb_experiment_list[e];
-        for (int i = 0; d->files && d->files[i].file; i++) {
-            if (nrfiles == SKB_RF_MAX) {
-                fprintf(stderr, "skinbench: the experiments declare more than SKB_RF_MAX = %d results files "
-                        "(reports/skb_report.h)\n", SKB_RF_MAX);
+        for (int i = 0; d->files && d->files[i].file; i++, n++)
+            if (n == which) {
+                if (exp)
+                    *exp = skb_experiment_desc_name(d);
+                return &d->files[i];
+            }
+    }
+    return NULL;
+}
+
+/* a registry that breaks the rules — more than SKB_RF_MAX files, a file
+ * declared twice, a built-in file without a table in harness/schemas.c
+ * or with another metadata flag — is a build mistake: it fails loudly at
+ * first use rather than read the wrong file into a slot */
+static void rfile_registry_check(int n)
+{
+    const char *ei, *ej;
+    if (n > SKB_RF_MAX) {
+        fprintf(stderr, "skinbench: the experiments declare more than SKB_RF_MAX = %d results files "
+                "(reports/skb_report.h)\n", SKB_RF_MAX);
+        abort();
+    }
+    for (int i = 0; i < n; i++) {
+        const struct skb_result_file *fi = rfile_at(i, &ei);
+        const struct skb_schema *s = skb_schema_find(fi->file);
+        if ((!s && !fi->check) || (s && s->meta != fi->meta)) {
+            fprintf(stderr, "skinbench: results file %s of experiment %s: %s (harness/schemas.c)\n", fi->file, ei,
+                    s ? "its metadata flag differs from its schema's" : "no schema and no check");
+            abort();
+        }
+        for (int j = 0; j < i; j++)
+            if (strcmp(rfile_at(j, &ej)->file, fi->file) == 0) {
+                fprintf(stderr, "skinbench: results file %s declared by experiments %s and %s\n", fi->file, ej, ei);
                 abort();
             }
-            for (int j = 0; j < nrfiles; j++)
-                if (strcmp(rfiles[j].file, d->files[i].file) == 0) {
-                    fprintf(stderr, "skinbench: results file %s declared by experiments %s and %s\n",
-                            d->files[i].file, rfiles[j].exp, skb_experiment_desc_name(d));
-                    abort();
-                }
-            rfiles[nrfiles].file = d->files[i].file;
-            rfiles[nrfiles].exp = skb_experiment_desc_name(d);
-            rfiles[nrfiles++].rf = &d->files[i];
-        }
     }
 }
 
 int skb_rfile_count(void)
 {
-    rfiles_init();
-    return nrfiles;
+    int n = 0;
+    while (rfile_at(n, NULL))
+        n++;
+    rfile_registry_check(n);
+    return n;
 }
 
 const char *skb_rfile_name(int which)
 {
-    return which >= 0 && which < skb_rfile_count() ? rfiles[which].file : "?";
+    const struct skb_result_file *f = which >= 0 && which < skb_rfile_count() ? rfile_at(which, NULL) : NULL;
+    return f ? f->file : "?";
 }
 
 const char *skb_rfile_experiment(int which)
 {
-    return which >= 0 && which < skb_rfile_count() ? rfiles[which].exp : "?";
+    const char *exp = "?";
+    if (which >= 0 && which < skb_rfile_count())
+        rfile_at(which, &exp);
+    return exp;
 }
 
 int skb_rfile_find(const char *file)
 {
-    for (int i = 0; i < skb_rfile_count(); i++)
-        if (strcmp(rfiles[i].file, file) == 0)
+    int n = skb_rfile_count();
+    for (int i = 0; i < n; i++)
+        if (strcmp(rfile_at(i, NULL)->file, file) == 0)
             return i;
     return -1;
 }
@@ -97,287 +117,6 @@ cJSON *skb_results_doc(const struct skb_results *r, const char *file)
 const char *skb_results_err(const struct skb_results *r, const char *file)
 {
     return r->err[skb_rfile_slot(file)];
-}
-
-static int is_num(const cJSON *x)
-{
-    double d;
-    return x && skb_json_get_number(x, &d) == 0;
-}
-
-static int bad(char *msg, size_t msglen, const char *path, const char *what)
-{
-    snprintf(msg, msglen, "%s: %s", path, what);
-    return SKB_EPARSE;
-}
-
-/* the metadata every skinbench results file starts with */
-static int check_meta(const cJSON *r, const char *path, char *msg, size_t msglen)
-{
-    char buf[256];
-    const cJSON *sv = cJSON_GetObjectItemCaseSensitive(r, "schema_version");
-    if (!cJSON_IsNumber(sv))
-        return bad(msg, msglen, path, "missing field \"schema_version\" (not a skinbench results file?)");
-    if (sv->valuedouble != SKB_SCHEMA_VERSION && sv->valuedouble != SKB_SCHEMA_VERSION_OLDEST) {
-        snprintf(buf, sizeof buf, "field \"schema_version\" is %g, this skinbench reads version %d "
-                 "(re-run the experiment with this build)", sv->valuedouble, SKB_SCHEMA_VERSION);
-        return bad(msg, msglen, path, buf);
-    }
-    if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(r, "experiment")))
-        return bad(msg, msglen, path, "missing or non-string field \"experiment\"");
-    unsigned long seed;
-    if (skb_json_get_seed(cJSON_GetObjectItemCaseSensitive(r, "seed"), &seed) < 0)
-        return bad(msg, msglen, path, "missing field \"seed\" or not a non-negative integer (a number up to 2^53 "
-                   "or a decimal string)");
-    const cJSON *m = cJSON_GetObjectItemCaseSensitive(r, "machine");
-    if (!cJSON_IsObject(m))
-        return bad(msg, msglen, path, "missing field \"machine\" (object)");
-    if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(m, "key")))
-        return bad(msg, msglen, path, "missing or non-string field \"machine\".\"key\"");
-    const cJSON *c = cJSON_GetObjectItemCaseSensitive(r, "compiler");
-    if (c && !cJSON_IsString(c))
-        return bad(msg, msglen, path, "field \"compiler\": expected a string");
-    const cJSON *l = cJSON_GetObjectItemCaseSensitive(r, "libraries");
-    if (l && !cJSON_IsObject(l))
-        return bad(msg, msglen, path, "field \"libraries\": expected an object");
-    return 0;
-}
-
-/* obj[key] must be an object whose members are all objects (or numbers) */
-static int check_map(const cJSON *obj, const char *key, int leaf_numbers, const char *path,
-                     char *msg, size_t msglen)
-{
-    char buf[300];
-    const cJSON *o = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!cJSON_IsObject(o)) {
-        snprintf(buf, sizeof buf, "missing field \"%s\" (object)", key);
-        return bad(msg, msglen, path, buf);
-    }
-    const cJSON *it;
-    cJSON_ArrayForEach(it, o) {
-        if (leaf_numbers ? !is_num(it) : !cJSON_IsObject(it)) {
-            snprintf(buf, sizeof buf, "field \"%s\".\"%.80s\": expected %s", key, it->string ? it->string : "?",
-                     leaf_numbers ? "a number" : "an object");
-            return bad(msg, msglen, path, buf);
-        }
-    }
-    return 0;
-}
-
-int skb__check_properties(const cJSON *r, const char *path, char *msg, size_t msglen)
-{
-    char buf[300];
-    int rc = check_map(r, "verdicts", 0, path, msg, msglen);
-    if (rc < 0)
-        return rc;
-    const cJSON *m, *v;
-    cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(r, "verdicts")) {
-        cJSON_ArrayForEach(v, m) {
-            if (!cJSON_IsString(v) || (strcmp(v->valuestring, "+") && strcmp(v->valuestring, "-"))) {
-                snprintf(buf, sizeof buf, "field \"verdicts\".\"%.60s\".\"%.60s\": expected \"+\" or \"-\"",
-                         m->string, v->string ? v->string : "?");
-                return bad(msg, msglen, path, buf);
-            }
-        }
-    }
-    return 0;
-}
-
-int skb__check_flops(const cJSON *r, const char *path, char *msg, size_t msglen)
-{
-    char buf[300];
-    int rc = check_map(r, "fits", 0, path, msg, msglen);
-    if (rc < 0)
-        return rc;
-    const cJSON *m;
-    cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(r, "fits")) {
-        if (!is_num(cJSON_GetObjectItemCaseSensitive(m, "a")) || !is_num(cJSON_GetObjectItemCaseSensitive(m, "b"))) {
-            snprintf(buf, sizeof buf, "field \"fits\".\"%.80s\": expected numbers \"a\" and \"b\"", m->string);
-            return bad(msg, msglen, path, buf);
-        }
-    }
-    return 0;
-}
-
-int skb__check_bounds(const cJSON *r, const char *path, char *msg, size_t msglen)
-{
-    static const char *const keys[] = { "qlb_slerp_max_angle_deg", "dlb_sclerp_max_angle_deg",
-                                        "dlb_sclerp_max_translation_frac", NULL };
-    char buf[300];
-    for (int i = 0; keys[i]; i++) {
-        const cJSON *x = cJSON_GetObjectItemCaseSensitive(r, keys[i]);
-        if (x && !is_num(x)) {
-            snprintf(buf, sizeof buf, "field \"%s\": expected a number", keys[i]);
-            return bad(msg, msglen, path, buf);
-        }
-    }
-    return 0;
-}
-
-/* a time per deformation or a ratio above this is no measurement (1e12 ms
- * is 30 years) */
-#define MEASURED_MAX 1e12
-
-int skb__check_cpu(const cJSON *r, const char *path, char *msg, size_t msglen)
-{
-    char buf[300];
-    int rc = check_map(r, "datasets", 0, path, msg, msglen);
-    if (rc < 0)
-        return rc;
-    const cJSON *d;
-    cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(r, "datasets")) {
-        static const char *const maps[] = { "ms", "ratio_to_linear", "ms_f32", "ratio_to_linear_f32", NULL };
-        for (int i = 0; maps[i]; i++) {
-            const cJSON *m = cJSON_GetObjectItemCaseSensitive(d, maps[i]), *x;
-            if (m && (rc = check_map(d, maps[i], 1, path, buf, sizeof buf)) < 0) {
-                snprintf(msg, msglen, "%s (in \"datasets\".\"%.80s\")", buf, d->string);
-                return rc;
-            }
-            /* a measured time or ratio is finite and positive: -0 or 1e308
-             * would otherwise be judged as a result ("nan" = not measured) */
-            cJSON_ArrayForEach(x, m) {
-                double v;
-                if (cJSON_IsNumber(x) && skb_json_get_number(x, &v) == 0 && !(v > 0 && v < MEASURED_MAX)) {
-                    snprintf(buf, sizeof buf, "field \"datasets\".\"%.60s\".\"%s\".\"%.60s\": %g is not a measured "
-                             "value (expected a finite positive number below %g)", d->string, maps[i],
-                             x->string ? x->string : "?", v, MEASURED_MAX);
-                    return bad(msg, msglen, path, buf);
-                }
-            }
-        }
-    }
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, "verified");
-    if (v && !cJSON_IsBool(v))
-        return bad(msg, msglen, path, "field \"verified\": expected true or false");
-    return 0;
-}
-
-/* instruction counts (harness/exp_icount.c): "available", and when true a
- * "kernels" map of numbers: the exact gate of compare reads them */
-int skb__check_icount(const cJSON *r, const char *path, char *msg, size_t msglen)
-{
-    const cJSON *a = cJSON_GetObjectItemCaseSensitive(r, "available");
-    if (!cJSON_IsBool(a))
-        return bad(msg, msglen, path, "missing field \"available\" (true or false)");
-    return cJSON_IsTrue(a) ? check_map(r, "kernels", 1, path, msg, msglen) : 0;
-}
-
-int skb__check_gbench(const cJSON *r, const char *path, char *msg, size_t msglen)
-{
-    char buf[300];
-    const cJSON *b = cJSON_GetObjectItemCaseSensitive(r, "benchmarks");
-    if (!cJSON_IsArray(b))
-        return bad(msg, msglen, path, "missing field \"benchmarks\" (array; Google Benchmark JSON)");
-    int i = 0;
-    const cJSON *x;
-    cJSON_ArrayForEach(x, b) {
-        if (!cJSON_IsObject(x) || !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(x, "name"))
-            || !is_num(cJSON_GetObjectItemCaseSensitive(x, "real_time"))) {
-            snprintf(buf, sizeof buf, "field \"benchmarks\"[%d]: expected an object with \"name\" and \"real_time\"", i);
-            return bad(msg, msglen, path, buf);
-        }
-        i++;
-    }
-    return 0;
-}
-
-int skb__check_gpu(const cJSON *r, const char *path, char *msg, size_t msglen)
-{
-    char buf[300];
-    int rc;
-    static const char *const maps[] = { "max_abs_error", "instructions", NULL };
-    for (int i = 0; maps[i]; i++)
-        if (cJSON_GetObjectItemCaseSensitive(r, maps[i]) && (rc = check_map(r, maps[i], 1, path, msg, msglen)) < 0)
-            return rc;
-    const cJSON *ms = cJSON_GetObjectItemCaseSensitive(r, "ms");
-    if (ms) {
-        if ((rc = check_map(r, "ms", 0, path, msg, msglen)) < 0)
-            return rc;
-        const cJSON *d;
-        cJSON_ArrayForEach(d, ms) {
-            const cJSON *s;
-            cJSON_ArrayForEach(s, d)
-                if (!is_num(s)) {
-                    snprintf(buf, sizeof buf, "field \"ms\".\"%.60s\".\"%.60s\": expected a number", d->string,
-                             s->string ? s->string : "?");
-                    return bad(msg, msglen, path, buf);
-                }
-        }
-    }
-    return 0;
-}
-
-int skb__check_spheres(const cJSON *r, const char *path, char *msg, size_t msglen)
-{
-    char buf[300];
-    int rc = check_map(r, "datasets", 0, path, msg, msglen);
-    if (rc < 0)
-        return rc;
-    const cJSON *d;
-    cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(r, "datasets")) {
-        const cJSON *lv = cJSON_GetObjectItemCaseSensitive(d, "levels"), *l;
-        if (!cJSON_IsArray(lv)) {
-            snprintf(buf, sizeof buf, "field \"datasets\".\"%.80s\".\"levels\": expected an array", d->string);
-            return bad(msg, msglen, path, buf);
-        }
-        int i = 0;
-        cJSON_ArrayForEach(l, lv) {
-            if (!cJSON_IsObject(l) || !is_num(cJSON_GetObjectItemCaseSensitive(l, "level"))) {
-                snprintf(buf, sizeof buf, "field \"datasets\".\"%.80s\".\"levels\"[%d]: expected an object with \"level\"",
-                         d->string, i);
-                return bad(msg, msglen, path, buf);
-            }
-            const cJSON *m;
-            cJSON_ArrayForEach(m, l) {
-                if (cJSON_IsObject(m) && cJSON_GetObjectItemCaseSensitive(m, "avg")
-                    && !is_num(cJSON_GetObjectItemCaseSensitive(m, "avg"))) {
-                    snprintf(buf, sizeof buf, "field \"datasets\".\"%.60s\".\"levels\"[%d].\"%.40s\".\"avg\": expected a number",
-                             d->string, i, m->string);
-                    return bad(msg, msglen, path, buf);
-                }
-            }
-            i++;
-        }
-    }
-    return 0;
-}
-
-int skb__check_cd(const cJSON *r, const char *path, char *msg, size_t msglen)
-{
-    char buf[300];
-    const cJSON *s = cJSON_GetObjectItemCaseSensitive(r, "scaling"), *x;
-    if (!cJSON_IsArray(s))
-        return bad(msg, msglen, path, "missing field \"scaling\" (array)");
-    int i = 0;
-    cJSON_ArrayForEach(x, s) {
-        static const char *const keys[] = { "level", "on_demand_ms", "bottom_up_ms", NULL };
-        for (int k = 0; keys[k]; k++)
-            if (!cJSON_IsObject(x) || !is_num(cJSON_GetObjectItemCaseSensitive(x, keys[k]))) {
-                snprintf(buf, sizeof buf, "field \"scaling\"[%d].\"%s\": expected a number", i, keys[k]);
-                return bad(msg, msglen, path, buf);
-            }
-        i++;
-    }
-    /* a subdivision level is a small integer (each level multiplies the
-     * triangles by 4); the report indexes the paper's series with it */
-    static const char *const series[] = { "scaling", "scaling_collision_free", NULL };
-    for (int k = 0; series[k]; k++) {
-        i = 0;
-        cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(r, series[k])) {
-            double lv;
-            const cJSON *l = cJSON_GetObjectItemCaseSensitive(x, "level");
-            if (l && (skb_json_get_number(l, &lv) < 0 || !(lv >= 0 && lv <= SKB_CD_MAX_LEVEL) || lv != floor(lv))) {
-                snprintf(buf, sizeof buf, "field \"%s\"[%d].\"level\": expected an integer 0..%d", series[k], i,
-                         SKB_CD_MAX_LEVEL);
-                return bad(msg, msglen, path, buf);
-            }
-            i++;
-        }
-    }
-    const cJSON *sc = cJSON_GetObjectItemCaseSensitive(r, "scenarios");
-    if (sc && !cJSON_IsArray(sc) && !cJSON_IsObject(sc))
-        return bad(msg, msglen, path, "field \"scenarios\": expected an array or object");
-    return 0;
 }
 
 /* a key given twice in one object: readers would see the first and
@@ -456,7 +195,8 @@ int skb_results_parse(int which, const char *path, const char *text, size_t len,
     }
     if (!cJSON_IsObject(r)) {
         cJSON_Delete(r);
-        return bad(msg, msglen, path, "expected a JSON object at the top level");
+        snprintf(msg, msglen, "%s: expected a JSON object at the top level", path);
+        return SKB_EPARSE;
     }
     const char *dup = duplicate_key(r);
     if (dup) {
@@ -464,13 +204,14 @@ int skb_results_parse(int which, const char *path, const char *text, size_t len,
         rc = SKB_EPARSE;
         goto fail;
     }
-    const struct skb_result_file *rf = which >= 0 && which < skb_rfile_count() ? rfiles[which].rf : NULL;
-    if ((!rf || rf->meta) && (rc = check_meta(r, path, msg, msglen)) < 0)
+    const struct skb_result_file *rf = which >= 0 && which < skb_rfile_count() ? rfile_at(which, NULL) : NULL;
+    const struct skb_schema *s = rf ? skb_schema_find(rf->file) : NULL;
+    /* a file of no experiment (which < 0) is still checked as a results file */
+    const struct skb_schema meta_only = { .file = "?", .meta = !rf || rf->meta };
+    if ((rc = skb_schema_check(s ? s : &meta_only, r, path, msg, msglen)) < 0)
         goto fail;
     skb__results_canonical_names(r);
-    if (rf && rf->check)
-        rc = rf->check(r, path, msg, msglen);
-    if (rc < 0)
+    if (rf && rf->check && (rc = rf->check(r, path, msg, msglen)) < 0)
         goto fail;
     *out = r;
     return 0;

@@ -15,6 +15,7 @@
 #include <cJSON.h>
 #include "skb_stats.h"   /* skb_median */
 #include "skb_gbench.h"  /* struct skb_gbench_set: compare's timings */
+#include "skb_schemas.h" /* each results file's table; SKB_CD_MAX_LEVEL */
 
 /* Results files are known by name only: the experiment list
  * (reports/experiment_list.c) is their one declaration.  Each registered
@@ -38,9 +39,6 @@ int skb_rfile_slot(const char *file);
 
 /* one run directory: each file is loaded (doc set), absent (doc NULL, err
  * empty) or unreadable (doc NULL, err holds the one-line reason) */
-/* the deepest subdivision level a cd.json may name (4^30 triangles per
- * triangle: far beyond any run) */
-#define SKB_CD_MAX_LEVEL 30
 /* runs one report or compare merges; more is an error naming this limit */
 #define SKB_MAX_RUNS 64
 
@@ -329,7 +327,9 @@ const char *skb_method_absent_reason(const struct skb_method *m, int need, const
 struct skb_result_file {
     const char *file;          /* "cpu.json" */
     int meta;                  /* 1: starts with the skinbench metadata (schema_version, seed, machine) */
-    /* the file's own contract beyond the metadata; msg names path and field */
+    /* a contract beyond the file's table in harness/schemas.c (looked up by
+     * name, skb_schema_find), e.g. an extra experiment's own check; NULL for
+     * the built-in files; msg names path and field */
     int (*check)(const cJSON *doc, const char *path, char *msg, size_t msglen);
     /* where the file holds its method names, as key paths separated by
      * spaces: segments split by '/', "*" for every member; a path ending in
