@@ -1247,7 +1247,7 @@ static int load_ds(struct run *r, const char *name, int levels, int large, char 
     struct skb_dataset_opts o = { r->ctx->seed, r->ctx->quick, levels };
     struct ds *ds = r->ds + r->nds;
     memset(ds, 0, sizeof *ds);
-    int rc = skb_dataset_load(name, &o, &ds->d, msg, msglen);
+    int rc = skb_run_dataset_load(r->ctx, name, &o, &ds->d, msg, msglen);
     if (rc < 0)
         return rc;
     r->nds++;
