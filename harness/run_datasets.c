@@ -51,16 +51,18 @@ int skb_run_imports(const struct skb_run_ctx *ctx)
     return ctx->data ? ctx->data->user_imports : 0;
 }
 
-/* *dst = a copy of n elements of src (NULL stays NULL); 0 or SKB_ENOMEM */
-static int dup_array(void *dst, const void *src, size_t n, size_t size)
+/* a copy of n elements of src, one spare as skb_dataset_alloc gives (NULL
+ * for NULL; on ENOMEM NULL and *bad set) */
+static void *dup_array(const void *src, size_t n, size_t size, int *bad)
 {
-    void *p = NULL;
-    if (src && !(p = malloc(n * size + size)))
-        return SKB_ENOMEM;
-    if (p)
-        memcpy(p, src, n * size);
-    memcpy(dst, &p, sizeof p);
-    return 0;
+    void *p;
+    if (!src)
+        return NULL;
+    if (!(p = malloc((n + 1) * size))) {
+        *bad = 1;
+        return NULL;
+    }
+    return memcpy(p, src, n * size);
 }
 
 /* out = a deep copy of d, owning its arrays (skb_dataset_free frees it) */
@@ -69,23 +71,23 @@ static int copy_dataset(const struct skb_dataset *d, struct skb_dataset *out)
     const struct skb_mesh *m = &d->mesh;
     struct skb_mesh *o = &out->mesh;
     size_t nv = (size_t)m->nverts, nj = (size_t)m->njoints, np = 16 * nj * (size_t)d->nposes;
+    int bad = 0;
     *out = *d;
-    o->pos = o->nrm = o->weight = o->joint_rest = o->center = NULL;
-    o->tris = o->joint = o->parent = NULL;
-    out->poses = out->scales = NULL;
-    int rc = dup_array(&o->pos, m->pos, 3 * nv, sizeof *m->pos);
-    if (!rc) rc = dup_array(&o->nrm, m->nrm, 3 * nv, sizeof *m->nrm);
-    if (!rc) rc = dup_array(&o->tris, m->tris, 3 * (size_t)m->ntris, sizeof *m->tris);
-    if (!rc) rc = dup_array(&o->joint, m->joint, SKB_MAX_INFLUENCES * nv, sizeof *m->joint);
-    if (!rc) rc = dup_array(&o->weight, m->weight, SKB_MAX_INFLUENCES * nv, sizeof *m->weight);
-    if (!rc) rc = dup_array(&o->parent, m->parent, nj, sizeof *m->parent);
-    if (!rc) rc = dup_array(&o->joint_rest, m->joint_rest, 3 * nj, sizeof *m->joint_rest);
-    if (!rc) rc = dup_array(&o->center, m->center, 3 * nv, sizeof *m->center);
-    if (!rc) rc = dup_array(&out->poses, d->poses, np, sizeof *d->poses);
-    if (!rc) rc = dup_array(&out->scales, d->scales, np, sizeof *d->scales);
-    if (rc)
+    o->pos = dup_array(m->pos, 3 * nv, sizeof *m->pos, &bad);
+    o->nrm = dup_array(m->nrm, 3 * nv, sizeof *m->nrm, &bad);
+    o->tris = dup_array(m->tris, 3 * (size_t)m->ntris, sizeof *m->tris, &bad);
+    o->joint = dup_array(m->joint, SKB_MAX_INFLUENCES * nv, sizeof *m->joint, &bad);
+    o->weight = dup_array(m->weight, SKB_MAX_INFLUENCES * nv, sizeof *m->weight, &bad);
+    o->parent = dup_array(m->parent, nj, sizeof *m->parent, &bad);
+    o->joint_rest = dup_array(m->joint_rest, 3 * nj, sizeof *m->joint_rest, &bad);
+    o->center = dup_array(m->center, 3 * nv, sizeof *m->center, &bad);
+    out->poses = dup_array(d->poses, np, sizeof *d->poses, &bad);
+    out->scales = dup_array(d->scales, np, sizeof *d->scales, &bad);
+    if (bad) {
         skb_dataset_free(out);
-    return rc;
+        return SKB_ENOMEM;
+    }
+    return 0;
 }
 
 /* *raw = the run's raw load of (name, seed, quick), loading it on first
