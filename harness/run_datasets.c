@@ -1,13 +1,14 @@
 /* run_datasets.c — the run's datasets, each loaded once and shared by the
- * experiments (README "Running experiments"): `run all --dataset FILE` used
- * to import the user's model once to check it and once more per experiment
- * that takes it, each import an assimp child process.  A load is kept
- * before subdivision, keyed by name, seed and quick (all a loader reads);
- * every caller gets its own deep copy, subdivided as it asked, so what an
- * experiment does to its dataset (posing the arm, cutting the clip short)
- * stays its own, and the numbers are those of a fresh skb_dataset_load.
- * Experiments run one after another and load before they start threads:
- * the cache takes no lock. */
+ * experiments (README "Datasets": under --dataset FILE "the file is
+ * imported once before anything runs"; it used to be imported again by
+ * every experiment that took it, each import an assimp child process).  A
+ * load is kept before subdivision, keyed by name, seed and quick (all a
+ * loader reads); every caller gets its own deep copy, subdivided as it
+ * asked, so what an experiment does to its dataset (posing the arm,
+ * cutting the clip short) stays its own, and the numbers are those of a
+ * fresh skb_dataset_load (tests/test_run_datasets.c).  Experiments run one
+ * after another and load before they start threads: the cache takes no
+ * lock. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
