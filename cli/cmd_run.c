@@ -51,10 +51,12 @@ static void run_usage(FILE *f)
 }
 
 /* run --dataset FILE: the file must import (assimp, isolated) with a skin
- * and an animation of at least two sampled poses; 0, or msg naming the file */
+ * and an animation of at least two sampled poses; 0, or msg naming the file.
+ * Loaded as the experiments load it (ctx->quick caps only the pose count,
+ * at 8 or more): the run keeps this import for them */
 static int check_dataset(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
 {
-    struct skb_dataset_opts o = { ctx->seed, 1, 0 };
+    struct skb_dataset_opts o = { ctx->seed, ctx->quick, 0 };
     struct skb_dataset d;
     const char *f = ctx->dataset_file;
     /* a file, not a catalogue name (those are `run`'s defaults already) */
@@ -62,7 +64,7 @@ static int check_dataset(const struct skb_run_ctx *ctx, char *msg, size_t msglen
         snprintf(msg, msglen, "%s: no such file", f);
         return SKB_EINVAL;
     }
-    int rc = skb_dataset_load(f, &o, &d, msg, msglen);
+    int rc = skb_run_dataset_load(ctx, f, &o, &d, msg, msglen);
     if (rc < 0)
         return rc;
     if (!d.clip[0] || d.nposes < 2) {
@@ -308,12 +310,18 @@ int skb_cmd_run(int argc, char **argv)
         skb_cli_error("run: --dataset: none of the experiments named runs on a model file (these do: %s)", takers);
         return 2;
     }
+    if (skb_run_open(&ctx) < 0) {
+        skb_cli_error("run: out of memory");
+        return 1;
+    }
     if (ctx.dataset_file && check_dataset(&ctx, msg, sizeof msg) < 0) {
         skb_cli_error("run: --dataset: %s", msg);
+        skb_run_close(&ctx);
         return 1;
     }
     if (skb_mkdirs(ctx.out_dir, msg, sizeof msg) < 0) {
         skb_cli_error("%s", msg);
+        skb_run_close(&ctx);
         return 1;
     }
     if (ctx.verbose)
@@ -345,6 +353,9 @@ int skb_cmd_run(int argc, char **argv)
         skb_cli_error("run: %s", msg);
         failed++;
     }
+    if (ctx.verbose && ctx.dataset_file)   /* tests/run_dataset.sh: once, shared by the experiments */
+        fprintf(stderr, "skinbench run: %s imported %d time(s)\n", ctx.dataset_file, skb_run_imports(&ctx));
+    skb_run_close(&ctx);
     if (ctx.verbose)
         fprintf(stderr, "skinbench run: %d experiment(s), %d failed; results in %s\n", total, failed, ctx.out_dir);
     return failed ? 1 : 0;

@@ -138,7 +138,7 @@ int skb_arm_volume_curve(const struct skb_run_ctx *ctx, cJSON *root, char *msg, 
 {
     struct skb_dataset_opts o = { .seed = ctx->seed, .quick = ctx->quick, .subdivide = 0 };
     struct skb_dataset d;
-    int rc = skb_dataset_load("arm", &o, &d, msg, msglen);
+    int rc = skb_run_dataset_load(ctx, "arm", &o, &d, msg, msglen);
     if (rc < 0)
         return rc;
     int sectors = arm_sectors(&d.mesh), rings = sectors > 0 ? d.mesh.nverts / sectors : 0;

@@ -283,7 +283,7 @@ static int dlb_dib_skin_gap(const struct skb_run_ctx *ctx, cJSON *root, char *ms
     int rc;
     if (!dlb || !dib || !dib->pose_stats)
         return 0;
-    if ((rc = skb_dataset_load(skb_run_dataset(ctx, "arm"), &o, &d, msg, msglen)) < 0)
+    if ((rc = skb_run_dataset_load(ctx, skb_run_dataset(ctx, "arm"), &o, &d, msg, msglen)) < 0)
         return rc;
     int nv = d.mesh.nverts;
     double *pa = malloc(sizeof(double) * 3 * (size_t)nv), *pb = malloc(sizeof(double) * 3 * (size_t)nv);

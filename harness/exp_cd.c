@@ -580,7 +580,7 @@ static int scaling_series(const struct skb_run_ctx *ctx, const struct skb_method
     struct skb_dataset base;
     int rc, levels = ctx->quick ? SCALING_LEVELS_QUICK : SCALING_LEVELS, rep = ctx->quick ? REPEATS_QUICK : REPEATS;
     char sub[512];
-    if ((rc = skb_dataset_load(model, &o, &base, sub, sizeof sub)) < 0) {
+    if ((rc = skb_run_dataset_load(ctx, model, &o, &base, sub, sizeof sub)) < 0) {
         snprintf(msg, msglen, "cd: dataset %s: %s", model, sub);
         return rc;
     }
@@ -709,7 +709,7 @@ static int scenarios(const struct skb_run_ctx *ctx, cJSON *root, char *msg, size
         struct skb_sphere_tree t;
         char sub[512];
         const char *model = skb_run_dataset(ctx, sc->model);   /* run --dataset: the user's */
-        if ((rc = skb_dataset_load(model, &o, &d, sub, sizeof sub)) < 0) {
+        if ((rc = skb_run_dataset_load(ctx, model, &o, &d, sub, sizeof sub)) < 0) {
             snprintf(msg, msglen, "cd: dataset %s: %s", model, sub);
             break;
         }

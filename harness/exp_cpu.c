@@ -129,10 +129,14 @@ struct bcase {
     int next_pose, error;
     double check_error;         /* worst error found / tolerance */
     long inject_acc;            /* injected prepares owed, INJECT_UNIT = one */
-    int injected;               /* SKB_INJECT_SLOWDOWN names this kernel's method */
+    long injected;              /* SKB_INJECT_SLOWDOWN names this kernel's method: its extra
+                                   work per deformation (INJECT_UNIT = one), else 0 */
     int inject_off;             /* where the next injected skin slice starts */
     int checked_poses;
 };
+
+/* SKB_INJECT_SLOWDOWN as read by one run (see "slow-down injection" below) */
+struct inject { char method[64]; double frac; long per_deform; };
 
 struct run {
     const struct skb_run_ctx *ctx;
@@ -157,6 +161,7 @@ struct run {
     double plan_ms;             /* wall time all plans took */
     int nplans;
     char build[600];            /* the build's identity in the wisdom key */
+    struct inject inject;       /* SKB_INJECT_SLOWDOWN, read when the run starts */
 };
 
 /* ---- slow-down injection (validating the compare gates, README "Nightly regression") ----
@@ -179,31 +184,30 @@ struct run {
  * "injected_slowdown" (null when off) so that compare refuses such a run as
  * a baseline. */
 #define INJECT_UNIT 1000000L    /* the accumulator counts millionths of a deformation */
-static struct { char method[64]; double frac; long per_deform; } inject;
-
-static int read_injection(char *msg, size_t msglen)
+static int read_injection(struct inject *inject, char *msg, size_t msglen)
 {
     const char *v = getenv("SKB_INJECT_SLOWDOWN");
-    memset(&inject, 0, sizeof inject);
+    memset(inject, 0, sizeof *inject);
     if (!v || !*v)
         return 0;
     const char *colon = strchr(v, ':');
     char *end = NULL;
     double pct = colon ? strtod(colon + 1, &end) : NAN;
     size_t n = colon ? (size_t)(colon - v) : 0;
-    if (!colon || n == 0 || n >= sizeof inject.method || end == colon + 1 || *end || !(pct > 0 && pct <= 1000)) {
+    if (!colon || n == 0 || n >= sizeof inject->method || end == colon + 1 || *end || !(pct > 0 && pct <= 1000)) {
         snprintf(msg, msglen, "cpu: SKB_INJECT_SLOWDOWN '%s': expected METHOD:PERCENT with 0 < PERCENT <= 1000", v);
         return SKB_EINVAL;
     }
-    memcpy(inject.method, v, n);
-    inject.frac = pct / 100;
-    inject.per_deform = lround(pct * (INJECT_UNIT / 100));
+    memcpy(inject->method, v, n);
+    inject->frac = pct / 100;
+    inject->per_deform = lround(pct * (INJECT_UNIT / 100));
     return 0;
 }
 
 int skb__cpu_injection_json(cJSON *root, char *msg, size_t msglen)
 {
-    int rc = read_injection(msg, msglen);
+    struct inject inject;
+    int rc = read_injection(&inject, msg, msglen);
     if (rc < 0)
         return rc;
     if (inject.frac > 0) {
@@ -218,11 +222,11 @@ int skb__cpu_injection_json(cJSON *root, char *msg, size_t msglen)
 
 /* set c->injected on the kernels SKB_INJECT_SLOWDOWN names (once, not
  * per deformation: the test would add work to every kernel) */
-static void mark_injected(struct bcase *c, int n)
+static void mark_injected(struct bcase *c, int n, const struct inject *inject)
 {
     for (int i = 0; i < n; i++)
-        c[i].injected = inject.per_deform > 0 && c[i].m && c[i].kind != K_PEER
-                        && strcmp(c[i].m->name, inject.method) == 0;
+        c[i].injected = inject->per_deform > 0 && c[i].m && c[i].kind != K_PEER
+                        && strcmp(c[i].m->name, inject->method) == 0 ? inject->per_deform : 0;
 }
 
 /* ---- timed bodies ---- */
@@ -264,7 +268,7 @@ static int inject_extra(struct bcase *c, const struct skb_pose *p)
 {
     const struct skb_mesh *mesh = &c->ds->d.mesh;
     int nv = mesh->nverts, rc = 0;
-    long left = (long)((double)inject.per_deform / INJECT_UNIT * nv + 0.5);
+    long left = (long)((double)c->injected / INJECT_UNIT * nv + 0.5);
     while (left > 0 && rc >= 0) {
         int v0 = c->inject_off % nv;
         int v1 = left < nv - v0 ? v0 + (int)left : nv;
@@ -272,7 +276,7 @@ static int inject_extra(struct bcase *c, const struct skb_pose *p)
         left -= v1 - v0;
         c->inject_off = v1 % nv;
     }
-    for (c->inject_acc += inject.per_deform; c->inject_acc >= INJECT_UNIT && rc >= 0; c->inject_acc -= INJECT_UNIT)
+    for (c->inject_acc += c->injected; c->inject_acc >= INJECT_UNIT && rc >= 0; c->inject_acc -= INJECT_UNIT)
         rc = c->kind == K_DOUBLE ? c->m->prepare(mesh, p, &c->prm, c->sk.state)
                                  : skb__skin_f32_prepare(&c->fk, p, &c->prm);
     return rc;
@@ -1305,7 +1309,7 @@ static int load_ds(struct run *r, const char *name, int levels, int large, char 
     struct skb_dataset_opts o = { r->ctx->seed, r->ctx->quick, levels };
     struct ds *ds = r->ds + r->nds;
     memset(ds, 0, sizeof *ds);
-    int rc = skb_dataset_load(name, &o, &ds->d, msg, msglen);
+    int rc = skb_run_dataset_load(r->ctx, name, &o, &ds->d, msg, msglen);
     if (rc < 0)
         return rc;
     r->nds++;
@@ -1883,7 +1887,7 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
     r.ctx = ctx;
     r.failures = cJSON_CreateObject();
     r.plans = cJSON_CreateObject();
-    if ((rc = read_injection(msg, msglen)) < 0)
+    if ((rc = read_injection(&r.inject, msg, msglen)) < 0)
         goto out;
     if (ctx->offset_sweep) {
         rc = offset_sweep(&r, msg, msglen);
@@ -1931,7 +1935,7 @@ static int cpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         goto out;
     /* instruction counts (run icount): one deformation of each kernel on
      * the small meshes, under callgrind, instead of timing */
-    mark_injected(r.c, r.nc);
+    mark_injected(r.c, r.nc, &r.inject);
     if (skb__icount_child()) {
         count_cases(&r);
         goto out;

@@ -334,7 +334,7 @@ done:
 static int user_dataset(struct gpu_run *r, const struct skb_dataset_opts *o, char *msg, size_t msglen)
 {
     struct skb_dataset d;
-    int rc = skb_dataset_load(r->ctx->dataset_file, o, &d, msg, msglen);
+    int rc = skb_run_dataset_load(r->ctx, r->ctx->dataset_file, o, &d, msg, msglen);
     if (rc < 0)
         return rc;
     rc = run_dataset(r, &d, msg, msglen);
@@ -356,7 +356,7 @@ static int all_pictures(struct gpu_run *r, char *msg, size_t msglen)
     struct skb_dataset d;
     int rc;
     /* the candy wrapper (elbow twisted 180 deg) and the bent elbow (120 deg) */
-    if ((rc = skb_dataset_load("arm", &o, &d, msg, msglen)) < 0)
+    if ((rc = skb_run_dataset_load(r->ctx, "arm", &o, &d, msg, msglen)) < 0)
         return rc;
     if (d.nposes >= 2) {
         skb__arm_pose(&d, 0, SKB_PI, 0);

@@ -221,7 +221,7 @@ static int base_open(struct cstate *cs, struct base *b, char *msg, size_t msglen
     struct skb_dataset_opts o = { .seed = cs->ctx->seed, .quick = cs->ctx->quick, .subdivide = 0 };
     int rc;
     memset(b, 0, sizeof *b);
-    if ((rc = skb_dataset_load(C_BASE_DATASET, &o, &b->d, msg, msglen)) < 0)
+    if ((rc = skb_run_dataset_load(cs->ctx, C_BASE_DATASET, &o, &b->d, msg, msglen)) < 0)
         return rc;
     if ((rc = skb_gpu_mesh_upload(&b->d.mesh, &b->gm, msg, msglen)) < 0)
         return rc;

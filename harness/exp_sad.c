@@ -593,7 +593,7 @@ static int run_baked(const struct sad_env *env, cJSON *anims, char *msg, size_t 
     struct skb_dataset_opts dopt = { env->ctx->seed, env->ctx->quick, 0 };
     struct skb_dataset d;
     struct skb_vanim v, vd;
-    int rc = skb_dataset_load("bcn_human", &dopt, &d, msg, msglen);
+    int rc = skb_run_dataset_load(env->ctx, "bcn_human", &dopt, &d, msg, msglen);
     if (rc < 0)
         return rc;
     const struct skb_method *lbs = skb_method_with_flag(SAD_BAKE_METHOD), *dlb = skb_method_with_flag(SAD_OWN_RIG_DLB);

@@ -334,7 +334,7 @@ static int one_dataset(const struct skb_run_ctx *ctx, const char *name, cJSON *o
     struct skb_sphere_tree t;
     int rc;
     char sub[512];
-    if ((rc = skb_dataset_load(name, &o, &d, sub, sizeof sub)) < 0) {
+    if ((rc = skb_run_dataset_load(ctx, name, &o, &d, sub, sizeof sub)) < 0) {
         snprintf(msg, msglen, "dataset %s: %s", name, sub);
         return rc;
     }

@@ -41,7 +41,7 @@ static int arm_scene(const struct skb_run_ctx *ctx, struct scene *s, double twis
                      char *msg, size_t msglen)
 {
     struct skb_dataset_opts o = { .seed = ctx->seed, .quick = ctx->quick, .subdivide = 0 };
-    int rc = skb_dataset_load("arm", &o, &s->d, msg, msglen);
+    int rc = skb_run_dataset_load(ctx, "arm", &o, &s->d, msg, msglen);
     if (rc < 0)
         return rc;
     skb__arm_pose(&s->d, 0, SKB_PI * twist_deg / 180, SKB_PI * bend_deg / 180);
@@ -62,7 +62,7 @@ static int arm_scene(const struct skb_run_ctx *ctx, struct scene *s, double twis
 static int user_scene(const struct skb_run_ctx *ctx, const struct skb_dataset_opts *o, struct scene *s, cJSON *notes)
 {
     char lmsg[512], line[800];
-    if (skb_dataset_load(ctx->dataset_file, o, &s->d, lmsg, sizeof lmsg) < 0) {
+    if (skb_run_dataset_load(ctx, ctx->dataset_file, o, &s->d, lmsg, sizeof lmsg) < 0) {
         snprintf(line, sizeof line, "character scene: %s", lmsg);
         cJSON_AddItemToArray(notes, cJSON_CreateString(line));
         return 0;

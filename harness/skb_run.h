@@ -10,6 +10,10 @@
 #include "skb_method.h"
 #include "skb_stats.h"   /* skb_sorted_median: the experiments' medians */
 
+struct skb_dataset;
+struct skb_dataset_opts;
+struct skb_run_data;   /* the run's own state: its loaded datasets (harness/run_datasets.c) */
+
 struct skb_run_ctx {
     const char *out_dir;        /* results directory (exists when run is called) */
     unsigned long seed;         /* the seed every experiment draws from; recorded in its JSON */
@@ -26,6 +30,8 @@ struct skb_run_ctx {
     const char *wisdom_file;    /* cpu: --wisdom FILE, or NULL for the default */
     int offset_sweep;           /* cpu: --offset-sweep: only the stream-alignment sweep */
     struct skb_params params;
+    struct skb_run_data *data;  /* owned by the run: skb_run_open .. skb_run_close; NULL
+                                   (a context a test made) loads afresh every time */
 };
 
 struct skb_experiment {
@@ -58,6 +64,16 @@ static inline const char *skb_run_dataset(const struct skb_run_ctx *ctx, const c
 {
     return ctx->dataset_file ? ctx->dataset_file : name;
 }
+
+/* the run's state, before the first experiment and after the last */
+int skb_run_open(struct skb_run_ctx *ctx);
+void skb_run_close(struct skb_run_ctx *ctx);
+/* skb_dataset_load for an experiment: the run loads each (name, seed,
+ * quick) once and hands every caller its own copy, subdivided as o asks */
+int skb_run_dataset_load(const struct skb_run_ctx *ctx, const char *name, const struct skb_dataset_opts *o,
+                         struct skb_dataset *out, char *msg, size_t msglen);
+/* how many times this run has imported ctx->dataset_file (1 once loaded) */
+int skb_run_imports(const struct skb_run_ctx *ctx);
 
 /* 1 when method m is selected by ctx->methods_filter */
 int skb_run_wants_method(const struct skb_run_ctx *ctx, const struct skb_method *m);

@@ -7,11 +7,8 @@
 # spheres.json: the per-sphere refit times are the fastest pass (the
 # estimator is named, both repetition counts given), so the report can set
 # them beside cd.json's best-of frames.  No time is compared with a bound.
-set -u
-sb=${1:-./skinbench}
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail=0
-"$sb" run spheres cd --quick --quiet --out "$tmp" 2>"$tmp/err" || { echo "FAIL: run spheres cd --quick: $(head -c 300 "$tmp/err")"; exit 1; }
+. "$(dirname "$0")/lib/preamble.sh"
+"$exe" run spheres cd --quick --quiet --out "$tmp" 2>"$tmp/err" || { echo "FAIL: run spheres cd --quick: $(head -c 300 "$tmp/err")"; exit 1; }
 python3 - "$tmp/cd.json" "$tmp/spheres.json" <<'PY' || fail=1
 import json, math, sys
 cd, sp = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))

@@ -3,13 +3,9 @@
 # contract (datasets -> vertices, joints, ms, ratio_to_linear; verified) and
 # Google Benchmark's raw JSON with per-repetition rows; bad model files fail
 # with one line naming the file.
-set -u
-sb=${1:-./skinbench}
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail+1)); }
+. "$(dirname "$0")/lib/preamble.sh"
 
-"$sb" run cpu --quick --quiet --out "$tmp" 2>"$tmp/err" || bad "run cpu --quick: exit $? ($(head -c 300 "$tmp/err"))"
+"$exe" run cpu --quick --quiet --out "$tmp" 2>"$tmp/err" || bad "run cpu --quick: exit $? ($(head -c 300 "$tmp/err"))"
 [ -f "$tmp/cpu.json" ] || bad "no cpu.json"
 [ -f "$tmp/cpu-gbench.json" ] || bad "no cpu-gbench.json"
 python3 - "$tmp" <<'PY' || fail=$((fail+1))
@@ -132,7 +128,7 @@ sys.exit(1 if errs else 0)
 PY
 
 # --planner none: the @plan rows run the fixed choice
-"$sb" run cpu --quick --quiet --datasets bcn_human --methods linear,dlb --planner none --out "$tmp/none" 2>"$tmp/err" \
+"$exe" run cpu --quick --quiet --datasets bcn_human --methods linear,dlb --planner none --out "$tmp/none" 2>"$tmp/err" \
   || bad "run cpu --planner none: $(head -c 300 "$tmp/err")"
 python3 - "$tmp/none/cpu.json" <<'PY' || bad "--planner none is not the fixed choice"
 import json, sys
@@ -144,18 +140,18 @@ assert p["dlb@plan"]["choice"] == "split/auto/batch8" and len(p["dlb@plan"]["can
 PY
 # a wisdom file that is not JSON: one line naming it, exit 1, before timing
 printf '{"format": ' > "$tmp/wisdom.json"
-"$sb" run cpu --quick --datasets bcn_human --planner wisdom --wisdom "$tmp/wisdom.json" --out "$tmp/w" >/dev/null 2>"$tmp/err"
+"$exe" run cpu --quick --datasets bcn_human --planner wisdom --wisdom "$tmp/wisdom.json" --out "$tmp/w" >/dev/null 2>"$tmp/err"
 rc=$?
 [ $rc -eq 1 ] || bad "bad wisdom: exit $rc"
 grep -q "wisdom.json: wisdom file is not valid JSON" "$tmp/err" || bad "bad wisdom: $(cat "$tmp/err")"
 [ ! -e "$tmp/w/cpu.json" ] || bad "bad wisdom: cpu.json written"
 # the planner's options: a bad value is one line and exit 2, before anything runs
 for args in "--planner fastest" "--planner-budget 0" "--planner-budget x" "--planner-budget 1e9"; do
-  "$sb" run cpu --quick --out "$tmp/o" $args >/dev/null 2>"$tmp/err"; rc=$?
+  "$exe" run cpu --quick --out "$tmp/o" $args >/dev/null 2>"$tmp/err"; rc=$?
   [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] || bad "run cpu $args: exit $rc, $(cat "$tmp/err")"
 done
 # the offset sweep writes its own file
-"$sb" run cpu --quick --quiet --offset-sweep --out "$tmp/sweep" 2>"$tmp/err" || bad "offset sweep: $(head -c 300 "$tmp/err")"
+"$exe" run cpu --quick --quiet --offset-sweep --out "$tmp/sweep" 2>"$tmp/err" || bad "offset sweep: $(head -c 300 "$tmp/err")"
 python3 - "$tmp/sweep/cpu-offsets.json" <<'PY' || bad "cpu-offsets.json"
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -169,18 +165,18 @@ PY
 echo "not a model" > "$tmp/junk.obj"
 for f in "$tmp/missing.x" "$tmp/junk.obj" /usr/share/assimp/models/OBJ/box.obj; do
   [ -e "$f" ] || [ "$f" = "$tmp/missing.x" ] || continue
-  "$sb" skin --method linear --model "$f" >"$tmp/out" 2>"$tmp/err"; rc=$?
+  "$exe" skin --method linear --model "$f" >"$tmp/out" 2>"$tmp/err"; rc=$?
   [ $rc -ne 0 ] || bad "skin $f: exit 0"
   [ "$(wc -l <"$tmp/err")" -eq 1 ] || bad "skin $f: expected one error line, got: $(cat "$tmp/err")"
   grep -qF "$f" "$tmp/err" || bad "skin $f: error does not name the file: $(cat "$tmp/err")"
 done
 # a real model file by path goes through the isolated importer and works
 if [ -f /usr/share/assimp/models/X/anim_test.x ]; then
-  "$sb" skin --method dlb --model /usr/share/assimp/models/X/anim_test.x --frame 3 --out "$tmp/a.obj" 2>"$tmp/err" \
+  "$exe" skin --method dlb --model /usr/share/assimp/models/X/anim_test.x --frame 3 --out "$tmp/a.obj" 2>"$tmp/err" \
     || bad "skin anim_test.x: $(cat "$tmp/err")"
   grep -q '^f ' "$tmp/a.obj" 2>/dev/null || bad "skin anim_test.x: no faces in the OBJ"
 fi
-"$sb" list datasets >"$tmp/out" 2>&1 || bad "list datasets"
+"$exe" list datasets >"$tmp/out" 2>&1 || bad "list datasets"
 [ "$(grep -c ' real ' "$tmp/out")" -ge 3 ] || bad "list datasets: fewer than 3 real models"
 
 echo "cpu: $([ $fail -eq 0 ] && echo ok || echo "$fail failed")"

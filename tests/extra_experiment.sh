@@ -8,9 +8,8 @@
 # compare lists it as new against a run without it and gates it.  The
 # original binary, which lacks it, names its file as unknown instead of
 # ignoring it.
-set -u
-exe=$(realpath "${1:-./skinbench}")
-src=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib/preamble.sh"
+src=$PWD
 . "$src/tests/extra/copy_tree.sh"
 extra_setup extra_experiment
 

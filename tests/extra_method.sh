@@ -8,9 +8,8 @@
 # in every per-method section (a number, or "not applicable" with the reason
 # its hooks give), a series in every per-method plot or a "not plotted" note
 # naming it with that reason, and "NEW method nlerp_mat" from compare.
-set -u
-exe=$(realpath "${1:-./skinbench}")
-src=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib/preamble.sh"
+src=$PWD
 . "$src/tests/extra/copy_tree.sh"
 extra_setup extra_method
 

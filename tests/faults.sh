@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fault injection (5 and the acceptance's fault script):
+# Fault injection (README "Outputs": every results file is written whole or not at all):
 #  1. kill -9 `skinbench run ... --quick` at >= 20 random moments into a
 #     directory that holds a previous complete run: after every kill each
 #     results file present parses as JSON and every file of the complete run
@@ -16,12 +16,8 @@
 # 4 and 5 use private mounts (unshare -m, root only) and are skipped cleanly
 # without them (4 falls back to chmod 555 when not root).
 # SKB_FAULT_SEED fixes the random kill moments; SKB_FAULT_KILLS their number.
-set -u
-sb=${1:-./skinbench}; sb=$(cd "$(dirname "$sb")" && pwd)/$(basename "$sb")
-pass=0; fail=0
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-ok()  { pass=$((pass+1)); }
-bad() { fail=$((fail+1)); echo "FAIL: $*"; }
+skb_summary=1
+. "$(dirname "$0")/lib/preamble.sh"
 EXPS="properties flops bounds cpu spheres"
 seed=${SKB_FAULT_SEED:-$$}
 RANDOM=$seed
@@ -77,7 +73,7 @@ EOF
 out="$tmp/out"
 t0=$(date +%s%N)
 # shellcheck disable=SC2086
-"$sb" run $EXPS --quick --out "$out" >"$tmp/ref.log" 2>&1 || { bad "reference run failed: $(tail -2 "$tmp/ref.log")"; }
+"$exe" run $EXPS --quick --out "$out" >"$tmp/ref.log" 2>&1 || { bad "reference run failed: $(tail -2 "$tmp/ref.log")"; }
 t1=$(date +%s%N)
 dur_ms=$(( (t1 - t0) / 1000000 ))
 reflist "$out" "$tmp/ref.list"
@@ -87,7 +83,7 @@ while [ $kills -lt "$want" ] && [ $tries -lt $((want * 3)) ]; do
   tries=$((tries + 1))
   at_ms=$(( RANDOM * dur_ms / 32768 ))
   # shellcheck disable=SC2086
-  "$sb" run $EXPS --quick --out "$out" >/dev/null 2>&1 &
+  "$exe" run $EXPS --quick --out "$out" >/dev/null 2>&1 &
   pid=$!
   sleep "$(printf '%d.%03d' $((at_ms / 1000)) $((at_ms % 1000)))"
   if kill -9 "$pid" 2>/dev/null; then kills=$((kills + 1)); fi
@@ -101,15 +97,15 @@ echo "faults: $kills kill -9 at random moments of a ${dur_ms} ms run; results ch
 
 # ---- 2. a complete run after the kills ----
 # shellcheck disable=SC2086
-"$sb" run $EXPS --quick --out "$out" >"$tmp/after.log" 2>&1 && ok || bad "run after the kills failed: $(tail -2 "$tmp/after.log")"
+"$exe" run $EXPS --quick --out "$out" >"$tmp/after.log" 2>&1 && ok || bad "run after the kills failed: $(tail -2 "$tmp/after.log")"
 check "$out" "$tmp/ref.list" >/dev/null && ok || bad "results invalid after a complete run"
 ls "$out" | grep -q 'cpu-gbench.json.tmp' && bad "Google Benchmark temporaries left: $(ls "$out")" || ok
 
 # ---- 3. concurrent run cpu into one directory ----
 for trial in 1 2; do
   c="$tmp/conc$trial"; mkdir -p "$c"
-  "$sb" run cpu --quick --out "$c" >"$tmp/c1.log" 2>&1 & p1=$!
-  "$sb" run cpu --quick --out "$c" >"$tmp/c2.log" 2>&1 & p2=$!
+  "$exe" run cpu --quick --out "$c" >"$tmp/c1.log" 2>&1 & p1=$!
+  "$exe" run cpu --quick --out "$c" >"$tmp/c2.log" 2>&1 & p2=$!
   wait $p1; r1=$?; wait $p2; r2=$?
   [ $r1 -eq 0 ] && [ $r2 -eq 0 ] && ok || bad "concurrent run cpu: exits $r1 $r2: $(tail -1 "$tmp/c1.log") / $(tail -1 "$tmp/c2.log")"
   python3 -m json.tool "$c/cpu-gbench.json" >/dev/null 2>&1 && python3 -m json.tool "$c/cpu.json" >/dev/null 2>&1 \
@@ -122,9 +118,9 @@ ro="$tmp/ro"; mkdir -p "$ro"; cp "$out/cpu.json" "$ro/"
 ro_run() {
   if [ "$(id -u)" = 0 ]; then
     unshare -m bash -c 'mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" "$1" && shift && exec "$@"' \
-      _ "$ro" "$sb" run cpu spheres bounds --quick --out "$ro"
+      _ "$ro" "$exe" run cpu spheres bounds --quick --out "$ro"
   else
-    chmod 555 "$ro"; "$sb" run cpu spheres bounds --quick --out "$ro"; local rc=$?; chmod 755 "$ro"; return $rc
+    chmod 555 "$ro"; "$exe" run cpu spheres bounds --quick --out "$ro"; local rc=$?; chmod 755 "$ro"; return $rc
   fi
 }
 if [ "$(id -u)" = 0 ] && ! unshare -m true 2>/dev/null; then
@@ -146,7 +142,7 @@ if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
   unshare -m bash -c 'mount -t tmpfs -o size="$1"k tmpfs "$2" && cp "$3/cpu.json" "$3/cpu-gbench.json" "$2/" && "$4" run cpu spheres --quick --out "$2"; rc=$?;
     cmp -s "$2/cpu.json" "$3/cpu.json" && cmp -s "$2/cpu-gbench.json" "$3/cpu-gbench.json" && echo KEPT;
     for f in "$2"/*.json; do python3 -m json.tool "$f" >/dev/null || echo "BROKEN $f"; done; ls "$2" | grep -q "\.tmp" && echo TEMPLEFT; exit $rc' \
-    _ "$size_k" "$full" "$out" "$sb" >"$tmp/full.log" 2>&1; rc=$?
+    _ "$size_k" "$full" "$out" "$exe" >"$tmp/full.log" 2>&1; rc=$?
   [ $rc -ne 0 ] && ok || bad "ENOSPC: exit 0"
   grep -q "^KEPT" "$tmp/full.log" && ok || bad "ENOSPC: previous cpu results not kept: $(grep skinbench: "$tmp/full.log")"
   grep -qE "^(BROKEN|TEMPLEFT)" "$tmp/full.log" && bad "ENOSPC: $(grep -E '^(BROKEN|TEMPLEFT)' "$tmp/full.log")" || ok
@@ -155,5 +151,4 @@ else
   echo "skip: ENOSPC (needs root and unshare -m for a private tmpfs)"
 fi
 
-echo "faults: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary faults

@@ -4,18 +4,14 @@
 # runs nothing; callgrind's temporary directory lives in $TMPDIR, carries the
 # owner's pid, dies with it (PR_SET_PDEATHSIG), and what a kill -9 leaves is
 # reclaimed by the next run.
-set -u
-sb=${1:-./skinbench}; sb=$(cd "$(dirname "$sb")" && pwd)/$(basename "$sb")
-pass=0; fail=0
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-ok()  { pass=$((pass+1)); }
-bad() { fail=$((fail+1)); echo "FAIL: $*"; }
-[ -x "$(dirname "$sb")/skinbench-flops" ] || { echo "skip: no skinbench-flops next to $sb"; exit 0; }
+skb_summary=1
+. "$(dirname "$0")/lib/preamble.sh"
+[ -x "$(dirname "$exe")/skinbench-flops" ] || { echo "skip: no skinbench-flops next to $exe"; exit 0; }
 
 # 1. a hostile install path
 inst="$tmp/it's \$(touch $tmp/PWNED) \`touch $tmp/PWNED2\`"
 mkdir -p "$inst" "$tmp/t"
-cp "$sb" "$(dirname "$sb")/skinbench-flops" "$inst/"
+cp "$exe" "$(dirname "$exe")/skinbench-flops" "$inst/"
 ( cd "$tmp" && TMPDIR="$tmp/t" "$inst/skinbench" run flops --methods linear,sclerp --out "$inst/out" ) >"$tmp/log" 2>&1 \
   && ok || bad "run flops from '$inst': $(tail -2 "$tmp/log")"
 ls "$tmp"/PWNED* 2>/dev/null | grep -q . && bad "a command in the install path ran" || ok
@@ -36,14 +32,14 @@ ls "$tmp/t" | grep -q skb-callgrind && bad "callgrind directory left after a cle
 
 # 2. kill -9 while callgrind runs, then a second run reclaims the leftovers
 if command -v valgrind >/dev/null; then
-  TMPDIR="$tmp/t" "$sb" run flops --methods linear --out "$tmp/o2" >/dev/null 2>&1 &
+  TMPDIR="$tmp/t" "$exe" run flops --methods linear --out "$tmp/o2" >/dev/null 2>&1 &
   pid=$!
   for _ in $(seq 1 200); do ls "$tmp/t" | grep -q "skb-callgrind-$pid-" && break; sleep 0.05; done
   if ls "$tmp/t" | grep -q "skb-callgrind-$pid-"; then
     kill -9 "$pid"; wait "$pid" 2>/dev/null
     sleep 0.5
     ok
-    TMPDIR="$tmp/t" "$sb" run flops --methods linear --out "$tmp/o3" >/dev/null 2>&1 || bad "second run failed"
+    TMPDIR="$tmp/t" "$exe" run flops --methods linear --out "$tmp/o3" >/dev/null 2>&1 || bad "second run failed"
     left=$(ls "$tmp/t")
     [ -z "$left" ] && ok || bad "left in TMPDIR after kill -9 and a later run: $left"
   else
@@ -54,5 +50,4 @@ else
   echo "skip: kill -9 during callgrind (valgrind not installed)"
 fi
 
-echo "flops_spawn: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary flops_spawn

@@ -8,8 +8,7 @@
 # crashes and sanitizer reports.  The log ($SKB_BUILD/fuzz/fuzz.log) is what
 # `skinbench report` summarises as "bad inputs tried / crashes".  Skips with
 # the reason when clang-14 or its libFuzzer runtime is missing.
-set -u
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib/preamble.sh"
 build=${SKB_BUILD:-build}
 secs=${SKB_FUZZ_SECONDS:-${FUZZ_SECONDS:-20}}
 cc=$(command -v clang-14 || true)

@@ -4,20 +4,16 @@
 # quick run writes gpu.json with the contract's keys and the pictures.
 # Contexts are denied two ways: SKB_GPU_DISABLE=1 (honoured by gpu/) and an
 # EGL vendor list that names no vendor (libglvnd finds no EGL driver).
-set -u
-sb=${1:-./skinbench}
+skb_summary=1
+. "$(dirname "$0")/lib/preamble.sh"
 build=${SKB_BUILD:-build}
-pass=0; fail=0
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-ok()  { pass=$((pass+1)); }
-bad() { fail=$((fail+1)); echo "FAIL: $*"; }
 
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 
 for deny in "SKB_GPU_DISABLE=1" "__EGL_VENDOR_LIBRARY_FILENAMES=$tmp/none.json"; do
   out="$tmp/skip"
   rm -rf "$out"
-  if env "$deny" "$sb" run gpu --quick --quiet --out "$out" 2>"$tmp/err"; then ok; else bad "$deny: run gpu exit $? ($(cat "$tmp/err"))"; fi
+  if env "$deny" "$exe" run gpu --quick --quiet --out "$out" 2>"$tmp/err"; then ok; else bad "$deny: run gpu exit $? ($(cat "$tmp/err"))"; fi
   if [ "$(json "$out/gpu.json" "'skipped' in d and 'ms' not in d")" = True ]; then ok
   else bad "$deny: gpu.json has no skip reason or has timings"; fi
   echo "  $deny: $(json "$out/gpu.json" "d.get('skipped')")"
@@ -29,7 +25,7 @@ done
 
 # with whatever context there is: the output contract (or a recorded skip)
 out="$tmp/run"
-if "$sb" run gpu --quick --quiet --out "$out" 2>"$tmp/err"; then ok; else bad "run gpu --quick exit $? ($(cat "$tmp/err"))"; fi
+if "$exe" run gpu --quick --quiet --out "$out" 2>"$tmp/err"; then ok; else bad "run gpu --quick exit $? ($(cat "$tmp/err"))"; fi
 if [ "$(json "$out/gpu.json" "'skipped' in d")" = True ]; then
   echo "  no context here: $(json "$out/gpu.json" "d['skipped']")"
 else
@@ -44,5 +40,4 @@ else
   [ "$n" -ge 12 ] && ok || bad "expected >= 12 pictures, found $n"
   head -c 8 "$out/images/candy_wrapper_lbs.png" | od -An -c | grep -q 'P   N   G' && ok || bad "candy_wrapper_lbs.png is not a PNG"
 fi
-echo "gpu_skip.sh: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary gpu_skip.sh

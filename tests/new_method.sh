@@ -4,9 +4,8 @@
 # `run all --quick` and `report` exit 0, and the method has a row in every
 # per-method section of report.md.  Bad names are usage errors (exit 2) that
 # write nothing.
-set -u
-exe=$(realpath "${1:-./skinbench}")
-src=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib/preamble.sh"
+src=$PWD
 . "$src/tests/extra/copy_tree.sh"
 extra_setup new_method
 

@@ -3,17 +3,13 @@
 # skin in every scene (or says why not), the heat map against DIB, and the
 # arm's volume / cross-section curve; the report shows them; a hostile image
 # name in gpu.json is not embedded.
-set -u
-sb=${1:-./skinbench}
-pass=0; fail=0
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-ok()  { pass=$((pass+1)); }
-bad() { fail=$((fail+1)); echo "FAIL: $*"; }
+skb_summary=1
+. "$(dirname "$0")/lib/preamble.sh"
 py() { python3 - "$@"; }
 
 out="$tmp/run"
-if "$sb" run gpu --quick --quiet --out "$out" 2>"$tmp/err"; then ok; else bad "run gpu exit $? ($(cat "$tmp/err"))"; fi
-methods=$("$sb" list methods 2>/dev/null | awk '/^  [^ ]/ {print $1}' | tr '\n' ' ')
+if "$exe" run gpu --quick --quiet --out "$out" 2>"$tmp/err"; then ok; else bad "run gpu exit $? ($(cat "$tmp/err"))"; fi
+methods=$("$exe" list methods 2>/dev/null | awk '/^  [^ ]/ {print $1}' | tr '\n' ' ')
 
 # the volume curve runs with or without a GL context
 py "$out/gpu.json" <<'EOF2' && ok || bad "arm_volume: $(cat "$tmp/py" 2>/dev/null)"
@@ -47,7 +43,7 @@ d["method_pictures"] = {"how": "h", "renderer": "r", "scenes": [{"caption": "c"}
                  "scale_max_rel": 0.5, "methods": [{"max_rel": 1}]}}
 json.dump(d, open(sys.argv[1], "w"))
 EOF2
-if "$sb" report --results "$tmp/shape" --out "$tmp/shape" >"$tmp/shape.out" 2>&1; then ok
+if "$exe" report --results "$tmp/shape" --out "$tmp/shape" >"$tmp/shape.out" 2>&1; then ok
 else bad "report on a wrongly shaped gpu.json: exit $? ($(tail -3 "$tmp/shape.out"))"; fi
 if grep -q '&lt;b&gt;ref' "$tmp/shape/report.html" && ! grep -q '<b>ref\|<i>cap' "$tmp/shape/report.html"; then ok
 else bad "heat-map reference/caption from gpu.json not escaped in report.html"; fi
@@ -99,7 +95,7 @@ assert a != b, "linear and dlb identical at the candy wrapper"
 assert b == c, "dlb and dlb_scale (no scale part) should draw the same mesh"
 EOF2
 
-"$sb" report --results "$out" --out "$out" >/dev/null 2>&1 && ok || bad "report failed"
+"$exe" report --results "$out" --out "$out" >/dev/null 2>&1 && ok || bad "report failed"
 grep -q 'id="pictures-0"' "$out/report.html" && ok || bad "report.html has no picture grid"
 grep -q '^## Arm volume and elbow cross-section' "$out/report.md" && ok || bad "report.md has no arm volume table"
 grep -q '^## Distance to DIB per vertex' "$out/report.md" && ok || bad "report.md has no heat-map table"
@@ -113,8 +109,7 @@ d = json.load(open(sys.argv[1]))
 d["method_pictures"]["images"][0]["file"] = "images/methods/../../../../etc/passwd.png"
 json.dump(d, open(sys.argv[1], "w"))
 EOF2
-"$sb" report --results "$tmp/evil" --out "$tmp/evil" >/dev/null 2>&1
+"$exe" report --results "$tmp/evil" --out "$tmp/evil" >/dev/null 2>&1
 grep -q 'image name refused' "$tmp/evil/report.html" && ok || bad "hostile image name not refused"
 
-echo "pictures.sh: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary pictures.sh

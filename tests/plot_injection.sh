@@ -5,14 +5,10 @@
 #   dlb' ; system 'touch PWNED' ; #
 # or one with a newline, a backquote command or an @macro runs nothing, and
 # the plots are still drawn.  Skipped when gnuplot is not installed.
-set -u
-sb=${1:-./skinbench}; sb=$(cd "$(dirname "$sb")" && pwd)/$(basename "$sb")
-here=$(cd "$(dirname "$0")" && pwd)
+skb_summary=1
+. "$(dirname "$0")/lib/preamble.sh"
+here=$PWD/tests
 if ! command -v gnuplot >/dev/null; then echo "skip: gnuplot not installed"; exit 0; fi
-pass=0; fail=0
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-ok()  { pass=$((pass+1)); }
-bad() { fail=$((fail+1)); echo "FAIL: $*"; }
 
 mkdir "$tmp/run" "$tmp/rep" "$tmp/cwd"
 cp "$here/fixtures/run-a/cpu.json" "$here/fixtures/run-a/bounds.json" "$here/fixtures/run-a/spheres.json" "$tmp/run/"
@@ -45,7 +41,7 @@ for d in s.get("datasets", {}).values():
 json.dump(s, open(run + "/spheres.json", "w"))
 EOF
 
-(cd "$tmp/cwd" && "$sb" report --results "$tmp/run" --out "$tmp/rep") >"$tmp/out" 2>&1
+(cd "$tmp/cwd" && "$exe" report --results "$tmp/run" --out "$tmp/rep") >"$tmp/out" 2>&1
 ls "$tmp"/PWNED* "$tmp"/cwd/PWNED* "$tmp"/rep/plots/PWNED* "$tmp"/rep/PWNED* 2>/dev/null | grep -q . \
   && bad "a command from the results JSON ran: $(ls "$tmp"/PWNED* "$tmp"/*/PWNED* "$tmp"/rep/plots/PWNED* 2>/dev/null)" || ok
 # the CPU plot is drawn with the hostile names as its (quoted) key titles
@@ -59,5 +55,4 @@ fi
 sp=$(ls "$tmp"/rep/plots/sphere-radii*.gp 2>/dev/null | head -1)
 [ -n "$sp" ] && [ -s "${sp%.gp}.png" ] && ok || bad "sphere plot not drawn"
 
-echo "plot_injection: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary plot_injection

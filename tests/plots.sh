@@ -9,17 +9,13 @@
 # captioned by method and scene.  Bounds and spheres come from a real quick
 # run; cpu and gpu results are synthetic with known repetitions.
 # Skipped when gnuplot is not installed.
-set -u
-sb=${1:-./skinbench}; sb=$(cd "$(dirname "$sb")" && pwd)/$(basename "$sb")
-here=$(cd "$(dirname "$0")" && pwd)
+skb_summary=1
+. "$(dirname "$0")/lib/preamble.sh"
+here=$PWD/tests
 ref="$here/../reports/reference.json"
 if ! command -v gnuplot >/dev/null; then echo "skip: gnuplot not installed"; exit 0; fi
-pass=0; fail=0
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-ok()  { pass=$((pass+1)); }
-bad() { fail=$((fail+1)); echo "FAIL: $*"; }
 
-"$sb" run bounds spheres --quick --quiet --out "$tmp/run" || bad "run bounds spheres failed"
+"$exe" run bounds spheres --quick --quiet --out "$tmp/run" || bad "run bounds spheres failed"
 python3 - "$here/fixtures/run-a" "$tmp/run" <<'EOF'
 import json, shutil, sys, os
 fx, run = sys.argv[1], sys.argv[2]
@@ -51,7 +47,7 @@ os.makedirs(run + "/images", exist_ok=True)
 shutil.copy(fx + "/images/candy-wrapper-dlb.png", run + "/images/candy_wrapper_dlb_pivot.png")
 json.dump(gp, open(run + "/gpu.json", "w"))
 EOF
-"$sb" report --results "$tmp/run" --out "$tmp/rep" >"$tmp/out" 2>&1 || bad "report failed: $(tail -2 "$tmp/out")"
+"$exe" report --results "$tmp/run" --out "$tmp/rep" >"$tmp/out" 2>&1 || bad "report failed: $(tail -2 "$tmp/out")"
 P="$tmp/rep/plots"
 for n in cpu-times cpu-ratio bounds-qlb-slerp-curve bounds-dlb-sclerp-curve bounds-logm-speed dib-iterations sphere-radii-creature; do
   [ -s "$P/$n.png" ] && [ ! -s "$P/$n.log" ] && ok || bad "$n: no PNG or gnuplot complained: $(head -3 "$P/$n.log" 2>/dev/null)"
@@ -146,7 +142,7 @@ EOF
 [ "$rc" -eq 0 ] && ok || bad "plot contents (above)"
 # a "not plotted: M (why)" note never names a method the plot draws: a series
 # titled M, "... (M)" or M's refit key (`list methods`: sphere refit ("KEY"))
-"$sb" list methods > "$tmp/methods.txt"
+"$exe" list methods > "$tmp/methods.txt"
 python3 - "$tmp/rep/report.md" "$tmp/rep/plots" "$tmp/methods.txt" <<'EOF' && ok || bad "a 'not plotted' note names a drawn method (above)"
 import re, sys, os
 md, plots, listing = open(sys.argv[1]).read().splitlines(), sys.argv[2], open(sys.argv[3]).read()
@@ -172,5 +168,4 @@ for e in errs: print(e)
 sys.exit(1 if errs else 0)
 EOF
 
-echo "plots: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary plots

@@ -7,9 +7,7 @@
 # reference.json, each linking to its section; the screenshot of that screen
 # is $SKB_BUILD/report-first-screen.png.  Skips (exit 0, with the reason)
 # when chromium is not installed.
-set -u
-exe=$(realpath "${1:-./skinbench}")
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib/preamble.sh"
 build=${SKB_BUILD:-build}
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$browser" ]; then

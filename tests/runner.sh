@@ -2,12 +2,8 @@
 # scripts/run-tests.sh counts test cases, not programs: fake cmocka binaries
 # (all skipped, mixed, crashing) and fake scripts in a temporary build
 # directory must give the exact closing line.
-set -u
-cd "$(dirname "$0")/.."
-pass=0; fail=0
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-ok()  { pass=$((pass+1)); }
-bad() { fail=$((fail+1)); echo "FAIL: $*"; }
+skb_summary=1
+. "$(dirname "$0")/lib/preamble.sh"
 
 mkdir -p "$tmp/b/tests" "$tmp/s"
 # fake BIN BODY: an executable test_BIN printing BODY (cmocka puts the summary on stderr)
@@ -43,5 +39,4 @@ SKB_TEST_SCRIPTS="$tmp/s/*.sh" bash scripts/run-tests.sh "$tmp/b" > "$tmp/out" 2
 last=$(tail -1 "$tmp/out")
 [ "$last" = "check: 1 passed, 0 failed, 3 skipped" ] && [ $rc -eq 0 ] && ok || bad "clean run: '$last' exit $rc"
 
-echo "runner.sh: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary runner.sh

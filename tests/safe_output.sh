@@ -5,13 +5,10 @@
 # regular file).  Writes to stdout are checked: a full device gives a non-zero
 # exit with one message.  Device nodes are private ones made with mknod in a
 # temporary directory (root only; skipped otherwise) -- never the real /dev.
-set -u
-sb=${1:-./skinbench}
-here=$(cd "$(dirname "$0")" && pwd)
-pass=0; fail=0; skipped=0
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-ok()  { pass=$((pass+1)); }
-bad() { fail=$((fail+1)); echo "FAIL: $*"; }
+skb_summary=1
+. "$(dirname "$0")/lib/preamble.sh"
+here=$PWD/tests
+skipped=0
 
 # kind PATH: what the node is, so "still the same node" can be checked
 kind() { stat -c '%F %t:%T' "$1" 2>/dev/null || echo missing; }
@@ -29,7 +26,7 @@ refuses() {
   ok
 }
 
-skin() { "$sb" skin --method dlb --model arm "$@"; }
+skin() { "$exe" skin --method dlb --model arm "$@"; }
 
 # a node of each kind
 mkdir "$tmp/n"
@@ -48,7 +45,7 @@ fi
 
 for n in $nodes; do
   refuses "skin --out $n" "$tmp/n/$n" skin --out "$tmp/n/$n"
-  refuses "compare --summary $n" "$tmp/n/$n" "$sb" compare "$here/fixtures/run-a" "$here/fixtures/run-a" --summary "$tmp/n/$n"
+  refuses "compare --summary $n" "$tmp/n/$n" "$exe" compare "$here/fixtures/run-a" "$here/fixtures/run-a" --summary "$tmp/n/$n"
 done
 [ "$(cat "$tmp/target")" = keep ] || bad "symlink target was written"
 
@@ -63,7 +60,7 @@ skin > "$tmp/stdout.obj" && cmp -s "$tmp/stdout.obj" "$tmp/mesh.obj" && ok || ba
 # never written through a symlink planted in --out
 mkdir -p "$tmp/g/images"
 ln -s "$tmp/target" "$tmp/g/images/bent_elbow_dlb.png"
-"$sb" run gpu --quick --out "$tmp/g" >"$tmp/gpu.log" 2>&1
+"$exe" run gpu --quick --out "$tmp/g" >"$tmp/gpu.log" 2>&1
 if ls "$tmp/g/images" | grep -q 'bent_elbow_lbs.png'; then
   [ -L "$tmp/g/images/bent_elbow_dlb.png" ] && [ "$(cat "$tmp/target")" = keep ] && ok \
     || bad "run gpu replaced or wrote through a symlink in images/"
@@ -77,7 +74,7 @@ fi
 if [ -c "$tmp/n/full" ]; then
   for cmd in "list" "--help" "list methods" "skin --method dlb --model arm" "blend --help"; do
     # shellcheck disable=SC2086
-    "$sb" $cmd >"$tmp/n/full" 2>"$tmp/err"; rc=$?
+    "$exe" $cmd >"$tmp/n/full" 2>"$tmp/err"; rc=$?
     [ $rc -ne 0 ] || bad "'$cmd > full': exit 0"
     grep -q "write error on standard output" "$tmp/err" || bad "'$cmd > full': no message: $(cat "$tmp/err")"
     ok
@@ -85,7 +82,7 @@ if [ -c "$tmp/n/full" ]; then
   [ "$(kind "$tmp/n/full")" = "character special file 1:7" ] || bad "full node changed"
 fi
 # a closed pipe reader must not hide the loss either: stdout to a read-only fd
-"$sb" list 1<&- 2>"$tmp/err"; [ $? -ne 0 ] && ok || bad "list with stdout closed: exit 0"
+"$exe" list 1<&- 2>"$tmp/err"; [ $? -ne 0 ] && ok || bad "list with stdout closed: exit 0"
 
 echo "safe_output: $pass passed, $fail failed$([ $skipped = 1 ] && echo ', device nodes skipped')"
 [ "$fail" -eq 0 ]

@@ -4,11 +4,8 @@
 # bound it used and the worst centre distance in model reaches; the counts
 # add up and the bound holds (offset <= bound * extent, extent <= 2 reaches);
 # and each paper table gets its own posture (Table 6.1: a neck twist).
-set -u
-sb=${1:-./skinbench}
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail=0
-"$sb" run spheres --quick --quiet --out "$tmp" 2>"$tmp/err" || { echo "FAIL: run spheres --quick: $(head -c 300 "$tmp/err")"; exit 1; }
+. "$(dirname "$0")/lib/preamble.sh"
+"$exe" run spheres --quick --quiet --out "$tmp" 2>"$tmp/err" || { echo "FAIL: run spheres --quick: $(head -c 300 "$tmp/err")"; exit 1; }
 python3 - "$tmp/spheres.json" <<'PY' || fail=1
 import json, sys
 r = json.load(open(sys.argv[1]))

@@ -3,15 +3,11 @@
 # than paper": a FLOP fit at or below the thesis's at every
 # n = 1..8 is shown as "fewer than paper" (table-4.1.md is the report's own
 # FLOP table), and run prints no difference line for it.
-set -u
-sb=${1:-./skinbench}
-pass=0; fail=0
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-ok()  { pass=$((pass+1)); }
-bad() { fail=$((fail+1)); echo "FAIL: $*"; }
-[ -x "$(dirname "$sb")/skinbench-flops" ] || { echo "skip: no skinbench-flops next to $sb"; exit 0; }
+skb_summary=1
+. "$(dirname "$0")/lib/preamble.sh"
+[ -x "$(dirname "$exe")/skinbench-flops" ] || { echo "skip: no skinbench-flops next to $exe"; exit 0; }
 
-"$sb" run flops --quick --methods linear,dlb --out "$tmp/out" >"$tmp/log" 2>&1 || bad "run flops failed: $(tail -2 "$tmp/log")"
+"$exe" run flops --quick --methods linear,dlb --out "$tmp/out" >"$tmp/log" 2>&1 || bad "run flops failed: $(tail -2 "$tmp/log")"
 md="$tmp/out/table-4.1.md"
 # table-4.1.md is the report's own FLOP table (one renderer): one row per method
 flops=$(awk '/^## FLOPs per blend/ { on = 1; next } /^## / { on = 0 } on && /^\| (linear|dlb) \|/' "$md" 2>/dev/null)
@@ -21,5 +17,4 @@ flops=$(awk '/^## FLOPs per blend/ { on = 1; next } /^## / { on = 0 } on && /^\|
   || bad "not marked fewer: $flops"
 grep -q 'lower at n = 4\|⚠' <<<"$flops" && bad "a fewer fit still shown as a difference: $flops" || ok
 grep -q 'FLOPs differ\|\[table-4.1\].*flops' "$tmp/log" && bad "stderr reports a fewer fit as a difference: $(grep 'table-4.1' "$tmp/log")" || ok
-echo "table41_fewer: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary table41_fewer

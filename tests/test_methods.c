@@ -191,6 +191,33 @@ static void test_blend_rejects_bad_input(void **state)
     }
 }
 
+/* each special role belongs to one registered method (methods/skb_method.h):
+ * the experiments find it by its flag, so a second holder would silently
+ * change whom a ratio, heat map or bound is about; and the old names of
+ * schema-1 results map to registry names (README "Method names") */
+static void test_method_roles_and_aliases(void **state)
+{
+    (void)state;
+    static const unsigned roles[] = { SKB_MF_EXACT_PAIR, SKB_MF_RATIO_REF, SKB_MF_HEADLINE, SKB_MF_HEAT_REF,
+                                      SKB_MF_FCL_PEER, SKB_MF_ROT_CENTERS, SKB_MF_QUAT_LINEAR, SKB_MF_LOG_BLEND,
+                                      SKB_MF_TWO_PHASE, SKB_MF_JOINT_CENTERS };
+    for (size_t r = 0; r < sizeof roles / sizeof roles[0]; r++) {
+        int holders = 0;
+        for (int i = 0; skb_methods[i]; i++)
+            holders += (skb_methods[i]->flags & roles[r]) != 0;
+        if (holders != 1)
+            fail_msg("role 0x%x is held by %d methods, not 1", roles[r], holders);
+        assert_non_null(skb_method_find(skb_method_role_name(roles[r])));
+    }
+    assert_ptr_equal(skb_method_with_flag(SKB_MF_EXACT_PAIR), skb_method_exact_pair());
+    assert_string_equal(skb_method_role_name(0x40000000u), "");
+    assert_string_equal(skb_method_canonical("lbs"), skb_method_role_name(SKB_MF_RATIO_REF));
+    assert_string_equal(skb_method_canonical("sbs"), skb_method_role_name(SKB_MF_ROT_CENTERS));
+    assert_string_equal(skb_method_canonical("sbs+all_centres"), "sb+all_centres");
+    for (int i = 0; skb_methods[i]; i++)   /* a registry name is never an alias */
+        assert_ptr_equal(skb_method_canonical(skb_methods[i]->name), skb_methods[i]->name);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -198,6 +225,7 @@ int main(void)
         cmocka_unit_test(test_unit_weight_returns_that_joint),
         cmocka_unit_test(test_skin_matches_blend),
         cmocka_unit_test(test_blend_rejects_bad_input),
+        cmocka_unit_test(test_method_roles_and_aliases),
     };
     return cmocka_run_group_tests_name("methods", tests, NULL, NULL);
 }

@@ -2,14 +2,10 @@
 # End-to-end checks of the verification experiments through the CLI:
 # quick runs write their files, every counterexample file replays with
 # `skinbench blend`, a missing counting binary is one clear error line.
-set -u
-sb=${1:-./skinbench}
-pass=0; fail=0
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-ok()  { pass=$((pass+1)); }
-bad() { fail=$((fail+1)); echo "FAIL: $*"; }
+skb_summary=1
+. "$(dirname "$0")/lib/preamble.sh"
 
-if "$sb" run properties flops bounds --quick --quiet --out "$tmp/r" 2>"$tmp/err"; then ok; else bad "run: $(cat "$tmp/err")"; fi
+if "$exe" run properties flops bounds --quick --quiet --out "$tmp/r" 2>"$tmp/err"; then ok; else bad "run: $(cat "$tmp/err")"; fi
 for f in properties.json flops.json bounds.json table-4.1.md; do
   [ -s "$tmp/r/$f" ] && ok || bad "missing $f"
 done
@@ -28,10 +24,10 @@ for f in "$tmp"/r/counterexamples/*.json; do
   # multi counterexamples are inputs the method refuses: they must fail cleanly
   case "$f" in
     *-multi.json)
-      if "$sb" blend --method "$m" --input "$f" >"$tmp/out" 2>"$tmp/e2"; then bad "$f: accepted"; \
+      if "$exe" blend --method "$m" --input "$f" >"$tmp/out" 2>"$tmp/e2"; then bad "$f: accepted"; \
       elif [ "$(wc -l <"$tmp/e2")" -eq 1 ]; then ok; else bad "$f: $(cat "$tmp/e2")"; fi ;;
     *)
-      if "$sb" blend --method "$m" --input "$f" >"$tmp/out" 2>"$tmp/e2" && grep -q '"matrix"' "$tmp/out"; then ok
+      if "$exe" blend --method "$m" --input "$f" >"$tmp/out" 2>"$tmp/e2" && grep -q '"matrix"' "$tmp/out"; then ok
       else bad "$f does not replay: $(cat "$tmp/e2")"; fi ;;
   esac
 done
@@ -40,9 +36,9 @@ grep -q '"verdicts"' "$tmp/r/properties.json" && ok || bad "properties.json has 
 
 # the lecture's worked examples (seed 004) are bounds rows computed by the
 # quick run and reproduced; a planted wrong slide value turns its row red
-refjson=$(cd "$(dirname "$0")/.." && pwd)/reports/reference.json
+refjson=$PWD/reports/reference.json
 lecture_rows() {   # REFERENCE OUT -> "id status" per seed-004 bounds row
-  "$sb" report --results "$tmp/r" --out "$2" --reference "$1" --no-plots >/dev/null 2>&1 || { echo "report failed"; return; }
+  "$exe" report --results "$tmp/r" --out "$2" --reference "$1" --no-plots >/dev/null 2>&1 || { echo "report failed"; return; }
   python3 - "$1" "$2/report.json" <<'PY'
 import json, sys
 ref = [e for e in json.load(open(sys.argv[1]))["bounds"]["entries"] if e["seed"] == "004"]
@@ -74,7 +70,7 @@ if [ -n "${SKB_ASAN:-}" ]; then
   echo "verify.sh: ASan build, callgrind check skipped (valgrind cannot run ASan binaries)"
 elif valgrind --version >/dev/null 2>&1; then
   for k in 1 2; do
-    "$sb" run flops --methods linear --quiet --out "$tmp/cg$k" 2>"$tmp/err" || bad "flops --methods linear: $(cat "$tmp/err")"
+    "$exe" run flops --methods linear --quiet --out "$tmp/cg$k" 2>"$tmp/err" || bad "flops --methods linear: $(cat "$tmp/err")"
     grep -o '"n2":[^,}]*' "$tmp/cg$k/flops.json" > "$tmp/cg$k.txt"
   done
   if [ -s "$tmp/cg1.txt" ] && cmp -s "$tmp/cg1.txt" "$tmp/cg2.txt"; then ok
@@ -84,18 +80,17 @@ else
 fi
 
 # without valgrind the companion is skipped with a reason, the counts still come
-sbabs=$(cd "$(dirname "$sb")" && pwd)/$(basename "$sb")
+sbabs=$(cd "$(dirname "$exe")" && pwd)/$(basename "$exe")
 if PATH=/nonexistent "$sbabs" run flops --methods linear --quiet --out "$tmp/nocg" 2>"$tmp/err" \
    && grep -q 'valgrind is not installed' "$tmp/nocg/flops.json" && grep -q '"fits"' "$tmp/nocg/flops.json"; then ok
 else bad "flops without valgrind: $(cat "$tmp/err")"; fi
 
 # the counting binary is looked up next to the executable: a lone copy cannot find it
-cp "$sb" "$tmp/lone"
+cp "$exe" "$tmp/lone"
 if SKB_FLOPS_BIN=/nonexistent "$tmp/lone" run flops --quick --quiet --out "$tmp/r2" 2>"$tmp/err"; then
   bad "flops without its binary: exit 0"
 elif grep -q 'skinbench-flops not found' "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ]; then ok
 else bad "flops without its binary: $(cat "$tmp/err")"; fi
 [ ! -e "$tmp/r2/flops.json" ] && ok || bad "flops.json written despite the error"
 
-echo "verify.sh: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary verify.sh

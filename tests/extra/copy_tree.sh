@@ -1,12 +1,9 @@
-# copy_tree.sh — sourced by tests/extra_method.sh and tests/extra_experiment.sh,
-# which apply README's "Adding a method/an experiment" steps to a copy of the
-# tree.  The caller sets exe (this build's skinbench) and src (the source tree),
-# then calls extra_setup NAME: it gets ok/bad (fail=1 on any bad), $bdir, a
-# temporary $tmp removed on exit (kept with SKB_KEEP=1) and the copy in $tree;
-# after its README edits, build_copy WHAT builds the copy's $xsb.
-fail=0
-ok() { echo "ok   $*"; }
-bad() { echo "FAIL $*"; fail=1; }
+# copy_tree.sh — sourced by tests/extra_method.sh, tests/extra_experiment.sh
+# and tests/new_method.sh after tests/lib/preamble.sh (its $exe, $tmp, ok and
+# bad), which apply README's "Adding a method/an experiment" steps to a copy
+# of the tree.  The caller sets src (the source tree), then calls extra_setup
+# NAME: it gets $bdir and the copy in $tree; after its README edits,
+# build_copy WHAT builds the copy's $xsb.
 
 # copy_tree SRC BUILD_DIR DEST copies the source tree SRC (mtimes kept, no
 # build or results directories) to DEST and this build's objects to
@@ -22,14 +19,12 @@ copy_tree() {
 
 # extra_setup NAME: skip (exit 0, naming NAME) unless exe sits in a plain
 # build directory -- the copy rebuilds with the default flags, and a sanitizer
-# build's objects would not link with them -- then make $tmp and the copy $tree
+# build's objects would not link with them -- then make the copy $tree
 extra_setup() {
   bdir=$(dirname "$exe")
   if [ -n "${SKB_ASAN:-}" ] || [ ! -f "$bdir/libskb.a" ]; then
     echo "SKIP $1: needs a plain build directory next to skinbench (not under make asan)"; exit 0
   fi
-  tmp=$(mktemp -d)
-  trap '[ -n "${SKB_KEEP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"' EXIT
   tree="$tmp/tree"
   copy_tree "$src" "$bdir" "$tree"
 }
