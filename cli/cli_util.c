@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "skb_cli.h"
 
 void skb_cli_error(const char *fmt, ...)
@@ -31,19 +32,36 @@ int skb_cli_parse_ulong(const char *s, unsigned long *out)
     return 0;
 }
 
-/* the errno of the first failed flush, for the message at exit */
-static int stdout_errno;
+static void stdout_error(int err)
+{
+    skb_cli_error("write error on standard output: %s", strerror(err));
+}
 
+/* written with write(2) so that a failure leaves nothing in stdout's buffer
+ * or error flag: the message is printed here, once, and the flush at exit
+ * (skb_cli_close_stdout) has nothing left to fail on (no state kept between
+ * the two, so no mutable static) */
 int skb_cli_write_stdout(const char *text, size_t len)
 {
-    if ((fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0) && !stdout_errno)
-        stdout_errno = errno;
-    return stdout_errno || ferror(stdout) ? -1 : 0;
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return -1;   /* reported by skb_cli_close_stdout */
+    while (len > 0) {
+        ssize_t n = write(STDOUT_FILENO, text, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            stdout_error(n < 0 ? errno : EIO);
+            return -1;
+        }
+        text += n;
+        len -= (size_t)n;
+    }
+    return 0;
 }
 
 int skb_cli_close_stdout(void)
 {
-    int err = stdout_errno;
+    int err = 0;
     if (fflush(stdout) != 0 && !err)
         err = errno;
     if (ferror(stdout) && !err)
@@ -52,6 +70,6 @@ int skb_cli_close_stdout(void)
         err = errno;
     if (!err)
         return 0;
-    skb_cli_error("write error on standard output: %s", strerror(err));
+    stdout_error(err);
     return -1;
 }
