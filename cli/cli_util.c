@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include "skb_cli.h"
 
@@ -37,10 +38,21 @@ static void stdout_error(int err)
     skb_cli_error("write error on standard output: %s", strerror(err));
 }
 
-/* written with write(2) so that a failure leaves nothing in stdout's buffer
- * or error flag: the message is printed here, once, and the flush at exit
- * (skb_cli_close_stdout) has nothing left to fail on (no state kept between
- * the two, so no mutable static) */
+/* a failed stdout, its error printed: descriptor 1 becomes /dev/null, so
+ * the flush and close at exit (skb_cli_close_stdout) succeed and the error
+ * is reported once, with its own errno, without a static to remember it */
+static void retire_stdout(int err)
+{
+    stdout_error(err);
+    int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (fd >= 0 && fd != STDOUT_FILENO) {
+        dup2(fd, STDOUT_FILENO);
+        close(fd);
+    }
+}
+
+/* written with write(2), past stdout's buffer (flushed first), so that a
+ * failure leaves nothing buffered to fail again at exit */
 int skb_cli_write_stdout(const char *text, size_t len)
 {
     if (fflush(stdout) != 0 || ferror(stdout))
@@ -50,7 +62,7 @@ int skb_cli_write_stdout(const char *text, size_t len)
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
-            stdout_error(n < 0 ? errno : EIO);
+            retire_stdout(n < 0 ? errno : EIO);
             return -1;
         }
         text += n;
