@@ -325,14 +325,25 @@ static int callgrind_child(const char *spec, char *msg, size_t msglen)
         snprintf(msg, msglen, "%s: no blend method '%s'", CG_ENV, name);
         return SKB_EINVAL;
     }
-    static double mats[CG_INPUTS * 16 * FLOPS_NMAX], w[CG_INPUTS * FLOPS_NMAX], c[CG_INPUTS * 3];
+    /* the inputs on the heap (one block: matrices, weights, centres); only
+     * the loop is counted (--toggle-collect), not this allocation */
+    double *mats = calloc((size_t)CG_INPUTS * (16 * FLOPS_NMAX + FLOPS_NMAX + 3), sizeof *mats);
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!mats || !r) {
+        free(mats);
+        gsl_rng_free(r);
+        snprintf(msg, msglen, "%s: out of memory", name);
+        return SKB_ENOMEM;
+    }
+    double *w = mats + CG_INPUTS * 16 * FLOPS_NMAX, *c = w + CG_INPUTS * FLOPS_NMAX;
     gsl_rng_set(r, seed);
     for (int i = 0; i < CG_INPUTS; i++)
         random_input(r, n, mats + (size_t)16 * n * i, w + (size_t)n * i, c + 3 * i);
     gsl_rng_free(r);
     double sink = 0;
-    if (skb__flops_callgrind_loop(m, n, count, mats, w, c, CG_INPUTS, &sink) < 0) {
+    int rc = skb__flops_callgrind_loop(m, n, count, mats, w, c, CG_INPUTS, &sink);
+    free(mats);
+    if (rc < 0) {
         snprintf(msg, msglen, "%s: blend failed", name);
         return SKB_ENUMERIC;
     }
