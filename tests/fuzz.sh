@@ -25,7 +25,7 @@ fi
 # (uninstrumented; the fuzzed parsers never reach them), clang the rest
 gccsrc=(methods/fast_f32*.c)
 # reports/ names the run halves (tests/fuzz/fuzz_runs.c) and the refit keys (harness/sphere_cd.c)
-srcs=(tests/fuzz/fuzz_inputs.c tests/fuzz/fuzz_runs.c harness/sphere_cd.c common/*.c reports/*.c cli/cli_util.c cli/cmd_blend.c cli/cmd_report.c)
+srcs=(tests/fuzz/fuzz_inputs.c tests/fuzz/fuzz_runs.c harness/sphere_cd.c common/*.c reports/*.c cli/cli_util.c cli/cli_opts.c cli/cmd_blend.c cli/cmd_report.c cli/cmd_compare.c)
 for f in methods/*.c; do case " ${gccsrc[*]} " in *" $f "*) ;; *) srcs+=("$f") ;; esac; done
 objs=()
 for f in "${gccsrc[@]}"; do
