@@ -30,8 +30,8 @@
  *
  * Files: this one the wrappers (init, pool, settings, checks);
  * fast_f32_layout.c the state's layouts, bind and per-pose prepare;
- * fast_f32_lbs.c the LBS kernels; fast_f32_quat.c the DLB/QLB/QB kernels
- * and the dispatch; fast_f32_internal.h what they share. */
+ * fast_f32_kernels.c the LBS and DLB/QLB/QB kernels and the dispatch;
+ * fast_f32_internal.h what they share. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>

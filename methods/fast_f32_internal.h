@@ -211,20 +211,7 @@ static inline __attribute__((always_inline)) void store_xyz8(float *p, v8f x, v8
     store8(p + 16, SH8(SH8(x, y, 13, 0, 6, 14, 0, 7, 15, 0), z, 0, 13, 2, 3, 14, 5, 6, 15));
 }
 
-typedef void (*split_lbs_fn)(const float *, const float *, const float *, const float *, const uint16_t *, int, int,
-                             int, int, float *, float *);
-typedef void (*slot4_lbs_fn)(const float *, const float *, const float *, const float *, const uint16_t *, int, int,
-                             int, float *, float *);
-/* one instruction set's LBS entries: split [renorm index][K - 1], slot4
- * [0 raw, 1 estimate + Newton, 2 exact] */
-struct lbs_set {
-    split_lbs_fn split[5][4];
-    slot4_lbs_fn slot4[3];
-};
-/* [enum skb_f32_isa] (fast_f32_lbs.c) */
-extern const struct lbs_set skb__f32_lbs_sets[];
-
-/* the skin entry of every fast method (fast_f32_quat.c): each group's share
+/* the skin entry of every fast method (fast_f32_kernels.c): each group's share
  * of layout vertices [v0, v1) */
 int skb__f32_skin_any(const void *state, int v0, int v1, float *pos_out, float *nrm_out);
 

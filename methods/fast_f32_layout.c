@@ -1,7 +1,7 @@
 /* fast_f32_layout.c — the fast path's state: vertex layouts (SPLIT groups
  * by influence count, SLOT4), the bind that fills the streams, and the
  * per-pose prepare of each method's joint data (in double, converted once
- * per pose).  The kernels that read it: fast_f32_lbs.c, fast_f32_quat.c;
+ * per pose).  The kernels that read it: fast_f32_kernels.c;
  * the design and its measurements: fast_f32.c. */
 #include <math.h>
 #include <stdint.h>
