@@ -96,7 +96,8 @@ $(BUILD)/skinbench-flops: harness/flops_main.cxx $(FLOP_OBJ) harness/flop_real.h
 # the float kernels may fuse a*b+c into one FMA (ISO C mode, -std=c11, turns
 # contraction off): they are checked against the double path, not bit patterns.
 # -Wno-psabi: its 64-byte vectors pass between static inline helpers only
-$(BUILD)/methods/fast_f32.o: CFLAGS += -ffp-contract=fast -Wno-psabi
+$(BUILD)/methods/fast_f32.o $(BUILD)/methods/fast_f32_layout.o $(BUILD)/methods/fast_f32_kernels.o: \
+    CFLAGS += -ffp-contract=fast -Wno-psabi
 
 $(BUILD)/libskb.a: $(LIB_OBJ)
 	@rm -f $@

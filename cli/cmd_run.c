@@ -1,47 +1,164 @@
 /* cmd_run.c — `skinbench run EXPERIMENT...|all`: the one entry point every
  * experiment plugs into (reports/experiment_list.c lists them). */
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include "skb_cli.h"
+#include "skb_cli_opts.h"
 #include "skb_dataset.h"
 #include "skb_json.h"
 #include "skb_report.h"
 #include <sys/stat.h>
 #include "skb_run.h"
 
-#define SKB_DEFAULT_SEED 20070601UL   /* fixed, so runs repeat; recorded in every result */
+#define SKB_DEFAULT_SEED 20070601     /* fixed, so runs repeat; recorded in every result */
 #define MAX_REPETITIONS 1000          /* Google Benchmark keeps every repetition in memory */
+#define MAX_NAMES 64                  /* experiments named on one command line */
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
-static void run_usage(FILE *f)
+/* what `run`'s options fill in: the experiments' context and the names */
+struct run_opts {
+    struct skb_run_ctx ctx;
+    const char *names[MAX_NAMES];
+    int nnames, all;
+};
+
+static int set_methods(void *opts, const char *v)
 {
-    fprintf(f, "usage: skinbench run EXPERIMENT...|all [--out DIR] [--seed N] [--quick]\n"
-               "                     [--methods a,b,...] [--datasets a,b,...] [--dataset FILE]\n"
-               "                     [--repetitions N] [--planner measure|wisdom|none]\n"
-               "                     [--planner-budget MS] [--wisdom FILE] [--offset-sweep] [--quiet]\n"
-               "  --out DIR      results directory (default results/latest)\n"
-               "  --seed N       random seed (default %lu); written into every result\n"
-               "  --quick        seconds-long version (used by make check)\n"
-               "  --methods L    only these methods (comma-separated registry names)\n"
-               "  --dataset FILE your model (any format assimp reads, with a skin and an\n"
-               "                 animation) instead of the catalogue datasets, in every\n"
-               "                 experiment that takes one; the others say why not\n"
-               "  --datasets L   cpu, icount: only these datasets (names of `list datasets`, bcn_human+random,\n"
-               "                 roofline for the large mesh; default all); naming another\n"
-               "                 experiment with it is a usage error (exit 2)\n"
-               "  --repetitions N  cpu: Google Benchmark repetitions per kernel (default 5, --quick 2)\n"
-               "  --planner P    cpu: how the @plan rows choose their fast kernel: measure (default:\n"
-               "                 time every candidate), wisdom (reuse --wisdom's choice for this CPU,\n"
-               "                 build and mesh, measure and store it when absent), none (the fixed\n"
-               "                 choice: split layout, load-time clone, 8-wide renormalisation)\n"
-               "  --planner-budget MS  cpu: wall time per planner candidate (default 50, --quick 5)\n"
-               "  --wisdom FILE  cpu: the planner's wisdom (default $XDG_CACHE_HOME/skinbench/wisdom.json\n"
-               "                 or ~/.cache/skinbench/wisdom.json)\n"
-               "  --offset-sweep cpu: only the roofline mesh's stream-alignment sweep (cpu-offsets.json)\n"
-               "  --quiet        nothing on stdout or stderr but errors\n"
-               "experiments:\n", SKB_DEFAULT_SEED);
+    for (const char *p = v; *p;) {
+        size_t len = strcspn(p, ",");
+        int found = 0;
+        for (int k = 0; skb_methods[k]; k++)
+            if (strlen(skb_methods[k]->name) == len && strncmp(skb_methods[k]->name, p, len) == 0)
+                found = 1;
+        if (!found) {
+            skb_cli_error("run: --methods: unknown method '%.*s' (see skinbench list methods)", (int)len, p);
+            return -1;
+        }
+        p += len;
+        if (*p == ',')
+            p++;
+    }
+    ((struct run_opts *)opts)->ctx.methods_filter = v;
+    return 0;
+}
+
+static int check_datasets(const char *v);
+
+static int set_datasets(void *opts, const char *v)
+{
+    if (check_datasets(v) < 0)
+        return -1;
+    ((struct run_opts *)opts)->ctx.datasets_filter = v;
+    return 0;
+}
+
+static int set_repetitions(void *opts, const char *v)
+{
+    unsigned long r;
+    if (skb_cli_parse_ulong(v, &r) < 0 || r < 1 || r > MAX_REPETITIONS) {
+        skb_cli_error("run: --repetitions '%s': expected an integer from 1 to %d", v, MAX_REPETITIONS);
+        return -1;
+    }
+    ((struct run_opts *)opts)->ctx.repetitions = (int)r;
+    return 0;
+}
+
+static int set_planner(void *opts, const char *v)
+{
+    static const char *const modes[] = { "measure", "wisdom", "none" };
+    struct skb_run_ctx *ctx = &((struct run_opts *)opts)->ctx;
+    ctx->planner = -1;
+    for (int k = 0; k < 3; k++)
+        if (strcmp(v, modes[k]) == 0)
+            ctx->planner = k;
+    if (ctx->planner < 0) {
+        skb_cli_error("run: --planner '%s': expected measure, wisdom or none", v);
+        return -1;
+    }
+    return 0;
+}
+
+static int set_planner_budget(void *opts, const char *v)
+{
+    struct skb_run_ctx *ctx = &((struct run_opts *)opts)->ctx;
+    char *end;
+    ctx->planner_budget_ms = strtod(v, &end);
+    if (end == v || *end || !(ctx->planner_budget_ms >= 0.1 && ctx->planner_budget_ms <= 10000)) {
+        skb_cli_error("run: --planner-budget '%s': expected milliseconds from 0.1 to 10000", v);
+        return -1;
+    }
+    return 0;
+}
+
+static int set_seed(void *opts, const char *v)
+{
+    if (skb_cli_parse_ulong(v, &((struct run_opts *)opts)->ctx.seed) < 0) {
+        skb_cli_error("run: --seed '%s': expected a non-negative integer", v);
+        return -1;
+    }
+    return 0;
+}
+
+/* EXPERIMENT or all; more than MAX_NAMES names are ignored, as always */
+static int add_name(void *opts, const char *a)
+{
+    struct run_opts *r = opts;
+    if (strcmp(a, "all") == 0) {
+        r->all = 1;
+    } else if (!skb_experiment_desc_find(a)) {
+        skb_cli_error("run: unknown experiment '%s' (see skinbench list experiments)", a);
+        return -1;
+    } else if (r->nnames < MAX_NAMES) {
+        r->names[r->nnames++] = a;
+    }
+    return 0;
+}
+
+#define CTX_AT(field) offsetof(struct run_opts, ctx.field)
+static const struct skb_opt run_opts_table[] = {
+    { "--out", SKB_OPT_STRING, CTX_AT(out_dir), 0, NULL,
+      "  --out DIR      results directory (default results/latest)\n" },
+    { "--seed", SKB_OPT_VALUE, 0, 0, set_seed,
+      "  --seed N       random seed (default " STR(SKB_DEFAULT_SEED) "); written into every result\n" },
+    { "--quick", SKB_OPT_FLAG, CTX_AT(quick), 1, NULL,
+      "  --quick        seconds-long version (used by make check)\n" },
+    { "--methods", SKB_OPT_VALUE, 0, 0, set_methods,
+      "  --methods L    only these methods (comma-separated registry names)\n" },
+    { "--dataset", SKB_OPT_STRING, CTX_AT(dataset_file), 0, NULL,
+      "  --dataset FILE your model (any format assimp reads, with a skin and an\n"
+      "                 animation) instead of the catalogue datasets, in every\n"
+      "                 experiment that takes one; the others say why not\n" },
+    { "--datasets", SKB_OPT_VALUE, 0, 0, set_datasets,
+      "  --datasets L   cpu, icount: only these datasets (names of `list datasets`, bcn_human+random,\n"
+      "                 roofline for the large mesh; default all); naming another\n"
+      "                 experiment with it is a usage error (exit 2)\n" },
+    { "--repetitions", SKB_OPT_VALUE, 0, 0, set_repetitions,
+      "  --repetitions N  cpu: Google Benchmark repetitions per kernel (default 5, --quick 2)\n" },
+    { "--planner", SKB_OPT_VALUE, 0, 0, set_planner,
+      "  --planner P    cpu: how the @plan rows choose their fast kernel: measure (default:\n"
+      "                 time every candidate), wisdom (reuse --wisdom's choice for this CPU,\n"
+      "                 build and mesh, measure and store it when absent), none (the fixed\n"
+      "                 choice: split layout, load-time clone, 8-wide renormalisation)\n" },
+    { "--planner-budget", SKB_OPT_VALUE, 0, 0, set_planner_budget,
+      "  --planner-budget MS  cpu: wall time per planner candidate (default 50, --quick 5)\n" },
+    { "--wisdom", SKB_OPT_STRING, CTX_AT(wisdom_file), 0, NULL,
+      "  --wisdom FILE  cpu: the planner's wisdom (default $XDG_CACHE_HOME/skinbench/wisdom.json\n"
+      "                 or ~/.cache/skinbench/wisdom.json)\n" },
+    { "--offset-sweep", SKB_OPT_FLAG, CTX_AT(offset_sweep), 1, NULL,
+      "  --offset-sweep cpu: only the roofline mesh's stream-alignment sweep (cpu-offsets.json)\n" },
+    { "--quiet", SKB_OPT_FLAG, CTX_AT(verbose), 0, NULL,
+      "  --quiet        nothing on stdout or stderr but errors\n" },
+    { NULL, SKB_OPT_TEXT, 0, 0, NULL, NULL }
+};
+
+static void list_experiments(FILE *f)
+{
+    fputs("experiments:\n", f);
     int w = 0;   /* the name column as wide as the longest name */
     for (int i = 0; skb_experiment_list[i]; i++)
         if ((int)strlen(skb_experiment_list[i]->run->name) > w)
@@ -49,6 +166,15 @@ static void run_usage(FILE *f)
     for (int i = 0; skb_experiment_list[i]; i++)
         fprintf(f, "  %-*s %s\n", w, skb_experiment_list[i]->run->name, skb_experiment_list[i]->run->description);
 }
+
+static const struct skb_cli_spec run_spec = {
+    "run",
+    "usage: skinbench run EXPERIMENT...|all [--out DIR] [--seed N] [--quick]\n"
+    "                     [--methods a,b,...] [--datasets a,b,...] [--dataset FILE]\n"
+    "                     [--repetitions N] [--planner measure|wisdom|none]\n"
+    "                     [--planner-budget MS] [--wisdom FILE] [--offset-sweep] [--quiet]\n",
+    run_opts_table, list_experiments, add_name
+};
 
 /* run --dataset FILE: the file must import (assimp, isolated) with a skin
  * and an animation of at least two sampled poses; 0, or msg naming the file.
@@ -200,107 +326,16 @@ static int table41_refresh(const struct skb_run_ctx *ctx, const struct t41_seen 
     return skb_report_write_table41(ctx->out_dir, dir, table41_line, (void *)ctx, msg, msglen);
 }
 
-int skb_cmd_run(int argc, char **argv)
+/* the checks that need every option: 0, or the exit code after the error */
+static int check_run(const struct run_opts *r, char *msg, size_t msglen)
 {
-    struct skb_run_ctx ctx;
-    const char *names[64];
-    int nnames = 0, all = 0;
-    static char exe[PATH_MAX];
-    memset(&ctx, 0, sizeof ctx);
-    ctx.out_dir = "results/latest";
-    ctx.seed = SKB_DEFAULT_SEED;
-    ctx.verbose = 1;
-    skb_params_default(&ctx.params);
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    exe[n > 0 ? n : 0] = 0;
-    ctx.exe_path = exe;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (skb_cli_is_help(a)) { run_usage(stdout); return 0; }
-        else if (strcmp(a, "--quick") == 0) ctx.quick = 1;
-        else if (strcmp(a, "--quiet") == 0) ctx.verbose = 0;
-        else if (v && strcmp(a, "--out") == 0) { ctx.out_dir = v; i++; }
-        else if (v && strcmp(a, "--dataset") == 0) { ctx.dataset_file = v; i++; }
-        else if (v && strcmp(a, "--methods") == 0) {
-            ctx.methods_filter = v;
-            i++;
-            for (const char *p = v; *p;) {
-                size_t len = strcspn(p, ",");
-                int found = 0;
-                for (int k = 0; skb_methods[k]; k++)
-                    if (strlen(skb_methods[k]->name) == len && strncmp(skb_methods[k]->name, p, len) == 0)
-                        found = 1;
-                if (!found) {
-                    skb_cli_error("run: --methods: unknown method '%.*s' (see skinbench list methods)", (int)len, p);
-                    return 2;
-                }
-                p += len;
-                if (*p == ',')
-                    p++;
-            }
-        } else if (v && strcmp(a, "--datasets") == 0) {
-            if (check_datasets(v) < 0)
-                return 2;
-            ctx.datasets_filter = v;
-            i++;
-        } else if (v && strcmp(a, "--repetitions") == 0) {
-            unsigned long r;
-            if (skb_cli_parse_ulong(v, &r) < 0 || r < 1 || r > MAX_REPETITIONS) {
-                skb_cli_error("run: --repetitions '%s': expected an integer from 1 to %d", v, MAX_REPETITIONS);
-                return 2;
-            }
-            ctx.repetitions = (int)r;
-            i++;
-        } else if (v && strcmp(a, "--planner") == 0) {
-            static const char *const modes[] = { "measure", "wisdom", "none" };
-            ctx.planner = -1;
-            for (int k = 0; k < 3; k++)
-                if (strcmp(v, modes[k]) == 0)
-                    ctx.planner = k;
-            if (ctx.planner < 0) {
-                skb_cli_error("run: --planner '%s': expected measure, wisdom or none", v);
-                return 2;
-            }
-            i++;
-        } else if (v && strcmp(a, "--planner-budget") == 0) {
-            char *end;
-            ctx.planner_budget_ms = strtod(v, &end);
-            if (end == v || *end || !(ctx.planner_budget_ms >= 0.1 && ctx.planner_budget_ms <= 10000)) {
-                skb_cli_error("run: --planner-budget '%s': expected milliseconds from 0.1 to 10000", v);
-                return 2;
-            }
-            i++;
-        } else if (v && strcmp(a, "--wisdom") == 0) {
-            ctx.wisdom_file = v;
-            i++;
-        } else if (strcmp(a, "--offset-sweep") == 0) {
-            ctx.offset_sweep = 1;
-        } else if (v && strcmp(a, "--seed") == 0) {
-            if (skb_cli_parse_ulong(v, &ctx.seed) < 0) {
-                skb_cli_error("run: --seed '%s': expected a non-negative integer", v);
-                return 2;
-            }
-            i++;
-        } else if (a[0] == '-') {
-            skb_cli_error("run: unknown or incomplete option '%s' (see skinbench run --help)", a);
-            return 2;
-        } else if (strcmp(a, "all") == 0) {
-            all = 1;
-        } else if (!skb_experiment_desc_find(a)) {
-            skb_cli_error("run: unknown experiment '%s' (see skinbench list experiments)", a);
-            return 2;
-        } else if (nnames < 64) {
-            names[nnames++] = a;
-        }
-    }
-    if (!all && nnames == 0) {
+    if (!r->all && r->nnames == 0) {
         skb_cli_error("run: name at least one experiment, or all (see skinbench run --help)");
         return 2;
     }
-    if (ctx.datasets_filter && check_datasets_takers(all, names, nnames) < 0)
+    if (r->ctx.datasets_filter && check_datasets_takers(r->all, r->names, r->nnames) < 0)
         return 2;
-    char msg[1024];
-    if (ctx.dataset_file && !dataset_takers(all, names, nnames)) {
+    if (r->ctx.dataset_file && !dataset_takers(r->all, r->names, r->nnames)) {
         char takers[256] = "";
         for (int i = 0; skb_experiment_list[i]; i++) {
             const struct skb_experiment *e = skb_experiment_list[i]->run;
@@ -310,53 +345,83 @@ int skb_cmd_run(int argc, char **argv)
         skb_cli_error("run: --dataset: none of the experiments named runs on a model file (these do: %s)", takers);
         return 2;
     }
-    if (skb_run_open(&ctx) < 0) {
-        skb_cli_error("run: out of memory");
-        return 1;
-    }
-    if (ctx.dataset_file && check_dataset(&ctx, msg, sizeof msg) < 0) {
+    if (r->ctx.dataset_file && check_dataset(&r->ctx, msg, msglen) < 0) {
         skb_cli_error("run: --dataset: %s", msg);
-        skb_run_close(&ctx);
         return 1;
     }
-    if (skb_mkdirs(ctx.out_dir, msg, sizeof msg) < 0) {
+    if (skb_mkdirs(r->ctx.out_dir, msg, msglen) < 0) {
         skb_cli_error("%s", msg);
-        skb_run_close(&ctx);
         return 1;
     }
-    if (ctx.verbose)
-        fprintf(stderr, "skinbench run: seed %lu, results in %s%s\n", ctx.seed, ctx.out_dir,
-                ctx.quick ? " (quick)" : "");
+    return 0;
+}
+
+/* every wanted experiment in the registry's order; the count that failed,
+ * *total the count run */
+static int run_experiments(const struct run_opts *r, int *total_out, char *msg, size_t msglen)
+{
+    const struct skb_run_ctx *ctx = &r->ctx;
     int failed = 0, total = 0;
-    struct t41_seen before[2];
-    t41_snapshot(ctx.out_dir, before);
     for (int i = 0; skb_experiment_list[i]; i++) {
         const struct skb_experiment *e = skb_experiment_list[i]->run;
-        int wanted = all;
-        for (int k = 0; k < nnames; k++)
-            wanted |= strcmp(names[k], e->name) == 0;
-        if (!wanted || !dataset_line(&ctx, e))
+        int wanted = r->all;
+        for (int k = 0; k < r->nnames; k++)
+            wanted |= strcmp(r->names[k], e->name) == 0;
+        if (!wanted || !dataset_line(ctx, e))
             continue;
         total++;
         double t0 = now_s();
-        if (ctx.verbose)
+        if (ctx->verbose)
             fprintf(stderr, "[%d] %s: %s ...\n", total, e->name, e->description);
         msg[0] = 0;
-        if (e->run(&ctx, msg, sizeof msg) < 0) {
+        if (e->run(ctx, msg, msglen) < 0) {
             skb_cli_error("run %s: %s", e->name, msg[0] ? msg : "failed");
             failed++;
-        } else if (ctx.verbose) {
+        } else if (ctx->verbose) {
             fprintf(stderr, "[%d] %s: done in %.1f s\n", total, e->name, now_s() - t0);
         }
     }
-    if (table41_refresh(&ctx, before, msg, sizeof msg) < 0) {
+    *total_out = total;
+    return failed;
+}
+
+int skb_cmd_run(int argc, char **argv)
+{
+    struct run_opts r;
+    char exe[PATH_MAX], msg[1024];
+    memset(&r, 0, sizeof r);
+    r.ctx.out_dir = "results/latest";
+    r.ctx.seed = SKB_DEFAULT_SEED;
+    r.ctx.verbose = 1;
+    skb_params_default(&r.ctx.params);
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = 0;
+    r.ctx.exe_path = exe;
+    int rc = skb_cli_parse(&run_spec, argc, argv, &r);
+    if (rc)
+        return rc == 1 ? 0 : rc;
+    if (skb_run_open(&r.ctx) < 0) {   /* the run's shared datasets (harness/run_datasets.c) */
+        skb_cli_error("run: out of memory");
+        return 1;
+    }
+    if ((rc = check_run(&r, msg, sizeof msg)) != 0) {
+        skb_run_close(&r.ctx);
+        return rc;
+    }
+    if (r.ctx.verbose)
+        fprintf(stderr, "skinbench run: seed %lu, results in %s%s\n", r.ctx.seed, r.ctx.out_dir,
+                r.ctx.quick ? " (quick)" : "");
+    struct t41_seen before[2];
+    t41_snapshot(r.ctx.out_dir, before);
+    int total, failed = run_experiments(&r, &total, msg, sizeof msg);
+    if (table41_refresh(&r.ctx, before, msg, sizeof msg) < 0) {
         skb_cli_error("run: %s", msg);
         failed++;
     }
-    if (ctx.verbose && ctx.dataset_file)   /* tests/run_dataset.sh: once, shared by the experiments */
-        fprintf(stderr, "skinbench run: %s imported %d time(s)\n", ctx.dataset_file, skb_run_imports(&ctx));
-    skb_run_close(&ctx);
-    if (ctx.verbose)
-        fprintf(stderr, "skinbench run: %d experiment(s), %d failed; results in %s\n", total, failed, ctx.out_dir);
+    if (r.ctx.verbose && r.ctx.dataset_file)   /* tests/run_dataset.sh: once, shared by the experiments */
+        fprintf(stderr, "skinbench run: %s imported %d time(s)\n", r.ctx.dataset_file, skb_run_imports(&r.ctx));
+    skb_run_close(&r.ctx);
+    if (r.ctx.verbose)
+        fprintf(stderr, "skinbench run: %d experiment(s), %d failed; results in %s\n", total, failed, r.ctx.out_dir);
     return failed ? 1 : 0;
 }

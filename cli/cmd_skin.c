@@ -1,26 +1,69 @@
 /* cmd_skin.c — `skinbench skin`: deform a dataset or model file with one
  * method in one pose and write the mesh as Wavefront OBJ. */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cJSON.h>
 #include "skb_cli.h"
+#include "skb_cli_opts.h"
 #include "skb_json.h"
 #include "skb_dataset.h"
 
-static void skin_usage(FILE *f)
+/* what `skin`'s options fill in */
+struct skin_opts {
+    const char *method, *model, *posefile, *out;
+    int quiet;
+    long frame;
+    unsigned long seed;
+};
+
+static int set_seed(void *opts, const char *v)
 {
-    fprintf(f, "usage: skinbench skin --method M --model NAME|FILE [--frame K | --pose FILE]\n"
-               "                      [--out FILE.obj] [--seed N] [--quiet]\n"
-               "Deforms the model with method M and writes OBJ (positions, normals, faces).\n"
-               "On success one summary line goes to stderr (vertices, joints, pose, vertices\n"
-               "whose weights were renormalised on load), also when the OBJ goes to stdout.\n"
-               "  --model   a dataset name (skinbench list datasets) or a model file\n"
-               "  --frame   index into the dataset's own pose sequence (default: last)\n"
-               "  --pose    JSON {\"transforms\": [[16 numbers row-major] per joint]}\n"
-               "  --out     output file (written atomically); default stdout\n"
-               "  --quiet   no summary line\n");
+    if (skb_cli_parse_ulong(v, &((struct skin_opts *)opts)->seed) < 0) {
+        skb_cli_error("skin: --seed '%s': expected an integer", v);
+        return -1;
+    }
+    return 0;
 }
+
+static int set_frame(void *opts, const char *v)
+{
+    unsigned long f;
+    if (skb_cli_parse_ulong(v, &f) < 0) {
+        skb_cli_error("skin: --frame '%s': expected an integer", v);
+        return -1;
+    }
+    ((struct skin_opts *)opts)->frame = (long)f;
+    return 0;
+}
+
+#define AT(field) offsetof(struct skin_opts, field)
+static const struct skb_opt skin_opts_table[] = {
+    { "--method", SKB_OPT_STRING, AT(method), 0, NULL, "" },
+    { "--model", SKB_OPT_STRING, AT(model), 0, NULL,
+      "  --model   a dataset name (skinbench list datasets) or a model file\n" },
+    { "--frame", SKB_OPT_VALUE, 0, 0, set_frame,
+      "  --frame   index into the dataset's own pose sequence (default: last)\n" },
+    { "--pose", SKB_OPT_STRING, AT(posefile), 0, NULL,
+      "  --pose    JSON {\"transforms\": [[16 numbers row-major] per joint]}\n" },
+    { "--out", SKB_OPT_STRING, AT(out), 0, NULL,
+      "  --out     output file (written atomically); default stdout\n" },
+    { "--seed", SKB_OPT_VALUE, 0, 0, set_seed, "" },
+    { "--quiet", SKB_OPT_FLAG, AT(quiet), 1, NULL,
+      "  --quiet   no summary line\n" },
+    { NULL, SKB_OPT_TEXT, 0, 0, NULL, NULL }
+};
+
+static const struct skb_cli_spec skin_spec = {
+    "skin",
+    "usage: skinbench skin --method M --model NAME|FILE [--frame K | --pose FILE]\n"
+    "                      [--out FILE.obj] [--seed N] [--quiet]\n"
+    "Deforms the model with method M and writes OBJ (positions, normals, faces).\n"
+    "On success one summary line goes to stderr (vertices, joints, pose, vertices\n"
+    "whose weights were renormalised on load), also when the OBJ goes to stdout.\n",
+    skin_opts_table, NULL, NULL
+};
 
 #define POSE_FILE_MAX ((size_t)4 << 20)
 
@@ -138,105 +181,117 @@ static void print_summary(const struct skb_dataset *d, const struct skb_method *
     fputc('\n', stderr);
 }
 
+/* the method and the model, checked before loading: NULL after the error */
+static const struct skb_method *skin_method(const struct skin_opts *o)
+{
+    if (!o->method || !o->model) {
+        skb_cli_error("skin: --method and --model are required (see skinbench skin --help)");
+        return NULL;
+    }
+    const struct skb_method *m = skb_method_find(o->method);
+    if (!m) {
+        skb_cli_error("skin: unknown method '%s' (see skinbench list methods)", o->method);
+        return NULL;
+    }
+    if (!skb_dataset_name_valid(o->model)) {
+        skb_cli_error("skin: --model '%s': unknown dataset (see skinbench list datasets, or give a model file path)",
+                      o->model);
+        return NULL;
+    }
+    return m;
+}
+
+/* the pose: --pose's file (read and checked, *mats its matrices) or the
+ * dataset's --frame (default its last, o->frame set to it); 0 or -1 */
+static int skin_pose(struct skin_opts *o, const struct skb_method *m, const struct skb_dataset *d,
+                     struct skb_pose *p, double **mats)
+{
+    if (o->posefile) {
+        if (load_pose(o->posefile, d->mesh.njoints, mats) < 0 || check_pose(o->posefile, m, *mats, d->mesh.njoints) < 0)
+            return -1;
+        p->njoints = d->mesh.njoints;
+        p->mats = *mats;
+        p->scale = NULL;
+        return 0;
+    }
+    if (o->frame >= d->nposes) {
+        skb_cli_error("skin: --frame %ld: %s has %d poses (0..%d)", o->frame, o->model, d->nposes, d->nposes - 1);
+        return -1;
+    }
+    if (o->frame < 0)
+        o->frame = d->nposes - 1;
+    skb_dataset_pose(d, (int)o->frame, p);
+    return 0;
+}
+
+/* the deformed mesh as OBJ to --out or stdout: 0, or 1 after the error */
+static int write_obj(const struct skin_opts *o, const struct skb_method *m, const struct skb_dataset *d,
+                     const double *pos, const double *nrm)
+{
+    char title[256], msg[512];
+    int rc = 1;
+    snprintf(title, sizeof title, "%s deformed by %s", d->name, m->name);
+    char *text = obj_text(&d->mesh, pos, d->mesh.nrm ? nrm : NULL, title);
+    if (!text)
+        skb_cli_error("skin: out of memory");
+    else if (o->out) {
+        if (skb_write_atomic(o->out, text, strlen(text), msg, sizeof msg) < 0)
+            skb_cli_error("%s", msg);
+        else
+            rc = 0;
+    } else {
+        /* a failed write is reported once (skb_cli_write_stdout or, at exit,
+         * skb_cli_close_stdout); no success summary for an OBJ that did not arrive */
+        rc = skb_cli_write_stdout(text, strlen(text)) == 0 ? 0 : 1;
+    }
+    free(text);
+    return rc;
+}
+
+/* deform the loaded model in pose p and write it: 0, or 1 after the error */
+static int skin_and_write(const struct skin_opts *o, const struct skb_method *m, const struct skb_dataset *d,
+                          const struct skb_pose *p)
+{
+    char msg[512];
+    int rc = 1;
+    double *pos = calloc((size_t)3 * d->mesh.nverts + 1, sizeof *pos);
+    double *nrm = calloc((size_t)3 * d->mesh.nverts + 1, sizeof *nrm);
+    struct skb_skinner s;
+    if (!pos || !nrm || skb_skin_init(&s, m, &d->mesh, msg, sizeof msg) < 0) {
+        skb_cli_error("skin: %s: %s", o->model, pos && nrm ? msg : "out of memory");
+    } else {
+        if (skb_skin_pose(&s, p, NULL, pos, nrm, msg, sizeof msg) < 0)
+            skb_cli_error("skin: %s: %s", o->model, msg);
+        else
+            rc = write_obj(o, m, d, pos, nrm);
+        if (rc == 0 && !o->quiet)
+            print_summary(d, m, o->posefile, (int)o->frame);
+        skb_skin_fini(&s);
+    }
+    free(pos);
+    free(nrm);
+    return rc;
+}
+
 int skb_cmd_skin(int argc, char **argv)
 {
-    int quiet = 0;
-    const char *method = NULL, *model = NULL, *posefile = NULL, *out = NULL;
-    long frame = -1;
-    unsigned long seed = 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (skb_cli_is_help(a)) { skin_usage(stdout); return 0; }
-        else if (strcmp(a, "--quiet") == 0) quiet = 1;
-        else if (v && strcmp(a, "--method") == 0) { method = v; i++; }
-        else if (v && strcmp(a, "--model") == 0) { model = v; i++; }
-        else if (v && strcmp(a, "--pose") == 0) { posefile = v; i++; }
-        else if (v && strcmp(a, "--out") == 0) { out = v; i++; }
-        else if (v && strcmp(a, "--seed") == 0) {
-            if (skb_cli_parse_ulong(v, &seed) < 0) { skb_cli_error("skin: --seed '%s': expected an integer", v); return 2; }
-            i++;
-        } else if (v && strcmp(a, "--frame") == 0) {
-            unsigned long f;
-            if (skb_cli_parse_ulong(v, &f) < 0) { skb_cli_error("skin: --frame '%s': expected an integer", v); return 2; }
-            frame = (long)f;
-            i++;
-        } else {
-            skb_cli_error("skin: unknown or incomplete option '%s' (see skinbench skin --help)", a);
-            return 2;
-        }
-    }
-    if (!method || !model) {
-        skb_cli_error("skin: --method and --model are required (see skinbench skin --help)");
+    struct skin_opts o = { NULL, NULL, NULL, NULL, 0, -1, 1 };
+    int rc = skb_cli_parse(&skin_spec, argc, argv, &o);
+    if (rc)
+        return rc == 1 ? 0 : rc;
+    const struct skb_method *m = skin_method(&o);
+    if (!m)
         return 2;
-    }
-    const struct skb_method *m = skb_method_find(method);
-    if (!m) {
-        skb_cli_error("skin: unknown method '%s' (see skinbench list methods)", method);
-        return 2;
-    }
-    if (!skb_dataset_name_valid(model)) {
-        skb_cli_error("skin: --model '%s': unknown dataset (see skinbench list datasets, or give a model file path)",
-                      model);
-        return 2;
-    }
     struct skb_dataset d;
-    struct skb_dataset_opts o = { seed, 0, 0 };
+    struct skb_dataset_opts dopts = { o.seed, 0, 0 };
     char msg[512];
-    if (skb_dataset_load(model, &o, &d, msg, sizeof msg) < 0) {
+    if (skb_dataset_load(o.model, &dopts, &d, msg, sizeof msg) < 0) {
         skb_cli_error("%s", msg);
         return 1;
     }
     struct skb_pose p;
     double *mats = NULL;
-    int rc = 1;
-    if (posefile) {
-        if (load_pose(posefile, d.mesh.njoints, &mats) < 0 || check_pose(posefile, m, mats, d.mesh.njoints) < 0)
-            goto done;
-        p.njoints = d.mesh.njoints;
-        p.mats = mats;
-        p.scale = NULL;
-    } else {
-        if (frame >= d.nposes) {
-            skb_cli_error("skin: --frame %ld: %s has %d poses (0..%d)", frame, model, d.nposes, d.nposes - 1);
-            goto done;
-        }
-        if (frame < 0)
-            frame = d.nposes - 1;
-        skb_dataset_pose(&d, (int)frame, &p);
-    }
-    double *pos = calloc((size_t)3 * d.mesh.nverts + 1, sizeof *pos);
-    double *nrm = calloc((size_t)3 * d.mesh.nverts + 1, sizeof *nrm);
-    struct skb_skinner s;
-    if (!pos || !nrm || skb_skin_init(&s, m, &d.mesh, msg, sizeof msg) < 0) {
-        skb_cli_error("skin: %s: %s", model, pos && nrm ? msg : "out of memory");
-    } else {
-        if (skb_skin_pose(&s, &p, NULL, pos, nrm, msg, sizeof msg) < 0) {
-            skb_cli_error("skin: %s: %s", model, msg);
-        } else {
-            char title[256];
-            snprintf(title, sizeof title, "%s deformed by %s", d.name, m->name);
-            char *text = obj_text(&d.mesh, pos, d.mesh.nrm ? nrm : NULL, title);
-            if (!text)
-                skb_cli_error("skin: out of memory");
-            else if (out) {
-                if (skb_write_atomic(out, text, strlen(text), msg, sizeof msg) < 0)
-                    skb_cli_error("%s", msg);
-                else
-                    rc = 0;
-            } else {
-                /* a failed write is reported at exit (skb_cli_close_stdout);
-                 * no success summary for an OBJ that did not arrive */
-                rc = skb_cli_write_stdout(text, strlen(text)) == 0 ? 0 : 1;
-            }
-            free(text);
-            if (rc == 0 && !quiet)
-                print_summary(&d, m, posefile, (int)frame);
-        }
-        skb_skin_fini(&s);
-    }
-    free(pos);
-    free(nrm);
-done:
+    rc = skin_pose(&o, m, &d, &p, &mats) < 0 ? 1 : skin_and_write(&o, m, &d, &p);
     free(mats);
     skb_dataset_free(&d);
     return rc;

@@ -19,7 +19,6 @@ int skb_cmd_list(int argc, char **argv);
 int skb_cmd_blend(int argc, char **argv);
 int skb_cmd_skin(int argc, char **argv);
 int skb_cmd_run(int argc, char **argv);
-/* in cli/cmd_report.c */
 int skb_cmd_report(int argc, char **argv);
 int skb_cmd_compare(int argc, char **argv);
 int skb_cmd_schema(int argc, char **argv);
@@ -33,8 +32,9 @@ int skb_cli_parse_ulong(const char *s, unsigned long *out);
 /* flush and close stdout at exit: a full disk or a closed pipe must not pass
  * as success (`skinbench list > /dev/full`); prints the error, -1 on failure */
 int skb_cli_close_stdout(void);
-/* write len bytes to stdout and flush; -1 if that or anything written before
- * failed (the error itself is reported once, by skb_cli_close_stdout) */
+/* write len bytes to stdout, past its buffer (flushed first); -1 if that or
+ * anything written before failed, the error printed once: here, or by
+ * skb_cli_close_stdout when an earlier buffered write failed */
 int skb_cli_write_stdout(const char *text, size_t len);
 
 #endif

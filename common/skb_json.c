@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -427,9 +428,15 @@ int skb_read_file(const char *path, char **out, size_t *len, char *msg, size_t m
     return skb_read_input(path, 0, 0, out, len, msg, msglen);
 }
 
-/* cJSON returns NULL both for bad text and for a failed allocation: a
- * counting allocator tells the two apart */
-static int json_oom;
+/* cJSON returns NULL both for bad text and for a failed allocation: an
+ * allocator that notes its failures tells the two apart.  The two statics
+ * below are the one exception to "no mutable statics" in common/, and must
+ * be: cJSON_InitHooks sets process-global hooks and a hook gets no context
+ * pointer, so the flag cannot be passed down.  It is thread-local (each
+ * parse reads only its own thread's failures) and reset by every parse;
+ * the hooks are installed once per process (pthread_once: race-free). */
+static _Thread_local int json_oom;
+static pthread_once_t json_hooks_once = PTHREAD_ONCE_INIT;
 
 static void *json_malloc(size_t n)
 {
@@ -439,14 +446,10 @@ static void *json_malloc(size_t n)
     return p;
 }
 
-static void json_hooks_once(void)
+static void json_hooks_install(void)
 {
-    static int done;
-    if (!done) {
-        cJSON_Hooks h = { json_malloc, free };
-        cJSON_InitHooks(&h);
-        done = 1;
-    }
+    cJSON_Hooks h = { json_malloc, free };
+    cJSON_InitHooks(&h);
 }
 
 /* deepest array/object nesting in text[0..n), strings skipped */
@@ -477,21 +480,11 @@ static int is_ws(char c)
     return c == ' ' || c == '\n' || c == '\r' || c == '\t';
 }
 
-/* say why a parse failed: out of memory, nesting too deep, cut short, or
- * malformed at a line (all four used to read "malformed JSON") */
-static int parse_error(const char *path, const char *text, size_t len, const char *end, char *msg, size_t msglen)
+/* text that is no JSON at all: UTF-16 or binary, a UTF-8 byte-order mark,
+ * or a first character no JSON value starts with; SKB_EPARSE with msg, or
+ * 0 when none of these */
+static int encoding_error(const char *path, const char *text, size_t len, char *msg, size_t msglen)
 {
-    size_t off = end && end >= text ? (size_t)(end - text) : 0;
-    int line = 1;
-    for (size_t i = 0; i < off && i < len; i++)
-        line += text[i] == '\n';
-    size_t last = len;
-    while (last > 0 && is_ws(text[last - 1]))
-        last--;
-    if (json_oom) {
-        snprintf(msg, msglen, "%s: out of memory parsing JSON (%zu bytes)", path, len);
-        return SKB_ENOMEM;
-    }
     const unsigned char *u = (const unsigned char *)text;
     size_t first = 0;
     while (first < len && is_ws(text[first]))
@@ -512,6 +505,19 @@ static int parse_error(const char *path, const char *text, size_t len, const cha
                  isprint(u[first]) ? text[first] : '?', first);
         return SKB_EPARSE;
     }
+    return 0;
+}
+
+/* JSON that went wrong at byte off: nested too deep, cut short, or
+ * malformed at a line */
+static int structure_error(const char *path, const char *text, size_t len, size_t off, char *msg, size_t msglen)
+{
+    int line = 1;
+    for (size_t i = 0; i < off && i < len; i++)
+        line += text[i] == '\n';
+    size_t last = len;
+    while (last > 0 && is_ws(text[last - 1]))
+        last--;
     if (json_depth(text, off < len ? off + 1 : len) >= CJSON_NESTING_LIMIT)
         snprintf(msg, msglen, "%s: JSON nested deeper than %d levels near line %d (byte %zu)", path,
                  CJSON_NESTING_LIMIT, line, off);
@@ -524,11 +530,26 @@ static int parse_error(const char *path, const char *text, size_t len, const cha
     return SKB_EPARSE;
 }
 
+/* say why a parse failed: out of memory, not JSON text, nesting too deep,
+ * cut short, or malformed at a line (all used to read "malformed JSON") */
+static int parse_error(const char *path, const char *text, size_t len, const char *end, char *msg, size_t msglen)
+{
+    if (json_oom) {
+        snprintf(msg, msglen, "%s: out of memory parsing JSON (%zu bytes)", path, len);
+        return SKB_ENOMEM;
+    }
+    int rc = encoding_error(path, text, len, msg, msglen);
+    if (rc < 0)
+        return rc;
+    size_t off = end && end >= text ? (size_t)(end - text) : 0;
+    return structure_error(path, text, len, off, msg, msglen);
+}
+
 int skb_json_parse_text(const char *path, const char *text, size_t len, int whole, cJSON **out, char *msg,
                         size_t msglen)
 {
     const char *end = NULL;
-    json_hooks_once();
+    pthread_once(&json_hooks_once, json_hooks_install);
     json_oom = 0;
     *out = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);

@@ -20,11 +20,11 @@ echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){(void)d;(void)n
 if ! "$cc" -fsanitize=fuzzer,address -o "$out/probe" "$probe" 2> /dev/null; then
   echo "SKIP fuzz: clang-14 cannot link -fsanitize=fuzzer (apt-get install libclang-rt-14-dev)"; exit 0
 fi
-# methods/fast_f32.c uses GCC vector builtins clang lacks: gcc compiles it
-# (uninstrumented; the fuzzed parsers never reach it), clang the rest
-gccsrc=(methods/fast_f32.c)
+# methods/fast_f32*.c use GCC vector builtins clang lacks: gcc compiles them
+# (uninstrumented; the fuzzed parsers never reach them), clang the rest
+gccsrc=(methods/fast_f32*.c)
 # reports/ names the run halves (tests/fuzz/fuzz_runs.c), the refit keys (harness/sphere_cd.c) and the results files' tables (harness/schemas.c)
-srcs=(tests/fuzz/fuzz_inputs.c tests/fuzz/fuzz_runs.c harness/sphere_cd.c harness/schemas.c common/*.c reports/*.c cli/cli_util.c cli/cmd_blend.c cli/cmd_report.c)
+srcs=(tests/fuzz/fuzz_inputs.c tests/fuzz/fuzz_runs.c harness/sphere_cd.c harness/schemas.c common/*.c reports/*.c cli/cli_util.c cli/cli_opts.c cli/cmd_blend.c cli/cmd_report.c cli/cmd_compare.c)
 for f in methods/*.c; do case " ${gccsrc[*]} " in *" $f "*) ;; *) srcs+=("$f") ;; esac; done
 objs=()
 for f in "${gccsrc[@]}"; do
