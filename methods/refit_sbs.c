@@ -23,6 +23,7 @@
  *   the whole sphere of radius |p - r_c| about the origin of the cap. */
 #include <math.h>
 #include <string.h>
+#include "skb_method.h"
 #include "skb_geom.h"
 
 /* the cap angle on S_3 is widened by this much (radians) for rounding */
