@@ -18,14 +18,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <gsl/gsl_cdf.h>
 #include "skb_json.h"
 #include "skb_gbench.h"
 #include "report_internal.h"
 #include "compare_internal.h"
 
-/* exact distribution of U for samples up to this size (no ties) */
-#define MWU_EXACT_MAX 20
 /* relative change of a FLOP fit coefficient treated as "changed": the fit
  * is deterministic, so only rounding noise is forgiven */
 #define FLOP_FIT_REL_EQ 1e-9
@@ -33,97 +30,6 @@
 static const cJSON *jget(const cJSON *o, const char *k)
 {
     return o && k ? cJSON_GetObjectItemCaseSensitive(o, k) : NULL;
-}
-
-/* P(U <= u) under H0 for sample sizes m, n without ties: counts of
- * arrangements by the recursion f(m,n,u) = f(m-1,n,u-n) + f(m,n-1,u) */
-static double mwu_exact_cdf(int m, int n, double u)
-{
-    int umax = m * n;
-    size_t w = (size_t)umax + 1;
-    double *f = calloc((size_t)(m + 1) * (size_t)(n + 1) * w, sizeof *f);
-    if (!f)
-        return NAN;
-#define F(i, j, k) f[((size_t)(i) * (size_t)(n + 1) + (size_t)(j)) * w + (size_t)(k)]
-    for (int i = 0; i <= m; i++)
-        for (int j = 0; j <= n; j++) {
-            if (i == 0 || j == 0) {
-                F(i, j, 0) = 1;
-                continue;
-            }
-            for (int k = 0; k <= i * j; k++)
-                F(i, j, k) = (k - j >= 0 ? F(i - 1, j, k - j) : 0) + (k <= (i) * (j - 1) ? F(i, j - 1, k) : 0);
-        }
-    double tot = 0, le = 0;
-    for (int k = 0; k <= umax; k++) {
-        tot += F(m, n, k);
-        if (k <= u + 1e-9)
-            le += F(m, n, k);
-    }
-#undef F
-    free(f);
-    return le / tot;
-}
-
-int skb_mann_whitney(const double *a, int na, const double *b, int nb, double *u, double *p)
-{
-    if (na < 1 || nb < 1)
-        return -1;
-    int n = na + nb;
-    double *v = malloc((size_t)n * sizeof *v), *rk = malloc((size_t)n * sizeof *rk);
-    int *idx = malloc((size_t)n * sizeof *idx);
-    if (!v || !rk || !idx) {
-        free(v);
-        free(rk);
-        free(idx);
-        return -1;
-    }
-    for (int i = 0; i < na; i++)
-        v[i] = a[i];
-    for (int i = 0; i < nb; i++)
-        v[na + i] = b[i];
-    /* rank with average ranks for ties (insertion sort of indices: samples are small) */
-    for (int i = 0; i < n; i++)
-        idx[i] = i;
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && v[idx[j - 1]] > v[idx[j]]; j--) {
-            int t = idx[j];
-            idx[j] = idx[j - 1];
-            idx[j - 1] = t;
-        }
-    double tie = 0;
-    int ties = 0;
-    for (int i = 0; i < n;) {
-        int j = i;
-        while (j + 1 < n && v[idx[j + 1]] == v[idx[i]])
-            j++;
-        double r = 0.5 * (i + j) + 1;
-        for (int k = i; k <= j; k++)
-            rk[idx[k]] = r;
-        double t = j - i + 1;
-        if (t > 1) {
-            ties = 1;
-            tie += t * t * t - t;
-        }
-        i = j + 1;
-    }
-    double ra = 0;
-    for (int i = 0; i < na; i++)
-        ra += rk[i];
-    double ua = ra - na * (na + 1) / 2.0, mu = na * (double)nb / 2;
-    *u = ua;
-    if (!ties && na <= MWU_EXACT_MAX && nb <= MWU_EXACT_MAX) {
-        double lo = fmin(ua, na * (double)nb - ua);
-        *p = fmin(1, 2 * mwu_exact_cdf(na, nb, lo));
-    } else {
-        double var = na * (double)nb / 12 * ((n + 1) - tie / ((double)n * (n - 1)));
-        double z = var > 0 ? (fabs(ua - mu) - 0.5) / sqrt(var) : 0;
-        *p = var > 0 ? fmin(1, 2 * gsl_cdf_ugaussian_Q(fmax(z, 0))) : 1;
-    }
-    free(v);
-    free(rk);
-    free(idx);
-    return 0;
 }
 
 /* ---- Google Benchmark repetitions ---- */
@@ -149,31 +55,6 @@ static double min_p(int na, int nb)
 static int slower(const double *base, int nb, const double *cur, int nc, const struct skb_compare_opts *o,
                   double *p, double *effect);
 
-/* Holm-Bonferroni step-down adjusted p-values of p[0..n-1] into adj:
- * the i-th smallest gets max over k <= i of min(1, (n - k) p_(k)), which
- * keeps the chance of any false alarm across all n benchmarks below alpha */
-static int holm(const double *p, int n, double *adj)
-{
-    int *ix = malloc((size_t)n * sizeof *ix + 1);
-    if (!ix)
-        return -1;
-    for (int i = 0; i < n; i++)
-        ix[i] = i;
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && p[ix[j - 1]] > p[ix[j]]; j--) {
-            int t = ix[j];
-            ix[j] = ix[j - 1];
-            ix[j - 1] = t;
-        }
-    double run = 0;
-    for (int k = 0; k < n; k++) {
-        run = fmax(run, fmin(1, (n - k) * p[ix[k]]));
-        adj[ix[k]] = run;
-    }
-    free(ix);
-    return 0;
-}
-
 /* raw U-test p, median effect and Holm-adjusted p of every baseline
  * benchmark the current run also timed (the family); returns its size */
 static int family_p(const struct skb_gbench_set *ga, const struct skb_gbench_set *gb, const struct skb_compare_opts *o,
@@ -195,7 +76,7 @@ static int family_p(const struct skb_gbench_set *ga, const struct skb_gbench_set
         slower(ga->b[i].time_ns, ga->b[i].nrep, gb->b[j].time_ns, gb->b[j].nrep, o, &praw[i], &eff[i]);
         fp[m++] = praw[i];
     }
-    if (holm(fp, m, fa) < 0)
+    if (skb_holm(fp, m, fa) < 0)
         m = -1;
     for (int i = 0, k = 0; m > 0 && i < ga->n; i++)
         if (gb_find(gb, ga->b[i].name) >= 0)
@@ -599,7 +480,7 @@ static void gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, con
             "(alpha %g Holm-Bonferroni over %d, min effect %.1f %%)\n", tested, candidates, confirmed, unconfirmed,
             o->alpha, m, 100 * o->min_effect);
     int need = 2;
-    while (need < MWU_EXACT_MAX && m * min_p(need, need) >= o->alpha)
+    while (need < SKB_MWU_EXACT_MAX && m * min_p(need, need) >= o->alpha)
         need++;
     if (powerless)
         skb__cmp_info(s, "timing gate powerless for %d of %d benchmarks: too few repetitions for the U test to reach "

@@ -7,7 +7,7 @@
  *
  * Index: skb_results_load / _parse / _free, skb_reference_load,
  * skb_report_build / _render_md / _render_html / _free, skb_plots_write,
- * skb_mann_whitney, skb_compare_run. */
+ * skb_compare_run (skb_mann_whitney: common/skb_stats.h). */
 #ifndef SKB_REPORT_H
 #define SKB_REPORT_H
 
@@ -238,12 +238,6 @@ int skb_report_read_fuzz_log(struct skb_report *rep, const char *path);
 void skb_plots_write(struct skb_report *rep, const char *out_dir);
 
 /* ---- statistics and nightly comparison ---- */
-
-/* two-sided Mann-Whitney U test of a against b: *p gets the p-value (exact
- * for small samples without ties, normal approximation with tie and
- * continuity correction otherwise), *u the U statistic of a.  -1 when a
- * sample is empty. */
-int skb_mann_whitney(const double *a, int na, const double *b, int nb, double *u, double *p);
 
 /* an A/B sitting (scripts/nightly-ab.sh): the baseline build (a) and the
  * current build (b) timed alternately, round after round, on the same
