@@ -15,6 +15,7 @@
 #include "skb_cli.h"
 #include "skb_json.h"
 #include "skb_report.h"
+#include "skb_regress.h"
 
 #define MAX_RUNS SKB_MAX_RUNS
 #define DEFAULT_ALPHA 0.01       /* U test level; TOOLCHAIN.md: 0.05 alone flags 5/12 self-comparisons */

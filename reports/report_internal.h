@@ -100,18 +100,10 @@ void skb__plot_spheres(struct skb_report *rep, const char *dir, const char *sfx,
 void skb__plot_cd(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
 void skb__plot_arm_volume(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
 void skb__plot_arm_section(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
-/* compare.c: each built-in experiment's exact gates */
-void skb__gate_properties(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
-void skb__gate_flops(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
-void skb__gate_gpu(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
-void skb__gate_cpu(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
-void skb__gate_icount_exp(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
 /* report_methods.c: every registry method in every per-method table and plot */
 void skb__absent_method_rows(struct skb_report *rep, struct skb_rtable *t, const struct skb_experiment_desc *d,
                              const struct skb_report_section *sec);
 void skb__plot_method_notes(struct skb_report *rep, int first, int need, const char *dir, const struct skb_results *r);
-/* compare: new experiments (files the baseline lacks) and new methods */
-void skb__gate_new_items(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
 /* plots.c */
 /* the legend name a plot gives results key `key` (a method, refit or shader
  * name, with a variant suffix spelled out); shaders: gpu.json "shaders" or
