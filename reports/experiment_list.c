@@ -126,19 +126,6 @@ const struct skb_experiment_desc *const skb_experiment_list[] = {
     NULL
 };
 
-const char *skb_experiment_desc_name(const struct skb_experiment_desc *d)
-{
-    return d->run->name;
-}
-
-const struct skb_experiment_desc *skb_experiment_desc_find(const char *name)
-{
-    for (int i = 0; skb_experiment_list[i]; i++)
-        if (strcmp(skb_experiment_desc_name(skb_experiment_list[i]), name) == 0)
-            return skb_experiment_list[i];
-    return NULL;
-}
-
 int skb_experiment_file_index(const struct skb_experiment_desc *d, int nth)
 {
     return d->files && d->files[nth].file ? skb_rfile_find(d->files[nth].file) : -1;

@@ -251,60 +251,6 @@ static const char *series_style(char *buf, size_t len, int i, int n)
     return buf;
 }
 
-/* the display name of shader `key` in gpu.json "shaders" ([{name, title},
- * ...]): shader names come from the results, like everything here */
-static const char *shader_title(const cJSON *shaders, const char *key)
-{
-    const cJSON *sh;
-    cJSON_ArrayForEach(sh, shaders) {
-        const char *n = cJSON_GetStringValue(jget(sh, "name"));
-        if (n && strcmp(n, key) == 0)
-            return cJSON_GetStringValue(jget(sh, "title"));
-    }
-    return NULL;
-}
-
-/* legend names for results keys: the display name of a shader (gpu.json) or
- * registry method, with a variant suffix spelled out ("dib@p=0.001" -> "DIB
- * (precision 0.001)"); a few fixed keys; anything else verbatim (it is
- * quoted anyway) */
-const char *skb__plot_series_name(const char *key, const cJSON *shaders, char *buf, size_t len)
-{
-    static const struct { const char *key, *name; } fixed[] = {
-        { "linear", "LBS (linear)" },
-        { "reference", "reference posture" },
-        { "lbs", "LBS" },
-        { "sbs", "SBS" },
-        { "bottom_up", "bottom-up" },
-        { "best", "best (tightest)" },
-        { "angle_gap_deg", "rotation-angle gap" },
-        { "translation_gap_pct_of_alpha_eps", "translation gap along the screw axis" },
-        { "dib_iterations_histogram", "random inputs (angles up to 180 deg)" },
-        { "dib_iterations_moderate_histogram", "skinning-like inputs (angles <= 45 deg)" },
-    };
-    if (!key)   /* an array where the results should hold a keyed object */
-        key = "?";
-    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
-        if (strcmp(key, fixed[i].key) == 0)
-            return snprintf(buf, len, "%s", fixed[i].name), buf;
-    char base[96];
-    size_t n = strcspn(key, "@+");
-    snprintf(base, sizeof base, "%.*s", (int)n, key);
-    const struct skb_method *m = skb_method_find(base);
-    const char *st = shaders ? shader_title(shaders, key) : NULL;
-    if (st && (!m || !m->title || strcmp(m->name, key) != 0))
-        return snprintf(buf, len, "%s", st), buf;   /* a shader without a CPU method of its name */
-    if (!m || !m->title)
-        return snprintf(buf, len, "%s", key), buf;
-    if (!key[n])
-        snprintf(buf, len, "%s", m->title);
-    else if (strncmp(key + n, "@p=", 3) == 0)
-        snprintf(buf, len, "%s (precision %s)", m->title, key + n + 3);
-    else
-        snprintf(buf, len, "%s (%s)", m->title, key + n + 1);
-    return buf;
-}
-
 /* " title 'NAME'" for a results key: its human name, quoted; shaders: gpu.json
  * "shaders" where the key may be a shader name, else NULL */
 static void put_title(FILE *f, const char *key, const cJSON *shaders)

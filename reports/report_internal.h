@@ -117,10 +117,12 @@ void skb__image_caption(const cJSON *gpu, const char *file, char *buf, size_t le
 void skb__plot_gnuplot(struct skb_report *rep, const char *dir, const char *name, const char *title, const char *body);
 int skb__plot_have_gnuplot(void);
 
-/* render.c: HTML escaping and base64 data: URIs, for the other renderers */
+/* render_esc.c: HTML escaping and base64 data: URIs, for the renderers */
 void skb__html_esc(FILE *f, const char *s);
 /* the same for report.md: entities for < > &, control bytes as spaces */
 void skb__md_esc(FILE *f, const char *s);
+/* the same with, in a table cell (cell 1), '|' escaped too */
+void skb__md_put(FILE *f, const char *s, int cell);
 int skb__data_uri(FILE *f, const char *path, const char *mime);
 /* render_pictures.c: the methods x scenes grid of gpu.json "method_pictures" */
 void skb__render_pictures_html(FILE *f, const struct skb_report *rep);
