@@ -191,7 +191,7 @@ struct skb_method {
 SKB_EXTERN_C_BEGIN
 #endif
 
-/* refit hooks, implemented beside the sphere tree in methods/refit_*.c and
+/* refit hooks, implemented in methods/refit_*.c on the tree of geometry/ and
  * referenced from the method structs (thesis 5.3, 6.5; dlb: beyond the
  * thesis, its open problem 8.3.1) */
 int skb__refit_lbs(const struct skb_sphere_tree *t, int node, const struct skb_mesh *m,
