@@ -136,7 +136,7 @@ check-run: skinbench tests
 	@bash scripts/run-tests.sh $(BUILD)
 
 check-layers:
-	@bash scripts/check-layers.sh
+	@SKB_BUILD=$(BUILD) bash scripts/check-layers.sh
 
 # libFuzzer (clang-14, ASan + UBSan) over every JSON reader: results files,
 # report, compare on a mutated results directory, blend input.  FUZZ_SECONDS
