@@ -7,12 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "skb_json.h"
+#include "report_internal.h"   /* skb__jget */
 #include "compare_internal.h"
-
-static const cJSON *jget(const cJSON *o, const char *k)
-{
-    return o && k ? cJSON_GetObjectItemCaseSensitive(o, k) : NULL;
-}
 
 /* name the undecided benchmarks (the first few; all are in compare.json)
  * and say what would let the gate decide */
@@ -22,15 +18,15 @@ static void report_undecided(struct cmp_state *s, const struct skb_compare_opts 
     int n = cJSON_GetArraySize(s->undecided), npow = 0, nunc = 0;
     const cJSON *r;
     cJSON_ArrayForEach(r, s->undecided) {
-        const char *why = cJSON_GetStringValue(jget(r, "reason"));
+        const char *why = cJSON_GetStringValue(skb__jget(r, "reason"));
         npow += why && strcmp(why, "powerless") == 0;
         nunc += why && strcmp(why, "unconfirmed") == 0;
     }
     for (int i = 0; i < n && i < UNDECIDED_SHOWN; i++) {
         char line[700];
         r = cJSON_GetArrayItem(s->undecided, i);
-        snprintf(line, sizeof line, "%s (%s)", cJSON_GetStringValue(jget(r, "benchmark")),
-                 cJSON_GetStringValue(jget(r, "reason")));
+        snprintf(line, sizeof line, "%s (%s)", cJSON_GetStringValue(skb__jget(r, "benchmark")),
+                 cJSON_GetStringValue(skb__jget(r, "reason")));
         skb__cmp_clean(line);
         fprintf(s->out, "INCONCLUSIVE: %s\n", line);
     }
@@ -51,8 +47,8 @@ static void report_undecided(struct cmp_state *s, const struct skb_compare_opts 
 static const char *injected_file(const struct skb_results *r)
 {
     for (int i = 0; i < skb_rfile_count(); i++) {
-        const cJSON *d = r->doc[i], *inj = jget(d, "injected_slowdown");
-        if ((inj && !cJSON_IsNull(inj)) || jget(d, "injected") || jget(jget(d, "context"), "injected_slowdown"))
+        const cJSON *d = r->doc[i], *inj = skb__jget(d, "injected_slowdown");
+        if ((inj && !cJSON_IsNull(inj)) || skb__jget(d, "injected") || skb__jget(skb__jget(d, "context"), "injected_slowdown"))
             return skb_rfile_name(i);
     }
     return NULL;
@@ -90,7 +86,7 @@ int skb_compare_installable(const struct skb_results *run, char *msg, size_t msg
     if (rc < 0)
         return rc;
     const cJSON *cpu = skb_results_doc(run, "cpu.json");
-    if (cpu && !cJSON_IsTrue(jget(cpu, "verified"))) {
+    if (cpu && !cJSON_IsTrue(skb__jget(cpu, "verified"))) {
         snprintf(msg, msglen, "%s/cpu.json: \"verified\" is not true: an unverified run is never installed as the "
                  "baseline", run->dir);
         return SKB_EINVAL;

@@ -7,16 +7,12 @@
 #include <string.h>
 #include "skb_json.h"
 #include "skb_gbench.h"
+#include "report_internal.h"   /* skb__jget */
 #include "compare_internal.h"
 
 /* relative change of a FLOP fit coefficient treated as "changed": the fit
  * is deterministic, so only rounding noise is forgiven */
 #define FLOP_FIT_REL_EQ 1e-9
-
-static const cJSON *jget(const cJSON *o, const char *k)
-{
-    return o && k ? cJSON_GetObjectItemCaseSensitive(o, k) : NULL;
-}
 
 /* every numeric leaf of a and b, compared exactly; path names the field */
 static void exact_tree(struct cmp_state *s, const char *file, const char *path, const cJSON *a, const cJSON *b,
@@ -40,7 +36,7 @@ static void exact_tree(struct cmp_state *s, const char *file, const char *path, 
             snprintf(sub, sizeof sub, "%s[%d]", path, i);
         else
             snprintf(sub, sizeof sub, "%s.%s", path, c->string);
-        exact_tree(s, file, sub, c, cJSON_IsArray(a) ? cJSON_GetArrayItem(b, i) : jget(b, c->string), what);
+        exact_tree(s, file, sub, c, cJSON_IsArray(a) ? cJSON_GetArrayItem(b, i) : skb__jget(b, c->string), what);
         i++;
     }
 }
@@ -48,34 +44,34 @@ static void exact_tree(struct cmp_state *s, const char *file, const char *path, 
 static void gate_verdicts(struct cmp_state *s, const cJSON *a, const cJSON *b)
 {
     const cJSON *m, *v;
-    cJSON_ArrayForEach(m, jget(a, "verdicts")) {
-        const cJSON *bm = jget(jget(b, "verdicts"), m->string);
+    cJSON_ArrayForEach(m, skb__jget(a, "verdicts")) {
+        const cJSON *bm = skb__jget(skb__jget(b, "verdicts"), m->string);
         if (!bm) {
             skb__cmp_regression(s, "properties.json: method %s has no verdicts in the current run", m->string);
             continue;
         }
         cJSON_ArrayForEach(v, m) {
-            const char *x = cJSON_GetStringValue(v), *y = cJSON_GetStringValue(jget(bm, v->string));
+            const char *x = cJSON_GetStringValue(v), *y = cJSON_GetStringValue(skb__jget(bm, v->string));
             if (x && (!y || strcmp(x, y) != 0))
                 skb__cmp_regression(s, "properties.json: verdict %s.%s changed %s -> %s", m->string, v->string, x, y ? y : "(missing)");
         }
     }
-    cJSON_ArrayForEach(m, jget(b, "verdicts"))
-        if (!jget(jget(a, "verdicts"), m->string))
+    cJSON_ArrayForEach(m, skb__jget(b, "verdicts"))
+        if (!skb__jget(skb__jget(a, "verdicts"), m->string))
             skb__cmp_info(s, "properties.json: new method %s (no baseline verdicts)", m->string);
 }
 
 static void gate_flops(struct cmp_state *s, const cJSON *a, const cJSON *b)
 {
     const cJSON *m;
-    cJSON_ArrayForEach(m, jget(a, "fits")) {
-        const cJSON *bm = jget(jget(b, "fits"), m->string);
+    cJSON_ArrayForEach(m, skb__jget(a, "fits")) {
+        const cJSON *bm = skb__jget(skb__jget(b, "fits"), m->string);
         for (int k = 0; k < 2; k++) {
             const char *c = k ? "b" : "a";
             double x, y;
-            if (skb_json_get_number(jget(m, c), &x) < 0)
+            if (skb_json_get_number(skb__jget(m, c), &x) < 0)
                 continue;
-            if (!bm || skb_json_get_number(jget(bm, c), &y) < 0)
+            if (!bm || skb_json_get_number(skb__jget(bm, c), &y) < 0)
                 skb__cmp_regression(s, "flops.json: FLOP fit of %s missing in the current run", m->string);
             else if (fabs(x - y) > FLOP_FIT_REL_EQ * fmax(1, fabs(x)))
                 skb__cmp_regression(s, "flops.json: FLOP count of %s changed: %s %.6g -> %.6g (FLOPs = a*n + b)", m->string, c, x, y);
@@ -87,13 +83,13 @@ static void gate_flops(struct cmp_state *s, const cJSON *a, const cJSON *b)
     const cJSON *x;
     cJSON_ArrayForEach(x, a)
         if (x->string && strstr(x->string, "callgrind"))
-            exact_tree(s, "flops.json", x->string, x, jget(b, x->string), "callgrind instruction count");
+            exact_tree(s, "flops.json", x->string, x, skb__jget(b, x->string), "callgrind instruction count");
 }
 
 /* "verified" turned false: name each failing kernel and why */
 static void gate_verified(struct cmp_state *s, const cJSON *cpu)
 {
-    const cJSON *f, *fl = jget(cpu, "failures");
+    const cJSON *f, *fl = skb__jget(cpu, "failures");
     int n = 0;
     cJSON_ArrayForEach(f, fl)
         if (n++ < 20)
@@ -155,9 +151,9 @@ void skb__gate_flops(struct skb_gate *g, const struct skb_results *base, const s
 
 void skb__gate_gpu(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur)
 {
-    const cJSON *gi = jget(skb_results_doc(base, "gpu.json"), "instructions"), *b = skb_results_doc(cur, "gpu.json");
+    const cJSON *gi = skb__jget(skb_results_doc(base, "gpu.json"), "instructions"), *b = skb_results_doc(cur, "gpu.json");
     if (gi && b)
-        exact_tree(g->s, "gpu.json", "instructions", gi, jget(b, "instructions"),
+        exact_tree(g->s, "gpu.json", "instructions", gi, skb__jget(b, "instructions"),
                    "shader instruction count");
 }
 
@@ -167,9 +163,9 @@ void skb__gate_cpu(struct skb_gate *g, const struct skb_results *base, const str
     const cJSON *b = skb_results_doc(cur, "cpu.json"), *a = skb_results_doc(base, "cpu.json");
     /* an unverified current run fails whatever the baseline says; an
      * unverified baseline cannot vouch for anything (inconclusive) */
-    if (b && !cJSON_IsTrue(jget(b, "verified")))
+    if (b && !cJSON_IsTrue(skb__jget(b, "verified")))
         gate_verified(g->s, b);
-    if (a && !cJSON_IsTrue(jget(a, "verified")))
+    if (a && !cJSON_IsTrue(skb__jget(a, "verified")))
         skb__cmp_undecided(g->s, "cpu.json", "the baseline is not verified (\"verified\" is not true)");
     gate_new_methods(g->s, skb_results_doc(base, "cpu-gbench.json"), skb_results_doc(cur, "cpu-gbench.json"));
 }

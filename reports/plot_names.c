@@ -6,20 +6,15 @@
 #include "skb_method.h"
 #include "report_internal.h"
 
-static const cJSON *jget(const cJSON *o, const char *k)
-{
-    return o && k ? cJSON_GetObjectItemCaseSensitive(o, k) : NULL;
-}
-
 /* the display name of shader `key` in gpu.json "shaders" ([{name, title},
  * ...]): shader names come from the results, like everything here */
 static const char *shader_title(const cJSON *shaders, const char *key)
 {
     const cJSON *sh;
     cJSON_ArrayForEach(sh, shaders) {
-        const char *n = cJSON_GetStringValue(jget(sh, "name"));
+        const char *n = cJSON_GetStringValue(skb__jget(sh, "name"));
         if (n && strcmp(n, key) == 0)
-            return cJSON_GetStringValue(jget(sh, "title"));
+            return cJSON_GetStringValue(skb__jget(sh, "title"));
     }
     return NULL;
 }
