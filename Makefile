@@ -6,8 +6,8 @@
 #   make reproduce    install missing deps, build, run every experiment, write the report
 #   make new-method NAME=n   methods/n.c from the template, registered
 #   make nightly      suite into results/history/STAMP; exact, instruction and A/B gates vs results/baseline
-# Sources are picked up by directory: a new file in common/, methods/, datasets/,
-# gpu/, harness/, reports/ or cli/ needs no edit here; a new tests/test_*.c(pp) is a new test binary.
+# Sources are picked up by directory: a new file in common/, geometry/, methods/, datasets/,
+# gpu/, harness/, reports/, regress/ or cli/ needs no edit here; a new tests/test_*.c(pp) is a new test binary.
 
 CC  ?= gcc
 CXX ?= g++
@@ -17,7 +17,7 @@ BUILD   ?= build
 OPT     ?= -O2
 SAN     ?=
 WARN     = -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Wno-unused-parameter
-INCS     = -Icommon -Imethods -Idatasets -Igpu -Iharness -Ireports -Icli
+INCS     = -Icommon -Igeometry -Imethods -Iflops -Idatasets -Igpu -Iharness -Ireports -Iregress -Icli
 # CHOLMOD (methods/ddm.c's sparse solves) has no pkg-config file on Debian 12
 CHOLMOD_CFLAGS = -I/usr/include/suitesparse
 CHOLMOD_LIBS   = -lcholmod
@@ -35,7 +35,7 @@ SAY     ?= echo
 FCL_CXX  := $(shell pkg-config --exists fcl 2>/dev/null && echo -DSKB_HAVE_FCL $$(pkg-config --cflags-only-I fcl))
 FCL_LIBS := $(shell pkg-config --libs fcl 2>/dev/null)
 
-LIB_DIRS = common methods datasets gpu harness reports cli
+LIB_DIRS = common geometry methods datasets gpu harness reports regress cli
 LIB_C    = $(filter-out cli/main.c,$(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c)))
 LIB_CXX  = $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.cpp))
 LIB_OBJ  = $(LIB_C:%.c=$(BUILD)/%.o) $(LIB_CXX:%.cpp=$(BUILD)/%.o)
@@ -74,24 +74,24 @@ $(BUILD)/git-describe: FORCE
 	@mkdir -p $(dir $@); echo '$(GIT_DESCRIBE)' | cmp -s - $@ || echo '$(GIT_DESCRIBE)' > $@
 FORCE:
 
-# the FLOP-counting build (`skinbench run flops` runs it): methods/*.c again, as
-# C++ with skb_real = skb::flop (harness/flop_real.hpp), plus the driver
-# harness/flops_main.cxx (.cxx: outside the library wildcard). Never in libskb.a.
+# the FLOP-counting build (`skinbench run flops` runs it): geometry/*.c and
+# methods/*.c again, as C++ with skb_real = skb::flop (flops/flop_real.hpp),
+# plus the driver flops/flops_main.cxx (flops/ is not in LIB_DIRS). Never in libskb.a.
 # -Wno-missing-field-initializers: C allows a method to leave later hooks of
 # struct skb_method unnamed (NULL); C++ would warn about it.
 FLOP_FLAGS = -std=c++20 $(OPT) $(DEBUG) -Wall -Wextra -Werror -Wno-unused-parameter \
              -Wno-missing-field-initializers -D_GNU_SOURCE $(INCS) $(PKG_CFLAGS) $(SAN) \
-             -include harness/flop_real.hpp
-FLOP_OBJ   = $(patsubst %.c,$(BUILD)/flops/%.o,$(wildcard methods/*.c))
+             -include flops/flop_real.hpp
+FLOP_OBJ   = $(patsubst %.c,$(BUILD)/flops/%.o,$(wildcard geometry/*.c methods/*.c))
 
-$(BUILD)/flops/%.o: %.c harness/flop_real.hpp $(wildcard methods/*.h)
+$(BUILD)/flops/%.o: %.c flops/flop_real.hpp $(wildcard geometry/*.h methods/*.h)
 	@mkdir -p $(dir $@)
 	@$(SAY) "  FLOP $<"
 	@$(CXX) -x c++ $(FLOP_FLAGS) -c -o $@ $<
 
-$(BUILD)/skinbench-flops: harness/flops_main.cxx $(FLOP_OBJ) harness/flop_real.hpp
+$(BUILD)/skinbench-flops: flops/flops_main.cxx $(FLOP_OBJ) flops/flop_real.hpp
 	@$(SAY) "  LD   $@"
-	@$(CXX) -x c++ $(FLOP_FLAGS) -o $@ harness/flops_main.cxx -x none $(FLOP_OBJ) $(LDFLAGS) $(PKG_LIBS)
+	@$(CXX) -x c++ $(FLOP_FLAGS) -o $@ flops/flops_main.cxx -x none $(FLOP_OBJ) $(LDFLAGS) $(PKG_LIBS)
 
 # the float kernels may fuse a*b+c into one FMA (ISO C mode, -std=c11, turns
 # contraction off): they are checked against the double path, not bit patterns.
@@ -108,7 +108,7 @@ $(BUILD)/%.o: %.c $(wildcard $(foreach d,$(LIB_DIRS),$(d)/*.h))
 	@$(SAY) "  CC   $<"
 	@$(CC) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/%.o: %.cpp $(wildcard common/*.h methods/*.h harness/*.h harness/*.hpp)
+$(BUILD)/%.o: %.cpp $(wildcard common/*.h geometry/*.h methods/*.h harness/*.h)
 	@mkdir -p $(dir $@)
 	@$(SAY) "  CXX  $<"
 	@$(CXX) $(CXXFLAGS) -c -o $@ $<
@@ -119,7 +119,7 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libskb.a tests/skb_test.h
 	@$(CC) $(CFLAGS) -Itests -c -o $@.o $<
 	@$(CXX) $(LDFLAGS) -o $@ $@.o $(BUILD)/libskb.a $(PKG_LIBS) $(shell pkg-config --libs $(TESTPKGS))
 
-$(BUILD)/tests/%: tests/%.cpp $(BUILD)/libskb.a $(wildcard harness/*.hpp)
+$(BUILD)/tests/%: tests/%.cpp $(BUILD)/libskb.a $(wildcard flops/*.hpp)
 	@mkdir -p $(dir $@)
 	@$(SAY) "  TEST $<"
 	@$(CXX) $(CXXFLAGS) -Itests -I/usr/include/eigen3 -o $@ $< $(BUILD)/libskb.a $(PKG_LIBS) $(shell pkg-config --libs $(TESTPKGS))
@@ -128,7 +128,8 @@ tests: $(BUILD)/skinbench $(TEST_BIN)
 
 # the test suite: every tests/test_* binary, then the tests/*.sh scripts
 # (tests/layers.sh runs scripts/check-layers.sh on the tree: no back edges
-# between the layers common -> methods -> datasets -> gpu -> harness -> reports -> cli)
+# between the layers common -> geometry -> methods -> flops -> datasets -> gpu ->
+# harness -> reports -> regress -> cli, and no circle of calls inside one folder)
 # make check builds quietly (one line, a failure prints the compiler's
 # words as always) and prints one line per test program; V=1 shows all
 check: deps
@@ -139,7 +140,7 @@ check-run: skinbench tests
 	@bash scripts/run-tests.sh $(BUILD)
 
 check-layers:
-	@bash scripts/check-layers.sh
+	@SKB_BUILD=$(BUILD) bash scripts/check-layers.sh
 
 # libFuzzer (clang-14, ASan + UBSan) over every JSON reader: results files,
 # report, compare on a mutated results directory, blend input.  FUZZ_SECONDS

@@ -13,6 +13,7 @@
 #include "skb_cli_opts.h"
 #include "skb_json.h"
 #include "skb_report.h"
+#include "skb_regress.h"   /* compare, A/B, baseline copy (regress/) */
 
 #define MAX_RUNS SKB_MAX_RUNS
 #define DEFAULT_ALPHA 0.01       /* U test level; TOOLCHAIN.md: 0.05 alone flags 5/12 self-comparisons */

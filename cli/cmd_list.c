@@ -3,6 +3,7 @@
 #include "skb_cli.h"
 #include "skb_method.h"
 #include "skb_report.h"
+#include "skb_regress.h"
 #include "skb_run.h"
 #include "skb_dataset.h"
 #include "skb_gpu.h"
@@ -155,7 +156,7 @@ static void list_parts(int wn, const struct skb_experiment_desc *d)
     for (int i = 0; d->plots && d->plots[i].stem; i++)
         printf(" %s%s%s%s", d->plots[i].stem, d->plots[i].need ? " (" : "", need_name(d->plots[i].need),
                d->plots[i].need ? ")" : "");
-    printf("; gate: %s\n", d->gate ? "yes" : "files present only");
+    printf("; gate: %s\n", skb_compare_gate(d) ? "yes" : "files present only");
 }
 
 static void list_experiments(void)

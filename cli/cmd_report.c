@@ -14,6 +14,7 @@
 #include "skb_cli_opts.h"
 #include "skb_json.h"
 #include "skb_report.h"
+#include "skb_regress.h"
 
 #define MAX_RUNS SKB_MAX_RUNS
 

@@ -1,6 +1,6 @@
 /* exp_flops.c — `skinbench run flops`: FLOPs per blend counted by executing
  * every method's code (build/skinbench-flops, the methods recompiled with a
- * counting skb_real; harness/flop_real.hpp), fitted as a*n + b beside thesis
+ * counting skb_real; flops/flop_real.hpp), fitted as a*n + b beside thesis
  * Table 4.1, plus callgrind instruction counts of the double build as the
  * deterministic companion.  Writes flops.json (`run` then renders table-4.1.md
  * from it with the report's renderer). */
@@ -640,7 +640,7 @@ static void add_iter_hist(cJSON *root, const double *hist)
         }
 }
 
-/* the counter's rules, stated once in harness/flop_real.hpp, the check that
+/* the counter's rules, stated once in flops/flop_real.hpp, the check that
  * sign flips are negations (no mul charged for them), the conversions and
  * primitives counted alone and, from them, where each fit goes */
 static void add_raw_sections(cJSON *root, const cJSON *raw)
@@ -699,7 +699,7 @@ static cJSON *flops_root(const struct skb_run_ctx *ctx, int samples)
         "skb_real = skb::flop), including the 4x4 -> internal and internal -> 4x4 conversions (thesis 4.4); "
         "the input validation of skb_blend is not counted. Code outside skb_real (GSL's SVD in SB) is not "
         "instrumented.");
-    cJSON_AddStringToObject(root, "counter", "build/skinbench-flops (harness/flop_real.hpp, harness/flops_main.cxx)");
+    cJSON_AddStringToObject(root, "counter", "build/skinbench-flops (flops/flop_real.hpp, flops/flops_main.cxx)");
     cJSON_AddNumberToObject(root, "samples_per_n", samples);
     cJSON_AddObjectToObject(root, "fits");
     cJSON_AddObjectToObject(root, "fits_all_ops");

@@ -59,19 +59,6 @@ static void note(struct gpu_run *r, const char *fmt, const char *a, const char *
     skb_run_progress(r->ctx, "gpu", "%s", buf);
 }
 
-/* poses to verify: all, or an even sample of `want` */
-int skb__gpu_pick_poses(const struct skb_dataset *d, int want, int *idx)
-{
-    if (d->nposes <= want) {
-        for (int k = 0; k < d->nposes; k++)
-            idx[k] = k;
-        return d->nposes;
-    }
-    for (int k = 0; k < want; k++)
-        idx[k] = (int)((long)k * (d->nposes - 1) / (want - 1));
-    return want;
-}
-
 static void bounds(const float *pos, int n, double lo[3], double hi[3])
 {
     for (int i = 0; i < 3; i++) {

@@ -39,26 +39,6 @@
 
 #define IC_PREFIX "skb-icount-"
 
-int skb__icount_child(void)
-{
-    const char *v = getenv(SKB_ICOUNT_ENV);
-    return v && strcmp(v, "1") == 0;
-}
-
-void skb__icount_measure(const char *name, void (*fn)(void *), void *arg)
-{
-#ifdef SKB_HAVE_CALLGRIND_H
-    CALLGRIND_START_INSTRUMENTATION;
-    CALLGRIND_ZERO_STATS;
-    fn(arg);
-    CALLGRIND_DUMP_STATS_AT(name);
-    CALLGRIND_STOP_INSTRUMENTATION;
-#else
-    (void)name;
-    fn(arg);
-#endif
-}
-
 static const char *tmp_base(void)
 {
     const char *t = getenv("TMPDIR");

@@ -1,6 +1,6 @@
 /* sphere_cd.c — skinned bodies for the sphere and collision experiments:
  * on-demand and bottom-up providers of posed spheres and vertices for
- * skb_cd_query (methods/skb_geom.h). */
+ * skb_cd_query (geometry/skb_geom.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -47,6 +47,7 @@
  * unit dual quaternion, signs fixed already for the hierarchy rule. */
 #include <math.h>
 #include <string.h>
+#include "skb_method.h"
 #include "skb_geom.h"
 #include "skb_dqblend.h"
 

@@ -13,6 +13,7 @@
  * wsum_dev) scale the blended point about the origin, which widens the
  * sphere by d (|centre| + radius). */
 #include <math.h>
+#include "skb_method.h"
 #include "skb_geom.h"
 
 /* sqrt(||A^T A||_inf) >= sigma_max(A) (Gershgorin on A^T A) */

@@ -23,6 +23,7 @@
  *   the whole sphere of radius |p - r_c| about the origin of the cap. */
 #include <math.h>
 #include <string.h>
+#include "skb_method.h"
 #include "skb_geom.h"
 #include "skb_sb_internal.h"   /* sb's state layout */
 

@@ -7,24 +7,6 @@
 /* small angles: below this, sin(x)/x is replaced by its Taylor series */
 #define SMALL_ANGLE 1e-6
 
-skb_real skb_v3_dot(const skb_real a[3], const skb_real b[3])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-void skb_v3_cross(const skb_real a[3], const skb_real b[3], skb_real out[3])
-{
-    skb_real x = a[1] * b[2] - a[2] * b[1];
-    skb_real y = a[2] * b[0] - a[0] * b[2];
-    skb_real z = a[0] * b[1] - a[1] * b[0];
-    out[0] = x; out[1] = y; out[2] = z;
-}
-
-skb_real skb_v3_norm(const skb_real a[3])
-{
-    return sqrt(skb_v3_dot(a, a));
-}
-
 /* ---- quaternions ---- */
 
 void skb_quat_mul(const struct skb_quat *a, const struct skb_quat *b, struct skb_quat *out)
@@ -117,7 +99,7 @@ void skb_quat_slerp(const struct skb_quat *a, const struct skb_quat *b, skb_real
 
 void skb_quat_from_axis_angle(const skb_real axis[3], skb_real angle, struct skb_quat *out)
 {
-    skb_real n = skb_v3_norm(axis);
+    skb_real n = skb__v3_norm(axis);
     skb_real s = n > 0 ? sin(angle / 2) / n : 0;
     out->w = cos(angle / 2);
     out->x = axis[0] * s; out->y = axis[1] * s; out->z = axis[2] * s;
@@ -211,9 +193,9 @@ void skb_quat_rotate(const struct skb_quat *q, const skb_real v[3], skb_real out
     /* DQ paper eq. 15 */
     skb_real r[3], c1[3], c2[3];
     r[0] = q->x; r[1] = q->y; r[2] = q->z;
-    skb_v3_cross(r, v, c1);
+    skb__v3_cross(r, v, c1);
     c1[0] = c1[0] + q->w * v[0]; c1[1] = c1[1] + q->w * v[1]; c1[2] = c1[2] + q->w * v[2];
-    skb_v3_cross(r, c1, c2);
+    skb__v3_cross(r, c1, c2);
     out[0] = v[0] + 2 * c2[0]; out[1] = v[1] + 2 * c2[1]; out[2] = v[2] + 2 * c2[2];
 }
 
@@ -407,19 +389,19 @@ void skb_dq_exp(const struct skb_dq *v, struct skb_dq *out)
     skb_real v0[3], ve[3];
     v0[0] = v->r.x; v0[1] = v->r.y; v0[2] = v->r.z;
     ve[0] = v->d.x; ve[1] = v->d.y; ve[2] = v->d.z;
-    skb_real phi = skb_v3_norm(v0);
+    skb_real phi = skb__v3_norm(v0);
     if (phi < SMALL_ANGLE) {
         /* pure translation limit: exp(e ve) = 1 + e ve (to first order in phi) */
         skb_real s = 1 - phi * phi / 6;
         out->r.w = cos(phi); out->r.x = v0[0] * s; out->r.y = v0[1] * s; out->r.z = v0[2] * s;
-        skb_real dv = skb_v3_dot(v0, ve);
+        skb_real dv = skb__v3_dot(v0, ve);
         out->d.w = -dv * s;
         out->d.x = ve[0] * s - v0[0] * dv / 3;
         out->d.y = ve[1] * s - v0[1] * dv / 3;
         out->d.z = ve[2] * s - v0[2] * dv / 3;
         return;
     }
-    skb_real phie = skb_v3_dot(v0, ve) / phi;
+    skb_real phie = skb__v3_dot(v0, ve) / phi;
     skb_real c = cos(phi), s = sin(phi);
     skb_real sinc = s / phi;                                /* sin(phi)/phi */
     skb_real dsinc = (c - sinc) / phi;                      /* d/dphi of sinc */
@@ -437,7 +419,7 @@ void skb_dq_log(const struct skb_dq *q, struct skb_dq *out)
     skb_real r[3], d[3];
     r[0] = q->r.x; r[1] = q->r.y; r[2] = q->r.z;
     d[0] = q->d.x; d[1] = q->d.y; d[2] = q->d.z;
-    skb_real sn = skb_v3_norm(r);
+    skb_real sn = skb__v3_norm(r);
     skb_real phi = atan2(sn, q->r.w);
     out->r.w = 0;
     out->d.w = 0;
@@ -458,7 +440,7 @@ void skb_dq_log(const struct skb_dq *q, struct skb_dq *out)
     /* q0 = cos(phi) + a sin(phi), qe = -phie sin(phi) + (m sin(phi) + a phie cos(phi)) */
     skb_real a[3] = { r[0] / sn, r[1] / sn, r[2] / sn };
     skb_real phie = -q->d.w / sn;
-    skb_real da = skb_v3_dot(a, d);
+    skb_real da = skb__v3_dot(a, d);
     skb_real m[3];
     m[0] = (d[0] - a[0] * da) / sn;
     m[1] = (d[1] - a[1] * da) / sn;
@@ -534,10 +516,10 @@ void skb_dq_transform_point(const struct skb_dq *b, const skb_real v[3], skb_rea
     skb_real d0[3], de[3], c1[3], c2[3], c3[3];
     d0[0] = b->r.x * inv; d0[1] = b->r.y * inv; d0[2] = b->r.z * inv;
     de[0] = b->d.x * inv; de[1] = b->d.y * inv; de[2] = b->d.z * inv;
-    skb_v3_cross(d0, v, c1);
+    skb__v3_cross(d0, v, c1);
     c1[0] = c1[0] + a0 * v[0]; c1[1] = c1[1] + a0 * v[1]; c1[2] = c1[2] + a0 * v[2];
-    skb_v3_cross(d0, c1, c2);
-    skb_v3_cross(d0, de, c3);
+    skb__v3_cross(d0, c1, c2);
+    skb__v3_cross(d0, de, c3);
     for (int i = 0; i < 3; i++)
         out[i] = v[i] + 2 * c2[i] + 2 * (a0 * de[i] - ae * d0[i] + c3[i]);
 }
@@ -556,10 +538,10 @@ void skb_dq_screw(const struct skb_dq *q, struct skb_screw *out)
     struct skb_quat rot;
     r[0] = q->r.x; r[1] = q->r.y; r[2] = q->r.z;
     skb_dq_to_qt(q, &rot, t);
-    skb_real sn = skb_v3_norm(r);
+    skb_real sn = skb__v3_norm(r);
     out->angle = 2 * atan2(sn, q->r.w);
     if (sn < SMALL_ANGLE) {
-        skb_real tn = skb_v3_norm(t);
+        skb_real tn = skb__v3_norm(t);
         out->pure_translation = 1;
         out->translation = tn;
         for (int i = 0; i < 3; i++) {
@@ -571,17 +553,17 @@ void skb_dq_screw(const struct skb_dq *q, struct skb_screw *out)
     out->pure_translation = 0;
     for (int i = 0; i < 3; i++)
         out->axis[i] = r[i] / sn;
-    out->translation = skb_v3_dot(t, out->axis);
+    out->translation = skb__v3_dot(t, out->axis);
     /* moment m = p x s with p the axis point closest to the origin:
      * p = (t_perp + cot(theta/2) s x t) / 2 (Chasles) */
     skb_real tp[3], sxt[3], p[3];
     for (int i = 0; i < 3; i++)
         tp[i] = t[i] - out->translation * out->axis[i];
-    skb_v3_cross(out->axis, t, sxt);
+    skb__v3_cross(out->axis, t, sxt);
     skb_real cot = cos(out->angle / 2) / sin(out->angle / 2);
     for (int i = 0; i < 3; i++)
         p[i] = (tp[i] + cot * sxt[i]) / 2;
-    skb_v3_cross(p, out->axis, out->moment);
+    skb__v3_cross(p, out->axis, out->moment);
 }
 
 /* ---- rigid matrices ---- */
@@ -679,13 +661,13 @@ void skb_mat4_log_rigid(const skb_real m[16], skb_real omega[3], skb_real v[3])
     skb_quat_from_mat3(r, &q);
     skb_quat_log(&q, &lq);
     omega[0] = 2 * lq.x; omega[1] = 2 * lq.y; omega[2] = 2 * lq.z;
-    skb_real th = skb_v3_norm(omega);
+    skb_real th = skb__v3_norm(omega);
     /* V^-1 = I - W/2 + (1/th^2)(1 - (th/2) cot(th/2)) W^2 */
     skb_real k = th < 1e-4 ? 1.0 / 12 + th * th / 720
                            : (1 - (th / 2) * cos(th / 2) / sin(th / 2)) / (th * th);
     skb_real wt[3], wwt[3];
-    skb_v3_cross(omega, t, wt);
-    skb_v3_cross(omega, wt, wwt);
+    skb__v3_cross(omega, t, wt);
+    skb__v3_cross(omega, wt, wwt);
     for (int i = 0; i < 3; i++)
         v[i] = t[i] - wt[i] / 2 + k * wwt[i];
 }
@@ -693,7 +675,7 @@ void skb_mat4_log_rigid(const skb_real m[16], skb_real omega[3], skb_real v[3])
 void skb_mat4_exp_rigid(const skb_real omega[3], const skb_real v[3], skb_real out[16])
 {
     /* Rodrigues: R = I + A W + B W^2, t = (I + B W + C W^2) v */
-    skb_real th = skb_v3_norm(omega);
+    skb_real th = skb__v3_norm(omega);
     skb_real a, b, c;
     if (th < 1e-4) {
         skb_real th2 = th * th;

@@ -2,7 +2,7 @@
  * rigid 4x4 matrices and screw parameters, in double precision.
  *
  * Everything numeric is written in terms of skb_real so that the FLOP counter
- * (harness/flop_real.hpp) can recompile methods/ as C++ with skb_real bound to a
+ * (flops/flop_real.hpp) can recompile methods/ as C++ with skb_real bound to a
  * counting type.  Code in methods/ must therefore also be valid C++: no implicit
  * void* conversions, no compound literals, no VLAs, designated initializers only
  * in declaration order, and all arithmetic on skb_real (never on bare double).
@@ -25,18 +25,7 @@
 #ifndef SKB_MATH_H
 #define SKB_MATH_H
 
-#ifndef SKB_REAL_DEFINED
-#define SKB_REAL_DEFINED
-typedef double skb_real;
-#endif
-
-#ifdef __cplusplus
-#define SKB_EXTERN_C_BEGIN extern "C" {
-#define SKB_EXTERN_C_END }
-#else
-#define SKB_EXTERN_C_BEGIN
-#define SKB_EXTERN_C_END
-#endif
+#include "skb_real.h"   /* skb_real, extern "C", the 3-vectors (geometry/) */
 
 #define SKB_PI 3.14159265358979323846
 
@@ -56,11 +45,6 @@ struct skb_screw {
 #ifndef SKB_FLOP_COUNT
 SKB_EXTERN_C_BEGIN
 #endif
-
-/* 3-vectors */
-skb_real skb_v3_dot(const skb_real a[3], const skb_real b[3]);
-void skb_v3_cross(const skb_real a[3], const skb_real b[3], skb_real out[3]);
-skb_real skb_v3_norm(const skb_real a[3]);
 
 /* quaternions (thesis 2.1.1) */
 void skb_quat_mul(const struct skb_quat *a, const struct skb_quat *b, struct skb_quat *out);

@@ -16,11 +16,10 @@
 #include <stddef.h>
 #include "skb_error.h"   /* the error codes (common/: every layer returns them) */
 #include "skb_math.h"
+#include "skb_mesh.h"    /* struct skb_mesh, SKB_MAX_INFLUENCES (geometry/) */
 
 
-#define SKB_MAX_INFLUENCES 4
-
-struct skb_sphere_tree;   /* methods/skb_geom.h */
+struct skb_sphere_tree;   /* geometry/skb_geom.h */
 
 /* method properties the harness needs to know */
 enum skb_method_flags {
@@ -108,19 +107,6 @@ struct skb_pose_stats {
     int max_iterations;        /* iterative methods: worst vertex in the last skin */
     skb_real max_center_norm;  /* methods with rotation centres (SB): the largest
                                 * |r_c| of the pose, rest-pose units; else 0 */
-};
-
-/* a skinned mesh in its rest pose (thesis 2.2.1) */
-struct skb_mesh {
-    int nverts, ntris, njoints;
-    skb_real *pos;             /* 3*nverts rest positions */
-    skb_real *nrm;             /* 3*nverts rest normals (may be NULL) */
-    int *tris;                 /* 3*ntris vertex indices */
-    int *joint;                /* 4*nverts joint indices (unused slots: weight 0) */
-    skb_real *weight;          /* 4*nverts convex weights */
-    int *parent;               /* njoints parent index, -1 for roots (may be NULL) */
-    skb_real *joint_rest;      /* 3*njoints rest joint positions (may be NULL) */
-    skb_real *center;          /* 3*nverts per-vertex rotation centre for qb (may be NULL) */
 };
 
 /* one pose: a transform per joint, rest pose -> posed */
@@ -230,7 +216,7 @@ struct skb_method {
 SKB_EXTERN_C_BEGIN
 #endif
 
-/* refit hooks, implemented beside the sphere tree in methods/refit_*.c and
+/* refit hooks, implemented in methods/refit_*.c on the tree of geometry/ and
  * referenced from the method structs (thesis 5.3, 6.5; dlb: beyond the
  * thesis, its open problem 8.3.1) */
 int skb__refit_lbs(const struct skb_sphere_tree *t, int node, const struct skb_mesh *m,

@@ -1,8 +1,8 @@
 /* experiment_list.c — the one list of experiments: each descriptor ties an
  * experiment's run half (harness/exp_<name>.c, struct skb_experiment) to its
  * results files and their schema checks, its report sections, its plots and
- * its nightly gate (reports/skb_report.h).  `run`, `list`, `report` and
- * `compare` all read this list.  Adding an experiment: one file defining a
+ * its nightly gate (the built-in ones: regress/gate_exact.c).  `run`, `list`,
+ * `report` and `compare` all read this list.  Adding an experiment: one file defining a
  * `const struct skb_experiment_desc skb_desc_<name>` (and its run half), and
  * one line below (README "Adding an experiment"). */
 #include <stdio.h>
@@ -10,54 +10,6 @@
 #include "report_internal.h"
 #include "skb_method.h"   /* the methods' roles (skb_method_role_name) */
 #include "skb_run.h"
-
-/* ---- the method names each results file holds (compare lists new ones) ---- */
-
-static int add_name(const char *name, const char **out, int n, int max)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(out[i], name) == 0)
-            return n;
-    if (n < max)
-        out[n++] = name;
-    return n;
-}
-
-/* the names at one key path below node (skb_result_file.methods): segments
- * split by '/', "*" standing for every member; a path ending in "*" names
- * the members' keys, one ending in a field names that field's string value.
- * seg runs to the end of the string or the next ' ' (the next path). */
-static int walk(const cJSON *node, const char *seg, const char **out, int n, int max)
-{
-    size_t len = strcspn(seg, "/ ");
-    int last = seg[len] != '/';
-    const char *next = last ? NULL : seg + len + 1;
-    if (len == 1 && seg[0] == '*') {
-        const cJSON *x;
-        cJSON_ArrayForEach(x, node)
-            if (!last)
-                n = walk(x, next, out, n, max);
-            else if (x->string)
-                n = add_name(x->string, out, n, max);
-        return n;
-    }
-    char key[64];
-    snprintf(key, sizeof key, "%.*s", (int)len, seg);
-    const cJSON *x = skb__jget(node, key);
-    if (!last)
-        return walk(x, next, out, n, max);
-    return skb__jstr(x) ? add_name(x->valuestring, out, n, max) : n;
-}
-
-/* the method names a results file holds, each once, in document order:
- * every path of the space-separated list `paths` in turn */
-static int method_names(const cJSON *doc, const char *paths, const char **out, int max)
-{
-    int n = 0;
-    for (const char *p = paths; *p; p += strcspn(p, " "), p += *p == ' ')
-        n = walk(doc, p, out, n, max);
-    return n;
-}
 
 /* ---- sections that take arguments ---- */
 
@@ -84,7 +36,6 @@ static const struct skb_experiment_desc desc_properties = {
         { "properties.json", 1, NULL, "verdicts/* verdicts_other_methods/*" }, { NULL, 0, NULL, NULL } },
     .sections = (const struct skb_report_section[]){
         { "table41", SKB_NEED_BLEND, skb__report_table41, NULL }, { NULL, 0, NULL, NULL } },
-    .gate = skb__gate_properties,
 };
 
 static const struct skb_experiment_desc desc_flops = {
@@ -93,7 +44,6 @@ static const struct skb_experiment_desc desc_flops = {
         { "flops.json", 1, NULL, "fits/*" }, { NULL, 0, NULL, NULL } },
     .sections = (const struct skb_report_section[]){
         { "flops", SKB_NEED_BLEND, skb__report_flops, NULL }, { NULL, 0, NULL, NULL } },
-    .gate = skb__gate_flops,
 };
 
 static const struct skb_experiment_desc desc_bounds = {
@@ -118,7 +68,6 @@ static const struct skb_experiment_desc desc_cpu = {
         { "table32", SKB_NEED_NONE, skb__report_table32, NULL }, { NULL, 0, NULL, NULL } },
     /* stem "cpu": skb__plot_cpu writes cpu-times and cpu-ratio */
     .plots = (const struct skb_report_plot[]){ { "cpu", SKB_NEED_SKIN, skb__plot_cpu }, { NULL, 0, NULL } },
-    .gate = skb__gate_cpu,
 };
 
 static const struct skb_experiment_desc desc_gpu = {
@@ -132,7 +81,6 @@ static const struct skb_experiment_desc desc_gpu = {
         /* stem "gpu": skb__plot_gpu writes gpu-times and gpu-ratio */
         { "gpu", SKB_NEED_SHADER, skb__plot_gpu }, { "arm-volume", SKB_NEED_SKIN, skb__plot_arm_volume },
         { "arm-section", SKB_NEED_SKIN, skb__plot_arm_section }, { NULL, 0, NULL } },
-    .gate = skb__gate_gpu,
 };
 
 static const struct skb_experiment_desc desc_spheres = {
@@ -161,7 +109,6 @@ static const struct skb_experiment_desc desc_cd = {
 static const struct skb_experiment_desc desc_icount = {
     .run = &skb_exp_icount,
     .files = (const struct skb_result_file[]){ { "icount.json", 1, NULL, NULL }, { NULL, 0, NULL, NULL } },
-    .gate = skb__gate_icount_exp,
 };
 
 /* the list: one line per experiment, in the order `run all` executes them
@@ -181,56 +128,7 @@ const struct skb_experiment_desc *const skb_experiment_list[] = {
     NULL
 };
 
-const char *skb_experiment_desc_name(const struct skb_experiment_desc *d)
-{
-    return d->run->name;
-}
-
-const struct skb_experiment_desc *skb_experiment_desc_find(const char *name)
-{
-    for (int i = 0; skb_experiment_list[i]; i++)
-        if (strcmp(skb_experiment_desc_name(skb_experiment_list[i]), name) == 0)
-            return skb_experiment_list[i];
-    return NULL;
-}
-
 int skb_experiment_file_index(const struct skb_experiment_desc *d, int nth)
 {
     return d->files && d->files[nth].file ? skb_rfile_find(d->files[nth].file) : -1;
-}
-
-/* ---- compare: what the current run has and the baseline lacks ---- */
-
-/* the methods of one results file in cur that base does not hold */
-static void new_methods(struct skb_gate *g, const struct skb_result_file *rf, const cJSON *a, const cJSON *b)
-{
-    const char *ma[256], *mb[256];
-    int na = method_names(a, rf->methods, ma, 256), nb = method_names(b, rf->methods, mb, 256);
-    for (int j = 0; j < nb; j++) {
-        int seen = 0;
-        for (int i = 0; i < na && !seen; i++)
-            seen = strcmp(ma[i], mb[j]) == 0;
-        if (!seen)
-            skb_gate_note(g, "NEW method %s in %s (not in the baseline)", mb[j], rf->file);
-    }
-}
-
-void skb__gate_new_items(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur)
-{
-    for (int e = 0; skb_experiment_list[e]; e++) {
-        const struct skb_experiment_desc *d = skb_experiment_list[e];
-        for (int i = 0; d->files && d->files[i].file; i++) {
-            int fi = skb_rfile_find(d->files[i].file);
-            if (!cur->doc[fi])
-                continue;
-            if (!base->doc[fi] && !base->err[fi][0])
-                skb_gate_note(g, "NEW experiment %s: %s is not in the baseline (not compared)", skb_experiment_desc_name(d),
-                              d->files[i].file);
-            else if (base->doc[fi] && d->files[i].methods)
-                new_methods(g, &d->files[i], base->doc[fi], cur->doc[fi]);
-        }
-    }
-    for (int i = 0; i < cur->nunknown && i < SKB_MAX_UNKNOWN; i++)
-        skb_gate_note(g, "%s/%s: unknown results file (no registered experiment writes it): not compared", cur->dir,
-                      cur->unknown[i]);
 }

@@ -10,37 +10,10 @@
 #include "skb_report.h"
 #include "report_internal.h"
 
-/* text from results files in report.md: Markdown renders raw HTML, so
- * '<', '>' and '&' become entities (a machine name "<script>" stays text);
- * control bytes become spaces; in a table cell '|' is escaped too */
-static void md_put(FILE *f, const char *s, int cell)
-{
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (cell && c == '|')
-            fputs("\\|", f);
-        else if (c == '<')
-            fputs("&lt;", f);
-        else if (c == '>')
-            fputs("&gt;", f);
-        else if (c == '&')
-            fputs("&amp;", f);
-        else if (c < 0x20 || c == 0x7f)
-            fputc(' ', f);
-        else
-            fputc(*s, f);
-    }
-}
-
-void skb__md_esc(FILE *f, const char *s)
-{
-    md_put(f, s, 0);
-}
-
 static void md_cell(FILE *f, const char *s)
 {
     fputc(' ', f);
-    md_put(f, s, 1);
+    skb__md_put(f, s, 1);
     fputs(" |", f);
 }
 
@@ -125,52 +98,6 @@ static void md_toc(const struct skb_report *rep, FILE *f)
     fprintf(f, "\n\n");
 }
 
-static void html_esc(FILE *f, const char *s)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
-        }
-    }
-}
-
-/* a picture embedded in the page is at most this large (the largest plot
- * or GPU image skinbench writes is well under 1 MiB) */
-#define EMBED_MAX_BYTES ((size_t)16 << 20)
-
-/* the file as a base64 data: URI; 0 if written.  Only a regular file (not
- * through a link: O_NOFOLLOW) that starts with the PNG signature, under
- * EMBED_MAX_BYTES: a link planted in the run directory must not carry
- * another file's bytes into the page (README "Security") */
-static int data_uri(FILE *f, const char *path, const char *mime)
-{
-    static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    static const char png_sig[8] = { (char)0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
-    char *buf, msg[300];
-    size_t n;
-    if (skb_read_input(path, EMBED_MAX_BYTES, SKB_IN_NOFOLLOW, &buf, &n, msg, sizeof msg) < 0)
-        return -1;
-    if (strcmp(mime, "image/png") == 0 && (n < sizeof png_sig || memcmp(buf, png_sig, sizeof png_sig) != 0)) {
-        free(buf);
-        return -1;
-    }
-    fprintf(f, "data:%s;base64,", mime);
-    const unsigned char *u = (const unsigned char *)buf;
-    for (size_t i = 0; i < n; i += 3) {
-        unsigned v = (unsigned)u[i] << 16 | (i + 1 < n ? (unsigned)u[i + 1] << 8 : 0) | (i + 2 < n ? u[i + 2] : 0);
-        fputc(b64[v >> 18 & 63], f);
-        fputc(b64[v >> 12 & 63], f);
-        fputc(i + 1 < n ? b64[v >> 6 & 63] : '=', f);
-        fputc(i + 2 < n ? b64[v & 63] : '=', f);
-    }
-    free(buf);
-    return 0;
-}
-
 static const char css[] =
     "body{font-family:'DejaVu Sans',Arial,sans-serif;margin:1em 1.5em;color:#222;max-width:1400px}"
     "h1{font-size:1.6em}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ccc}"
@@ -245,7 +172,7 @@ static const char *status_class(int st)
 static void html_td(FILE *f, const char *cls, const char *text)
 {
     fprintf(f, cls ? "<td class=\"%s\">" : "<td>", cls);
-    html_esc(f, text);
+    skb__html_esc(f, text);
     fprintf(f, "</td>");
 }
 
@@ -263,7 +190,7 @@ static void html_headline(const struct skb_report *rep, FILE *f)
         int link = section_href(rep, h->table, href, sizeof href);
         if (link)
             fprintf(f, "<a href=\"%s\">", href);
-        html_esc(f, h->claim);
+        skb__html_esc(f, h->claim);
         fprintf(f, "%s</td>", link ? "</a>" : "");
         html_td(f, NULL, h->source);
         html_td(f, NULL, h->measured);
@@ -280,7 +207,7 @@ static void html_toc(const struct skb_report *rep, FILE *f)
     fprintf(f, "<nav id=\"toc\"><h2 id=\"s-contents\">Contents</h2><ol><li><a href=\"#s-headline\">Headline claims</a></li>");
     for (int i = 0; i < rep->ntables; i++) {
         fprintf(f, "<li><a href=\"#s-%s\">", rep->tables[i].id);
-        html_esc(f, rep->tables[i].title);
+        skb__html_esc(f, rep->tables[i].title);
         fprintf(f, "</a></li>");
     }
     fprintf(f, "<li><a href=\"#s-plots\">Plots</a></li>");
@@ -410,9 +337,9 @@ static void html_grid_head(const struct skb_rtable *t, const struct grid *g, FIL
     fprintf(f, "<th>%s \\ %s</th>", t->col[g->rowc], t->col[g->colc]);
     for (int c = 0; c < g->nc; c++) {
         fprintf(f, "<th>");
-        html_esc(f, g->ckey[c]);
+        skb__html_esc(f, g->ckey[c]);
         fprintf(f, "<br><span class=\"src\">paper ");
-        html_esc(f, grid_paper(t, g, c));
+        skb__html_esc(f, grid_paper(t, g, c));
         fprintf(f, "</span></th>");
     }
     fprintf(f, "</tr></thead><tbody>\n");
@@ -428,11 +355,11 @@ static void html_grid_cell(const struct skb_rtable *t, const struct grid *g, int
     fprintf(f, "<td class=\"%s\" title=\"%s", status_class(row->status), skb_row_status_name(row->status));
     if (row->note && *row->note) {
         fprintf(f, ": ");
-        html_esc(f, row->note);
+        skb__html_esc(f, row->note);
     }
     fprintf(f, "\">");
-    html_esc(f, row->cell[g->valc]);
-    html_esc(f, status_mark(row->status));
+    skb__html_esc(f, row->cell[g->valc]);
+    skb__html_esc(f, status_mark(row->status));
     fprintf(f, "</td>");
 }
 
@@ -443,11 +370,11 @@ static void html_grid(const struct skb_rtable *t, const struct grid *g, FILE *f)
         fprintf(f, "<tr>");
         if (g->machc >= 0) {
             fprintf(f, "<td>");
-            html_esc(f, g->rmach[r]);
+            skb__html_esc(f, g->rmach[r]);
             fprintf(f, "</td>");
         }
         fprintf(f, "<th>");
-        html_esc(f, g->rkey[r]);
+        skb__html_esc(f, g->rkey[r]);
         fprintf(f, "</th>");
         for (int c = 0; c < g->nc; c++)
             html_grid_cell(t, g, g->cell[r * g->nc + c], f);
@@ -463,12 +390,12 @@ static void html_image_cell(const char *path, FILE *f)
     fprintf(f, "<td>");
     if (n > 4 && strcmp(path + n - 4, ".png") == 0 && access(path, R_OK) == 0) {
         fprintf(f, "<img style=\"max-width:600px\" alt=\"");
-        html_esc(f, path);
+        skb__html_esc(f, path);
         fprintf(f, "\" src=\"");
-        data_uri(f, path, "image/png");
+        skb__data_uri(f, path, "image/png");
         fprintf(f, "\"><br>");
     }
-    html_esc(f, path);
+    skb__html_esc(f, path);
     fprintf(f, "</td>");
 }
 
@@ -478,7 +405,7 @@ static void html_rows(const struct skb_report *rep, const struct skb_rtable *t, 
     fprintf(f, "<table id=\"t-%s\"><thead><tr>", t->id);
     for (int c = 0; c < t->ncols; c++) {
         fprintf(f, "<th>");
-        html_esc(f, t->col[c]);
+        skb__html_esc(f, t->col[c]);
         fprintf(f, "</th>");
     }
     if (!t->unjudged)
@@ -495,12 +422,12 @@ static void html_rows(const struct skb_report *rep, const struct skb_rtable *t, 
             }
             int link = c + 1 == t->link_col && section_href(rep, row->cell[c], href, sizeof href);
             fprintf(f, link ? "<td><a href=\"%s\">" : "<td>", href);
-            html_esc(f, row->cell[c]);
+            skb__html_esc(f, row->cell[c]);
             fprintf(f, link ? "</a></td>" : "</td>");
         }
         if (!t->unjudged) {
             fprintf(f, "<td>%s</td><td class=\"n\">", skb_row_status_name(row->status));
-            html_esc(f, row->note);
+            skb__html_esc(f, row->note);
             fprintf(f, "</td>");
         }
         fprintf(f, "</tr>\n");
@@ -514,14 +441,14 @@ static void html_rows(const struct skb_report *rep, const struct skb_rtable *t, 
 static void html_section(const struct skb_report *rep, const struct skb_rtable *t, FILE *f)
 {
     fprintf(f, "<h2 id=\"s-%s\">", t->id);
-    html_esc(f, t->title);
+    skb__html_esc(f, t->title);
     fprintf(f, "</h2>\n<p class=\"src\">");
     if (t->source[0]) {
         fprintf(f, "Source: ");
-        html_esc(f, t->source);
+        skb__html_esc(f, t->source);
         fprintf(f, ". ");
     }
-    html_esc(f, t->intro);
+    skb__html_esc(f, t->intro);
     fprintf(f, "</p>\n");
     struct grid g;
     if (grid_build(rep, t, &g) == 0) {
@@ -542,7 +469,7 @@ static void html_top(const struct skb_report *rep, FILE *f)
     fprintf(f, "<h1>skinbench report</h1>\n");
     if (rep->quick) {
         fprintf(f, "<p class=\"warn\" id=\"quick-warning\"><b>Warning: %d of %d</b> ", rep->quick, rep->nruns);
-        html_esc(f, quick_text);
+        skb__html_esc(f, quick_text);
         fprintf(f, "</p>\n");
     }
     html_headline(rep, f);
@@ -557,7 +484,7 @@ static void html_top(const struct skb_report *rep, FILE *f)
     fprintf(f, "</p>\n");
     if (rep->fuzz[0]) {
         fprintf(f, "<p id=\"fuzz\">Robustness: ");
-        html_esc(f, rep->fuzz);
+        skb__html_esc(f, rep->fuzz);
         fprintf(f, "</p>\n");
     }
 }
@@ -573,23 +500,23 @@ static void html_plots(const struct skb_report *rep, const char *plot_dir, FILE 
         fprintf(f, "<figure id=\"p-%s\">", p->name);
         if (p->ok && plot_dir && access(png, R_OK) == 0) {
             fprintf(f, "<img alt=\"");
-            html_esc(f, p->title);
+            skb__html_esc(f, p->title);
             fprintf(f, "\" src=\"");
-            data_uri(f, png, "image/png");
+            skb__data_uri(f, png, "image/png");
             fprintf(f, "\">");
         }
         fprintf(f, "<figcaption>");
-        html_esc(f, p->title);
+        skb__html_esc(f, p->title);
         if (!p->ok) {
             fprintf(f, " — <span class=\"not-run\">not run: ");
-            html_esc(f, p->why);
+            skb__html_esc(f, p->why);
             fprintf(f, "</span>");
         } else if (access(svg, R_OK) == 0) {
             fprintf(f, " (<a href=\"plots/%s.svg\">SVG</a>)", p->name);
         }
         if (p->ok && p->note[0]) {
             fprintf(f, " — not plotted: ");
-            html_esc(f, p->note);
+            skb__html_esc(f, p->note);
         }
         fprintf(f, "</figcaption></figure>\n");
     }
@@ -605,7 +532,7 @@ static void html_images(const struct skb_report *rep, int k, FILE *f)
     if (!d)
         return;
     fprintf(f, k ? "<h2 id=\"s-images-%d\">GPU deformation images (" : "<h2 id=\"s-images\">GPU deformation images (", k);
-    html_esc(f, rep->runs[k].machine_key);
+    skb__html_esc(f, rep->runs[k].machine_key);
     fprintf(f, ")</h2>\n<p class=\"src\">Thumbnails: click one for its full size.</p>\n"
                "<div class=\"images\" id=\"images-%d\">\n", k);
     struct dirent *e;
@@ -628,13 +555,13 @@ static void html_images(const struct skb_report *rep, int k, FILE *f)
         char path[1500];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         fprintf(f, "<figure><img alt=\"");
-        html_esc(f, names[i]);
+        skb__html_esc(f, names[i]);
         fprintf(f, "\" src=\"");
-        data_uri(f, path, "image/png");
+        skb__data_uri(f, path, "image/png");
         fprintf(f, "\"><figcaption>");
         char cap[300];
         skb__image_caption(skb_results_doc(&rep->runs[k], "gpu.json"), names[i], cap, sizeof cap);
-        html_esc(f, cap);
+        skb__html_esc(f, cap);
         fprintf(f, "</figcaption></figure>\n");
         free(names[i]);
     }
@@ -807,15 +734,4 @@ int skb_report_render_md(const struct skb_report *rep, FILE *f)
     md_plots_images(rep, f);
     skb__render_pictures_md(f, rep);
     return ferror(f) ? SKB_EIO : 0;
-}
-
-/* for the picture grid (render_pictures.c) */
-void skb__html_esc(FILE *f, const char *s)
-{
-    html_esc(f, s);
-}
-
-int skb__data_uri(FILE *f, const char *path, const char *mime)
-{
-    return data_uri(f, path, mime);
 }

@@ -50,52 +50,6 @@ const char *skb__user_model(const struct skb_results *r)
 
 /* ---- small helpers ---- */
 
-char *skb__fmt(const char *fmt, ...)
-{
-    va_list ap;
-    char *s = NULL;
-    va_start(ap, fmt);
-    if (vasprintf(&s, fmt, ap) < 0)
-        s = NULL;
-    va_end(ap);
-    return s ? s : strdup("");
-}
-
-const cJSON *skb__jget(const cJSON *o, const char *k)
-{
-    return o && k ? cJSON_GetObjectItemCaseSensitive(o, k) : NULL;
-}
-
-int skb__jnum(const cJSON *x, double *out)
-{
-    return x && skb_json_get_number(x, out) == 0 && isfinite(*out) ? 0 : -1;
-}
-
-const char *skb__jstr(const cJSON *x)
-{
-    return cJSON_IsString(x) ? x->valuestring : NULL;
-}
-
-char *skb__numtxt(double x)
-{
-    if (!isfinite(x))
-        return strdup("—");
-    /* counts print whole; everything else with 4 significant digits */
-    if (x == floor(x) && fabs(x) < 1e12)
-        return skb__fmt("%.0f", x);
-    return skb__fmt("%.4g", x);
-}
-
-/* x to 4 significant digits in buf, or "not recorded" when it is not a number */
-const char *skb__num4(char buf[32], double x)
-{
-    if (isfinite(x))
-        snprintf(buf, 32, "%.4g", x);
-    else
-        snprintf(buf, 32, "not recorded");
-    return buf;
-}
-
 /* a string note for (key[, sub]) under any of the top-level maps a results
  * file may use to say why a number differs */
 const char *skb__why_lookup(const cJSON *doc, const char *key, const char *sub)
@@ -402,44 +356,6 @@ struct skb_plot_entry *skb_report_plot_new(struct skb_report *rep)
     struct skb_plot_entry *p = &rep->plots[rep->nplots++];
     memset(p, 0, sizeof *p);
     return p;
-}
-
-/* the runs table, then every registered experiment's sections in list
- * order; each per-method section then gets a row for every registry method
- * it lacks (report_methods.c) */
-int skb_report_build(const struct skb_results *runs, int nruns, const cJSON *ref,
-                     struct skb_report *rep, char *msg, size_t msglen)
-{
-    memset(rep, 0, sizeof *rep);
-    if (nruns < 1 || !runs || !ref) {
-        snprintf(msg, msglen, "report: no results to report");
-        return SKB_EINVAL;
-    }
-    rep->runs = runs;
-    rep->nruns = nruns;
-    rep->ref = ref;
-    skb__report_runs(rep);
-    for (int e = 0; skb_experiment_list[e]; e++) {
-        const struct skb_experiment_desc *d = skb_experiment_list[e];
-        for (int i = 0; d->sections && d->sections[i].build; i++) {
-            int first = rep->ntables;
-            d->sections[i].build(rep);
-            for (int t = first; t < rep->ntables; t++)
-                skb__absent_method_rows(rep, &rep->tables[t], d, &d->sections[i]);
-        }
-    }
-    /* report-wide sections: the seeds' coverage, the bibliography, and the
-     * headline that sums up the judged rows above (so it comes last) */
-    skb__report_measured(rep);
-    skb__report_coverage(rep);
-    skb__report_bibliography(rep);
-    skb__report_headline(rep);
-    if (rep->overflow[0]) {
-        snprintf(msg, msglen, "%s", rep->overflow);
-        skb_report_free(rep);
-        return SKB_EINVAL;
-    }
-    return 0;
 }
 
 const struct skb_rtable *skb_report_table(const struct skb_report *rep, const char *id)

@@ -94,18 +94,10 @@ void skb__plot_spheres(struct skb_report *rep, const char *dir, const char *sfx,
 void skb__plot_cd(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
 void skb__plot_arm_volume(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
 void skb__plot_arm_section(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
-/* compare.c: each built-in experiment's exact gates */
-void skb__gate_properties(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
-void skb__gate_flops(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
-void skb__gate_gpu(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
-void skb__gate_cpu(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
-void skb__gate_icount_exp(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
 /* report_methods.c: every registry method in every per-method table and plot */
 void skb__absent_method_rows(struct skb_report *rep, struct skb_rtable *t, const struct skb_experiment_desc *d,
                              const struct skb_report_section *sec);
 void skb__plot_method_notes(struct skb_report *rep, int first, int need, const char *dir, const struct skb_results *r);
-/* compare: new experiments (files the baseline lacks) and new methods */
-void skb__gate_new_items(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
 /* plots.c */
 /* the legend name a plot gives results key `key` (a method, refit or shader
  * name, with a variant suffix spelled out); shaders: gpu.json "shaders" or
@@ -119,10 +111,12 @@ void skb__image_caption(const cJSON *gpu, const char *file, char *buf, size_t le
 void skb__plot_gnuplot(struct skb_report *rep, const char *dir, const char *name, const char *title, const char *body);
 int skb__plot_have_gnuplot(void);
 
-/* render.c: HTML escaping and base64 data: URIs, for the other renderers */
+/* render_esc.c: HTML escaping and base64 data: URIs, for the renderers */
 void skb__html_esc(FILE *f, const char *s);
 /* the same for report.md: entities for < > &, control bytes as spaces */
 void skb__md_esc(FILE *f, const char *s);
+/* the same with, in a table cell (cell 1), '|' escaped too */
+void skb__md_put(FILE *f, const char *s, int cell);
 int skb__data_uri(FILE *f, const char *path, const char *mime);
 /* render_pictures.c: the methods x scenes grid of gpu.json "method_pictures" */
 void skb__render_pictures_html(FILE *f, const struct skb_report *rep);

@@ -7,7 +7,7 @@
  *
  * Index: skb_results_load / _parse / _free, skb_reference_load,
  * skb_report_build / _render_md / _render_html / _free, skb_plots_write,
- * skb_mann_whitney, skb_compare_run. */
+ * (the nightly comparison: regress/skb_regress.h). */
 #ifndef SKB_REPORT_H
 #define SKB_REPORT_H
 
@@ -237,64 +237,6 @@ int skb_report_read_fuzz_log(struct skb_report *rep, const char *path);
  * missing; never fails the report) */
 void skb_plots_write(struct skb_report *rep, const char *out_dir);
 
-/* ---- statistics and nightly comparison ---- */
-
-/* two-sided Mann-Whitney U test of a against b: *p gets the p-value (exact
- * for small samples without ties, normal approximation with tie and
- * continuity correction otherwise), *u the U statistic of a.  -1 when a
- * sample is empty. */
-int skb_mann_whitney(const double *a, int na, const double *b, int nb, double *u, double *p);
-
-/* an A/B sitting (scripts/nightly-ab.sh): the baseline build (a) and the
- * current build (b) timed alternately, round after round, on the same
- * kernels in the same minutes: DIR/round-K/{a,b}/cpu-gbench.json */
-struct skb_ab {
-    char dir[1024];
-    int nrounds;
-    struct skb_gbench_set *a, *b;   /* nrounds each (common/skb_gbench.h) */
-};
-/* read every round of DIR; SKB_EPARSE/SKB_EIO with msg naming the file
- * (compare exits 2: a sitting with a missing or corrupt round never passes) */
-int skb_ab_load(const char *dir, struct skb_ab *ab, char *msg, size_t msglen);
-void skb_ab_free(struct skb_ab *ab);
-
-struct skb_compare_opts {
-    double alpha;              /* significance level of the U test */
-    double min_effect;         /* relative median slow-down that matters */
-    int update_baseline;
-    const struct skb_ab *ab;   /* --ab DIR: the paired timing gate decides; NULL: the U test */
-};
-
-/* 0 when every results file of both runs read and passed its contract;
- * otherwise SKB_EPARSE with msg naming the run and file (compare exits 2) */
-int skb_compare_inputs_ok(const struct skb_results *base, const struct skb_results *cur, char *msg, size_t msglen);
-/* 0 when run may become a baseline: readable, no injection marker in any
- * file, cpu.json (when present) "verified" true; else SKB_EINVAL + msg */
-int skb_compare_installable(const struct skb_results *run, char *msg, size_t msglen);
-
-/* ---- nightly history (results/history/STAMP, scripts/nightly.sh) ---- */
-struct skb_history;
-/* every night under dir (a subdirectory with cpu-gbench.json or icount.json) */
-int skb_history_load(const char *dir, struct skb_history **h, char *msg, size_t msglen);
-void skb_history_free(struct skb_history *h);
-/* the table of steps (benchmark, first night, before, after) */
-void skb_history_table(struct skb_report *rep, const struct skb_history *h);
-/* per-method trend plots of every benchmark, once two or more nights exist */
-void skb_history_plots(struct skb_report *rep, const char *out_dir, const struct skb_history *h);
-
-/* the gates' own measured figures (scripts/gate-summary.sh output, read by
- * the caller) into summary "gate_validation", one line each on out */
-void skb_compare_add_validation(cJSON *summary, const cJSON *val, const char *path, FILE *out);
-
-/* compare a current run against a baseline run; writes lines to out and
- * returns the number of regressions (0 = no regression); the comparison
- * summary (incl. self-comparison false-positive rate) as JSON in *summary,
- * where "inconclusive_count" > 0 means the timing gate could not decide
- * (too few repetitions, or unconfirmed changes): the CLI exits 3, not 0 */
-int skb_compare_run(const struct skb_results *base, const struct skb_results *cur,
-                    const struct skb_results *rerun, const struct skb_compare_opts *o,
-                    FILE *out, cJSON **summary);
-
 /* ---- the experiment descriptors: one per experiment, one list ----
  *
  * An experiment is described once, in reports/experiment_list.c's list
@@ -356,7 +298,7 @@ struct skb_report_plot {
     void (*write)(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
 };
 
-/* a nightly gate reports through these (compare.c implements them) */
+/* a nightly gate reports through these (regress/cmp_lines.c implements them) */
 struct skb_gate;
 void skb_gate_regression(struct skb_gate *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void skb_gate_note(struct skb_gate *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -368,8 +310,10 @@ struct skb_experiment_desc {
     const struct skb_report_section *sections; /* in report order; ends with { NULL } */
     const struct skb_report_plot *plots;       /* ends with { NULL }; may be NULL */
     /* exact gates on this experiment's files (base and cur both loaded);
-     * may be NULL.  A file the baseline had and the current run lacks is a
-     * regression without a hook (compare.c). */
+     * may be NULL: the built-in experiments' gates are listed in
+     * regress/gate_exact.c, one added outside (tests/extra) names its own
+     * here.  A file the baseline had and the current run lacks is a
+     * regression without a hook (regress/compare.c). */
     void (*gate)(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
 };
 
@@ -380,8 +324,5 @@ const struct skb_experiment_desc *skb_experiment_desc_find(const char *name);
 const char *skb_experiment_desc_name(const struct skb_experiment_desc *d);
 /* the descriptor's index of results file `file` of d in skb_results.doc */
 int skb_experiment_file_index(const struct skb_experiment_desc *d, int nth);
-
-/* copy directory src over dst atomically (dst replaced by rename) */
-int skb_dir_replace(const char *src, const char *dst, char *msg, size_t msglen);
 
 #endif

@@ -24,18 +24,18 @@ fi
 # (uninstrumented; the fuzzed parsers never reach them), clang the rest
 gccsrc=(methods/fast_f32*.c)
 # reports/ names the run halves (tests/fuzz/fuzz_runs.c), the refit keys (harness/sphere_cd.c) and the results files' tables (harness/schemas.c)
-srcs=(tests/fuzz/fuzz_inputs.c tests/fuzz/fuzz_runs.c harness/sphere_cd.c harness/schemas.c common/*.c reports/*.c cli/cli_util.c cli/cli_opts.c cli/cmd_blend.c cli/cmd_report.c cli/cmd_compare.c)
+srcs=(tests/fuzz/fuzz_inputs.c tests/fuzz/fuzz_runs.c harness/sphere_cd.c harness/schemas.c common/*.c geometry/*.c reports/*.c regress/*.c cli/cli_util.c cli/cli_opts.c cli/cmd_blend.c cli/cmd_report.c cli/cmd_compare.c)
 for f in methods/*.c; do case " ${gccsrc[*]} " in *" $f "*) ;; *) srcs+=("$f") ;; esac; done
 objs=()
 for f in "${gccsrc[@]}"; do
   [ -f "$f" ] || continue
   o="$out/$(basename "$f" .c).gcc.o"
-  gcc -std=c11 -O2 -D_GNU_SOURCE -Icommon -Imethods -c -o "$o" "$f" 2>> "$out/build.log" || { tail -5 "$out/build.log"; echo "FAIL fuzz: gcc $f"; exit 1; }
+  gcc -std=c11 -O2 -D_GNU_SOURCE -Icommon -Igeometry -Imethods -c -o "$o" "$f" 2>> "$out/build.log" || { tail -5 "$out/build.log"; echo "FAIL fuzz: gcc $f"; exit 1; }
   objs+=("$o")
 done
 # shellcheck disable=SC2046
 if ! "$cc" -std=c11 -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-     -Icommon -Imethods -Iharness -Ireports -Idatasets -Icli $(pkg-config --cflags gsl libcjson) -o "$out/fuzz_inputs" "${srcs[@]}" \
+     -Icommon -Igeometry -Imethods -Iharness -Ireports -Iregress -Idatasets -Icli $(pkg-config --cflags gsl libcjson) -o "$out/fuzz_inputs" "${srcs[@]}" \
      "${objs[@]}" $(pkg-config --libs gsl libcjson) -lm 2>> "$out/build.log"; then
   tail -20 "$out/build.log"; echo "FAIL fuzz: build"; exit 1
 fi

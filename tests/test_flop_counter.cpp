@@ -1,4 +1,4 @@
-// test_flop_counter.cpp — the FLOP counter (harness/flop_real.hpp) sees every
+// test_flop_counter.cpp — the FLOP counter (flops/flop_real.hpp) sees every
 // operation: a kernel compiled for double and for skb::flop gives the same
 // value, one added multiply changes the count by exactly one, every operator
 // and math function lands in its own counter; and the real counting build

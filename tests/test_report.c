@@ -9,6 +9,7 @@
 #include "skb_test.h"
 #include "skb_json.h"
 #include "skb_report.h"
+#include "skb_regress.h"
 #include "skb_method.h"
 #include "report_internal.h"   /* skb__tbl_new: the column cap */
 

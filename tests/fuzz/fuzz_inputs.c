@@ -19,6 +19,7 @@
 #include "skb_json.h"
 #include "skb_method.h"
 #include "skb_report.h"
+#include "skb_regress.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,6 +1,6 @@
 /* flops_main.cxx — driver of build/skinbench-flops, the FLOP-counting build.
  *
- * The methods/ sources are recompiled as C++ with harness/flop_real.hpp forced in, so
+ * The geometry/ and methods/ sources are recompiled as C++ with flops/flop_real.hpp forced in, so
  * skb_real is skb::flop and every operation the methods execute is counted
  * (thesis 4.4: the count covers 4x4 -> internal -> 4x4).  This driver runs each
  * registered method's blend hook on seeded random inputs for n = 1..nmax and
@@ -281,13 +281,13 @@ int parse_args(int argc, char **argv, unsigned long *seed, int *samples, int *nm
 /* what the counter is and how it counts (skb::flop_rules) */
 void add_header(cJSON *root, unsigned long seed, int samples)
 {
-    cJSON_AddStringToObject(root, "counter", "skb::flop (harness/flop_real.hpp): methods/*.c compiled as C++, "
+    cJSON_AddStringToObject(root, "counter", "skb::flop (flops/flop_real.hpp): geometry/*.c and methods/*.c compiled as C++, "
                             "every operation on skb_real counted");
     cJSON_AddItemToObject(root, "fields", cJSON_CreateStringArray(fields, NFIELDS));
     int nr;
     const skb::flop_rule *rules = skb::flop_rules(&nr);
     cJSON *cr = cJSON_AddObjectToObject(root, "counting_rules");
-    cJSON_AddStringToObject(cr, "source", "harness/flop_real.hpp (skb::flop_rules)");
+    cJSON_AddStringToObject(cr, "source", "flops/flop_real.hpp (skb::flop_rules)");
     for (int i = 0; i < nr; i++) {
         cJSON *r = cJSON_AddObjectToObject(cr, rules[i].cls);
         cJSON_AddStringToObject(r, "operations", rules[i].ops);

@@ -6,7 +6,7 @@
  * The on-demand refits live with the methods (struct skb_method.refit,
  * methods/refit_*.c) and use the tree built here.
  *
- * Like the rest of methods/, this compiles as C and as C++ with skb_real a
+ * Like methods/, this compiles as C and as C++ with skb_real a
  * counting class.  A sphere is 4 numbers: centre x, y, z and radius.  Index:
  *   spheres      skb_miniball (exact, Welzl/Gaertner move-to-front + pivoting)
  *                skb_bounding_sphere (thesis Alg. 5.1)  skb_sphere_of_triangle
@@ -19,7 +19,8 @@
 #define SKB_GEOM_H
 
 #include <stddef.h>
-#include "skb_method.h"
+#include "skb_error.h"
+#include "skb_mesh.h"
 
 /* thesis 5.1: a child whose radius exceeds C times its parent's is removed
  * and its children are given to the parent */

@@ -3,7 +3,7 @@
 #ifndef SKB_HISTORY_INTERNAL_H
 #define SKB_HISTORY_INTERNAL_H
 
-#include "skb_report.h"
+#include "skb_regress.h"
 
 enum { SKB_HIST_TIME, SKB_HIST_ICOUNT };
 

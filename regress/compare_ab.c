@@ -81,15 +81,20 @@ static double group_key(const struct row *r, int n, const char *g)
 }
 
 /* grouped by method, the group with the largest slow-down first; inside a
- * group by effect, slowest first (new/removed rows, no effect, last) */
-static const struct row *sort_rows;
-static int nsort_rows;
-static int row_cmp(const void *x, const void *y)
+ * group by effect, slowest first (new/removed rows, no effect, last).  The
+ * group key is looked up in the table being sorted (qsort_r's argument). */
+struct sort_ctx {
+    const struct row *rows;
+    int n;
+};
+
+static int row_cmp(const void *x, const void *y, void *arg)
 {
+    const struct sort_ctx *t = arg;
     const struct row *a = x, *b = y;
     int c = strcmp(a->group, b->group);
     if (c) {
-        double ka = group_key(sort_rows, nsort_rows, a->group), kb = group_key(sort_rows, nsort_rows, b->group);
+        double ka = group_key(t->rows, t->n, a->group), kb = group_key(t->rows, t->n, b->group);
         return ka != kb ? (ka < kb ? 1 : -1) : c;
     }
     double da = isfinite(a->delta) ? a->delta : -INFINITY, db = isfinite(b->delta) ? b->delta : -INFINITY;
@@ -98,9 +103,8 @@ static int row_cmp(const void *x, const void *y)
 
 static void sort_table(struct row *r, int n)
 {
-    sort_rows = r;
-    nsort_rows = n;
-    qsort(r, (size_t)n, sizeof *r, row_cmp);
+    struct sort_ctx t = { r, n };
+    qsort_r(r, (size_t)n, sizeof *r, row_cmp, &t);
 }
 
 static void fmt_pct(char *buf, size_t len, double x)
@@ -252,60 +256,6 @@ void skb__gate_icount(struct cmp_state *s, const cJSON *a, const cJSON *b, cJSON
     cJSON_AddNumberToObject(o, "removed", gone);
     cJSON_AddNumberToObject(o, "tolerance", ICOUNT_TOL);
     free(r);
-}
-
-/* ---- the exact Wilcoxon signed-rank CI and the Hodges-Lehmann estimate ---- */
-
-/* the largest c with P(T <= c) <= q under H0 for n pairs, -1 when even
- * T = 0 is likelier than q (too few rounds for this level) */
-static int signed_rank_crit(int n, double q)
-{
-    int tmax = n * (n + 1) / 2;
-    double *cnt = calloc((size_t)tmax + 1, sizeof *cnt);
-    if (!cnt)
-        return -1;
-    cnt[0] = 1;
-    for (int k = 1; k <= n; k++)
-        for (int t = k * (k + 1) / 2; t >= k; t--)
-            cnt[t] += cnt[t - k];
-    double tot = ldexp(1, n), cum = 0;
-    int c = -1;
-    for (int t = 0; t <= tmax; t++) {
-        cum += cnt[t] / tot;
-        if (cum > q)
-            break;
-        c = t;
-    }
-    free(cnt);
-    return c;
-}
-
-static int dcmp(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return a < b ? -1 : a > b;
-}
-
-/* HL estimate (median of the Walsh averages) and the exact two-sided CI at
- * level 1 - alpha of n paired values x; lo/hi are NAN when n is too small */
-static int hodges_lehmann(const double *x, int n, double alpha, double *hl, double *lo, double *hi)
-{
-    int nw = n * (n + 1) / 2, k = 0;
-    double *w = malloc(((size_t)nw + 1) * sizeof *w);
-    if (!w || n < 1) {
-        free(w);
-        return -1;
-    }
-    for (int i = 0; i < n; i++)
-        for (int j = i; j < n; j++)
-            w[k++] = 0.5 * (x[i] + x[j]);
-    qsort(w, (size_t)nw, sizeof *w, dcmp);
-    *hl = nw % 2 ? w[nw / 2] : 0.5 * (w[nw / 2 - 1] + w[nw / 2]);
-    int c = signed_rank_crit(n, alpha / 2);
-    *lo = c >= 0 ? w[c] : NAN;
-    *hi = c >= 0 ? w[nw - 1 - c] : NAN;
-    free(w);
-    return 0;
 }
 
 /* ---- the A/B sitting ---- */
@@ -503,7 +453,7 @@ static void bench_row(const struct skb_ab *ab, const char *name, double alpha, s
                 y[m++] = x[k];
         r->base = skb_median(ma, n) / 1e6;   /* ns -> ms */
         r->cur = skb_median(mb, n) / 1e6;
-        if (y && hodges_lehmann(y, m, alpha, &hl, &lo, &hi) == 0) {
+        if (y && skb_hodges_lehmann(y, m, alpha, &hl, &lo, &hi) == 0) {
             r->delta = expm1(hl);
             r->lo = expm1(lo);
             r->hi = expm1(hi);
@@ -567,7 +517,7 @@ static void method_row(const struct skb_ab *ab, const char *group, const struct 
             ma[nm] = br[i].base;
             mb[nm++] = br[i].cur;
         }
-    if (n > 0 && hodges_lehmann(x, n, alpha, &hl, &lo, &hi) == 0) {
+    if (n > 0 && skb_hodges_lehmann(x, n, alpha, &hl, &lo, &hi) == 0) {
         r->delta = expm1(hl);
         r->lo = expm1(lo);
         r->hi = expm1(hi);

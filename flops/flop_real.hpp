@@ -1,7 +1,7 @@
 /* flop_real.hpp — a double that counts the floating-point operations done on it.
  *
  * The FLOP experiment recompiles every methods/ source as C++ with this header forced in
- * (g++ -x c++ -include harness/flop_real.hpp): the prelude at the bottom binds
+ * (g++ -x c++ -include flops/flop_real.hpp): the prelude at the bottom binds
  * skb_real to skb::flop, so every add, multiply, divide, square root,
  * transcendental call and comparison the methods execute is counted (thesis 4.4
  * counts FLOPs of the whole 4x4 -> internal -> 4x4 blend).  Conversions to and

@@ -1,0 +1,75 @@
+/* cmp_lines.c — the lines of compare's verdict (README "Nightly regression"):
+ * regressions (counted, exit 1), notes, and what a gate could not decide
+ * (exit 3), on the output and into compare.json.  Every gate reports through
+ * these, so they sit below the gates. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "compare_internal.h"
+
+void skb__cmp_clean(char *t)
+{
+    /* names come from the results files: a newline or an escape sequence
+     * in a benchmark name must not print a forged "compare: pass" line */
+    for (unsigned char *c = (unsigned char *)t; c && *c; c++)
+        if (*c < 0x20 || *c == 0x7f)
+            *c = '?';
+}
+
+/* one line of the verdict: a regression (counted, exit 1) or a note */
+static void vsay(struct cmp_state *s, int is_regression, const char *fmt, va_list ap)
+{
+    char buf[600];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    skb__cmp_clean(buf);
+    fprintf(s->out, "%s%s\n", is_regression ? "REGRESSION " : "  ", buf);
+    cJSON_AddItemToArray(is_regression ? s->reg : s->info, cJSON_CreateString(buf));
+    s->regressions += is_regression;
+}
+
+void skb__cmp_regression(struct cmp_state *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsay(s, 1, fmt, ap);
+    va_end(ap);
+}
+
+void skb__cmp_info(struct cmp_state *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsay(s, 0, fmt, ap);
+    va_end(ap);
+}
+
+/* the experiment descriptors' gates (skb_report.h) report through these */
+void skb_gate_regression(struct skb_gate *g, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsay(g->s, 1, fmt, ap);
+    va_end(ap);
+}
+
+void skb_gate_note(struct skb_gate *g, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsay(g->s, 0, fmt, ap);
+    va_end(ap);
+}
+
+/* a timed benchmark or gate that could not decide: never a pass (exit 3);
+ * with an A/B sitting the unpaired U test only informs */
+void skb__cmp_undecided(struct cmp_state *s, const char *bench, const char *why)
+{
+    if (s->timing_informational && (strcmp(why, "powerless") == 0 || strcmp(why, "unconfirmed") == 0))
+        return;
+    cJSON *row = cJSON_CreateObject();
+    cJSON_AddStringToObject(row, "benchmark", bench);
+    cJSON_AddStringToObject(row, "reason", why);
+    cJSON_AddItemToArray(s->undecided, row);
+    s->inconclusive++;
+}
+

@@ -1,0 +1,160 @@
+/* compare.c — nightly regression gates between a baseline run and a current
+ * run: the inputs checked, every experiment's exact gates (gate_exact.c, or
+ * the descriptor's own), what is new (gate_new.c), the paired A/B sitting
+ * (compare_ab.c) or the unpaired timing gate (gate_timing.c), and the verdict.
+ * The baseline update is baseline_copy.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "skb_json.h"
+#include "report_internal.h"   /* skb__jget */
+#include "compare_internal.h"
+
+/* name the undecided benchmarks (the first few; all are in compare.json)
+ * and say what would let the gate decide */
+#define UNDECIDED_SHOWN 10
+static void report_undecided(struct cmp_state *s, const struct skb_compare_opts *o)
+{
+    int n = cJSON_GetArraySize(s->undecided), npow = 0, nunc = 0;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, s->undecided) {
+        const char *why = cJSON_GetStringValue(skb__jget(r, "reason"));
+        npow += why && strcmp(why, "powerless") == 0;
+        nunc += why && strcmp(why, "unconfirmed") == 0;
+    }
+    for (int i = 0; i < n && i < UNDECIDED_SHOWN; i++) {
+        char line[700];
+        r = cJSON_GetArrayItem(s->undecided, i);
+        snprintf(line, sizeof line, "%s (%s)", cJSON_GetStringValue(skb__jget(r, "benchmark")),
+                 cJSON_GetStringValue(skb__jget(r, "reason")));
+        skb__cmp_clean(line);
+        fprintf(s->out, "INCONCLUSIVE: %s\n", line);
+    }
+    if (n > UNDECIDED_SHOWN)
+        fprintf(s->out, "INCONCLUSIVE: ... and %d more (all listed in compare.json \"inconclusive\")\n",
+                n - UNDECIDED_SHOWN);
+    if (npow)
+        fprintf(s->out, "  to decide the %d powerless: more repetitions in both runs (the U test cannot reach "
+                "p < %g with these; not --quick)\n", npow, o->alpha);
+    if (nunc)
+        fprintf(s->out, "  to decide the %d unconfirmed: a confirming re-run (skinbench run cpu --out CURRENT/rerun, "
+                "or --rerun DIR; scripts/nightly.sh does this)\n", nunc);
+}
+
+/* the injection marker (SKB_INJECT_SLOWDOWN): "injected_slowdown" set in
+ * any results file, "injected" in the metadata of any, or in the Google
+ * Benchmark context; the file's name into *file, NULL when none */
+static const char *injected_file(const struct skb_results *r)
+{
+    for (int i = 0; i < skb_rfile_count(); i++) {
+        const cJSON *d = r->doc[i], *inj = skb__jget(d, "injected_slowdown");
+        if ((inj && !cJSON_IsNull(inj)) || skb__jget(d, "injected") || skb__jget(skb__jget(d, "context"), "injected_slowdown"))
+            return skb_rfile_name(i);
+    }
+    return NULL;
+}
+
+int skb_compare_inputs_ok(const struct skb_results *base, const struct skb_results *cur, char *msg, size_t msglen)
+{
+    /* a results file that cannot be read or fails its contract (truncated,
+     * garbage, another schema_version) is unreadable input, exit 2: never a
+     * pass, and never counted as regressions (README: 2 = unreadable input) */
+    /* a run timed with SKB_INJECT_SLOWDOWN is for validating the gate only:
+     * as a baseline it would hide the very slow-down it carries */
+    const char *f = base ? injected_file(base) : NULL;
+    if (f) {
+        snprintf(msg, msglen, "baseline %s/%s: the injection marker (\"injected_slowdown\") is set: a run with an "
+                 "injected slow-down is never a baseline", base->dir, f);
+        return SKB_EINVAL;
+    }
+    for (int i = 0; i < skb_rfile_count(); i++) {
+        if (base && base->err[i][0]) {
+            snprintf(msg, msglen, "baseline %s", base->err[i]);
+            return SKB_EPARSE;
+        }
+        if (cur && cur->err[i][0]) {
+            snprintf(msg, msglen, "current %s", cur->err[i]);
+            return SKB_EPARSE;
+        }
+    }
+    return 0;
+}
+
+int skb_compare_installable(const struct skb_results *run, char *msg, size_t msglen)
+{
+    int rc = skb_compare_inputs_ok(run, NULL, msg, msglen);
+    if (rc < 0)
+        return rc;
+    const cJSON *cpu = skb_results_doc(run, "cpu.json");
+    if (cpu && !cJSON_IsTrue(skb__jget(cpu, "verified"))) {
+        snprintf(msg, msglen, "%s/cpu.json: \"verified\" is not true: an unverified run is never installed as the "
+                 "baseline", run->dir);
+        return SKB_EINVAL;
+    }
+    return 0;
+}
+
+int skb_compare_run(const struct skb_results *base, const struct skb_results *cur,
+                    const struct skb_results *rerun, const struct skb_compare_opts *o,
+                    FILE *out, cJSON **summary)
+{
+    struct cmp_state s = { out, 0, 0, o->ab != NULL, NULL, NULL, NULL };
+    cJSON *sum = cJSON_CreateObject();
+    cJSON_AddStringToObject(sum, "baseline", base->dir);
+    cJSON_AddStringToObject(sum, "current", cur->dir);
+    cJSON_AddStringToObject(sum, "machine", cur->machine_key);
+    s.reg = cJSON_AddArrayToObject(sum, "regressions");
+    s.info = cJSON_AddArrayToObject(sum, "notes");
+    s.undecided = cJSON_AddArrayToObject(sum, "inconclusive");
+    fprintf(out, "compare: baseline %s [%s] vs current %s [%s]\n", base->dir, base->machine_key, cur->dir,
+            cur->machine_key);
+    for (int i = 0; i < skb_rfile_count(); i++) {
+        if (cur->err[i][0])
+            skb__cmp_regression(&s, "%s", cur->err[i]);
+        else if (base->doc[i] && !cur->doc[i])
+            skb__cmp_regression(&s, "%s: missing in the current run (experiment '%s' did not run or failed)",
+                       skb_rfile_name(i), skb_rfile_experiment(i));
+        if (base->err[i][0])
+            skb__cmp_info(&s, "baseline %s", base->err[i]);
+    }
+    /* every registered experiment's exact gates, then what is new */
+    struct skb_gate g = { &s, sum };
+    const cJSON *ga = skb_results_doc(base, "cpu-gbench.json"), *gb = skb_results_doc(cur, "cpu-gbench.json");
+    for (int e = 0; skb_experiment_list[e]; e++) {
+        skb_gate_fn *gate = skb_compare_gate(skb_experiment_list[e]);
+        if (gate)
+            gate(&g, base, cur);
+    }
+    skb__gate_new_items(&g, base, cur);
+    if (o->ab)
+        skb__gate_ab(&s, o->ab, sum);
+    if (strcmp(base->machine_key, cur->machine_key) != 0) {
+        char why[600];
+        snprintf(why, sizeof why, "machines differ: baseline key '%.250s', current key '%.250s'%s", base->machine_key,
+                 cur->machine_key, o->ab ? "; the A/B sitting decides timing" : "; timing not compared (use --ab)");
+        if (o->ab)
+            skb__cmp_info(&s, "%s", why);
+        else
+            skb__cmp_undecided(&s, "timing", why);
+    } else if (ga && gb) {
+        skb__gate_timing(&s, ga, gb, rerun ? skb_results_doc(rerun, "cpu-gbench.json") : NULL, o, sum);
+    } else {
+        skb__cmp_info(&s, "timing not compared: cpu-gbench.json missing in %s", ga ? "the current run" : "the baseline");
+    }
+    cJSON_AddNumberToObject(sum, "regression_count", s.regressions);
+    cJSON_AddNumberToObject(sum, "inconclusive_count", s.inconclusive);
+    /* a failing exact gate is a regression whatever timing says; otherwise
+     * an undecided timing gate is never reported as a pass */
+    const char *verdict = s.regressions ? "FAIL" : s.inconclusive ? "INCONCLUSIVE" : "pass";
+    cJSON_AddStringToObject(sum, "verdict", verdict);
+    if (s.inconclusive)
+        report_undecided(&s, o);
+    fprintf(out, "compare: %s (%d regression%s, %d timed benchmark%s undecided)\n", verdict, s.regressions,
+            s.regressions == 1 ? "" : "s", s.inconclusive, s.inconclusive == 1 ? "" : "s");
+    if (summary)
+        *summary = sum;
+    else
+        cJSON_Delete(sum);
+    return s.regressions;
+}
+
