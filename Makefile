@@ -46,7 +46,7 @@ TEST_BIN = $(TEST_C:tests/%.c=$(BUILD)/tests/%) $(TEST_CXX:tests/%.cpp=$(BUILD)/
 .PHONY: new-method all deps check check-run check-layers asan tsan reproduce nightly tests clean help fuzz
 all: skinbench
 
-# a new method's file from scripts/templates/method.c.in, registered (README "Adding a method");
+# a new method's file from scripts/templates/method.c.in, registered (ARCHITECTURE.md "Adding a method");
 # NAME and TITLE reach the script through the environment, never spliced into the shell line
 new-method:
 	@bash scripts/new-method.sh "$${NAME:-}" "$${TITLE:-}"

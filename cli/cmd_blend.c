@@ -116,7 +116,7 @@ static int parse_pairs(const cJSON *tr, const cJSON *we, int idx, const char *sr
                 return -1;
             }
         /* every method, linear too, blends affine matrices: a projective
-         * last row would be dropped silently (README: last row 0 0 0 1) */
+         * last row would be dropped silently (docs/commands.md: last row 0 0 0 1) */
         const double *r = b->mats + 16 * i + 12;
         if (isfinite(r[0] + r[1] + r[2] + r[3]) && !(fabs(r[0]) <= SKB_TOL_RIGID && fabs(r[1]) <= SKB_TOL_RIGID
                                                     && fabs(r[2]) <= SKB_TOL_RIGID && fabs(r[3] - 1) <= SKB_TOL_RIGID)) {

@@ -108,7 +108,7 @@ static int load_pose(const char *path, int njoints, double **mats)
     return 0;
 }
 
-/* the same rules blend applies (README: rigid within 1e-6 for every method
+/* the same rules blend applies (docs/commands.md: rigid within 1e-6 for every method
  * but those taking non-rigid input; never a projective last row, which no
  * method represents): a bad joint gets a one-line error naming it */
 static int check_pose(const char *path, const struct skb_method *m, const double *mats, int njoints)
@@ -160,7 +160,7 @@ static char *obj_text(const struct skb_mesh *m, const double *pos, const double 
     return s;
 }
 
-/* the one-line summary README promises: what was deformed, in which pose,
+/* the one-line summary docs/commands.md promises: what was deformed, in which pose,
  * and what loading had to fix in the model's weights and joints */
 static void print_summary(const struct skb_dataset *d, const struct skb_method *m, const char *posefile,
                           int frame)

@@ -152,7 +152,7 @@ void skb_machine_key(char *key, size_t len)
 {
     /* the hardware, not the hostname: CI runners get a new hostname every
      * night, and a key that changes with it would switch the timing gate
-     * off (README "Security", nightly gate rules).  SKB_MACHINE_NAME tells
+     * off (docs/security.md "Security", nightly gate rules).  SKB_MACHINE_NAME tells
      * apart machines of the same hardware; the hostname is recorded beside */
     char *cpu = read_first_match("/proc/cpuinfo", "model name");
     char *mem = read_first_match("/proc/meminfo", "MemTotal");

@@ -11,7 +11,7 @@
 
 #define SKB_SCHEMA_VERSION 2          /* 2: every method named by its registry name */
 #define SKB_SCHEMA_VERSION_OLDEST 1   /* still read: its old method names mapped
-                                       * (skb_method_canonical, README "Method names") */
+                                       * (skb_method_canonical, docs/outputs.md "Method names") */
 
 /* machine description: hostname, kernel, cpu model, cores, memory, and
  * "key": [SKB_MACHINE_NAME/]CPU model/N-core/M-GiB (no hostname in it) */

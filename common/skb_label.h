@@ -1,7 +1,7 @@
 /* skb_label.h — the one codec for benchmark labels: a registry method name,
  * then "+variant" parts, then "@key" or "@key=value" parts, as cpu.json and
  * cpu-gbench.json name their rows ("dlb+alg2", "dib@p=0.001",
- * "linear+nrm_shader@slot4@2t"; README "Outputs").  The writer
+ * "linear+nrm_shader@slot4@2t"; docs/outputs.md "Outputs").  The writer
  * (harness/exp_cpu.c) formats its labels with it and every reader parses
  * them with it, so a label means the same thing everywhere. */
 #ifndef SKB_LABEL_H

@@ -1,6 +1,6 @@
 /* skb_paths.c — directories below an output root, created and entered
  * without following symbolic links: a link planted at RUN/plots or
- * OUT/counterexamples must not carry writes outside the root (README
+ * OUT/counterexamples must not carry writes outside the root (docs/security.md
  * "Security"). */
 #include <errno.h>
 #include <fcntl.h>

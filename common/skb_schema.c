@@ -127,7 +127,7 @@ static int value_error(const struct skb_schema_field *f, const cJSON *x, const c
         return 1;
     }
     /* an older version is still read: its method names are mapped after
-     * the check (README "Method names") */
+     * the check (docs/outputs.md "Method names") */
     if (f->type == SKB_ST_VERSION && x->valuedouble != SKB_SCHEMA_VERSION && x->valuedouble != SKB_SCHEMA_VERSION_OLDEST) {
         snprintf(why, len, "field %s is %g, this skinbench reads version %d (re-run the experiment with this build)",
                  where, x->valuedouble, SKB_SCHEMA_VERSION);

@@ -1,5 +1,5 @@
 /* skb_stats.c — sorting and the median (an even count takes the mean of the
- * two middle values), and the rank tests of the regression gates (README
+ * two middle values), and the rank tests of the regression gates (docs/report-and-regression.md
  * "Nightly regression"): Mann-Whitney U, Holm-Bonferroni, the Wilcoxon
  * signed-rank CI and the Hodges-Lehmann estimate. */
 #include <math.h>

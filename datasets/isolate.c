@@ -59,7 +59,7 @@ static int write_all(int fd, const void *p, size_t n)
 /* the kernel's wall behind the importer's own file-system hook
  * (model_import.c): with Landlock (Linux >= 5.13) the child may read only
  * below the model's folder and write nowhere, whatever assimp does; where
- * the kernel lacks it the hook alone applies (README "Security") */
+ * the kernel lacks it the hook alone applies (docs/security.md "Security") */
 static int landlock_confine(const char *path)
 {
 #ifdef SYS_landlock_create_ruleset

@@ -236,7 +236,7 @@ static int clip_times(const struct aiAnimation *an, const struct skb__import_opt
  * assimp opens a model's external references (glTF buffers and images,
  * OBJ materials, ...) through this hook: a path that leaves the model's
  * folder after resolving links, or is not a regular file, is refused and
- * named (README "Security"); data: URIs never reach it */
+ * named (docs/security.md "Security"); data: URIs never reach it */
 struct confine {
     char root[PATH_MAX];       /* the model's folder, links resolved */
     char refused[300];         /* the first reference refused, for the message */

@@ -150,7 +150,7 @@ struct run {
     double copy_bps[2];         /* large mesh: copy bandwidth, one thread / the pool's (bytes/s) */
     double copy_scaling;        /* large mesh: the pool's memcpy over one thread's (wall time) */
     double load[2][3];          /* load averages before and after the timing */
-    /* the fast-kernel planner and the scaling curve (README "Fast kernels:
+    /* the fast-kernel planner and the scaling curve (docs/report-and-regression.md "Fast kernels:
      * the planner"): pools of 2, 4, 8, ... threads below the full pool
      * (r->pool), the plans by dataset and row, the wisdom read */
     struct skb_pool *pools[16];
@@ -164,7 +164,7 @@ struct run {
     struct inject inject;       /* SKB_INJECT_SLOWDOWN, read when the run starts */
 };
 
-/* ---- slow-down injection (validating the compare gates, README "Nightly regression") ----
+/* ---- slow-down injection (validating the compare gates, docs/report-and-regression.md "Nightly regression") ----
  * SKB_INJECT_SLOWDOWN=method:percent gives that method's kernels (double,
  * f32; not peers) percent % more real work in every deformation: the skin
  * pass runs again over percent % of the vertices (a slice that moves on
@@ -710,7 +710,7 @@ static void add_f32(struct run *r, struct ds *ds, const struct skb_method *m)
         add_f32_mode(r, ds, m, SKB_F32_NRM_NONE, SKB_F32_LAYOUT_SPLIT, 1);
 }
 
-/* ---- the planner's rows (README "Fast kernels: the planner") ----
+/* ---- the planner's rows (docs/report-and-regression.md "Fast kernels: the planner") ----
  * "linear@plan" and "dlb@plan": one thread, the kernel the planner chose
  * for this mesh (renormalised normals).  The name never changes with the
  * choice, which is recorded beside it (fast_kernels.plans). */

@@ -1,5 +1,5 @@
 /* exp_gpu_compute.c — the compute half of `skinbench run gpu` (gpu.json
- * "compute", README "GPU experiment"): every shader method of
+ * "compute", docs/experiments.md "GPU experiment"): every shader method of
  * gpu/shader_table.c (the vertex path's and the compute-only dib, qlb0)
  * through main.comp: verified against the CPU skin path on every default
  * dataset; a vertex-count sweep that skins copies of `body` in one dispatch;

@@ -29,7 +29,7 @@
 
 #define SAD_P_MAIN 100                 /* thesis Table 7.1: 100 proxy-joints */
 #define SAD_P_MAX_FRACTION 3           /* p at most nverts / 3 */
-#define SAD_LSQR_ATOL 1e-5             /* positions: see README (sad) for the choice */
+#define SAD_LSQR_ATOL 1e-5             /* positions: see docs/experiments.md (sad) for the choice */
 #define SAD_QUICK_MD2_FRAMES 10
 #define SAD_ANGLE_WARN 150.0           /* joint-keyframes rotating more are counted (eq. 7.5 fails at 180) */
 #define SAD_BAKE_METHOD SKB_MF_RATIO_REF /* LBS: bcn_human's own skinning */
@@ -259,7 +259,7 @@ static void quant_floor(const struct skb_vanim *v, cJSON *o)
                             "coordinate off by step/2 (the bound)");
 }
 
-/* ---- one keyframe per animation, exact against approximated (README "Skinning Arbitrary Deformations") ---- */
+/* ---- one keyframe per animation, exact against approximated (docs/experiments.md "Skinning Arbitrary Deformations") ---- */
 
 /* the keyframe with the largest squared vertex error: the largest share of
  * the distortion of 7.4 */

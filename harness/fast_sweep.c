@@ -1,5 +1,5 @@
 /* fast_sweep.c — `run cpu --offset-sweep`: how the fast LBS kernels'
- * speed depends on where their streams lie (README "Fast kernels: the
+ * speed depends on where their streams lie (docs/report-and-regression.md "Fast kernels: the
  * offset sweep").  Why: on a 16-core Xeon the split LBS kernel with
  * renormalised normals took 2.05x longer in one process than in another
  * while the 4-slot kernel moved 6 %; what differs between processes is

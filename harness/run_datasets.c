@@ -1,5 +1,5 @@
 /* run_datasets.c — the run's datasets, each loaded once and shared by the
- * experiments (README "Datasets": under --dataset FILE "the file is
+ * experiments (docs/experiments.md "Datasets": under --dataset FILE "the file is
  * imported once before anything runs"; it used to be imported again by
  * every experiment that took it, each import an assimp child process).  A
  * load is kept before subdivision, keyed by name, seed and quick (all a

@@ -1,6 +1,6 @@
 /* schemas.c — the table of fields of each results file (skb_schemas.h).
  * Each table is the file's contract: what the report, compare and the
- * tests may rely on (README "Outputs").  A key path's "*" is a map whose
+ * tests may rely on (docs/outputs.md "Outputs").  A key path's "*" is a map whose
  * keys are data — registry method names, dataset names, shader names — never
  * spelled here, so a renamed or added method needs no edit. */
 #include <string.h>

@@ -4,7 +4,7 @@
  * renormalises, then thread count — each checked against the double skin
  * first and timed for a bounded budget, and picks the fastest.  Choices are
  * remembered per CPU model, build and mesh shape in a wisdom file (JSON,
- * written atomically).  README "Fast kernels: the planner". */
+ * written atomically).  docs/report-and-regression.md "Fast kernels: the planner". */
 #ifndef SKB_FAST_PLAN_H
 #define SKB_FAST_PLAN_H
 

@@ -12,7 +12,7 @@
  * returns their count */
 int skb__gpu_pick_poses(const struct skb_dataset *d, int want, int *idx);
 
-/* gpu.json "compute" under root (README "GPU experiment"): every shader
+/* gpu.json "compute" under root (docs/experiments.md "GPU experiment"): every shader
  * method's compute kernel verified on the default datasets, the
  * vertex-count sweep, the copy roofline, the layouts; *bad counts kernels
  * that failed verification (added to) */

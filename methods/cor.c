@@ -22,7 +22,7 @@
  * joints; exact, not the paper's approximate subdivision.  The work left is
  * sum over groups of (vertices x candidate triangles); above
  * COR_MAX_PAIRS the bind refuses (SKB_ENOTSUP) rather than run for minutes
- * (the 1.2 M-vertex subdivided body: README, the CoR paragraph). */
+ * (the 1.2 M-vertex subdivided body: ARCHITECTURE.md, the CoR paragraph). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

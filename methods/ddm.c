@@ -35,7 +35,7 @@
  * bind keeps per vertex only the joints whose Omega is not all zero.
  * Above DDM_MAX_PAIRS (vertex, joint) pairs state_size asks for the head
  * alone and bind refuses (SKB_ENOTSUP) rather than allocate gigabytes and
- * solve for minutes (the 1.2 M-vertex roofline mesh: README, the DDM
+ * solve for minutes (the 1.2 M-vertex roofline mesh: ARCHITECTURE.md, the DDM
  * paragraph). */
 #include <float.h>
 #include <math.h>
@@ -47,7 +47,7 @@
 #include "skb_method.h"
 
 /* (vertex, joint) pairs: 10 reals + 1 int each, 88 bytes: 2 M pairs is a
- * 176 MB state and 2 dense solves of that many columns x p (README) */
+ * 176 MB state and 2 dense solves of that many columns x p (ARCHITECTURE.md, the DDM paragraph) */
 #define DDM_MAX_PAIRS 2000000L
 #define DDM_MAX_P 1000      /* iterations: each is one solve of every column */
 #define DDM_CHUNK 8         /* joints per block of right-hand sides (80 columns) */

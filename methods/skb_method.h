@@ -238,7 +238,7 @@ const struct skb_method *skb_method_with_flag(unsigned flags);
 /* its name, or "" when no method has the role (a lookup then finds nothing) */
 const char *skb_method_role_name(unsigned flags);
 /* the registry name for a method name as older results files wrote it
- * (schema_version 1: "lbs", "sbs", ... see README "Method names"), the
+ * (schema_version 1: "lbs", "sbs", ... see docs/outputs.md "Method names"), the
  * name itself when it is no alias */
 const char *skb_method_canonical(const char *name);
 const char *skb_strerror(int code);

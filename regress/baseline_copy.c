@@ -1,5 +1,5 @@
 /* baseline_copy.c — the baseline update of compare (--update-baseline,
- * README "Nightly regression"): the run is copied to a temporary sibling of
+ * docs/report-and-regression.md "Nightly regression"): the run is copied to a temporary sibling of
  * the baseline, then renamed over it, so a reader sees the old baseline or
  * the new one, never a mixture. */
 #include <dirent.h>

@@ -1,4 +1,4 @@
-/* cmp_lines.c — the lines of compare's verdict (README "Nightly regression"):
+/* cmp_lines.c — the lines of compare's verdict (docs/report-and-regression.md "Nightly regression"):
  * regressions (counted, exit 1), notes, and what a gate could not decide
  * (exit 3), on the output and into compare.json.  Every gate reports through
  * these, so they sit below the gates. */

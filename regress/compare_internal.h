@@ -2,7 +2,7 @@
  * driver (compare.c), the verdict lines (cmp_lines.c), the exact gates
  * (gate_exact.c, gate_new.c), the unpaired timing gate (gate_timing.c) and
  * compare_ab.c (the instruction-count gate and the paired A/B timing gate,
- * README "Nightly regression"). */
+ * docs/report-and-regression.md "Nightly regression"). */
 #ifndef SKB_COMPARE_INTERNAL_H
 #define SKB_COMPARE_INTERNAL_H
 

@@ -1,5 +1,5 @@
 /* gate_exact.c — compare's exact gates, one per built-in experiment
- * (README "Nightly regression"): property verdicts, FLOP fits, callgrind
+ * (docs/report-and-regression.md "Nightly regression"): property verdicts, FLOP fits, callgrind
  * instruction counts, GPU shader instruction counts and the CPU "verified"
  * flag.  A deterministic number that changed is a regression. */
 #include <math.h>

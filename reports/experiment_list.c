@@ -4,7 +4,7 @@
  * its nightly gate (the built-in ones: regress/gate_exact.c).  `run`, `list`,
  * `report` and `compare` all read this list.  Adding an experiment: one file defining a
  * `const struct skb_experiment_desc skb_desc_<name>` (and its run half), and
- * one line below (README "Adding an experiment"). */
+ * one line below (ARCHITECTURE.md "Adding an experiment"). */
 #include <stdio.h>
 #include <string.h>
 #include "report_internal.h"

@@ -1,6 +1,6 @@
 /* method_names.c — one name per method in what the reports read: results
  * files older than this schema named two methods by the thesis's words
- * (lbs for linear, sbs for sb; README "Method names"), and each such
+ * (lbs for linear, sbs for sb; docs/outputs.md "Method names"), and each such
  * name is rewritten here, once, as the file is read, to its registry name
  * (skb_method_canonical), so no reader needs to know the old names. */
 #include <string.h>

@@ -104,7 +104,7 @@ int skb_report_write_csv(const struct skb_report *rep, const char *out_dir, char
 {
     char dir[1100];
     snprintf(dir, sizeof dir, "%s/tables", out_dir);
-    /* a link at OUT/tables is refused, never followed (README "Security") */
+    /* a link at OUT/tables is refused, never followed (docs/security.md "Security") */
     int rc = skb_mkdirs_below(out_dir, "tables", msg, msglen);
     if (rc == 0)
         rc = csv_file(dir, "headline", rep, NULL, msg, msglen);

@@ -1,6 +1,6 @@
 /* render_esc.c — text and pictures into report.md and report.html safely:
  * Markdown and HTML escaping of text from results files, and PNGs as
- * base64 data: URIs (README "Security").  Shared by render.c and
+ * base64 data: URIs (docs/security.md "Security").  Shared by render.c and
  * render_pictures.c, below both. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,7 +55,7 @@ void skb__html_esc(FILE *f, const char *s)
 /* the file as a base64 data: URI; 0 if written.  Only a regular file (not
  * through a link: O_NOFOLLOW) that starts with the PNG signature, under
  * EMBED_MAX_BYTES: a link planted in the run directory must not carry
- * another file's bytes into the page (README "Security") */
+ * another file's bytes into the page (docs/security.md "Security") */
 int skb__data_uri(FILE *f, const char *path, const char *mime)
 {
     static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

@@ -181,16 +181,16 @@ static void issue15_rows(struct skb_report *rep, struct skb_rtable *t, int k, co
         skb__jnum(skb__jget(sp, key), &x);
         target_row(rep, t, k, sds ? sds : "—", i ? "LBS split / 4-slot speed-up, normals to the shader"
                                                   : "LBS split / 4-slot speed-up, renormalised",
-                   x, skb__jget(tg, "split_speedup_min"), 0, "project target, README \"Fast kernels\"", strdup("same normal option, one run"));
+                   x, skb__jget(tg, "split_speedup_min"), 0, "project target, docs/report-and-regression.md \"Fast kernels\"", strdup("same normal option, one run"));
     }
     double w = worst_dlb_over_linear(doc, &where);
     target_row(rep, t, k, where ? where : "—", "dlb / linear (f32), worst dataset", w,
-               skb__jget(tg, "dlb_over_linear_f32_every_dataset_max"), 1, "project target, README \"Fast kernels\"",
+               skb__jget(tg, "dlb_over_linear_f32_every_dataset_max"), 1, "project target, docs/report-and-regression.md \"Fast kernels\"",
                strdup("both renormalised; every dataset's in its fast_kernels"));
     double fr = NAN, ps = NAN, cs = NAN, la = NAN, cpus = NAN;
     skb__jnum(skb__jget(skb__jget(lm, "roofline"), "linear_nrm_shader_f32_fraction_of_roofline"), &fr);
     target_row(rep, t, k, large, "LBS (f32, normals to the shader) fraction of the copy roofline", fr,
-               skb__jget(tg, "linear_nrm_shader_fraction_of_roofline_min"), 0, "project target, README \"Fast kernels\"", strdup("one thread"));
+               skb__jget(tg, "linear_nrm_shader_fraction_of_roofline_min"), 0, "project target, docs/report-and-regression.md \"Fast kernels\"", strdup("one thread"));
     skb__jnum(skb__jget(skb__jget(skb__jget(skb__jget(lm, "fast_kernels"), "pool_scaling"), "linear+nrm_shader"),
                         "speedup"), &ps);
     skb__jnum(skb__jget(skb__jget(lm, "roofline"), "copy_bandwidth_scaling"), &cs);
@@ -214,7 +214,7 @@ static void issue15_rows(struct skb_report *rep, struct skb_rtable *t, int k, co
     else if (isfinite(la) && isfinite(cpus))
         snprintf(load, sizeof load, "; load average %.3g on %.3g CPUs while timing", la, cpus);
     target_row(rep, t, k, large, "pool / one thread throughput, LBS normals to the shader (wall time)", ps,
-               skb__jget(tg, "pool_scaling_min"), 0, "project target, README \"Fast kernels\"", skb__fmt("%s%s", lim, load));
+               skb__jget(tg, "pool_scaling_min"), 0, "project target, docs/report-and-regression.md \"Fast kernels\"", skb__fmt("%s%s", lim, load));
 }
 
 /* ---- the planner's choices (cpu.json fast_kernels.plans) ---- */
@@ -278,7 +278,7 @@ static void plan_table(struct skb_report *rep)
                                         "threads planned", "ms (timed row)", "best fixed row", "its ms",
                                         "speed-up over best fixed", "planning ms", NULL };
     struct skb_rtable *t = skb__tbl_new(rep, "fast_plan", "Fast kernels: the planner's choice per dataset",
-                                        "skinbench (README \"Fast kernels: the planner\")",
+                                        "skinbench (docs/report-and-regression.md \"Fast kernels: the planner\")",
                                         strdup("Each @plan row runs the kernel the planner chose for the mesh after "
                                                "timing every candidate (checked against the double skin first); its "
                                                "name does not change with the choice. Target (not a paper value): "
@@ -364,10 +364,10 @@ void skb__report_fast(struct skb_report *rep)
         double ratio = NAN, frac = NAN;
         skb__jnum(skb__jget(lm, "dlb_over_linear_f32"), &ratio);
         skb__jnum(skb__jget(skb__jget(lm, "roofline"), "linear_f32_fraction_of_roofline"), &frac);
-        target_row(rep, t, k, name, "dlb / linear (f32)", ratio, skb__jget(tg, "dlb_over_linear_f32_max"), 1, "project target, README \"Fast kernels\"",
+        target_row(rep, t, k, name, "dlb / linear (f32)", ratio, skb__jget(tg, "dlb_over_linear_f32_max"), 1, "project target, docs/report-and-regression.md \"Fast kernels\"",
                    NULL);
         target_row(rep, t, k, name, "linear (f32) fraction of the copy roofline", frac,
-                   skb__jget(tg, "linear_f32_fraction_of_roofline_min"), 0, "project target, README \"Fast kernels\"", NULL);
+                   skb__jget(tg, "linear_f32_fraction_of_roofline_min"), 0, "project target, docs/report-and-regression.md \"Fast kernels\"", NULL);
         issue15_rows(rep, t, k, doc, tg, name, lm);
     }
     plan_table(rep);

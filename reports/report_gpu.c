@@ -283,7 +283,7 @@ void skb__report_gpu_times(struct skb_report *rep)
     report_gpu_compute(rep);
 }
 
-/* ---- the compute path (gpu.json "compute", README "GPU experiment") ---- */
+/* ---- the compute path (gpu.json "compute", docs/experiments.md "GPU experiment") ---- */
 
 static const char *const compute_cols[] = { "method", "vertices/s", "fraction of copy", "bytes/vertex", "ratio to LBS",
                                             "verified", "max |GPU − CPU| / size", NULL };

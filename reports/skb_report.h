@@ -244,7 +244,7 @@ void skb_plots_write(struct skb_report *rep, const char *out_dir);
  * harness/skb_run.h: name, description, run hook), the results files it
  * writes with each file's schema check, its report sections, its plots and
  * its nightly gate.  The list lives here, in reports/, because reports/ may
- * use harness/ but harness/ may not use reports/ (README "Layout"): the run
+ * use harness/ but harness/ may not use reports/ (ARCHITECTURE.md "Layout"): the run
  * half of an experiment stays below the report half and never sees it.
  * `run`, `list`, `report` and `compare` all iterate this one list. */
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The layering, bottom to top (README "Layout"):
+# The layering, bottom to top (ARCHITECTURE.md "Layout"):
 #   common -> geometry -> methods -> flops -> datasets -> gpu -> harness -> reports -> regress -> cli
 # Two checks:
 # 1. includes: a file may include headers of its own layer or of a lower one;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # device-cpu.sh DIR — the fast kernels on another CPU in about 3 minutes
-# (README "Fast kernels: the offset sweep"): DIR holds the skinbench binary
+# (docs/report-and-regression.md "Fast kernels: the offset sweep"): DIR holds the skinbench binary
 # and its shared libraries (scripts/device-pack.sh).  Runs, writing
 # everything under $OUT (default: a new temporary directory):
 #   1. the offset sweep of the split LBS kernel's streams (run cpu --offset-sweep)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # device-gpu.sh DIR — `skinbench run gpu` (full) on a GPU machine from the
-# folder scripts/device-pack.sh made (README "GPU experiment"): restores the
+# folder scripts/device-pack.sh made (docs/experiments.md "GPU experiment"): restores the
 # models to /usr/share/assimp/models, puts DIR's libraries and the NVIDIA
 # driver's (/usr/local/nvidia/lib64) on LD_LIBRARY_PATH, selects the NVIDIA
 # EGL vendor file where it exists (else glvnd's default vendors: Mesa),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # device-pack.sh DIR — a folder that runs `skinbench run gpu` on a machine
 # without Debian packages (a GPU machine with only its driver), for
-# scripts/device-gpu.sh DIR there (README "GPU experiment").  DIR gets:
+# scripts/device-gpu.sh DIR there (docs/experiments.md "GPU experiment").  DIR gets:
 #   skinbench, gpu/shaders/, reports/reference.json (found next to the binary);
 #   the shared libraries `ldd skinbench` lists, except the C runtime (libc,
 #   ld-linux, libm, libpthread, libdl, librt) and Mesa's drivers, with glvnd's

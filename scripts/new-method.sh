@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# new-method.sh NAME [TITLE] — the first step of README "Adding a method":
+# new-method.sh NAME [TITLE] — the first step of ARCHITECTURE.md "Adding a method":
 # writes methods/NAME.c from scripts/templates/method.c.in (only the required
 # hooks, each with a TODO saying where to read) and registers it in
 # methods/registry.c (its extern and one table line).  The scaffold builds
@@ -32,4 +32,4 @@ sed -i "0,/^extern const struct skb_method skb_method_/s//extern const struct sk
 sed -i "/^const struct skb_method \*const skb_methods\[\] = {/,/^};/s/^    NULL\$/    \&skb_method_$name,\n    NULL/" "$reg"
 [ "$(grep -c "skb_method_$name\b" "$reg")" -eq 2 ] || { echo "new-method: could not register $name in $reg" >&2; exit 1; }
 echo "new-method: wrote $dest and registered it in $reg; next: make, then skinbench run all --quick"
-echo "new-method: the scaffold blends as LBS until you replace the TODOs (README \"Adding a method\")"
+echo "new-method: the scaffold blends as LBS until you replace the TODOs (ARCHITECTURE.md \"Adding a method\")"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # a new experiment is one file plus one line.  On a
 # copy of the tree, tests/extra/exp_rigidity.c is added by exactly the steps
-# of README "Adding an experiment" (copy it to reports/, one extern and one
+# of ARCHITECTURE.md "Adding an experiment" (copy it to reports/, one extern and one
 # line in reports/experiment_list.c's list); the copy builds, and the
 # experiment runs, its JSON is validated (a broken file is named with its
 # field), it has its report section with a row per registry method, and
@@ -13,7 +13,7 @@ src=$PWD
 . "$src/tests/extra/copy_tree.sh"
 extra_setup extra_experiment
 
-# README "Adding an experiment", step 1: the experiment file
+# ARCHITECTURE.md "Adding an experiment", step 1: the experiment file
 cp "$src/tests/extra/exp_rigidity.c" "$tree/reports/exp_rigidity.c"
 # step 2: its extern above the list, its line in the list -- first, before
 # the built-in experiments: no results file has a fixed slot (the report finds

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # a new method reaches every table, plot and gate.
 # On a copy of the tree, tests/extra/nlerp_mat.c is added by exactly the
-# steps of README "Adding a method" (copy it to methods/, one extern and one
+# steps of ARCHITECTURE.md "Adding a method" (copy it to methods/, one extern and one
 # line in methods/registry.c), the copy is built (incrementally, from a copy
 # of this build's objects), and `run all --quick`, `report` and `compare`
 # (against a run of this build, which lacks the method) must show it: a row
@@ -13,7 +13,7 @@ src=$PWD
 . "$src/tests/extra/copy_tree.sh"
 extra_setup extra_method
 
-# README "Adding a method", step 1: the method file
+# ARCHITECTURE.md "Adding a method", step 1: the method file
 cp "$src/tests/extra/nlerp_mat.c" "$tree/methods/nlerp_mat.c"
 # step 2: its extern above the table, its line in the table
 reg="$tree/methods/registry.c"

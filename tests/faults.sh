@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fault injection (README "Outputs": every results file is written whole or not at all):
+# Fault injection (docs/outputs.md "Outputs": every results file is written whole or not at all):
 #  1. kill -9 `skinbench run ... --quick` at >= 20 random moments into a
 #     directory that holds a previous complete run: after every kill each
 #     results file present parses as JSON and every file of the complete run

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Hostile and careless inputs, second round (README "Security"): links are
+# Hostile and careless inputs, second round (docs/security.md "Security"): links are
 # never followed into deletion, leaks or foreign writes; a model reads only
 # its own folder; the nightly gate never passes a run it could not judge;
 # every input is read by the one reader (regular files only, size caps).

@@ -1,6 +1,6 @@
 #!/bin/bash
 # method_alias.sh — results files of schema_version 1 named two methods by the
-# thesis's words (lbs, sbs; README "Method names"); this build writes every
+# thesis's words (lbs, sbs; docs/outputs.md "Method names"); this build writes every
 # method by its registry name (schema_version 2) and maps the old names as it
 # reads.  An old run must compare and report exactly as the same run written
 # with the new names: `compare` old vs current exits as new vs current, with
@@ -21,7 +21,7 @@ python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(d["sche
     "$tmp/old/spheres.json" && ok "the old run has schema 1 and the old names" || bad "the old run is not a schema-1 run with old names"
 
 # the same run with every old name written as its registry name, schema 2
-# (the alias map of methods/registry.c, as README "Method names" lists it)
+# (the alias map of methods/registry.c, as docs/outputs.md "Method names" lists it)
 python3 - "$tmp/old" "$tmp/new" <<'EOF'
 import json, os, shutil, sys
 src, dst = sys.argv[1], sys.argv[2]

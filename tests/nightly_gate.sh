@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The nightly gates (README "Nightly regression"): `run cpu --repetitions/--datasets`, the
+# The nightly gates (docs/report-and-regression.md "Nightly regression"): `run cpu --repetitions/--datasets`, the
 # instruction-count gate (run icount, compare on icount.json), the paired
 # A/B timing gate (compare --ab on synthetic and on real sittings), the
 # compare.py-style table, and their bad-input exits.  Speed is never

@@ -194,7 +194,7 @@ static void test_blend_rejects_bad_input(void **state)
 /* each special role belongs to one registered method (methods/skb_method.h):
  * the experiments find it by its flag, so a second holder would silently
  * change whom a ratio, heat map or bound is about; and the old names of
- * schema-1 results map to registry names (README "Method names") */
+ * schema-1 results map to registry names (docs/outputs.md "Method names") */
 static void test_method_roles_and_aliases(void **state)
 {
     (void)state;

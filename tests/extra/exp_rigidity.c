@@ -1,6 +1,6 @@
 /* exp_rigidity.c — the extra experiment of tests/extra_experiment.sh (issue
  * 12's acceptance test B), added to a copy of the tree by exactly the steps
- * of README "Adding an experiment": copied to reports/exp_rigidity.c and
+ * of ARCHITECTURE.md "Adding an experiment": copied to reports/exp_rigidity.c and
  * listed in reports/experiment_list.c.  Not part of the build here.
  *
  * One file holds the whole experiment: its run hook (harness API: the run

@@ -1,6 +1,6 @@
 /* nlerp_mat.c — the extra method of tests/extra_method.sh (its
  * acceptance test), added to a copy of the tree by exactly the steps of
- * README "Adding a method": copied to methods/nlerp_mat.c and listed in
+ * ARCHITECTURE.md "Adding a method": copied to methods/nlerp_mat.c and listed in
  * methods/registry.c.  Not part of the build here (tests/extra/ is not a
  * source directory).
  *

@@ -216,7 +216,7 @@ static void fuzz_rundir(int which, int as_baseline, const char *text, size_t len
 /* a results file replaced by something that is not a plain file of JSON:
  * the one reader (skb_read_input) must refuse it in one line naming the
  * file, never block on a FIFO or read past the size cap, and compare must
- * exit 2 (README "Security") */
+ * exit 2 (docs/security.md "Security") */
 static void fuzz_node(int which, uint8_t kind, const char *text, size_t len)
 {
     char path[200], aside[220];
