@@ -35,8 +35,15 @@ static void print_all(int markdown)
                "(`method[+variant...][@key[=value]...]`, e.g. `dlb+alg2`, `dib@p=0.001`,\n"
                "`linear+nrm_shader@slot4@2t`) are read and written by common/skb_label.h.\n\n");
     skb_schema_print(&skb_schema_meta, stdout, markdown);
+    /* every declared results file in `run all` order: the built-in tables
+     * and those an experiment declares beside its writer */
     for (int i = 0; skb_schemas[i]; i++)
         skb_schema_print(skb_schemas[i], stdout, markdown);
+    for (int i = 0; i < skb_rfile_count(); i++) {
+        const struct skb_schema *s = skb_results_schema_at(i);
+        if (s && skb_schema_find(s->file) != s)
+            skb_schema_print(s, stdout, markdown);
+    }
 }
 
 static int check_dir(const char *dir)
@@ -92,7 +99,7 @@ int skb_cmd_schema(int argc, char **argv)
         print_all(markdown);
         return 0;
     }
-    const struct skb_schema *s = skb_schema_find(file);
+    const struct skb_schema *s = skb_results_schema(file);
     if (!s) {
         skb_cli_error("schema: no results file '%s' (skinbench schema lists them)", file);
         return 2;

@@ -146,7 +146,7 @@ const struct skb_schema skb_schema_icount = {
 
 const struct skb_schema skb_schema_sad = {
     .file = "sad.json", .writer = "harness/exp_sad.c", .meta = 1,
-    .doc = "Table 7.1: skinning decomposition (SSDR) of animations",
+    .doc = "thesis ch. 7, Skinning Arbitrary Deformations: fitted skinning of mesh animations (Table 7.1)",
     .fields = (const struct skb_schema_field[]){
         { .path = "animations", .type = SKB_ST_OBJECT, .flags = SKB_SF_REQUIRED, .doc = "a map whose keys are animation names" },
         { .path = "animations/*", .type = SKB_ST_OBJECT, .doc = "one animation" },

@@ -28,8 +28,8 @@
 
 /* The iteration's products, log and exp are local copies of skb_math.c's
  * (same operations, so the same FLOP count) that the compiler inlines: as
- * calls across files they cost more than their arithmetic (measured, issue
- * 14: per-vertex calls made the double DLB skin 2.2x slower). */
+ * calls across files they cost more than their arithmetic (measured:
+ * per-vertex calls made the double DLB skin 2.2x slower). */
 static inline void qmul(const struct skb_quat *a, const struct skb_quat *b, struct skb_quat *out)
 {
     /* thesis eq. 2.1 */

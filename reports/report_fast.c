@@ -168,7 +168,7 @@ static double worst_dlb_over_linear(const cJSON *doc, const char **where)
 
 /* the issue-15 targets: the split layout's speed-up on its dataset, DLB/LBS
  * everywhere, the roofline with normals left to the shader, the pool */
-static void issue15_rows(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *doc, const cJSON *tg,
+static void fast_target_rows(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *doc, const cJSON *tg,
                          const char *large, const cJSON *lm)
 {
     const char *sds = skb__jstr(skb__jget(tg, "split_speedup_dataset")), *where;
@@ -368,7 +368,7 @@ void skb__report_fast(struct skb_report *rep)
                    NULL);
         target_row(rep, t, k, name, "linear (f32) fraction of the copy roofline", frac,
                    skb__jget(tg, "linear_f32_fraction_of_roofline_min"), 0, "project target, docs/report-and-regression.md \"Fast kernels\"", NULL);
-        issue15_rows(rep, t, k, doc, tg, name, lm);
+        fast_target_rows(rep, t, k, doc, tg, name, lm);
     }
     plan_table(rep);
     scaling_table(rep);

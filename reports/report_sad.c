@@ -275,7 +275,7 @@ static void plot_sad(struct skb_report *rep, const char *dir, const char *sfx, c
 
 const struct skb_experiment_desc skb_desc_sad = {
     .run = &skb_exp_sad,
-    .files = (const struct skb_result_file[]){ { "sad.json", 1, check_sad, NULL }, { NULL, 0, NULL, NULL } },
+    .files = (const struct skb_result_file[]){ { "sad.json", 1, check_sad, NULL, NULL }, { NULL, 0, NULL, NULL, NULL } },
     .sections = (const struct skb_report_section[]){
         { "table71", SKB_NEED_NONE, table71, NULL }, { "sad_details", SKB_NEED_NONE, details, NULL },
         { "sad_pictures", SKB_NEED_NONE, pictures, NULL }, { NULL, 0, NULL, NULL } },

@@ -136,8 +136,8 @@ void skb__report_sphere_table(struct skb_report *rep, const char *id, const char
         }
         const cJSON *d;
         cJSON_ArrayForEach(d, skb__jget(doc, "datasets")) {
-            /* the posture this table describes (spheres.json "postures", issue
-             * 13): its own levels where it has them, else the dataset's */
+            /* the posture this table describes (spheres.json "postures",
+             * docs/outputs.md): its own levels where it has them, else the dataset's */
             const cJSON *post = skb__jget(skb__jget(d, "postures"), refkey), *l;
             const cJSON *levels = cJSON_IsArray(skb__jget(post, "levels")) ? skb__jget(post, "levels") : skb__jget(d, "levels");
             const char *posture = skb__jstr(skb__jget(post, "posture"));

@@ -35,6 +35,28 @@ static const struct skb_result_file *rfile_at(int which, const char **exp)
     return NULL;
 }
 
+/* the table of fields of one declared results file: the experiment's own
+ * where it declares one, else the built-in table of harness/schemas.c */
+static const struct skb_schema *rfile_schema(const struct skb_result_file *fi)
+{
+    return fi->schema ? fi->schema : skb_schema_find(fi->file);
+}
+
+const struct skb_schema *skb_results_schema(const char *file)
+{
+    const struct skb_result_file *fi;
+    for (int i = 0; (fi = rfile_at(i, NULL)) != NULL; i++)
+        if (strcmp(fi->file, file) == 0)
+            return rfile_schema(fi);
+    return skb_schema_find(file);
+}
+
+const struct skb_schema *skb_results_schema_at(int which)
+{
+    const struct skb_result_file *fi = rfile_at(which, NULL);
+    return fi ? rfile_schema(fi) : NULL;
+}
+
 /* a registry that breaks the rules — more than SKB_RF_MAX files, a file
  * declared twice, a built-in file without a table in harness/schemas.c
  * or with another metadata flag — is a build mistake: it fails loudly at
@@ -49,7 +71,7 @@ static void rfile_registry_check(int n)
     }
     for (int i = 0; i < n; i++) {
         const struct skb_result_file *fi = rfile_at(i, &ei);
-        const struct skb_schema *s = skb_schema_find(fi->file);
+        const struct skb_schema *s = rfile_schema(fi);
         if ((!s && !fi->check) || (s && s->meta != fi->meta)) {
             fprintf(stderr, "skinbench: results file %s of experiment %s: %s (harness/schemas.c)\n", fi->file, ei,
                     s ? "its metadata flag differs from its schema's" : "no schema and no check");
@@ -205,7 +227,7 @@ int skb_results_parse(int which, const char *path, const char *text, size_t len,
         goto fail;
     }
     const struct skb_result_file *rf = which >= 0 && which < skb_rfile_count() ? rfile_at(which, NULL) : NULL;
-    const struct skb_schema *s = rf ? skb_schema_find(rf->file) : NULL;
+    const struct skb_schema *s = rf ? rfile_schema(rf) : NULL;
     /* a file of no experiment (which < 0) is still checked as a results file */
     const struct skb_schema meta_only = { .file = "?", .meta = !rf || rf->meta };
     if ((rc = skb_schema_check(s ? s : &meta_only, r, path, msg, msglen)) < 0)

@@ -29,6 +29,11 @@
 /* how many results files the registered experiments declare; file name
  * ("cpu.json") and producing experiment ("cpu") of file `which` */
 int skb_rfile_count(void);
+/* the table of fields of results file `file` ("cpu.json"): its experiment's
+ * own (skb_result_file.schema) or the built-in one; NULL for none */
+const struct skb_schema *skb_results_schema(const char *file);
+/* the table of results file `which` of the list (0 .. skb_rfile_count()-1), or NULL */
+const struct skb_schema *skb_results_schema_at(int which);
 const char *skb_rfile_name(int which);
 const char *skb_rfile_experiment(int which);
 /* index of a results file by name, -1 if no experiment declares it */
@@ -279,6 +284,10 @@ struct skb_result_file {
      * value (reports/experiment_list.c has one of each).  compare lists the
      * names the baseline lacks as new.  NULL: the file is not per method. */
     const char *methods;
+    /* the file's table of fields when the experiment declares its own, next
+     * to its writer (the one declaration: the writer passes the same table to
+     * skb_results_write); NULL: the built-in table of harness/schemas.c */
+    const struct skb_schema *schema;
 };
 
 struct skb_report_section {

@@ -66,4 +66,7 @@ sed -i '0,/"max_rigid_error":[[:space:]]*[-0-9.e+]*/s//"max_rigid_error": "big"/
   && ok "a broken rigidity.json is named with its field (exit $rc)" || { bad "broken rigidity.json (exit $rc)"; cat "$tmp/bad.log"; }
 "$xsb" compare "$tmp/cur" "$tmp/bad" > /dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] && ok "compare refuses the broken file (exit 2)" || bad "compare on the broken file: exit $rc"
+# its table of fields, declared once beside its writer, is the one `schema` prints
+"$xsb" schema rigidity.json > "$tmp/schema.out" 2>&1 && grep -q 'max_rigid_error' "$tmp/schema.out" \
+  && ok "skinbench schema prints rigidity.json's table" || { bad "schema rigidity.json"; cat "$tmp/schema.out"; }
 exit $fail

@@ -581,7 +581,7 @@ static void test_report_sphere_postures(void **state)
  * normals, threads, influence histogram, bytes/vertex, roofline fraction),
  * the peers with what they do, and the targets met or not, with the
  * bandwidth and load beside the pool's scaling */
-static void test_report_fast_issue15(void **state)
+static void test_report_fast_targets(void **state)
 {
     struct rfix *f = *state;
     cJSON *doc = f->r.doc[skb_rfile_slot("cpu.json")];
@@ -1450,7 +1450,7 @@ int main(void)
         cmocka_unit_test(test_results_load_missing),
         cmocka_unit_test(test_results_by_name),
         cmocka_unit_test_setup_teardown(test_report_statuses, rfix_setup, rfix_teardown),
-        cmocka_unit_test_setup_teardown(test_report_fast_issue15, rfix_setup, rfix_teardown),
+        cmocka_unit_test_setup_teardown(test_report_fast_targets, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_fast_pool_limit, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_new_method_everywhere, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_figure_1, rfix_setup, rfix_teardown),

@@ -1,11 +1,12 @@
-/* exp_rigidity.c — the extra experiment of tests/extra_experiment.sh (issue
- * 12's acceptance test B), added to a copy of the tree by exactly the steps
+/* exp_rigidity.c — the extra experiment of tests/extra_experiment.sh (the
+ * "two files and one list line" check), added to a copy of the tree by exactly the steps
  * of ARCHITECTURE.md "Adding an experiment": copied to reports/exp_rigidity.c and
  * listed in reports/experiment_list.c.  Not part of the build here.
  *
  * One file holds the whole experiment: its run hook (harness API: the run
- * context, seeded inputs, results metadata), its results file's schema
- * check, its report section and its nightly gate.  It lives in reports/
+ * context, seeded inputs, results metadata), its results file's table of
+ * fields (the one schema, shared by its writer and every reader), its report
+ * section and its nightly gate.  It lives in reports/
  * because the report half needs reports/ and reports/ may use harness/, not
  * the other way round.
  *
@@ -20,6 +21,7 @@
 #include "skb_method.h"
 #include "skb_props.h"     /* skb_props_random_rigid: the shared random rigid transforms */
 #include "skb_results.h"
+#include "skb_schema.h"
 #include "skb_run.h"
 
 #define RIGIDITY_MAX_N 4
@@ -67,6 +69,24 @@ static cJSON *method_rigidity(const struct skb_run_ctx *ctx, const struct skb_me
     return o;
 }
 
+/* rigidity.json's table of fields: declared once, here beside its writer,
+ * which checks its document against it before writing (skb_results_write);
+ * the report and compare check the file against the same table, and
+ * `skinbench schema` prints it */
+static const struct skb_schema rigidity_schema = {
+    .file = "rigidity.json", .writer = "reports/exp_rigidity.c (tests/extra)", .meta = 1,
+    .doc = "largest rigidity error of every method's blend on seeded random inputs",
+    .fields = (const struct skb_schema_field[]){
+        { .path = "blends_per_method", .type = SKB_ST_NUMBER, .flags = SKB_SF_REQUIRED | SKB_SF_MIN, .doc = "random blends per method" },
+        { .path = "methods", .type = SKB_ST_OBJECT, .flags = SKB_SF_REQUIRED, .doc = "a map whose keys are registry method names" },
+        { .path = "methods/*", .type = SKB_ST_OBJECT, .doc = "one method" },
+        { .path = "methods/*/blends", .type = SKB_ST_NUMBER, .flags = SKB_SF_REQUIRED | SKB_SF_MIN, .doc = "blends that ran" },
+        { .path = "methods/*/failed", .type = SKB_ST_NUMBER, .flags = SKB_SF_REQUIRED | SKB_SF_MIN, .doc = "blends that failed" },
+        { .path = "methods/*/max_rigid_error", .type = SKB_ST_NUMBER, .flags = SKB_SF_REQUIRED | SKB_SF_MIN,
+          .doc = "largest rigidity error of an output (orthonormality, det, last row)" },
+        { .path = NULL } },
+};
+
 static int run_rigidity(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
 {
     int count = ctx->quick ? 200 : 5000;
@@ -77,7 +97,7 @@ static int run_rigidity(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
     for (int i = 0; skb_methods[i]; i++)
         if (skb_methods[i]->blend && skb_run_wants_method(ctx, skb_methods[i]))
             cJSON_AddItemToObject(ms, skb_methods[i]->name, method_rigidity(ctx, skb_methods[i], count));
-    int rc = skb_json_write_result(ctx, "rigidity.json", root, msg, msglen);
+    int rc = skb_results_write(ctx, &rigidity_schema, root, msg, msglen);
     cJSON_Delete(root);
     return rc;
 }
@@ -87,27 +107,6 @@ static const struct skb_experiment exp_rigidity = {
     .description = "largest rigidity error of every method's blend on seeded random inputs (test extra)",
     .run = run_rigidity,
 };
-
-/* ---- results file contract ---- */
-
-static int check_rigidity(const cJSON *doc, const char *path, char *msg, size_t msglen)
-{
-    static const char *const keys[] = { "blends", "failed", "max_rigid_error", NULL };
-    const cJSON *ms = skb__jget(doc, "methods"), *m;
-    double x;
-    if (!cJSON_IsObject(ms)) {
-        snprintf(msg, msglen, "%s: missing field \"methods\" (object)", path);
-        return SKB_EPARSE;
-    }
-    cJSON_ArrayForEach(m, ms)
-        for (int k = 0; keys[k]; k++)
-            if (skb__jnum(skb__jget(m, keys[k]), &x) < 0 || x < 0) {
-                snprintf(msg, msglen, "%s: field \"methods\".\"%.80s\".\"%s\": expected a non-negative number", path,
-                         m->string ? m->string : "?", keys[k]);
-                return SKB_EPARSE;
-            }
-    return 0;
-}
 
 /* ---- report section: one row per method in the file ---- */
 
@@ -164,7 +163,7 @@ static void gate_rigidity(struct skb_gate *g, const struct skb_results *base, co
 const struct skb_experiment_desc skb_desc_rigidity = {
     .run = &exp_rigidity,
     .files = (const struct skb_result_file[]){
-        { "rigidity.json", 1, check_rigidity, "methods/*" }, { NULL, 0, NULL, NULL } },
+        { "rigidity.json", 1, NULL, "methods/*", &rigidity_schema }, { NULL, 0, NULL, NULL, NULL } },
     .sections = (const struct skb_report_section[]){
         { "rigidity", SKB_NEED_BLEND, report_rigidity, NULL }, { NULL, 0, NULL, NULL } },
     .gate = gate_rigidity,
