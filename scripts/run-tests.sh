@@ -9,8 +9,9 @@
 #     otherwise one case per "ok ..." / "FAIL..." / "SKIP ..." line.
 # A crash or non-zero exit with no failed case counted is one failed case; a
 # script that exits 0 and prints no case line is one passed case.
-# Quiet by default: one line per program with its counts and seconds; a
-# program with a failed case also prints its whole output.  V=1 prints every
+# Quiet by default: a clean program's count and seconds, three to a line; a
+# program with a skipped or failed case on a line of its own (passed, failed,
+# skipped), a failed one also with its whole output.  V=1 prints every
 # program's output as it runs.
 set -u
 build=${1:-build}
@@ -65,9 +66,26 @@ tally() {
     # a skip says why: its reason lines, at most five
     grep -E '^SKIP |^\[  SKIPPED \] [^0-9]' "$log" | head -5 | sed 's/^/      /'
   fi
-  printf '   %-24s %4d passed, %d failed, %d skipped  %4ds%s\n' \
-    "$name:" "$p" "$f" "$s" $(( $(date +%s) - started )) "$why"
+  local secs=$(( $(date +%s) - started ))
+  if [ "$f" -eq 0 ] && [ "$s" -eq 0 ] && [ "$verbose" != 1 ]; then
+    # a clean program: its count in a row of three (make check stays one screen)
+    row+=("$(printf '%-24s %4d ok %4ds' "$name" "$p" "$secs")")
+    [ ${#row[@]} -lt 3 ] || flush_row
+  else
+    flush_row
+    printf '   %-24s %4d passed, %d failed, %d skipped  %4ds%s\n' "$name:" "$p" "$f" "$s" "$secs" "$why"
+  fi
   pass=$((pass+p)); fail=$((fail+f)); skip=$((skip+s))
+}
+
+# the clean programs gathered so far, on one line
+row=()
+flush_row() {
+  [ ${#row[@]} -gt 0 ] || return 0
+  local line="  " e
+  for e in "${row[@]}"; do line+=" $e  "; done
+  echo "${line%  }"
+  row=()
 }
 
 for t in "$build"/tests/test_*; do
@@ -87,6 +105,7 @@ for s in ${SKB_TEST_SCRIPTS:-tests/*.sh}; do
   [ "$rc" -eq 0 ] && [ $((p + f + k)) -eq 0 ] && p=1
   tally "$name" "$rc" "$p" "$f" "$k"
 done
+flush_row
 echo
 [ ${#failed[@]} -gt 0 ] && echo "failed: ${failed[*]}"
 echo "check: $pass passed, $fail failed, $skip skipped"
