@@ -34,10 +34,10 @@ else
   done
   [ "$(json "$out/gpu.json" "all(d['verified'].values()) and len(d['verified']) >= 7")" = True ] && ok \
     || bad "not every shader verified: $(json "$out/gpu.json" "d.get('verified')")"
-  [ "$(json "$out/gpu.json" "d['bytes_per_joint']['lbs'], d['bytes_per_joint']['dlb'], d['bytes_per_joint']['dlb_scale']")" = "(48, 32, 80)" ] \
+  [ "$(json "$out/gpu.json" "d['bytes_per_joint']['linear'], d['bytes_per_joint']['dlb'], d['bytes_per_joint']['dlb_scale']")" = "(48, 32, 80)" ] \
     && ok || bad "bytes per joint: $(json "$out/gpu.json" "d['bytes_per_joint']")"
   n=$(ls "$out"/images/*.png 2>/dev/null | wc -l)
   [ "$n" -ge 12 ] && ok || bad "expected >= 12 pictures, found $n"
-  head -c 8 "$out/images/candy_wrapper_lbs.png" | od -An -c | grep -q 'P   N   G' && ok || bad "candy_wrapper_lbs.png is not a PNG"
+  head -c 8 "$out/images/candy_wrapper_linear.png" | od -An -c | grep -q 'P   N   G' && ok || bad "candy_wrapper_linear.png is not a PNG"
 fi
 summary gpu_skip.sh
