@@ -61,7 +61,7 @@ skin > "$tmp/stdout.obj" && cmp -s "$tmp/stdout.obj" "$tmp/mesh.obj" && ok || ba
 mkdir -p "$tmp/g/images"
 ln -s "$tmp/target" "$tmp/g/images/bent_elbow_dlb.png"
 "$exe" run gpu --quick --out "$tmp/g" >"$tmp/gpu.log" 2>&1
-if ls "$tmp/g/images" | grep -q 'bent_elbow_lbs.png'; then
+if ls "$tmp/g/images" | grep -q 'bent_elbow_linear.png'; then
   [ -L "$tmp/g/images/bent_elbow_dlb.png" ] && [ "$(cat "$tmp/target")" = keep ] && ok \
     || bad "run gpu replaced or wrote through a symlink in images/"
   grep -qs "bent_elbow_dlb.png: refusing to replace a symbolic link" "$tmp/g/gpu.json" "$tmp/gpu.log" && ok \
