@@ -691,6 +691,136 @@ static void scenario_frame(struct scene *s, const struct skb_dataset *d, const s
 #define SCENARIO_MAX_METHODS 64
 #define SBS_EAGER_KEY "sb+all_centres"
 
+/* one method's run over a scenario's frames: both refit modes summed
+ * over the frames, and the FCL peer's where it runs */
+struct method_sums {
+    struct frame_result od, bu;
+    double fms;
+    long fpairs;
+    int with_fcl;
+};
+
+/* method me (lazy: SBS's centres on demand) over every frame of scenario sc */
+static int run_frames(const struct skb_run_ctx *ctx, const struct scenario *sc, const struct skb_dataset *d,
+                      const struct skb_sphere_tree *t, const struct skb_method *me, int lazy, int nframes, int rep,
+                      struct method_sums *ms, char *msg, size_t msglen)
+{
+    struct scene s;
+    int rc;
+    memset(&ms->od, 0, sizeof ms->od);
+    memset(&ms->bu, 0, sizeof ms->bu);
+    ms->fms = 0;
+    ms->fpairs = 0;
+    /* the FCL peer on the LBS deformation of the two-body scenes */
+    ms->with_fcl = skb_fcl_peer_available() && !sc->crowd && (me->flags & SKB_MF_FCL_PEER);
+    if ((rc = scene_init(&s, &d->mesh, t, me, sc->crowd ? sc->crowd : 2, msg, msglen)) == 0
+        && (!ms->with_fcl || (rc = scene_add_fcl(&s, msg, msglen)) == 0)) {
+        for (int b = 0; lazy && b < s.n; b++)
+            skb_sbody_lazy_centres(&s.b[b], 1);
+        for (int f = 0; f < nframes && rc == 0; f++) {
+            struct frame_result od, bu;
+            char what[96];
+            snprintf(what, sizeof what, "%s frame %d (%s)", sc->name, f, me->name);
+            scenario_frame(&s, d, sc, f, nframes, t->node[0].s[3], ctx->seed);
+            if ((rc = both_modes(&s, sc->cdmode, &ctx->params, rep, &od, &bu, what, msg, msglen)) < 0)
+                break;
+            accumulate(&ms->od, &od);
+            accumulate(&ms->bu, &bu);
+            if (ms->with_fcl) {
+                double fms = 0;
+                long fp = 0;
+                if ((rc = fcl_frame(&s, sc->cdmode, &ctx->params, rep, &fms, &fp, msg, msglen)) < 0)
+                    break;
+                ms->fms += fms;
+                ms->fpairs += fp;
+            }
+        }
+    }
+    scene_fini(&s);
+    return rc;
+}
+
+/* one method's entry in a scenario's "methods" (mo), and its progress line */
+static void method_result(const struct skb_run_ctx *ctx, const struct scenario *sc, const struct skb_dataset *d,
+                          const struct skb_method *me, int lazy, int nframes, const struct method_sums *ms, cJSON *mo)
+{
+    int eager_sbs = !lazy && me->refit == skb__refit_sbs;
+    const struct frame_result *sod = &ms->od, *sbu = &ms->bu;
+    cJSON *r = cJSON_AddObjectToObject(mo, eager_sbs ? SBS_EAGER_KEY : me->name);
+    add_result(r, sod, sbu, nframes);
+    if (me->refit == skb__refit_sbs)
+        cJSON_AddStringToObject(r, "centres", lazy ? "on demand: a joint set's centre is solved when one of its "
+                                                     "spheres is refitted or one of its vertices skinned"
+                                                   : "every joint set's centre solved in every frame's prepare");
+    if (ms->with_fcl) {
+        skb_json_add_number(r, "fcl_ms", ms->fms / nframes);
+        skb_json_add_number(r, "fcl_pairs", (double)ms->fpairs / nframes);
+    }
+    double reach[2];
+    if (centre_reach(me, d, &ctx->params, reach) == 0) {
+        skb_json_add_number(r, "rotation_centre_reach_max", reach[0]);
+        skb_json_add_number(r, "rotation_centre_reach_median", reach[1]);
+    }
+    skb_run_progress(ctx, "cd", "%s, %s: on demand %.3f ms, bottom-up %.3f ms per frame (x%.1f), %.0f pairs",
+                     sc->name, eager_sbs ? SBS_EAGER_KEY : me->name, sod->ms / nframes, sbu->ms / nframes,
+                     sod->ms > 0 ? sbu->ms / sod->ms : 0, (double)sod->pairs / nframes);
+}
+
+/* one scenario on its model: the scene's description, then every method's run */
+static int one_scenario(const struct skb_run_ctx *ctx, const struct scenario *sc, int nframes, int rep, cJSON *out,
+                        char *msg, size_t msglen)
+{
+    struct skb_dataset_opts o = { ctx->seed, ctx->quick, 0 };
+    struct skb_dataset d;
+    struct skb_sphere_tree t;
+    char sub[512];
+    int rc;
+    const char *model = skb_run_dataset(ctx, sc->model);   /* run --dataset: the user's */
+    if ((rc = skb_run_dataset_load(ctx, model, &o, &d, sub, sizeof sub)) < 0) {
+        snprintf(msg, msglen, "cd: dataset %s: %s", model, sub);
+        return rc;
+    }
+    if ((rc = skb_sphere_tree_build(&d.mesh, SKB_TREE_COLLAPSE_C, &t, sub, sizeof sub)) < 0) {
+        snprintf(msg, msglen, "cd: %s: %s", model, sub);
+        skb_dataset_free(&d);
+        return rc;
+    }
+    cJSON *so = cJSON_AddObjectToObject(out, sc->name);
+    cJSON_AddStringToObject(so, "model", model);
+    cJSON_AddStringToObject(so, "query", sc->cdmode == SKB_CD_FULL ? "full" : "yes/no");
+    cJSON_AddNumberToObject(so, "bodies", sc->crowd ? sc->crowd : 2);
+    cJSON_AddNumberToObject(so, "frames", nframes);
+    cJSON_AddNumberToObject(so, "triangles_per_body", d.mesh.ntris);
+    cJSON_AddNumberToObject(so, "spheres_per_body", t.nnodes);
+    cJSON *mo = cJSON_AddObjectToObject(so, "methods");
+    /* SBS twice: its centres solved on demand, only for the joint sets
+     * whose spheres are refitted (judged: the paper's on-demand SBS
+     * costs little more than LBS, thesis Table 6.2 men 0.31 vs 0.27 ms),
+     * and all of them every frame as its skin prepare does */
+    struct { const struct skb_method *m; int lazy; } runs[2 * SCENARIO_MAX_METHODS];
+    int nrun = 0;
+    for (int mi = 0; skb_methods[mi] && nrun + 2 <= 2 * SCENARIO_MAX_METHODS; mi++) {
+        if (skb_methods[mi]->refit == skb__refit_sbs) {
+            runs[nrun].m = skb_methods[mi];
+            runs[nrun++].lazy = 1;
+        }
+        runs[nrun].m = skb_methods[mi];
+        runs[nrun++].lazy = 0;
+    }
+    for (int ri = 0; ri < nrun && rc == 0; ri++) {
+        const struct skb_method *me = runs[ri].m;
+        struct method_sums ms;
+        if (!me->refit || !skb_run_wants_method(ctx, me))
+            continue;
+        if ((rc = run_frames(ctx, sc, &d, &t, me, runs[ri].lazy, nframes, rep, &ms, msg, msglen)) < 0)
+            break;
+        method_result(ctx, sc, &d, me, runs[ri].lazy, nframes, &ms, mo);
+    }
+    skb_sphere_tree_free(&t);
+    skb_dataset_free(&d);
+    return rc;
+}
+
 static int scenarios(const struct skb_run_ctx *ctx, cJSON *root, char *msg, size_t msglen)
 {
     const struct scenario list[] = {
@@ -702,105 +832,8 @@ static int scenarios(const struct skb_run_ctx *ctx, cJSON *root, char *msg, size
     int nframes = ctx->quick ? SCENARIO_FRAMES_QUICK : SCENARIO_FRAMES, rep = ctx->quick ? REPEATS_QUICK : REPEATS;
     cJSON *out = cJSON_AddObjectToObject(root, "scenarios");
     int rc = 0;
-    for (size_t i = 0; i < sizeof list / sizeof list[0] && rc == 0; i++) {
-        const struct scenario *sc = &list[i];
-        struct skb_dataset_opts o = { ctx->seed, ctx->quick, 0 };
-        struct skb_dataset d;
-        struct skb_sphere_tree t;
-        char sub[512];
-        const char *model = skb_run_dataset(ctx, sc->model);   /* run --dataset: the user's */
-        if ((rc = skb_run_dataset_load(ctx, model, &o, &d, sub, sizeof sub)) < 0) {
-            snprintf(msg, msglen, "cd: dataset %s: %s", model, sub);
-            break;
-        }
-        if ((rc = skb_sphere_tree_build(&d.mesh, SKB_TREE_COLLAPSE_C, &t, sub, sizeof sub)) < 0) {
-            snprintf(msg, msglen, "cd: %s: %s", model, sub);
-            skb_dataset_free(&d);
-            break;
-        }
-        cJSON *so = cJSON_AddObjectToObject(out, sc->name);
-        cJSON_AddStringToObject(so, "model", model);
-        cJSON_AddStringToObject(so, "query", sc->cdmode == SKB_CD_FULL ? "full" : "yes/no");
-        cJSON_AddNumberToObject(so, "bodies", sc->crowd ? sc->crowd : 2);
-        cJSON_AddNumberToObject(so, "frames", nframes);
-        cJSON_AddNumberToObject(so, "triangles_per_body", d.mesh.ntris);
-        cJSON_AddNumberToObject(so, "spheres_per_body", t.nnodes);
-        cJSON *mo = cJSON_AddObjectToObject(so, "methods");
-        /* SBS twice: its centres solved on demand, only for the joint sets
-         * whose spheres are refitted (judged: the paper's on-demand SBS
-         * costs little more than LBS, thesis Table 6.2 men 0.31 vs 0.27 ms),
-         * and all of them every frame as its skin prepare does */
-        struct { const struct skb_method *m; int lazy; } runs[2 * SCENARIO_MAX_METHODS];
-        int nrun = 0;
-        for (int mi = 0; skb_methods[mi] && nrun + 2 <= 2 * SCENARIO_MAX_METHODS; mi++) {
-            if (skb_methods[mi]->refit == skb__refit_sbs) {
-                runs[nrun].m = skb_methods[mi];
-                runs[nrun++].lazy = 1;
-            }
-            runs[nrun].m = skb_methods[mi];
-            runs[nrun++].lazy = 0;
-        }
-        for (int ri = 0; ri < nrun && rc == 0; ri++) {
-            const struct skb_method *me = runs[ri].m;
-            int lazy = runs[ri].lazy, eager_sbs = !lazy && me->refit == skb__refit_sbs;
-            struct scene s;
-            struct frame_result sod, sbu;
-            if (!me->refit || !skb_run_wants_method(ctx, me))
-                continue;
-            memset(&sod, 0, sizeof sod);
-            memset(&sbu, 0, sizeof sbu);
-            double fms_sum = 0;
-            long fpairs_sum = 0;
-            /* the FCL peer on the LBS deformation of the two-body scenes */
-            int with_fcl = skb_fcl_peer_available() && !sc->crowd && (me->flags & SKB_MF_FCL_PEER);
-            if ((rc = scene_init(&s, &d.mesh, &t, me, sc->crowd ? sc->crowd : 2, msg, msglen)) == 0
-                && (!with_fcl || (rc = scene_add_fcl(&s, msg, msglen)) == 0)) {
-                for (int b = 0; lazy && b < s.n; b++)
-                    skb_sbody_lazy_centres(&s.b[b], 1);
-                for (int f = 0; f < nframes && rc == 0; f++) {
-                    struct frame_result od, bu;
-                    char what[96];
-                    snprintf(what, sizeof what, "%s frame %d (%s)", sc->name, f, me->name);
-                    scenario_frame(&s, &d, sc, f, nframes, t.node[0].s[3], ctx->seed);
-                    if ((rc = both_modes(&s, sc->cdmode, &ctx->params, rep, &od, &bu, what, msg, msglen)) < 0)
-                        break;
-                    accumulate(&sod, &od);
-                    accumulate(&sbu, &bu);
-                    if (with_fcl) {
-                        double fms = 0;
-                        long fp = 0;
-                        if ((rc = fcl_frame(&s, sc->cdmode, &ctx->params, rep, &fms, &fp, msg, msglen)) < 0)
-                            break;
-                        fms_sum += fms;
-                        fpairs_sum += fp;
-                    }
-                }
-            }
-            scene_fini(&s);
-            if (rc < 0)
-                break;
-            cJSON *r = cJSON_AddObjectToObject(mo, eager_sbs ? SBS_EAGER_KEY : me->name);
-            add_result(r, &sod, &sbu, nframes);
-            if (me->refit == skb__refit_sbs)
-                cJSON_AddStringToObject(r, "centres", lazy ? "on demand: a joint set's centre is solved when one of its "
-                                                             "spheres is refitted or one of its vertices skinned"
-                                                           : "every joint set's centre solved in every frame's prepare");
-            if (with_fcl) {
-                skb_json_add_number(r, "fcl_ms", fms_sum / nframes);
-                skb_json_add_number(r, "fcl_pairs", (double)fpairs_sum / nframes);
-            }
-            double reach[2];
-            if (centre_reach(me, &d, &ctx->params, reach) == 0) {
-                skb_json_add_number(r, "rotation_centre_reach_max", reach[0]);
-                skb_json_add_number(r, "rotation_centre_reach_median", reach[1]);
-            }
-            skb_run_progress(ctx, "cd", "%s, %s: on demand %.3f ms, bottom-up %.3f ms per frame (x%.1f), %.0f pairs",
-                             sc->name, eager_sbs ? SBS_EAGER_KEY : me->name, sod.ms / nframes, sbu.ms / nframes,
-                             sod.ms > 0 ? sbu.ms / sod.ms : 0, (double)sod.pairs / nframes);
-        }
-        skb_sphere_tree_free(&t);
-        skb_dataset_free(&d);
-    }
+    for (size_t i = 0; i < sizeof list / sizeof list[0] && rc == 0; i++)
+        rc = one_scenario(ctx, &list[i], nframes, rep, out, msg, msglen);
     return rc;
 }
 
