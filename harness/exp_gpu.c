@@ -121,6 +121,129 @@ static void pipeline_bound(struct gpu_run *r, const char *dataset, const double 
         skb_json_add_number(object_at(vp, "spread"), dataset, hi / lo - 1);
 }
 
+/* the verified poses idx[0..np) of d, and the same with scale parts for
+ * two-phase shaders; *scales (the caller frees) when d has none */
+static int verify_poses(struct gpu_run *r, const struct skb_dataset *d, const int *idx, int np, struct skb_pose *poses,
+                        struct skb_pose *sposes, skb_real **scales, char *msg, size_t msglen)
+{
+    const struct skb_mesh *m = &d->mesh;
+    /* two-phase shaders need S_j: the dataset's, or deterministic demo ones */
+    if (!d->scales) {
+        *scales = (skb_real *)malloc(sizeof(skb_real) * 16 * (size_t)m->njoints);
+        if (!*scales) {
+            snprintf(msg, msglen, "gpu: out of memory");
+            return SKB_ENOMEM;
+        }
+        skb_gpu_demo_scales(m, r->ctx->seed, *scales);
+    }
+    for (int k = 0; k < np; k++) {
+        skb_dataset_pose(d, idx[k], &poses[k]);
+        sposes[k] = poses[k];
+        if (!sposes[k].scale)
+            sposes[k].scale = *scales;
+    }
+    return 0;
+}
+
+/* shader i on one dataset: verified on the poses pv (its entry in vd), its
+ * joint block of the middle pose packed into *joints, warm-up draws that
+ * compile the draw variant; *joints NULL when it is not timed here */
+static int verify_and_warm(struct gpu_run *r, int i, struct skb_gpu_mesh *gm, const struct skb_mesh *m,
+                           const struct skb_pose *pv, const int *idx, int np, cJSON *vd, float **joints, char *msg,
+                           size_t msglen)
+{
+    const struct skb_gpu_shader *s = r->sh[i];
+    struct skb_gpu_check chk;
+    double warm;
+    int rc;
+    cJSON *v = cJSON_AddObjectToObject(vd, s->name);
+    if (!s->method) {
+        cJSON_AddStringToObject(v, "unverified", "CPU method not in the registry");
+        note(r, "shader %s not verified: %s", s->name, "no CPU method");
+    } else if (skb_gpu_verify(&r->prog[i], gm, m, pv, np, &chk, msg, msglen) < 0) {
+        /* no reference here (e.g. the CPU method refuses the mesh): say so, go on */
+        cJSON_AddStringToObject(v, "unverified", msg);
+        note(r, "shader %s not verified on this dataset: %s", s->name, msg);
+        msg[0] = 0;
+    } else {
+        record_check(r, i, v, &chk, idx, np);
+    }
+    *joints = (float *)malloc(sizeof(float) * skb_gpu_joint_floats(s, m) + 1);
+    if (!*joints) {
+        snprintf(msg, msglen, "gpu: out of memory");
+        return SKB_ENOMEM;
+    }
+    /* the middle verified pose; warm-up draws compile the draw variant */
+    if ((rc = sb_centers(s, gm, m, &pv[np / 2], NULL, msg, msglen)) == SKB_ENOTSUP) {
+        note(r, "shader %s not timed on this dataset: %s", s->name, msg);   /* e.g. too many joint sets */
+        msg[0] = 0;
+        free(*joints);
+        *joints = NULL;
+        return 0;
+    }
+    if (rc < 0
+        || (rc = skb_gpu_pack_joints(s, m, &pv[np / 2], *joints, msg, msglen)) < 0
+        || (rc = skb_gpu_time_rep(&r->g, &r->prog[i], gm, *joints, TIMING_WARMUP, &warm, msg, msglen)) < 0)
+        return rc;
+    return 0;
+}
+
+/* reps repetitions of every timed shader at the middle pose (mid, smid
+ * with scale parts), interleaved: t[i * reps + k] its draws, tc[...] sb's
+ * CPU centres */
+static int time_shaders(struct gpu_run *r, struct skb_gpu_mesh *gm, const struct skb_mesh *m, float *const *joints,
+                        const struct skb_pose *mid, const struct skb_pose *smid, int passes, int reps, double *t,
+                        double *tc, char *msg, size_t msglen)
+{
+    int rc;
+    for (int k = 0; k < reps; k++)
+        for (int i = 0; i < r->nsh; i++)
+            if (joints[i]
+                && ((rc = skb_gpu_time_rep(&r->g, &r->prog[i], gm, joints[i], passes, &t[i * reps + k], msg, msglen)) < 0
+                || (rc = sb_centers(r->sh[i], gm, m, r->sh[i]->needs_scale ? smid : mid,
+                                   &tc[i * reps + k], msg, msglen)) < 0))
+                return rc;
+    return 0;
+}
+
+/* each timed shader's median (into md), quartiles, ratio to LBS (rd) and
+ * per-layout extras on dataset d */
+static void record_times(struct gpu_run *r, const struct skb_dataset *d, const struct skb_gpu_mesh *gm,
+                         float *const *joints, double *t, double *tc, int reps, cJSON *md, cJSON *rd)
+{
+    double lbs_ms = skb_sorted_median(t, reps), tv[MAX_SHADERS];
+    int nt = 0;
+    for (int i = 0; i < r->nsh; i++) {
+        if (!joints[i])
+            continue;
+        double ms = skb_sorted_median(t + i * reps, reps);
+        tv[nt++] = ms;
+        if (r->sh[i]->layout == SKB_GPU_LAYOUT_QT_QB) {   /* the per-pose C_i c texels it reads */
+            char key[96];
+            snprintf(key, sizeof key, "%s_pairs", r->sh[i]->name);
+            cJSON_AddNumberToObject(object_at(r->root, key), d->name, gm->qb_npairs);
+        }
+        if (r->sh[i]->layout == SKB_GPU_LAYOUT_QT_SB) {
+            char key[96];
+            snprintf(key, sizeof key, "%s_cpu_center_ms", r->sh[i]->name);
+            skb_json_add_number(object_at(r->root, key), d->name, skb_sorted_median(tc + i * reps, reps));
+            snprintf(key, sizeof key, "%s_joint_sets", r->sh[i]->name);
+            cJSON_AddNumberToObject(object_at(r->root, key), d->name, gm->nsets);
+        }
+        skb_json_add_number(md, r->sh[i]->name, ms);
+        /* quartiles of the same (sorted) repetitions: the plots draw the
+         * spread around the median the tables give */
+        skb_json_add_number(object_at(object_at(r->root, "ms_q1"), d->name), r->sh[i]->name,
+                            skb_sorted_quantile(t + i * reps, reps, 0.25));
+        skb_json_add_number(object_at(object_at(r->root, "ms_q3"), d->name), r->sh[i]->name,
+                            skb_sorted_quantile(t + i * reps, reps, 0.75));
+        skb_json_add_number(rd, r->sh[i]->name, ms / lbs_ms);
+        skb_run_progress(r->ctx, "gpu", "%-14s %-10s %.4f ms (x%.2f LBS)%s", d->name, r->sh[i]->name, ms,
+                         ms / lbs_ms, r->failed[i] ? "  VERIFICATION FAILED" : "");
+    }
+    pipeline_bound(r, d->name, tv, nt);
+}
+
 /* every shader on one dataset: verification on the sampled poses, then
  * timings of the middle one, repetitions interleaved across shaders so that
  * load from other processes drifts over all of them alike */
@@ -146,102 +269,21 @@ static int run_dataset(struct gpu_run *r, const struct skb_dataset *d, char *msg
         }
         return rc;
     }
-    /* two-phase shaders need S_j: the dataset's, or deterministic demo ones */
-    if (!d->scales) {
-        scales = (skb_real *)malloc(sizeof(skb_real) * 16 * (size_t)m->njoints);
-        if (!scales) {
-            rc = SKB_ENOMEM;
-            snprintf(msg, msglen, "gpu: out of memory");
-            goto done;
-        }
-        skb_gpu_demo_scales(m, r->ctx->seed, scales);
-    }
-    for (int k = 0; k < np; k++) {
-        skb_dataset_pose(d, idx[k], &poses[k]);
-        sposes[k] = poses[k];
-        if (!sposes[k].scale)
-            sposes[k].scale = scales;
-    }
+    if ((rc = verify_poses(r, d, idx, np, poses, sposes, &scales, msg, msglen)) < 0)
+        goto done;
     cJSON *vd = object_at(r->verif, d->name), *md = object_at(r->ms, d->name);
     cJSON *rd = object_at(r->ratio, d->name);
     cJSON_AddNumberToObject(r->verts, d->name, m->nverts);
     int passes = (r->ctx->quick ? TIMING_VERTS_PER_REP_QUICK : TIMING_VERTS_PER_REP_FULL) / (m->nverts > 0 ? m->nverts : 1);
     passes = passes < 1 ? 1 : passes;
     cJSON_AddNumberToObject(r->passes, d->name, passes);
-    for (int i = 0; i < r->nsh; i++) {
-        const struct skb_gpu_shader *s = r->sh[i];
-        const struct skb_pose *pv = s->needs_scale ? sposes : poses;
-        struct skb_gpu_check chk;
-        double warm;
-        cJSON *v = cJSON_AddObjectToObject(vd, s->name);
-        if (!s->method) {
-            cJSON_AddStringToObject(v, "unverified", "CPU method not in the registry");
-            note(r, "shader %s not verified: %s", s->name, "no CPU method");
-        } else if (skb_gpu_verify(&r->prog[i], &gm, m, pv, np, &chk, msg, msglen) < 0) {
-            /* no reference here (e.g. the CPU method refuses the mesh): say so, go on */
-            cJSON_AddStringToObject(v, "unverified", msg);
-            note(r, "shader %s not verified on this dataset: %s", s->name, msg);
-            msg[0] = 0;
-        } else {
-            record_check(r, i, v, &chk, idx, np);
-        }
-        joints[i] = (float *)malloc(sizeof(float) * skb_gpu_joint_floats(s, m) + 1);
-        if (!joints[i]) {
-            rc = SKB_ENOMEM;
-            snprintf(msg, msglen, "gpu: out of memory");
+    for (int i = 0; i < r->nsh; i++)
+        if ((rc = verify_and_warm(r, i, &gm, m, r->sh[i]->needs_scale ? sposes : poses, idx, np, vd, &joints[i], msg,
+                                  msglen)) < 0)
             goto done;
-        }
-        /* the middle verified pose; warm-up draws compile the draw variant */
-        if ((rc = sb_centers(s, &gm, m, &pv[np / 2], NULL, msg, msglen)) == SKB_ENOTSUP) {
-            note(r, "shader %s not timed on this dataset: %s", s->name, msg);   /* e.g. too many joint sets */
-            msg[0] = 0;
-            free(joints[i]);
-            joints[i] = NULL;
-            continue;
-        }
-        if (rc < 0
-            || (rc = skb_gpu_pack_joints(s, m, &pv[np / 2], joints[i], msg, msglen)) < 0
-            || (rc = skb_gpu_time_rep(&r->g, &r->prog[i], &gm, joints[i], TIMING_WARMUP, &warm, msg, msglen)) < 0)
-            goto done;
-    }
-    for (int k = 0; k < reps; k++)
-        for (int i = 0; i < r->nsh; i++)
-            if (joints[i]
-                && ((rc = skb_gpu_time_rep(&r->g, &r->prog[i], &gm, joints[i], passes, &t[i * reps + k], msg, msglen)) < 0
-                || (rc = sb_centers(r->sh[i], &gm, m, r->sh[i]->needs_scale ? &sposes[np / 2] : &poses[np / 2],
-                                   &tc[i * reps + k], msg, msglen)) < 0))
-                goto done;
-    double lbs_ms = skb_sorted_median(t, reps), tv[MAX_SHADERS];
-    int nt = 0;
-    for (int i = 0; i < r->nsh; i++) {
-        if (!joints[i])
-            continue;
-        double ms = skb_sorted_median(t + i * reps, reps);
-        tv[nt++] = ms;
-        if (r->sh[i]->layout == SKB_GPU_LAYOUT_QT_QB) {   /* the per-pose C_i c texels it reads */
-            char key[96];
-            snprintf(key, sizeof key, "%s_pairs", r->sh[i]->name);
-            cJSON_AddNumberToObject(object_at(r->root, key), d->name, gm.qb_npairs);
-        }
-        if (r->sh[i]->layout == SKB_GPU_LAYOUT_QT_SB) {
-            char key[96];
-            snprintf(key, sizeof key, "%s_cpu_center_ms", r->sh[i]->name);
-            skb_json_add_number(object_at(r->root, key), d->name, skb_sorted_median(tc + i * reps, reps));
-            snprintf(key, sizeof key, "%s_joint_sets", r->sh[i]->name);
-            cJSON_AddNumberToObject(object_at(r->root, key), d->name, gm.nsets);
-        }
-        skb_json_add_number(md, r->sh[i]->name, ms);
-        /* quartiles of the same (sorted) repetitions: the plots draw the
-         * spread around the median the tables give */
-        skb_json_add_number(object_at(object_at(r->root, "ms_q1"), d->name), r->sh[i]->name,
-                            skb_sorted_quantile(t + i * reps, reps, 0.25));
-        skb_json_add_number(object_at(object_at(r->root, "ms_q3"), d->name), r->sh[i]->name,
-                            skb_sorted_quantile(t + i * reps, reps, 0.75));
-        skb_json_add_number(rd, r->sh[i]->name, ms / lbs_ms);
-        skb_run_progress(r->ctx, "gpu", "%-14s %-10s %.4f ms (x%.2f LBS)%s", d->name, r->sh[i]->name, ms,
-                         ms / lbs_ms, r->failed[i] ? "  VERIFICATION FAILED" : "");
-    }
-    pipeline_bound(r, d->name, tv, nt);
+    if ((rc = time_shaders(r, &gm, m, joints, &poses[np / 2], &sposes[np / 2], passes, reps, t, tc, msg, msglen)) < 0)
+        goto done;
+    record_times(r, d, &gm, joints, t, tc, reps, md, rd);
     rc = 0;
 done:
     for (int i = 0; i < r->nsh; i++)
@@ -451,46 +493,41 @@ static int instruction_counts(struct gpu_run *r)
     return 0;
 }
 
-static int gpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
+/* the vertex shaders this run draws: every one the method filter keeps */
+static void pick_shaders(struct gpu_run *r)
 {
-    struct gpu_run *r = (struct gpu_run *)calloc(1, sizeof *r);
-    int rc = 0;
-    if (!r) {
-        snprintf(msg, msglen, "gpu: out of memory");
-        return SKB_ENOMEM;
-    }
-    r->ctx = ctx;
-    r->root = skb_json_results_new(ctx, "gpu");
     for (int i = 0; skb_gpu_shaders[i].name && r->nsh < MAX_SHADERS; i++) {
         const struct skb_method *cpu = skb_gpu_shaders[i].method;
         if (skb_gpu_shaders[i].compute_only)
             continue;
         /* LBS always runs: the other timings are ratios to it */
-        if (i == 0 || !cpu || skb_run_wants_method(ctx, cpu))
+        if (i == 0 || !cpu || skb_run_wants_method(r->ctx, cpu))
             r->sh[r->nsh++] = &skb_gpu_shaders[i];
     }
-    if ((rc = skb_gpu_shader_dir(ctx->exe_path, r->dir, sizeof r->dir, msg, msglen)) < 0)
-        goto fail;
-    /* the NIR count forks a child that makes its own context: before ours */
-    char reason[512];
-    instruction_counts(r);
-    if ((rc = skb_gpu_open(&r->g, reason, sizeof reason)) < 0) {
-        if (rc != SKB_ENOTSUP) {
-            snprintf(msg, msglen, "%s", reason);
-            goto fail;
-        }
-        /* a skip, not a failure: only the reason and the metadata */
-        cJSON_Delete(r->root);
-        r->root = skb_json_results_new(ctx, "gpu");
-        cJSON_AddStringToObject(r->root, "skipped", reason);
-        skb_run_progress(ctx, "gpu", "skipped: %s", reason);
-        cJSON_AddStringToObject(cJSON_AddObjectToObject(r->root, "method_pictures"), "not_run", reason);
-        if ((rc = skb_arm_volume_curve(ctx, r->root, msg, msglen)) < 0)
-            goto fail;
-        rc = skb_results_write(ctx, &skb_schema_gpu, r->root, msg, msglen);
-        goto out;
+}
+
+/* no GL context: a skip, not a failure: only the reason and the metadata */
+static int write_skipped(struct gpu_run *r, const char *reason, char *msg, size_t msglen)
+{
+    const struct skb_run_ctx *ctx = r->ctx;
+    int rc;
+    cJSON_Delete(r->root);
+    r->root = skb_json_results_new(ctx, "gpu");
+    cJSON_AddStringToObject(r->root, "skipped", reason);
+    skb_run_progress(ctx, "gpu", "skipped: %s", reason);
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(r->root, "method_pictures"), "not_run", reason);
+    if ((rc = skb_arm_volume_curve(ctx, r->root, msg, msglen)) < 0) {
+        if (!msg[0])
+            snprintf(msg, msglen, "gpu: failed");   /* as gpu_run's failures say */
+        return rc;
     }
-    cJSON *root = r->root;
+    return skb_results_write(ctx, &skb_schema_gpu, r->root, msg, msglen);
+}
+
+/* the renderer and how it is timed and checked */
+static void renderer_block(const struct gpu_run *r, cJSON *root)
+{
+    const struct skb_run_ctx *ctx = r->ctx;
     cJSON_AddStringToObject(root, "renderer", r->g.renderer);
     cJSON_AddStringToObject(root, "version", r->g.version);
     cJSON_AddStringToObject(root, "vendor", r->g.vendor);
@@ -508,13 +545,19 @@ static int gpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
     cJSON *tol = cJSON_AddObjectToObject(root, "tolerance");
     skb_json_add_number(tol, "position_rel_model_size", SKB_GPU_TOL_POS_REL);
     skb_json_add_number(tol, "normal_abs", SKB_GPU_TOL_NRM);
+}
+
+/* every shader's program built, and what each is */
+static int build_programs(struct gpu_run *r, cJSON *root, char *msg, size_t msglen)
+{
+    int rc;
     cJSON *shs = cJSON_AddArrayToObject(root, "shaders");
     cJSON *bpj = cJSON_AddObjectToObject(root, "bytes_per_joint");
     cJSON *fpj = cJSON_AddObjectToObject(root, "floats_per_joint");
     for (int i = 0; i < r->nsh; i++) {
         const struct skb_gpu_shader *s = r->sh[i];
         if ((rc = skb_gpu_program_build(r->dir, s, NULL, &r->prog[i], msg, msglen)) < 0)
-            goto fail;
+            return rc;
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "name", s->name);
         cJSON_AddStringToObject(o, "title", s->title);
@@ -529,6 +572,12 @@ static int gpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         cJSON_AddNumberToObject(bpj, s->name, r->prog[i].bytes_per_joint);
         cJSON_AddNumberToObject(fpj, s->name, r->prog[i].bytes_per_joint / 4);
     }
+    return 0;
+}
+
+/* the per-dataset objects run_dataset fills, and the notes on what "ms" covers */
+static void result_objects(struct gpu_run *r, cJSON *root)
+{
     r->verif = cJSON_AddObjectToObject(root, "verification");
     r->verts = cJSON_AddObjectToObject(root, "vertices");
     r->passes = cJSON_AddObjectToObject(root, "timing_passes_per_repetition");
@@ -543,7 +592,7 @@ static int gpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         "one SVD per set, thesis Alg. 3.1 lines 2-6), as DQ paper Fig. 1 ran SBS, and turned into the shader's "
         "per-set block (frame, relative quaternions, C_k r_c) in double; \"ms\" times the GPU draws only, like "
         "every shader here (none includes its per-pose CPU conversion); \"sb_cpu_center_ms\" is that CPU time per "
-        "pose (median over the timing repetitions), the upload not included"),
+        "pose (median over the timing repetitions), the upload not included");
     cJSON_AddStringToObject(root, "qb_pairs_note",
         "qb, qb_pivot: Hejl's rotation centre is a joint (DQ paper 2.3), so C_i c is one value per (influence joint, "
         "centre joint) pair; the CPU method qb's prepare computes each once per pose in double and the shaders read "
@@ -551,9 +600,16 @@ static int gpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         "shader's per-pose CPU conversion, not in \"ms\"");
     r->images = cJSON_AddArrayToObject(root, "images");
     r->notes = cJSON_AddArrayToObject(root, "notes");
+}
+
+/* the user's model, or every default dataset (one that fails to load is noted) */
+static int all_datasets(struct gpu_run *r, char *msg, size_t msglen)
+{
+    const struct skb_run_ctx *ctx = r->ctx;
+    int rc;
     struct skb_dataset_opts o = { .seed = ctx->seed, .quick = ctx->quick, .subdivide = 0 };
     if (ctx->dataset_file && (rc = user_dataset(r, &o, msg, msglen)) < 0)
-        goto fail;
+        return rc;
     for (int i = 0; skb_dataset_sources[i] && !ctx->dataset_file; i++) {
         const struct skb_dataset_source *src = skb_dataset_sources[i];
         struct skb_dataset d;
@@ -568,8 +624,14 @@ static int gpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         rc = run_dataset(r, &d, msg, msglen);
         skb_dataset_free(&d);
         if (rc < 0)
-            goto fail;
+            return rc;
     }
+    return 0;
+}
+
+/* each shader's worst errors and verdict; returns how many failed or went unverified */
+static int verification_summary(struct gpu_run *r, cJSON *root)
+{
     cJSON *mae = cJSON_AddObjectToObject(root, "max_abs_error");
     cJSON *mre = cJSON_AddObjectToObject(root, "max_rel_error");
     cJSON *man = cJSON_AddObjectToObject(root, "max_abs_error_normal");
@@ -593,6 +655,41 @@ static int gpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
         "true on a dataset where every vertex shader's time lies within pipeline_bound_rel of the fastest: the "
         "vertex + transform-feedback pipeline, not the method, sets the pace, so methods cannot be told apart "
         "on that path there; the compute path (\"compute\") times the methods");
+    return bad;
+}
+
+static int gpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
+{
+    struct gpu_run *r = (struct gpu_run *)calloc(1, sizeof *r);
+    int rc = 0;
+    if (!r) {
+        snprintf(msg, msglen, "gpu: out of memory");
+        return SKB_ENOMEM;
+    }
+    r->ctx = ctx;
+    r->root = skb_json_results_new(ctx, "gpu");
+    pick_shaders(r);
+    if ((rc = skb_gpu_shader_dir(ctx->exe_path, r->dir, sizeof r->dir, msg, msglen)) < 0)
+        goto fail;
+    /* the NIR count forks a child that makes its own context: before ours */
+    char reason[512];
+    instruction_counts(r);
+    if ((rc = skb_gpu_open(&r->g, reason, sizeof reason)) < 0) {
+        if (rc != SKB_ENOTSUP) {
+            snprintf(msg, msglen, "%s", reason);
+            goto fail;
+        }
+        rc = write_skipped(r, reason, msg, msglen);
+        goto out;
+    }
+    cJSON *root = r->root;
+    renderer_block(r, root);
+    if ((rc = build_programs(r, root, msg, msglen)) < 0)
+        goto fail;
+    result_objects(r, root);
+    if ((rc = all_datasets(r, msg, msglen)) < 0)
+        goto fail;
+    int bad = verification_summary(r, root);
     if (!ctx->dataset_file && (rc = skb__gpu_compute(ctx, &r->g, r->dir, root, &bad, msg, msglen)) < 0)
         goto fail;
     if ((rc = all_pictures(r, msg, msglen)) < 0 || (rc = skb_method_pictures(ctx, &r->g, r->dir, root, msg, msglen)) < 0

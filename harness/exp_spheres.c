@@ -153,110 +153,112 @@ struct posture_out {
     const char *bb_key;
 };
 
-static int posture_columns(const struct skb_run_ctx *ctx, const struct skb_dataset *d, const struct skb_sphere_tree *t,
-                           const struct skb_pose *pose, const char *bb, cJSON *refit_time, struct posture_out *out,
-                           char *msg, size_t msglen)
+/* refit every sphere on demand into od, timed pass by pass (thread CPU
+ * time) until tmin of wall clock has passed; the fastest pass counts
+ * (REFIT_ESTIMATOR: why) */
+static int time_on_demand(struct skb_sbody *b, double *od, double tmin, double *elp, long *repsp)
+{
+    double el = INFINITY;
+    long reps = 0;
+    int rc;
+    double t0 = skb_clock_s();
+    do {
+        double p0 = skb_thread_cpu_s();
+        if ((rc = skb_sbody_refit_all(b, od)) < 0)
+            return rc;
+        el = fmin(el, skb_thread_cpu_s() - p0);
+        reps++;
+    } while (skb_clock_s() - t0 < tmin);
+    *elp = el;
+    *repsp = reps;
+    return 0;
+}
+
+/* the bottom-up refit of the same deformation into bu, timed the same way
+ * (skinning every vertex is part of it) */
+static void time_bottom_up(struct skb_sbody *b, const struct skb_dataset *d, const struct skb_sphere_tree *t,
+                           double *bu, double tmin, double *elp, long *repsp)
+{
+    double el_bu = INFINITY;
+    long reps_bu = 0;
+    double t0 = skb_clock_s();
+    do {
+        double p0 = skb_thread_cpu_s();
+        skb_sbody_skin_all(b);
+        skb_sphere_tree_refit_bottom_up(t, d->mesh.tris, b->pos, bu);
+        el_bu = fmin(el_bu, skb_thread_cpu_s() - p0);
+        reps_bu++;
+    } while (skb_clock_s() - t0 < tmin);
+    *elp = el_bu;
+    *repsp = reps_bu;
+}
+
+/* method m's spheres on the posed tree: on demand (*odp) and bottom up
+ * (*bup), each timed when refit_time is given (m's entry added there), and
+ * the best spheres (*bep); every deformed vertex checked inside its sphere */
+static int refit_method(const struct skb_run_ctx *ctx, const struct skb_dataset *d, const struct skb_sphere_tree *t,
+                        const struct skb_pose *pose, const struct skb_method *m, cJSON *refit_time, double **odp,
+                        double **bup, double **bep, char *msg, size_t msglen)
 {
     const char *name = d->name;
     char sub[512];
-    int nm = 0, ncol = 0, rc = 0, bbi = 0;
-    struct column col[3 * 16 + 1];
-    const char *bu_key[16];
-    double *bu_s[16], *best_s[16];
-    double *ref = malloc(sizeof(double) * 4 * t->nnodes);
-    if (!ref) {
-        snprintf(msg, msglen, "spheres: out of memory");
-        return SKB_ENOMEM;
+    struct skb_sbody b;
+    int rc;
+    if ((rc = skb_sbody_init(&b, &d->mesh, m, t, sub, sizeof sub)) < 0
+        || (rc = skb_sbody_pose(&b, pose, &ctx->params, SKB_REFIT_ON_DEMAND, sub, sizeof sub)) < 0) {
+        snprintf(msg, msglen, "%s on %s: %s", m->name, name, sub);
+        return rc;
     }
-    for (int k = 0; k < t->nnodes; k++)
-        memcpy(ref + 4 * k, t->node[k].s, 4 * sizeof(double));
-    col[ncol].key = "reference";
-    col[ncol++].s = ref;
-    for (int i = 0; skb_methods[i] && nm < 16; i++) {
-        const struct skb_method *m = skb_methods[i];
-        struct skb_sbody b;
-        if (!m->refit || !skb_run_wants_method(ctx, m))
-            continue;
-        if ((rc = skb_sbody_init(&b, &d->mesh, m, t, sub, sizeof sub)) < 0
-            || (rc = skb_sbody_pose(&b, pose, &ctx->params, SKB_REFIT_ON_DEMAND, sub, sizeof sub)) < 0) {
-            snprintf(msg, msglen, "%s on %s: %s", m->name, name, sub);
-            goto fail;
-        }
-        double *od = malloc(sizeof(double) * 4 * t->nnodes), *bu = malloc(sizeof(double) * 4 * t->nnodes),
-               *be = malloc(sizeof(double) * 4 * t->nnodes);
-        /* refit every sphere, timed pass by pass (thread CPU time) until
-         * tmin of wall clock has passed; the fastest pass counts
-         * (REFIT_ESTIMATOR: why) */
-        double tmin = !refit_time ? 0 : ctx->quick ? REFIT_TIME_MIN_S_QUICK : REFIT_TIME_MIN_S, el = INFINITY;
-        long reps = 0;
-        double t0 = skb_clock_s();
-        do {
-            double p0 = skb_thread_cpu_s();
-            if ((rc = skb_sbody_refit_all(&b, od)) < 0) {
-                snprintf(msg, msglen, "%s on %s: refit failed: %s", m->name, name, skb_strerror(rc));
-                skb_sbody_fini(&b);
-                free(od); free(bu); free(be);
-                goto fail;
-            }
-            el = fmin(el, skb_thread_cpu_s() - p0);
-            reps++;
-        } while (skb_clock_s() - t0 < tmin);
-        /* the bottom-up refit of the same deformation, timed the same way
-         * (skinning every vertex is part of it) */
-        double el_bu = INFINITY;
-        long reps_bu = 0;
-        t0 = skb_clock_s();
-        do {
-            double p0 = skb_thread_cpu_s();
-            skb_sbody_skin_all(&b);
-            skb_sphere_tree_refit_bottom_up(t, d->mesh.tris, b.pos, bu);
-            el_bu = fmin(el_bu, skb_thread_cpu_s() - p0);
-            reps_bu++;
-        } while (skb_clock_s() - t0 < tmin);
-        if ((rc = skb_sphere_tree_best(t, b.pos, be)) < 0) {
-            snprintf(msg, msglen, "%s on %s: best spheres: %s", m->name, name, skb_strerror(rc));
-            skb_sbody_fini(&b);
-            free(od); free(bu); free(be);
-            goto fail;
-        }
-        /* the output check: every deformed vertex is inside its sphere */
-        long esc = skb_spheres_escapes(t, b.pos, od);
-        long esc_bu = skb_spheres_escapes(t, b.pos, bu);
+    double *od = malloc(sizeof(double) * 4 * t->nnodes), *bu = malloc(sizeof(double) * 4 * t->nnodes),
+           *be = malloc(sizeof(double) * 4 * t->nnodes);
+    double tmin = !refit_time ? 0 : ctx->quick ? REFIT_TIME_MIN_S_QUICK : REFIT_TIME_MIN_S, el, el_bu;
+    long reps, reps_bu;
+    if ((rc = time_on_demand(&b, od, tmin, &el, &reps)) < 0) {
+        snprintf(msg, msglen, "%s on %s: refit failed: %s", m->name, name, skb_strerror(rc));
         skb_sbody_fini(&b);
-        if (esc || esc_bu) {
-            snprintf(msg, msglen, "%s on %s: %ld vertices outside the on-demand spheres, %ld outside bottom-up",
-                     m->name, name, esc, esc_bu);
-            free(od); free(bu); free(be);
-            rc = SKB_ENUMERIC;
-            goto fail;
-        }
-        if (refit_time) {
-            cJSON *rt = cJSON_AddObjectToObject(refit_time, m->name);
-            skb_json_add_number(rt, "on_demand_us_per_sphere", 1e6 * el / t->nnodes);
-            skb_json_add_number(rt, "bottom_up_us_per_sphere", 1e6 * el_bu / t->nnodes);
-            cJSON_AddNumberToObject(rt, "spheres", t->nnodes);
-            cJSON_AddNumberToObject(rt, "repetitions", reps);
-            cJSON_AddNumberToObject(rt, "repetitions_bottom_up", reps_bu);
-            cJSON_AddStringToObject(rt, "estimator", REFIT_ESTIMATOR);
-            skb_run_progress(ctx, "spheres", "  %s: %.3f us per sphere on demand, %.3f bottom-up", m->name,
-                             1e6 * el / t->nnodes, 1e6 * el_bu / t->nnodes);
-        }
-        col[ncol].key = m->name;
-        col[ncol++].s = od;
-        bu_key[nm] = m->name;
-        bu_s[nm] = bu;
-        best_s[nm] = be;
-        if (bb && strcmp(bb, m->name) == 0)
-            bbi = nm;
-        nm++;
+        free(od); free(bu); free(be);
+        return rc;
     }
-    if (nm == 0) {
-        snprintf(msg, msglen, "no selected method has a refit hook");
-        rc = SKB_EINVAL;
-        goto fail;
+    time_bottom_up(&b, d, t, bu, tmin, &el_bu, &reps_bu);
+    if ((rc = skb_sphere_tree_best(t, b.pos, be)) < 0) {
+        snprintf(msg, msglen, "%s on %s: best spheres: %s", m->name, name, skb_strerror(rc));
+        skb_sbody_fini(&b);
+        free(od); free(bu); free(be);
+        return rc;
     }
-    out->levels = cJSON_CreateArray();
-    out->bb_key = bu_key[bbi];
+    /* the output check: every deformed vertex is inside its sphere */
+    long esc = skb_spheres_escapes(t, b.pos, od);
+    long esc_bu = skb_spheres_escapes(t, b.pos, bu);
+    skb_sbody_fini(&b);
+    if (esc || esc_bu) {
+        snprintf(msg, msglen, "%s on %s: %ld vertices outside the on-demand spheres, %ld outside bottom-up",
+                 m->name, name, esc, esc_bu);
+        free(od); free(bu); free(be);
+        return SKB_ENUMERIC;
+    }
+    if (refit_time) {
+        cJSON *rt = cJSON_AddObjectToObject(refit_time, m->name);
+        skb_json_add_number(rt, "on_demand_us_per_sphere", 1e6 * el / t->nnodes);
+        skb_json_add_number(rt, "bottom_up_us_per_sphere", 1e6 * el_bu / t->nnodes);
+        cJSON_AddNumberToObject(rt, "spheres", t->nnodes);
+        cJSON_AddNumberToObject(rt, "repetitions", reps);
+        cJSON_AddNumberToObject(rt, "repetitions_bottom_up", reps_bu);
+        cJSON_AddStringToObject(rt, "estimator", REFIT_ESTIMATOR);
+        skb_run_progress(ctx, "spheres", "  %s: %.3f us per sphere on demand, %.3f bottom-up", m->name,
+                         1e6 * el / t->nnodes, 1e6 * el_bu / t->nnodes);
+    }
+    *odp = od;
+    *bup = bu;
+    *bep = be;
+    return 0;
+}
+
+/* the level rows: every column's statistics per tree level, the bottom-up
+ * and best spheres of method bbi, and of every method */
+static cJSON *level_rows(const struct skb_sphere_tree *t, const struct column *col, int ncol, const char *const *bu_key,
+                         double *const *bu_s, double *const *best_s, int nm, int bbi)
+{
+    cJSON *levels = cJSON_CreateArray();
     for (int L = 1; L <= t->depth; L++) {
         cJSON *lv = cJSON_CreateObject();
         int n = 0;
@@ -273,8 +275,51 @@ static int posture_columns(const struct skb_run_ctx *ctx, const struct skb_datas
             cJSON_AddItemToObject(bbo, bu_key[i], level_stats(t, bu_s[i], L));
             cJSON_AddItemToObject(eb, bu_key[i], level_stats(t, best_s[i], L));
         }
-        cJSON_AddItemToArray(out->levels, lv);
+        cJSON_AddItemToArray(levels, lv);
     }
+    return levels;
+}
+
+static int posture_columns(const struct skb_run_ctx *ctx, const struct skb_dataset *d, const struct skb_sphere_tree *t,
+                           const struct skb_pose *pose, const char *bb, cJSON *refit_time, struct posture_out *out,
+                           char *msg, size_t msglen)
+{
+    int nm = 0, ncol = 0, rc = 0, bbi = 0;
+    struct column col[3 * 16 + 1];
+    const char *bu_key[16];
+    double *bu_s[16], *best_s[16];
+    double *ref = malloc(sizeof(double) * 4 * t->nnodes);
+    if (!ref) {
+        snprintf(msg, msglen, "spheres: out of memory");
+        return SKB_ENOMEM;
+    }
+    for (int k = 0; k < t->nnodes; k++)
+        memcpy(ref + 4 * k, t->node[k].s, 4 * sizeof(double));
+    col[ncol].key = "reference";
+    col[ncol++].s = ref;
+    for (int i = 0; skb_methods[i] && nm < 16; i++) {
+        const struct skb_method *m = skb_methods[i];
+        double *od, *bu, *be;
+        if (!m->refit || !skb_run_wants_method(ctx, m))
+            continue;
+        if ((rc = refit_method(ctx, d, t, pose, m, refit_time, &od, &bu, &be, msg, msglen)) < 0)
+            goto fail;
+        col[ncol].key = m->name;
+        col[ncol++].s = od;
+        bu_key[nm] = m->name;
+        bu_s[nm] = bu;
+        best_s[nm] = be;
+        if (bb && strcmp(bb, m->name) == 0)
+            bbi = nm;
+        nm++;
+    }
+    if (nm == 0) {
+        snprintf(msg, msglen, "no selected method has a refit hook");
+        rc = SKB_EINVAL;
+        goto fail;
+    }
+    out->bb_key = bu_key[bbi];
+    out->levels = level_rows(t, col, ncol, bu_key, bu_s, best_s, nm, bbi);
     rc = 0;
 fail:
     for (int c = 0; c < ncol; c++)
@@ -327,6 +372,85 @@ static void twist_neck(const struct skb_dataset *d, double angle, skb_real *mats
     }
 }
 
+/* what dataset d and its sphere tree are, beside the tables: the tree's
+ * shape and build time, the influences, SBS's centres */
+static void dataset_header(const struct skb_run_ctx *ctx, const struct skb_dataset *d, const struct skb_sphere_tree *t,
+                           int strong, double build_s, cJSON *ds)
+{
+    cJSON_AddStringToObject(ds, "source", d->source);
+    cJSON_AddNumberToObject(ds, "vertices", d->mesh.nverts);
+    cJSON_AddNumberToObject(ds, "triangles", d->mesh.ntris);
+    cJSON_AddNumberToObject(ds, "joints", d->mesh.njoints);
+    cJSON_AddNumberToObject(ds, "pose", strong);
+    skb_json_add_number(ds, "pose_strength_rad", skb_pose_strength(&d->mesh, d->poses + (size_t)16 * d->mesh.njoints * strong));
+    cJSON *tree = cJSON_AddObjectToObject(ds, "tree");
+    cJSON_AddNumberToObject(tree, "spheres", t->nnodes);
+    cJSON_AddNumberToObject(tree, "depth", t->depth);
+    cJSON_AddNumberToObject(tree, "spheres_before_collapse", t->nnodes_binary);
+    cJSON_AddNumberToObject(tree, "depth_before_collapse", t->depth_binary);
+    cJSON_AddNumberToObject(tree, "max_children", t->max_children);
+    cJSON_AddNumberToObject(tree, "leaves", t->nleaves);
+    skb_json_add_number(tree, "collapse_c", SKB_TREE_COLLAPSE_C);
+    skb_json_add_number(tree, "build_ms", 1e3 * build_s);
+    cJSON_AddItemToObject(ds, "influences", influences(d));
+    cJSON *centres = sb_centres(ctx, d);
+    if (centres)
+        cJSON_AddItemToObject(ds, "sbs_centres", centres);
+}
+
+/* Table 6.1's posture: pose `strong` with the neck twisted (when the
+ * model's neck is known), its level rows into posts."table_6_1" */
+static int table_6_1(const struct skb_run_ctx *ctx, const char *name, const struct skb_dataset *d,
+                     const struct skb_sphere_tree *t, const struct skb_pose *pose, int strong, cJSON *posts, char *msg,
+                     size_t msglen)
+{
+    char desc[400];   /* clip name (63) + bone name (63) + the sentence */
+    struct posture_out p61;
+    skb_real *twisted = malloc(sizeof(skb_real) * 16 * (size_t)d->mesh.njoints);
+    if (!twisted) {
+        snprintf(msg, msglen, "spheres: out of memory");
+        return SKB_ENOMEM;
+    }
+    memcpy(twisted, pose->mats, sizeof(skb_real) * 16 * (size_t)d->mesh.njoints);
+    if (d->has_neck) {
+        twist_neck(d, NECK_TWIST_DEG * SKB_PI / 180, twisted);
+        char named[96] = "";
+        if (d->neck_name[0])   /* found by its bone's name (datasets/model_import.c) */
+            snprintf(named, sizeof named, ", bone '%.63s'", d->neck_name);
+        snprintf(desc, sizeof desc, "%.63s pose %d with the neck (joint %d%s) twisted %g deg about its bone "
+                 "(thesis Fig. 6.4: the candy wrapper in the neck; the thesis gives no angle)",
+                 d->clip[0] ? d->clip : "clip", strong, d->neck, named, NECK_TWIST_DEG);
+    } else {
+        snprintf(desc, sizeof desc, "%.63s pose %d, no neck twist: the model's neck joint is not known "
+                 "(thesis Fig. 6.4 twists the neck)", d->clip[0] ? d->clip : "clip", strong);
+    }
+    struct skb_pose tp = { d->mesh.njoints, twisted, NULL };
+    double strength61 = skb_pose_strength(&d->mesh, tp.mats);
+    int rc = posture_columns(ctx, d, t, &tp, skb_method_role_name(SKB_MF_ROT_CENTERS), NULL, &p61, msg, msglen);
+    free(twisted);
+    if (rc < 0)
+        return rc;
+    cJSON *b = cJSON_AddObjectToObject(posts, "table_6_1");
+    cJSON_AddStringToObject(b, "posture", desc);
+    cJSON_AddNumberToObject(b, "pose", strong);
+    if (d->has_neck) {
+        cJSON_AddNumberToObject(b, "neck_joint", d->neck);
+        skb_json_add_number(b, "neck_twist_deg", NECK_TWIST_DEG);
+        if (d->neck_name[0])
+            cJSON_AddStringToObject(b, "neck_bone", d->neck_name);
+    } else {
+        /* Table 6.1's posture is the neck twist: without a neck the levels
+         * would repeat Table 5.2's posture (kept, for the record) */
+        cJSON_AddStringToObject(b, "not_applicable", "no neck joint known (no bone named neck): Table 6.1's posture "
+                                                     "twists the neck (thesis Fig. 6.4), this would repeat Table 5.2's");
+    }
+    skb_json_add_number(b, "pose_strength_rad", strength61);
+    cJSON_AddStringToObject(b, "bottom_up_best_method", p61.bb_key);
+    cJSON_AddItemToObject(b, "levels", p61.levels);
+    skb_run_progress(ctx, "spheres", "%s: Table 6.1 posture: %s", name, desc);
+    return 0;
+}
+
 static int one_dataset(const struct skb_run_ctx *ctx, const char *name, cJSON *out, char *msg, size_t msglen)
 {
     struct skb_dataset_opts o = { ctx->seed, ctx->quick, 0 };
@@ -353,31 +477,13 @@ static int one_dataset(const struct skb_run_ctx *ctx, const char *name, cJSON *o
 
     cJSON *ds = cJSON_CreateObject();
     cJSON_AddItemToObject(out, d.name, ds);   /* a model file: its base name, as in cpu.json */
-    cJSON_AddStringToObject(ds, "source", d.source);
-    cJSON_AddNumberToObject(ds, "vertices", d.mesh.nverts);
-    cJSON_AddNumberToObject(ds, "triangles", d.mesh.ntris);
-    cJSON_AddNumberToObject(ds, "joints", d.mesh.njoints);
-    cJSON_AddNumberToObject(ds, "pose", strong);
-    skb_json_add_number(ds, "pose_strength_rad", skb_pose_strength(&d.mesh, d.poses + (size_t)16 * d.mesh.njoints * strong));
-    cJSON *tree = cJSON_AddObjectToObject(ds, "tree");
-    cJSON_AddNumberToObject(tree, "spheres", t.nnodes);
-    cJSON_AddNumberToObject(tree, "depth", t.depth);
-    cJSON_AddNumberToObject(tree, "spheres_before_collapse", t.nnodes_binary);
-    cJSON_AddNumberToObject(tree, "depth_before_collapse", t.depth_binary);
-    cJSON_AddNumberToObject(tree, "max_children", t.max_children);
-    cJSON_AddNumberToObject(tree, "leaves", t.nleaves);
-    skb_json_add_number(tree, "collapse_c", SKB_TREE_COLLAPSE_C);
-    skb_json_add_number(tree, "build_ms", 1e3 * build_s);
-    cJSON_AddItemToObject(ds, "influences", influences(&d));
-    cJSON *centres = sb_centres(ctx, &d);
-    if (centres)
-        cJSON_AddItemToObject(ds, "sbs_centres", centres);
+    dataset_header(ctx, &d, &t, strong, build_s, ds);
 
     /* one posture per paper table: Table 5.2's "animated posture"
      * of the walk (thesis Fig. 5.3 bottom: we take the clip's strongest pose),
      * timed, in "levels"; Table 6.1's posture with a neck twist in
      * "postures"."table_6_1" */
-    struct posture_out p52, p61;
+    struct posture_out p52;
     cJSON *refit_time = cJSON_CreateObject(), *posts = cJSON_AddObjectToObject(ds, "postures");
     char desc[400];   /* clip name (63) + bone name (63) + the sentence */
     if ((rc = posture_columns(ctx, &d, &t, &pose, skb_method_role_name(SKB_MF_RATIO_REF), refit_time, &p52, msg, msglen)) < 0) {
@@ -394,49 +500,7 @@ static int one_dataset(const struct skb_run_ctx *ctx, const char *name, cJSON *o
     cJSON_AddNumberToObject(a, "pose", strong);
     cJSON_AddStringToObject(a, "levels_in", "levels");
 
-    skb_real *twisted = malloc(sizeof(skb_real) * 16 * (size_t)d.mesh.njoints);
-    if (!twisted) {
-        snprintf(msg, msglen, "spheres: out of memory");
-        rc = SKB_ENOMEM;
-        goto done;
-    }
-    memcpy(twisted, pose.mats, sizeof(skb_real) * 16 * (size_t)d.mesh.njoints);
-    if (d.has_neck) {
-        twist_neck(&d, NECK_TWIST_DEG * SKB_PI / 180, twisted);
-        char named[96] = "";
-        if (d.neck_name[0])   /* found by its bone's name (datasets/model_import.c) */
-            snprintf(named, sizeof named, ", bone '%.63s'", d.neck_name);
-        snprintf(desc, sizeof desc, "%.63s pose %d with the neck (joint %d%s) twisted %g deg about its bone "
-                 "(thesis Fig. 6.4: the candy wrapper in the neck; the thesis gives no angle)",
-                 d.clip[0] ? d.clip : "clip", strong, d.neck, named, NECK_TWIST_DEG);
-    } else {
-        snprintf(desc, sizeof desc, "%.63s pose %d, no neck twist: the model's neck joint is not known "
-                 "(thesis Fig. 6.4 twists the neck)", d.clip[0] ? d.clip : "clip", strong);
-    }
-    struct skb_pose tp = { d.mesh.njoints, twisted, NULL };
-    double strength61 = skb_pose_strength(&d.mesh, tp.mats);
-    rc = posture_columns(ctx, &d, &t, &tp, skb_method_role_name(SKB_MF_ROT_CENTERS), NULL, &p61, msg, msglen);
-    free(twisted);
-    if (rc < 0)
-        goto done;
-    cJSON *b = cJSON_AddObjectToObject(posts, "table_6_1");
-    cJSON_AddStringToObject(b, "posture", desc);
-    cJSON_AddNumberToObject(b, "pose", strong);
-    if (d.has_neck) {
-        cJSON_AddNumberToObject(b, "neck_joint", d.neck);
-        skb_json_add_number(b, "neck_twist_deg", NECK_TWIST_DEG);
-        if (d.neck_name[0])
-            cJSON_AddStringToObject(b, "neck_bone", d.neck_name);
-    } else {
-        /* Table 6.1's posture is the neck twist: without a neck the levels
-         * would repeat Table 5.2's posture (kept, for the record) */
-        cJSON_AddStringToObject(b, "not_applicable", "no neck joint known (no bone named neck): Table 6.1's posture "
-                                                     "twists the neck (thesis Fig. 6.4), this would repeat Table 5.2's");
-    }
-    skb_json_add_number(b, "pose_strength_rad", strength61);
-    cJSON_AddStringToObject(b, "bottom_up_best_method", p61.bb_key);
-    cJSON_AddItemToObject(b, "levels", p61.levels);
-    skb_run_progress(ctx, "spheres", "%s: Table 6.1 posture: %s", name, desc);
+    rc = table_6_1(ctx, name, &d, &t, &pose, strong, posts, msg, msglen);
 done:
     skb_sphere_tree_free(&t);
     skb_dataset_free(&d);
