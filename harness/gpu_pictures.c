@@ -24,9 +24,10 @@
 
 struct scene {
     char name[96];
-    char caption[160];
+    char caption[240];
     struct skb_dataset d;
     int pose;
+    int stripe;                /* colour a seam along the bone axis (x): a twist shows as a spiral */
 };
 
 /* every method's skinned positions and normals for one scene */
@@ -46,15 +47,30 @@ static int arm_scene(const struct skb_run_ctx *ctx, struct scene *s, double twis
         return rc;
     skb__arm_pose(&s->d, 0, SKB_PI * twist_deg / 180, SKB_PI * bend_deg / 180);
     s->pose = 0;
+    s->stripe = 1;
     if (bend_deg == 0) {
         snprintf(s->name, sizeof s->name, "arm_twist_%03.0f", twist_deg);
-        snprintf(s->caption, sizeof s->caption, "arm, elbow twisted %.0f deg", twist_deg);
+        snprintf(s->caption, sizeof s->caption, "arm, elbow twisted %.0f°", twist_deg);
     } else {
         snprintf(s->name, sizeof s->name, "arm_twist_%03.0f_bend_%03.0f", twist_deg, bend_deg);
-        snprintf(s->caption, sizeof s->caption, "arm, elbow twisted %.0f deg and bent %.0f deg", twist_deg,
-                 bend_deg);
+        snprintf(s->caption, sizeof s->caption, "arm, elbow twisted %.0f° and bent %.0f°", twist_deg, bend_deg);
     }
     return 0;
+}
+
+/* the largest rotation angle (degrees) of any joint's matrix C_j of pose k
+ * away from the rest pose: what a character caption states as its angle */
+static double largest_joint_angle(const struct skb_dataset *d, int k)
+{
+    struct skb_pose pose;
+    double worst = 0;
+    skb_dataset_pose(d, k, &pose);
+    for (int j = 0; j < pose.njoints; j++) {
+        const skb_real *m = pose.mats + 16 * j;
+        double c = (m[0] + m[5] + m[10] - 1) / 2;   /* trace = 1 + 2 cos(angle) */
+        worst = fmax(worst, acos(c > 1 ? 1 : c < -1 ? -1 : c) * 180 / SKB_PI);
+    }
+    return worst;
 }
 
 /* run --dataset: the user's model mid-clip (its name made file-safe: it
@@ -72,7 +88,8 @@ static int user_scene(const struct skb_run_ctx *ctx, const struct skb_dataset_op
     for (char *c = s->name; *c; c++)
         if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '-'))
             *c = '_';
-    snprintf(s->caption, sizeof s->caption, "%s, pose %d of %d", s->d.name, s->pose, s->d.nposes);
+    snprintf(s->caption, sizeof s->caption, "%.120s, pose %d of %d, largest joint rotation %.0f°", s->d.name, s->pose,
+             s->d.nposes, largest_joint_angle(&s->d, s->pose));
     return 1;
 }
 
@@ -95,7 +112,8 @@ static int character_scene(const struct skb_run_ctx *ctx, struct scene *s, cJSON
         if (s->d.nposes > 0) {
             s->pose = s->d.nposes / 2;
             snprintf(s->name, sizeof s->name, "character_%s", src->name);
-            snprintf(s->caption, sizeof s->caption, "%s, pose %d of %d", src->name, s->pose, s->d.nposes);
+            snprintf(s->caption, sizeof s->caption, "%.120s, pose %d of %d, largest joint rotation %.0f°", src->name,
+                     s->pose, s->d.nposes, largest_joint_angle(&s->d, s->pose));
             return 1;
         }
         skb_dataset_free(&s->d);
@@ -242,19 +260,41 @@ static void add_not_drawn(struct draw_ctx *dc, const struct scene *s, const stru
     cJSON_AddItemToArray(dc->not_drawn, o);
 }
 
+/* per-vertex colours of the arm: a seam where the rest-pose angle about the
+ * bone axis (x) is within 25 deg of 45 deg from +y toward +z (the side the
+ * camera sees, so the untwisted seam is in view), grey-blue elsewhere; on an
+ * untextured cylinder a twist is otherwise invisible, with the seam it
+ * shows as a spiral (DQ paper Fig. 2 draws a textured arm for the same reason) */
+static void stripe_colours(const struct skb_mesh *m, float *rgb)
+{
+    static const float plain[3] = { 0.55f, 0.65f, 0.85f }, seam[3] = { 0.95f, 0.45f, 0.05f };
+    for (int v = 0; v < m->nverts; v++) {
+        double a = atan2(m->pos[3 * v + 2], m->pos[3 * v + 1]) * 180 / SKB_PI;
+        const float *c = fabs(a - 45) <= 25 ? seam : plain;
+        memcpy(rgb + 3 * v, c, sizeof plain);
+    }
+}
+
 static int draw_scene(struct draw_ctx *dc, const struct scene *s, const struct scene_out *so, char *msg,
                       size_t msglen)
 {
     double lo[3], hi[3];
+    float *rgb = s->stripe ? (float *)malloc(sizeof(float) * 3 * (size_t)s->d.mesh.nverts + 1) : NULL;
+    if (s->stripe && !rgb) {
+        snprintf(msg, msglen, "pictures: out of memory");
+        return SKB_ENOMEM;
+    }
+    if (rgb)
+        stripe_colours(&s->d.mesh, rgb);
     scene_bounds(so, s->d.mesh.nverts, lo, hi);
-    for (int k = 0; k < so->nmeth; k++) {
-        int rc = so->pos[k] ? draw_one(dc, s, so, k, NULL, "", lo, hi, msg, msglen) : 0;
+    int rc = 0;
+    for (int k = 0; k < so->nmeth && rc == 0; k++) {
+        rc = so->pos[k] ? draw_one(dc, s, so, k, rgb, "", lo, hi, msg, msglen) : 0;
         if (!so->pos[k])
             add_not_drawn(dc, s, so, k);
-        if (rc < 0)
-            return rc;
     }
-    return 0;
+    free(rgb);
+    return rc;
 }
 
 static double model_size(const struct skb_mesh *m)
@@ -378,6 +418,9 @@ int skb_method_pictures(const struct skb_run_ctx *ctx, struct skb_gpu *g, const 
     cJSON_AddStringToObject(mp, "how", "each method's CPU double-precision skin path, drawn through the "
                             "headless GL context with a pass-through shader (gpu/shaders/passthrough.*)");
     cJSON_AddNumberToObject(mp, "image_size", dc.size);
+    cJSON_AddStringToObject(mp, "stripe", "arm scenes: an orange seam (rgb 0.95 0.45 0.05) along the bone axis, "
+                            "25 deg either side of 45 deg from +y toward +z in the rest pose, so a twist "
+                            "shows as a spiral");
     dc.images = cJSON_AddArrayToObject(mp, "images");
     dc.not_drawn = cJSON_AddArrayToObject(mp, "not_drawn");
     snprintf(dc.dir, sizeof dc.dir, "%s/images/methods", ctx->out_dir);

@@ -1356,6 +1356,14 @@ void skb__image_caption(const cJSON *gpu, const char *file, char *buf, size_t le
             continue;
         const char *sh = cJSON_GetStringValue(jget(im, "shader")), *sc = cJSON_GetStringValue(jget(im, "scene"));
         const char *ds = cJSON_GetStringValue(jget(im, "dataset"));
+        /* the joint angles of the arm scenes harness/exp_gpu.c (all_pictures)
+         * poses, so a twisted and a straight arm never share a caption */
+        static const char *const angles[][2] = { { "candy_wrapper", "arm, elbow twisted 180°" },
+                                                 { "bent_elbow", "arm, elbow bent 120°" },
+                                                 { "scaled_bent_elbow", "arm, forearm 1.5× across, elbow bent 120°" } };
+        const char *ang = cJSON_GetStringValue(jget(im, "caption"));
+        for (size_t a = 0; sc && a < sizeof angles / sizeof angles[0]; a++)
+            ang = strcmp(sc, angles[a][0]) == 0 ? angles[a][1] : ang;
         char hn[120], scene[120];
         double pose = NAN;
         jnum(jget(im, "pose"), &pose);
@@ -1365,6 +1373,10 @@ void skb__image_caption(const cJSON *gpu, const char *file, char *buf, size_t le
         int n = snprintf(buf, len, "%s — %s", sh ? skb__plot_series_name(sh, jget(gpu, "shaders"), hn, sizeof hn) : "?", scene);
         if (n < 0 || (size_t)n >= len)
             return;
+        if (ang) {
+            snprintf(buf + n, len - (size_t)n, " (%s)", ang);
+            return;
+        }
         /* a scene named after its model leaves the dataset empty */
         if (ds && *ds)
             n += snprintf(buf + n, len - (size_t)n, " (%s", ds);

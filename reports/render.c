@@ -64,8 +64,11 @@ static int section_href(const struct skb_report *rep, const char *id, char *buf,
 static void md_headline(const struct skb_report *rep, FILE *f)
 {
     fprintf(f, "<a id=\"s-headline\"></a>\n## Headline claims of the papers\n\n"
-               "Each row sums up the judged rows of its section (follow the link); nothing is judged here again.\n\n"
-               "| claim | source | measured | paper | status | rows |\n| --- | --- | --- | --- | --- | --- |\n");
+               "Each row sums up the judged rows of its section (follow the link); nothing is judged here again.\n\n");
+    char overall[600];
+    skb_headline_overall(rep, overall, sizeof overall);
+    fprintf(f, "**%s.**\n\n"
+               "| claim | source | measured | paper | status | rows |\n| --- | --- | --- | --- | --- | --- |\n", overall);
     for (int i = 0; i < rep->nheadline; i++) {
         const struct skb_headline *h = &rep->headline[i];
         char claim[400];
@@ -181,7 +184,12 @@ static void html_headline(const struct skb_report *rep, FILE *f)
 {
     fprintf(f, "<h2 id=\"s-headline\">Headline claims of the papers <span class=\"src\">— each row sums up the judged "
                "rows of its section (follow the link), nothing is judged again; seed ids as in the "
-               "<a href=\"#s-bibliography\">bibliography</a></span></h2>\n<table id=\"t-headline\"><thead><tr><th>claim</th>"
+               "<a href=\"#s-bibliography\">bibliography</a></span></h2>\n");
+    char overall[600];
+    skb_headline_overall(rep, overall, sizeof overall);
+    fprintf(f, "<p id=\"headline-overall\"><b>");
+    html_esc(f, overall);
+    fprintf(f, ".</b></p>\n<table id=\"t-headline\"><thead><tr><th>claim</th>"
                "<th>source</th><th>measured</th><th>paper</th><th>status</th><th>rows</th></tr></thead><tbody>\n");
     for (int i = 0; i < rep->nheadline; i++) {
         const struct skb_headline *h = &rep->headline[i];

@@ -137,20 +137,34 @@ static void row_label(const struct skb_report *rep, const struct skb_rtable *t, 
 
 /* "label value" (or the values alone, in the same order) of every selected
  * row, for claims over a few named rows; the reference row of a ratio
- * (status context) is left out */
+ * (status context) is left out.  A list never holds an empty item: a
+ * measured row without a value reads "label —" (keep) unless the method
+ * does not apply (the rows column counts those), a paper's is left out */
 static void list_col(const struct skb_report *rep, const struct skb_rtable *t, const int *sel, int nsel,
-                     const cJSON *spec, int col, int labelled, char *out, size_t n)
+                     const cJSON *spec, int col, int labelled, int keep, char *out, size_t n)
 {
     out[0] = '\0';
     for (int i = 0; i < nsel && col >= 0; i++) {
         char item[200], label[120] = "";
-        if (t->rows[sel[i]].status == SKB_ROW_CONTEXT)
+        const char *c = t->rows[sel[i]].cell[col];
+        int st = t->rows[sel[i]].status;
+        if (st == SKB_ROW_CONTEXT || (!c[0] && (!keep || st == SKB_ROW_NA)))
             continue;
         if (labelled)
             row_label(rep, t, &t->rows[sel[i]], spec, label, sizeof label);
-        snprintf(item, sizeof item, "%s%s%s", label, labelled ? " " : "", t->rows[sel[i]].cell[col]);
+        snprintf(item, sizeof item, "%s%s%s", label, label[0] ? " " : "", c[0] ? c : "—");
         append(out, n, ", ", item);
     }
+}
+
+/* whether some listed row (not context, not "not applicable") has no cell in column col */
+static int any_empty(const struct skb_rtable *t, const int *sel, int nsel, int col)
+{
+    for (int i = 0; i < nsel && col >= 0; i++)
+        if (t->rows[sel[i]].status != SKB_ROW_CONTEXT && t->rows[sel[i]].status != SKB_ROW_NA
+            && !t->rows[sel[i]].cell[col][0])
+            return 1;
+    return 0;
 }
 
 /* the statuses behind the claim: one status when every judged row agrees
@@ -224,6 +238,82 @@ static void rows_text(const struct skb_report *rep, const struct skb_rtable *t, 
         append(out, n, "", " …");
 }
 
+/* "R of J judged rows reproduced, D differs, ...; N not applicable": each
+ * status counted once, in the words of the row statuses, so the count
+ * reads the same as the rows column */
+static void count_text(const int *count, char *out, size_t n)
+{
+    static const int judged[] = { SKB_ROW_DIFFERS, SKB_ROW_DIFFERS_SETUP, SKB_ROW_INCONCLUSIVE, SKB_ROW_FEWER,
+                                  SKB_ROW_TRIVIAL };
+    static const int unjudged[] = { SKB_ROW_NA, SKB_ROW_NOT_RUN, SKB_ROW_CONTEXT };
+    int nj = count[SKB_ROW_REPRODUCED];
+    for (size_t i = 0; i < sizeof judged / sizeof judged[0]; i++)
+        nj += count[judged[i]];
+    snprintf(out, n, "%d of %d judged row%s reproduced", count[SKB_ROW_REPRODUCED], nj, nj == 1 ? "" : "s");
+    for (size_t i = 0; i < sizeof judged / sizeof judged[0]; i++) {
+        char item[64];
+        snprintf(item, sizeof item, "%d %s", count[judged[i]], skb_row_status_name(judged[i]));
+        if (count[judged[i]])
+            append(out, n, ", ", item);
+    }
+    for (size_t i = 0, k = 0; i < sizeof unjudged / sizeof unjudged[0]; i++) {
+        char item[64];
+        snprintf(item, sizeof item, "%s%d %s", k ? ", " : "; ", count[unjudged[i]], skb_row_status_name(unjudged[i]));
+        if (count[unjudged[i]] && ++k)
+            append(out, n, "", item);
+    }
+}
+
+/* what a rule measured, for the deciding factor ("smallest step 1.05") */
+static const char *rule_quantity(const char *rule)
+{
+    return strcmp(rule, "trend") == 0 ? "smallest step " : strcmp(rule, "ordering") == 0 ? "ratio " : "";
+}
+
+/* one row's deciding factor: its rule's measured value against the band */
+static void decided_item(const struct skb_rrow *r, char *out, size_t n)
+{
+    const struct skb_verdict *v = &r->v;
+    char band[80];
+    if (isinf(v->band_hi))
+        snprintf(band, sizeof band, "≥ %.3g", v->band_lo);
+    else
+        snprintf(band, sizeof band, "[%.3g, %.3g]", v->band_lo, v->band_hi);
+    if (!r->judged)
+        snprintf(out, n, "%s", skb_row_status_name(r->status));
+    else if (r->status == SKB_ROW_INCONCLUSIVE)
+        snprintf(out, n, "%s%.3g, interval [%.3g, %.3g] crosses band %s (rule %s)", rule_quantity(v->rule),
+                 v->measured, v->lo, v->hi, band, v->rule);
+    else
+        snprintf(out, n, "%s%.3g outside band %s (rule %s)", rule_quantity(v->rule), v->measured, band, v->rule);
+}
+
+/* a claim whose status is not "reproduced" shows in its measured cell what
+ * decided it: the first rows that differ, then undecided ones, each with its
+ * rule's value and band, so the cell never reads as agreeing while the
+ * status says otherwise */
+static void decided_text(const struct skb_report *rep, const struct skb_rtable *t, const int *sel, int nsel,
+                         const cJSON *spec, char *out, size_t n)
+{
+    int k = 0;
+    /* rows that differ first, then the undecided ones */
+    for (int i = 0; i < 2 * nsel; i++) {
+        const struct skb_rrow *r = &t->rows[sel[i % nsel]];
+        int differs = r->status == SKB_ROW_DIFFERS || r->status == SKB_ROW_DIFFERS_SETUP;
+        if (i < nsel ? !differs : r->status != SKB_ROW_INCONCLUSIVE)
+            continue;
+        char label[120] = "", why[200], item[340];
+        if (nsel > 1)
+            row_label(rep, t, r, spec, label, sizeof label);
+        decided_item(r, why, sizeof why);
+        snprintf(item, sizeof item, "%s%s%s", label, label[0] ? ": " : "", why);
+        if (k++ < 3)
+            append(out, n, k > 1 ? "; " : " — decided by ", item);
+        else if (k == 4)
+            append(out, n, "", "; …");
+    }
+}
+
 static void headline_one(struct skb_report *rep, const cJSON *spec)
 {
     const char *id = skb__jstr(skb__jget(spec, "table"));
@@ -248,8 +338,10 @@ static void headline_one(struct skb_report *rep, const cJSON *spec)
     }
     int mcol = col_index(t, skb__jstr(skb__jget(spec, "measured"))), pcol = col_index(t, skb__jstr(skb__jget(spec, "paper")));
     if (cJSON_IsTrue(skb__jget(spec, "list"))) {
-        list_col(rep, t, sel, nsel, spec, mcol, 1, h->measured, sizeof h->measured);
-        list_col(rep, t, sel, nsel, spec, pcol, 0, h->paper, sizeof h->paper);
+        list_col(rep, t, sel, nsel, spec, mcol, 1, 1, h->measured, sizeof h->measured);
+        /* the paper's values name their rows when some row has none, so
+         * each value still reads against its measured item */
+        list_col(rep, t, sel, nsel, spec, pcol, any_empty(t, sel, nsel, pcol), 0, h->paper, sizeof h->paper);
     } else {
         summarise_col(t, sel, nsel, mcol, h->measured, sizeof h->measured);
         summarise_col(t, sel, nsel, pcol, h->paper, sizeof h->paper);
@@ -257,10 +349,42 @@ static void headline_one(struct skb_report *rep, const cJSON *spec)
     if (mcol < 0 && (h->status == SKB_HEAD_NONE || h->status == SKB_ROW_CONTEXT))
         snprintf(h->measured, sizeof h->measured, "no judged rows%s", h->status == SKB_ROW_CONTEXT ? " (context only)" : "");
     else if (mcol < 0)   /* a claim over a whole table: its reproduced rows are the measure */
-        snprintf(h->measured, sizeof h->measured, "%d of %d judged rows reproduced", count[SKB_ROW_REPRODUCED],
-                 nsel - count[SKB_ROW_CONTEXT] - count[SKB_ROW_NOT_RUN] - count[SKB_ROW_NA]);
+        count_text(count, h->measured, sizeof h->measured);
+    if (h->status != SKB_ROW_REPRODUCED && h->status != SKB_ROW_TRIVIAL && h->status != SKB_HEAD_NONE
+        && h->status != SKB_ROW_CONTEXT)
+        decided_text(rep, t, sel, nsel, spec, h->measured, sizeof h->measured);
     rows_text(rep, t, sel, nsel, count, spec, h->rows, sizeof h->rows);
     free(sel);
+}
+
+/* the claim statuses in the order the overall line names them; a claim
+ * with no judged row (not run, context only) is counted apart */
+static const int overall_order[] = { SKB_ROW_REPRODUCED, SKB_ROW_TRIVIAL, SKB_ROW_FEWER, SKB_ROW_DIFFERS,
+                                     SKB_ROW_INCONCLUSIVE, SKB_ROW_DIFFERS_SETUP, SKB_HEAD_MIXED };
+
+void skb_headline_overall(const struct skb_report *rep, char *out, size_t n)
+{
+    int count[SKB_HEAD_NONE + 1] = { 0 }, judged = 0;
+    for (int i = 0; i < rep->nheadline; i++)
+        if (rep->headline[i].status >= 0 && rep->headline[i].status <= SKB_HEAD_NONE)
+            count[rep->headline[i].status]++;
+    for (size_t i = 0; i < sizeof overall_order / sizeof overall_order[0]; i++)
+        judged += count[overall_order[i]];
+    snprintf(out, n, "Of %d judged claim%s: ", judged, judged == 1 ? "" : "s");
+    char items[400] = "";
+    for (size_t i = 0; i < sizeof overall_order / sizeof overall_order[0]; i++) {
+        char item[64];
+        snprintf(item, sizeof item, "%d %s", count[overall_order[i]], skb_headline_status_name(overall_order[i]));
+        if (count[overall_order[i]])
+            append(items, sizeof items, ", ", item);
+    }
+    append(out, n, "", judged ? items : "none");
+    int rest = rep->nheadline - judged;
+    if (rest) {
+        char tail[64];
+        snprintf(tail, sizeof tail, "; %d not judged here (not run or context only)", rest);
+        append(out, n, "", tail);
+    }
 }
 
 static int run_is_quick(const struct skb_results *r)

@@ -182,13 +182,17 @@ struct skb_headline {
     char claim[240];
     char source[160];          /* seed and table/figure */
     char table[48];            /* id of the table it summarises (link "#s-<id>") */
-    char measured[240];
+    char measured[600];        /* with what decided it when the status is not reproduced */
     char paper[160];
     char rows[400];            /* how many rows of each status, which differ */
     int status;                /* a row status, or SKB_HEAD_MIXED */
 };
 /* "mixed" for SKB_HEAD_MIXED, else skb_row_status_name */
 const char *skb_headline_status_name(int st);
+struct skb_report;
+/* the one-line verdict above the headline table, from the claims' statuses:
+ * "Of N judged claims: R reproduced, D differs, ...; M not run here" */
+void skb_headline_overall(const struct skb_report *rep, char *out, size_t n);
 
 struct skb_report {
     int nruns;

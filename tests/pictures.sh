@@ -78,21 +78,53 @@ assert sum(1 for i in mp["images"] if i["kind"] == "error_heat_map") >= 7
 EOF2
 
 # a wrong deformation shows: LBS and DLB at 180 deg twist differ in many pixels,
-# while the same method drawn twice is identical
-py "$out" <<'EOF2' && ok || bad "pictures do not show the deformation"
-import sys, zlib, struct
-def pixels(p):
-    d = open(p, "rb").read(); i = 8; idat = b""
+# while the same method drawn twice is identical; the arm carries a seam along
+# the bone axis (gpu.json "stripe") so a twist shows as a spiral: the untwisted
+# arm has seam-coloured (orange) pixels
+py "$out" <<'EOF2' && ok || bad "pictures do not show the deformation or the seam"
+import json, sys, zlib, struct
+def chunks(p):
+    d = open(p, "rb").read(); i = 8; idat = b""; hdr = None
     while i < len(d):
         l = struct.unpack(">I", d[i:i+4])[0]; t = d[i+4:i+8]
+        if t == b"IHDR": hdr = struct.unpack(">IIBB", d[i+8:i+18])
         if t == b"IDAT": idat += d[i+8:i+8+l]
         i += 12 + l
-    return zlib.decompress(idat)     # filtered rows are enough to compare equal / different
+    return hdr, zlib.decompress(idat)     # filtered rows are enough to compare equal / different
+def pixels(p):
+    return chunks(p)[1]
+def rgb(p):                                # unfiltered pixels (PNG filters 0-4)
+    (w, h, depth, ctype), raw = chunks(p)
+    assert depth == 8 and ctype in (2, 6), (depth, ctype)
+    bpp = 3 if ctype == 2 else 4; stride = w * bpp; prev = bytearray(stride); px = []
+    for y in range(h):
+        f = raw[y * (stride + 1)]; row = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for x in range(stride):
+            a = row[x - bpp] if x >= bpp else 0; b = prev[x]; c = prev[x - bpp] if x >= bpp else 0
+            pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+            paeth = a if pa <= pb and pa <= pc else b if pb <= pc else c
+            row[x] = (row[x] + [0, a, b, (a + b) // 2, paeth][f]) & 255
+        px += [tuple(row[k:k + 3]) for k in range(0, stride, bpp)]; prev = row
+    return px
 out = sys.argv[1] + "/images/methods/"
 a, b = pixels(out + "arm_twist_180_linear.png"), pixels(out + "arm_twist_180_dlb.png")
 c = pixels(out + "arm_twist_180_dlb_scale.png")
 assert a != b, "linear and dlb identical at the candy wrapper"
 assert b == c, "dlb and dlb_scale (no scale part) should draw the same mesh"
+assert "stripe" in json.load(open(sys.argv[1] + "/gpu.json"))["method_pictures"]
+seam = sum(1 for r, g, bl in rgb(out + "arm_twist_000_dlb.png") if r > 120 and r > 2 * bl)
+assert seam > 50, seam
+EOF2
+
+# every scene's caption names its joint angle(s): a twisted and a straight arm
+# never read alike
+py "$out/gpu.json" <<'EOF2' && ok || bad "a picture caption names no angle"
+import json, re, sys
+mp = json.load(open(sys.argv[1]))["method_pictures"]
+for s in mp["scenes"]:
+    assert re.search(r"\d+°", s["caption"]), s
+    if s["name"].startswith("arm_twist_"):   # the angle in the name is the one in the caption
+        assert "twisted %d°" % int(s["name"][10:13]) in s["caption"], s
 EOF2
 
 "$exe" report --results "$out" --out "$out" >/dev/null 2>&1 && ok || bad "report failed"

@@ -6,7 +6,7 @@
 # display names instead of JSON keys, degrees and % of α_ε on separate
 # axes, the paper's values (from reports/reference.json, never from
 # plots.c) overlaid, sphere radii as ratios to the reference, GPU images
-# captioned by method and scene.  Bounds and spheres come from a real quick
+# captioned by method, scene and joint angle.  Bounds and spheres come from a real quick
 # run; cpu and gpu results are synthetic with known repetitions.
 # Skipped when gnuplot is not installed.
 skb_summary=1
@@ -135,7 +135,7 @@ if abs(float(blk[0].split()[1]) - t52["linear"][0] / t52["reference"][0]) > 1e-6
 if "paper Table 5.2: LBS (linear)" not in titles(s): errs.append("spheres: no paper overlay in the legend")
 
 # GPU images: captioned by method and scene
-if "DLB' — candy wrapper (arm, pose 3)" not in open(md).read(): errs.append("GPU image not captioned by method and scene")
+if "DLB' — candy wrapper (arm, elbow twisted 180°)" not in open(md).read(): errs.append("GPU image not captioned by method, scene and angle")
 for e in errs: print("FAIL:", e)
 sys.exit(1 if errs else 0)
 EOF

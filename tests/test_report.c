@@ -928,6 +928,62 @@ static void test_report_headline(void **state)
     free(html);
 }
 
+/* a list cell holds no empty item and no stray separator */
+static void assert_clean_list(const char *s)
+{
+    size_t n = strlen(s);
+    assert_null(strstr(s, ", ,"));
+    assert_null(strstr(s, " ,"));
+    assert_false(n >= 1 && (s[n - 1] == ',' || s[n - 1] == ' ' || s[0] == ','));
+}
+
+/* the headline's cells never contradict its status: a claim that is not
+ * reproduced shows in its measured cell the rule, value and band that
+ * decided it; a count is worded by status; lists have no empty items; a
+ * one-line verdict over the claims' statuses heads the table */
+static void test_report_headline_cells(void **state)
+{
+    struct rfix *f = *state;
+    cJSON *cloth = cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[skb_rfile_slot("cpu.json")], "datasets"), "cloth");
+    set_num(cJSON_GetObjectItem(cloth, "ms"), "dlb", 6.0);
+    set_num(cJSON_GetObjectItem(cloth, "ratio_to_linear"), "dlb", 2.0);
+    struct skb_report *rep = rfix_build(f);
+    const struct skb_headline *h = find_headline(rep, "DLB costs 1.38× LBS on the CPU");
+    assert_int_equal(h->status, SKB_HEAD_MIXED);
+    assert_non_null(strstr(h->measured, "decided by cloth: 2 outside band [1.19, 1.76] (rule excess)"));
+    h = find_headline(rep, "Properties of 7 blending methods");
+    assert_non_null(strstr(h->rows, "1 differs"));
+    assert_non_null(strstr(h->measured, "judged rows reproduced, 1 differs"));
+    assert_non_null(strstr(h->measured, "decided by qlb0:"));
+    /* the judged total is the sum of the judged statuses, not of every row */
+    int rr = -1, nj = -1;
+    assert_int_equal(sscanf(h->measured, "%d of %d judged", &rr, &nj), 2);
+    assert_int_equal(nj, rr + 1);
+    h = find_headline(rep, "Vertex-shader instructions relative to LBS");
+    assert_clean_list(h->measured);
+    assert_clean_list(h->paper);
+    for (int i = 0; i < rep->nheadline; i++)
+        if (rep->headline[i].status == SKB_ROW_REPRODUCED)
+            assert_null(strstr(rep->headline[i].measured, "decided by"));
+    /* the overall line counts the same statuses as the table */
+    int count[SKB_HEAD_NONE + 1] = { 0 };
+    for (int i = 0; i < rep->nheadline; i++)
+        count[rep->headline[i].status]++;
+    char want[200], line[600];
+    skb_headline_overall(rep, line, sizeof line);
+    int judged = rep->nheadline - count[SKB_HEAD_NONE] - count[SKB_ROW_CONTEXT];
+    snprintf(want, sizeof want, "Of %d judged claims: %d reproduced", judged, count[SKB_ROW_REPRODUCED]);
+    assert_non_null(strstr(line, want));
+    snprintf(want, sizeof want, "%d mixed", count[SKB_HEAD_MIXED]);
+    assert_true(!count[SKB_HEAD_MIXED] || strstr(line, want));
+    char *md = render_page(rep, 0), *html = render_page(rep, 1);
+    assert_non_null(strstr(md, line));
+    assert_true(strstr(md, line) < strstr(md, "| claim | source |"));
+    assert_non_null(strstr(html, "id=\"headline-overall\""));
+    free(md);
+    free(html);
+}
+
 /* the CPU table as a dataset x method grid — each cell the row's
  * measured ratio with the row's status; the rows (and notes) are still there */
 static void test_report_grid(void **state)
@@ -1457,6 +1513,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_report_flops_fewer, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_attributions, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_headline, rfix_setup, rfix_teardown),
+        cmocka_unit_test_setup_teardown(test_report_headline_cells, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_coverage, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_grid, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_not_run, rfix_setup, rfix_teardown),
