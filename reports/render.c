@@ -188,7 +188,7 @@ static void html_headline(const struct skb_report *rep, FILE *f)
     char overall[600];
     skb_headline_overall(rep, overall, sizeof overall);
     fprintf(f, "<p id=\"headline-overall\"><b>");
-    html_esc(f, overall);
+    skb__html_esc(f, overall);
     fprintf(f, ".</b></p>\n<table id=\"t-headline\"><thead><tr><th>claim</th>"
                "<th>source</th><th>measured</th><th>paper</th><th>status</th><th>rows</th></tr></thead><tbody>\n");
     for (int i = 0; i < rep->nheadline; i++) {
