@@ -118,6 +118,24 @@ static double tick_interval(void)
     return e && *e && !*end && s >= 0.05 && s <= 3600 ? s : 5;
 }
 
+/* one progress report: on a terminal the same line rewritten in place, with
+ * the share done of the lower bound (the total is only known to be at least
+ * floor_s, so no finishing time is promised); otherwise a plain line */
+static void tick_line(struct ticker *t, double elapsed)
+{
+    if (!t->tty) {
+        skb_run_progress(t->ctx, "cpu", "timing: %.1f s elapsed (at least %.1f s in all)", elapsed, t->floor_s);
+        return;
+    }
+    if (elapsed < t->floor_s)
+        fprintf(stderr, "\r[cpu] timing: %.0f s of at least %.1f s (%.0f %%, at least %.0f s left)\033[K", elapsed,
+                t->floor_s, 100 * elapsed / t->floor_s, t->floor_s - elapsed);
+    else
+        fprintf(stderr, "\r[cpu] timing: %.0f s (past the %.1f s lower bound; Google Benchmark repeats until "
+                "each timing is stable)\033[K", elapsed, t->floor_s);
+    t->printed = 1;
+}
+
 static void *ticker_main(void *arg)
 {
     struct ticker *t = (struct ticker *)arg;
@@ -134,7 +152,7 @@ static void *ticker_main(void *arg)
         timed_out = pthread_cond_timedwait(&t->cv, &t->mu, &wake) == ETIMEDOUT;
         if (timed_out && !t->stop) {
             elapsed += every;
-            skb_run_progress(t->ctx, "cpu", "timing: %.1f s elapsed (at least %.1f s in all)", elapsed, t->floor_s);
+            tick_line(t, elapsed);
         }
     }
     pthread_mutex_unlock(&t->mu);
@@ -146,6 +164,7 @@ void skb__cpu_ticker_start(struct ticker *t, const struct skb_run_ctx *ctx, doub
     memset(t, 0, sizeof *t);
     t->ctx = ctx;
     t->floor_s = floor_s;
+    t->tty = isatty(STDERR_FILENO);
     pthread_mutex_init(&t->mu, NULL);
     pthread_cond_init(&t->cv, NULL);
     /* no thread, no lines: progress is optional, the timing is not */
@@ -160,6 +179,8 @@ void skb__cpu_ticker_stop(struct ticker *t)
     pthread_mutex_unlock(&t->mu);
     if (t->started)
         pthread_join(t->th, NULL);
+    if (t->printed)   /* the line updated in place ends before the next one */
+        fputc('\n', stderr);
     pthread_cond_destroy(&t->cv);
     pthread_mutex_destroy(&t->mu);
 }

@@ -160,6 +160,7 @@ struct ticker {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     int stop, started;
+    int tty, printed;           /* stderr is a terminal: one line updated in place */
     pthread_t th;
 };
 

@@ -171,6 +171,14 @@ SKB_PROGRESS_INTERVAL=0.2 "$exe" run cpu --quick --methods linear,dlb --out "$tm
   || bad "run cpu --quick: exit $? ($(head -c 300 "$tmp/c.err"))"
 grep -qE '^\[cpu\] timing: [0-9.]+ s elapsed \(at least [0-9.]+ s in all\)$' "$tmp/c.err" && ok \
   || bad "run cpu: no progress line during timing"
+# on a terminal (script(1) gives it one) the progress is one line updated in
+# place: carriage returns, no "elapsed" line repeated
+if command -v script >/dev/null; then
+  SKB_PROGRESS_INTERVAL=0.2 script -qec "\"$exe\" run cpu --quick --methods linear,dlb --out \"$tmp/ct\"" /dev/null \
+    > "$tmp/ct.tty" 2>&1 || bad "run cpu on a terminal: exit $?"
+  grep -q $'\r\[cpu\] timing: [0-9]* s ' "$tmp/ct.tty" && ! grep -q 's elapsed (at least' "$tmp/ct.tty" && ok \
+    || bad "run cpu on a terminal: progress not updated in place ($(grep -c 'timing' "$tmp/ct.tty") timing lines)"
+else echo "SKIP terminal progress: no script(1)"; fi
 SKB_PROGRESS_INTERVAL=0.2 "$exe" run cpu --quick --quiet --methods linear,dlb --out "$tmp/c2" >"$tmp/c2.out" 2>"$tmp/c2.err" \
   || bad "run cpu --quick --quiet: exit $?"
 [ ! -s "$tmp/c2.out" ] && [ ! -s "$tmp/c2.err" ] && ok || bad "run cpu --quiet printed: $(head -c 300 "$tmp/c2.err")"
