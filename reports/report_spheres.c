@@ -119,6 +119,9 @@ static void ordering_row(struct skb_report *rep, struct skb_rtable *t, int k, co
                                                                 "paper's %.4g", bu / od, gap, pbu / pod) : NULL);
 }
 
+/* Longer than 80 lines, kept whole on purpose: one loop over runs, datasets
+ * and tree levels that fills the table's columns and the paper's matched cells
+ * in step; its pieces share the loop's dozen locals (posture, levels, refits). */
 void skb__report_sphere_table(struct skb_report *rep, const char *id, const char *title, const char *refkey,
                                const char *const *methods_here, int take_new)
 {
