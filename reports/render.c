@@ -117,8 +117,9 @@ static const char css[] =
     "#t-headline{width:100%}#t-headline td,#t-headline th{font-size:12px;padding:1px 5px;line-height:1.3}"
     "#t-headline a{color:#0645ad}#t-headline td:nth-child(5){white-space:nowrap}.warn{font-size:13px}"
     "#s-headline{margin-top:.5em}#t-headline{table-layout:fixed}#t-headline th:nth-child(1){width:21%}"
-    "#t-headline th:nth-child(2){width:11%}#t-headline th:nth-child(3){width:21%}#t-headline th:nth-child(4){width:12%}"
-    "#t-headline th:nth-child(5){width:6%}#t-headline th:nth-child(6){width:29%}"
+    "#t-headline th:nth-child(2){width:10%}#t-headline th:nth-child(3){width:27%}#t-headline th:nth-child(4){width:11%}"
+    "#t-headline th:nth-child(5){width:6%}#t-headline th:nth-child(6){width:25%}"
+    "#t-headline details{margin:0;display:inline}#t-headline summary{display:inline;color:#555;cursor:pointer}"
     "#toc ol{columns:3;font-size:12px;margin:.2em 0}#toc h2{margin-top:.8em}h1{margin:0 0 .2em 0;font-size:1.4em}"
     "body>p.src:first-of-type{margin:.2em 0}table.grid td{text-align:right}table.grid th{white-space:nowrap}"
     "details{margin:.3em 0 1em 0;font-size:12px}"
@@ -179,6 +180,26 @@ static void html_td(FILE *f, const char *cls, const char *text)
     fprintf(f, "</td>");
 }
 
+/* a headline's measured cell: the value, and what decided a status other
+ * than reproduced folded under "decided by" (one click away), so the table
+ * stays on the first screen; report.md gives the whole text */
+static void html_measured_cell(FILE *f, const char *measured)
+{
+    static const char sep[] = " — decided by ";
+    const char *d = measured ? strstr(measured, sep) : NULL;
+    if (!d) {
+        html_td(f, NULL, measured);
+        return;
+    }
+    char value[600];
+    snprintf(value, sizeof value, "%.*s", (int)(d - measured), measured);
+    fprintf(f, "<td>");
+    skb__html_esc(f, value);
+    fprintf(f, " <details><summary>— decided by …</summary>");
+    skb__html_esc(f, d + sizeof sep - 1);
+    fprintf(f, "</details></td>");
+}
+
 /* the first screen: the papers' headline claims, each linked to its section */
 static void html_headline(const struct skb_report *rep, FILE *f)
 {
@@ -201,7 +222,7 @@ static void html_headline(const struct skb_report *rep, FILE *f)
         skb__html_esc(f, h->claim);
         fprintf(f, "%s</td>", link ? "</a>" : "");
         html_td(f, NULL, h->source);
-        html_td(f, NULL, h->measured);
+        html_measured_cell(f, h->measured);
         html_td(f, NULL, h->paper);
         html_td(f, NULL, skb_headline_status_name(h->status));
         html_td(f, "n", h->rows);
