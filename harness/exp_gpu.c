@@ -297,7 +297,7 @@ done:
 /* one picture per shader of mesh d in pose k into images/<scene>_<shader>.png;
  * with scale parts only the shaders that take them (LBS and two-phase),
  * without them all rigid ones */
-static int pictures(struct gpu_run *r, const char *scene, const struct skb_dataset *d, int k,
+static int pictures(struct gpu_run *r, const char *scene, const char *caption, const struct skb_dataset *d, int k,
                     const skb_real *scale, char *msg, size_t msglen)
 {
     const struct skb_mesh *m = &d->mesh;
@@ -347,6 +347,7 @@ static int pictures(struct gpu_run *r, const char *scene, const struct skb_datas
         cJSON_AddStringToObject(img, "dataset", d->name);
         cJSON_AddNumberToObject(img, "pose", k);
         cJSON_AddStringToObject(img, "shader", s->name);
+        cJSON_AddStringToObject(img, "caption", caption);
         snprintf(path, sizeof path, "images/%s_%s.png", scene, s->name);
         cJSON_AddStringToObject(img, "file", path);
         cJSON_AddItemToArray(r->images, img);
@@ -373,7 +374,9 @@ static int user_dataset(struct gpu_run *r, const struct skb_dataset_opts *o, cha
         for (char *c = scene; *c; c++)   /* the file's name becomes an image file name */
             if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '-'))
                 *c = '_';
-        rc = pictures(r, scene, &d, d.nposes / 2, NULL, msg, msglen);
+        char caption[240];
+        skb_caption_character(caption, sizeof caption, d.name, &d, d.nposes / 2);
+        rc = pictures(r, scene, caption, &d, d.nposes / 2, NULL, msg, msglen);
     }
     skb_dataset_free(&d);
     return rc;
@@ -388,17 +391,22 @@ static int all_pictures(struct gpu_run *r, char *msg, size_t msglen)
     if ((rc = skb_run_dataset_load(r->ctx, "arm", &o, &d, msg, msglen)) < 0)
         return rc;
     if (d.nposes >= 2) {
-        skb__arm_pose(&d, 0, SKB_PI, 0);
-        skb__arm_pose(&d, 1, 0, 2 * SKB_PI / 3);
+        const double twist = SKB_PI, bend = 2 * SKB_PI / 3;
+        char twisted[240], bent[240], scaled[240];
+        skb__arm_pose(&d, 0, twist, 0);
+        skb__arm_pose(&d, 1, 0, bend);
+        skb_caption_arm(twisted, sizeof twisted, twist, 0, 0);
+        skb_caption_arm(bent, sizeof bent, 0, bend, 0);
+        skb_caption_arm(scaled, sizeof scaled, 0, bend, 1);
         /* DQ paper Fig. 13: the forearm thickened 1.5x across (S about the
          * elbow), bent: LBS of C S against two-phase skinning */
         skb_real scale[32];
         skb_mat4_identity(scale);
         skb_mat4_identity(scale + 16);
         scale[16 + 5] = scale[16 + 10] = 1.5;   /* y, z about the elbow on the x axis */
-        if ((rc = pictures(r, "candy_wrapper", &d, 0, NULL, msg, msglen)) < 0
-            || (rc = pictures(r, "bent_elbow", &d, 1, NULL, msg, msglen)) < 0
-            || (d.mesh.njoints == 2 && (rc = pictures(r, "scaled_bent_elbow", &d, 1, scale, msg, msglen)) < 0)) {
+        if ((rc = pictures(r, "candy_wrapper", twisted, &d, 0, NULL, msg, msglen)) < 0
+            || (rc = pictures(r, "bent_elbow", bent, &d, 1, NULL, msg, msglen)) < 0
+            || (d.mesh.njoints == 2 && (rc = pictures(r, "scaled_bent_elbow", scaled, &d, 1, scale, msg, msglen)) < 0)) {
             skb_dataset_free(&d);
             return rc;
         }
@@ -418,8 +426,10 @@ static int all_pictures(struct gpu_run *r, char *msg, size_t msglen)
         }
         if (d.nposes > 0 && d.mesh.njoints <= SKB_GPU_MAX_JOINTS) {
             char scene[160];
+            char caption[240];
             snprintf(scene, sizeof scene, "character_%s", src->name);
-            rc = pictures(r, scene, &d, d.nposes / 2, NULL, msg, msglen);
+            skb_caption_character(caption, sizeof caption, src->name, &d, d.nposes / 2);
+            rc = pictures(r, scene, caption, &d, d.nposes / 2, NULL, msg, msglen);
             skb_dataset_free(&d);
             return rc;
         }

@@ -48,14 +48,22 @@ static int arm_scene(const struct skb_run_ctx *ctx, struct scene *s, double twis
     skb__arm_pose(&s->d, 0, SKB_PI * twist_deg / 180, SKB_PI * bend_deg / 180);
     s->pose = 0;
     s->stripe = 1;
-    if (bend_deg == 0) {
+    if (bend_deg == 0)
         snprintf(s->name, sizeof s->name, "arm_twist_%03.0f", twist_deg);
-        snprintf(s->caption, sizeof s->caption, "arm, elbow twisted %.0f°", twist_deg);
-    } else {
+    else
         snprintf(s->name, sizeof s->name, "arm_twist_%03.0f_bend_%03.0f", twist_deg, bend_deg);
-        snprintf(s->caption, sizeof s->caption, "arm, elbow twisted %.0f° and bent %.0f°", twist_deg, bend_deg);
-    }
+    skb_caption_arm(s->caption, sizeof s->caption, SKB_PI * twist_deg / 180, SKB_PI * bend_deg / 180, 0);
     return 0;
+}
+
+void skb_caption_arm(char *buf, size_t len, double twist, double bend, int scaled)
+{
+    const char *scale = scaled ? "forearm 1.5× across, " : "";
+    double tw = twist * 180 / SKB_PI, bd = bend * 180 / SKB_PI;
+    if (bend == 0)
+        snprintf(buf, len, "arm, %selbow twisted %.0f°", scale, tw);
+    else
+        snprintf(buf, len, "arm, %selbow twisted %.0f° and bent %.0f°", scale, tw, bd);
 }
 
 /* the largest rotation angle (degrees) of any joint's matrix C_j of pose k
@@ -73,6 +81,12 @@ static double largest_joint_angle(const struct skb_dataset *d, int k)
     return worst;
 }
 
+void skb_caption_character(char *buf, size_t len, const char *name, const struct skb_dataset *d, int pose)
+{
+    snprintf(buf, len, "%.120s, pose %d of %d, largest joint rotation %.0f°", name, pose, d->nposes,
+             largest_joint_angle(d, pose));
+}
+
 /* run --dataset: the user's model mid-clip (its name made file-safe: it
  * names image files); 0 with a note when it does not load */
 static int user_scene(const struct skb_run_ctx *ctx, const struct skb_dataset_opts *o, struct scene *s, cJSON *notes)
@@ -88,8 +102,7 @@ static int user_scene(const struct skb_run_ctx *ctx, const struct skb_dataset_op
     for (char *c = s->name; *c; c++)
         if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '-'))
             *c = '_';
-    snprintf(s->caption, sizeof s->caption, "%.120s, pose %d of %d, largest joint rotation %.0f°", s->d.name, s->pose,
-             s->d.nposes, largest_joint_angle(&s->d, s->pose));
+    skb_caption_character(s->caption, sizeof s->caption, s->d.name, &s->d, s->pose);
     return 1;
 }
 
@@ -112,8 +125,7 @@ static int character_scene(const struct skb_run_ctx *ctx, struct scene *s, cJSON
         if (s->d.nposes > 0) {
             s->pose = s->d.nposes / 2;
             snprintf(s->name, sizeof s->name, "character_%s", src->name);
-            snprintf(s->caption, sizeof s->caption, "%.120s, pose %d of %d, largest joint rotation %.0f°", src->name,
-                     s->pose, s->d.nposes, largest_joint_angle(&s->d, s->pose));
+            skb_caption_character(s->caption, sizeof s->caption, src->name, &s->d, s->pose);
             return 1;
         }
         skb_dataset_free(&s->d);

@@ -28,6 +28,12 @@ int skb_arm_volume_curve(const struct skb_run_ctx *ctx, cJSON *root, char *msg, 
  * yellow -> red 1 (harness/gpu_pictures.c; the sad pictures use it too) */
 void skb_heat_colour(double t, float rgb[3]);
 
+/* a picture's caption states its pose: the arm's joint angles (radians in,
+ * degrees out, the values the pose was made from) or, for a character, the
+ * pose number and the largest joint rotation away from the rest pose */
+void skb_caption_arm(char *buf, size_t len, double twist, double bend, int scaled);
+void skb_caption_character(char *buf, size_t len, const char *name, const struct skb_dataset *d, int pose);
+
 /* adds "method_pictures" to root and writes images/methods/<scene>_<method>.png
  * and the heat maps; g is an open context, shader_dir holds passthrough.* */
 int skb_method_pictures(const struct skb_run_ctx *ctx, struct skb_gpu *g, const char *shader_dir,

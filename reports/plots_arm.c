@@ -27,14 +27,9 @@ void skb__image_caption(const cJSON *gpu, const char *file, char *buf, size_t le
             continue;
         const char *sh = cJSON_GetStringValue(skb__pl_jget(im, "shader")), *sc = cJSON_GetStringValue(skb__pl_jget(im, "scene"));
         const char *ds = cJSON_GetStringValue(skb__pl_jget(im, "dataset"));
-        /* the joint angles of the arm scenes harness/exp_gpu.c (all_pictures)
-         * poses, so a twisted and a straight arm never share a caption */
-        static const char *const angles[][2] = { { "candy_wrapper", "arm, elbow twisted 180°" },
-                                                 { "bent_elbow", "arm, elbow bent 120°" },
-                                                 { "scaled_bent_elbow", "arm, forearm 1.5× across, elbow bent 120°" } };
+        /* the harness states the pose in every picture's caption (older
+         * results without one fall back to dataset and pose number) */
         const char *ang = cJSON_GetStringValue(skb__pl_jget(im, "caption"));
-        for (size_t a = 0; sc && a < sizeof angles / sizeof angles[0]; a++)
-            ang = strcmp(sc, angles[a][0]) == 0 ? angles[a][1] : ang;
         char hn[120], scene[120];
         double pose = NAN;
         skb__pl_jnum(skb__pl_jget(im, "pose"), &pose);

@@ -125,6 +125,11 @@ for s in mp["scenes"]:
     assert re.search(r"\d+°", s["caption"]), s
     if s["name"].startswith("arm_twist_"):   # the angle in the name is the one in the caption
         assert "twisted %d°" % int(s["name"][10:13]) in s["caption"], s
+# the shader pictures too: the harness that posed them says how (gpu.json)
+for im in json.load(open(sys.argv[1]))["images"]:
+    assert re.search(r"\d+°", im["caption"]), im
+    if im["scene"] == "candy_wrapper":
+        assert "twisted 180°" in im["caption"], im
 EOF2
 
 "$exe" report --results "$out" --out "$out" >/dev/null 2>&1 && ok || bad "report failed"
