@@ -3,7 +3,7 @@
  * artifact, per method of artifacts.json, its curves and its gate.  The papers
  * print none of these numbers, so every row is "new" except the flip of DQS
  * (our dlb), which DQ paper Fig. 20 shows: that row is judged against
- * reports/reference.json "figure_20". */
+ * reports/reference.json "figure_20".  Its nightly gate: regress/gate_artifacts.c. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -378,29 +378,6 @@ static void plot_artifacts(struct skb_report *rep, const char *dir, const char *
               "set xlabel 'elbow bend (degrees)'\nset ylabel 'bulge / limb radius'");
 }
 
-/* ---- nightly gate: same seed, same verdicts ---- */
-
-static void gate_artifacts(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur)
-{
-    const cJSON *a = skb__jget(skb_results_doc(base, ART), "arm"), *b = skb__jget(skb_results_doc(cur, ART), "arm"), *m;
-    if (!a || !b)
-        return;
-    cJSON_ArrayForEach(m, skb__jget(a, "methods")) {
-        const cJSON *bm = skb__jget(skb__jget(b, "methods"), m->string);
-        if (!bm) {
-            skb_gate_regression(g, ART ": method %s missing in the current run", m->string);
-            continue;
-        }
-        if (!skb__jget(m, "not_run") && skb__jget(bm, "not_run"))
-            skb_gate_regression(g, ART ": %s ran on the arm in the baseline, not now: %s", m->string,
-                                skb__jstr(skb__jget(bm, "not_run")));
-        if (cJSON_IsTrue(skb__jget(m, "flipped")) != cJSON_IsTrue(skb__jget(bm, "flipped")))
-            skb_gate_regression(g, ART ": %s %s at 179 -> 181 degrees, the baseline %s", m->string,
-                                cJSON_IsTrue(skb__jget(bm, "flipped")) ? "flips" : "does not flip",
-                                cJSON_IsTrue(skb__jget(m, "flipped")) ? "did" : "did not");
-    }
-}
-
 const struct skb_experiment_desc skb_desc_artifacts = {
     .run = &skb_exp_artifacts,
     .files = (const struct skb_result_file[]){
@@ -417,5 +394,4 @@ const struct skb_experiment_desc skb_desc_artifacts = {
         { "artifacts_precision", SKB_NEED_F32, report_far, NULL },
         { NULL, 0, NULL, NULL } },
     .plots = (const struct skb_report_plot[]){ { "artifacts", SKB_NEED_SKIN, plot_artifacts }, { NULL, 0, NULL } },
-    .gate = gate_artifacts,
 };

@@ -6,7 +6,8 @@
 # while DLB's stays (at least 0.9), DLB's skin jumps between 179 and 181
 # degrees (DQ paper Fig. 20) and LBS's does not; the report has one table
 # per artifact, judges dlb's flip against Fig. 20 and draws the curves; a
-# planted field of the wrong type is refused naming it.  Prints the seconds
+# planted field of the wrong type is refused naming it; the gate catches a
+# changed flip verdict.  Prints the seconds
 # the run took (the time --quick adds to make check).
 . "$(dirname "$0")/lib/preamble.sh"
 t0=$(date +%s.%N)
@@ -87,4 +88,17 @@ if "$exe" schema --check "$tmp/bad" >/dev/null 2>"$tmp/bad.err"; then
 else
   grep -q 'artifacts.json.*flipped' "$tmp/bad.err" && ok "planted field refused, named" || bad "refusal: $(cat "$tmp/bad.err")"
 fi
+# the nightly gate (regress/gate_artifacts.c): the run against itself passes;
+# dlb no longer flipping is a regression naming it
+"$exe" compare "$tmp/run" "$tmp/run" >/dev/null 2>&1 && ok "compare against itself passes" || bad "compare self"
+mkdir -p "$tmp/noflip"
+python3 - "$tmp/run/artifacts.json" "$tmp/noflip/artifacts.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["arm"]["methods"]["dlb"]["flipped"] = False
+json.dump(r, open(sys.argv[2], "w"))
+PY
+"$exe" compare "$tmp/run" "$tmp/noflip" > "$tmp/cmp.out" 2>&1; rc=$?
+[ $rc -eq 1 ] && grep -q 'REGRESSION artifacts.json: dlb does not flip' "$tmp/cmp.out" \
+  && ok "gate: dlb's flip lost is a regression" || bad "gate: exit $rc, $(grep -i artifacts "$tmp/cmp.out" | head -2)"
 exit $fail
