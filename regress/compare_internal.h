@@ -46,6 +46,8 @@ void skb__gate_flops(struct skb_gate *g, const struct skb_results *base, const s
 void skb__gate_gpu(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
 void skb__gate_cpu(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
 void skb__gate_icount_exp(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
+/* gate_artifacts.c */
+void skb__gate_artifacts(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
 /* gate_new.c: new experiments (files the baseline lacks) and new methods */
 void skb__gate_new_items(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
 /* gate_timing.c: the unpaired U-test timing gate on cpu-gbench.json (rerun may be NULL) */

@@ -186,6 +186,7 @@ static const struct {
     { "cpu", skb__gate_cpu },
     { "gpu", skb__gate_gpu },
     { "icount", skb__gate_icount_exp },
+    { "artifacts", skb__gate_artifacts },
 };
 
 skb_gate_fn *skb_compare_gate(const struct skb_experiment_desc *d)

@@ -115,6 +115,7 @@ static const struct skb_experiment_desc desc_icount = {
  * and the report shows them.  It is the only declaration of the results
  * files: report code looks them up by name (skb_results_doc). */
 extern const struct skb_experiment_desc skb_desc_sad;   /* reports/report_sad.c */
+extern const struct skb_experiment_desc skb_desc_artifacts;   /* reports/exp_artifacts.c */
 const struct skb_experiment_desc *const skb_experiment_list[] = {
     &desc_properties,
     &desc_flops,
@@ -125,6 +126,7 @@ const struct skb_experiment_desc *const skb_experiment_list[] = {
     &desc_cd,
     &desc_icount,
     &skb_desc_sad,
+    &skb_desc_artifacts,
     NULL
 };
 
