@@ -138,6 +138,8 @@ int skb_pages_vma(const void *p, struct skb_pages_vma *out)
             if (found)
                 break;
             in = found = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+            out->lo = lo;
+            out->hi = hi;
         } else if (in)
             vma_field(line, out);
     }

@@ -42,6 +42,8 @@ int skb_pages_resident(const void *p, size_t bytes);
 int skb_pages_forget(void *p, size_t bytes);
 
 struct skb_pages_vma {
+    unsigned long long lo, hi;  /* the mapping's range: neighbouring mappings with the
+                                   same flags are merged into one by the kernel */
     char flags[256];        /* VmFlags: "nh" = MADV_NOHUGEPAGE, "hg" = MADV_HUGEPAGE */
     long huge_kib;          /* AnonHugePages of the mapping */
     long rss_kib;           /* Rss of the mapping */

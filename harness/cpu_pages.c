@@ -8,8 +8,27 @@
 #include <string.h>
 #include "cpu_internal.h"
 
+#define MAX_VMAS 256
+
+/* the mappings counted so far: the kernel merges neighbouring mappings
+ * with the same flags, so several buffers may share one */
+struct seen {
+    unsigned long long lo[MAX_VMAS];
+    int n;
+};
+
+static int first_sight(struct seen *s, unsigned long long lo)
+{
+    for (int i = 0; i < s->n; i++)
+        if (s->lo[i] == lo)
+            return 0;
+    if (s->n < MAX_VMAS)
+        s->lo[s->n++] = lo;
+    return 1;
+}
+
 /* one buffer: resident or the run is refused; its huge pages counted */
-static int check_buffer(struct run *r, const char *what, const void *p, char *msg, size_t msglen)
+static int check_buffer(struct run *r, struct seen *seen, const char *what, const void *p, char *msg, size_t msglen)
 {
     size_t n = skb_pages_size(p);
     struct skb_pages_vma v;
@@ -24,7 +43,7 @@ static int check_buffer(struct run *r, const char *what, const void *p, char *ms
     r->pages.buffers++;
     r->pages.bytes += (double)n;
     if (skb_pages_vma(p, &v) == 0) {
-        r->pages.huge_kib += v.huge_kib;
+        r->pages.huge_kib += first_sight(seen, v.lo) ? v.huge_kib : 0;
         r->pages.advised += strstr(v.flags, SKB__CPU_PAGES == SKB_PAGES_SMALL ? "nh" : "hg") != NULL;
     }
     return 0;
@@ -33,17 +52,18 @@ static int check_buffer(struct run *r, const char *what, const void *p, char *ms
 int skb__cpu_pages_ready(struct run *r, char *msg, size_t msglen)
 {
     int rc = 0;
+    struct seen seen = { .n = 0 };
     memset(&r->pages, 0, sizeof r->pages);
     for (int i = 0; i < r->nds && rc == 0; i++)
-        rc = check_buffer(r, r->ds[i].d.name, r->ds[i].out_block, msg, msglen);
+        rc = check_buffer(r, &seen, r->ds[i].d.name, r->ds[i].out_block, msg, msglen);
     for (int i = 0; i < r->nc && rc == 0; i++) {
         struct bcase *c = r->c + i;
         if (c->error)
             continue;
         if (c->kind == K_F32)
-            rc = check_buffer(r, c->name, c->fk.state, msg, msglen);
-        if (c->kind == K_COPY && (rc = check_buffer(r, c->name, c->src, msg, msglen)) == 0)
-            rc = check_buffer(r, c->name, c->dst, msg, msglen);
+            rc = check_buffer(r, &seen, c->name, c->fk.state, msg, msglen);
+        if (c->kind == K_COPY && (rc = check_buffer(r, &seen, c->name, c->src, msg, msglen)) == 0)
+            rc = check_buffer(r, &seen, c->name, c->dst, msg, msglen);
     }
     r->pages.checked = rc == 0;
     return rc;

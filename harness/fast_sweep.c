@@ -218,10 +218,13 @@ static int sweep_offsets(struct sweep *w, cJSON *out)
 static long huge_kib(const struct outs *o, const struct kern *k)
 {
     const void *at[3] = { o->base[0], o->base[1], k->s.state };
+    unsigned long long lo[3];
     long kib = 0;
     for (int i = 0; i < 3; i++) {
         struct skb_pages_vma v;
-        if (skb_pages_vma(at[i], &v) == 0)
+        /* merged neighbours share one mapping: count it once */
+        lo[i] = skb_pages_vma(at[i], &v) == 0 ? v.lo : 0;
+        if (lo[i] && !(i > 0 && lo[i] == lo[0]) && !(i > 1 && lo[i] == lo[1]))
             kib += v.huge_kib;
     }
     return kib;
