@@ -4,8 +4,8 @@
  * exp_cpu.c -> cpu_cases.c -> cpu_kernels.c, exp_cpu.c -> cpu_roofline.c ->
  * cpu_results.c, exp_cpu.c -> cpu_pages.c; cpu_inject.c, cpu_kernels.c,
  * cpu_results.c, cpu_method_stats.c, cpu_gbench.c and cpu_pages.c call none
- * of the others (exp_icount.c
- * calls cpu_inject.c alone, so `run icount` and `run cpu` form no circle).
+ * of the others (exp_icount.c calls cpu_inject.c alone, so `run icount` and
+ * `run cpu` form no circle).
  * Not a public header: nothing outside these files includes it. */
 #ifndef SKB_CPU_INTERNAL_H
 #define SKB_CPU_INTERNAL_H
