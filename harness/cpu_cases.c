@@ -306,7 +306,9 @@ static int alloc_outputs(struct ds *ds)
         off[i] = total + at[i];
         total = (off[i] + sz[i] + 4095) / 4096 * 4096;
     }
-    char *block = aligned_alloc(4096, total);
+    /* the timed page state (common/skb_pages.h): every page written, the
+     * run's one huge-page advice */
+    char *block = skb_pages_alloc(total, SKB__CPU_PAGES);
     if (!block)
         return SKB_ENOMEM;
     memset(block, 0, total);
@@ -338,13 +340,13 @@ void skb__cpu_free_run(struct run *r)
         skb_skin_f32_fini(&c->fk);
         if (c->pp)
             c->peer->destroy(c->pp);
-        free(c->src);
-        free(c->dst);
+        skb_pages_free(c->src);
+        skb_pages_free(c->dst);
     }
     free(r->c);
     for (int i = 0; i < r->nds; i++) {
         skb_dataset_free(&r->ds[i].d);
-        free(r->ds[i].out_block);
+        skb_pages_free(r->ds[i].out_block);
     }
     free(r->ds);
     cJSON_Delete(r->failures);
@@ -368,8 +370,9 @@ static void add_copy(struct run *r, struct ds *ds, int threads)
     c->threads = threads;
     c->pool = pool_for(r, threads);
     c->bytes = (size_t)LBS_F32_BYTES_PER_VERTEX * ds->d.mesh.nverts;
-    c->src = malloc(c->bytes);
-    c->dst = malloc(c->bytes);
+    /* in the kernels' page state: the control compares like with like */
+    c->src = skb_pages_alloc(c->bytes, SKB__CPU_PAGES);
+    c->dst = skb_pages_alloc(c->bytes, SKB__CPU_PAGES);
     if (!c->src || !c->dst) {
         skb__cpu_fail_case(r, c, "out of memory");
         return;

@@ -2,9 +2,10 @@
  * the cpu_*.c files it is split into): the run and its cases, the limits
  * they share, and the functions one file lends another.  Calls go one way:
  * exp_cpu.c -> cpu_cases.c -> cpu_kernels.c, exp_cpu.c -> cpu_roofline.c ->
- * cpu_results.c; cpu_inject.c, cpu_kernels.c, cpu_results.c,
- * cpu_method_stats.c and cpu_gbench.c call none of the others (exp_icount.c
- * calls cpu_inject.c alone, so `run icount` and `run cpu` form no circle).
+ * cpu_results.c, exp_cpu.c -> cpu_pages.c; cpu_inject.c, cpu_kernels.c,
+ * cpu_results.c, cpu_method_stats.c, cpu_gbench.c and cpu_pages.c call none
+ * of the others (exp_icount.c calls cpu_inject.c alone, so `run icount` and
+ * `run cpu` form no circle).
  * Not a public header: nothing outside these files includes it. */
 #ifndef SKB_CPU_INTERNAL_H
 #define SKB_CPU_INTERNAL_H
@@ -15,6 +16,7 @@
 #include "skb_fast.h"
 #include "skb_json.h"
 #include "skb_method.h"
+#include "skb_pages.h"
 #include "skb_peers.h"
 #include "skb_pool.h"
 #include "skb_run.h"
@@ -38,6 +40,13 @@
  * floats each), 4 weights (float), 4 joint indices (uint16) read; position
  * and normal written */
 #define LBS_F32_BYTES_PER_VERTEX (12 + 12 + 16 + 8 + 12 + 12)
+
+/* the page state of every timed buffer (cpu_pages.c): 4 KiB pages, the one
+ * state every system gives on request — huge pages are handed out at fault
+ * time only where the kernel finds free 2 MiB blocks (a freshly started
+ * machine: many; later: few), so they would differ between processes and
+ * between a kernel and its control (fast_sweep.c measures them) */
+#define SKB__CPU_PAGES SKB_PAGES_SMALL
 
 /* the accumulator of the injected work counts millionths of a deformation
  * (cpu_inject.c, "slow-down injection") */
@@ -138,6 +147,11 @@ struct run {
     int nplans;
     char build[600];            /* the build's identity in the wisdom key */
     struct inject inject;       /* SKB_INJECT_SLOWDOWN, read when the run starts */
+    struct {                    /* the timed buffers' page state (cpu_pages.c) */
+        int buffers, advised, checked;
+        double bytes;
+        long huge_kib;
+    } pages;
 };
 
 /* per repetition, in the order Google Benchmark ran them: with random
@@ -196,6 +210,11 @@ void skb__cpu_add_timings(struct run *r, const cJSON *gb, struct ds *ds, cJSON *
 void skb__cpu_pose_stats_block(struct ds *ds, const struct skb_run_ctx *ctx, cJSON *out);
 void skb__cpu_precompute_block(struct ds *ds, const struct skb_run_ctx *ctx, cJSON *out);
 void skb__cpu_dib_work_block(struct ds *ds, const struct skb_run_ctx *ctx, cJSON *o);
+
+/* cpu_pages.c: every timed buffer resident (an error naming one that is
+ * not), counted into r->pages; the cpu.json block saying so */
+int skb__cpu_pages_ready(struct run *r, char *msg, size_t msglen);
+void skb__cpu_pages_block(const struct run *r, cJSON *o);
 
 /* cpu_roofline.c */
 void skb__cpu_large_mesh_block(struct run *r, const cJSON *gb, struct ds *ds, cJSON *o);

@@ -224,10 +224,13 @@ static int time_cases(struct run *r, const struct gb_out *g, char *msg, size_t m
     skb_run_progress(ctx, "cpu", "timing %d kernels x %d repetitions (Google Benchmark, interleaved)",
                      r->nc, bo.repetitions);
     struct ticker tick;
+    int rc = skb__cpu_pages_ready(r, msg, msglen);
+    if (rc < 0)
+        return rc;
     skb__cpu_ticker_start(&tick, ctx, nreg * bo.repetitions * bo.min_time);
     if (getloadavg(r->load[0], 3) < 3)
         r->load[0][0] = NAN;
-    int rc = skb_bench_run(&bo, msg, msglen);
+    rc = skb_bench_run(&bo, msg, msglen);
     if (getloadavg(r->load[1], 3) < 3)
         r->load[1][0] = NAN;
     skb__cpu_ticker_stop(&tick);
@@ -352,6 +355,7 @@ static int write_results(struct run *r, const cJSON *gb, char *msg, size_t msgle
     peers_block(cJSON_AddObjectToObject(root, "peers"));
     planner_block(r, cJSON_AddObjectToObject(root, "planner"));
     cpus_block(r, cJSON_AddObjectToObject(root, "cpus"));
+    skb__cpu_pages_block(r, cJSON_AddObjectToObject(root, "pages"));
     cJSON *dsj = cJSON_AddObjectToObject(root, "datasets");
     for (int i = 0; i < r->nds; i++)
         if (!r->ds[i].large)

@@ -14,8 +14,11 @@
  * between runs, a ratio to the control in the same moment does not):
  *   offsets   the output arrays at every 64-byte step of a page (the
  *             kernel's inputs stay at SKB_F32_IN_*_PAGE_OFFSET)
- *   pages     outputs freshly mapped (first touch inside the timing) or
- *             touched first; transparent huge pages asked for or refused
+ *   pages     every stream (the kernel's state, its outputs, the control's
+ *             buffers) under one huge-page advice, touched first or
+ *             forgotten (MADV_DONTNEED) before every timed deformation and
+ *             copy alike: the forcing experiment of `run cpu`'s page state
+ *             (cpu_pages.c), which times on touched 4 KiB pages
  *   rebind    the state bound again (new physical pages) a few times
  *   isa       each instruction-set entry point this CPU runs */
 #include <math.h>
@@ -23,7 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/mman.h>
 #include "skb_fast_plan.h"
 #include "skb_json.h"
 #include "skb_results.h"
@@ -36,7 +38,6 @@
 #define QUICK_ITERS 2
 #define REBINDS 3
 #define COPY_BYTES_PER_VERTEX 72   /* the 4-slot LBS kernel's streams, as run cpu's copy */
-#define HUGE_ALIGN (2u << 20)
 
 /* the thread's CPU time: other load on a shared machine stretches the
  * wall clock, not this (one thread throughout the sweep) */
@@ -61,56 +62,50 @@ struct sweep {
     const struct skb_dataset *d;
     struct kern k[4];
     int nk, iters;
-    char *src, *dst;            /* the control copy */
     size_t copy_bytes;
     size_t out_bytes;           /* one output array (3 floats a vertex), page-rounded + a page */
 };
 
+/* the two output arrays and the control's source and destination, each in
+ * its own mapping (common/skb_pages.h: 2 MiB-aligned + a page, every page
+ * written) under one huge-page advice; fresh: forgotten before every timed
+ * deformation and copy */
 struct outs {
-    char *map[2], *base[2];     /* the mappings, and 2 MiB-aligned starts in them */
-    size_t maplen[2];
+    char *base[2], *src, *dst;
+    int fresh;
 };
-
-static void outs_unmap(struct outs *o);
-
-/* two output arrays, each in its own anonymous mapping starting 2 MiB-
- * aligned; huge: 1 ask for transparent huge pages, 0 refuse them, -1 leave
- * the system's default; touch: write every page first */
-static int outs_map(struct sweep *w, struct outs *o, int huge, int touch)
-{
-    memset(o, 0, sizeof *o);
-    for (int i = 0; i < 2; i++) {
-        size_t len = w->out_bytes + HUGE_ALIGN;
-        char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p == MAP_FAILED) {
-            outs_unmap(o);
-            return SKB_ENOMEM;
-        }
-        o->map[i] = p;
-        o->maplen[i] = len;
-        o->base[i] = (char *)(((size_t)p + HUGE_ALIGN - 1) / HUGE_ALIGN * HUGE_ALIGN);
-#ifdef MADV_HUGEPAGE
-        if (huge >= 0)
-            madvise(o->base[i], w->out_bytes, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
-#endif
-        if (touch)
-            memset(o->base[i], 0, w->out_bytes);
-    }
-    return 0;
-}
 
 static void outs_unmap(struct outs *o)
 {
-    for (int i = 0; i < 2; i++)
-        if (o->map[i])
-            munmap(o->map[i], o->maplen[i]);
+    skb_pages_free(o->base[0]);
+    skb_pages_free(o->base[1]);
+    skb_pages_free(o->src);
+    skb_pages_free(o->dst);
 }
 
-/* one deformation of kernel k into (pos, nrm); ms, or NAN on error */
-static double deform(struct sweep *w, struct kern *k, int pose, float *pos, float *nrm)
+static int outs_map(struct sweep *w, struct outs *o, enum skb_pages_thp thp, int fresh)
+{
+    o->base[0] = skb_pages_alloc(w->out_bytes, thp);
+    o->base[1] = skb_pages_alloc(w->out_bytes, thp);
+    o->src = skb_pages_alloc(w->copy_bytes, thp);
+    o->dst = skb_pages_alloc(w->copy_bytes, thp);
+    o->fresh = fresh;
+    if (!o->base[0] || !o->base[1] || !o->src || !o->dst) {
+        outs_unmap(o);
+        return SKB_ENOMEM;
+    }
+    memset(o->src, 1, w->copy_bytes);
+    return 0;
+}
+
+/* one deformation of kernel k into (pos, nrm); ms, or NAN on error; fresh:
+ * the output pages forgotten first, so the timed skin faults every one */
+static double deform(struct sweep *w, struct kern *k, int pose, float *pos, float *nrm, int fresh)
 {
     struct skb_pose p;
     skb_dataset_pose(w->d, pose % w->d->nposes, &p);
+    if (fresh && (skb_pages_forget(pos, w->out_bytes - 4096) < 0 || skb_pages_forget(nrm, w->out_bytes - 4096) < 0))
+        return NAN;
     double t = now_ms();
     if (skb__skin_f32_prepare(&k->s, &p, &w->ctx->params) < 0
         || skb__skin_f32_run(&k->s, 0, w->d->mesh.nverts, pos, nrm) < 0)
@@ -118,13 +113,17 @@ static double deform(struct sweep *w, struct kern *k, int pose, float *pos, floa
     return now_ms() - t;
 }
 
-static double copy_ms(struct sweep *w)
+/* the control: the fastest of w->iters copies between o's buffers (fresh:
+ * the destination forgotten first, as the kernels' outputs are) */
+static double copy_ms(struct sweep *w, struct outs *o)
 {
     double best = INFINITY;
     for (int i = 0; i < w->iters; i++) {
+        if (o->fresh && skb_pages_forget(o->dst, w->copy_bytes) < 0)
+            return NAN;
         double t = now_ms();
-        memcpy(w->dst, w->src, w->copy_bytes);
-        __asm__ volatile("" : : "r"(w->dst) : "memory");
+        memcpy(o->dst, o->src, w->copy_bytes);
+        __asm__ volatile("" : : "r"(o->dst) : "memory");
         best = fmin(best, now_ms() - t);
     }
     return best;
@@ -137,7 +136,7 @@ static double kernel_ms(struct sweep *w, struct kern *k, struct outs *o, size_t 
     double best = INFINITY;
     float *pos = (float *)(o->base[0] + off), *nrm = (float *)(o->base[1] + off);
     for (int i = 0; i < w->iters; i++)
-        best = fmin(best, deform(w, k, i, pos, nrm));
+        best = fmin(best, deform(w, k, i, pos, nrm, o->fresh));
     return best;
 }
 
@@ -171,7 +170,7 @@ static int bind_kernels(struct sweep *w, char *msg, size_t msglen)
 static int sweep_offsets(struct sweep *w, cJSON *out)
 {
     struct outs o;
-    int rc = outs_map(w, &o, -1, 1), step = w->ctx->quick ? QUICK_STEP : SWEEP_STEP;
+    int rc = outs_map(w, &o, SKB_PAGES_SMALL, 0), step = w->ctx->quick ? QUICK_STEP : SWEEP_STEP;
     if (rc < 0)
         return rc;
     cJSON *arr = cJSON_AddArrayToObject(out, "points");
@@ -182,7 +181,7 @@ static int sweep_offsets(struct sweep *w, cJSON *out)
         cJSON_AddNumberToObject(p, "output_page_offset", off);
         cJSON_AddNumberToObject(p, "pos_out_minus_in", (off - SKB_F32_IN_POS_PAGE_OFFSET + 4096) % 4096);
         cJSON_AddNumberToObject(p, "nrm_out_minus_in", (off - SKB_F32_IN_NRM_PAGE_OFFSET + 4096) % 4096);
-        double c = copy_ms(w);
+        double c = copy_ms(w, &o);
         skb_json_add_number(p, "memcpy_ms", c);
         double t[4];
         for (int i = 0; i < w->nk; i++) {
@@ -215,36 +214,86 @@ static int sweep_offsets(struct sweep *w, cJSON *out)
     return 0;
 }
 
-/* fresh vs touched outputs, huge pages asked for or refused */
+/* huge pages in the mappings of the two outputs and the kernel's state */
+static long huge_kib(const struct outs *o, const struct kern *k)
+{
+    const void *at[3] = { o->base[0], o->base[1], k->s.state };
+    unsigned long long lo[3];
+    long kib = 0;
+    for (int i = 0; i < 3; i++) {
+        struct skb_pages_vma v;
+        /* merged neighbours share one mapping: count it once */
+        lo[i] = skb_pages_vma(at[i], &v) == 0 ? v.lo : 0;
+        if (lo[i] && !(i > 0 && lo[i] == lo[0]) && !(i > 1 && lo[i] == lo[1]))
+            kib += v.huge_kib;
+    }
+    return kib;
+}
+
+/* one page state for every stream: kernels (split and 4-slot: their state
+ * moved to buffers under the advice), outputs and the control, each ratio
+ * to the control timed in the same state; memcpy_touched_ms is the control
+ * on touched pages, the comparison a control timed apart from a kernel
+ * that meets fresh pages would make */
+static int page_case(struct sweep *w, enum skb_pages_thp thp, int fresh, cJSON *p)
+{
+    struct outs o;
+    int rc = outs_map(w, &o, thp, fresh);
+    if (rc < 0)
+        return rc;
+    if ((rc = skb_skin_f32_repage(&w->k[0].s, thp)) < 0 || (rc = skb_skin_f32_repage(&w->k[2].s, thp)) < 0) {
+        outs_unmap(&o);
+        return rc;
+    }
+    float *pos = (float *)(o.base[0] + SKB_F32_OUT_POS_PAGE_OFFSET);
+    float *nrm = (float *)(o.base[1] + SKB_F32_OUT_NRM_PAGE_OFFSET);
+    cJSON_AddStringToObject(p, "advice", skb_pages_thp_name(thp));
+    cJSON_AddBoolToObject(p, "fresh_every_deformation", fresh);
+    skb_json_add_number(p, "first_deformation_ms", deform(w, w->k, 0, pos, nrm, fresh));
+    double c = copy_ms(w, &o), t = INFINITY, t4 = INFINITY;
+    o.fresh = 0;
+    double ct = copy_ms(w, &o);
+    o.fresh = fresh;
+    for (int k = 0; k < w->iters; k++) {
+        t = fmin(t, deform(w, w->k, k + 1, pos, nrm, fresh));
+        t4 = fmin(t4, deform(w, w->k + 2, k + 1, pos, nrm, fresh));
+    }
+    skb_json_add_number(p, "linear_ms", t);
+    skb_json_add_number(p, "slot4_ms", t4);
+    skb_json_add_number(p, "memcpy_ms", c);
+    skb_json_add_number(p, "memcpy_touched_ms", ct);
+    skb_json_add_number(p, "linear_over_memcpy", t / c);
+    skb_json_add_number(p, "slot4_over_memcpy", t4 / c);
+    skb_json_add_number(p, "linear_over_memcpy_touched", t / ct);
+    skb_json_add_number(p, "linear_over_slot4", t / t4);
+    cJSON_AddNumberToObject(p, "huge_page_kib", (double)huge_kib(&o, w->k));
+    outs_unmap(&o);
+    return 0;
+}
+
+/* touched or fresh before every deformation, under each huge-page advice;
+ * the kernels' state goes back to run cpu's 4 KiB pages after */
 static int sweep_pages(struct sweep *w, cJSON *out)
 {
-    static const struct { const char *name; int huge, touch; } cases[] = {
-        { "default_touched", -1, 1 }, { "default_fresh", -1, 0 },
-        { "hugepage_touched", 1, 1 }, { "nohugepage_touched", 0, 1 },
+    static const struct { const char *name; enum skb_pages_thp thp; int fresh; } cases[] = {
+        { "nohugepage_touched", SKB_PAGES_SMALL, 0 }, { "nohugepage_fresh", SKB_PAGES_SMALL, 1 },
+        { "hugepage_touched", SKB_PAGES_HUGE, 0 }, { "hugepage_fresh", SKB_PAGES_HUGE, 1 },
+        { "default_touched", SKB_PAGES_SYSTEM, 0 }, { "default_fresh", SKB_PAGES_SYSTEM, 1 },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        struct outs o;
-        int rc = outs_map(w, &o, cases[i].huge, cases[i].touch);
+        cJSON *p = cJSON_AddObjectToObject(out, cases[i].name);
+        int rc = page_case(w, cases[i].thp, cases[i].fresh, p);
         if (rc < 0)
             return rc;
-        cJSON *p = cJSON_AddObjectToObject(out, cases[i].name);
-        float *pos = (float *)(o.base[0] + SKB_F32_OUT_POS_PAGE_OFFSET);
-        float *nrm = (float *)(o.base[1] + SKB_F32_OUT_NRM_PAGE_OFFSET);
-        skb_json_add_number(p, "first_deformation_ms", deform(w, w->k, 0, pos, nrm));
-        double c = copy_ms(w);
-        double t = INFINITY, t4 = INFINITY;
-        for (int k = 0; k < w->iters; k++) {
-            t = fmin(t, deform(w, w->k, k + 1, pos, nrm));
-            t4 = fmin(t4, deform(w, w->k + 2, k + 1, pos, nrm));
-        }
-        skb_json_add_number(p, "linear_ms", t);
-        skb_json_add_number(p, "slot4_ms", t4);
-        skb_json_add_number(p, "memcpy_ms", c);
-        skb_json_add_number(p, "linear_over_memcpy", t / c);
-        skb_json_add_number(p, "linear_over_slot4", t / t4);
-        outs_unmap(&o);
+        skb_run_progress(w->ctx, "cpu", "pages %s: split LBS over the copy %.3f (4-slot %.3f; over a copy on touched "
+                         "pages %.3f), %.0f KiB in huge pages", cases[i].name,
+                         cJSON_GetNumberValue(cJSON_GetObjectItem(p, "linear_over_memcpy")),
+                         cJSON_GetNumberValue(cJSON_GetObjectItem(p, "slot4_over_memcpy")),
+                         cJSON_GetNumberValue(cJSON_GetObjectItem(p, "linear_over_memcpy_touched")),
+                         cJSON_GetNumberValue(cJSON_GetObjectItem(p, "huge_page_kib")));
     }
-    return 0;
+    int rc = skb_skin_f32_repage(&w->k[0].s, SKB_PAGES_SMALL);
+    return rc < 0 ? rc : skb_skin_f32_repage(&w->k[2].s, SKB_PAGES_SMALL);
 }
 
 /* kernel k with the outputs where run cpu puts them (2 KiB past the
@@ -253,9 +302,9 @@ static void harness_point(struct sweep *w, struct kern *k, struct outs *o, cJSON
 {
     float *pos = (float *)(o->base[0] + SKB_F32_OUT_POS_PAGE_OFFSET);
     float *nrm = (float *)(o->base[1] + SKB_F32_OUT_NRM_PAGE_OFFSET);
-    double c = copy_ms(w), t = INFINITY;
+    double c = copy_ms(w, o), t = INFINITY;
     for (int i = 0; i < w->iters; i++)
-        t = fmin(t, deform(w, k, i, pos, nrm));
+        t = fmin(t, deform(w, k, i, pos, nrm, 0));
     skb_json_add_number(p, "linear_ms", t);
     skb_json_add_number(p, "memcpy_ms", c);
     skb_json_add_number(p, "linear_over_memcpy", t / c);
@@ -265,7 +314,7 @@ static void harness_point(struct sweep *w, struct kern *k, struct outs *o, cJSON
 static int sweep_rebind(struct sweep *w, cJSON *out, char *msg, size_t msglen)
 {
     struct outs o;
-    int rc = outs_map(w, &o, -1, 1);
+    int rc = outs_map(w, &o, SKB_PAGES_SMALL, 0);
     if (rc < 0)
         return rc;
     cJSON *arr = cJSON_AddArrayToObject(out, "rebind");
@@ -286,7 +335,7 @@ static int sweep_rebind(struct sweep *w, cJSON *out, char *msg, size_t msglen)
 static int sweep_isa(struct sweep *w, cJSON *out)
 {
     struct outs o;
-    int rc = outs_map(w, &o, -1, 1);
+    int rc = outs_map(w, &o, SKB_PAGES_SMALL, 0);
     if (rc < 0)
         return rc;
     for (int isa = 0; isa < SKB_F32_NISA; isa++)
@@ -307,23 +356,19 @@ int skb__fast_offset_sweep(const struct skb_run_ctx *ctx, const struct skb_datas
     w.iters = ctx->quick ? QUICK_ITERS : ITERS;
     w.copy_bytes = (size_t)COPY_BYTES_PER_VERTEX * (size_t)d->mesh.nverts;
     w.out_bytes = (sizeof(float) * 3 * (size_t)d->mesh.nverts + 2 * 4096) / 4096 * 4096;
-    w.src = malloc(w.copy_bytes);
-    w.dst = malloc(w.copy_bytes);
     cJSON *root = skb_json_results_new(ctx, "cpu");
-    if (!w.src || !w.dst) {
-        snprintf(msg, msglen, "cpu: offset sweep: out of memory");
-        rc = SKB_ENOMEM;
-        goto out;
-    }
-    memset(w.src, 1, w.copy_bytes);
-    memset(w.dst, 2, w.copy_bytes);
+    char en[64], df[64];
     if ((rc = bind_kernels(&w, msg, msglen)) < 0)
         goto out;
+    skb_pages_system(en, sizeof en, df, sizeof df);
+    cJSON_AddStringToObject(root, "system_thp_enabled", en);
+    cJSON_AddStringToObject(root, "system_thp_defrag", df);
     cJSON_AddStringToObject(root, "dataset", d->name);
     cJSON_AddNumberToObject(root, "vertices", d->mesh.nverts);
     cJSON_AddNumberToObject(root, "deformations_per_point", w.iters);
     cJSON_AddStringToObject(root, "statistic", "fastest of the deformations at each point (the thread's CPU "
-                            "time, one thread); memcpy of 72 bytes a vertex timed at the same point is the control");
+                            "time, one thread); memcpy of 72 bytes a vertex timed at the same point, its buffers in the same page "
+                            "state, is the control; outside \"pages\" every buffer has 4 KiB pages, written first, as in run cpu");
     skb_run_progress(ctx, "cpu", "offset sweep on %s (%d vertices)", d->name, d->mesh.nverts);
     if ((rc = sweep_offsets(&w, cJSON_AddObjectToObject(root, "offsets"))) < 0
         || (rc = sweep_pages(&w, cJSON_AddObjectToObject(root, "pages"))) < 0
@@ -338,7 +383,5 @@ out:
     for (int i = 0; i < w.nk; i++)
         skb_skin_f32_fini(&w.k[i].s);
     cJSON_Delete(root);
-    free(w.src);
-    free(w.dst);
     return rc;
 }

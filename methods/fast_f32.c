@@ -74,7 +74,10 @@ int skb_skin_f32_init_layout(struct skb_skinner_f32 *s, const struct skb_method 
         return rc;
     size_t size = round64(m->f32->state_size(mesh, lay));
     size_t nscratch = lay == SKB_F32_LAYOUT_SPLIT ? 6 * (size_t)mesh->nverts + 1 : 0;
-    s->state = aligned_alloc(4096, (size + 4095) / 4096 * 4096);   /* page-aligned: see layout() */
+    /* page-aligned (see layout()), every page written, 4 KiB pages: the
+     * timed kernels read their streams in one page state every run
+     * (common/skb_pages.h; skb_skin_f32_repage moves it for the sweep) */
+    s->state = skb_pages_alloc(size, SKB_PAGES_SMALL);
     s->scratch = nscratch ? malloc(sizeof(float) * nscratch) : NULL;
     if (!s->state || (nscratch && !s->scratch)) {
         snprintf(msg, msglen, "%s: out of memory for the fast-path state (%zu bytes)", m->name, size);
@@ -351,11 +354,23 @@ void skb_f32_compare(int nverts, const skb_real *pos_ref, const skb_real *nrm_re
         *worst_vertex = worst;
 }
 
+int skb_skin_f32_repage(struct skb_skinner_f32 *s, enum skb_pages_thp thp)
+{
+    size_t size = skb_pages_size(s->state);
+    void *p = size ? skb_pages_alloc(size, thp) : NULL;
+    if (!p)
+        return size ? SKB_ENOMEM : SKB_EINVAL;
+    memcpy(p, s->state, size);
+    skb_pages_free(s->state);
+    s->state = p;
+    return 0;
+}
+
 void skb_skin_f32_fini(struct skb_skinner_f32 *s)
 {
     if (!s)
         return;
-    free(s->state);
+    skb_pages_free(s->state);
     free(s->scratch);
     s->state = NULL;
     s->scratch = NULL;

@@ -5,6 +5,7 @@
 #define SKB_FAST_H
 
 #include "skb_method.h"
+#include "skb_pages.h"
 
 #ifndef SKB_FLOP_COUNT
 SKB_EXTERN_C_BEGIN
@@ -111,6 +112,10 @@ int skb__skin_f32_run_pool(struct skb_skinner_f32 *s, struct skb_pool *pool, flo
  * skb__skin_f32_run_pool; SKB_EINVAL for a part outside [0, nparts) */
 int skb__skin_f32_share(const struct skb_skinner_f32 *s, int part, int nparts, int counts[4]);
 void skb_skin_f32_fini(struct skb_skinner_f32 *s);
+/* the state (the streams the kernels read) moved to a new buffer under
+ * another transparent-huge-page advice, every page written (the offset
+ * sweep's page-state experiment; bind gives SKB_PAGES_SMALL) */
+int skb_skin_f32_repage(struct skb_skinner_f32 *s, enum skb_pages_thp thp);
 
 enum skb_f32_layout skb_skin_f32_layout(const struct skb_skinner_f32 *s);
 /* "split", "slot4" */

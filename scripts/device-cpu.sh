@@ -36,7 +36,7 @@ t0=$(date +%s)
 limit 240 "$SKB" run cpu --offset-sweep --out "$OUT/sweep" 2> "$OUT/sweep.log"
 say "sweep (exit $?, $(( $(date +%s) - t0 )) s):"
 grep -E '\[cpu\] offset sweep:' "$OUT/sweep.log" | sed 's/^\[cpu\] /  /' | tee -a "$SUM"
-for k in default_touched default_fresh hugepage_touched nohugepage_touched; do
+for k in nohugepage_touched nohugepage_fresh hugepage_touched hugepage_fresh default_touched default_fresh; do
     awk -v k="$k" '
         $0 ~ "\"" k "\":" { on = 1; next }
         on && /"linear_over_memcpy"/ { gsub(/[",]/, ""); r = $2 }

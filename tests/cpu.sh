@@ -157,7 +157,9 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 pts = r["offsets"]["points"]
 assert len(pts) >= 4 and all(p["linear"] > 0 and p["memcpy_ms"] > 0 for p in pts), pts
-assert sorted(r["pages"]) == ["default_fresh", "default_touched", "hugepage_touched", "nohugepage_touched"]
+assert sorted(r["pages"]) == ["default_fresh", "default_touched", "hugepage_fresh", "hugepage_touched",
+                              "nohugepage_fresh", "nohugepage_touched"]
+assert all(r["pages"][k]["memcpy_ms"] > 0 and r["pages"][k]["linear_over_memcpy"] > 0 for k in r["pages"])
 assert len(r["rebind"]) == 3 and "auto" in r["isa"]
 PY
 
