@@ -20,28 +20,28 @@
 void skb__image_caption(const cJSON *gpu, const char *file, char *buf, size_t len)
 {
     const cJSON *im;
-    cJSON_ArrayForEach(im, skb__pl_jget(gpu, "images")) {
-        const char *fn = cJSON_GetStringValue(skb__pl_jget(im, "file")), *base = fn ? strrchr(fn, '/') : NULL;
+    cJSON_ArrayForEach(im, skb__jget(gpu, "images")) {
+        const char *fn = cJSON_GetStringValue(skb__jget(im, "file")), *base = fn ? strrchr(fn, '/') : NULL;
         base = base ? base + 1 : fn;
         if (!base || strcmp(base, file) != 0)
             continue;
-        const char *sh = cJSON_GetStringValue(skb__pl_jget(im, "shader")), *sc = cJSON_GetStringValue(skb__pl_jget(im, "scene"));
-        const char *ds = cJSON_GetStringValue(skb__pl_jget(im, "dataset"));
+        const char *sh = cJSON_GetStringValue(skb__jget(im, "shader")), *sc = cJSON_GetStringValue(skb__jget(im, "scene"));
+        const char *ds = cJSON_GetStringValue(skb__jget(im, "dataset"));
         /* the joint angles of the arm scenes harness/exp_gpu.c (all_pictures)
          * poses, so a twisted and a straight arm never share a caption */
         static const char *const angles[][2] = { { "candy_wrapper", "arm, elbow twisted 180°" },
                                                  { "bent_elbow", "arm, elbow bent 120°" },
                                                  { "scaled_bent_elbow", "arm, forearm 1.5× across, elbow bent 120°" } };
-        const char *ang = cJSON_GetStringValue(skb__pl_jget(im, "caption"));
+        const char *ang = cJSON_GetStringValue(skb__jget(im, "caption"));
         for (size_t a = 0; sc && a < sizeof angles / sizeof angles[0]; a++)
             ang = strcmp(sc, angles[a][0]) == 0 ? angles[a][1] : ang;
         char hn[120], scene[120];
         double pose = NAN;
-        skb__pl_jnum(skb__pl_jget(im, "pose"), &pose);
+        skb__jnum(skb__jget(im, "pose"), &pose);
         snprintf(scene, sizeof scene, "%s", sc ? sc : "?");
         for (char *c = scene; *c; c++)
             *c = *c == '_' ? ' ' : *c;
-        int n = snprintf(buf, len, "%s — %s", sh ? skb__plot_series_name(sh, skb__pl_jget(gpu, "shaders"), hn, sizeof hn) : "?", scene);
+        int n = snprintf(buf, len, "%s — %s", sh ? skb__plot_series_name(sh, skb__jget(gpu, "shaders"), hn, sizeof hn) : "?", scene);
         if (n < 0 || (size_t)n >= len)
             return;
         if (ang) {
@@ -66,7 +66,7 @@ void skb__image_caption(const cJSON *gpu, const char *file, char *buf, size_t le
 static void volume_plot(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r,
                         const char *key, const char *what)
 {
-    const cJSON *av = skb__pl_jget(skb_results_doc(r, "gpu.json"), "arm_volume"), *tw = skb__pl_jget(av, "twist_deg"), *m;
+    const cJSON *av = skb__jget(skb_results_doc(r, "gpu.json"), "arm_volume"), *tw = skb__jget(av, "twist_deg"), *m;
     char name[64], title[200], st[96], qt[420], lab[200];
     int ns = 0, col = 2;
     snprintf(name, sizeof name, "arm-%s%s", key[0] == 'v' ? "volume" : "section", sfx);
@@ -81,13 +81,13 @@ static void volume_plot(struct skb_report *rep, const char *dir, const char *sfx
         return;
     for (int i = 0; i < cJSON_GetArraySize(tw); i++) {
         double x = NAN;
-        skb__pl_jnum(cJSON_GetArrayItem(tw, i), &x);
+        skb__jnum(cJSON_GetArrayItem(tw, i), &x);
         skb__pl_fnum(f, x);
-        cJSON_ArrayForEach(m, skb__pl_jget(av, "methods")) {
-            const cJSON *ser = skb__pl_jget(m, key);
+        cJSON_ArrayForEach(m, skb__jget(av, "methods")) {
+            const cJSON *ser = skb__jget(m, key);
             double y = NAN;
             if (cJSON_IsArray(ser))
-                skb__pl_jnum(cJSON_GetArrayItem(ser, i), &y);
+                skb__jnum(cJSON_GetArrayItem(ser, i), &y);
             skb__pl_fnum(f, y);
         }
         fputc('\n', f);
@@ -97,8 +97,8 @@ static void volume_plot(struct skb_report *rep, const char *dir, const char *sfx
         skb__pl_not_run(rep, name, title, "cannot write the data file");
         return;
     }
-    cJSON_ArrayForEach(m, skb__pl_jget(av, "methods"))
-        ns += cJSON_IsArray(skb__pl_jget(m, key));
+    cJSON_ArrayForEach(m, skb__jget(av, "methods"))
+        ns += cJSON_IsArray(skb__jget(m, key));
     if (!ns) {
         fclose(b.f);
         free(b.buf);
@@ -110,8 +110,8 @@ static void volume_plot(struct skb_report *rep, const char *dir, const char *sfx
                  "set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb '#444444'\nplot ",
             skb__pl_gp_quote(qt, sizeof qt, lab));
     int k = 0;
-    cJSON_ArrayForEach(m, skb__pl_jget(av, "methods")) {
-        if (cJSON_IsArray(skb__pl_jget(m, key))) {
+    cJSON_ArrayForEach(m, skb__jget(av, "methods")) {
+        if (cJSON_IsArray(skb__jget(m, key))) {
             fprintf(b.f, "%s'%s.dat' using 1:%d with linespoints lw 2 %s", k ? ", " : "", name, col,
                     skb__pl_series_style(st, sizeof st, k, ns));
             /* the method's one legend name, as in every other plot */

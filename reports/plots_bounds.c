@@ -20,14 +20,14 @@
 
 static int curve_rows(const cJSON *c)
 {
-    const cJSON *cv = skb__pl_jget(c, "curve"), *row;
+    const cJSON *cv = skb__jget(c, "curve"), *row;
     int ncol = -1;
     if (!cJSON_IsArray(cv) || cJSON_GetArraySize(cv) < 2)
         return 0;
     cJSON_ArrayForEach(row, cv) {
         double v;
         int n = cJSON_GetArraySize(row);
-        if (!cJSON_IsArray(row) || n < 2 || (ncol >= 0 && n != ncol) || skb__pl_jnum(cJSON_GetArrayItem(row, 0), &v) < 0)
+        if (!cJSON_IsArray(row) || n < 2 || (ncol >= 0 && n != ncol) || skb__jnum(cJSON_GetArrayItem(row, 0), &v) < 0)
             return 0;
         ncol = n;
     }
@@ -38,7 +38,7 @@ static int curve_rows(const cJSON *c)
  * same length as t are its series */
 static int curve_series(const cJSON *c, const cJSON **ser, int max)
 {
-    const cJSON *t = skb__pl_jget(c, "t"), *x;
+    const cJSON *t = skb__jget(c, "t"), *x;
     int n = cJSON_GetArraySize(t), ns = 0;
     if (!cJSON_IsArray(t) || n < 2)
         return 0;
@@ -46,7 +46,7 @@ static int curve_series(const cJSON *c, const cJSON **ser, int max)
         double v;
         if (x == t || !cJSON_IsArray(x) || cJSON_GetArraySize(x) != n || ns >= max)
             continue;
-        if (skb__pl_jnum(cJSON_GetArrayItem(x, 0), &v) == 0)
+        if (skb__jnum(cJSON_GetArrayItem(x, 0), &v) == 0)
             ser[ns++] = x;
     }
     return ns;
@@ -95,12 +95,12 @@ static int paper_block(const struct skb_report *rep, const struct curve_paper *c
 {
     const cJSON *ey = skb__pl_ref_bound(rep, cp->y_id), *et = cp->t_id ? skb__pl_ref_bound(rep, cp->t_id) : NULL;
     double y = NAN, t = cp->t_fixed, t2 = NAN;
-    if (skb__pl_jnum(skb__pl_jget(ey, "paper"), &y) < 0)
+    if (skb__jnum(skb__jget(ey, "paper"), &y) < 0)
         return -1;
     char wb[160];
-    const char *where = skb__pl_short_where(cJSON_GetStringValue(skb__pl_jget(ey, "where")), wb, sizeof wb);
-    if (et && skb__pl_jnum(skb__pl_jget(et, "paper"), &t) == 0)
-        skb__pl_jnum(skb__pl_jget(et, "alt_paper"), &t2);
+    const char *where = skb__pl_short_where(cJSON_GetStringValue(skb__jget(ey, "where")), wb, sizeof wb);
+    if (et && skb__jnum(skb__jget(et, "paper"), &t) == 0)
+        skb__jnum(skb__jget(et, "alt_paper"), &t2);
     if (isfinite(t)) {
         fprintf(f, "%.9g %.9g\n", t, y * cp->scale);
         if (isfinite(t2))
@@ -178,23 +178,23 @@ static void curve_plot(struct skb_report *rep, const char *dir, const char *name
     if (nr > 0) {
         /* rows [t, measured, reference...]: the first y is the measurement */
         const cJSON *row, *v;
-        cJSON_ArrayForEach(row, skb__pl_jget(c, "curve")) {
+        cJSON_ArrayForEach(row, skb__jget(c, "curve")) {
             cJSON_ArrayForEach(v, row) {
                 double x = NAN;
-                skb__pl_jnum(v, &x);
+                skb__jnum(v, &x);
                 skb__pl_fnum(f, x);
             }
             fputc('\n', f);
         }
     } else {
-        const cJSON *t = skb__pl_jget(c, "t");
+        const cJSON *t = skb__jget(c, "t");
         for (int i = 0; i < cJSON_GetArraySize(t); i++) {
             double v = NAN;
-            skb__pl_jnum(cJSON_GetArrayItem(t, i), &v);
+            skb__jnum(cJSON_GetArrayItem(t, i), &v);
             skb__pl_fnum(f, v);
             for (int s = 0; s < ns; s++) {
                 v = NAN;
-                skb__pl_jnum(cJSON_GetArrayItem(ser[s], i), &v);
+                skb__jnum(cJSON_GetArrayItem(ser[s], i), &v);
                 skb__pl_fnum(f, v);
             }
             fputc('\n', f);
@@ -249,7 +249,7 @@ void skb__plot_bounds(struct skb_report *rep, const char *dir, const char *sfx, 
             found[spec] = 1;
         snprintf(name, sizeof name, "bounds-%s%s", x->string, sfx);
         skb__pl_sanitize(name);
-        if (skb__pl_jnum(skb__pl_jget(x, "alpha0_deg"), &a0) == 0)
+        if (skb__jnum(skb__jget(x, "alpha0_deg"), &a0) == 0)
             snprintf(title, sizeof title, "%s, α0 = %.4g°", spec >= 0 ? curve_specs[spec].title : x->string, a0);
         else
             snprintf(title, sizeof title, "%s", spec >= 0 ? curve_specs[spec].title : x->string);
@@ -275,12 +275,12 @@ void skb__plot_bounds(struct skb_report *rep, const char *dir, const char *sfx, 
 static int hist_rows(const cJSON *h, FILE *f)
 {
     int rows = 0;
-    const cJSON *it = skb__pl_jget(h, "iterations"), *ct = skb__pl_jget(h, "count") ? skb__pl_jget(h, "count") : skb__pl_jget(h, "counts"), *x;
+    const cJSON *it = skb__jget(h, "iterations"), *ct = skb__jget(h, "count") ? skb__jget(h, "count") : skb__jget(h, "counts"), *x;
     if (cJSON_IsArray(it) && cJSON_IsArray(ct)) {
         for (int i = 0; i < cJSON_GetArraySize(it); i++, rows++) {
             double a = NAN, b = NAN;
-            skb__pl_jnum(cJSON_GetArrayItem(it, i), &a);
-            skb__pl_jnum(cJSON_GetArrayItem(ct, i), &b);
+            skb__jnum(cJSON_GetArrayItem(it, i), &a);
+            skb__jnum(cJSON_GetArrayItem(ct, i), &b);
             skb__pl_fnum(f, a);
             skb__pl_fnum(f, b);
             fputc('\n', f);
@@ -289,7 +289,7 @@ static int hist_rows(const cJSON *h, FILE *f)
         int i = 0;
         cJSON_ArrayForEach(x, h) {
             double b = NAN;
-            skb__pl_jnum(x, &b);
+            skb__jnum(x, &b);
             fprintf(f, "%d", i++);
             skb__pl_fnum(f, b);
             fputc('\n', f);
@@ -300,7 +300,7 @@ static int hist_rows(const cJSON *h, FILE *f)
             double b = NAN;
             char *end;
             double a = strtod(x->string, &end);
-            if (*end || skb__pl_jnum(x, &b) < 0)
+            if (*end || skb__jnum(x, &b) < 0)
                 continue;
             skb__pl_fnum(f, a);
             skb__pl_fnum(f, b);
@@ -320,10 +320,10 @@ static void dib_paper_band(const struct skb_report *rep, FILE *f, char *key, siz
     double lo = NAN, hi = NAN;
     char label[300], qt[640];
     key[0] = 0;
-    if (skb__pl_jnum(skb__pl_jget(e, "paper_lo"), &lo) < 0 || skb__pl_jnum(skb__pl_jget(e, "paper"), &hi) < 0)
+    if (skb__jnum(skb__jget(e, "paper_lo"), &lo) < 0 || skb__jnum(skb__jget(e, "paper"), &hi) < 0)
         return;
     char wb[160];
-    const char *where = skb__pl_short_where(cJSON_GetStringValue(skb__pl_jget(e, "where")), wb, sizeof wb);
+    const char *where = skb__pl_short_where(cJSON_GetStringValue(skb__jget(e, "where")), wb, sizeof wb);
     snprintf(label, sizeof label, "paper: typically %g to %g iterations (%s)", lo, hi, where);
     fprintf(f, "set object 1 rect from %g, graph 0 to %g, graph 1 behind fc rgb '#e4e4e4' fs solid noborder\n", lo - 0.5,
             hi + 0.5);

@@ -20,8 +20,6 @@ struct memfile { FILE *f; char *buf; size_t len; };
 struct body { FILE *f; char *buf; size_t len; };
 
 extern const int skb__pl_marker[NMARKER];
-const cJSON *skb__pl_jget(const cJSON *o, const char *k);
-int skb__pl_jnum(const cJSON *x, double *out);
 void skb__pl_sanitize(char *s);
 const char *skb__pl_gp_quote(char *dst, size_t n, const char *s);
 struct skb_plot_entry *skb__pl_entry(struct skb_report *rep, const char *name, const char *title);

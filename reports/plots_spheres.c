@@ -22,9 +22,9 @@ static int sphere_series(const cJSON *d, const char **ser, int max)
 {
     const cJSON *l, *m;
     int ns = 0;
-    cJSON_ArrayForEach(l, skb__pl_jget(d, "levels")) cJSON_ArrayForEach(m, l) {
+    cJSON_ArrayForEach(l, skb__jget(d, "levels")) cJSON_ArrayForEach(m, l) {
         int seen = strcmp(m->string, "reference") == 0;
-        if (!cJSON_IsObject(m) || !skb__pl_jget(m, "avg"))
+        if (!cJSON_IsObject(m) || !skb__jget(m, "avg"))
             continue;
         for (int i = 0; i < ns; i++)
             seen |= strcmp(ser[i], m->string) == 0;
@@ -42,14 +42,14 @@ static int sphere_dat(const cJSON *d, const char **ser, int ns, const char *dir,
     FILE *f = skb__pl_mem_open(&mf);
     if (!f)
         return -1;
-    cJSON_ArrayForEach(l, skb__pl_jget(d, "levels")) {
+    cJSON_ArrayForEach(l, skb__jget(d, "levels")) {
         double lv = NAN, ref = NAN;
-        skb__pl_jnum(skb__pl_jget(l, "level"), &lv);
-        skb__pl_jnum(skb__pl_jget(skb__pl_jget(l, "reference"), "avg"), &ref);
+        skb__jnum(skb__jget(l, "level"), &lv);
+        skb__jnum(skb__jget(skb__jget(l, "reference"), "avg"), &ref);
         skb__pl_fnum(f, lv);
         for (int i = 0; i < ns; i++) {
             double v = NAN;
-            skb__pl_jnum(skb__pl_jget(skb__pl_jget(l, ser[i]), "avg"), &v);
+            skb__jnum(skb__jget(skb__jget(l, ser[i]), "avg"), &v);
             skb__pl_fnum(f, v > 0 && ref > 0 ? v / ref : NAN);
         }
         fputc('\n', f);
@@ -66,7 +66,7 @@ static void sphere_paper(const struct skb_report *rep, const char **ser, int ns,
     static const struct { const char *key, *label; int pt; } tabs[] = {
         { "table_5_2", "Table 5.2", 6 }, { "table_6_1", "Table 6.1", 8 },
     };
-    const cJSON *sec = skb__pl_jget(rep->ref, "spheres");
+    const cJSON *sec = skb__jget(rep->ref, "spheres");
     struct memfile mf;
     FILE *d = skb__pl_mem_open(&mf);
     char pname[80], label[8][200], st[8][96];
@@ -74,16 +74,16 @@ static void sphere_paper(const struct skb_report *rep, const char **ser, int ns,
     if (!d)
         return;
     for (int k = 0; k < 2; k++) {
-        const cJSON *tab = skb__pl_jget(sec, tabs[k].key), *lv = skb__pl_jget(tab, "levels"), *ref = skb__pl_jget(tab, "reference");
+        const cJSON *tab = skb__jget(sec, tabs[k].key), *lv = skb__jget(tab, "levels"), *ref = skb__jget(tab, "reference");
         for (int i = 0; i < ns && n < 8; i++) {
-            const cJSON *pv = skb__pl_jget(tab, ser[i]);
+            const cJSON *pv = skb__jget(tab, ser[i]);
             if (!cJSON_IsArray(pv) || !cJSON_IsArray(lv) || !cJSON_IsArray(ref))
                 continue;
             for (int j = 0; j < cJSON_GetArraySize(lv); j++) {
                 double l = NAN, a = NAN, rr = NAN;
-                skb__pl_jnum(cJSON_GetArrayItem(lv, j), &l);
-                skb__pl_jnum(cJSON_GetArrayItem(pv, j), &a);
-                skb__pl_jnum(cJSON_GetArrayItem(ref, j), &rr);
+                skb__jnum(cJSON_GetArrayItem(lv, j), &l);
+                skb__jnum(cJSON_GetArrayItem(pv, j), &a);
+                skb__jnum(cJSON_GetArrayItem(ref, j), &rr);
                 skb__pl_fnum(d, l);
                 skb__pl_fnum(d, a > 0 && rr > 0 ? a / rr : NAN);
                 fputc('\n', d);
@@ -117,7 +117,7 @@ static void sphere_plot(struct skb_report *rep, const char *dir, const char *sfx
     snprintf(name, sizeof name, "sphere-radii-%s%s", d->string, sfx);
     skb__pl_sanitize(name);
     snprintf(title, sizeof title, "Average sphere radius / reference-posture radius per tree level: %.60s", d->string);
-    skb__pl_jnum(skb__pl_jget(skb__pl_jget(cJSON_GetArrayItem(skb__pl_jget(d, "levels"), 0), "reference"), "avg"), &ref1);
+    skb__jnum(skb__jget(skb__jget(cJSON_GetArrayItem(skb__jget(d, "levels"), 0), "reference"), "avg"), &ref1);
     struct body b;
     if (!ns) {
         skb__pl_not_run(rep, name, title, "no levels with radii");
@@ -152,7 +152,7 @@ void skb__plot_spheres(struct skb_report *rep, const char *dir, const char *sfx,
                 skb_results_err(r, "spheres.json")[0] ? "spheres.json unreadable" : "spheres.json not found (spheres not run)");
         return;
     }
-    cJSON_ArrayForEach(d, skb__pl_jget(doc, "datasets"))
+    cJSON_ArrayForEach(d, skb__jget(doc, "datasets"))
         sphere_plot(rep, dir, sfx, d);
 }
 
@@ -163,7 +163,7 @@ void skb__plot_spheres(struct skb_report *rep, const char *dir, const char *sfx,
  * the colours of the measured speed-up curves (series 2 and 3 of 4) */
 static void cd_paper(const struct skb_report *rep, const char *dir, const char *name, FILE *f)
 {
-    const cJSON *t = skb__pl_jget(rep->ref, "table_5_3");
+    const cJSON *t = skb__jget(rep->ref, "table_5_3");
     static const char *const keys[] = { "speedup", "speedup_collision_free" };
     static const char *const labels[] = { "paper Table 5.3 speed-up (dwarf)", "paper Table 5.3 speed-up, collision-free" };
     struct memfile mf;
@@ -173,11 +173,11 @@ static void cd_paper(const struct skb_report *rep, const char *dir, const char *
     if (!d)
         return;
     for (int k = 0; k < 2; k++) {
-        const cJSON *tri = skb__pl_jget(t, "triangles"), *sp = skb__pl_jget(t, keys[k]);
+        const cJSON *tri = skb__jget(t, "triangles"), *sp = skb__jget(t, keys[k]);
         for (int j = 0; j < cJSON_GetArraySize(tri) && j < cJSON_GetArraySize(sp); j++) {
             double a = NAN, b = NAN;
-            skb__pl_jnum(cJSON_GetArrayItem(tri, j), &a);
-            skb__pl_jnum(cJSON_GetArrayItem(sp, j), &b);
+            skb__jnum(cJSON_GetArrayItem(tri, j), &a);
+            skb__jnum(cJSON_GetArrayItem(sp, j), &b);
             skb__pl_fnum(d, a);
             skb__pl_fnum(d, b);
             fputc('\n', d);
@@ -209,24 +209,24 @@ void skb__plot_cd(struct skb_report *rep, const char *dir, const char *sfx, cons
     if (!f)
         return;
     int rows = 0, nfree = 0;
-    cJSON_ArrayForEach(x, skb__pl_jget(doc, "scaling")) {
+    cJSON_ArrayForEach(x, skb__jget(doc, "scaling")) {
         double tri = NAN, od = NAN, bu = NAN, sp = NAN, lv = NAN, spf = NAN;
-        const char *pose = cJSON_GetStringValue(skb__pl_jget(x, "pose"));
-        if (cJSON_IsFalse(skb__pl_jget(x, "colliding")) || (pose && strstr(pose, "free")))
+        const char *pose = cJSON_GetStringValue(skb__jget(x, "pose"));
+        if (cJSON_IsFalse(skb__jget(x, "colliding")) || (pose && strstr(pose, "free")))
             continue;
-        skb__pl_jnum(skb__pl_jget(x, "level"), &lv);
-        if (skb__pl_jnum(skb__pl_jget(x, "triangles"), &tri) < 0)
+        skb__jnum(skb__jget(x, "level"), &lv);
+        if (skb__jnum(skb__jget(x, "triangles"), &tri) < 0)
             tri = lv;
-        skb__pl_jnum(skb__pl_jget(x, "on_demand_ms"), &od);
-        skb__pl_jnum(skb__pl_jget(x, "bottom_up_ms"), &bu);
-        if (skb__pl_jnum(skb__pl_jget(x, "speedup"), &sp) < 0 && od > 0)
+        skb__jnum(skb__jget(x, "on_demand_ms"), &od);
+        skb__jnum(skb__jget(x, "bottom_up_ms"), &bu);
+        if (skb__jnum(skb__jget(x, "speedup"), &sp) < 0 && od > 0)
             sp = bu / od;
         skb__pl_fnum(f, tri > 0 ? tri : NAN);
         skb__pl_fnum(f, od > 0 ? od : NAN);
         skb__pl_fnum(f, bu > 0 ? bu : NAN);
         skb__pl_fnum(f, sp > 0 ? sp : NAN);
         /* cd.json may carry the collision-free pose of the same level */
-        skb__pl_jnum(skb__pl_jget(skb__pl_jget(x, "collision_free"), "speedup"), &spf);
+        skb__jnum(skb__jget(skb__jget(x, "collision_free"), "speedup"), &spf);
         skb__pl_fnum(f, spf > 0 ? spf : NAN);
         nfree += spf > 0;
         fputc('\n', f);

@@ -34,7 +34,7 @@ struct tgrid {
 /* cpu.json datasets[D] keeps times under "ms"; gpu.json ms[D] is the map */
 static const cJSON *row_of(const cJSON *d)
 {
-    const cJSON *m = skb__pl_jget(d, "ms");
+    const cJSON *m = skb__jget(d, "ms");
     return cJSON_IsObject(d) ? (m ? m : d) : NULL;
 }
 
@@ -89,10 +89,10 @@ static void tgrid_fill(struct tgrid *t, const cJSON *ms, const cJSON *q1map, con
         cJSON_ArrayForEach(m, row_of(d)) {
             double v = NAN, a = NAN, b = NAN;
             int i = ser_index(t, m->string, 1);
-            if (i < 0 || skb__pl_jnum(m, &v) < 0 || !(v > 0))
+            if (i < 0 || skb__jnum(m, &v) < 0 || !(v > 0))
                 continue;
             t->med[r][i] = v;
-            if (skb__pl_jnum(skb__pl_jget(skb__pl_jget(q1map, d->string), m->string), &a) < 0 || skb__pl_jnum(skb__pl_jget(skb__pl_jget(q3map, d->string), m->string), &b) < 0)
+            if (skb__jnum(skb__jget(skb__jget(q1map, d->string), m->string), &a) < 0 || skb__jnum(skb__jget(skb__jget(q3map, d->string), m->string), &b) < 0)
                 gbench_quartiles(g, d->string, m->string, &a, &b);
             if (a > 0 && b >= a) {
                 t->q1[r][i] = a;
@@ -222,11 +222,11 @@ static void ratio_plot(struct skb_report *rep, const char *dir, const char *name
 /* DQ paper Fig. 18 CPU ratios to LBS for the series that have one */
 static int fig18_ratios(const struct skb_report *rep, const struct tgrid *t, double *paper)
 {
-    const cJSON *rt = skb__pl_jget(skb__pl_jget(rep->ref, "figure_18"), "ratio_to_linear");
+    const cJSON *rt = skb__jget(skb__jget(rep->ref, "figure_18"), "ratio_to_linear");
     int n = 0;
     for (int i = 0; i < t->nser; i++) {
         paper[i] = NAN;
-        n += skb__pl_jnum(skb__pl_jget(rt, t->ser[i]), &paper[i]) == 0;
+        n += skb__jnum(skb__jget(rt, t->ser[i]), &paper[i]) == 0;
     }
     return n;
 }
@@ -238,11 +238,11 @@ static int fig18_ratios(const struct skb_report *rep, const struct tgrid *t, dou
 static void scaling_plot(struct skb_report *rep, const char *dir, const char *sfx, const cJSON *doc)
 {
     char name[64], title[160];
-    const cJSON *sc = skb__pl_jget(skb__pl_jget(doc, "large_mesh"), "scaling"), *pts = skb__pl_jget(sc, "points"), *p;
+    const cJSON *sc = skb__jget(skb__jget(doc, "large_mesh"), "scaling"), *pts = skb__jget(sc, "points"), *p;
     double cpus = NAN, c1 = NAN;
     snprintf(name, sizeof name, "cpu-scaling%s", sfx);
     snprintf(title, sizeof title, "Fast kernels on every core: speed-up over one thread (roofline mesh)");
-    skb__pl_jnum(skb__pl_jget(sc, "cpus"), &cpus);
+    skb__jnum(skb__jget(sc, "cpus"), &cpus);
     if (!sc || !cJSON_IsArray(pts)) {
         skb__pl_not_run(rep, name, title, "cpu.json has no large_mesh.scaling (roofline mesh not run)");
         return;
@@ -258,13 +258,13 @@ static void scaling_plot(struct skb_report *rep, const char *dir, const char *sf
         return;
     }
     fprintf(f, "# threads linear_speedup dlb_speedup copy_scaling copy_GBps\n");
-    skb__pl_jnum(skb__pl_jget(cJSON_GetArrayItem(pts, 0), "copy_bandwidth_GBps"), &c1);
+    skb__jnum(skb__jget(cJSON_GetArrayItem(pts, 0), "copy_bandwidth_GBps"), &c1);
     cJSON_ArrayForEach(p, pts) {
         double th = NAN, ls = NAN, ds = NAN, bw = NAN;
-        skb__pl_jnum(skb__pl_jget(p, "threads"), &th);
-        skb__pl_jnum(skb__pl_jget(p, "linear_speedup"), &ls);
-        skb__pl_jnum(skb__pl_jget(p, "dlb_speedup"), &ds);
-        skb__pl_jnum(skb__pl_jget(p, "copy_bandwidth_GBps"), &bw);
+        skb__jnum(skb__jget(p, "threads"), &th);
+        skb__jnum(skb__jget(p, "linear_speedup"), &ls);
+        skb__jnum(skb__jget(p, "dlb_speedup"), &ds);
+        skb__jnum(skb__jget(p, "copy_bandwidth_GBps"), &bw);
         skb__pl_fnum(f, th);
         skb__pl_fnum(f, ls);
         skb__pl_fnum(f, ds);
@@ -307,7 +307,7 @@ void skb__plot_cpu(struct skb_report *rep, const char *dir, const char *sfx, con
     int hg = gdoc && skb_gbench_parse(gdoc, &g, msg, sizeof msg) == 0;
     struct tgrid *t = malloc(sizeof *t);
     if (t) {
-        tgrid_fill(t, skb__pl_jget(doc, "datasets"), NULL, NULL, hg ? &g : NULL);
+        tgrid_fill(t, skb__jget(doc, "datasets"), NULL, NULL, hg ? &g : NULL);
         if (!t->nrow || !t->nser) {
             skb__pl_not_run(rep, name, "CPU time per deformation", "no timings in cpu.json");
         } else {
@@ -330,9 +330,9 @@ void skb__plot_cpu(struct skb_report *rep, const char *dir, const char *sfx, con
  * the median and at the quartiles of time); returns the methods written */
 static int sweep_dat(const cJSON *c, const char **ser, int max, const char *dir, const char *name)
 {
-    const cJSON *sw = skb__pl_jget(c, "sweep"), *e, *x;
+    const cJSON *sw = skb__jget(c, "sweep"), *e, *x;
     int ns = 0;
-    cJSON_ArrayForEach(x, skb__pl_jget(cJSON_GetArrayItem(sw, 0), "ms"))
+    cJSON_ArrayForEach(x, skb__jget(cJSON_GetArrayItem(sw, 0), "ms"))
         if (ns < max && x->string)
             ser[ns++] = x->string;
     struct memfile m;
@@ -341,13 +341,13 @@ static int sweep_dat(const cJSON *c, const char **ser, int max, const char *dir,
         return 0;
     cJSON_ArrayForEach(e, sw) {
         double n = NAN;
-        skb__pl_jnum(skb__pl_jget(e, "vertices"), &n);
+        skb__jnum(skb__jget(e, "vertices"), &n);
         skb__pl_fnum(f, n);
         for (int i = 0; i < ns; i++) {
             double ms = NAN, q1 = NAN, q3 = NAN;
-            skb__pl_jnum(skb__pl_jget(skb__pl_jget(e, "ms"), ser[i]), &ms);
-            skb__pl_jnum(skb__pl_jget(skb__pl_jget(e, "ms_q1"), ser[i]), &q1);
-            skb__pl_jnum(skb__pl_jget(skb__pl_jget(e, "ms_q3"), ser[i]), &q3);
+            skb__jnum(skb__jget(skb__jget(e, "ms"), ser[i]), &ms);
+            skb__jnum(skb__jget(skb__jget(e, "ms_q1"), ser[i]), &q1);
+            skb__jnum(skb__jget(skb__jget(e, "ms_q3"), ser[i]), &q3);
             /* the slower quartile of time is the lower one of the rate */
             skb__pl_fnum(f, n / (ms * 1e-3));
             skb__pl_fnum(f, n / (q3 * 1e-3));
@@ -363,33 +363,33 @@ static int sweep_dat(const cJSON *c, const char **ser, int max, const char *dir,
  * each distinct bytes per vertex of the methods */
 static void gpu_sweep_plot(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
 {
-    const cJSON *doc = skb_results_doc(r, "gpu.json"), *c = skb__pl_jget(doc, "compute");
+    const cJSON *doc = skb_results_doc(r, "gpu.json"), *c = skb__jget(doc, "compute");
     const char *ser[MAXSER];
     char name[64], title[200], st[96];
     double copy = NAN;
     snprintf(name, sizeof name, "gpu-sweep%s", sfx);
     snprintf(title, sizeof title, "GPU compute skinning: vertices/s against vertices%s [%.50s]",
-             cJSON_IsTrue(skb__pl_jget(c, "software_renderer")) ? " (software renderer: context)" : "", r->machine_key);
+             cJSON_IsTrue(skb__jget(c, "software_renderer")) ? " (software renderer: context)" : "", r->machine_key);
     int ns = c ? sweep_dat(c, ser, MAXSER, dir, name) : 0;
     struct body b;
     if (!ns || !skb__pl_body_open(&b)) {
         skb__pl_not_run(rep, name, title, c ? "gpu.json \"compute\" has no sweep" : "gpu.json has no \"compute\"");
         return;
     }
-    skb__pl_jnum(skb__pl_jget(c, "copy_bandwidth_GBps"), &copy);
+    skb__jnum(skb__jget(c, "copy_bandwidth_GBps"), &copy);
     fprintf(b.f, "set logscale xy\nset xlabel 'vertices skinned per dispatch (log scale)'\n"
                  "set ylabel 'vertices per second (log scale); bars: interquartile range'\nset grid xtics ytics mytics\n");
     fprintf(b.f, "plot ");
     for (int i = 0; i < ns; i++) {
         fprintf(b.f, "%s'%s.dat' using 1:%d:%d:%d with yerrorlines %s ps 1 lw 1.5", i ? ", " : "", name, 2 + 3 * i,
                 3 + 3 * i, 4 + 3 * i, skb__pl_series_style(st, sizeof st, i, ns));
-        skb__pl_put_title(b.f, ser[i], skb__pl_jget(doc, "shaders"));
+        skb__pl_put_title(b.f, ser[i], skb__jget(doc, "shaders"));
     }
     int seen[8], nseen = 0;
     for (int i = 0; i < ns && isfinite(copy) && copy > 0; i++) {
         double bpv = NAN;
         int dup = 0;
-        if (skb__pl_jnum(skb__pl_jget(skb__pl_jget(c, "bytes_per_vertex"), ser[i]), &bpv) < 0 || !(bpv > 0))
+        if (skb__jnum(skb__jget(skb__jget(c, "bytes_per_vertex"), ser[i]), &bpv) < 0 || !(bpv > 0))
             continue;
         for (int k = 0; k < nseen; k++)
             dup |= seen[k] == (int)bpv;
@@ -407,10 +407,10 @@ void skb__plot_gpu(struct skb_report *rep, const char *dir, const char *sfx, con
 {
     char name[64], name2[64], what[160];
     const cJSON *doc = skb_results_doc(r, "gpu.json");
-    int soft = cJSON_IsTrue(skb__pl_jget(doc, "software_renderer"));
+    int soft = cJSON_IsTrue(skb__jget(doc, "software_renderer"));
     snprintf(name, sizeof name, "gpu-times%s", sfx);
     snprintf(name2, sizeof name2, "gpu-ratio%s", sfx);
-    if (!skb__pl_jget(doc, "ms")) {
+    if (!skb__jget(doc, "ms")) {
         const char *why = doc ? "gpu.json has no \"ms\" (skipped?)"
                         : skb_results_err(r, "gpu.json")[0] ? "gpu.json unreadable" : "gpu.json not found (gpu not run)";
         skb__pl_not_run(rep, name, "GPU time per deformation", why);
@@ -419,8 +419,8 @@ void skb__plot_gpu(struct skb_report *rep, const char *dir, const char *sfx, con
     struct tgrid *t = malloc(sizeof *t);
     if (!t)
         return;
-    tgrid_fill(t, skb__pl_jget(doc, "ms"), skb__pl_jget(doc, "ms_q1"), skb__pl_jget(doc, "ms_q3"), NULL);
-    t->shaders = skb__pl_jget(doc, "shaders");
+    tgrid_fill(t, skb__jget(doc, "ms"), skb__jget(doc, "ms_q1"), skb__jget(doc, "ms_q3"), NULL);
+    t->shaders = skb__jget(doc, "shaders");
     const char *ctx = soft ? " (software renderer: context)" : "";
     snprintf(what, sizeof what, "GPU time per deformation%s [%.50s]", ctx, r->machine_key);
     times_plot(rep, dir, name, what, t);
