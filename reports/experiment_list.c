@@ -33,7 +33,7 @@ static void table61(struct skb_report *rep)
 static const struct skb_experiment_desc desc_properties = {
     .run = &skb_exp_properties,
     .files = (const struct skb_result_file[]){
-        { "properties.json", 1, NULL, "verdicts/* verdicts_other_methods/*", NULL }, { NULL, 0, NULL, NULL, NULL } },
+        { "properties.json", 1, NULL, "verdicts/* verdicts_other_methods/*", &skb_schema_properties }, { NULL, 0, NULL, NULL, NULL } },
     .sections = (const struct skb_report_section[]){
         { "table41", SKB_NEED_BLEND, skb__report_table41, NULL }, { NULL, 0, NULL, NULL } },
 };
@@ -41,14 +41,14 @@ static const struct skb_experiment_desc desc_properties = {
 static const struct skb_experiment_desc desc_flops = {
     .run = &skb_exp_flops,
     .files = (const struct skb_result_file[]){
-        { "flops.json", 1, NULL, "fits/*", NULL }, { NULL, 0, NULL, NULL, NULL } },
+        { "flops.json", 1, NULL, "fits/*", &skb_schema_flops }, { NULL, 0, NULL, NULL, NULL } },
     .sections = (const struct skb_report_section[]){
         { "flops", SKB_NEED_BLEND, skb__report_flops, NULL }, { NULL, 0, NULL, NULL } },
 };
 
 static const struct skb_experiment_desc desc_bounds = {
     .run = &skb_exp_bounds,
-    .files = (const struct skb_result_file[]){ { "bounds.json", 1, NULL, NULL, NULL }, { NULL, 0, NULL, NULL, NULL } },
+    .files = (const struct skb_result_file[]){ { "bounds.json", 1, NULL, NULL, &skb_schema_bounds }, { NULL, 0, NULL, NULL, NULL } },
     .sections = (const struct skb_report_section[]){
         { "bounds", SKB_NEED_NONE, skb__report_bounds, NULL }, { NULL, 0, NULL, NULL } },
     .plots = (const struct skb_report_plot[]){
@@ -59,9 +59,9 @@ static const struct skb_experiment_desc desc_bounds = {
 static const struct skb_experiment_desc desc_cpu = {
     .run = &skb_exp_cpu,
     .files = (const struct skb_result_file[]){
-        { "cpu.json", 1, NULL, "datasets/*/ms/*", NULL }, { "cpu-gbench.json", 0, NULL, NULL, NULL },
+        { "cpu.json", 1, NULL, "datasets/*/ms/*", &skb_schema_cpu }, { "cpu-gbench.json", 0, NULL, NULL, &skb_schema_cpu_gbench },
         /* run cpu --offset-sweep (harness/fast_sweep.c): not compared, not in the report */
-        { "cpu-offsets.json", 1, NULL, NULL, NULL },
+        { "cpu-offsets.json", 1, NULL, NULL, &skb_schema_cpu_offsets },
         { NULL, 0, NULL, NULL, NULL } },
     .sections = (const struct skb_report_section[]){
         { "fig18", SKB_NEED_SKIN, skb__report_fig18, NULL }, { "fast", SKB_NEED_F32, skb__report_fast, NULL },
@@ -72,7 +72,7 @@ static const struct skb_experiment_desc desc_cpu = {
 
 static const struct skb_experiment_desc desc_gpu = {
     .run = &skb_exp_gpu,
-    .files = (const struct skb_result_file[]){ { "gpu.json", 1, NULL, "shaders/*/cpu_method", NULL }, { NULL, 0, NULL, NULL, NULL } },
+    .files = (const struct skb_result_file[]){ { "gpu.json", 1, NULL, "shaders/*/cpu_method", &skb_schema_gpu }, { NULL, 0, NULL, NULL, NULL } },
     .sections = (const struct skb_report_section[]){
         { "fig19", SKB_NEED_SHADER, skb__report_fig19, NULL }, { "gpu", SKB_NEED_SHADER, skb__report_gpu_times, NULL },
         { "arm_volume", SKB_NEED_SKIN, skb__report_arm_volume, NULL }, { "heat_map", SKB_NEED_SKIN, skb__report_heat_map, NULL },
@@ -86,7 +86,7 @@ static const struct skb_experiment_desc desc_gpu = {
 static const struct skb_experiment_desc desc_spheres = {
     .run = &skb_exp_spheres,
     .files = (const struct skb_result_file[]){
-        { "spheres.json", 1, NULL, "datasets/*/refit_time/*", NULL }, { NULL, 0, NULL, NULL, NULL } },
+        { "spheres.json", 1, NULL, "datasets/*/refit_time/*", &skb_schema_spheres }, { NULL, 0, NULL, NULL, NULL } },
     .sections = (const struct skb_report_section[]){
         { "table52", SKB_NEED_REFIT, table52, "refits other than LBS are in the Table 6.1 section" },
         { "table61", SKB_NEED_REFIT, table61, "the LBS refit is in the Table 5.2 section" },
@@ -97,7 +97,7 @@ static const struct skb_experiment_desc desc_spheres = {
 
 static const struct skb_experiment_desc desc_cd = {
     .run = &skb_exp_cd,
-    .files = (const struct skb_result_file[]){ { "cd.json", 1, NULL, "scenarios/*/methods/*", NULL }, { NULL, 0, NULL, NULL, NULL } },
+    .files = (const struct skb_result_file[]){ { "cd.json", 1, NULL, "scenarios/*/methods/*", &skb_schema_cd }, { NULL, 0, NULL, NULL, NULL } },
     .sections = (const struct skb_report_section[]){
         { "table53", SKB_NEED_NONE, skb__report_table53, NULL }, { "table62", SKB_NEED_REFIT, skb__report_table62, NULL },
         { NULL, 0, NULL, NULL } },
@@ -108,7 +108,7 @@ static const struct skb_experiment_desc desc_cd = {
  * timing-free gate (no report section: compare reads it) */
 static const struct skb_experiment_desc desc_icount = {
     .run = &skb_exp_icount,
-    .files = (const struct skb_result_file[]){ { "icount.json", 1, NULL, NULL, NULL }, { NULL, 0, NULL, NULL, NULL } },
+    .files = (const struct skb_result_file[]){ { "icount.json", 1, NULL, NULL, &skb_schema_icount }, { NULL, 0, NULL, NULL, NULL } },
 };
 
 /* the list: one line per experiment, in the order `run all` executes them

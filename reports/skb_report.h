@@ -278,9 +278,9 @@ const char *skb_method_absent_reason(const struct skb_method *m, int need, const
 struct skb_result_file {
     const char *file;          /* "cpu.json" */
     int meta;                  /* 1: starts with the skinbench metadata (schema_version, seed, machine) */
-    /* a contract beyond the file's table in harness/schemas.c (looked up by
-     * name, skb_schema_find), e.g. an extra experiment's own check; NULL for
-     * the built-in files; msg names path and field */
+    /* a contract beyond the file's table of fields (`schema` below), e.g.
+     * sad.json's picture names (reports/exp_sad.c); NULL: the table says
+     * all; msg names path and field */
     int (*check)(const cJSON *doc, const char *path, char *msg, size_t msglen);
     /* where the file holds its method names, as key paths separated by
      * spaces: segments split by '/', "*" for every member; a path ending in
@@ -288,9 +288,9 @@ struct skb_result_file {
      * value (reports/experiment_list.c has one of each).  compare lists the
      * names the baseline lacks as new.  NULL: the file is not per method. */
     const char *methods;
-    /* the file's table of fields when the experiment declares its own, next
-     * to its writer (the one declaration: the writer passes the same table to
-     * skb_results_write); NULL: the built-in table of harness/schemas.c */
+    /* the file's table of fields, declared once beside its writer (the
+     * built-in ones: harness/exp_<name>_schema.c, skb_schemas.h), which passes
+     * the same table to skb_results_write; NULL only with a `check` */
     const struct skb_schema *schema;
 };
 
