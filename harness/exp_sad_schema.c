@@ -29,7 +29,7 @@ const struct skb_schema skb_schema_sad = {
           .doc = "distortion with rigid proxies" },
         { .path = "animations/*/error_vs_p", .type = SKB_ST_ARRAY, .flags = SKB_SF_REQUIRED, .doc = "error per proxy count" },
         { .path = "animations/*/picture", .type = SKB_ST_OBJECT,
-          .doc = "the worst keyframe's picture, where GL drew one (its file name rule: reports/report_sad.c)" },
+          .doc = "the worst keyframe's picture, where GL drew one (its file name rule: reports/exp_sad.c)" },
         { .path = "animations/*/picture/file", .type = SKB_ST_STRING, .flags = SKB_SF_REQUIRED,
           .doc = "images/sad/NAME.png, relative to the run directory" },
         { .path = "animations/*/picture/keyframe", .type = SKB_ST_NUMBER, .flags = SKB_SF_REQUIRED | SKB_SF_MIN,

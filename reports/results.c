@@ -111,6 +111,11 @@ int skb_rfile_find(const char *file)
     return -1;
 }
 
+int skb_experiment_file_index(const struct skb_experiment_desc *d, int nth)
+{
+    return d->files && d->files[nth].file ? skb_rfile_find(d->files[nth].file) : -1;
+}
+
 /* report code names the files it reads itself: a name no experiment
  * declares is a build mistake (a typo, an experiment dropped from the list),
  * so it fails loudly at first use rather than show the table as "not run" */

@@ -1,5 +1,8 @@
-/* plots_arm.c — the GPU pictures' captions and the arm's volume and
- * cross-section curves (gpu.json).  The gnuplot core: plots.c. */
+/* exp_gpu_plots.c — the `gpu` experiment's plots (exp_gpu.c): GPU times per
+ * dataset and as ratios to LBS, the compute sweep, the GPU pictures'
+ * captions and the arm's volume and cross-section curves (gpu.json).  The
+ * timing grid they share with the CPU plots: plots_timings.c; the gnuplot
+ * core: plots.c. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -14,7 +17,6 @@
 #include "skb_label.h"
 #include "skb_method.h"
 #include "skb_report.h"
-#include "report_internal.h"
 #include "plots_internal.h"
 
 void skb__image_caption(const cJSON *gpu, const char *file, char *buf, size_t len)
@@ -133,3 +135,114 @@ void skb__plot_arm_section(struct skb_report *rep, const char *dir, const char *
 {
     volume_plot(rep, dir, sfx, r, "section_area_ratio", "cross-section area");
 }
+
+/* ---- GPU times and the compute sweep ---- */
+
+/* gpu.json "compute": sweep rows (vertices, then per method vertices/s at
+ * the median and at the quartiles of time); returns the methods written */
+static int sweep_dat(const cJSON *c, const char **ser, int max, const char *dir, const char *name)
+{
+    const cJSON *sw = skb__jget(c, "sweep"), *e, *x;
+    int ns = 0;
+    cJSON_ArrayForEach(x, skb__jget(cJSON_GetArrayItem(sw, 0), "ms"))
+        if (ns < max && x->string)
+            ser[ns++] = x->string;
+    struct memfile m;
+    FILE *f = ns ? skb__pl_mem_open(&m) : NULL;
+    if (!f)
+        return 0;
+    cJSON_ArrayForEach(e, sw) {
+        double n = NAN;
+        skb__jnum(skb__jget(e, "vertices"), &n);
+        skb__pl_fnum(f, n);
+        for (int i = 0; i < ns; i++) {
+            double ms = NAN, q1 = NAN, q3 = NAN;
+            skb__jnum(skb__jget(skb__jget(e, "ms"), ser[i]), &ms);
+            skb__jnum(skb__jget(skb__jget(e, "ms_q1"), ser[i]), &q1);
+            skb__jnum(skb__jget(skb__jget(e, "ms_q3"), ser[i]), &q3);
+            /* the slower quartile of time is the lower one of the rate */
+            skb__pl_fnum(f, n / (ms * 1e-3));
+            skb__pl_fnum(f, n / (q3 * 1e-3));
+            skb__pl_fnum(f, n / (q1 * 1e-3));
+        }
+        fputc('\n', f);
+    }
+    return skb__pl_dat_close(&m, dir, name) == 0 ? ns : 0;
+}
+
+/* the compute sweep: vertices/s against vertices, log-log, one line per
+ * method, and the copy roofline (copy bandwidth / bytes per vertex) for
+ * each distinct bytes per vertex of the methods */
+static void gpu_sweep_plot(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
+{
+    const cJSON *doc = skb_results_doc(r, "gpu.json"), *c = skb__jget(doc, "compute");
+    const char *ser[MAXSER];
+    char name[64], title[200], st[96];
+    double copy = NAN;
+    snprintf(name, sizeof name, "gpu-sweep%s", sfx);
+    snprintf(title, sizeof title, "GPU compute skinning: vertices/s against vertices%s [%.50s]",
+             cJSON_IsTrue(skb__jget(c, "software_renderer")) ? " (software renderer: context)" : "", r->machine_key);
+    int ns = c ? sweep_dat(c, ser, MAXSER, dir, name) : 0;
+    struct body b;
+    if (!ns || !skb__pl_body_open(&b)) {
+        skb__pl_not_run(rep, name, title, c ? "gpu.json \"compute\" has no sweep" : "gpu.json has no \"compute\"");
+        return;
+    }
+    skb__jnum(skb__jget(c, "copy_bandwidth_GBps"), &copy);
+    fprintf(b.f, "set logscale xy\nset xlabel 'vertices skinned per dispatch (log scale)'\n"
+                 "set ylabel 'vertices per second (log scale); bars: interquartile range'\nset grid xtics ytics mytics\n");
+    fprintf(b.f, "plot ");
+    for (int i = 0; i < ns; i++) {
+        fprintf(b.f, "%s'%s.dat' using 1:%d:%d:%d with yerrorlines %s ps 1 lw 1.5", i ? ", " : "", name, 2 + 3 * i,
+                3 + 3 * i, 4 + 3 * i, skb__pl_series_style(st, sizeof st, i, ns));
+        skb__pl_put_title(b.f, ser[i], skb__jget(doc, "shaders"));
+    }
+    int seen[8], nseen = 0;
+    for (int i = 0; i < ns && isfinite(copy) && copy > 0; i++) {
+        double bpv = NAN;
+        int dup = 0;
+        if (skb__jnum(skb__jget(skb__jget(c, "bytes_per_vertex"), ser[i]), &bpv) < 0 || !(bpv > 0))
+            continue;
+        for (int k = 0; k < nseen; k++)
+            dup |= seen[k] == (int)bpv;
+        if (dup || nseen >= 8)
+            continue;
+        seen[nseen++] = (int)bpv;
+        fprintf(b.f, ", %.9g with lines dt %d lw 2 lc rgb '#333333' title 'copy roofline, %d B/vertex (%.4g GB/s)'",
+                copy * 1e9 / bpv, 2 + nseen, (int)bpv, copy);
+    }
+    fputc('\n', b.f);
+    skb__pl_body_plot(&b, rep, dir, name, title);
+}
+
+void skb__plot_gpu(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
+{
+    char name[64], name2[64], what[160];
+    const cJSON *doc = skb_results_doc(r, "gpu.json");
+    int soft = cJSON_IsTrue(skb__jget(doc, "software_renderer"));
+    snprintf(name, sizeof name, "gpu-times%s", sfx);
+    snprintf(name2, sizeof name2, "gpu-ratio%s", sfx);
+    if (!skb__jget(doc, "ms")) {
+        const char *why = doc ? "gpu.json has no \"ms\" (skipped?)"
+                        : skb_results_err(r, "gpu.json")[0] ? "gpu.json unreadable" : "gpu.json not found (gpu not run)";
+        skb__pl_not_run(rep, name, "GPU time per deformation", why);
+        return;
+    }
+    struct tgrid *t = malloc(sizeof *t);
+    if (!t)
+        return;
+    skb__pl_tgrid_fill(t, skb__jget(doc, "ms"), skb__jget(doc, "ms_q1"), skb__jget(doc, "ms_q3"), NULL);
+    t->shaders = skb__jget(doc, "shaders");
+    const char *ctx = soft ? " (software renderer: context)" : "";
+    snprintf(what, sizeof what, "GPU time per deformation%s [%.50s]", ctx, r->machine_key);
+    skb__pl_times_plot(rep, dir, name, what, t);
+    snprintf(what, sizeof what, "GPU time / LBS%s [%.50s]", ctx, r->machine_key);
+    skb__pl_ratio_plot(rep, dir, name2, what, t, skb_method_role_name(SKB_MF_RATIO_REF), NULL, NULL);   /* LBS's shader */
+    free(t);
+    gpu_sweep_plot(rep, dir, sfx, r);
+}
+
+/* ---- bound curves over t ---- */
+
+/* a curve object {"curve": [[t, y1, y2, ...], ...]}: rows of numbers;
+ * returns the number of y columns (0 if not that shape) */

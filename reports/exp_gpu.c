@@ -1,5 +1,12 @@
-/* report_gpu.c — GPU: Figure 19 shader instruction counts and GPU time ratios.
- * Part of the report model (report.c); rows judged against reports/reference.json. */
+/* exp_gpu.c — the `gpu` experiment's report half (run half: harness/exp_gpu.c;
+ * gpu.json's table of fields: harness/exp_gpu_schema.c; its plots:
+ * exp_gpu_plots.c): DQ paper Fig. 19 (shader instruction counts), the GPU
+ * times, the compute path, and the numbers behind the pictures
+ * (harness/arm_volume.c and gpu_pictures.c): the arm's volume and elbow
+ * cross-section over twist per method (the candy wrapper of thesis 2.2.1 /
+ * DQ paper Fig. 2 as a number), and each method's distance to DIB in the
+ * heat-map pose (the papers print no such numbers: descriptive tables, not
+ * judged).  Its exact nightly gate: regress/gate_exact.c. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,6 +15,7 @@
 #include "skb_json.h"
 #include "report_internal.h"
 #include "skb_method.h"   /* the methods' roles (skb_method_role_name) */
+#include "skb_run.h"
 
 static const cJSON *fig19_entry(const cJSON *sec, const char *shader)
 {
@@ -35,7 +43,7 @@ static double gpu_lbs(const cJSON *map, const cJSON *sec)
     return NAN;
 }
 
-void skb__report_fig19(struct skb_report *rep)
+static void section_fig19(struct skb_report *rep)
 {
     const cJSON *sec = skb__jget(rep->ref, "figure_19");
     static const char *const cols[] = { "shader", "instructions", "ratio to LBS", "paper", "paper ratio",
@@ -213,7 +221,7 @@ static void fig1_compute_rows(struct skb_report *rep, struct skb_rtable *t, int 
     free(where);
 }
 
-void skb__report_gpu_times(struct skb_report *rep)
+static void section_gpu_times(struct skb_report *rep)
 {
     const cJSON *sec = skb__jget(rep->ref, "figure_1"), *s19 = skb__jget(rep->ref, "figure_19");
     static const char *const cols[] = { "dataset", "shader", "ms", "ratio to LBS", "paper", NULL };
@@ -416,3 +424,101 @@ static void report_gpu_compute(struct skb_report *rep)
 /* ---- spheres: Tables 5.2 and 6.1 ---- */
 
 /* reference.json spheres.trivial_band: how close to 1 a ratio is "~1" */
+
+/* ---- the numbers behind the pictures ---- */
+
+/* value of series key at twist angle deg, as text */
+static char *at_twist(const cJSON *av, const cJSON *m, const char *key, double deg)
+{
+    const cJSON *tw = skb__jget(av, "twist_deg");
+    for (int i = 0; i < cJSON_GetArraySize(tw); i++) {
+        double x = NAN, y = NAN;
+        if (skb__jnum(cJSON_GetArrayItem(tw, i), &x) == 0 && fabs(x - deg) < 1e-9
+            && skb__jnum(cJSON_GetArrayItem(skb__jget(m, key), i), &y) == 0)
+            return skb__fmt("%.4f", y);
+    }
+    return strdup("—");
+}
+
+static void section_arm_volume(struct skb_report *rep)
+{
+    static const char *const cols[] = { "method", "volume 90°", "volume 135°", "volume 180°", "section 90°",
+                                        "section 135°", "section 180°", NULL };
+    struct skb_rtable *t = skb__tbl_new(rep, "arm_volume", "Arm volume and elbow cross-section over twist "
+        "(candy wrapper, thesis 2.2.1 / DQ paper Fig. 2)", "thesis 2.2.1 Fig. 2.5, DQ paper Fig. 2 (pictures only)",
+        skb__fmt("Ratios to the rest pose of the closed tube's volume and of the elbow ring's area, the elbow "
+                 "twisted about the bone axis (plot arm-volume / arm-section). The papers show this as pictures; "
+                 "descriptive, not judged. Rigid blends lose a little volume too: the tube's facets between rings "
+                 "shear as the rings turn."), cols);
+    if (!t)
+        return;
+    t->unjudged = 1;
+    for (int k = 0; k < rep->nruns; k++) {
+        const cJSON *doc = skb_results_doc(&rep->runs[k], "gpu.json"), *av = skb__jget(doc, "arm_volume"), *m;
+        if (!av) {
+            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, doc ? strdup("gpu.json has no \"arm_volume\"")
+                         : skb__missing_note(&rep->runs[k], "gpu.json"), strdup("all"), NULL);
+            continue;
+        }
+        cJSON_ArrayForEach(m, skb__jget(av, "methods")) {
+            const char *why = skb__jstr(skb__jget(m, "not_run"));
+            if (!m->string)   /* "methods" an array in a hostile gpu.json: no method name */
+                continue;
+            if (why) {
+                skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, strdup(why), strdup(m->string), NULL);
+                continue;
+            }
+            skb__row_add(rep, t, k, SKB_ROW_CONTEXT, strdup(""), strdup(m->string),
+                         at_twist(av, m, "volume_ratio", 90), at_twist(av, m, "volume_ratio", 135),
+                         at_twist(av, m, "volume_ratio", 180), at_twist(av, m, "section_area_ratio", 90),
+                         at_twist(av, m, "section_area_ratio", 135), at_twist(av, m, "section_area_ratio", 180), NULL);
+        }
+    }
+}
+
+static void section_heat_map(struct skb_report *rep)
+{
+    static const char *const cols[] = { "method", "scene", "max distance / model size", "median", NULL };
+    struct skb_rtable *t = skb__tbl_new(rep, "heat_map", "Distance to DIB per vertex (the heat maps)",
+        "thesis 4.3 (DIB as the reference blend)",
+        skb__fmt("Each method's skinned vertex against DIB's in one pose, in model sizes (largest extent of the "
+                 "rest mesh); the heat-map pictures colour the same distances. Descriptive, not judged."), cols);
+    if (!t)
+        return;
+    t->unjudged = 1;
+    for (int k = 0; k < rep->nruns; k++) {
+        const cJSON *hm = skb__jget(skb__jget(skb_results_doc(&rep->runs[k], "gpu.json"), "method_pictures"), "heat_map"), *m;
+        const char *scene = skb__jstr(skb__jget(hm, "scene"));
+        if (!hm || skb__jstr(skb__jget(hm, "not_run"))) {
+            const char *why = skb__jstr(skb__jget(hm, "not_run"));
+            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, strdup(why ? why : "gpu.json has no \"method_pictures\".\"heat_map\""),
+                         strdup("all"), NULL);
+            continue;
+        }
+        cJSON_ArrayForEach(m, skb__jget(hm, "methods")) {
+            double mx = NAN, md = NAN;
+            if (!m->string)   /* "methods" an array in a hostile gpu.json: no method name */
+                continue;
+            skb__jnum(skb__jget(m, "max_rel"), &mx);
+            skb__jnum(skb__jget(m, "median_rel"), &md);
+            skb__row_add(rep, t, k, SKB_ROW_CONTEXT, strdup(""), strdup(m->string), strdup(scene ? scene : "?"),
+                         skb__numtxt(mx), skb__numtxt(md), NULL);
+        }
+    }
+}
+
+/* ---- the experiment: run half harness/exp_gpu.c ---- */
+
+const struct skb_experiment_desc skb_desc_gpu = {
+    .run = &skb_exp_gpu,
+    .files = (const struct skb_result_file[]){
+        { "gpu.json", 1, NULL, "shaders/*/cpu_method", &skb_schema_gpu }, { NULL, 0, NULL, NULL, NULL } },
+    .sections = (const struct skb_report_section[]){
+        { "fig19", SKB_NEED_SHADER, section_fig19, NULL }, { "gpu", SKB_NEED_SHADER, section_gpu_times, NULL },
+        { "arm_volume", SKB_NEED_SKIN, section_arm_volume, NULL }, { "heat_map", SKB_NEED_SKIN, section_heat_map, NULL },
+        { NULL, 0, NULL, NULL } },
+    .plots = (const struct skb_report_plot[]){
+        /* stem "gpu": skb__plot_gpu writes gpu-times and gpu-ratio (exp_gpu_plots.c) */
+        { "gpu", SKB_NEED_SHADER, skb__plot_gpu }, { "arm-volume", SKB_NEED_SKIN, skb__plot_arm_volume },
+        { "arm-section", SKB_NEED_SKIN, skb__plot_arm_section }, { NULL, 0, NULL } },
+};

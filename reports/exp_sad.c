@@ -1,4 +1,4 @@
-/* report_sad.c — the `sad` experiment's report half and descriptor
+/* exp_sad.c — the `sad` experiment's report half and descriptor
  * (thesis ch. 7, Skinning Arbitrary Deformations; run half
  * harness/exp_sad.c; sad.json's table: harness/exp_sad_schema.c): a Table 7.1-shaped
  * table whose rows are context (our animations are not the thesis's; the

@@ -1,6 +1,9 @@
-/* plots_bounds.c — the bound curves bounds.json carries (DQ paper Fig. 23,
- * thesis Fig. A.1) with the paper's values marked, and the DIB iteration
- * histograms.  The gnuplot core: plots.c. */
+/* exp_bounds.c — the `bounds` experiment's report half (run half:
+ * harness/exp_bounds.c; bounds.json's table of fields:
+ * harness/exp_bounds_schema.c): the scalar bounds and worked examples judged
+ * against reports/reference.json, the bound curves bounds.json carries (DQ
+ * paper Fig. 23, thesis Fig. A.1) with the paper's values marked, and the
+ * DIB iteration histograms.  The gnuplot core: plots.c. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -10,13 +13,125 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <stdarg.h>
 #include "report_internal.h"
 #include "skb_json.h"
 #include "skb_label.h"
 #include "skb_method.h"
 #include "skb_report.h"
-#include "report_internal.h"
 #include "plots_internal.h"
+#include "skb_run.h"
+
+/* ---- scalar bounds and worked examples ---- */
+
+static const cJSON *path_get(const cJSON *doc, const cJSON *path)
+{
+    const cJSON *x = doc, *p;
+    cJSON_ArrayForEach(p, path) {
+        if (!skb__jstr(p))
+            return NULL;
+        x = skb__jget(x, p->valuestring);
+    }
+    return x;
+}
+
+/* one reference entry's row of run k: measured at its path, judged by its
+ * tolerance (either point of a symmetric pair counts) */
+static void bounds_row(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *doc, const cJSON *e)
+{
+    double paper = NAN, lo = NAN, meas;
+    skb__jnum(skb__jget(e, "paper"), &paper);
+    skb__jnum(skb__jget(e, "paper_lo"), &lo);
+    const cJSON *pth = skb__jget(e, "path");
+    char *note = NULL, *ms;
+    struct skb_verdict v = { .rule = "" };
+    int st;
+    char pathtxt[200] = "";
+    const cJSON *p;
+    cJSON_ArrayForEach(p, pth) {
+        size_t l = strlen(pathtxt);
+        snprintf(pathtxt + l, sizeof pathtxt - l, "%s%s", l ? "." : "", skb__jstr(p) ? p->valuestring : "?");
+    }
+    if (!doc) {
+        st = SKB_ROW_NOT_RUN;
+        ms = strdup("—");
+        note = skb__missing_note(&rep->runs[k], "bounds.json");
+    } else if (skb__jnum(path_get(doc, pth), &meas) < 0) {
+        st = SKB_ROW_NOT_RUN;
+        ms = strdup("—");
+        note = skb__fmt("bounds.json has no number at %s", pathtxt);
+    } else {
+        ms = skb__numtxt(meas);
+        double alt;
+        st = skb__judge_v(skb__jget(e, "tolerance"), meas, paper, lo, &v, &note);
+        /* a bound attained at two symmetric points: either counts */
+        if (st == SKB_ROW_DIFFERS && skb__jnum(skb__jget(e, "alt_paper"), &alt) == 0) {
+            char *n2;
+            struct skb_verdict v2;
+            if (skb__judge_v(skb__jget(e, "tolerance"), meas, alt, lo, &v2, &n2) == SKB_ROW_REPRODUCED) {
+                st = SKB_ROW_REPRODUCED;
+                v = v2;
+                free(note);
+                note = skb__fmt("the symmetric point %.5g", alt);
+            }
+            free(n2);
+        }
+        note = skb__join_note(note, skb__why_lookup(doc, skb__jstr(skb__jget(e, "id")), NULL));
+    }
+    /* a paper value computed from the seed's formula, not printed in it */
+    const char *derived = skb__jstr(skb__jget(e, "derived"));
+    note = skb__join_note(note, derived);
+    skb__row_add(rep, t, k, st, note, strdup(skb__ref_str(e, "label")), strdup(skb__ref_str(e, "units")), ms,
+            derived ? skb__fmt("%.6g (derived)", paper) : skb__numtxt(paper),
+            skb__fmt("seed %s, %s", skb__ref_str(e, "seed"), skb__ref_str(e, "where")), NULL);
+    skb__row_verdict(rep, t, &v, NULL);
+}
+
+/* every other top-level number bounds.json reports: a row each, new */
+static void bounds_extra_rows(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *doc, const cJSON *sec)
+{
+    const cJSON *x;
+    cJSON_ArrayForEach(x, doc) {
+        double v;
+        static const char *const meta[] = { "schema_version", "seed", "quick", NULL };
+        int skip = 0;
+        for (int i = 0; meta[i]; i++)
+            skip |= strcmp(x->string, meta[i]) == 0;
+        const cJSON *e2;
+        cJSON_ArrayForEach(e2, skb__jget(sec, "entries")) {
+            const cJSON *p0 = cJSON_GetArrayItem(skb__jget(e2, "path"), 0);
+            if (skb__jstr(p0) && strcmp(p0->valuestring, x->string) == 0 && cJSON_GetArraySize(skb__jget(e2, "path")) == 1)
+                skip = 1;
+        }
+        if (skip || !cJSON_IsNumber(x) || skb__jnum(x, &v) < 0)
+            continue;
+        skb__row_add(rep, t, k, SKB_ROW_NEW, strdup("no paper value"), strdup(x->string), strdup(""), skb__numtxt(v),
+                strdup("—"), strdup("bounds.json"), NULL);
+    }
+}
+
+static void section_bounds(struct skb_report *rep)
+{
+    const cJSON *sec = skb__jget(rep->ref, "bounds");
+    static const char *const cols[] = { "quantity", "units", "measured", "paper", "where", NULL };
+    char src[240];
+    skb__set_source(src, sizeof src, sec);
+    struct skb_rtable *t = skb__tbl_new(rep, "bounds", "Bounds and worked examples (SPEC 3)", src,
+                                   strdup("Per-row rule: the tolerance of each entry in reports/reference.json "
+                                          "(bounds within 1 %, closed forms within 0.1 %, counts exact). "
+                                          "Further numbers in bounds.json are listed as new."), cols);
+    for (int k = 0; k < rep->nruns; k++) {
+        const cJSON *doc = skb_results_doc(&rep->runs[k], "bounds.json");
+        const cJSON *e;
+        cJSON_ArrayForEach(e, skb__jget(sec, "entries"))
+            bounds_row(rep, t, k, doc, e);
+        bounds_extra_rows(rep, t, k, doc, sec);
+    }
+}
+
+/* ---- CPU: Figure 18 and Table 3.2 ---- */
+
+/* ---- plots ---- */
 
 static int curve_rows(const cJSON *c)
 {
@@ -234,7 +349,7 @@ static int curve_spec_of(const char *key)
     return -1;
 }
 
-void skb__plot_bounds(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
+static void plot_bounds(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
 {
     const cJSON *doc = skb_results_doc(r, "bounds.json"), *x;
     int found[NCURVES] = { 0 };
@@ -332,7 +447,7 @@ static void dib_paper_band(const struct skb_report *rep, FILE *f, char *key, siz
 
 /* DIB iterations: every key containing "hist" at the top of bounds.json
  * (else flops.json) as bars side by side, the paper's typical range shaded */
-void skb__plot_dib(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
+static void plot_dib(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
 {
     const cJSON *h[8], *x;
     const char *where = NULL;
@@ -390,3 +505,16 @@ void skb__plot_dib(struct skb_report *rep, const char *dir, const char *sfx, con
 /* ---- sphere radii as a ratio to the reference posture ---- */
 
 /* methods with {avg} in the levels of one dataset, the reference excluded */
+
+/* ---- the experiment: run half harness/exp_bounds.c ---- */
+
+const struct skb_experiment_desc skb_desc_bounds = {
+    .run = &skb_exp_bounds,
+    .files = (const struct skb_result_file[]){
+        { "bounds.json", 1, NULL, NULL, &skb_schema_bounds }, { NULL, 0, NULL, NULL, NULL } },
+    .sections = (const struct skb_report_section[]){
+        { "bounds", SKB_NEED_NONE, section_bounds, NULL }, { NULL, 0, NULL, NULL } },
+    .plots = (const struct skb_report_plot[]){
+        { "bounds", SKB_NEED_NONE, plot_bounds }, { "dib-iterations", SKB_NEED_NONE, plot_dib },
+        { NULL, 0, NULL } },
+};
