@@ -468,7 +468,7 @@ static void section_table62(struct skb_report *rep)
             cJSON_ArrayForEach(m, ms) if (cJSON_IsObject(m)) {
                 if (nr == 16) {
                     skb__overflow(rep, "report: cd.json scenario %.80s has more than 16 refit methods "
-                                  "(report_cd.c)", name);
+                                  "(exp_cd.c)", name);
                     break;
                 }
                 rows[nr] = m;

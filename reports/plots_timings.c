@@ -1,5 +1,5 @@
 /* plots_timings.c — the timing grid the CPU and GPU timing plots share
- * (exp_cpu_plots.c, exp_gpu_plots.c): medians with interquartile ranges per
+ * (exp_cpu_plots.c, exp_gpu.c): medians with interquartile ranges per
  * dataset and series, drawn as absolute times or as ratios to LBS.  The
  * gnuplot core: plots.c. */
 #include <errno.h>

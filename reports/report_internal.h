@@ -77,13 +77,9 @@ void skb__plot_method_notes(struct skb_report *rep, int first, int need, const c
  * name, with a variant suffix spelled out); shaders: gpu.json "shaders" or
  * NULL.  The "not plotted" notes look series up by this same name. */
 const char *skb__plot_series_name(const char *key, const cJSON *shaders, char *buf, size_t len);
-/* exp_cpu_plots.c, exp_gpu_plots.c: the plots of two experiments whose
- * plots have a file of their own (reports/exp_<name>.c names them) */
+/* exp_cpu_plots.c: the cpu experiment's plots (its descriptor, exp_cpu.c, names them) */
 void skb__plot_cpu(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
-void skb__plot_gpu(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
-void skb__plot_arm_volume(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
-void skb__plot_arm_section(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
-/* exp_gpu_plots.c: caption of a GPU image (method and scene) from gpu.json "images" */
+/* exp_gpu.c: caption of a GPU image (method and scene) from gpu.json "images" */
 void skb__image_caption(const cJSON *gpu, const char *file, char *buf, size_t len);
 
 /* plots.c: NAME.gp rendering body to PNG and SVG in dir, run by gnuplot,

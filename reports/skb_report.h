@@ -248,7 +248,8 @@ void skb_plots_write(struct skb_report *rep, const char *out_dir);
 
 /* ---- the experiment descriptors: one per experiment, one list ----
  *
- * An experiment is described once, in reports/experiment_list.c's list
+ * An experiment is described once, by its descriptor skb_desc_<name> in
+ * reports/exp_<name>.c, listed in reports/experiment_list.c's list
  * skb_experiment_list[]: how it runs (its harness-side struct skb_experiment,
  * harness/skb_run.h: name, description, run hook), the results files it
  * writes with each file's schema check, its report sections, its plots and
@@ -285,7 +286,7 @@ struct skb_result_file {
     /* where the file holds its method names, as key paths separated by
      * spaces: segments split by '/', "*" for every member; a path ending in
      * "*" names the members' keys, one ending in a field that field's string
-     * value (reports/experiment_list.c has one of each).  compare lists the
+     * value (reports/exp_cpu.c and exp_gpu.c have one of each).  compare lists the
      * names the baseline lacks as new.  NULL: the file is not per method. */
     const char *methods;
     /* the file's table of fields, declared once beside its writer (the
