@@ -129,10 +129,10 @@ static void section_bounds(struct skb_report *rep)
     }
 }
 
-/* ---- CPU: Figure 18 and Table 3.2 ---- */
+/* ---- plots: bound curves over t ---- */
 
-/* ---- plots ---- */
-
+/* a curve object {"curve": [[t, y1, y2, ...], ...]}: rows of numbers;
+ * returns the number of y columns (0 if not that shape) */
 static int curve_rows(const cJSON *c)
 {
     const cJSON *cv = skb__jget(c, "curve"), *row;
@@ -501,10 +501,6 @@ static void plot_dib(struct skb_report *rep, const char *dir, const char *sfx, c
     fprintf(b.f, "%s\n", band);
     skb__pl_body_plot(&b, rep, dir, name, title);
 }
-
-/* ---- sphere radii as a ratio to the reference posture ---- */
-
-/* methods with {avg} in the levels of one dataset, the reference excluded */
 
 /* ---- the experiment: run half harness/exp_bounds.c ---- */
 

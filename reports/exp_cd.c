@@ -549,8 +549,6 @@ static void section_table62(struct skb_report *rep)
     }
 }
 
-/* ---- public ---- */
-
 /* ---- collision detection scaling ---- */
 
 /* thesis Table 5.3's speed-ups (colliding and collision-free) at its
@@ -653,12 +651,6 @@ static void plot_cd(struct skb_report *rep, const char *dir, const char *sfx, co
     fputc('\n', b.f);
     skb__pl_body_plot(&b, rep, dir, name, title);
 }
-
-/* ---- GPU image captions ---- */
-
-/* "DLB — candy wrapper (arm, pose 0)" for images/FILE from gpu.json
- * "images" (method and scene, not the file name); the file name when
- * gpu.json does not list it */
 
 /* ---- the experiment: run half harness/exp_cd.c ---- */
 

@@ -362,10 +362,6 @@ static void section_table32(struct skb_report *rep)
     }
 }
 
-/* ---- GPU: Figure 19, Figure 1, ratios to LBS ---- */
-
-/* the Figure 19 entry whose aliases include this shader name */
-
 /* ---- the fast kernels ---- */
 
 #define NCOLS 10

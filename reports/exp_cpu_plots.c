@@ -117,7 +117,7 @@ void skb__plot_cpu(struct skb_report *rep, const char *dir, const char *sfx, con
             skb__pl_times_plot(rep, dir, name, what, t);
             snprintf(what, sizeof what, "CPU time / LBS [%.50s], last column DQ paper Fig. 18", r->machine_key);
             skb__pl_ratio_plot(rep, dir, name2, what, t, skb_method_role_name(SKB_MF_RATIO_REF), np ? paper : NULL,
-                       "DQ paper Fig. 18");
+                               "DQ paper Fig. 18");
         }
         free(t);
     }

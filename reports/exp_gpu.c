@@ -29,6 +29,9 @@
 #include "skb_report.h"
 #include "plots_internal.h"
 
+/* ---- GPU: Figure 19, Figure 1, ratios to LBS ---- */
+
+/* the Figure 19 entry whose aliases include this shader name */
 static const cJSON *fig19_entry(const cJSON *sec, const char *shader)
 {
     const cJSON *e;
@@ -433,10 +436,6 @@ static void report_gpu_compute(struct skb_report *rep)
     }
 }
 
-/* ---- spheres: Tables 5.2 and 6.1 ---- */
-
-/* reference.json spheres.trivial_band: how close to 1 a ratio is "~1" */
-
 /* ---- the numbers behind the pictures ---- */
 
 /* value of series key at twist angle deg, as text */
@@ -519,8 +518,11 @@ static void section_heat_map(struct skb_report *rep)
     }
 }
 
-/* ---- plots ---- */
+/* ---- plots; the GPU image captions ---- */
 
+/* "DLB — candy wrapper (arm, pose 0)" for images/FILE from gpu.json
+ * "images" (method and scene, not the file name); the file name when
+ * gpu.json does not list it */
 void skb__image_caption(const cJSON *gpu, const char *file, char *buf, size_t len)
 {
     const cJSON *im;
@@ -743,11 +745,6 @@ static void plot_gpu(struct skb_report *rep, const char *dir, const char *sfx, c
     free(t);
     gpu_sweep_plot(rep, dir, sfx, r);
 }
-
-/* ---- bound curves over t ---- */
-
-/* a curve object {"curve": [[t, y1, y2, ...], ...]}: rows of numbers;
- * returns the number of y columns (0 if not that shape) */
 
 /* ---- the experiment: run half harness/exp_gpu.c ---- */
 

@@ -23,6 +23,9 @@
 #include "plots_internal.h"
 #include "skb_run.h"
 
+/* ---- spheres: Tables 5.2 and 6.1 ---- */
+
+/* reference.json spheres.trivial_band: how close to 1 a ratio is "~1" */
 static double trivial_band(const cJSON *sec)
 {
     double b = NAN;
@@ -137,7 +140,7 @@ static void ordering_row(struct skb_report *rep, struct skb_rtable *t, int k, co
  * and tree levels that fills the table's columns and the paper's matched cells
  * in step; its pieces share the loop's dozen locals (posture, levels, refits). */
 static void sphere_table(struct skb_report *rep, const char *id, const char *title, const char *refkey,
-                               const char *const *methods_here, int take_new)
+                        const char *const *methods_here, int take_new)
 {
     const cJSON *sec = skb__jget(rep->ref, "spheres"), *tab = skb__jget(sec, refkey);
     static const char *const cols[] = { "dataset", "level", "method", "min", "avg", "max", "avg / reference",
@@ -313,7 +316,7 @@ static void section_table52(struct skb_report *rep)
 {
     const char *const t52[] = { skb_method_role_name(SKB_MF_RATIO_REF), "bottom_up", "best", NULL };
     sphere_table(rep, "table52", "Thesis Table 5.2: average sphere radius per level, LBS refits",
-                             "table_5_2", t52, 0);
+                 "table_5_2", t52, 0);
 }
 
 static void section_table61(struct skb_report *rep)
@@ -321,11 +324,12 @@ static void section_table61(struct skb_report *rep)
     const char *const t61[] = { skb_method_role_name(SKB_MF_RATIO_REF), skb_method_role_name(SKB_MF_ROT_CENTERS),
                                 "best", NULL };
     sphere_table(rep, "table61", "Thesis Table 6.1 / 002 Table 1: sphere radius per level, SBS and new refits",
-                             "table_6_1", t61, 1);
+                 "table_6_1", t61, 1);
 }
 
 /* ---- plot: radii per level ---- */
 
+/* methods with {avg} in the levels of one dataset, the reference excluded */
 static int sphere_series(const cJSON *d, const char **ser, int max)
 {
     const cJSON *l, *m;

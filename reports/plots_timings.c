@@ -63,7 +63,7 @@ static int gbench_quartiles(const struct skb_gbench_set *g, const char *dataset,
 /* fill t from ms[DATASET][SERIES]; quartiles from q1map/q3map (gpu.json
  * ms_q1 / ms_q3) or the gbench repetitions */
 void skb__pl_tgrid_fill(struct tgrid *t, const cJSON *ms, const cJSON *q1map, const cJSON *q3map,
-                       const struct skb_gbench_set *g)
+                        const struct skb_gbench_set *g)
 {
     const cJSON *d, *m;
     memset(t, 0, sizeof *t);
@@ -159,7 +159,7 @@ static const char *spread_note(const struct tgrid *t)
 /* absolute times, log y: arm's microseconds and body's tenths of a
  * millisecond are both readable */
 void skb__pl_times_plot(struct skb_report *rep, const char *dir, const char *name, const char *what,
-                       const struct tgrid *t)
+                        const struct tgrid *t)
 {
     char title[160];
     snprintf(title, sizeof title, "%s: %s", what, spread_note(t));
@@ -178,7 +178,7 @@ void skb__pl_times_plot(struct skb_report *rep, const char *dir, const char *nam
 /* times as a ratio to the baseline series (LBS) of the same dataset, log y;
  * paper ratios (may be NULL) as one more column */
 void skb__pl_ratio_plot(struct skb_report *rep, const char *dir, const char *name, const char *what,
-                       const struct tgrid *t, const char *baseline, const double *paper, const char *paper_label)
+                        const struct tgrid *t, const char *baseline, const double *paper, const char *paper_label)
 {
     char title[160];
     int bi = -1;
