@@ -2,7 +2,7 @@
  * harness/exp_flops.c; flops.json's table of fields:
  * harness/exp_flops_schema.c): the FLOP formulas of thesis Table 4.1's last
  * row, counted, and the callgrind instruction counts, judged against
- * reports/reference.json.  Its exact nightly gate: regress/gate_exact.c. */
+ * reports/reference.json, and its exact nightly gate (the fits and counts). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -168,6 +168,45 @@ static void section_flops(struct skb_report *rep)
     }
 }
 
+/* ---- nightly gate: the FLOP fits and callgrind counts stay exact ---- */
+
+/* relative change of a FLOP fit coefficient treated as "changed": the fit
+ * is deterministic, so only rounding noise is forgiven */
+#define FLOP_FIT_REL_EQ 1e-9
+
+static void gate_fits(struct skb_gate *g, const cJSON *a, const cJSON *b)
+{
+    const cJSON *m;
+    cJSON_ArrayForEach(m, skb__jget(a, "fits")) {
+        const cJSON *bm = skb__jget(skb__jget(b, "fits"), m->string);
+        for (int k = 0; k < 2; k++) {
+            const char *c = k ? "b" : "a";
+            double x, y;
+            if (skb_json_get_number(skb__jget(m, c), &x) < 0)
+                continue;
+            if (!bm || skb_json_get_number(skb__jget(bm, c), &y) < 0)
+                skb_gate_regression(g, "flops.json: FLOP fit of %s missing in the current run", m->string);
+            else if (fabs(x - y) > FLOP_FIT_REL_EQ * fmax(1, fabs(x)))
+                skb_gate_regression(g, "flops.json: FLOP count of %s changed: %s %.6g -> %.6g (FLOPs = a*n + b)",
+                                    m->string, c, x, y);
+            if (!bm)
+                break;
+        }
+    }
+}
+
+static void gate_flops(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur)
+{
+    const cJSON *a = skb_results_doc(base, "flops.json"), *b = skb_results_doc(cur, "flops.json"), *x;
+    if (!a || !b)
+        return;
+    gate_fits(g, a, b);
+    /* callgrind instruction counts: any subtree whose key names callgrind */
+    cJSON_ArrayForEach(x, a)
+        if (x->string && strstr(x->string, "callgrind"))
+            skb_gate_exact_tree(g, "flops.json", x->string, x, skb__jget(b, x->string), "callgrind instruction count");
+}
+
 /* ---- the experiment: run half harness/exp_flops.c ---- */
 
 const struct skb_experiment_desc skb_desc_flops = {
@@ -176,4 +215,5 @@ const struct skb_experiment_desc skb_desc_flops = {
         { "flops.json", 1, NULL, "fits/*", &skb_schema_flops }, { NULL, 0, NULL, NULL, NULL } },
     .sections = (const struct skb_report_section[]){
         { "flops", SKB_NEED_BLEND, section_flops, NULL }, { NULL, 0, NULL, NULL } },
+    .gate = gate_flops,
 };

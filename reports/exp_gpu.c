@@ -8,8 +8,8 @@
  * judged); its plots: GPU times per dataset and as ratios to LBS, the compute
  * sweep, the arm's volume and cross-section curves, and the GPU pictures'
  * captions.  The timing grid the GPU plots share with the CPU plots:
- * plots_timings.c; the gnuplot core: plots.c.  Its exact nightly gate:
- * regress/gate_exact.c. */
+ * plots_timings.c; the gnuplot core: plots.c.  Its exact nightly gate: the
+ * shaders' instruction counts. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -746,6 +746,15 @@ static void plot_gpu(struct skb_report *rep, const char *dir, const char *sfx, c
     gpu_sweep_plot(rep, dir, sfx, r);
 }
 
+/* ---- nightly gate: the shaders' instruction counts stay exact ---- */
+
+static void gate_gpu(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur)
+{
+    const cJSON *gi = skb__jget(skb_results_doc(base, "gpu.json"), "instructions"), *b = skb_results_doc(cur, "gpu.json");
+    if (gi && b)
+        skb_gate_exact_tree(g, "gpu.json", "instructions", gi, skb__jget(b, "instructions"), "shader instruction count");
+}
+
 /* ---- the experiment: run half harness/exp_gpu.c ---- */
 
 const struct skb_experiment_desc skb_desc_gpu = {
@@ -760,4 +769,5 @@ const struct skb_experiment_desc skb_desc_gpu = {
         /* stem "gpu": plot_gpu writes gpu-times and gpu-ratio */
         { "gpu", SKB_NEED_SHADER, plot_gpu }, { "arm-volume", SKB_NEED_SKIN, plot_arm_volume },
         { "arm-section", SKB_NEED_SKIN, plot_arm_section }, { NULL, 0, NULL } },
+    .gate = gate_gpu,
 };

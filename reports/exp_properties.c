@@ -4,7 +4,8 @@
  * on each blend property judged against reports/reference.json, and
  * table-4.1.md beside a run's results: the report's Table 4.1 and FLOP
  * tables, rendered by the report's renderer (one renderer per table;
- * `run properties` / `run flops` only write JSON). */
+ * `run properties` / `run flops` only write JSON), and its exact nightly
+ * gate (every verdict). */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -287,6 +288,29 @@ int skb_report_write_table41(const char *run_dir, const char *exe_dir,
     return rc;
 }
 
+/* ---- nightly gate: every verdict stays what it was ---- */
+
+static void gate_properties(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur)
+{
+    const cJSON *a = skb_results_doc(base, "properties.json"), *b = skb_results_doc(cur, "properties.json"), *m, *v;
+    cJSON_ArrayForEach(m, skb__jget(a, "verdicts")) {
+        const cJSON *bm = skb__jget(skb__jget(b, "verdicts"), m->string);
+        if (!bm) {
+            skb_gate_regression(g, "properties.json: method %s has no verdicts in the current run", m->string);
+            continue;
+        }
+        cJSON_ArrayForEach(v, m) {
+            const char *x = cJSON_GetStringValue(v), *y = cJSON_GetStringValue(skb__jget(bm, v->string));
+            if (x && (!y || strcmp(x, y) != 0))
+                skb_gate_regression(g, "properties.json: verdict %s.%s changed %s -> %s", m->string, v->string, x,
+                                    y ? y : "(missing)");
+        }
+    }
+    cJSON_ArrayForEach(m, skb__jget(b, "verdicts"))
+        if (!skb__jget(skb__jget(a, "verdicts"), m->string))
+            skb_gate_note(g, "properties.json: new method %s (no baseline verdicts)", m->string);
+}
+
 /* ---- the experiment: run half harness/exp_properties.c ---- */
 
 const struct skb_experiment_desc skb_desc_properties = {
@@ -296,4 +320,5 @@ const struct skb_experiment_desc skb_desc_properties = {
         { NULL, 0, NULL, NULL, NULL } },
     .sections = (const struct skb_report_section[]){
         { "table41", SKB_NEED_BLEND, section_table41, NULL }, { NULL, 0, NULL, NULL } },
+    .gate = gate_properties,
 };

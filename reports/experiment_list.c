@@ -4,7 +4,7 @@
  * beside it (harness/exp_<name>_schema.c), and its report half in
  * reports/exp_<name>.c: the descriptor `skb_desc_<name>` tying the run half
  * to its results files and their schema checks, its report sections, its
- * plots and its nightly gate (the built-in ones: regress/gate_exact.c).
+ * plots and its nightly gate (cpu's and icount's: regress/gate_exact.c).
  * `run`, `list`, `report` and `compare` all read this list.  Adding an
  * experiment: one file defining a `const struct skb_experiment_desc
  * skb_desc_<name>` (and its run half), and one line below (ARCHITECTURE.md

@@ -312,10 +312,26 @@ struct skb_report_plot {
     void (*write)(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
 };
 
-/* a nightly gate reports through these (regress/cmp_lines.c implements them) */
-struct skb_gate;
+/* a nightly gate reports through these (reports/gate_lines.c): each line
+ * goes to compare's line writer, handed down as data (g->ops, set by
+ * regress/compare.c), so an experiment's gate in reports/ never calls up
+ * into regress/ */
+struct cmp_state;              /* compare's run state (regress/compare_internal.h), opaque here */
+struct skb_gate_ops {
+    /* one line of compare's verdict: a regression (counted, exit 1) or a note */
+    void (*line)(struct cmp_state *s, int is_regression, const char *text);
+};
+struct skb_gate {
+    const struct skb_gate_ops *ops;
+    struct cmp_state *s;
+    cJSON *sum;                /* compare.json summary (gates that add tables) */
+};
 void skb_gate_regression(struct skb_gate *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void skb_gate_note(struct skb_gate *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* every numeric leaf of a and b (file's subtree path), compared exactly: a
+ * change or a leaf missing in b is a regression naming `what` and the path */
+void skb_gate_exact_tree(struct skb_gate *g, const char *file, const char *path, const cJSON *a, const cJSON *b,
+                         const char *what);
 
 struct skb_experiment;         /* harness/skb_run.h */
 struct skb_experiment_desc {
@@ -323,10 +339,10 @@ struct skb_experiment_desc {
     const struct skb_result_file *files;       /* ends with { NULL } */
     const struct skb_report_section *sections; /* in report order; ends with { NULL } */
     const struct skb_report_plot *plots;       /* ends with { NULL }; may be NULL */
-    /* exact gates on this experiment's files (base and cur both loaded);
-     * may be NULL: the built-in experiments' gates are listed in
-     * regress/gate_exact.c, one added outside (tests/extra) names its own
-     * here.  A file the baseline had and the current run lacks is a
+    /* exact gates on this experiment's files (base and cur both loaded),
+     * reporting through skb_gate_regression / skb_gate_note; may be NULL:
+     * cpu's and icount's gates need compare's own state and are listed in
+     * regress/gate_exact.c by experiment name.  A file the baseline had and the current run lacks is a
      * regression without a hook (regress/compare.c). */
     void (*gate)(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
 };
