@@ -518,8 +518,9 @@ static double worst_dlb_over_linear(const cJSON *doc, const char **where)
     return worst;
 }
 
-/* the issue-15 targets: the split layout's speed-up on its dataset, DLB/LBS
- * everywhere, the roofline with normals left to the shader, the pool */
+/* the project's fast-kernel targets (reference.json fast_kernel_targets):
+ * the split layout's speed-up on its dataset, DLB/LBS everywhere, the
+ * roofline with normals left to the shader, the pool */
 static void fast_target_rows(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *doc, const cJSON *tg,
                          const char *large, const cJSON *lm)
 {
