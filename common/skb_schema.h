@@ -1,6 +1,6 @@
 /* skb_schema.h — the shape of a JSON results file as a table of fields,
  * and the one engine that checks a document against it.  Each results file
- * declares its table once (harness/schemas.c); the experiment that writes the
+ * declares its table once (harness/exp_<name>_schema.c); the experiment that writes the
  * file checks its document before the atomic write (harness/skb_results.c)
  * and the report checks every file it reads (reports/results.c), so writer
  * and reader cannot drift apart.  docs/schemas.md is printed from the same

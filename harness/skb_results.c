@@ -57,7 +57,7 @@ int skb_results_write(const struct skb_run_ctx *ctx, const struct skb_schema *sc
     char path[4096], why[700];
     snprintf(path, sizeof path, "%s/%s", ctx->out_dir, schema->file);
     if (skb_schema_check(schema, root, schema->file, why, sizeof why) < 0) {
-        snprintf(msg, msglen, "%s: the document breaks its schema (harness/schemas.c), not written: %s", path, why);
+        snprintf(msg, msglen, "%s: the document breaks its schema, not written: %s", path, why);
         return SKB_EPARSE;
     }
     return skb_json_write_atomic(path, root, msg, msglen);

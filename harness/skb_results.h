@@ -14,7 +14,7 @@ cJSON *skb_json_results_new(const struct skb_run_ctx *ctx, const char *experimen
 /* write ctx->out_dir/name */
 int skb_json_write_result(const struct skb_run_ctx *ctx, const char *name, const cJSON *root,
                           char *msg, size_t msglen);
-/* check root against the file's table (harness/schemas.c), then write
+/* check root against the file's table (harness/exp_<name>_schema.c), then write
  * ctx->out_dir/<schema file>: a document that breaks its own table is a
  * bug of the writer, so nothing is written and msg names file and field */
 int skb_results_write(const struct skb_run_ctx *ctx, const struct skb_schema *schema, const cJSON *root,

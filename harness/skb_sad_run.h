@@ -1,5 +1,5 @@
 /* skb_sad_run.h — the run half of the `sad` experiment (harness/exp_sad.c,
- * thesis ch. 7); its report half and descriptor are reports/report_sad.c. */
+ * thesis ch. 7); its report half and descriptor are reports/exp_sad.c. */
 #ifndef SKB_SAD_RUN_H
 #define SKB_SAD_RUN_H
 #include "skb_run.h"

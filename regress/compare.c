@@ -118,7 +118,7 @@ int skb_compare_run(const struct skb_results *base, const struct skb_results *cu
             skb__cmp_info(&s, "baseline %s", base->err[i]);
     }
     /* every registered experiment's exact gates, then what is new */
-    struct skb_gate g = { &s, sum };
+    struct skb_gate g = { &skb__cmp_gate_ops, &s, sum };
     const cJSON *ga = skb_results_doc(base, "cpu-gbench.json"), *gb = skb_results_doc(cur, "cpu-gbench.json");
     for (int e = 0; skb_experiment_list[e]; e++) {
         skb_gate_fn *gate = skb_compare_gate(skb_experiment_list[e]);

@@ -17,11 +17,9 @@ struct cmp_state {
     cJSON *reg, *info, *undecided;
 };
 
-/* what an experiment descriptor's gate reports through (skb_gate_regression, skb_gate_note) */
-struct skb_gate {
-    struct cmp_state *s;
-    cJSON *sum;                /* compare.json summary (gates that add tables) */
-};
+/* the line writer an experiment descriptor's gate reports through
+ * (struct skb_gate, reports/skb_report.h: skb_gate_regression, skb_gate_note) */
+extern const struct skb_gate_ops skb__cmp_gate_ops;
 
 /* a line of the verdict: a regression (counted, exit 1) or a note */
 void skb__cmp_regression(struct cmp_state *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -40,14 +38,9 @@ void skb__bench_group(const char *name, char *group, size_t len);
 void skb__gate_icount(struct cmp_state *s, const cJSON *a, const cJSON *b, cJSON *sum);
 /* the paired A/B sitting of o->ab */
 void skb__gate_ab(struct cmp_state *s, const struct skb_ab *ab, cJSON *sum);
-/* gate_exact.c: each built-in experiment's exact gates */
-void skb__gate_properties(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
-void skb__gate_flops(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
-void skb__gate_gpu(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
+/* gate_exact.c: the exact gates of the built-in experiments that need compare's own state */
 void skb__gate_cpu(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
 void skb__gate_icount_exp(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
-/* gate_artifacts.c */
-void skb__gate_artifacts(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
 /* gate_new.c: new experiments (files the baseline lacks) and new methods */
 void skb__gate_new_items(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
 /* gate_timing.c: the unpaired U-test timing gate on cpu-gbench.json (rerun may be NULL) */

@@ -1,7 +1,10 @@
-/* gate_exact.c — compare's exact gates, one per built-in experiment
- * (docs/report-and-regression.md "Nightly regression"): property verdicts, FLOP fits, callgrind
- * instruction counts, GPU shader instruction counts and the CPU "verified"
- * flag.  A deterministic number that changed is a regression. */
+/* gate_exact.c — compare's exact gates of the built-in experiments that need
+ * compare's own state (docs/report-and-regression.md "Nightly regression"):
+ * the CPU "verified" flag and new benchmark groups (cpu: undecided gates,
+ * benchmark groups) and the callgrind instruction counts (icount: its
+ * compare.json table); the others' gates are their descriptors' own
+ * (reports/exp_properties.c, exp_flops.c, exp_gpu.c).  A deterministic number
+ * that changed is a regression. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,82 +12,6 @@
 #include "skb_gbench.h"
 #include "report_internal.h"   /* skb__jget */
 #include "compare_internal.h"
-
-/* relative change of a FLOP fit coefficient treated as "changed": the fit
- * is deterministic, so only rounding noise is forgiven */
-#define FLOP_FIT_REL_EQ 1e-9
-
-/* every numeric leaf of a and b, compared exactly; path names the field */
-static void exact_tree(struct cmp_state *s, const char *file, const char *path, const cJSON *a, const cJSON *b,
-                       const char *what)
-{
-    char sub[400];
-    double x, y;
-    if (skb_json_get_number(a, &x) == 0) {
-        if (skb_json_get_number(b, &y) < 0)
-            skb__cmp_regression(s, "%s: %s %s missing in the current run (baseline %.17g)", file, what, path, x);
-        else if (!(x == y || (isnan(x) && isnan(y))))
-            skb__cmp_regression(s, "%s: %s %s changed %.17g -> %.17g", file, what, path, x, y);
-        return;
-    }
-    if (!cJSON_IsObject(a) && !cJSON_IsArray(a))
-        return;
-    const cJSON *c;
-    int i = 0;
-    cJSON_ArrayForEach(c, a) {
-        if (cJSON_IsArray(a))
-            snprintf(sub, sizeof sub, "%s[%d]", path, i);
-        else
-            snprintf(sub, sizeof sub, "%s.%s", path, c->string);
-        exact_tree(s, file, sub, c, cJSON_IsArray(a) ? cJSON_GetArrayItem(b, i) : skb__jget(b, c->string), what);
-        i++;
-    }
-}
-
-static void gate_verdicts(struct cmp_state *s, const cJSON *a, const cJSON *b)
-{
-    const cJSON *m, *v;
-    cJSON_ArrayForEach(m, skb__jget(a, "verdicts")) {
-        const cJSON *bm = skb__jget(skb__jget(b, "verdicts"), m->string);
-        if (!bm) {
-            skb__cmp_regression(s, "properties.json: method %s has no verdicts in the current run", m->string);
-            continue;
-        }
-        cJSON_ArrayForEach(v, m) {
-            const char *x = cJSON_GetStringValue(v), *y = cJSON_GetStringValue(skb__jget(bm, v->string));
-            if (x && (!y || strcmp(x, y) != 0))
-                skb__cmp_regression(s, "properties.json: verdict %s.%s changed %s -> %s", m->string, v->string, x, y ? y : "(missing)");
-        }
-    }
-    cJSON_ArrayForEach(m, skb__jget(b, "verdicts"))
-        if (!skb__jget(skb__jget(a, "verdicts"), m->string))
-            skb__cmp_info(s, "properties.json: new method %s (no baseline verdicts)", m->string);
-}
-
-static void gate_flops(struct cmp_state *s, const cJSON *a, const cJSON *b)
-{
-    const cJSON *m;
-    cJSON_ArrayForEach(m, skb__jget(a, "fits")) {
-        const cJSON *bm = skb__jget(skb__jget(b, "fits"), m->string);
-        for (int k = 0; k < 2; k++) {
-            const char *c = k ? "b" : "a";
-            double x, y;
-            if (skb_json_get_number(skb__jget(m, c), &x) < 0)
-                continue;
-            if (!bm || skb_json_get_number(skb__jget(bm, c), &y) < 0)
-                skb__cmp_regression(s, "flops.json: FLOP fit of %s missing in the current run", m->string);
-            else if (fabs(x - y) > FLOP_FIT_REL_EQ * fmax(1, fabs(x)))
-                skb__cmp_regression(s, "flops.json: FLOP count of %s changed: %s %.6g -> %.6g (FLOPs = a*n + b)", m->string, c, x, y);
-            if (!bm)
-                break;
-        }
-    }
-    /* callgrind instruction counts: any subtree whose key names callgrind */
-    const cJSON *x;
-    cJSON_ArrayForEach(x, a)
-        if (x->string && strstr(x->string, "callgrind"))
-            exact_tree(s, "flops.json", x->string, x, skb__jget(b, x->string), "callgrind instruction count");
-}
 
 /* "verified" turned false: name each failing kernel and why */
 static void gate_verified(struct cmp_state *s, const cJSON *cpu)
@@ -137,26 +64,6 @@ static void gate_new_methods(struct cmp_state *s, const cJSON *a, const cJSON *b
     skb_gbench_set_free(&gb);
 }
 
-void skb__gate_properties(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur)
-{
-    gate_verdicts(g->s, skb_results_doc(base, "properties.json"), skb_results_doc(cur, "properties.json"));
-}
-
-void skb__gate_flops(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur)
-{
-    const cJSON *a = skb_results_doc(base, "flops.json"), *b = skb_results_doc(cur, "flops.json");
-    if (a && b)
-        gate_flops(g->s, a, b);
-}
-
-void skb__gate_gpu(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur)
-{
-    const cJSON *gi = skb__jget(skb_results_doc(base, "gpu.json"), "instructions"), *b = skb_results_doc(cur, "gpu.json");
-    if (gi && b)
-        exact_tree(g->s, "gpu.json", "instructions", gi, skb__jget(b, "instructions"),
-                   "shader instruction count");
-}
-
 void skb__gate_cpu(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur)
 {
     /* the failing kernels named with their messages (cpu.json "failures") */
@@ -175,18 +82,14 @@ void skb__gate_icount_exp(struct skb_gate *g, const struct skb_results *base, co
     skb__gate_icount(g->s, skb_results_doc(base, "icount.json"), skb_results_doc(cur, "icount.json"), g->sum);
 }
 
-/* the built-in experiments' gates, by experiment name (an experiment added
- * outside, tests/extra, brings its own in its descriptor's .gate) */
+/* the gates that stay here, by experiment name (every other experiment
+ * brings its own in its descriptor's .gate) */
 static const struct {
     const char *experiment;
     skb_gate_fn *gate;
 } builtin_gates[] = {
-    { "properties", skb__gate_properties },
-    { "flops", skb__gate_flops },
     { "cpu", skb__gate_cpu },
-    { "gpu", skb__gate_gpu },
     { "icount", skb__gate_icount_exp },
-    { "artifacts", skb__gate_artifacts },
 };
 
 skb_gate_fn *skb_compare_gate(const struct skb_experiment_desc *d)

@@ -63,7 +63,7 @@ int skb_compare_run(const struct skb_results *base, const struct skb_results *cu
 int skb_dir_replace(const char *src, const char *dst, char *msg, size_t msglen);
 
 /* the gate compare runs for experiment d: its descriptor's own, else the
- * built-in one (regress/gate_exact.c); NULL when it has none */
+ * one regress/gate_exact.c keeps for it (cpu, icount); NULL when it has none */
 typedef void skb_gate_fn(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
 skb_gate_fn *skb_compare_gate(const struct skb_experiment_desc *d);
 

@@ -3,7 +3,7 @@
  * artifact, per method of artifacts.json, its curves and its gate.  The papers
  * print none of these numbers, so every row is "new" except the flip of DQS
  * (our dlb), which DQ paper Fig. 20 shows: that row is judged against
- * reports/reference.json "figure_20".  Its nightly gate: regress/gate_artifacts.c. */
+ * reports/reference.json "figure_20".  Its nightly gate: the descriptor's .gate below. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -319,7 +319,7 @@ static void report_far(struct skb_report *rep)
 static void arm_curve(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r,
                       const char *stem, const char *title, const char *xkey, const char *ykey, const char *labels)
 {
-    const cJSON *arm = skb__pl_jget(skb_results_doc(r, ART), "arm"), *xs = skb__pl_jget(arm, xkey), *m;
+    const cJSON *arm = skb__jget(skb_results_doc(r, ART), "arm"), *xs = skb__jget(arm, xkey), *m;
     char name[96], st[96];
     int ns = 0, col = 2;
     snprintf(name, sizeof name, "%s%s", stem, sfx);
@@ -333,11 +333,11 @@ static void arm_curve(struct skb_report *rep, const char *dir, const char *sfx, 
         return;
     for (int i = 0; i < cJSON_GetArraySize(xs); i++) {
         double x = NAN;
-        skb__pl_jnum(cJSON_GetArrayItem(xs, i), &x);
+        skb__jnum(cJSON_GetArrayItem(xs, i), &x);
         skb__pl_fnum(f, x);
-        cJSON_ArrayForEach(m, skb__pl_jget(arm, "methods")) {
+        cJSON_ArrayForEach(m, skb__jget(arm, "methods")) {
             double y = NAN;
-            skb__pl_jnum(cJSON_GetArrayItem(skb__pl_jget(m, ykey), i), &y);
+            skb__jnum(cJSON_GetArrayItem(skb__jget(m, ykey), i), &y);
             skb__pl_fnum(f, y);
         }
         fputc('\n', f);
@@ -347,12 +347,12 @@ static void arm_curve(struct skb_report *rep, const char *dir, const char *sfx, 
         skb__pl_not_run(rep, name, title, "cannot write the data file");
         return;
     }
-    cJSON_ArrayForEach(m, skb__pl_jget(arm, "methods"))
-        ns += cJSON_IsArray(skb__pl_jget(m, ykey));
+    cJSON_ArrayForEach(m, skb__jget(arm, "methods"))
+        ns += cJSON_IsArray(skb__jget(m, ykey));
     fprintf(b.f, "%s\nset offsets 0, 0, graph 0.06, 0\nplot ", labels);
     int n = 0;
-    cJSON_ArrayForEach(m, skb__pl_jget(arm, "methods")) {
-        if (cJSON_IsArray(skb__pl_jget(m, ykey))) {
+    cJSON_ArrayForEach(m, skb__jget(arm, "methods")) {
+        if (cJSON_IsArray(skb__jget(m, ykey))) {
             fprintf(b.f, "%s'%s.dat' using 1:%d with linespoints lw 2 %s", n ? ", " : "", name, col,
                     skb__pl_series_style(st, sizeof st, n, ns));
             skb__pl_put_title(b.f, m->string, NULL);
@@ -378,6 +378,31 @@ static void plot_artifacts(struct skb_report *rep, const char *dir, const char *
               "set xlabel 'elbow bend (degrees)'\nset ylabel 'bulge / limb radius'");
 }
 
+/* ---- nightly gate: on the arm, a method that ran in the baseline and no
+ * longer does, or whose flip between 179 and 181 degrees of twist (DQ paper
+ * Fig. 20) changed, is a regression ---- */
+
+static void gate_artifacts(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur)
+{
+    const cJSON *a = skb__jget(skb_results_doc(base, ART), "arm"), *b = skb__jget(skb_results_doc(cur, ART), "arm"), *m;
+    if (!a || !b)
+        return;
+    cJSON_ArrayForEach(m, skb__jget(a, "methods")) {
+        const cJSON *bm = skb__jget(skb__jget(b, "methods"), m->string);
+        if (!bm) {
+            skb_gate_regression(g, ART ": method %s missing in the current run", m->string);
+            continue;
+        }
+        if (!skb__jget(m, "not_run") && skb__jget(bm, "not_run"))
+            skb_gate_regression(g, ART ": %s ran on the arm in the baseline, not now: %s", m->string,
+                                skb__jstr(skb__jget(bm, "not_run")));
+        if (cJSON_IsTrue(skb__jget(m, "flipped")) != cJSON_IsTrue(skb__jget(bm, "flipped")))
+            skb_gate_regression(g, ART ": %s %s at 179 -> 181 degrees, the baseline %s", m->string,
+                                cJSON_IsTrue(skb__jget(bm, "flipped")) ? "flips" : "does not flip",
+                                cJSON_IsTrue(skb__jget(m, "flipped")) ? "did" : "did not");
+    }
+}
+
 const struct skb_experiment_desc skb_desc_artifacts = {
     .run = &skb_exp_artifacts,
     .files = (const struct skb_result_file[]){
@@ -394,4 +419,5 @@ const struct skb_experiment_desc skb_desc_artifacts = {
         { "artifacts_precision", SKB_NEED_F32, report_far, NULL },
         { NULL, 0, NULL, NULL } },
     .plots = (const struct skb_report_plot[]){ { "artifacts", SKB_NEED_SKIN, plot_artifacts }, { NULL, 0, NULL } },
+    .gate = gate_artifacts,
 };

@@ -22,19 +22,7 @@
 #include "skb_label.h"
 #include "skb_method.h"
 #include "skb_report.h"
-#include "report_internal.h"
 #include "plots_internal.h"
-
-
-const cJSON *skb__pl_jget(const cJSON *o, const char *k)
-{
-    return o && k ? cJSON_GetObjectItemCaseSensitive(o, k) : NULL;
-}
-
-int skb__pl_jnum(const cJSON *x, double *out)
-{
-    return x && skb_json_get_number(x, out) == 0 && isfinite(*out) ? 0 : -1;
-}
 
 /* plot file stems: letters, digits and '-' only (they end up in gnuplot
  * scripts and HTML ids) */
@@ -283,8 +271,8 @@ void skb__pl_body_plot(struct body *b, struct skb_report *rep, const char *dir, 
 const cJSON *skb__pl_ref_bound(const struct skb_report *rep, const char *id)
 {
     const cJSON *e;
-    cJSON_ArrayForEach(e, skb__pl_jget(skb__pl_jget(rep->ref, "bounds"), "entries")) {
-        const char *s = cJSON_GetStringValue(skb__pl_jget(e, "id"));
+    cJSON_ArrayForEach(e, skb__jget(skb__jget(rep->ref, "bounds"), "entries")) {
+        const char *s = cJSON_GetStringValue(skb__jget(e, "id"));
         if (s && strcmp(s, id) == 0)
             return e;
     }

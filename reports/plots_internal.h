@@ -1,7 +1,7 @@
 /* plots_internal.h — what the plot files of reports/ share: the gnuplot
- * core of plots.c (quoting, data files, running gnuplot, series styles)
- * used by each experiment's plots (plots_timings.c, plots_bounds.c,
- * plots_spheres.c, plots_arm.c).  Not a public header. */
+ * core of plots.c (quoting, data files, running gnuplot, series styles) and
+ * the timing grid of plots_timings.c, used by each experiment's plots
+ * (reports/exp_<name>.c or exp_<name>_plots.c).  Not a public header. */
 #ifndef SKB_PLOTS_INTERNAL_H
 #define SKB_PLOTS_INTERNAL_H
 
@@ -20,8 +20,6 @@ struct memfile { FILE *f; char *buf; size_t len; };
 struct body { FILE *f; char *buf; size_t len; };
 
 extern const int skb__pl_marker[NMARKER];
-const cJSON *skb__pl_jget(const cJSON *o, const char *k);
-int skb__pl_jnum(const cJSON *x, double *out);
 void skb__pl_sanitize(char *s);
 const char *skb__pl_gp_quote(char *dst, size_t n, const char *s);
 struct skb_plot_entry *skb__pl_entry(struct skb_report *rep, const char *name, const char *title);
@@ -37,5 +35,30 @@ FILE *skb__pl_body_open(struct body *b);
 void skb__pl_body_plot(struct body *b, struct skb_report *rep, const char *dir, const char *name, const char *title);
 const cJSON *skb__pl_ref_bound(const struct skb_report *rep, const char *id);
 const char *skb__pl_short_where(const char *w, char *buf, size_t n);
+
+/* plots_timings.c: the timing grid of the CPU and GPU plots */
+#define MAXROW 64
+struct skb_gbench_set;
+/* one timing plot's numbers: per row (dataset) and series (method or
+ * shader) the median and the quartiles, in ms */
+struct tgrid {
+    int nser, nrow;
+    const char *ser[MAXSER];
+    const char *row[MAXROW];
+    double med[MAXROW][MAXSER], q1[MAXROW][MAXSER], q3[MAXROW][MAXSER];
+    int nspread;               /* cells with quartiles */
+    const cJSON *shaders;      /* gpu.json "shaders" for the legend, or NULL */
+};
+/* fill t from a map dataset -> (series -> median ms); quartiles from
+ * q1map/q3map (gpu.json) or from Google Benchmark's repetitions g (cpu) */
+void skb__pl_tgrid_fill(struct tgrid *t, const cJSON *ms, const cJSON *q1map, const cJSON *q3map,
+                        const struct skb_gbench_set *g);
+/* absolute times per dataset, log y */
+void skb__pl_times_plot(struct skb_report *rep, const char *dir, const char *name, const char *what,
+                        const struct tgrid *t);
+/* times over the baseline series of the same dataset; paper ratios (may be
+ * NULL) as one more column */
+void skb__pl_ratio_plot(struct skb_report *rep, const char *dir, const char *name, const char *what,
+                        const struct tgrid *t, const char *baseline, const double *paper, const char *paper_label);
 
 #endif

@@ -1,5 +1,5 @@
-/* report_internal.h — shared by the report model's files (report.c and the per-topic
- * reports/report_*.c): cJSON accessors, row/table construction and the judging
+/* report_internal.h — shared by the report model's files (report.c, the
+ * shared reports/report_*.c and each experiment's reports/exp_<name>.c): cJSON accessors, row/table construction and the judging
  * rules.  Not part of the public report API (skb_report.h). */
 #ifndef SKB_REPORT_INTERNAL_H
 #define SKB_REPORT_INTERNAL_H
@@ -39,14 +39,8 @@ const char *skb__ref_str(const cJSON *sec, const char *k);
 void skb__set_source(char *buf, size_t n, const cJSON *sec);
 void skb__add_libs(const cJSON *doc, char *buf, size_t n);
 void skb__overflow(struct skb_report *rep, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* the most methods one table lists (report_flops.c): more fails the report */
+/* the most methods one table lists (exp_properties.c, exp_flops.c): more fails the report */
 #define SKB_RMAXMETHODS 256
-/* report_cd.c */
-void skb__report_table62(struct skb_report *rep);
-/* report_cpu.c */
-void skb__report_fig18(struct skb_report *rep);
-void skb__report_fast(struct skb_report *rep);
-void skb__report_table32(struct skb_report *rep);
 /* report_measured.c */
 void skb__report_dib_variants(struct skb_report *rep, struct skb_rtable *t, int run, const cJSON *d);
 /* Table 3.2's SVD count at the data's precision (cpu.json pose_stats.sb), a
@@ -63,37 +57,17 @@ void skb__report_measured(struct skb_report *rep);
  * one "not applicable" row with the reason, and 1; else 0 */
 int skb__posture_not_applicable(struct skb_report *rep, struct skb_rtable *t, int run, const cJSON *d,
                                 const cJSON *post);
-/* report_flops.c */
-void skb__report_table41(struct skb_report *rep);
-void skb__report_flops(struct skb_report *rep);
-void skb__report_bounds(struct skb_report *rep);
 /* report_coverage.c */
 void skb__report_coverage(struct skb_report *rep);
 void skb__report_bibliography(struct skb_report *rep);
-/* report_gpu.c */
-void skb__report_fig19(struct skb_report *rep);
-void skb__report_gpu_times(struct skb_report *rep);
 /* report_headline.c */
 void skb__report_headline(struct skb_report *rep);
 /* report_runs.c */
 void skb__report_runs(struct skb_report *rep);
-/* report_spheres.c */
-void skb__report_sphere_table(struct skb_report *rep, const char *id, const char *title, const char *refkey, const char *const *methods_here, int take_new);
-void skb__report_sphere_tree(struct skb_report *rep);
-void skb__report_table53(struct skb_report *rep);
 /* results.c: each built-in results file's contract beyond the metadata */
 /* rewrite the old method names of a results file older than
  * SKB_SCHEMA_VERSION to registry names (reports/method_names.c) */
 void skb__results_canonical_names(cJSON *doc);
-/* plots.c: each built-in experiment's plots */
-void skb__plot_cpu(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
-void skb__plot_gpu(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
-void skb__plot_bounds(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
-void skb__plot_dib(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
-void skb__plot_spheres(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
-void skb__plot_cd(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
-void skb__plot_arm_volume(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
-void skb__plot_arm_section(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
 /* report_methods.c: every registry method in every per-method table and plot */
 void skb__absent_method_rows(struct skb_report *rep, struct skb_rtable *t, const struct skb_experiment_desc *d,
                              const struct skb_report_section *sec);
@@ -103,7 +77,9 @@ void skb__plot_method_notes(struct skb_report *rep, int first, int need, const c
  * name, with a variant suffix spelled out); shaders: gpu.json "shaders" or
  * NULL.  The "not plotted" notes look series up by this same name. */
 const char *skb__plot_series_name(const char *key, const cJSON *shaders, char *buf, size_t len);
-/* caption of a GPU image (method and scene) from gpu.json "images" */
+/* exp_cpu_plots.c: the cpu experiment's plots (its descriptor, exp_cpu.c, names them) */
+void skb__plot_cpu(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
+/* exp_gpu.c: caption of a GPU image (method and scene) from gpu.json "images" */
 void skb__image_caption(const cJSON *gpu, const char *file, char *buf, size_t len);
 
 /* plots.c: NAME.gp rendering body to PNG and SVG in dir, run by gnuplot,
@@ -121,8 +97,5 @@ int skb__data_uri(FILE *f, const char *path, const char *mime);
 /* render_pictures.c: the methods x scenes grid of gpu.json "method_pictures" */
 void skb__render_pictures_html(FILE *f, const struct skb_report *rep);
 void skb__render_pictures_md(FILE *f, const struct skb_report *rep);
-/* report_pictures.c: arm volume over twist and heat-map error tables */
-void skb__report_arm_volume(struct skb_report *rep);
-void skb__report_heat_map(struct skb_report *rep);
 
 #endif

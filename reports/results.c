@@ -1,6 +1,7 @@
 /* results.c — read a run directory's results JSON and check each file
- * against its table (harness/schemas.c: the metadata, the schema version
- * and the keys the experiments promise; the writer checks the same table),
+ * against its table (declared beside its writer, harness/exp_<name>.c: the
+ * metadata, the schema version and the keys the experiments promise; the
+ * writer checks the same table),
  * so every later reader can rely on types.  Errors are one line naming the
  * file and field. */
 #include <dirent.h>
@@ -35,31 +36,24 @@ static const struct skb_result_file *rfile_at(int which, const char **exp)
     return NULL;
 }
 
-/* the table of fields of one declared results file: the experiment's own
- * where it declares one, else the built-in table of harness/schemas.c */
-static const struct skb_schema *rfile_schema(const struct skb_result_file *fi)
-{
-    return fi->schema ? fi->schema : skb_schema_find(fi->file);
-}
-
 const struct skb_schema *skb_results_schema(const char *file)
 {
     const struct skb_result_file *fi;
     for (int i = 0; (fi = rfile_at(i, NULL)) != NULL; i++)
         if (strcmp(fi->file, file) == 0)
-            return rfile_schema(fi);
-    return skb_schema_find(file);
+            return fi->schema;
+    return NULL;
 }
 
 const struct skb_schema *skb_results_schema_at(int which)
 {
     const struct skb_result_file *fi = rfile_at(which, NULL);
-    return fi ? rfile_schema(fi) : NULL;
+    return fi ? fi->schema : NULL;
 }
 
 /* a registry that breaks the rules — more than SKB_RF_MAX files, a file
- * declared twice, a built-in file without a table in harness/schemas.c
- * or with another metadata flag — is a build mistake: it fails loudly at
+ * declared twice, a file with neither a table nor a check, or whose
+ * table has another metadata flag — is a build mistake: it fails loudly at
  * first use rather than read the wrong file into a slot */
 static void rfile_registry_check(int n)
 {
@@ -71,9 +65,9 @@ static void rfile_registry_check(int n)
     }
     for (int i = 0; i < n; i++) {
         const struct skb_result_file *fi = rfile_at(i, &ei);
-        const struct skb_schema *s = rfile_schema(fi);
+        const struct skb_schema *s = fi->schema;
         if ((!s && !fi->check) || (s && s->meta != fi->meta)) {
-            fprintf(stderr, "skinbench: results file %s of experiment %s: %s (harness/schemas.c)\n", fi->file, ei,
+            fprintf(stderr, "skinbench: results file %s of experiment %s: %s (its descriptor, reports/exp_<name>.c)\n", fi->file, ei,
                     s ? "its metadata flag differs from its schema's" : "no schema and no check");
             abort();
         }
@@ -115,6 +109,11 @@ int skb_rfile_find(const char *file)
         if (strcmp(rfile_at(i, NULL)->file, file) == 0)
             return i;
     return -1;
+}
+
+int skb_experiment_file_index(const struct skb_experiment_desc *d, int nth)
+{
+    return d->files && d->files[nth].file ? skb_rfile_find(d->files[nth].file) : -1;
 }
 
 /* report code names the files it reads itself: a name no experiment
@@ -227,7 +226,7 @@ int skb_results_parse(int which, const char *path, const char *text, size_t len,
         goto fail;
     }
     const struct skb_result_file *rf = which >= 0 && which < skb_rfile_count() ? rfile_at(which, NULL) : NULL;
-    const struct skb_schema *s = rf ? rfile_schema(rf) : NULL;
+    const struct skb_schema *s = rf ? rf->schema : NULL;
     /* a file of no experiment (which < 0) is still checked as a results file */
     const struct skb_schema meta_only = { .file = "?", .meta = !rf || rf->meta };
     if ((rc = skb_schema_check(s ? s : &meta_only, r, path, msg, msglen)) < 0)

@@ -248,7 +248,8 @@ void skb_plots_write(struct skb_report *rep, const char *out_dir);
 
 /* ---- the experiment descriptors: one per experiment, one list ----
  *
- * An experiment is described once, in reports/experiment_list.c's list
+ * An experiment is described once, by its descriptor skb_desc_<name> in
+ * reports/exp_<name>.c, listed in reports/experiment_list.c's list
  * skb_experiment_list[]: how it runs (its harness-side struct skb_experiment,
  * harness/skb_run.h: name, description, run hook), the results files it
  * writes with each file's schema check, its report sections, its plots and
@@ -278,19 +279,19 @@ const char *skb_method_absent_reason(const struct skb_method *m, int need, const
 struct skb_result_file {
     const char *file;          /* "cpu.json" */
     int meta;                  /* 1: starts with the skinbench metadata (schema_version, seed, machine) */
-    /* a contract beyond the file's table in harness/schemas.c (looked up by
-     * name, skb_schema_find), e.g. an extra experiment's own check; NULL for
-     * the built-in files; msg names path and field */
+    /* a contract beyond the file's table of fields (`schema` below), e.g.
+     * sad.json's picture names (reports/exp_sad.c); NULL: the table says
+     * all; msg names path and field */
     int (*check)(const cJSON *doc, const char *path, char *msg, size_t msglen);
     /* where the file holds its method names, as key paths separated by
      * spaces: segments split by '/', "*" for every member; a path ending in
      * "*" names the members' keys, one ending in a field that field's string
-     * value (reports/experiment_list.c has one of each).  compare lists the
+     * value (reports/exp_cpu.c and exp_gpu.c have one of each).  compare lists the
      * names the baseline lacks as new.  NULL: the file is not per method. */
     const char *methods;
-    /* the file's table of fields when the experiment declares its own, next
-     * to its writer (the one declaration: the writer passes the same table to
-     * skb_results_write); NULL: the built-in table of harness/schemas.c */
+    /* the file's table of fields, declared once beside its writer (the
+     * built-in ones: harness/exp_<name>_schema.c, skb_schemas.h), which passes
+     * the same table to skb_results_write; NULL only with a `check` */
     const struct skb_schema *schema;
 };
 
@@ -311,10 +312,26 @@ struct skb_report_plot {
     void (*write)(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
 };
 
-/* a nightly gate reports through these (regress/cmp_lines.c implements them) */
-struct skb_gate;
+/* a nightly gate reports through these (reports/gate_lines.c): each line
+ * goes to compare's line writer, handed down as data (g->ops, set by
+ * regress/compare.c), so an experiment's gate in reports/ never calls up
+ * into regress/ */
+struct cmp_state;              /* compare's run state (regress/compare_internal.h), opaque here */
+struct skb_gate_ops {
+    /* one line of compare's verdict: a regression (counted, exit 1) or a note */
+    void (*line)(struct cmp_state *s, int is_regression, const char *text);
+};
+struct skb_gate {
+    const struct skb_gate_ops *ops;
+    struct cmp_state *s;
+    cJSON *sum;                /* compare.json summary (gates that add tables) */
+};
 void skb_gate_regression(struct skb_gate *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void skb_gate_note(struct skb_gate *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* every numeric leaf of a and b (file's subtree path), compared exactly: a
+ * change or a leaf missing in b is a regression naming `what` and the path */
+void skb_gate_exact_tree(struct skb_gate *g, const char *file, const char *path, const cJSON *a, const cJSON *b,
+                         const char *what);
 
 struct skb_experiment;         /* harness/skb_run.h */
 struct skb_experiment_desc {
@@ -322,10 +339,10 @@ struct skb_experiment_desc {
     const struct skb_result_file *files;       /* ends with { NULL } */
     const struct skb_report_section *sections; /* in report order; ends with { NULL } */
     const struct skb_report_plot *plots;       /* ends with { NULL }; may be NULL */
-    /* exact gates on this experiment's files (base and cur both loaded);
-     * may be NULL: the built-in experiments' gates are listed in
-     * regress/gate_exact.c, one added outside (tests/extra) names its own
-     * here.  A file the baseline had and the current run lacks is a
+    /* exact gates on this experiment's files (base and cur both loaded),
+     * reporting through skb_gate_regression / skb_gate_note; may be NULL:
+     * cpu's and icount's gates need compare's own state and are listed in
+     * regress/gate_exact.c by experiment name.  A file the baseline had and the current run lacks is a
      * regression without a hook (regress/compare.c). */
     void (*gate)(struct skb_gate *g, const struct skb_results *base, const struct skb_results *cur);
 };

@@ -88,7 +88,7 @@ if "$exe" schema --check "$tmp/bad" >/dev/null 2>"$tmp/bad.err"; then
 else
   grep -q 'artifacts.json.*flipped' "$tmp/bad.err" && ok "planted field refused, named" || bad "refusal: $(cat "$tmp/bad.err")"
 fi
-# the nightly gate (regress/gate_artifacts.c): the run against itself passes;
+# the nightly gate (reports/exp_artifacts.c, its descriptor's .gate): the run against itself passes;
 # dlb no longer flipping is a regression naming it
 "$exe" compare "$tmp/run" "$tmp/run" >/dev/null 2>&1 && ok "compare against itself passes" || bad "compare self"
 mkdir -p "$tmp/noflip"

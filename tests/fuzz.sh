@@ -24,8 +24,8 @@ fi
 # methods/fast_f32*.c use GCC vector builtins clang lacks: gcc compiles them
 # (uninstrumented; the fuzzed parsers never reach them), clang the rest
 gccsrc=(methods/fast_f32*.c)
-# reports/ names the run halves (tests/fuzz/fuzz_runs.c), the refit keys (harness/sphere_cd.c) and the results files' tables (harness/schemas.c, harness/artifacts_schema.c)
-srcs=(tests/fuzz/fuzz_inputs.c tests/fuzz/fuzz_runs.c harness/sphere_cd.c harness/schemas.c harness/artifacts_schema.c common/*.c geometry/*.c reports/*.c regress/*.c cli/cli_util.c cli/cli_opts.c cli/cmd_blend.c cli/cmd_report.c cli/cmd_compare.c)
+# reports/ names the run halves (tests/fuzz/fuzz_runs.c), the refit keys (harness/sphere_cd.c) and the results files' tables (harness/exp_*_schema.c)
+srcs=(tests/fuzz/fuzz_inputs.c tests/fuzz/fuzz_runs.c harness/sphere_cd.c harness/exp_*_schema.c common/*.c geometry/*.c reports/*.c regress/*.c cli/cli_util.c cli/cli_opts.c cli/cmd_blend.c cli/cmd_report.c cli/cmd_compare.c)
 for f in methods/*.c; do case " ${gccsrc[*]} " in *" $f "*) ;; *) srcs+=("$f") ;; esac; done
 objs=()
 for f in "${gccsrc[@]}"; do

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The results files' tables (harness/schemas.c): docs/schemas.md is exactly
+# The results files' tables (harness/exp_*_schema.c): docs/schemas.md is exactly
 # what `skinbench schema --markdown` prints; the real outputs of
 # `run all --quick` (or the run directory $SKB_SCHEMA_RUN) all pass the
 # reader (`schema --check`, which loads them as `report` does); and a planted

@@ -1298,7 +1298,7 @@ static void test_compare_gates(void **state)
 }
 
 /* a method the baseline lacks, added where each per-method file keeps its
- * names (the key paths of reports/experiment_list.c) */
+ * names (the key paths of the descriptors' files, reports/exp_<name>.c) */
 static void add_new_method(struct skb_results *r)
 {
     cJSON *fit = cJSON_AddObjectToObject(cJSON_GetObjectItem(skb_results_doc(r, "flops.json"), "fits"), "nlerp_test");

@@ -1,5 +1,5 @@
 /* test_schema.c — common/skb_schema.c against the results files' tables
- * (harness/schemas.c): a minimal document of each shape passes; a wrong
+ * (harness/exp_*_schema.c): a minimal document of each shape passes; a wrong
  * type, a missing required field and an out-of-range value each fail with
  * one line naming file and field; a conditional field (icount "kernels")
  * is required only when its flag is true; and the writer refuses to write

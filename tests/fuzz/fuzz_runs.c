@@ -1,7 +1,7 @@
 /* fuzz_runs.c — the fuzzer links reports/ (results readers, report,
  * compare) without harness/'s measuring code, which pulls in the GPU,
- * Google Benchmark and assimp.  The experiment list (reports/
- * experiment_list.c) points at each experiment's run half: here they are
+ * Google Benchmark and assimp.  Each experiment's descriptor (reports/
+ * exp_<name>.c) points at its run half: here they are
  * named as in harness/exp_*.c, and running one is an error (the fuzzer
  * only reads results; it never runs an experiment). */
 #include <stdio.h>

@@ -1,14 +1,31 @@
-/* report_spheres.c — bounding spheres: thesis Tables 5.2 / 6.1 radii, the sphere tree, Table 5.3 CD scaling.
- * Part of the report model (report.c); rows judged against reports/reference.json. */
+/* exp_spheres.c — the `spheres` experiment's report half (run half:
+ * harness/exp_spheres.c; spheres.json's table of fields:
+ * harness/exp_spheres_schema.c): thesis Tables 5.2 / 6.1 sphere radii per
+ * level, the sphere tree, and the plot of the radii per tree level as ratios
+ * to the reference (Tables 5.2 / 6.1 overlaid).  Rows judged against
+ * reports/reference.json; the gnuplot core: plots.c. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "skb_json.h"
 #include "report_internal.h"
 #include "skb_method.h"   /* the methods' roles (skb_method_role_name) */
+#include "skb_label.h"
+#include "skb_method.h"
+#include "skb_report.h"
+#include "plots_internal.h"
+#include "skb_run.h"
 
+/* ---- spheres: Tables 5.2 and 6.1 ---- */
+
+/* reference.json spheres.trivial_band: how close to 1 a ratio is "~1" */
 static double trivial_band(const cJSON *sec)
 {
     double b = NAN;
@@ -122,8 +139,8 @@ static void ordering_row(struct skb_report *rep, struct skb_rtable *t, int k, co
 /* Longer than 80 lines, kept whole on purpose: one loop over runs, datasets
  * and tree levels that fills the table's columns and the paper's matched cells
  * in step; its pieces share the loop's dozen locals (posture, levels, refits). */
-void skb__report_sphere_table(struct skb_report *rep, const char *id, const char *title, const char *refkey,
-                               const char *const *methods_here, int take_new)
+static void sphere_table(struct skb_report *rep, const char *id, const char *title, const char *refkey,
+                        const char *const *methods_here, int take_new)
 {
     const cJSON *sec = skb__jget(rep->ref, "spheres"), *tab = skb__jget(sec, refkey);
     static const char *const cols[] = { "dataset", "level", "method", "min", "avg", "max", "avg / reference",
@@ -246,7 +263,7 @@ void skb__report_sphere_table(struct skb_report *rep, const char *id, const char
 }
 
 /* sphere tree sizes and refit cost per sphere (thesis 5.1, 5.4, 6.6) */
-void skb__report_sphere_tree(struct skb_report *rep)
+static void section_sphere_tree(struct skb_report *rep)
 {
     const cJSON *sec = skb__jget(rep->ref, "spheres"), *tree = skb__jget(sec, "tree");
     const cJSON *rt = skb__jget(skb__jget(rep->ref, "table_6_2"), "refit_us_per_sphere");
@@ -293,184 +310,174 @@ void skb__report_sphere_tree(struct skb_report *rep)
     }
 }
 
-/* ---- collision detection: Table 5.3 and Table 6.2 ---- */
+/* ---- the sections: Table 5.2 (LBS refits), Table 6.1 (SBS and the new refits) ---- */
 
-static int scaling_free(const cJSON *x)
+static void section_table52(struct skb_report *rep)
 {
-    const char *pose = skb__jstr(skb__jget(x, "pose"));
-    return cJSON_IsFalse(skb__jget(x, "colliding")) || (pose && (strstr(pose, "free") || strstr(pose, "apart")));
+    const char *const t52[] = { skb_method_role_name(SKB_MF_RATIO_REF), "bottom_up", "best", NULL };
+    sphere_table(rep, "table52", "Thesis Table 5.2: average sphere radius per level, LBS refits",
+                 "table_5_2", t52, 0);
 }
 
-/* one point of a scaling series: the colliding / collision-free sub-object
- * when cd.json has them, else the entry itself (flagged by "colliding":
- * false or a "pose" naming a free pose) */
-static const cJSON *scaling_point(const cJSON *x, int free_pose)
+static void section_table61(struct skb_report *rep)
 {
-    const cJSON *sub = skb__jget(x, free_pose ? "collision_free" : "colliding");
-    if (cJSON_IsObject(sub))
-        return sub;
-    if (skb__jget(x, "collision_free") || cJSON_IsObject(skb__jget(x, "colliding")))
-        return NULL;
-    return scaling_free(x) == free_pose ? x : NULL;
+    const char *const t61[] = { skb_method_role_name(SKB_MF_RATIO_REF), skb_method_role_name(SKB_MF_ROT_CENTERS),
+                                "best", NULL };
+    sphere_table(rep, "table61", "Thesis Table 6.1 / 002 Table 1: sphere radius per level, SBS and new refits",
+                 "table_6_1", t61, 1);
 }
 
-/* the measured columns of one scaling point: level, triangles and spheres
- * from the entry x, times, sphere tests and speed-up from its point pt */
-struct scale_cols { double lv, tri, sph, od, bu, sod, sbu, sp; };
-static void scale_cols_read(const cJSON *x, const cJSON *pt, struct scale_cols *c)
-{
-    *c = (struct scale_cols){ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
-    skb__jnum(skb__jget(x, "level"), &c->lv);
-    skb__jnum(skb__jget(x, "triangles"), &c->tri);
-    skb__jnum(skb__jget(x, "spheres"), &c->sph);
-    skb__jnum(skb__jget(pt, "on_demand_ms"), &c->od);
-    skb__jnum(skb__jget(pt, "bottom_up_ms"), &c->bu);
-    skb__jnum(skb__jget(pt, "sphere_tests_on_demand"), &c->sod);
-    skb__jnum(skb__jget(pt, "sphere_tests_bottom_up"), &c->sbu);
-    skb__jnum(skb__jget(pt, "speedup"), &c->sp);
-}
+/* ---- plot: radii per level ---- */
 
-/* the skinned creature's colliding series beside the rigid one (cd.json
- * "scaling_skinned"): context, not judged (the thesis's dwarf is rigid) */
-static void skinned_context_rows(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *doc)
+/* methods with {avg} in the levels of one dataset, the reference excluded */
+static int sphere_series(const cJSON *d, const char **ser, int max)
 {
-    const cJSON *x;
-    cJSON_ArrayForEach(x, skb__jget(doc, "scaling_skinned")) {
-        const cJSON *pt = scaling_point(x, 0);
-        struct scale_cols c;
-        if (!pt)
+    const cJSON *l, *m;
+    int ns = 0;
+    cJSON_ArrayForEach(l, skb__jget(d, "levels")) cJSON_ArrayForEach(m, l) {
+        int seen = strcmp(m->string, "reference") == 0;
+        if (!cJSON_IsObject(m) || !skb__jget(m, "avg"))
             continue;
-        scale_cols_read(x, pt, &c);
-        skb__row_add(rep, t, k, SKB_ROW_CONTEXT,
-                     skb__fmt("the same model skinned (%s): context, not judged — the thesis's dwarf is rigid",
-                              skb__jstr(skb__jget(skb__jget(doc, "scaling_skinned_setup"), "model")) ?
-                              skb__jstr(skb__jget(skb__jget(doc, "scaling_skinned_setup"), "model")) : "?"),
-                     strdup("colliding, skinned"), skb__fmt("%.0f", c.lv), skb__numtxt(c.tri), skb__numtxt(c.sph),
-                     skb__numtxt(c.od), skb__numtxt(c.bu), skb__numtxt(c.sod), skb__numtxt(c.sbu), skb__numtxt(c.sp),
-                     strdup("—"), NULL);
+        for (int i = 0; i < ns; i++)
+            seen |= strcmp(ser[i], m->string) == 0;
+        if (!seen && ns < max)
+            ser[ns++] = m->string;
     }
+    return ns;
 }
 
-/* one level of a scaling series: the speed-up on the paper's side of 1 and
- * within the rule's factor of the paper's (order_factor); the distance
- * between the two models, which the thesis does not give, sets how much
- * on-demand can skip */
-static void table53_level(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *sec, const cJSON *x,
-                          const cJSON *pt, const struct scale_cols *c, int pass, int lvi)
+/* the data file: level, then avg / reference avg per series */
+static int sphere_dat(const cJSON *d, const char **ser, int ns, const char *dir, const char *name)
 {
-    double psp = NAN, pod = NAN, pbu = NAN, off = NAN;
-    const char *pkey = pass ? "speedup_collision_free" : "speedup";
-    skb__jnum(cJSON_GetArrayItem(skb__jget(sec, pkey), lvi), &psp);
-    skb__jnum(cJSON_GetArrayItem(skb__jget(sec, "on_demand_ms"), lvi), &pod);
-    skb__jnum(cJSON_GetArrayItem(skb__jget(sec, "bottom_up_ms"), lvi), &pbu);
-    skb__jnum(skb__jget(pt, "offset_root_radii"), &off);
-    if (!isfinite(off))
-        skb__jnum(skb__jget(skb__jget(x, pass ? "collision_free" : "colliding"), "offset_root_radii"), &off);
-    char *note = pass ? strdup("the paper gives speed-ups only") : isfinite(pod)
-                 ? skb__fmt("paper: %.4g ms on-demand, %.4g ms bottom-up (context)", pod, pbu)
-                 : strdup("level beyond the paper's series");
-    struct skb_verdict v = { .rule = "" };
-    char *cause = NULL;
-    int st = SKB_ROW_CONTEXT;
-    if (isfinite(psp) && c->sp > 0) {
-        char *j = NULL;
-        skb__judge_v(skb__jget(sec, "tolerance"), c->sp, psp, NAN, &v, &j);
-        v.setup = 1;
-        skb_verdict_timed(&v, NAN, NAN, skb__timing_floor(rep, "cd"));
-        st = skb_verdict_status(&v);
-        free(j);
-        char b1[32];
-        cause = skb__fmt("distance between the models: %s root radii apart here; the thesis does not give its "
-                         "placement", skb__num4(b1, off));
-        char *both = skb__join_note(skb__verdict_text(&v, st), note);
-        free(note);
-        note = both;
-        if (st == SKB_ROW_DIFFERS_SETUP)
-            note = skb__join_note(note, cause);
+    struct memfile mf;
+    const cJSON *l;
+    FILE *f = skb__pl_mem_open(&mf);
+    if (!f)
+        return -1;
+    cJSON_ArrayForEach(l, skb__jget(d, "levels")) {
+        double lv = NAN, ref = NAN;
+        skb__jnum(skb__jget(l, "level"), &lv);
+        skb__jnum(skb__jget(skb__jget(l, "reference"), "avg"), &ref);
+        skb__pl_fnum(f, lv);
+        for (int i = 0; i < ns; i++) {
+            double v = NAN;
+            skb__jnum(skb__jget(skb__jget(l, ser[i]), "avg"), &v);
+            skb__pl_fnum(f, v > 0 && ref > 0 ? v / ref : NAN);
+        }
+        fputc('\n', f);
     }
-    skb__row_add(rep, t, k, st, note, strdup(pass ? "collision-free" : "colliding"), skb__fmt("%.0f", c->lv),
-                 skb__numtxt(c->tri), skb__numtxt(c->sph), skb__numtxt(c->od), skb__numtxt(c->bu), skb__numtxt(c->sod),
-                 skb__numtxt(c->sbu), skb__numtxt(c->sp), skb__numtxt(psp), NULL);
-    skb__row_verdict(rep, t, &v, cause);
+    return skb__pl_dat_close(&mf, dir, name);
 }
 
-/* the colliding (pass 0) or collision-free (pass 1) series: a row per
- * level, then the trend row: the speed-up grows with the level (thesis
- * Table 5.3, Fig. 5.6), judged by "trend" on the smallest step ratio
- * s[i+1] / s[i], each speed-up's interval widened by the cd floor */
-static void table53_series(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *sec, const cJSON *doc,
-                           int pass)
+/* thesis Tables 5.2 and 6.1 as ratios avg / reference per level: one index
+ * block per (table, method) in NAME-paper.dat, the plot clauses into f,
+ * each in its method's colour with an open marker */
+static void sphere_paper(const struct skb_report *rep, const char **ser, int ns, const char *dir, const char *name,
+                         FILE *f)
 {
-    double prev = NAN, step = INFINITY;
+    static const struct { const char *key, *label; int pt; } tabs[] = {
+        { "table_5_2", "Table 5.2", 6 }, { "table_6_1", "Table 6.1", 8 },
+    };
+    const cJSON *sec = skb__jget(rep->ref, "spheres");
+    struct memfile mf;
+    FILE *d = skb__pl_mem_open(&mf);
+    char pname[80], label[8][200], st[8][96];
     int n = 0;
-    const cJSON *series[2] = { skb__jget(doc, "scaling"), pass ? skb__jget(doc, "scaling_collision_free") : NULL }, *x;
-    for (int sidx = 0; sidx < 2; sidx++) {
-        cJSON_ArrayForEach(x, series[sidx]) {
-            const cJSON *pt = sidx ? x : scaling_point(x, pass);
-            if (!pt)
+    if (!d)
+        return;
+    for (int k = 0; k < 2; k++) {
+        const cJSON *tab = skb__jget(sec, tabs[k].key), *lv = skb__jget(tab, "levels"), *ref = skb__jget(tab, "reference");
+        for (int i = 0; i < ns && n < 8; i++) {
+            const cJSON *pv = skb__jget(tab, ser[i]);
+            if (!cJSON_IsArray(pv) || !cJSON_IsArray(lv) || !cJSON_IsArray(ref))
                 continue;
-            struct scale_cols c;
-            scale_cols_read(x, pt, &c);
-            if (!isfinite(c.sp) && c.od > 0)
-                c.sp = c.bu / c.od;
-            /* results.c bounds "level" in "scaling"; this series may be the
-             * collision-free one: never cast an out-of-range double to int */
-            int lvi = c.lv >= 0 && c.lv <= SKB_CD_MAX_LEVEL ? (int)c.lv : -1;
-            if (n++ > 0)
-                step = fmin(step, prev > 0 ? c.sp / prev : NAN);
-            prev = c.sp;
-            table53_level(rep, t, k, sec, x, pt, &c, pass, lvi);
+            for (int j = 0; j < cJSON_GetArraySize(lv); j++) {
+                double l = NAN, a = NAN, rr = NAN;
+                skb__jnum(cJSON_GetArrayItem(lv, j), &l);
+                skb__jnum(cJSON_GetArrayItem(pv, j), &a);
+                skb__jnum(cJSON_GetArrayItem(ref, j), &rr);
+                skb__pl_fnum(d, l);
+                skb__pl_fnum(d, a > 0 && rr > 0 ? a / rr : NAN);
+                fputc('\n', d);
+            }
+            fprintf(d, "\n\n");
+            char hn[120];
+            snprintf(label[n], sizeof label[n], "paper %s: %s", tabs[k].label, skb__plot_series_name(ser[i], NULL, hn, sizeof hn));
+            /* the method's colour, the table's open marker */
+            skb__pl_series_style(st[n], sizeof st[n], i, ns);
+            *strstr(st[n], " pt ") = 0;
+            snprintf(st[n] + strlen(st[n]), sizeof st[n] - strlen(st[n]), " pt %d", tabs[k].pt);
+            n++;
         }
     }
-    const cJSON *setup = skb__jget(doc, "scaling_setup");
-    const char *skinning = skb__jstr(skb__jget(setup, "skinning")), *model = skb__jstr(skb__jget(setup, "model"));
-    struct skb_verdict v = { .rule = "" };
-    int st = SKB_ROW_NOT_RUN;
-    char *tn;
-    if (n < 2 || !isfinite(step)) {
-        tn = skb__fmt("%s series has %d level(s); need 2 to see a trend", pass ? "collision-free" : "colliding", n);
-    } else {
-        double gap = 0, f = skb__timing_floor(rep, "cd");
-        skb__jnum(skb__jget(skb__jget(sec, "trend"), "value"), &gap);
-        skb_verdict_init(&v, "trend", gap, step, 1);
-        skb_rule_band(&v);
-        /* a step ratio of two timed speed-ups: both intervals widen it */
-        skb_verdict_timed(&v, NAN, NAN, (1 + f) * (1 + f) - 1);
-        st = skb_verdict_status(&v);
-        char *vt = skb__verdict_text(&v, st);
-        tn = skb__fmt("speed-up %s with the subdivision level (smallest step s[i+1] / s[i] = %.3g); %s",
-                      step > 1 ? "grows" : "does NOT grow", step, vt);
-        free(vt);
+    snprintf(pname, sizeof pname, "%s-paper", name);
+    if (skb__pl_dat_close(&mf, dir, pname) < 0)
+        return;
+    for (int k = 0; k < n; k++) {
+        char qt[420];
+        fprintf(f, ", '%s.dat' index %d using 1:2 with linespoints dt 3 lw 1 ps 1.6 %s title %s", pname, k, st[k],
+                skb__pl_gp_quote(qt, sizeof qt, label[k]));
     }
-    if (skinning) {   /* which model and skinning the series measured */
-        char *vn = skb__fmt("%s, %s", model ? model : "model not recorded", skinning);
-        char *joined = skb__join_note(vn, tn);
-        free(tn);
-        tn = joined;
-    }
-    skb__row_add(rep, t, k, st, tn, strdup(pass ? "collision-free" : "colliding"), strdup("trend"), strdup(""),
-                 strdup(""), strdup(""), strdup(""), strdup(""), strdup(""),
-                 strdup(n >= 2 ? (step > 1 ? "increasing" : "not increasing") : "—"), strdup("increasing"), NULL);
-    skb__row_verdict(rep, t, &v, st == SKB_ROW_DIFFERS ? skb__fmt("the speed-up does not grow: smallest step %.3g",
-                                                                  step) : NULL);
 }
 
-void skb__report_table53(struct skb_report *rep)
+static void sphere_plot(struct skb_report *rep, const char *dir, const char *sfx, const cJSON *d)
 {
-    const cJSON *sec = skb__jget(rep->ref, "table_5_3");
-    static const char *const cols[] = { "pose", "level", "triangles", "spheres", "on-demand ms", "bottom-up ms",
-                                        "S-S on-demand", "S-S bottom-up", "speed-up", "paper speed-up", NULL };
-    char src[240];
-    skb__set_source(src, sizeof src, sec);
-    struct skb_rtable *t = skb__tbl_new(rep, "table53", "Thesis Table 5.3: CD scaling with subdivision", src, skb__tol_text(sec), cols);
-    for (int k = 0; k < rep->nruns; k++) {
-        const cJSON *doc = skb_results_doc(&rep->runs[k], "cd.json");
-        if (!doc) {
-            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], "cd.json"), strdup("—"), NULL);
-            continue;
-        }
-        for (int pass = 0; pass < 2; pass++)
-            table53_series(rep, t, k, sec, doc, pass);
-        skinned_context_rows(rep, t, k, doc);
+    const char *ser[MAXSER];
+    char name[64], title[160], st[96];
+    int ns = sphere_series(d, ser, MAXSER);
+    double ref1 = NAN;
+    snprintf(name, sizeof name, "sphere-radii-%s%s", d->string, sfx);
+    skb__pl_sanitize(name);
+    snprintf(title, sizeof title, "Average sphere radius / reference-posture radius per tree level: %.60s", d->string);
+    skb__jnum(skb__jget(skb__jget(cJSON_GetArrayItem(skb__jget(d, "levels"), 0), "reference"), "avg"), &ref1);
+    struct body b;
+    if (!ns) {
+        skb__pl_not_run(rep, name, title, "no levels with radii");
+        return;
     }
+    if (sphere_dat(d, ser, ns, dir, name) < 0 || !skb__pl_body_open(&b)) {
+        skb__pl_not_run(rep, name, title, "cannot write the data file");
+        return;
+    }
+    fprintf(b.f, "set key below\nset xlabel 'tree level (1 = root)'\nset ylabel 'average radius / reference radius (dimensionless)'\n"
+                 "set xtics 1\nset arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb '#444444'\n");
+    if (isfinite(ref1))
+        fprintf(b.f, "set label 1 'reference root radius %.4g model units' at graph 0.98, graph 0.94 right\n", ref1);
+    fprintf(b.f, "plot ");
+    for (int i = 0; i < ns; i++) {
+        fprintf(b.f, "%s'%s.dat' using 1:%d with linespoints lw 2 ps 1.2 %s", i ? ", " : "", name, 2 + i,
+                skb__pl_series_style(st, sizeof st, i, ns));
+        skb__pl_put_title(b.f, ser[i], NULL);
+    }
+    sphere_paper(rep, ser, ns, dir, name, b.f);
+    fputc('\n', b.f);
+    skb__pl_body_plot(&b, rep, dir, name, title);
 }
+
+static void plot_spheres(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
+{
+    const cJSON *doc = skb_results_doc(r, "spheres.json"), *d;
+    if (!doc) {
+        char name[64];
+        snprintf(name, sizeof name, "sphere-radii%s", sfx);
+        skb__pl_not_run(rep, name, "Average sphere radius per tree level",
+                skb_results_err(r, "spheres.json")[0] ? "spheres.json unreadable" : "spheres.json not found (spheres not run)");
+        return;
+    }
+    cJSON_ArrayForEach(d, skb__jget(doc, "datasets"))
+        sphere_plot(rep, dir, sfx, d);
+}
+
+/* ---- the experiment: run half harness/exp_spheres.c ---- */
+
+const struct skb_experiment_desc skb_desc_spheres = {
+    .run = &skb_exp_spheres,
+    .files = (const struct skb_result_file[]){
+        { "spheres.json", 1, NULL, "datasets/*/refit_time/*", &skb_schema_spheres }, { NULL, 0, NULL, NULL, NULL } },
+    .sections = (const struct skb_report_section[]){
+        { "table52", SKB_NEED_REFIT, section_table52, "refits other than LBS are in the Table 6.1 section" },
+        { "table61", SKB_NEED_REFIT, section_table61, "the LBS refit is in the Table 5.2 section" },
+        { "spheretree", SKB_NEED_REFIT, section_sphere_tree, NULL }, { NULL, 0, NULL, NULL } },
+    .plots = (const struct skb_report_plot[]){
+        { "sphere-radii", SKB_NEED_REFIT, plot_spheres }, { NULL, 0, NULL } },
+};

@@ -1,6 +1,9 @@
-/* plots_bounds.c — the bound curves bounds.json carries (DQ paper Fig. 23,
- * thesis Fig. A.1) with the paper's values marked, and the DIB iteration
- * histograms.  The gnuplot core: plots.c. */
+/* exp_bounds.c — the `bounds` experiment's report half (run half:
+ * harness/exp_bounds.c; bounds.json's table of fields:
+ * harness/exp_bounds_schema.c): the scalar bounds and worked examples judged
+ * against reports/reference.json, the bound curves bounds.json carries (DQ
+ * paper Fig. 23, thesis Fig. A.1) with the paper's values marked, and the
+ * DIB iteration histograms.  The gnuplot core: plots.c. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -10,24 +13,136 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <stdarg.h>
 #include "report_internal.h"
 #include "skb_json.h"
 #include "skb_label.h"
 #include "skb_method.h"
 #include "skb_report.h"
-#include "report_internal.h"
 #include "plots_internal.h"
+#include "skb_run.h"
 
+/* ---- scalar bounds and worked examples ---- */
+
+static const cJSON *path_get(const cJSON *doc, const cJSON *path)
+{
+    const cJSON *x = doc, *p;
+    cJSON_ArrayForEach(p, path) {
+        if (!skb__jstr(p))
+            return NULL;
+        x = skb__jget(x, p->valuestring);
+    }
+    return x;
+}
+
+/* one reference entry's row of run k: measured at its path, judged by its
+ * tolerance (either point of a symmetric pair counts) */
+static void bounds_row(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *doc, const cJSON *e)
+{
+    double paper = NAN, lo = NAN, meas;
+    skb__jnum(skb__jget(e, "paper"), &paper);
+    skb__jnum(skb__jget(e, "paper_lo"), &lo);
+    const cJSON *pth = skb__jget(e, "path");
+    char *note = NULL, *ms;
+    struct skb_verdict v = { .rule = "" };
+    int st;
+    char pathtxt[200] = "";
+    const cJSON *p;
+    cJSON_ArrayForEach(p, pth) {
+        size_t l = strlen(pathtxt);
+        snprintf(pathtxt + l, sizeof pathtxt - l, "%s%s", l ? "." : "", skb__jstr(p) ? p->valuestring : "?");
+    }
+    if (!doc) {
+        st = SKB_ROW_NOT_RUN;
+        ms = strdup("—");
+        note = skb__missing_note(&rep->runs[k], "bounds.json");
+    } else if (skb__jnum(path_get(doc, pth), &meas) < 0) {
+        st = SKB_ROW_NOT_RUN;
+        ms = strdup("—");
+        note = skb__fmt("bounds.json has no number at %s", pathtxt);
+    } else {
+        ms = skb__numtxt(meas);
+        double alt;
+        st = skb__judge_v(skb__jget(e, "tolerance"), meas, paper, lo, &v, &note);
+        /* a bound attained at two symmetric points: either counts */
+        if (st == SKB_ROW_DIFFERS && skb__jnum(skb__jget(e, "alt_paper"), &alt) == 0) {
+            char *n2;
+            struct skb_verdict v2;
+            if (skb__judge_v(skb__jget(e, "tolerance"), meas, alt, lo, &v2, &n2) == SKB_ROW_REPRODUCED) {
+                st = SKB_ROW_REPRODUCED;
+                v = v2;
+                free(note);
+                note = skb__fmt("the symmetric point %.5g", alt);
+            }
+            free(n2);
+        }
+        note = skb__join_note(note, skb__why_lookup(doc, skb__jstr(skb__jget(e, "id")), NULL));
+    }
+    /* a paper value computed from the seed's formula, not printed in it */
+    const char *derived = skb__jstr(skb__jget(e, "derived"));
+    note = skb__join_note(note, derived);
+    skb__row_add(rep, t, k, st, note, strdup(skb__ref_str(e, "label")), strdup(skb__ref_str(e, "units")), ms,
+            derived ? skb__fmt("%.6g (derived)", paper) : skb__numtxt(paper),
+            skb__fmt("seed %s, %s", skb__ref_str(e, "seed"), skb__ref_str(e, "where")), NULL);
+    skb__row_verdict(rep, t, &v, NULL);
+}
+
+/* every other top-level number bounds.json reports: a row each, new */
+static void bounds_extra_rows(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *doc, const cJSON *sec)
+{
+    const cJSON *x;
+    cJSON_ArrayForEach(x, doc) {
+        double v;
+        static const char *const meta[] = { "schema_version", "seed", "quick", NULL };
+        int skip = 0;
+        for (int i = 0; meta[i]; i++)
+            skip |= strcmp(x->string, meta[i]) == 0;
+        const cJSON *e2;
+        cJSON_ArrayForEach(e2, skb__jget(sec, "entries")) {
+            const cJSON *p0 = cJSON_GetArrayItem(skb__jget(e2, "path"), 0);
+            if (skb__jstr(p0) && strcmp(p0->valuestring, x->string) == 0 && cJSON_GetArraySize(skb__jget(e2, "path")) == 1)
+                skip = 1;
+        }
+        if (skip || !cJSON_IsNumber(x) || skb__jnum(x, &v) < 0)
+            continue;
+        skb__row_add(rep, t, k, SKB_ROW_NEW, strdup("no paper value"), strdup(x->string), strdup(""), skb__numtxt(v),
+                strdup("—"), strdup("bounds.json"), NULL);
+    }
+}
+
+static void section_bounds(struct skb_report *rep)
+{
+    const cJSON *sec = skb__jget(rep->ref, "bounds");
+    static const char *const cols[] = { "quantity", "units", "measured", "paper", "where", NULL };
+    char src[240];
+    skb__set_source(src, sizeof src, sec);
+    struct skb_rtable *t = skb__tbl_new(rep, "bounds", "Bounds and worked examples (SPEC 3)", src,
+                                   strdup("Per-row rule: the tolerance of each entry in reports/reference.json "
+                                          "(bounds within 1 %, closed forms within 0.1 %, counts exact). "
+                                          "Further numbers in bounds.json are listed as new."), cols);
+    for (int k = 0; k < rep->nruns; k++) {
+        const cJSON *doc = skb_results_doc(&rep->runs[k], "bounds.json");
+        const cJSON *e;
+        cJSON_ArrayForEach(e, skb__jget(sec, "entries"))
+            bounds_row(rep, t, k, doc, e);
+        bounds_extra_rows(rep, t, k, doc, sec);
+    }
+}
+
+/* ---- plots: bound curves over t ---- */
+
+/* a curve object {"curve": [[t, y1, y2, ...], ...]}: rows of numbers;
+ * returns the number of y columns (0 if not that shape) */
 static int curve_rows(const cJSON *c)
 {
-    const cJSON *cv = skb__pl_jget(c, "curve"), *row;
+    const cJSON *cv = skb__jget(c, "curve"), *row;
     int ncol = -1;
     if (!cJSON_IsArray(cv) || cJSON_GetArraySize(cv) < 2)
         return 0;
     cJSON_ArrayForEach(row, cv) {
         double v;
         int n = cJSON_GetArraySize(row);
-        if (!cJSON_IsArray(row) || n < 2 || (ncol >= 0 && n != ncol) || skb__pl_jnum(cJSON_GetArrayItem(row, 0), &v) < 0)
+        if (!cJSON_IsArray(row) || n < 2 || (ncol >= 0 && n != ncol) || skb__jnum(cJSON_GetArrayItem(row, 0), &v) < 0)
             return 0;
         ncol = n;
     }
@@ -38,7 +153,7 @@ static int curve_rows(const cJSON *c)
  * same length as t are its series */
 static int curve_series(const cJSON *c, const cJSON **ser, int max)
 {
-    const cJSON *t = skb__pl_jget(c, "t"), *x;
+    const cJSON *t = skb__jget(c, "t"), *x;
     int n = cJSON_GetArraySize(t), ns = 0;
     if (!cJSON_IsArray(t) || n < 2)
         return 0;
@@ -46,7 +161,7 @@ static int curve_series(const cJSON *c, const cJSON **ser, int max)
         double v;
         if (x == t || !cJSON_IsArray(x) || cJSON_GetArraySize(x) != n || ns >= max)
             continue;
-        if (skb__pl_jnum(cJSON_GetArrayItem(x, 0), &v) == 0)
+        if (skb__jnum(cJSON_GetArrayItem(x, 0), &v) == 0)
             ser[ns++] = x;
     }
     return ns;
@@ -95,12 +210,12 @@ static int paper_block(const struct skb_report *rep, const struct curve_paper *c
 {
     const cJSON *ey = skb__pl_ref_bound(rep, cp->y_id), *et = cp->t_id ? skb__pl_ref_bound(rep, cp->t_id) : NULL;
     double y = NAN, t = cp->t_fixed, t2 = NAN;
-    if (skb__pl_jnum(skb__pl_jget(ey, "paper"), &y) < 0)
+    if (skb__jnum(skb__jget(ey, "paper"), &y) < 0)
         return -1;
     char wb[160];
-    const char *where = skb__pl_short_where(cJSON_GetStringValue(skb__pl_jget(ey, "where")), wb, sizeof wb);
-    if (et && skb__pl_jnum(skb__pl_jget(et, "paper"), &t) == 0)
-        skb__pl_jnum(skb__pl_jget(et, "alt_paper"), &t2);
+    const char *where = skb__pl_short_where(cJSON_GetStringValue(skb__jget(ey, "where")), wb, sizeof wb);
+    if (et && skb__jnum(skb__jget(et, "paper"), &t) == 0)
+        skb__jnum(skb__jget(et, "alt_paper"), &t2);
     if (isfinite(t)) {
         fprintf(f, "%.9g %.9g\n", t, y * cp->scale);
         if (isfinite(t2))
@@ -178,23 +293,23 @@ static void curve_plot(struct skb_report *rep, const char *dir, const char *name
     if (nr > 0) {
         /* rows [t, measured, reference...]: the first y is the measurement */
         const cJSON *row, *v;
-        cJSON_ArrayForEach(row, skb__pl_jget(c, "curve")) {
+        cJSON_ArrayForEach(row, skb__jget(c, "curve")) {
             cJSON_ArrayForEach(v, row) {
                 double x = NAN;
-                skb__pl_jnum(v, &x);
+                skb__jnum(v, &x);
                 skb__pl_fnum(f, x);
             }
             fputc('\n', f);
         }
     } else {
-        const cJSON *t = skb__pl_jget(c, "t");
+        const cJSON *t = skb__jget(c, "t");
         for (int i = 0; i < cJSON_GetArraySize(t); i++) {
             double v = NAN;
-            skb__pl_jnum(cJSON_GetArrayItem(t, i), &v);
+            skb__jnum(cJSON_GetArrayItem(t, i), &v);
             skb__pl_fnum(f, v);
             for (int s = 0; s < ns; s++) {
                 v = NAN;
-                skb__pl_jnum(cJSON_GetArrayItem(ser[s], i), &v);
+                skb__jnum(cJSON_GetArrayItem(ser[s], i), &v);
                 skb__pl_fnum(f, v);
             }
             fputc('\n', f);
@@ -234,7 +349,7 @@ static int curve_spec_of(const char *key)
     return -1;
 }
 
-void skb__plot_bounds(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
+static void plot_bounds(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
 {
     const cJSON *doc = skb_results_doc(r, "bounds.json"), *x;
     int found[NCURVES] = { 0 };
@@ -249,7 +364,7 @@ void skb__plot_bounds(struct skb_report *rep, const char *dir, const char *sfx, 
             found[spec] = 1;
         snprintf(name, sizeof name, "bounds-%s%s", x->string, sfx);
         skb__pl_sanitize(name);
-        if (skb__pl_jnum(skb__pl_jget(x, "alpha0_deg"), &a0) == 0)
+        if (skb__jnum(skb__jget(x, "alpha0_deg"), &a0) == 0)
             snprintf(title, sizeof title, "%s, α0 = %.4g°", spec >= 0 ? curve_specs[spec].title : x->string, a0);
         else
             snprintf(title, sizeof title, "%s", spec >= 0 ? curve_specs[spec].title : x->string);
@@ -275,12 +390,12 @@ void skb__plot_bounds(struct skb_report *rep, const char *dir, const char *sfx, 
 static int hist_rows(const cJSON *h, FILE *f)
 {
     int rows = 0;
-    const cJSON *it = skb__pl_jget(h, "iterations"), *ct = skb__pl_jget(h, "count") ? skb__pl_jget(h, "count") : skb__pl_jget(h, "counts"), *x;
+    const cJSON *it = skb__jget(h, "iterations"), *ct = skb__jget(h, "count") ? skb__jget(h, "count") : skb__jget(h, "counts"), *x;
     if (cJSON_IsArray(it) && cJSON_IsArray(ct)) {
         for (int i = 0; i < cJSON_GetArraySize(it); i++, rows++) {
             double a = NAN, b = NAN;
-            skb__pl_jnum(cJSON_GetArrayItem(it, i), &a);
-            skb__pl_jnum(cJSON_GetArrayItem(ct, i), &b);
+            skb__jnum(cJSON_GetArrayItem(it, i), &a);
+            skb__jnum(cJSON_GetArrayItem(ct, i), &b);
             skb__pl_fnum(f, a);
             skb__pl_fnum(f, b);
             fputc('\n', f);
@@ -289,7 +404,7 @@ static int hist_rows(const cJSON *h, FILE *f)
         int i = 0;
         cJSON_ArrayForEach(x, h) {
             double b = NAN;
-            skb__pl_jnum(x, &b);
+            skb__jnum(x, &b);
             fprintf(f, "%d", i++);
             skb__pl_fnum(f, b);
             fputc('\n', f);
@@ -300,7 +415,7 @@ static int hist_rows(const cJSON *h, FILE *f)
             double b = NAN;
             char *end;
             double a = strtod(x->string, &end);
-            if (*end || skb__pl_jnum(x, &b) < 0)
+            if (*end || skb__jnum(x, &b) < 0)
                 continue;
             skb__pl_fnum(f, a);
             skb__pl_fnum(f, b);
@@ -320,10 +435,10 @@ static void dib_paper_band(const struct skb_report *rep, FILE *f, char *key, siz
     double lo = NAN, hi = NAN;
     char label[300], qt[640];
     key[0] = 0;
-    if (skb__pl_jnum(skb__pl_jget(e, "paper_lo"), &lo) < 0 || skb__pl_jnum(skb__pl_jget(e, "paper"), &hi) < 0)
+    if (skb__jnum(skb__jget(e, "paper_lo"), &lo) < 0 || skb__jnum(skb__jget(e, "paper"), &hi) < 0)
         return;
     char wb[160];
-    const char *where = skb__pl_short_where(cJSON_GetStringValue(skb__pl_jget(e, "where")), wb, sizeof wb);
+    const char *where = skb__pl_short_where(cJSON_GetStringValue(skb__jget(e, "where")), wb, sizeof wb);
     snprintf(label, sizeof label, "paper: typically %g to %g iterations (%s)", lo, hi, where);
     fprintf(f, "set object 1 rect from %g, graph 0 to %g, graph 1 behind fc rgb '#e4e4e4' fs solid noborder\n", lo - 0.5,
             hi + 0.5);
@@ -332,7 +447,7 @@ static void dib_paper_band(const struct skb_report *rep, FILE *f, char *key, siz
 
 /* DIB iterations: every key containing "hist" at the top of bounds.json
  * (else flops.json) as bars side by side, the paper's typical range shaded */
-void skb__plot_dib(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
+static void plot_dib(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
 {
     const cJSON *h[8], *x;
     const char *where = NULL;
@@ -387,6 +502,15 @@ void skb__plot_dib(struct skb_report *rep, const char *dir, const char *sfx, con
     skb__pl_body_plot(&b, rep, dir, name, title);
 }
 
-/* ---- sphere radii as a ratio to the reference posture ---- */
+/* ---- the experiment: run half harness/exp_bounds.c ---- */
 
-/* methods with {avg} in the levels of one dataset, the reference excluded */
+const struct skb_experiment_desc skb_desc_bounds = {
+    .run = &skb_exp_bounds,
+    .files = (const struct skb_result_file[]){
+        { "bounds.json", 1, NULL, NULL, &skb_schema_bounds }, { NULL, 0, NULL, NULL, NULL } },
+    .sections = (const struct skb_report_section[]){
+        { "bounds", SKB_NEED_NONE, section_bounds, NULL }, { NULL, 0, NULL, NULL } },
+    .plots = (const struct skb_report_plot[]){
+        { "bounds", SKB_NEED_NONE, plot_bounds }, { "dib-iterations", SKB_NEED_NONE, plot_dib },
+        { NULL, 0, NULL } },
+};

@@ -1,6 +1,6 @@
-/* report_sad.c — the `sad` experiment's report half and descriptor
+/* exp_sad.c — the `sad` experiment's report half and descriptor
  * (thesis ch. 7, Skinning Arbitrary Deformations; run half
- * harness/exp_sad.c; sad.json's table is in harness/schemas.c): a Table 7.1-shaped
+ * harness/exp_sad.c; sad.json's table: harness/exp_sad_schema.c): a Table 7.1-shaped
  * table whose rows are context (our animations are not the thesis's; the
  * thesis's rows, from reports/reference.json "table_7_1", are listed
  * beside them), the details per animation (affine / rigid, corrections,
@@ -17,7 +17,7 @@
 #include "skb_json.h"
 #include "skb_sad_run.h"
 
-/* ---- results file contract (beyond harness/schemas.c) ---- */
+/* ---- results file contract (beyond its table, harness/exp_sad_schema.c) ---- */
 
 /* a picture's file as sad.json must name it: images/sad/<letters, digits,
  * _ - and single dots>.png, relative to the results dir (the report
@@ -35,7 +35,7 @@ static int sad_image_name(const char *rel)
     return 1;
 }
 
-/* the picture's file name rule, beyond its table in harness/schemas.c:
+/* the picture's file name rule, beyond its table of fields:
  * the report embeds the file, so nothing else may be pulled into the page */
 static int check_sad(const cJSON *doc, const char *path, char *msg, size_t msglen)
 {
@@ -275,7 +275,7 @@ static void plot_sad(struct skb_report *rep, const char *dir, const char *sfx, c
 
 const struct skb_experiment_desc skb_desc_sad = {
     .run = &skb_exp_sad,
-    .files = (const struct skb_result_file[]){ { "sad.json", 1, check_sad, NULL, NULL }, { NULL, 0, NULL, NULL, NULL } },
+    .files = (const struct skb_result_file[]){ { "sad.json", 1, check_sad, NULL, &skb_schema_sad }, { NULL, 0, NULL, NULL, NULL } },
     .sections = (const struct skb_report_section[]){
         { "table71", SKB_NEED_NONE, table71, NULL }, { "sad_details", SKB_NEED_NONE, details, NULL },
         { "sad_pictures", SKB_NEED_NONE, pictures, NULL }, { NULL, 0, NULL, NULL } },

@@ -1,4 +1,4 @@
-/* artifacts_schema.c — artifacts.json's table of fields, beside its writer
+/* exp_artifacts_schema.c — artifacts.json's table of fields, beside its writer
  * harness/exp_artifacts.c, which checks its document against it before
  * writing (skb_results_write); the report and compare check the file against
  * it, `skinbench schema` prints it (docs/schemas.md).  A file of its own so

@@ -1,13 +1,209 @@
-/* report_cd.c — collision detection scenarios: thesis Table 6.2 / seed 002 Table 2.
- * Part of the report model (report.c); rows judged against reports/reference.json. */
+/* exp_cd.c — the `cd` experiment's report half (run half: harness/exp_cd.c;
+ * cd.json's table of fields: harness/exp_cd_schema.c): collision detection
+ * on demand against bottom-up, thesis Table 5.3 (subdivision scaling) and
+ * the scenarios of thesis Table 6.2 / seed 002 Table 2, and the scaling plot
+ * (Table 5.3 overlaid).  Rows judged against reports/reference.json; the
+ * gnuplot core: plots.c. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "skb_json.h"
 #include "report_internal.h"
 #include "skb_method.h"   /* the methods' roles (skb_method_role_name) */
+#include "skb_label.h"
+#include "skb_method.h"
+#include "skb_report.h"
+#include "plots_internal.h"
+#include "skb_run.h"
+
+/* ---- collision detection: Table 5.3 and Table 6.2 ---- */
+
+static int scaling_free(const cJSON *x)
+{
+    const char *pose = skb__jstr(skb__jget(x, "pose"));
+    return cJSON_IsFalse(skb__jget(x, "colliding")) || (pose && (strstr(pose, "free") || strstr(pose, "apart")));
+}
+
+/* one point of a scaling series: the colliding / collision-free sub-object
+ * when cd.json has them, else the entry itself (flagged by "colliding":
+ * false or a "pose" naming a free pose) */
+static const cJSON *scaling_point(const cJSON *x, int free_pose)
+{
+    const cJSON *sub = skb__jget(x, free_pose ? "collision_free" : "colliding");
+    if (cJSON_IsObject(sub))
+        return sub;
+    if (skb__jget(x, "collision_free") || cJSON_IsObject(skb__jget(x, "colliding")))
+        return NULL;
+    return scaling_free(x) == free_pose ? x : NULL;
+}
+
+/* the measured columns of one scaling point: level, triangles and spheres
+ * from the entry x, times, sphere tests and speed-up from its point pt */
+struct scale_cols { double lv, tri, sph, od, bu, sod, sbu, sp; };
+static void scale_cols_read(const cJSON *x, const cJSON *pt, struct scale_cols *c)
+{
+    *c = (struct scale_cols){ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
+    skb__jnum(skb__jget(x, "level"), &c->lv);
+    skb__jnum(skb__jget(x, "triangles"), &c->tri);
+    skb__jnum(skb__jget(x, "spheres"), &c->sph);
+    skb__jnum(skb__jget(pt, "on_demand_ms"), &c->od);
+    skb__jnum(skb__jget(pt, "bottom_up_ms"), &c->bu);
+    skb__jnum(skb__jget(pt, "sphere_tests_on_demand"), &c->sod);
+    skb__jnum(skb__jget(pt, "sphere_tests_bottom_up"), &c->sbu);
+    skb__jnum(skb__jget(pt, "speedup"), &c->sp);
+}
+
+/* the skinned creature's colliding series beside the rigid one (cd.json
+ * "scaling_skinned"): context, not judged (the thesis's dwarf is rigid) */
+static void skinned_context_rows(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *doc)
+{
+    const cJSON *x;
+    cJSON_ArrayForEach(x, skb__jget(doc, "scaling_skinned")) {
+        const cJSON *pt = scaling_point(x, 0);
+        struct scale_cols c;
+        if (!pt)
+            continue;
+        scale_cols_read(x, pt, &c);
+        skb__row_add(rep, t, k, SKB_ROW_CONTEXT,
+                     skb__fmt("the same model skinned (%s): context, not judged — the thesis's dwarf is rigid",
+                              skb__jstr(skb__jget(skb__jget(doc, "scaling_skinned_setup"), "model")) ?
+                              skb__jstr(skb__jget(skb__jget(doc, "scaling_skinned_setup"), "model")) : "?"),
+                     strdup("colliding, skinned"), skb__fmt("%.0f", c.lv), skb__numtxt(c.tri), skb__numtxt(c.sph),
+                     skb__numtxt(c.od), skb__numtxt(c.bu), skb__numtxt(c.sod), skb__numtxt(c.sbu), skb__numtxt(c.sp),
+                     strdup("—"), NULL);
+    }
+}
+
+/* one level of a scaling series: the speed-up on the paper's side of 1 and
+ * within the rule's factor of the paper's (order_factor); the distance
+ * between the two models, which the thesis does not give, sets how much
+ * on-demand can skip */
+static void table53_level(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *sec, const cJSON *x,
+                          const cJSON *pt, const struct scale_cols *c, int pass, int lvi)
+{
+    double psp = NAN, pod = NAN, pbu = NAN, off = NAN;
+    const char *pkey = pass ? "speedup_collision_free" : "speedup";
+    skb__jnum(cJSON_GetArrayItem(skb__jget(sec, pkey), lvi), &psp);
+    skb__jnum(cJSON_GetArrayItem(skb__jget(sec, "on_demand_ms"), lvi), &pod);
+    skb__jnum(cJSON_GetArrayItem(skb__jget(sec, "bottom_up_ms"), lvi), &pbu);
+    skb__jnum(skb__jget(pt, "offset_root_radii"), &off);
+    if (!isfinite(off))
+        skb__jnum(skb__jget(skb__jget(x, pass ? "collision_free" : "colliding"), "offset_root_radii"), &off);
+    char *note = pass ? strdup("the paper gives speed-ups only") : isfinite(pod)
+                 ? skb__fmt("paper: %.4g ms on-demand, %.4g ms bottom-up (context)", pod, pbu)
+                 : strdup("level beyond the paper's series");
+    struct skb_verdict v = { .rule = "" };
+    char *cause = NULL;
+    int st = SKB_ROW_CONTEXT;
+    if (isfinite(psp) && c->sp > 0) {
+        char *j = NULL;
+        skb__judge_v(skb__jget(sec, "tolerance"), c->sp, psp, NAN, &v, &j);
+        v.setup = 1;
+        skb_verdict_timed(&v, NAN, NAN, skb__timing_floor(rep, "cd"));
+        st = skb_verdict_status(&v);
+        free(j);
+        char b1[32];
+        cause = skb__fmt("distance between the models: %s root radii apart here; the thesis does not give its "
+                         "placement", skb__num4(b1, off));
+        char *both = skb__join_note(skb__verdict_text(&v, st), note);
+        free(note);
+        note = both;
+        if (st == SKB_ROW_DIFFERS_SETUP)
+            note = skb__join_note(note, cause);
+    }
+    skb__row_add(rep, t, k, st, note, strdup(pass ? "collision-free" : "colliding"), skb__fmt("%.0f", c->lv),
+                 skb__numtxt(c->tri), skb__numtxt(c->sph), skb__numtxt(c->od), skb__numtxt(c->bu), skb__numtxt(c->sod),
+                 skb__numtxt(c->sbu), skb__numtxt(c->sp), skb__numtxt(psp), NULL);
+    skb__row_verdict(rep, t, &v, cause);
+}
+
+/* the colliding (pass 0) or collision-free (pass 1) series: a row per
+ * level, then the trend row: the speed-up grows with the level (thesis
+ * Table 5.3, Fig. 5.6), judged by "trend" on the smallest step ratio
+ * s[i+1] / s[i], each speed-up's interval widened by the cd floor */
+static void table53_series(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *sec, const cJSON *doc,
+                           int pass)
+{
+    double prev = NAN, step = INFINITY;
+    int n = 0;
+    const cJSON *series[2] = { skb__jget(doc, "scaling"), pass ? skb__jget(doc, "scaling_collision_free") : NULL }, *x;
+    for (int sidx = 0; sidx < 2; sidx++) {
+        cJSON_ArrayForEach(x, series[sidx]) {
+            const cJSON *pt = sidx ? x : scaling_point(x, pass);
+            if (!pt)
+                continue;
+            struct scale_cols c;
+            scale_cols_read(x, pt, &c);
+            if (!isfinite(c.sp) && c.od > 0)
+                c.sp = c.bu / c.od;
+            /* results.c bounds "level" in "scaling"; this series may be the
+             * collision-free one: never cast an out-of-range double to int */
+            int lvi = c.lv >= 0 && c.lv <= SKB_CD_MAX_LEVEL ? (int)c.lv : -1;
+            if (n++ > 0)
+                step = fmin(step, prev > 0 ? c.sp / prev : NAN);
+            prev = c.sp;
+            table53_level(rep, t, k, sec, x, pt, &c, pass, lvi);
+        }
+    }
+    const cJSON *setup = skb__jget(doc, "scaling_setup");
+    const char *skinning = skb__jstr(skb__jget(setup, "skinning")), *model = skb__jstr(skb__jget(setup, "model"));
+    struct skb_verdict v = { .rule = "" };
+    int st = SKB_ROW_NOT_RUN;
+    char *tn;
+    if (n < 2 || !isfinite(step)) {
+        tn = skb__fmt("%s series has %d level(s); need 2 to see a trend", pass ? "collision-free" : "colliding", n);
+    } else {
+        double gap = 0, f = skb__timing_floor(rep, "cd");
+        skb__jnum(skb__jget(skb__jget(sec, "trend"), "value"), &gap);
+        skb_verdict_init(&v, "trend", gap, step, 1);
+        skb_rule_band(&v);
+        /* a step ratio of two timed speed-ups: both intervals widen it */
+        skb_verdict_timed(&v, NAN, NAN, (1 + f) * (1 + f) - 1);
+        st = skb_verdict_status(&v);
+        char *vt = skb__verdict_text(&v, st);
+        tn = skb__fmt("speed-up %s with the subdivision level (smallest step s[i+1] / s[i] = %.3g); %s",
+                      step > 1 ? "grows" : "does NOT grow", step, vt);
+        free(vt);
+    }
+    if (skinning) {   /* which model and skinning the series measured */
+        char *vn = skb__fmt("%s, %s", model ? model : "model not recorded", skinning);
+        char *joined = skb__join_note(vn, tn);
+        free(tn);
+        tn = joined;
+    }
+    skb__row_add(rep, t, k, st, tn, strdup(pass ? "collision-free" : "colliding"), strdup("trend"), strdup(""),
+                 strdup(""), strdup(""), strdup(""), strdup(""), strdup(""),
+                 strdup(n >= 2 ? (step > 1 ? "increasing" : "not increasing") : "—"), strdup("increasing"), NULL);
+    skb__row_verdict(rep, t, &v, st == SKB_ROW_DIFFERS ? skb__fmt("the speed-up does not grow: smallest step %.3g",
+                                                                  step) : NULL);
+}
+
+static void section_table53(struct skb_report *rep)
+{
+    const cJSON *sec = skb__jget(rep->ref, "table_5_3");
+    static const char *const cols[] = { "pose", "level", "triangles", "spheres", "on-demand ms", "bottom-up ms",
+                                        "S-S on-demand", "S-S bottom-up", "speed-up", "paper speed-up", NULL };
+    char src[240];
+    skb__set_source(src, sizeof src, sec);
+    struct skb_rtable *t = skb__tbl_new(rep, "table53", "Thesis Table 5.3: CD scaling with subdivision", src, skb__tol_text(sec), cols);
+    for (int k = 0; k < rep->nruns; k++) {
+        const cJSON *doc = skb_results_doc(&rep->runs[k], "cd.json");
+        if (!doc) {
+            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], "cd.json"), strdup("—"), NULL);
+            continue;
+        }
+        for (int pass = 0; pass < 2; pass++)
+            table53_series(rep, t, k, sec, doc, pass);
+        skinned_context_rows(rep, t, k, doc);
+    }
+}
 
 static int name_matches(const char *name, const cJSON *match)
 {
@@ -235,7 +431,7 @@ static char *refit_cost_driver(const cJSON *m, const cJSON *doc)
  * builds both readings of Table 6.2 (centres charged to the query / left to
  * the skinning) side by side; split, the two would have to share every
  * scenario's timing locals. */
-void skb__report_table62(struct skb_report *rep)
+static void section_table62(struct skb_report *rep)
 {
     const cJSON *sec = skb__jget(rep->ref, "table_6_2");
     static const char *const cols[] = { "scenario", "refit", "on-demand ms", "bottom-up ms", "bottom-up / on-demand",
@@ -272,7 +468,7 @@ void skb__report_table62(struct skb_report *rep)
             cJSON_ArrayForEach(m, ms) if (cJSON_IsObject(m)) {
                 if (nr == 16) {
                     skb__overflow(rep, "report: cd.json scenario %.80s has more than 16 refit methods "
-                                  "(report_cd.c)", name);
+                                  "(exp_cd.c)", name);
                     break;
                 }
                 rows[nr] = m;
@@ -353,4 +549,117 @@ void skb__report_table62(struct skb_report *rep)
     }
 }
 
-/* ---- public ---- */
+/* ---- collision detection scaling ---- */
+
+/* thesis Table 5.3's speed-ups (colliding and collision-free) at its
+ * triangle counts: NAME-paper.dat blocks 0 and 1; the clauses into f, in
+ * the colours of the measured speed-up curves (series 2 and 3 of 4) */
+static void cd_paper(const struct skb_report *rep, const char *dir, const char *name, FILE *f)
+{
+    const cJSON *t = skb__jget(rep->ref, "table_5_3");
+    static const char *const keys[] = { "speedup", "speedup_collision_free" };
+    static const char *const labels[] = { "paper Table 5.3 speed-up (dwarf)", "paper Table 5.3 speed-up, collision-free" };
+    struct memfile mf;
+    FILE *d = skb__pl_mem_open(&mf);
+    char pname[80], lc[40];
+    int have[2] = { 0, 0 };
+    if (!d)
+        return;
+    for (int k = 0; k < 2; k++) {
+        const cJSON *tri = skb__jget(t, "triangles"), *sp = skb__jget(t, keys[k]);
+        for (int j = 0; j < cJSON_GetArraySize(tri) && j < cJSON_GetArraySize(sp); j++) {
+            double a = NAN, b = NAN;
+            skb__jnum(cJSON_GetArrayItem(tri, j), &a);
+            skb__jnum(cJSON_GetArrayItem(sp, j), &b);
+            skb__pl_fnum(d, a);
+            skb__pl_fnum(d, b);
+            fputc('\n', d);
+            have[k] = 1;
+        }
+        fprintf(d, "\n\n");
+    }
+    snprintf(pname, sizeof pname, "%s-paper", name);
+    if (skb__pl_dat_close(&mf, dir, pname) < 0)
+        return;
+    for (int k = 0; k < 2; k++)
+        if (have[k])
+            fprintf(f, ", '%s.dat' index %d using 1:2 axes x1y2 with points pt %d ps 1.8 lw 2 %s title '%s'",
+                    pname, k, k ? 8 : 6, skb__pl_series_colour(lc, sizeof lc, 2 + k, 4), labels[k]);
+}
+
+static void plot_cd(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
+{
+    const cJSON *doc = skb_results_doc(r, "cd.json"), *x;
+    char name[64];
+    const char *title = "CD time and speed-up against model size (thesis Table 5.3)";
+    snprintf(name, sizeof name, "cd-scaling%s", sfx);
+    if (!doc) {
+        skb__pl_not_run(rep, name, title, skb_results_err(r, "cd.json")[0] ? "cd.json unreadable" : "cd.json not found (cd not run)");
+        return;
+    }
+    struct memfile mf;
+    FILE *f = skb__pl_mem_open(&mf);
+    if (!f)
+        return;
+    int rows = 0, nfree = 0;
+    cJSON_ArrayForEach(x, skb__jget(doc, "scaling")) {
+        double tri = NAN, od = NAN, bu = NAN, sp = NAN, lv = NAN, spf = NAN;
+        const char *pose = cJSON_GetStringValue(skb__jget(x, "pose"));
+        if (cJSON_IsFalse(skb__jget(x, "colliding")) || (pose && strstr(pose, "free")))
+            continue;
+        skb__jnum(skb__jget(x, "level"), &lv);
+        if (skb__jnum(skb__jget(x, "triangles"), &tri) < 0)
+            tri = lv;
+        skb__jnum(skb__jget(x, "on_demand_ms"), &od);
+        skb__jnum(skb__jget(x, "bottom_up_ms"), &bu);
+        if (skb__jnum(skb__jget(x, "speedup"), &sp) < 0 && od > 0)
+            sp = bu / od;
+        skb__pl_fnum(f, tri > 0 ? tri : NAN);
+        skb__pl_fnum(f, od > 0 ? od : NAN);
+        skb__pl_fnum(f, bu > 0 ? bu : NAN);
+        skb__pl_fnum(f, sp > 0 ? sp : NAN);
+        /* cd.json may carry the collision-free pose of the same level */
+        skb__jnum(skb__jget(skb__jget(x, "collision_free"), "speedup"), &spf);
+        skb__pl_fnum(f, spf > 0 ? spf : NAN);
+        nfree += spf > 0;
+        fputc('\n', f);
+        rows++;
+    }
+    struct body b;
+    if (skb__pl_dat_close(&mf, dir, name) < 0 || !skb__pl_body_open(&b)) {
+        skb__pl_not_run(rep, name, title, "cannot write the data file");
+        return;
+    }
+    if (!rows) {
+        fclose(b.f);
+        free(b.buf);
+        skb__pl_not_run(rep, name, title, "cd.json \"scaling\" is empty");
+        return;
+    }
+    char s0[96], s1[96], s2[96], s3[96];
+    fprintf(b.f, "set key below\nset logscale xy\nset logscale y2\nset xlabel 'triangles (log scale)'\nset ylabel 'time per CD query (ms, log scale)'\n"
+                 "set y2label 'speed-up = bottom-up time / on-demand time (log scale)'\nset y2tics\nset ytics nomirror\n"
+                 "plot '%s.dat' using 1:2 with linespoints lw 2 %s title 'on-demand (ms)', "
+                 "'%s.dat' using 1:3 with linespoints lw 2 %s title 'bottom-up (ms)', "
+                 "'%s.dat' using 1:4 axes x1y2 with linespoints lw 2 dt 2 %s title 'speed-up'",
+            name, skb__pl_series_style(s0, sizeof s0, 0, 4), name, skb__pl_series_style(s1, sizeof s1, 1, 4), name,
+            skb__pl_series_style(s2, sizeof s2, 2, 4));
+    if (nfree)
+        fprintf(b.f, ", '%s.dat' using 1:5 axes x1y2 with linespoints lw 2 dt 3 %s title 'speed-up, collision-free pose'",
+                name, skb__pl_series_style(s3, sizeof s3, 3, 4));
+    cd_paper(rep, dir, name, b.f);
+    fputc('\n', b.f);
+    skb__pl_body_plot(&b, rep, dir, name, title);
+}
+
+/* ---- the experiment: run half harness/exp_cd.c ---- */
+
+const struct skb_experiment_desc skb_desc_cd = {
+    .run = &skb_exp_cd,
+    .files = (const struct skb_result_file[]){
+        { "cd.json", 1, NULL, "scenarios/*/methods/*", &skb_schema_cd }, { NULL, 0, NULL, NULL, NULL } },
+    .sections = (const struct skb_report_section[]){
+        { "table53", SKB_NEED_NONE, section_table53, NULL }, { "table62", SKB_NEED_REFIT, section_table62, NULL },
+        { NULL, 0, NULL, NULL } },
+    .plots = (const struct skb_report_plot[]){ { "cd-scaling", SKB_NEED_NONE, plot_cd }, { NULL, 0, NULL } },
+};

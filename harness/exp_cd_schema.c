@@ -1,0 +1,25 @@
+/* exp_cd_schema.c — the table of fields of cd.json, the results
+ * file of harness/exp_cd.c: declared once, named by the writer
+ * (skb_results_write checks the document against it before the atomic write)
+ * and by the experiment's descriptor (reports/exp_cd.c), whose readers
+ * (report, compare, `skinbench schema`) check every file against it.  A file of
+ * its own, without the measuring code, so that the fuzzer (tests/fuzz.sh)
+ * links the tables.  docs/outputs.md "Outputs" describes the file. */
+#include "skb_schemas.h"
+
+const struct skb_schema skb_schema_cd = {
+    .file = "cd.json", .writer = "harness/exp_cd.c", .meta = 1,
+    .doc = "Tables 5.3 and 6.2: collision detection on demand against bottom-up",
+    .fields = (const struct skb_schema_field[]){
+        { .path = "scaling", .type = SKB_ST_ARRAY, .flags = SKB_SF_REQUIRED, .doc = "one row per subdivision level" },
+        { .path = "scaling/[]", .type = SKB_ST_OBJECT, .doc = "a row" },
+        { .path = "scaling/[]/level", .type = SKB_ST_INTEGER, .flags = SKB_SF_REQUIRED | SKB_SF_MIN | SKB_SF_MAX,
+          .min = 0, .max = SKB_CD_MAX_LEVEL, .doc = "subdivision level" },
+        { .path = "scaling/[]/on_demand_ms", .type = SKB_ST_NUMBER, .flags = SKB_SF_REQUIRED, .doc = "on-demand time" },
+        { .path = "scaling/[]/bottom_up_ms", .type = SKB_ST_NUMBER, .flags = SKB_SF_REQUIRED, .doc = "bottom-up time" },
+        { .path = "scaling_collision_free", .type = SKB_ST_ARRAY, .doc = "the same scene with no collision" },
+        { .path = "scaling_collision_free/[]/level", .type = SKB_ST_INTEGER, .flags = SKB_SF_MIN | SKB_SF_MAX,
+          .min = 0, .max = SKB_CD_MAX_LEVEL, .doc = "subdivision level" },
+        { .path = "scenarios", .type = SKB_ST_CONTAINER, .doc = "the Table 6.2 scenes (methods: keyed by registry method name)" },
+        { .path = NULL } },
+};

@@ -1,0 +1,53 @@
+/* exp_cpu_schema.c — the tables of fields of cpu.json, cpu-gbench.json and
+ * cpu-offsets.json, the results files of harness/exp_cpu.c: declared once, named by the writer
+ * (skb_results_write checks the document against it before the atomic write)
+ * and by the experiment's descriptor (reports/exp_cpu.c), whose readers
+ * (report, compare, `skinbench schema`) check every file against it.  A file of
+ * its own, without the measuring code, so that the fuzzer (tests/fuzz.sh)
+ * links the tables.  docs/outputs.md "Outputs" describes the files. */
+#include "skb_schemas.h"
+
+const struct skb_schema skb_schema_cpu = {
+    .file = "cpu.json", .writer = "harness/exp_cpu.c", .meta = 1,
+    .doc = "CPU skinning times per dataset; rows are benchmark labels (common/skb_label.h)",
+    .fields = (const struct skb_schema_field[]){
+        { .path = "datasets", .type = SKB_ST_OBJECT, .flags = SKB_SF_REQUIRED, .doc = "a map whose keys are dataset names" },
+        { .path = "datasets/*", .type = SKB_ST_OBJECT, .doc = "one dataset's timings" },
+        { .path = "datasets/*/ms", .type = SKB_ST_OBJECT,
+          .doc = "ms per deformation, double path: a map whose keys are benchmark labels" },
+        { .path = "datasets/*/ms/*", .type = SKB_ST_MEASURED, .doc = "ms per deformation" },
+        { .path = "datasets/*/ratio_to_linear", .type = SKB_ST_OBJECT, .doc = "time over linear's: keyed by label" },
+        { .path = "datasets/*/ratio_to_linear/*", .type = SKB_ST_MEASURED, .doc = "ratio" },
+        { .path = "datasets/*/ms_f32", .type = SKB_ST_OBJECT, .doc = "ms per deformation, f32 path: keyed by label" },
+        { .path = "datasets/*/ms_f32/*", .type = SKB_ST_MEASURED, .doc = "ms per deformation" },
+        { .path = "datasets/*/ratio_to_linear_f32", .type = SKB_ST_OBJECT, .doc = "f32 time over linear's: keyed by label" },
+        { .path = "datasets/*/ratio_to_linear_f32/*", .type = SKB_ST_MEASURED, .doc = "ratio" },
+        { .path = "verified", .type = SKB_ST_BOOL, .doc = "every timed kernel passed its check" },
+        { .path = "pages", .type = SKB_ST_OBJECT,
+          .doc = "the page state of the timed buffers (harness/cpu_pages.c): written before timing, one huge-page advice" },
+        { .path = "pages/policy", .type = SKB_ST_STRING, .doc = "the transparent-huge-page advice every timed buffer got" },
+        { .path = "pages/resident_before_timing", .type = SKB_ST_BOOL, .doc = "mincore found every page resident" },
+        { .path = "failures", .type = SKB_ST_OBJECT, .doc = "a map whose keys are benchmark names (double/LABEL/DATASET)" },
+        { .path = "failures/*", .type = SKB_ST_STRING, .doc = "why the kernel failed its check" },
+        { .path = NULL } },
+};
+
+/* Google Benchmark's own file: harness/bench_shim.cpp runs it for run cpu */
+const struct skb_schema skb_schema_cpu_gbench = {
+    .file = "cpu-gbench.json", .writer = "harness/bench_shim.cpp (Google Benchmark)", .meta = 0,
+    .doc = "Google Benchmark's own JSON of the CPU timings (common/skb_gbench.h reads it)",
+    .fields = (const struct skb_schema_field[]){
+        { .path = "benchmarks", .type = SKB_ST_ARRAY, .flags = SKB_SF_REQUIRED, .doc = "one row per repetition" },
+        { .path = "benchmarks/[]", .type = SKB_ST_OBJECT, .doc = "a row" },
+        { .path = "benchmarks/[]/name", .type = SKB_ST_STRING, .flags = SKB_SF_REQUIRED,
+          .doc = "PATH/LABEL/DATASET (LABEL: common/skb_label.h)" },
+        { .path = "benchmarks/[]/real_time", .type = SKB_ST_NUMBER, .flags = SKB_SF_REQUIRED, .doc = "wall time" },
+        { .path = NULL } },
+};
+
+/* run cpu --offset-sweep (harness/fast_sweep.c) */
+const struct skb_schema skb_schema_cpu_offsets = {
+    .file = "cpu-offsets.json", .writer = "harness/fast_sweep.c", .meta = 1,
+    .doc = "Written by `run cpu --offset-sweep`: not compared, not in the report",
+    .fields = (const struct skb_schema_field[]){ { .path = NULL } },
+};

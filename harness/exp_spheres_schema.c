@@ -1,0 +1,23 @@
+/* exp_spheres_schema.c — the table of fields of spheres.json, the results
+ * file of harness/exp_spheres.c: declared once, named by the writer
+ * (skb_results_write checks the document against it before the atomic write)
+ * and by the experiment's descriptor (reports/exp_spheres.c), whose readers
+ * (report, compare, `skinbench schema`) check every file against it.  A file of
+ * its own, without the measuring code, so that the fuzzer (tests/fuzz.sh)
+ * links the tables.  docs/outputs.md "Outputs" describes the file. */
+#include "skb_schemas.h"
+
+const struct skb_schema skb_schema_spheres = {
+    .file = "spheres.json", .writer = "harness/exp_spheres.c", .meta = 1,
+    .doc = "Tables 5.2 and 6.1: bounding-sphere radii per tree level, per refit",
+    .fields = (const struct skb_schema_field[]){
+        { .path = "datasets", .type = SKB_ST_OBJECT, .flags = SKB_SF_REQUIRED, .doc = "a map whose keys are dataset names" },
+        { .path = "datasets/*", .type = SKB_ST_OBJECT, .doc = "one dataset" },
+        { .path = "datasets/*/levels", .type = SKB_ST_ARRAY, .flags = SKB_SF_REQUIRED, .doc = "one entry per tree level" },
+        { .path = "datasets/*/levels/[]", .type = SKB_ST_OBJECT, .doc = "a level" },
+        { .path = "datasets/*/levels/[]/level", .type = SKB_ST_NUMBER, .flags = SKB_SF_REQUIRED, .doc = "the tree level" },
+        { .path = "datasets/*/levels/[]/*/avg", .type = SKB_ST_NUMBER,
+          .doc = "average radius of a refit (keyed by refit: registry method names, bottom_up, best, ...)" },
+        { .path = "datasets/*/refit_time", .type = SKB_ST_OBJECT, .doc = "a map whose keys are registry method names" },
+        { .path = NULL } },
+};
