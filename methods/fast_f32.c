@@ -1,6 +1,7 @@
 /* fast_f32.c — single-precision fast kernels for the methods users deploy:
  * linear (LBS, thesis eq. 2.6), qlb0/qb (QLB about the origin / a fixed
- * centre, thesis eq. 3.5 and 3.7) and dlb (DQ paper Alg. 1 with Alg. 2 signs).
+ * centre, thesis eq. 3.5 and 3.7), dlb (DQ paper Alg. 1 with Alg. 2 signs)
+ * and cor (qb's kernels about Le & Hodgins 2016's precomputed centres).
  *
  * Layout chosen by measurement (skinbench run cpu, body/sub4, 1.24M
  * vertices, on an AMD EPYC with AVX-512): per-joint data as 4-float columns
@@ -302,7 +303,7 @@ void skb_skin_f32_streams(const struct skb_skinner_f32 *s, const float **pos, co
 }
 
 /* the vertex streams a kernel reads and writes, from the layout above: xyz
- * in and out (12 + 12), qb's centre (12), normals in and out (12 + 12)
+ * in and out (12 + 12), qb's or cor's centre (12), normals in and out (12 + 12)
  * unless skipped, and per group of K influences K uint16 joints and
  * split_nw(K) float weights (SLOT4: 4 and 4).  Per-joint data stays in
  * cache and is not counted. */

@@ -241,6 +241,29 @@ static int qb_bind(const struct skb_mesh *m, int lay, void *state)
     }
     return 0;
 }
+/* cor's centres (layout order): its own bind's (Le & Hodgins eq. 2,
+ * methods/cor.c), so the f32 and double paths rotate about the same
+ * points; the run-time form is then QB's per-vertex centre form
+ * (Le & Hodgins eq. 3-4 = thesis eq. 3.7 about c = p*), K_QB's kernels */
+static int cor_bind(const struct skb_mesh *m, int lay, void *state)
+{
+    int rc = bind_common(m, K_QB, lay, state);
+    if (rc < 0 || (rc = bind_pairs(m, state)) < 0)
+        return rc;
+    skb_real *centre = (skb_real *)malloc(sizeof(skb_real) * (3 * (size_t)m->nverts + 1));
+    if (!centre)
+        return SKB_ENOMEM;
+    if ((rc = skb__cor_bind_centres(m, centre)) == 0) {
+        const struct hdr *h = (const struct hdr *)state;
+        float *c = AT(state, h->off_c, float);
+        for (int i = 0; i < m->nverts; i++)
+            for (int k = 0; k < 3; k++)
+                c[3 * (size_t)i + k] = (float)centre[3 * (size_t)mesh_vertex(h, state, i) + k];
+    }
+    free(centre);
+    return rc;
+}
+
 /* Algorithm 2 once per used joint pair: 1 = flip the second joint.  The
  * quaternion is the first four floats of each joint's data (any order) */
 static void fill_signs(const struct skb_mesh *m, void *state, int stride)
@@ -398,5 +421,6 @@ const struct skb_method_f32 skb__linear_f32 = { linear_size, linear_bind, linear
 const struct skb_method_f32 skb__qlb0_f32 = { qlb0_size, qlb0_bind, qlb_prepare, skb__f32_skin_any };
 const struct skb_method_f32 skb__qb_f32 = { qb_size, qb_bind, qlb_prepare, skb__f32_skin_any };
 const struct skb_method_f32 skb__dlb_f32 = { dlb_size, dlb_bind, dlb_prepare, skb__f32_skin_any };
+const struct skb_method_f32 skb__cor_f32 = { qb_size, cor_bind, qlb_prepare, skb__f32_skin_any };
 
 #endif
