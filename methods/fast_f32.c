@@ -313,7 +313,7 @@ double skb_skin_f32_bytes_per_vertex(const struct skb_skinner_f32 *s)
     double slots = 0;
     for (int i = 0; i < h->ngroups; i++)
         slots += (double)(h->g[i].v1 - h->g[i].v0) * (2 * h->g[i].K + 4 * (h->g[i].derived ? split_nw(h->g[i].K) : 4));
-    int bytes = 12 + 12 + (h->kind == K_QB ? 12 : 0);
+    int bytes = 12 + 12 + (HAS_CENTRE(h->kind) ? 12 : 0);
     bytes += h->has_nrm && h->nrm_mode != SKB_F32_NRM_NONE ? 12 + 12 : 0;
     return bytes + (h->nverts ? slots / h->nverts : 0);
 }
