@@ -1,7 +1,7 @@
 /* fast_f32.c — single-precision fast kernels for the methods users deploy:
  * linear (LBS, thesis eq. 2.6), qlb0/qb (QLB about the origin / a fixed
  * centre, thesis eq. 3.5 and 3.7), dlb (DQ paper Alg. 1 with Alg. 2 signs)
- * and cor (qb's kernels about Le & Hodgins 2016's precomputed centres).
+ * and cor (QB's block form about Le & Hodgins 2016's precomputed centres).
  *
  * Layout chosen by measurement (skinbench run cpu, body/sub4, 1.24M
  * vertices, on an AMD EPYC with AVX-512): per-joint data as 4-float columns
