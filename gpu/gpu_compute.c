@@ -50,7 +50,7 @@ static int vec3_bytes(const struct skb_gpu_clayout *L)
 int skb_gpu_cbytes_per_vertex(const struct skb_gpu_shader *s, const struct skb_gpu_clayout *L)
 {
     int read = 2 * vec3_bytes(L) + L->index_bits / 2 + L->weight_bits / 2;   /* 4 of each */
-    if (s->layout == SKB_GPU_LAYOUT_QT_QB)
+    if (s->layout == SKB_GPU_LAYOUT_QT_QB || s->layout == SKB_GPU_LAYOUT_QT_COR)
         read += vec3_bytes(L);   /* the centre */
     read += 4 * aux_ints(s);
     return read + 2 * vec3_bytes(L);   /* position and normal written */
@@ -111,12 +111,13 @@ int skb_gpu_cprogram_build(const char *dir, const struct skb_gpu_shader *s, cons
     memset(cp, 0, sizeof *cp);
     cp->p.s = s;
     cp->L = L;
-    snprintf(defs, sizeof defs, "#define SKB_COMPUTE 1\n#define SKB_LOCAL_SIZE %d\n%s%s%s%s%s%s%s",
+    snprintf(defs, sizeof defs, "#define SKB_COMPUTE 1\n#define SKB_LOCAL_SIZE %d\n%s%s%s%s%s%s%s%s",
              SKB_GPU_LOCAL_SIZE, L->pos3 ? "#define SKB_POS3 1\n" : "",
              L->weight_bits == 16 ? "#define SKB_W16 1\n" : "", L->weight_bits == 8 ? "#define SKB_W8 1\n" : "",
              L->index_bits == 16 ? "#define SKB_IDX16 1\n" : "", L->index_bits == 8 ? "#define SKB_IDX8 1\n" : "",
              s->layout == SKB_GPU_LAYOUT_QT_QB ? "#define SKB_CENTER 1\n#define SKB_AUX_PAIR 1\n" : "",
-             s->layout == SKB_GPU_LAYOUT_QT_SB ? "#define SKB_AUX_SET 1\n" : "");
+             s->layout == SKB_GPU_LAYOUT_QT_SB ? "#define SKB_AUX_SET 1\n" : "",
+             s->layout == SKB_GPU_LAYOUT_QT_COR ? "#define SKB_COR 1\n" : "");
     if ((rc = skb_gpu_shader_source(dir, s, method_src, defs, "main.comp", &src, msg, msglen)) < 0
         || (rc = skb__gpu_compile(GL_COMPUTE_SHADER, src, s->file, &cs, msg, msglen)) < 0)
         goto done;
@@ -322,15 +323,24 @@ int skb_gpu_cmesh_extras(struct skb_gpu_cmesh *cm, struct skb_gpu_mesh *gm, cons
     int n = gm->nverts, na = aux_ints(s), rc;
     if ((rc = storage_fits(sizeof(GLint) * (size_t)na, cm->nverts, msg, msglen)) < 0)
         return rc;
-    if (s->layout == SKB_GPU_LAYOUT_QT_QB && !cm->buf[B_CTR]) {
-        float *c = (float *)read_back(gm->vbo[SKB__GPU_VBO_CENTER], sizeof(float) * 3 * (size_t)n);
+    /* QB's and CoR's centres share the buffer: refreshed when the other's are in it */
+    if ((s->layout == SKB_GPU_LAYOUT_QT_QB || s->layout == SKB_GPU_LAYOUT_QT_COR) && cm->ctr_layout != s->layout) {
+        GLuint src = s->layout == SKB_GPU_LAYOUT_QT_QB ? gm->vbo[SKB__GPU_VBO_CENTER] : gm->cor_vbo;
+        if (!src) {
+            snprintf(msg, msglen, "gpu: compute %s: the mesh has no CoR centres yet (skb_gpu_pose_data first)", s->name);
+            return SKB_EINVAL;
+        }
+        float *c = (float *)read_back(src, sizeof(float) * 3 * (size_t)n);
         void *lc = c ? vec3_layout(c, n, cm->L) : NULL;
         free(c);
         if (!lc) {
             snprintf(msg, msglen, "gpu: out of memory for compute centres");
             return SKB_ENOMEM;
         }
+        if (cm->buf[B_CTR])
+            glDeleteBuffers(1, &cm->buf[B_CTR]);
         cm->buf[B_CTR] = repeated_buffer(lc, (size_t)vec3_bytes(cm->L), n, cm->nverts);
+        cm->ctr_layout = s->layout;
         free(lc);
     }
     if (na && cm->aux_ints != na) {

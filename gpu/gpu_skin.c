@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include <GL/glew.h>
-#include "skb_fast.h"   /* skb__qb_default_centers */
+#include "skb_fast.h"   /* skb__qb_default_centers, skb__cor_bind_centres */
 #include "skb_gpu.h"
 #include "skb_sb_internal.h"   /* sb's joint sets and centres */
 
@@ -138,6 +138,8 @@ void skb_gpu_mesh_free(struct skb_gpu_mesh *gm)
         glDeleteTextures(1, &gm->center_tex);
     if (gm->qb_vbo)
         glDeleteBuffers(1, &gm->qb_vbo);
+    if (gm->cor_vbo)
+        glDeleteBuffers(1, &gm->cor_vbo);
     if (gm->qb_buf)
         glDeleteBuffers(1, &gm->qb_buf);
     if (gm->qb_tex)
@@ -258,6 +260,13 @@ int skb_gpu_pack_joints(const struct skb_gpu_shader *s, const struct skb_mesh *m
             for (int k = 0; k < 3; k++)
                 o[4 + k] = (float)p->mats[16 * j + 4 * k + 3];
             o[7] = 0;
+            continue;
+        }
+        if (s->layout == SKB_GPU_LAYOUT_QT_COR) {
+            /* rotation quaternion and the rows of C_j (cor.glsl: LBS of the centre) */
+            put_quat(&q[j].r, o);
+            for (int k = 0; k < 12; k++)
+                o[4 + k] = (float)p->mats[16 * j + k];
             continue;
         }
         put_quat(&q[j].r, o);
@@ -588,9 +597,36 @@ int skb_gpu_qb_pairs(struct skb_gpu_mesh *gm, const struct skb_mesh *m, const st
     return skb__gpu_gl_failed("uploading QB pairs", msg, msglen);
 }
 
+/* first use of CoR on this mesh: each vertex's centre of rotation from
+ * cor's own bind (Le & Hodgins eq. 2, methods/cor.c), rounded once, as
+ * attribute 8; the pose needs nothing more (cor.glsl blends the rows) */
+static int cor_centres(struct skb_gpu_mesh *gm, const struct skb_mesh *m, char *msg, size_t msglen)
+{
+    size_t n3 = 3 * (size_t)m->nverts;
+    skb_real *c = (skb_real *)malloc(sizeof(skb_real) * (n3 + 1));
+    float *f = (float *)malloc(sizeof(float) * (n3 + 1));
+    int rc = c && f ? skb__cor_bind_centres(m, c) : SKB_ENOMEM;
+    if (rc < 0) {
+        snprintf(msg, msglen, "gpu: CoR centres: %s", skb_strerror(rc));
+    } else {
+        for (size_t i = 0; i < n3; i++)
+            f[i] = (float)c[i];
+        glBindVertexArray(gm->vao);
+        glGenBuffers(1, &gm->cor_vbo);
+        float_buffer(gm->cor_vbo, 8, 3, f, m->nverts);
+        glBindVertexArray(0);
+        rc = skb__gpu_gl_failed("uploading the CoR centres", msg, msglen);
+    }
+    free(c);
+    free(f);
+    return rc;
+}
+
 int skb_gpu_pose_data(const struct skb_gpu_shader *s, struct skb_gpu_mesh *gm, const struct skb_mesh *m,
                       const struct skb_pose *p, double *sb_cpu_ms, char *msg, size_t msglen)
 {
+    if (s->layout == SKB_GPU_LAYOUT_QT_COR && !gm->cor_vbo)
+        return cor_centres(gm, m, msg, msglen);
     if (s->layout == SKB_GPU_LAYOUT_QT_SB)
         return skb_gpu_sb_centers(gm, m, p, sb_cpu_ms, msg, msglen);
     if (s->layout == SKB_GPU_LAYOUT_QT_QB)

@@ -14,7 +14,7 @@
 
 /* the registry methods the shaders skin with (methods/registry.c lists them) */
 extern const struct skb_method skb_method_linear, skb_method_qb, skb_method_dlb, skb_method_dlb_scale,
-    skb_method_logm, skb_method_sb, skb_method_dib, skb_method_qlb0;
+    skb_method_logm, skb_method_sb, skb_method_dib, skb_method_qlb0, skb_method_cor;
 
 const struct skb_gpu_shader skb_gpu_shaders[] = {
     { .name = "linear", .title = "LBS", .file = "lbs.glsl",
@@ -62,6 +62,10 @@ const struct skb_gpu_shader skb_gpu_shaders[] = {
       .method = &skb_method_qlb0, .cpu_antipodal = SKB_ANTIPODAL_PIVOT, .signs = SKB_ANTIPODAL_PIVOT,
       .layout = SKB_GPU_LAYOUT_QT, .vec4_per_joint = 2, .needs_scale = 0, .compute_only = 1,
       .seed_ref = "thesis 3.3, eq. 3.5; DQ paper 2.2, Alg. 2 in the shader" },
+    { .name = "cor", .title = "CoR", .file = "cor.glsl",
+      .method = &skb_method_cor, .cpu_antipodal = SKB_ANTIPODAL_PIVOT, .signs = SKB_ANTIPODAL_PIVOT,
+      .layout = SKB_GPU_LAYOUT_QT_COR, .vec4_per_joint = 4, .needs_scale = 0,
+      .seed_ref = "Le & Hodgins 2016 eq. 3-4 (centres from cor's bind), DQ paper Alg. 2 in the shader" },
     { .name = NULL }
 };
 

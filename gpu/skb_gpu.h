@@ -56,8 +56,10 @@ enum skb_gpu_layout {
     SKB_GPU_LAYOUT_LOG,        /* rigid log: rotation vector omega, 0, v, 0 [8] */
     SKB_GPU_LAYOUT_QT_SB,      /* quaternion + translation [8], and per pose the SB
                                   centre of every joint set (skb_gpu_sb_centers) */
-    SKB_GPU_LAYOUT_QT_QB       /* quaternion + translation [8], and per pose QB's
+    SKB_GPU_LAYOUT_QT_QB,      /* quaternion + translation [8], and per pose QB's
                                   C_i c per (joint, centre joint) pair (skb_gpu_qb_pairs) */
+    SKB_GPU_LAYOUT_QT_COR      /* quaternion + 3x4 matrix rows [16], and per vertex
+                                  CoR's bound centre (attribute 8, uploaded once) */
 };
 
 /* one GPU shader: the table in gpu/shader_table.c is the one list */
@@ -146,6 +148,9 @@ struct skb_gpu_mesh {
     struct skb_skinner qb;
     unsigned qb_vbo, qb_buf, qb_tex;
     int qb_texels, qb_npairs;
+    /* CoR (SKB_GPU_LAYOUT_QT_COR), made by the first skb_gpu_pose_data: each
+     * vertex's centre from cor's bind (attribute 8) */
+    unsigned cor_vbo;
 };
 int skb_gpu_mesh_upload(const struct skb_mesh *m, struct skb_gpu_mesh *gm, char *msg, size_t msglen);
 void skb_gpu_mesh_free(struct skb_gpu_mesh *gm);
@@ -266,6 +271,7 @@ struct skb_gpu_cmesh {
     int base_nverts;
     const struct skb_gpu_clayout *L;
     int aux_ints;              /* what buf[5] holds: 4 QB pair / 6 SB set ints, or 0 */
+    int ctr_layout;            /* whose centres buf[4] holds: QT_QB, QT_COR, or 0 */
 };
 /* gm's vertices as the vertex path uploaded them (influence order, float
  * weights), in layout L, repeated to nverts (vertex i is gm's i mod

@@ -349,7 +349,7 @@ static int sweep_size(struct cstate *cs, struct base *b, long n, cJSON *sweep, d
         int one[CMAX] = { 0 };
         if (!run[i])
             continue;
-        if (cs->sh[i]->layout != SKB_GPU_LAYOUT_QT_QB && cs->sh[i]->layout != SKB_GPU_LAYOUT_QT_SB) {
+        if (cs->sh[i]->layout != SKB_GPU_LAYOUT_QT_QB && cs->sh[i]->layout != SKB_GPU_LAYOUT_QT_SB && cs->sh[i]->layout != SKB_GPU_LAYOUT_QT_COR) {
             others[i] = 1;
             continue;
         }

@@ -2,7 +2,10 @@
  * v' = (1 - a) v'_LBS + a v'_DLB, the same for normals, with a =
  * skb_params.lbs_dqs_weight (beyond the seeds: Autodesk Maya's "weight
  * blended" skinning method and Houdini's "blend by attribute" mix linear and
- * dual quaternion skinning per vertex; here one global weight, not painted).
+ * dual quaternion skinning per vertex), or per vertex a = a_v painted in
+ * skb_params.lbs_dqs_painted (e.g. skb_lbs_dqs_paint_near_joint: DLB at the
+ * arm's elbow, LBS away from it); the blend form, which has no vertex,
+ * takes the global weight.
  * Both parts are the registry's own `linear` and `dlb` (thesis 2.2.1
  * eq. 2.6; thesis 4.3, DQ paper 4 Alg. 1), called through their hooks on
  * the input this method's wrapper already validated.  The blend form is the
@@ -10,6 +13,7 @@
  * so skin and blend agree. */
 #include <string.h>
 #include "skb_method.h"
+#include "skb_mix.h"
 
 extern const struct skb_method skb_method_linear;
 extern const struct skb_method skb_method_dlb;
@@ -28,7 +32,14 @@ static int mix_blend(const struct skb_blend_in *in, const struct skb_params *prm
     return 0;
 }
 
-/* state: linear's, padded to MIX_ALIGN, then dlb's, then the weight */
+/* the mix of one prepare: the global weight and the painted ones (the
+ * caller's array, alive while it skins with these parameters) */
+struct mix_w {
+    skb_real a;
+    const skb_real *painted;
+};
+
+/* state: linear's, padded to MIX_ALIGN, then dlb's, then the weights */
 static size_t lin_size(const struct skb_mesh *m)
 {
     size_t s = skb_method_linear.state_size ? skb_method_linear.state_size(m) : 0;
@@ -43,7 +54,7 @@ static size_t dq_size(const struct skb_mesh *m)
 
 static size_t mix_state_size(const struct skb_mesh *m)
 {
-    return lin_size(m) + dq_size(m) + sizeof(skb_real);
+    return lin_size(m) + dq_size(m) + sizeof(struct mix_w);
 }
 
 static void *dq_state(const struct skb_mesh *m, const void *state)
@@ -51,9 +62,9 @@ static void *dq_state(const struct skb_mesh *m, const void *state)
     return (char *)state + lin_size(m);
 }
 
-static skb_real *mix_weight(const struct skb_mesh *m, const void *state)
+static struct mix_w *mix_weight(const struct skb_mesh *m, const void *state)
 {
-    return (skb_real *)((char *)state + lin_size(m) + dq_size(m));
+    return (struct mix_w *)((char *)state + lin_size(m) + dq_size(m));
 }
 
 static int mix_bind(const struct skb_mesh *m, void *state)
@@ -67,10 +78,14 @@ static int mix_bind(const struct skb_mesh *m, void *state)
 static int mix_prepare(const struct skb_mesh *m, const struct skb_pose *p,
                        const struct skb_params *prm, void *state)
 {
+    for (int v = 0; prm->lbs_dqs_painted && v < m->nverts; v++)
+        if (!(prm->lbs_dqs_painted[v] >= 0 && prm->lbs_dqs_painted[v] <= 1))
+            return SKB_EINVAL;   /* a share of DLB: in [0, 1], not NaN */
     int rc = skb_method_linear.prepare(m, p, prm, state);
     if (rc == 0)
         rc = skb_method_dlb.prepare(m, p, prm, dq_state(m, state));
-    *mix_weight(m, state) = prm->lbs_dqs_weight;
+    mix_weight(m, state)->a = prm->lbs_dqs_weight;
+    mix_weight(m, state)->painted = prm->lbs_dqs_painted;
     return rc;
 }
 
@@ -79,11 +94,11 @@ static int mix_prepare(const struct skb_mesh *m, const struct skb_pose *p,
 static int mix_skin(const struct skb_mesh *m, const void *state, int v0, int v1,
                     skb_real *pos_out, skb_real *nrm_out)
 {
-    skb_real a = *mix_weight(m, state);
+    const struct mix_w *mw = mix_weight(m, state);
     int normals = nrm_out && m->nrm;
     int rc = skb_method_dlb.skin(m, dq_state(m, state), v0, v1, pos_out, nrm_out);
     for (int v = v0; v < v1 && rc == 0; v++) {
-        skb_real d[3], dn[3] = { 0, 0, 0 };
+        skb_real d[3], dn[3] = { 0, 0, 0 }, a = mw->painted ? mw->painted[v] : mw->a;
         memcpy(d, pos_out + 3 * v, sizeof d);
         if (normals)
             memcpy(dn, nrm_out + 3 * v, sizeof dn);
@@ -96,6 +111,22 @@ static int mix_skin(const struct skb_mesh *m, const void *state, int v0, int v1,
         }
     }
     return rc;
+}
+
+int skb_lbs_dqs_paint_near_joint(const struct skb_mesh *m, int joint, skb_real radius, skb_real *out)
+{
+    if (!m->joint_rest)
+        return SKB_ENOCENTER;
+    if (joint < 0 || joint >= m->njoints || !(radius > 0))
+        return SKB_EINVAL;
+    for (int v = 0; v < m->nverts; v++) {
+        skb_real d[3];
+        for (int k = 0; k < 3; k++)
+            d[k] = m->pos[3 * v + k] - m->joint_rest[3 * joint + k];
+        skb_real a = 1 - skb_v3_norm(d) / radius;
+        out[v] = a > 0 ? a : 0;
+    }
+    return 0;
 }
 
 SKB_METHOD_EXPORT const struct skb_method skb_method_blend_lbs_dqs = {

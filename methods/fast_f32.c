@@ -1,6 +1,7 @@
 /* fast_f32.c — single-precision fast kernels for the methods users deploy:
  * linear (LBS, thesis eq. 2.6), qlb0/qb (QLB about the origin / a fixed
- * centre, thesis eq. 3.5 and 3.7) and dlb (DQ paper Alg. 1 with Alg. 2 signs).
+ * centre, thesis eq. 3.5 and 3.7), dlb (DQ paper Alg. 1 with Alg. 2 signs)
+ * and cor (QB's block form about Le & Hodgins 2016's precomputed centres).
  *
  * Layout chosen by measurement (skinbench run cpu, body/sub4, 1.24M
  * vertices, on an AMD EPYC with AVX-512): per-joint data as 4-float columns
@@ -305,7 +306,7 @@ void skb_skin_f32_streams(const struct skb_skinner_f32 *s, const float **pos, co
 }
 
 /* the vertex streams a kernel reads and writes, from the layout above: xyz
- * in and out (12 + 12), qb's centre (12), normals in and out (12 + 12)
+ * in and out (12 + 12), qb's or cor's centre (12), normals in and out (12 + 12)
  * unless skipped, and per group of K influences K uint16 joints and
  * split_nw(K) float weights (SLOT4: 4 and 4).  Per-joint data stays in
  * cache and is not counted. */
@@ -315,7 +316,7 @@ double skb_skin_f32_bytes_per_vertex(const struct skb_skinner_f32 *s)
     double slots = 0;
     for (int i = 0; i < h->ngroups; i++)
         slots += (double)(h->g[i].v1 - h->g[i].v0) * (2 * h->g[i].K + 4 * (h->g[i].derived ? split_nw(h->g[i].K) : 4));
-    int bytes = 12 + 12 + (h->kind == K_QB ? 12 : 0);
+    int bytes = 12 + 12 + (HAS_CENTRE(h->kind) ? 12 : 0);
     bytes += h->has_nrm && h->nrm_mode != SKB_F32_NRM_NONE ? 12 + 12 : 0;
     return bytes + (h->nverts ? slots / h->nverts : 0);
 }

@@ -48,7 +48,10 @@ typedef int v4i __attribute__((vector_size(16)));
 #define QLB_MIN_NORM2_F 1e-20f   /* <s,s> below this: the quaternion sum cancelled */
 #define DLB_MIN_NORM2_F 1e-20f
 
-enum kind { K_LINEAR, K_QLB0, K_QB, K_DLB };
+/* K_COR: QB's form about cor's bound centres, its own joint layout and rest offsets (fast_f32_layout.c) */
+enum kind { K_LINEAR, K_QLB0, K_QB, K_DLB, K_COR };
+/* the kinds that stream a centre per vertex */
+#define HAS_CENTRE(kind) ((kind) == K_QB || (kind) == K_COR)
 
 /* one run of vertices [v0, v1) (layout order) blended with K influences:
  * joint indices K per vertex; weights 4 per vertex (SLOT4), or (derived:

@@ -401,6 +401,33 @@ static inline AI v8f qt_row_split(const struct blk *b, int v)
     return __builtin_shufflevector(q, tr, 0, 1, 2, 3, 4, 5, 6, 7);
 }
 
+/* CoR row of layout vertex v: (signed quaternion sum | sum_i w_i C_i p*),
+ * the columns blended as LBS blends them (c0|c1, c2|t: two 8-wide
+ * multiply-adds per joint where qb's layout takes three) and applied to
+ * the centre.  Joint data: q, c0, c1, c2, t (cor_prepare). */
+static inline AI v8f cor_row(const struct blk *b, int v)
+{
+    int l = v - b->g0, K = b->derived ? b->K : 4;
+    const uint16_t *j = b->J + (size_t)K * l;
+    const uint8_t *t = b->derived ? b->tab + (size_t)j[0] * (size_t)b->nj : pivot_row(b, l);
+    float w[4];
+    if (b->derived)
+        split_weights(b, l, w);
+    else
+        memcpy(w, b->W + 4 * (size_t)l, sizeof w);
+    const float *m = b->jd + 20 * j[0], *c = b->C + 3 * v;
+    v4f q = flip(w[0], b->derived ? 0 : t[j[0]]) * load4(m);
+    v8f c01 = w[0] * load8(m + 4), c2t = w[0] * load8(m + 12);
+    for (int k = 1; k < K; k++) {
+        m = b->jd + 20 * j[k];
+        q += flip(w[k], t[j[k]]) * load4(m);
+        c01 += w[k] * load8(m + 4);
+        c2t += w[k] * load8(m + 12);
+    }
+    v4f tr = LO4(c01) * c[0] + HI4(c01) * c[1] + LO4(c2t) * c[2] + HI4(c2t);
+    return __builtin_shufflevector(q, tr, 0, 1, 2, 3, 4, 5, 6, 7);
+}
+
 static inline AI v8f dq_row(const struct blk *b, int v)
 {
     return b->derived ? dq_row_split(b, v) : dq_row4(b, v);
@@ -440,6 +467,9 @@ static inline AI void block_rows(const struct blk *b, int v0, v8f c[8])
     if (b->kind == K_DLB)
         transpose8(dq_row(b, v0), dq_row(b, v0 + 1), dq_row(b, v0 + 2), dq_row(b, v0 + 3), dq_row(b, v0 + 4),
                    dq_row(b, v0 + 5), dq_row(b, v0 + 6), dq_row(b, v0 + 7), c);
+    else if (b->kind == K_COR)
+        transpose8(cor_row(b, v0), cor_row(b, v0 + 1), cor_row(b, v0 + 2), cor_row(b, v0 + 3), cor_row(b, v0 + 4),
+                   cor_row(b, v0 + 5), cor_row(b, v0 + 6), cor_row(b, v0 + 7), c);
     else
         transpose8(qt_row(b, v0), qt_row(b, v0 + 1), qt_row(b, v0 + 2), qt_row(b, v0 + 3), qt_row(b, v0 + 4),
                    qt_row(b, v0 + 5), qt_row(b, v0 + 6), qt_row(b, v0 + 7), c);
@@ -548,7 +578,7 @@ KERNEL static int qlb_kernel(const struct blk *b, int pivot, int v0, int v1, flo
                              float *__restrict__ ON)
 {
     const float *__restrict__ jd = b->jd, *__restrict__ P = b->P, *__restrict__ N = b->N, *__restrict__ C = b->C;
-    int has_nrm = b->has_nrm;
+    int has_nrm = b->has_nrm, cor = b->kind == K_COR;
     const v4i signbit = { (int)0x80000000, (int)0x80000000, (int)0x80000000, (int)0x80000000 };
     const v4i xyz = { -1, -1, -1, 0 };
     for (int v = v0; v < v1; v++) {
@@ -574,15 +604,18 @@ KERNEL static int qlb_kernel(const struct blk *b, int pivot, int v0, int v1, flo
         if (!(n2[0] > QLB_MIN_NORM2_F))
             return SKB_ECANCEL;
         v4f k = 2.0f / n2, a = SHUF4(q, 3, 3, 3, 3);
-        v4f t = w0 * load4(m0 + 4) + w1 * load4(m1 + 4) + w2 * load4(m2 + 4) + w3 * load4(m3 + 4);
+        /* qb: q, t, c0, c1, c2; cor: q, c0, c1, c2, t and P holds v - c */
+        const int to = cor ? 16 : 4, co = cor ? 4 : 8;
+        v4f t = w0 * load4(m0 + to) + w1 * load4(m1 + to) + w2 * load4(m2 + to) + w3 * load4(m3 + to);
         v4f y = (v4f)((v4i)load4(P + 3 * v) & xyz);
         if (C) {
             v4f c = (v4f)((v4i)load4(C + 3 * v) & xyz);
-            v4f b0 = w0 * load4(m0 + 8) + w1 * load4(m1 + 8) + w2 * load4(m2 + 8) + w3 * load4(m3 + 8);
-            v4f b1 = w0 * load4(m0 + 12) + w1 * load4(m1 + 12) + w2 * load4(m2 + 12) + w3 * load4(m3 + 12);
-            v4f b2 = w0 * load4(m0 + 16) + w1 * load4(m1 + 16) + w2 * load4(m2 + 16) + w3 * load4(m3 + 16);
+            v4f b0 = w0 * load4(m0 + co) + w1 * load4(m1 + co) + w2 * load4(m2 + co) + w3 * load4(m3 + co);
+            v4f b1 = w0 * load4(m0 + co + 4) + w1 * load4(m1 + co + 4) + w2 * load4(m2 + co + 4) + w3 * load4(m3 + co + 4);
+            v4f b2 = w0 * load4(m0 + co + 8) + w1 * load4(m1 + co + 8) + w2 * load4(m2 + co + 8) + w3 * load4(m3 + co + 8);
             t = b0 * c[0] + b1 * c[1] + b2 * c[2] + t;
-            y = y - c;
+            if (!cor)
+                y = y - c;
         }
         t = (v4f)((v4i)t & xyz);
         store_vertex(OP + 3 * v, y + k * cross3(q, cross3(q, y) + a * y) + t, last);
@@ -648,6 +681,7 @@ static inline AI int part_block(const struct blk *b, int v, int lo, int hi, floa
 BLOCK_SHAPES(dlb, K_DLB)
 BLOCK_SHAPES(qlb0, K_QLB0)
 BLOCK_SHAPES(qb, K_QB)
+BLOCK_SHAPES(cor, K_COR)
 
 struct block_entries {
     int (*full)(const struct blk *b, int b0, int b1, float *OP, float *ON);
@@ -662,7 +696,7 @@ struct block_entries {
 static int blocks_any(const struct blk *b, int v0, int v1, float *OP, float *ON)
 {
     static const struct block_entries by_kind[][5] = {
-        [K_DLB] = SHAPES(dlb), [K_QLB0] = SHAPES(qlb0), [K_QB] = SHAPES(qb)
+        [K_DLB] = SHAPES(dlb), [K_QLB0] = SHAPES(qlb0), [K_QB] = SHAPES(qb), [K_COR] = SHAPES(cor)
     };
     const struct block_entries *e = &by_kind[b->kind][b->derived ? b->K - 1 : 4];
     int g = b->g0, rc = 0, b0 = g + (v0 - g + 7) / 8 * 8, b1 = g + (v1 - g) / 8 * 8;
@@ -688,7 +722,7 @@ static int skin_group(const void *state, const struct grp *g, int v0, int v1, fl
     const uint8_t *tab = h->use_tab ? AT_C(state, h->off_tab, uint8_t) : NULL;
     int signs = h->kind == K_DLB || h->pivot;
     struct blk b = { AT_C(state, HDR_BYTES, float), AT_C(state, h->off_pos, float), AT_C(state, h->off_nrm, float),
-                     AT_C(state, g->off_w, float), h->kind == K_QB ? AT_C(state, h->off_c, float) : NULL,
+                     AT_C(state, g->off_w, float), HAS_CENTRE(h->kind) ? AT_C(state, h->off_c, float) : NULL,
                      AT_C(state, g->off_j, uint16_t), tab, h->njoints, h->kind,
                      h->has_nrm && nrm_out && h->nrm_mode != SKB_F32_NRM_NONE, g->v0, g->K, g->derived };
     const struct lbs_set *ls = lbs_sets + h->isa;

@@ -71,7 +71,7 @@ static void layout(const struct skb_mesh *m, int kind, int lay, struct hdr *h)
                          SKB_F32_IN_POS_PAGE_OFFSET);
     h->off_nrm = page_at(h->off_pos + round64(sizeof(float) * 3 * nv), SKB_F32_IN_NRM_PAGE_OFFSET);
     h->off_c = h->off_nrm + round64(sizeof(float) * 3 * nv);
-    h->off_perm = h->off_c + (kind == K_QB ? round64(sizeof(float) * 3 * nv) : 0);
+    h->off_perm = h->off_c + (HAS_CENTRE(kind) ? round64(sizeof(float) * 3 * nv) : 0);
     size_t off = h->off_perm + (lay == SKB_F32_LAYOUT_SPLIT ? round64(sizeof(int) * (size_t)m->nverts) : 0);
     h->off_tab = layout_groups(m, lay, h, off);
     h->use_tab = kind != K_LINEAR && m->njoints <= SIGN_TABLE_MAX_JOINTS;
@@ -93,6 +93,7 @@ static size_t state_size(const struct skb_mesh *m, int kind, int lay)
 static size_t linear_size(const struct skb_mesh *m, int lay) { return state_size(m, K_LINEAR, lay); }
 static size_t qlb0_size(const struct skb_mesh *m, int lay) { return state_size(m, K_QLB0, lay); }
 static size_t qb_size(const struct skb_mesh *m, int lay) { return state_size(m, K_QB, lay); }
+static size_t cor_size(const struct skb_mesh *m, int lay) { return state_size(m, K_COR, lay); }
 static size_t dlb_size(const struct skb_mesh *m, int lay) { return state_size(m, K_DLB, lay); }
 
 /* SPLIT's order: by influence count, mesh order within a count (a
@@ -241,6 +242,42 @@ static int qb_bind(const struct skb_mesh *m, int lay, void *state)
     }
     return 0;
 }
+/* the first layout vertex the block kernels skin: SPLIT's one-influence
+ * group is one matrix applied to the rest position (skin_group) */
+static int first_blended(const struct hdr *h)
+{
+    return h->layout == SKB_F32_LAYOUT_SPLIT && h->ngroups && h->g[0].K == 1 ? h->g[0].v1 : 0;
+}
+
+/* cor's centres p* (layout order): its own bind's (Le & Hodgins eq. 2,
+ * methods/cor.c), so the f32 and double paths rotate about the same
+ * points.  The run-time form v' = R (v - p*) + sum_i w_i C_i p* (Le &
+ * Hodgins eq. 3-4, thesis eq. 3.7 about c = p*) needs v only as v - p*:
+ * the blended vertices' position stream holds that rest offset, computed
+ * once here in double, so the kernel neither streams v nor subtracts */
+static int cor_bind(const struct skb_mesh *m, int lay, void *state)
+{
+    int rc = bind_common(m, K_COR, lay, state);
+    if (rc < 0 || (rc = bind_pairs(m, state)) < 0)
+        return rc;
+    skb_real *centre = (skb_real *)malloc(sizeof(skb_real) * (3 * (size_t)m->nverts + 1));
+    if (!centre)
+        return SKB_ENOMEM;
+    if ((rc = skb__cor_bind_centres(m, centre)) == 0) {
+        const struct hdr *h = (const struct hdr *)state;
+        float *c = AT(state, h->off_c, float), *pos = AT(state, h->off_pos, float);
+        for (int i = 0; i < m->nverts; i++)
+            for (int k = 0; k < 3; k++) {
+                size_t v = 3 * (size_t)mesh_vertex(h, state, i) + (size_t)k;
+                c[3 * (size_t)i + k] = (float)centre[v];
+                if (i >= first_blended(h))
+                    pos[3 * (size_t)i + k] = (float)(m->pos[v] - centre[v]);
+            }
+    }
+    free(centre);
+    return rc;
+}
+
 /* Algorithm 2 once per used joint pair: 1 = flip the second joint.  The
  * quaternion is the first four floats of each joint's data (any order) */
 static void fill_signs(const struct skb_mesh *m, void *state, int stride)
@@ -373,6 +410,30 @@ static void rigid_columns(const struct skb_quat *q, const skb_real mat[16], floa
     }
 }
 
+/* cor's joint data: quaternion (x,y,z,w) then the 3x4 columns c0 c1 c2 t
+ * (the kernels blend c0|c1 and c2|t as two 8-wide halves, as LBS does),
+ * the quaternion by rotation_quat (one division; dlb's) */
+static int cor_prepare(const struct skb_mesh *m, const struct skb_pose *p,
+                       const struct skb_params *prm, void *state)
+{
+    struct hdr *h = (struct hdr *)state;
+    float *jd = AT(state, HDR_BYTES, float);
+    if (p->scale)
+        return SKB_ENOTSUP;      /* quaternions carry no scale (DQ paper 4.2) */
+    h->pivot = prm->antipodal != SKB_ANTIPODAL_NONE;
+    for (int j = 0; j < m->njoints; j++) {
+        struct skb_quat q;
+        float *o = jd + 20 * j;
+        rotation_quat(p->mats + 16 * j, &q);
+        o[0] = (float)q.x; o[1] = (float)q.y; o[2] = (float)q.z; o[3] = (float)q.w;
+        put_columns(p->mats + 16 * j, o + 4);
+        memcpy(AT(state, h->off_cols, float) + 16 * j, o + 4, 16 * sizeof(float));
+    }
+    if (h->pivot)
+        fill_signs(m, state, 20);
+    return 0;
+}
+
 static int dlb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
                        const struct skb_params *prm, void *state)
 {
@@ -398,5 +459,6 @@ const struct skb_method_f32 skb__linear_f32 = { linear_size, linear_bind, linear
 const struct skb_method_f32 skb__qlb0_f32 = { qlb0_size, qlb0_bind, qlb_prepare, skb__f32_skin_any };
 const struct skb_method_f32 skb__qb_f32 = { qb_size, qb_bind, qlb_prepare, skb__f32_skin_any };
 const struct skb_method_f32 skb__dlb_f32 = { dlb_size, dlb_bind, dlb_prepare, skb__f32_skin_any };
+const struct skb_method_f32 skb__cor_f32 = { cor_size, cor_bind, cor_prepare, skb__f32_skin_any };
 
 #endif

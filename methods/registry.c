@@ -110,6 +110,7 @@ void skb_params_default(struct skb_params *prm)
     prm->dib_shortcut = 0;       /* thesis Alg. 4.1 as written is the default */
     prm->sb_spherical_average = 0;
     prm->lbs_dqs_weight = 0.5;   /* an even mix, as a painted weight of 0.5 */
+    prm->lbs_dqs_painted = NULL;
     /* ddm: libigl's Direct Delta Mush example (tutorial 408) values */
     prm->ddm_p = 20;
     prm->ddm_lambda = 3;

@@ -23,6 +23,9 @@ int skb__qb_pairs(const struct skb_mesh *m, const void *state, int *pair_vertice
  * v's slot k (-1: the vertex uses the per-vertex form) */
 const skb_real *skb__qb_pair_points(const struct skb_mesh *m, const void *state);
 int skb__qb_slot_pair(const struct skb_mesh *m, const void *state, int v, int k);
+/* cor's centres of rotation, 3*nverts (Le & Hodgins eq. 2, methods/cor.c):
+ * SKB_ENOTSUP above its precompute limit, SKB_ENOMEM */
+int skb__cor_bind_centres(const struct skb_mesh *m, skb_real *centre);
 #ifndef SKB_FLOP_COUNT
 SKB_EXTERN_C_END
 #endif
@@ -40,6 +43,7 @@ extern const struct skb_method_f32 skb__linear_f32;
 extern const struct skb_method_f32 skb__qlb0_f32;
 extern const struct skb_method_f32 skb__qb_f32;
 extern const struct skb_method_f32 skb__dlb_f32;
+extern const struct skb_method_f32 skb__cor_f32;
 
 /* acceptance of a fast path against the double skin of the same method:
  * positions to this fraction of the output's extent (max |coordinate| + 1),

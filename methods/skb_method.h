@@ -77,6 +77,7 @@ struct skb_params {
                               * spherical average instead of QLB (seed 003
                               * section 5's experiment); 0: QLB, the paper's */
     skb_real lbs_dqs_weight; /* blend_lbs_dqs: DLB's share, 0 = LBS, 1 = DLB */
+    const skb_real *lbs_dqs_painted; /* blend_lbs_dqs skin: DLB's share per vertex (mesh order, in [0, 1]; skb_mix.h), or NULL: lbs_dqs_weight everywhere */
     int ddm_p;               /* ddm: smoothing iterations p (SPEC section 8) */
     skb_real ddm_lambda;     /* ddm: rotation smoothing step lambda */
     skb_real ddm_kappa;      /* ddm: translation smoothing step kappa < lambda */

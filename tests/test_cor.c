@@ -2,8 +2,8 @@
  * centres against hand-computed ones, rigidity of one-influence vertices,
  * and the run-time form against QB about the same centre. */
 #include "skb_test.h"
+#include "skb_fast.h"
 
-int skb__cor_bind_centres(const struct skb_mesh *m, skb_real *centre);
 skb_real *skb__cor_centres(const struct skb_mesh *m, void *state);
 
 /* four vertices, two triangles of areas 0.5 and 1.5: v0 on joint 0 alone,
@@ -122,12 +122,81 @@ static void test_cor_equals_qb_at_joint(void **state)
     skb_skin_fini(&sq);
 }
 
+/* cor's f32 kernel (both layouts) against cor's double skin, to the f32
+ * acceptance tolerance the harness applies before timing (skb_fast.h) */
+static void check_f32_pose(const struct skb_mesh *m, enum skb_f32_layout lay, const double *mats)
+{
+    const struct skb_method *cor = skb_method_find("cor");
+    struct skb_skinner s;
+    struct skb_skinner_f32 f;
+    char msg[256];
+    double out[12], nout[12], ep, en;
+    float fo[12], fn[12];
+    struct skb_pose p = { 2, mats, NULL };
+    assert_int_equal(skb_skin_init(&s, cor, m, msg, sizeof msg), 0);
+    assert_int_equal(skb_skin_f32_init_layout(&f, cor, m, lay, msg, sizeof msg), 0);
+    assert_int_equal(skb_skin_pose(&s, &p, NULL, out, nout, msg, sizeof msg), 0);
+    assert_int_equal(skb_skin_f32_pose(&f, &p, NULL, fo, fn, msg, sizeof msg), 0);
+    skb_f32_compare(4, out, nout, fo, fn, &ep, &en, NULL);
+    if (!(ep <= 1 && en <= 1))
+        fail_msg("cor f32 (%s) differs from cor double by %.3g x tolerance (positions), %.3g x (normals)",
+                 skb_f32_layout_name(lay), ep, en);
+    skb_skin_f32_fini(&f);
+    skb_skin_fini(&s);
+}
+
+static void test_cor_f32_matches_double(void **state)
+{
+    (void)state;
+    struct skb_mesh m = tiny_mesh();
+    double mats[32];
+    for (int i = 0; i < 6; i++) {
+        pose2(0.6 * i, mats);
+        check_f32_pose(&m, SKB_F32_LAYOUT_SPLIT, mats);
+        check_f32_pose(&m, SKB_F32_LAYOUT_SLOT4, mats);
+    }
+}
+
+/* vertex 0 (joint 0 alone) in the f32 kernel: joint 0's matrix applied,
+ * to the f32 tolerance, whatever the layout */
+static void test_cor_f32_single_influence_rigid(void **state)
+{
+    (void)state;
+    struct skb_mesh m = tiny_mesh();
+    const struct skb_method *cor = skb_method_find("cor");
+    struct skb_skinner_f32 f;
+    char msg[256];
+    double mats[32], want[3], nwant[3], ep, en;
+    float fo[12], fn[12];
+    pose2(1.1, mats);
+    struct skb_pose p = { 2, mats, NULL };
+    for (int r = 0; r < 3; r++) {
+        want[r] = mats[4 * r + 3];
+        nwant[r] = 0;
+        for (int k = 0; k < 3; k++) {
+            want[r] += mats[4 * r + k] * t_pos[k];
+            nwant[r] += mats[4 * r + k] * t_nrm[k];
+        }
+    }
+    for (int lay = SKB_F32_LAYOUT_SPLIT; lay <= SKB_F32_LAYOUT_SLOT4; lay++) {
+        assert_int_equal(skb_skin_f32_init_layout(&f, cor, &m, (enum skb_f32_layout)lay, msg, sizeof msg), 0);
+        assert_int_equal(skb_skin_f32_pose(&f, &p, NULL, fo, fn, msg, sizeof msg), 0);
+        skb_f32_compare(1, want, nwant, fo, fn, &ep, &en, NULL);
+        if (!(ep <= 1 && en <= 1))
+            fail_msg("cor f32 (%s): a one-influence vertex is %.3g x tolerance off rigid (normal %.3g x)",
+                     skb_f32_layout_name((enum skb_f32_layout)lay), ep, en);
+        skb_skin_f32_fini(&f);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cor_tiny_centres),
         cmocka_unit_test(test_cor_single_influence_rigid),
         cmocka_unit_test(test_cor_equals_qb_at_joint),
+        cmocka_unit_test(test_cor_f32_matches_double),
+        cmocka_unit_test(test_cor_f32_single_influence_rigid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

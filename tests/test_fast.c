@@ -259,7 +259,7 @@ static void check_normal_modes(const struct skb_method *m, const struct skb_data
     }
     skb_skin_f32_histogram(&s, hist);
     assert_memory_equal(hist, want, sizeof hist);
-    double base = 12 + 12 + slots / d->mesh.nverts + (strcmp(m->name, "qb") == 0 ? 12 : 0);
+    double base = 12 + 12 + slots / d->mesh.nverts + (m->flags & SKB_MF_NEEDS_CENTER ? 12 : 0);   /* the centre stream */
     assert_int_equal(skb_skin_f32_normals(&s), SKB_F32_NRM_RENORM);
     assert_true(fabs(skb_skin_f32_bytes_per_vertex(&s) - (base + 24)) < 1e-9);
     skb_dataset_pose(d, d->nposes / 2, &p);

@@ -142,8 +142,8 @@ static void test_context_and_layout(void **state)
         build(&skb_gpu_shaders[i], NULL, &p);
         /* bytes per joint come from the linked std140 block: 12 floats for a
          * 3x4 matrix, 8 for a dual quaternion, a rigid log or SB's quaternion
-         * + translation, 20 with the scale rows */
-        static const int floats[] = { 12, 8, 8, 20, 8, 8, 8 };
+         * + translation, 20 with the scale rows, 16 for CoR's quaternion + rows */
+        static const int floats[] = { 12, 8, 8, 20, 8, 8, 8, 16 };
         assert_int_equal(p.bytes_per_joint, 4 * floats[skb_gpu_shaders[i].layout]);
         skb_gpu_program_free(&p);
     }
@@ -240,6 +240,7 @@ static void test_broken_shader_fails(void **state)
         { "logm", "c = (th - s) / (th2 * th);", "c = (th + s) / (th2 * th);" },   /* exp above the series */
         { "sb", "? -a_weight[i] : a_weight[i]", "? a_weight[i] : a_weight[i]" },   /* no Alg. 2 */
         { "sb", "qrot(f, a_pos) - frc", "qrot(f, a_pos)" },   /* origin, not r_c */
+        { "cor", "qrot(q, a_pos - a_cor)", "qrot(q, a_pos + a_cor)" },   /* the centre's sign */
     };
     NEED_GPU();
     struct skb_dataset_opts o = { .seed = skb_test_seed(), .quick = 1, .subdivide = 0 };

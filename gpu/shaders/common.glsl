@@ -24,6 +24,7 @@ vec3 a_center;
 ivec4 a_pair;
 ivec2 a_set;
 ivec4 a_slot;
+vec3 a_cor;
 #else
 layout(location = 0) in vec3 a_pos;
 layout(location = 1) in vec3 a_nrm;
@@ -33,6 +34,7 @@ layout(location = 4) in vec3 a_center;   // per-vertex rotation centre (QB only)
 layout(location = 5) in ivec2 a_set;     // SB: texel of the joint set's block, reference joint
 layout(location = 6) in ivec4 a_slot;    // SB: texel of (F q_ref* q_i F*, e_i) per influence
 layout(location = 7) in ivec4 a_pair;    // QB: texel of C_i c per influence
+layout(location = 8) in vec3 a_cor;      // CoR: the bind's centre of rotation
 #endif
 
 // per-joint data, SKB_JOINT_VEC4 vec4s per joint (std140: 16 bytes each)

@@ -7,6 +7,7 @@
 //   SKB_W16, SKB_W8    weights as unorm16 / unorm8 (else float)
 //   SKB_IDX16, SKB_IDX8  joint indices as u16 / u8 (else u32)
 //   SKB_CENTER    the method reads a per-vertex centre (QB)
+//   SKB_COR       the method reads CoR's centre (a_cor) from the centre buffer
 //   SKB_AUX_PAIR  4 ints per vertex: QB's pair texels (a_pair)
 //   SKB_AUX_SET   6 ints per vertex: SB's set block, reference joint, slots
 // With float4 outputs the normal's w carries skb_iterations (DIB).
@@ -71,8 +72,12 @@ void main()
     a_pair = ivec4(0);
     a_set = ivec2(0);
     a_slot = ivec4(0);
+    a_cor = vec3(0.0);
 #ifdef SKB_CENTER
     a_center = SKB_LOAD3(b_ctr, v);
+#endif
+#ifdef SKB_COR
+    a_cor = SKB_LOAD3(b_ctr, v);
 #endif
 #if defined(SKB_AUX_PAIR)
     a_pair = b_aux[v];
