@@ -195,10 +195,11 @@ static void plan_summary(struct run *r, const cJSON *gb, struct ds *ds, cJSON *f
     }
 }
 
-/* the issue-15 ratios of one dataset, each from this run: the influence-
- * count split against the 4-slot kernels at the same normal option, DLB
- * over LBS (both renormalising; and against LBS leaving normals to the
- * shader), and the pool's speed-up over one thread (wall times) */
+/* the fast-kernel target ratios of one dataset (docs/report-and-regression.md
+ * "Fast kernels"), each from this run: the influence-count split against
+ * the 4-slot kernels at the same normal option, DLB over LBS (both
+ * renormalising; and against LBS leaving normals to the shader), and the
+ * pool's speed-up over one thread (wall times) */
 static void fast_summary(struct run *r, const cJSON *gb, struct ds *ds, cJSON *o)
 {
     char lsh[64];

@@ -319,51 +319,16 @@ static void report_far(struct skb_report *rep)
 static void arm_curve(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r,
                       const char *stem, const char *title, const char *xkey, const char *ykey, const char *labels)
 {
-    const cJSON *arm = skb__jget(skb_results_doc(r, ART), "arm"), *xs = skb__jget(arm, xkey), *m;
-    char name[96], st[96];
-    int ns = 0, col = 2;
+    const cJSON *arm = skb__jget(skb_results_doc(r, ART), "arm"), *xs = skb__jget(arm, xkey);
+    char name[96], setup[400];
     snprintf(name, sizeof name, "%s%s", stem, sfx);
     if (!cJSON_IsArray(xs)) {
         skb__pl_not_run(rep, name, title, skb_results_doc(r, ART) ? ART " has no arm" : ART " not found (artifacts not run)");
         return;
     }
-    struct memfile mf;
-    FILE *f = skb__pl_mem_open(&mf);
-    if (!f)
-        return;
-    for (int i = 0; i < cJSON_GetArraySize(xs); i++) {
-        double x = NAN;
-        skb__jnum(cJSON_GetArrayItem(xs, i), &x);
-        skb__pl_fnum(f, x);
-        cJSON_ArrayForEach(m, skb__jget(arm, "methods")) {
-            double y = NAN;
-            skb__jnum(cJSON_GetArrayItem(skb__jget(m, ykey), i), &y);
-            skb__pl_fnum(f, y);
-        }
-        fputc('\n', f);
-    }
-    struct body b;
-    if (skb__pl_dat_close(&mf, dir, name) < 0 || !skb__pl_body_open(&b)) {
-        skb__pl_not_run(rep, name, title, "cannot write the data file");
-        return;
-    }
-    cJSON_ArrayForEach(m, skb__jget(arm, "methods"))
-        ns += cJSON_IsArray(skb__jget(m, ykey));
-    fprintf(b.f, "%s\nset offsets 0, 0, graph 0.06, 0\nplot ", labels);
-    int n = 0;
-    cJSON_ArrayForEach(m, skb__jget(arm, "methods")) {
-        if (cJSON_IsArray(skb__jget(m, ykey))) {
-            fprintf(b.f, "%s'%s.dat' using 1:%d with linespoints lw 2 %s", n ? ", " : "", name, col,
-                    skb__pl_series_style(st, sizeof st, n, ns));
-            skb__pl_put_title(b.f, m->string, NULL);
-            n++;
-        }
-        col++;
-    }
-    if (!n)
-        fprintf(b.f, "NaN notitle");
-    fputc('\n', b.f);
-    skb__pl_body_plot(&b, rep, dir, name, title);
+    snprintf(setup, sizeof setup, "%s\nset offsets 0, 0, graph 0.06, 0\n", labels);
+    if (skb__pl_method_curves(rep, dir, name, title, xs, skb__jget(arm, "methods"), ykey, setup) < 0)
+        skb__pl_not_run(rep, name, title, ART ": no method of the arm has this series");
 }
 
 static void plot_artifacts(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)

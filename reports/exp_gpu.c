@@ -567,62 +567,20 @@ void skb__image_caption(const cJSON *gpu, const char *file, char *buf, size_t le
 static void volume_plot(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r,
                         const char *key, const char *what)
 {
-    const cJSON *av = skb__jget(skb_results_doc(r, "gpu.json"), "arm_volume"), *tw = skb__jget(av, "twist_deg"), *m;
-    char name[64], title[200], st[96], qt[420], lab[200];
-    int ns = 0, col = 2;
+    const cJSON *av = skb__jget(skb_results_doc(r, "gpu.json"), "arm_volume"), *tw = skb__jget(av, "twist_deg");
+    char name[64], title[200], qt[420], lab[200], setup[800];
     snprintf(name, sizeof name, "arm-%s%s", key[0] == 'v' ? "volume" : "section", sfx);
     snprintf(title, sizeof title, "Arm %s over elbow twist, ratio to the rest pose", what);
     if (!cJSON_IsArray(tw)) {
         skb__pl_not_run(rep, name, title, skb_results_doc(r, "gpu.json") ? "gpu.json has no \"arm_volume\"" : "gpu.json not found (gpu not run)");
         return;
     }
-    struct memfile mf;
-    FILE *f = skb__pl_mem_open(&mf);
-    if (!f)
-        return;
-    for (int i = 0; i < cJSON_GetArraySize(tw); i++) {
-        double x = NAN;
-        skb__jnum(cJSON_GetArrayItem(tw, i), &x);
-        skb__pl_fnum(f, x);
-        cJSON_ArrayForEach(m, skb__jget(av, "methods")) {
-            const cJSON *ser = skb__jget(m, key);
-            double y = NAN;
-            if (cJSON_IsArray(ser))
-                skb__jnum(cJSON_GetArrayItem(ser, i), &y);
-            skb__pl_fnum(f, y);
-        }
-        fputc('\n', f);
-    }
-    struct body b;
-    if (skb__pl_dat_close(&mf, dir, name) < 0 || !skb__pl_body_open(&b)) {
-        skb__pl_not_run(rep, name, title, "cannot write the data file");
-        return;
-    }
-    cJSON_ArrayForEach(m, skb__jget(av, "methods"))
-        ns += cJSON_IsArray(skb__jget(m, key));
-    if (!ns) {
-        fclose(b.f);
-        free(b.buf);
-        skb__pl_not_run(rep, name, title, "gpu.json \"arm_volume\" has no method with this series");
-        return;
-    }
     snprintf(lab, sizeof lab, "%s / %s at rest (dimensionless)", what, what);
-    fprintf(b.f, "set xlabel 'elbow twist (degrees)'\nset ylabel %s\nset xrange [0:180]\nset xtics 30\nset offsets 0, 0, graph 0.06, 0\n"
-                 "set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb '#444444'\nplot ",
-            skb__pl_gp_quote(qt, sizeof qt, lab));
-    int k = 0;
-    cJSON_ArrayForEach(m, skb__jget(av, "methods")) {
-        if (cJSON_IsArray(skb__jget(m, key))) {
-            fprintf(b.f, "%s'%s.dat' using 1:%d with linespoints lw 2 %s", k ? ", " : "", name, col,
-                    skb__pl_series_style(st, sizeof st, k, ns));
-            /* the method's one legend name, as in every other plot */
-            skb__pl_put_title(b.f, m->string, NULL);
-            k++;
-        }
-        col++;
-    }
-    fputc('\n', b.f);
-    skb__pl_body_plot(&b, rep, dir, name, title);
+    snprintf(setup, sizeof setup, "set xlabel 'elbow twist (degrees)'\nset ylabel %s\nset xrange [0:180]\nset xtics 30\n"
+             "set offsets 0, 0, graph 0.06, 0\nset arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb '#444444'\n",
+             skb__pl_gp_quote(qt, sizeof qt, lab));
+    if (skb__pl_method_curves(rep, dir, name, title, tw, skb__jget(av, "methods"), key, setup) < 0)
+        skb__pl_not_run(rep, name, title, "gpu.json \"arm_volume\" has no method with this series");
 }
 
 static void plot_arm_volume(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)

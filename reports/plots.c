@@ -265,6 +265,61 @@ void skb__pl_body_plot(struct body *b, struct skb_report *rep, const char *dir, 
     free(b->buf);
 }
 
+/* one series per method over a shared x: each method's `ykey` array of
+ * `methods` against xs, written to NAME.dat and plotted after `setup`
+ * (gnuplot lines, each ending in a newline).  -1 when no method has the
+ * series (nothing plotted: the caller says why), else 0 */
+int skb__pl_method_curves(struct skb_report *rep, const char *dir, const char *name, const char *title,
+                          const cJSON *xs, const cJSON *methods, const char *ykey, const char *setup)
+{
+    const cJSON *m;
+    char st[96];
+    int ns = 0, col = 2, k = 0;
+    struct memfile mf;
+    FILE *f = skb__pl_mem_open(&mf);
+    if (!f)
+        return 0;
+    for (int i = 0; i < cJSON_GetArraySize(xs); i++) {
+        double x = NAN;
+        skb__jnum(cJSON_GetArrayItem(xs, i), &x);
+        skb__pl_fnum(f, x);
+        cJSON_ArrayForEach(m, methods) {
+            const cJSON *ser = skb__jget(m, ykey);
+            double y = NAN;
+            if (cJSON_IsArray(ser))
+                skb__jnum(cJSON_GetArrayItem(ser, i), &y);
+            skb__pl_fnum(f, y);
+        }
+        fputc('\n', f);
+    }
+    struct body b;
+    if (skb__pl_dat_close(&mf, dir, name) < 0 || !skb__pl_body_open(&b)) {
+        skb__pl_not_run(rep, name, title, "cannot write the data file");
+        return 0;
+    }
+    cJSON_ArrayForEach(m, methods)
+        ns += cJSON_IsArray(skb__jget(m, ykey));
+    if (!ns) {
+        fclose(b.f);
+        free(b.buf);
+        return -1;
+    }
+    fprintf(b.f, "%splot ", setup);
+    cJSON_ArrayForEach(m, methods) {
+        if (cJSON_IsArray(skb__jget(m, ykey))) {
+            fprintf(b.f, "%s'%s.dat' using 1:%d with linespoints lw 2 %s", k ? ", " : "", name, col,
+                    skb__pl_series_style(st, sizeof st, k, ns));
+            /* the method's one legend name, as in every other plot */
+            skb__pl_put_title(b.f, m->string, NULL);
+            k++;
+        }
+        col++;
+    }
+    fputc('\n', b.f);
+    skb__pl_body_plot(&b, rep, dir, name, title);
+    return 0;
+}
+
 /* ---- reference values (reports/reference.json only) ---- */
 
 /* the bounds entry with this id */

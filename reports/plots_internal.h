@@ -33,6 +33,8 @@ const char *skb__pl_series_style(char *buf, size_t len, int i, int n);
 void skb__pl_put_title(FILE *f, const char *key, const cJSON *shaders);
 FILE *skb__pl_body_open(struct body *b);
 void skb__pl_body_plot(struct body *b, struct skb_report *rep, const char *dir, const char *name, const char *title);
+int skb__pl_method_curves(struct skb_report *rep, const char *dir, const char *name, const char *title,
+                          const cJSON *xs, const cJSON *methods, const char *ykey, const char *setup);
 const cJSON *skb__pl_ref_bound(const struct skb_report *rep, const char *id);
 const char *skb__pl_short_where(const char *w, char *buf, size_t n);
 

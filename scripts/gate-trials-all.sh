@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The issue-16 gate validation, replayable: N rounds of (A/A, 10 % injected,
+# The nightly timing gate's validation (docs/report-and-regression.md), replayable: N rounds of (A/A, 10 % injected,
 # 5 % injected) sittings interleaved trial by trial so every kind sees the
 # same hours of load, the injected method rotating through dlb, linear, qb,
 # sb, dib; the instruction-count gate judged on the same injections.

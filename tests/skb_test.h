@@ -56,6 +56,23 @@ static inline void skb_test_random_rigid(gsl_rng *r, double maxangle, double tsc
     skb_mat4_from_rt(rot, t, m);
 }
 
+/* two joints about one axis, the second turned back twice as far, with
+ * translations: the small two-joint pose the CoR and DDM tests share */
+static inline void skb_test_pose2(double ang, double mats[32])
+{
+    double ax[3] = { 0.3, 0.4, 0.866 }, r[9], t0[3] = { 0.5, -1, 2 }, t1[3] = { -0.2, 0.7, 0.1 };
+    struct skb_quat q;
+    double n = skb_v3_norm(ax);
+    for (int k = 0; k < 3; k++)
+        ax[k] /= n;
+    skb_quat_from_axis_angle(ax, ang, &q);
+    skb_quat_to_mat3(&q, r);
+    skb_mat4_from_rt(r, t0, mats);
+    skb_quat_from_axis_angle(ax, -2 * ang, &q);
+    skb_quat_to_mat3(&q, r);
+    skb_mat4_from_rt(r, t1, mats + 16);
+}
+
 static inline void skb_test_random_weights(gsl_rng *r, int n, double *w)
 {
     double s = 0;

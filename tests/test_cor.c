@@ -48,21 +48,6 @@ static void test_cor_tiny_centres(void **state)
         assert_near(c[k], t_pos[k], 0);
 }
 
-static void pose2(double ang, double mats[32])
-{
-    double ax[3] = { 0.3, 0.4, 0.866 }, r[9], t0[3] = { 0.5, -1, 2 }, t1[3] = { -0.2, 0.7, 0.1 };
-    struct skb_quat q;
-    double n = skb_v3_norm(ax);
-    for (int k = 0; k < 3; k++)
-        ax[k] /= n;
-    skb_quat_from_axis_angle(ax, ang, &q);
-    skb_quat_to_mat3(&q, r);
-    skb_mat4_from_rt(r, t0, mats);
-    skb_quat_from_axis_angle(ax, -2 * ang, &q);
-    skb_quat_to_mat3(&q, r);
-    skb_mat4_from_rt(r, t1, mats + 16);
-}
-
 static void test_cor_single_influence_rigid(void **state)
 {
     (void)state;
@@ -74,7 +59,7 @@ static void test_cor_single_influence_rigid(void **state)
     char msg[256];
     double mats[32], out[12], nout[12];
     skb_params_default(&prm);
-    pose2(1.1, mats);
+    skb_test_pose2(1.1, mats);
     struct skb_pose p = { 2, mats, NULL };
     assert_int_equal(skb_skin_init(&s, cor, &m, msg, sizeof msg), 0);
     assert_int_equal(skb_skin_pose(&s, &p, &prm, out, nout, msg, sizeof msg), 0);
@@ -109,7 +94,7 @@ static void test_cor_equals_qb_at_joint(void **state)
     assert_int_equal(skb_skin_init(&sq, qb, &mq, msg, sizeof msg), 0);
     memcpy(skb__cor_centres(&m, s.state), cen, sizeof cen);
     for (int i = 0; i < 5; i++) {
-        pose2(0.7 * i, mats);
+        skb_test_pose2(0.7 * i, mats);
         struct skb_pose p = { 2, mats, NULL };
         assert_int_equal(skb_skin_pose(&s, &p, &prm, out, nout, msg, sizeof msg), 0);
         assert_int_equal(skb_skin_pose(&sq, &p, &prm, oq, nq, msg, sizeof msg), 0);
@@ -151,7 +136,7 @@ static void test_cor_f32_matches_double(void **state)
     struct skb_mesh m = tiny_mesh();
     double mats[32];
     for (int i = 0; i < 6; i++) {
-        pose2(0.6 * i, mats);
+        skb_test_pose2(0.6 * i, mats);
         check_f32_pose(&m, SKB_F32_LAYOUT_SPLIT, mats);
         check_f32_pose(&m, SKB_F32_LAYOUT_SLOT4, mats);
     }
@@ -168,7 +153,7 @@ static void test_cor_f32_single_influence_rigid(void **state)
     char msg[256];
     double mats[32], want[3], nwant[3], ep, en;
     float fo[12], fn[12];
-    pose2(1.1, mats);
+    skb_test_pose2(1.1, mats);
     struct skb_pose p = { 2, mats, NULL };
     for (int r = 0; r < 3; r++) {
         want[r] = mats[4 * r + 3];

@@ -122,21 +122,6 @@ static void dense_skin(double om[4][2][16], const double *mats, double out[12])
     }
 }
 
-static void pose2(double ang, double mats[32])
-{
-    double ax[3] = { 0.3, 0.4, 0.866 }, r[9], t0[3] = { 0.5, -1, 2 }, t1[3] = { -0.2, 0.7, 0.1 };
-    struct skb_quat q;
-    double n = skb_v3_norm(ax);
-    for (int k = 0; k < 3; k++)
-        ax[k] /= n;
-    skb_quat_from_axis_angle(ax, ang, &q);
-    skb_quat_to_mat3(&q, r);
-    skb_mat4_from_rt(r, t0, mats);
-    skb_quat_from_axis_angle(ax, -2 * ang, &q);
-    skb_quat_to_mat3(&q, r);
-    skb_mat4_from_rt(r, t1, mats + 16);
-}
-
 static void test_ddm_matches_dense_formula(void **state)
 {
     (void)state;
@@ -150,7 +135,7 @@ static void test_ddm_matches_dense_formula(void **state)
     assert_int_equal(skb_skin_init(&s, ddm(), &m, msg, sizeof msg), 0);
     dense_omega(&prm, om);
     for (int i = 1; i < 5; i++) {
-        pose2(0.6 * i, mats);
+        skb_test_pose2(0.6 * i, mats);
         struct skb_pose p = { 2, mats, NULL };
         assert_int_equal(skb_skin_pose(&s, &p, &prm, out, NULL, msg, sizeof msg), 0);
         dense_skin(om, mats, want);
@@ -329,7 +314,7 @@ static void test_ddm_parameter_change(void **state)
     struct skb_params def, lim;
     char msg[256];
     double mats[32], out0[12], out1[12], lbs[12];
-    pose2(1.3, mats);
+    skb_test_pose2(1.3, mats);
     struct skb_pose p = { 2, mats, NULL };
     skb_params_default(&def);
     lim = def;
@@ -361,7 +346,7 @@ static void test_ddm_bad_parameters(void **state)
     struct skb_params prm;
     char msg[256];
     double mats[32], out[12];
-    pose2(0.5, mats);
+    skb_test_pose2(0.5, mats);
     struct skb_pose p = { 2, mats, NULL };
     assert_int_equal(skb_skin_init(&s, ddm(), &m, msg, sizeof msg), 0);
     for (int bad = 0; bad < 11; bad++) {
