@@ -40,8 +40,9 @@ g = json.load(open(fx + "/cpu-gbench.json"))
 g["benchmarks"] = bench
 json.dump(g, open(run + "/cpu-gbench.json", "w"))
 gp = json.load(open(fx + "/gpu.json"))
+# the caption as the harness writes it (harness/exp_gpu.c states the pose it drew)
 gp["images"] = [{"scene": "candy_wrapper", "dataset": "arm", "pose": 3, "shader": "dlb_pivot",
-                 "file": "images/candy_wrapper_dlb_pivot.png"}]
+                 "caption": "arm, elbow twisted 180°", "file": "images/candy_wrapper_dlb_pivot.png"}]
 gp["shaders"] = [{"name": "dlb_pivot", "title": "DLB'"}]   # display names come from gpu.json, as in a real run
 os.makedirs(run + "/images", exist_ok=True)
 shutil.copy(fx + "/images/candy-wrapper-dlb.png", run + "/images/candy_wrapper_dlb_pivot.png")
