@@ -17,6 +17,7 @@
 #include "skb_dataset.h"
 #include "skb_fast.h"
 #include "skb_json.h"
+#include "skb_mix.h"
 #include "skb_pictures.h"
 #include "skb_results.h"
 #include "procedural.h"
@@ -25,6 +26,11 @@
  * moves a vertex by about a limb diameter; a continuous blend moves it by
  * 2 degrees of arc, 0.035 radii on the arm (DQ paper Fig. 20) */
 #define FLIP_RADII 0.5
+/* the painted LBS/DQS mix on the arm: DLB's share 1 at the elbow joint,
+ * falling linearly to 0 (LBS) at this many limb radii from it, as an artist
+ * paints dual-quaternion skinning onto a joint only (Maya's weight-blended
+ * skinning) */
+#define PAINT_RADII 3.0
 /* far-from-origin offsets, in model sizes, along (1, 1, 1) / sqrt 3 */
 static const double far_offsets[] = { 0, 1e3, 1e4, 1e5 };
 #define NFAR 4
@@ -252,8 +258,28 @@ static void arm_metrics_v(cJSON *mo, const struct scene *s, const void *plan, co
 
 /* every registry method with a skin path on the scene's poses; DIB's
  * positions first (the reference of every row) */
+/* the painted variant of a method whose skin reads per-vertex weights,
+ * keyed "<name>+painted" (a label variant, common/skb_label.h) */
+static void painted_row(const struct skb_run_ctx *ctx, const struct scene *s, const struct posed *ps, const void *plan,
+                        metrics_fn fn, cJSON *ms, const struct skb_method *meth, const skb_real *painted, double *pos)
+{
+    struct skb_params prm = ctx->params;
+    char key[96], title[160], why[512];
+    prm.lbs_dqs_painted = painted;
+    snprintf(key, sizeof key, "%s+painted", meth->name);
+    snprintf(title, sizeof title, "%s, painted at the joint", meth->title);
+    cJSON *mo = cJSON_AddObjectToObject(ms, key);
+    cJSON_AddStringToObject(mo, "title", title);
+    if (skin_all(meth, s, ps, &prm, pos, why, sizeof why) < 0)
+        cJSON_AddStringToObject(mo, "not_run", why);
+    else
+        fn(mo, s, plan, ps, pos);
+}
+
+/* every method on the scene's poses; painted (NULL: none) adds the painted
+ * variant of the methods that read painted weights */
 static int scene_methods(const struct skb_run_ctx *ctx, struct scene *s, struct posed *ps, const void *plan,
-                         metrics_fn fn, cJSON *ms, const char *label)
+                         metrics_fn fn, cJSON *ms, const char *label, const skb_real *painted)
 {
     const struct skb_method *ref = skb_method_with_flag(SKB_MF_HEAT_REF);
     size_t len = (size_t)3 * s->d.mesh.nverts * ps->n;
@@ -279,6 +305,8 @@ static int scene_methods(const struct skb_run_ctx *ctx, struct scene *s, struct 
             cJSON_AddStringToObject(mo, "not_run", why);
         else
             fn(mo, s, plan, ps, pos);
+        if (painted && meth->skin && (meth->flags & SKB_MF_PAINTED))
+            painted_row(ctx, s, ps, plan, fn, ms, meth, painted, pos);
     }
     free(pos);
     free(ps->ref);
@@ -320,7 +348,15 @@ static int run_arm(const struct skb_run_ctx *ctx, cJSON *root, char *msg, size_t
         cJSON_AddNumberToObject(o, "rest_self_intersections",
                                 (double)skb_artifacts_self_intersections(s.d.mesh.tris, s.d.mesh.ntris, s.d.mesh.pos));
         skb_json_add_number(o, "flip_threshold", FLIP_RADII * s.radius / s.size);
-        rc = scene_methods(ctx, &s, &ps, &a, arm_metrics_v, cJSON_AddObjectToObject(o, "methods"), "arm");
+        skb_real *paint = malloc(sizeof(skb_real) * (size_t)s.d.mesh.nverts + 1);
+        if (paint && skb_lbs_dqs_paint_near_joint(&s.d.mesh, s.joint, PAINT_RADII * s.radius, paint) == 0)
+            skb_json_add_number(o, "paint_radius_limb_radii", PAINT_RADII);
+        else {
+            free(paint);
+            paint = NULL;
+        }
+        rc = scene_methods(ctx, &s, &ps, &a, arm_metrics_v, cJSON_AddObjectToObject(o, "methods"), "arm", paint);
+        free(paint);
     }
     free(ps.mats);
     skb_dataset_free(&s.d);
@@ -392,7 +428,7 @@ static int run_body(const struct skb_run_ctx *ctx, cJSON *root, char *msg, size_
     cJSON_AddItemToObject(o, "bend_deg", numbers(body_bends, NBODY));
     cJSON_AddNumberToObject(o, "rest_self_intersections",
                             (double)skb_artifacts_self_intersections(s.d.mesh.tris, s.d.mesh.ntris, s.d.mesh.pos));
-    rc = scene_methods(ctx, &s, &ps, NULL, body_metrics, cJSON_AddObjectToObject(o, "methods"), "body");
+    rc = scene_methods(ctx, &s, &ps, NULL, body_metrics, cJSON_AddObjectToObject(o, "methods"), "body", NULL);
     free(ps.mats);
     skb_dataset_free(&s.d);
     return rc;
@@ -451,7 +487,7 @@ static int run_clip(const struct skb_run_ctx *ctx, cJSON *root, char *msg, size_
     cJSON_AddNumberToObject(o, "clip_frames", s.d.nposes);
     cJSON_AddNumberToObject(o, "vertices", s.d.mesh.nverts);
     skb_json_add_number(o, "model_size", s.size);
-    rc = scene_methods(ctx, &s, &ps, NULL, clip_metrics, cJSON_AddObjectToObject(o, "methods"), "bcn_human");
+    rc = scene_methods(ctx, &s, &ps, NULL, clip_metrics, cJSON_AddObjectToObject(o, "methods"), "bcn_human", NULL);
     skb_dataset_free(&s.d);
     return rc;
 }

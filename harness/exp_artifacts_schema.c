@@ -29,6 +29,8 @@ const struct skb_schema skb_schema_artifacts = {
         NUM("arm/intersection_bend_deg", "the bend of the self-intersection count"),
         NUM("arm/rest_self_intersections", "intersecting triangle pairs of the rest mesh"),
         NUM("arm/flip_threshold", "a 179 -> 181 degree jump above this (half a limb radius, model sizes) is a flip"),
+        { .path = "arm/paint_radius_limb_radii", .type = SKB_ST_NUMBER,
+          .doc = "the painted mix (key METHOD+painted): DLB's share 1 at the elbow, 0 at this many limb radii" },
         METHOD("arm", SKB_SF_REQUIRED),
         NUMS("arm/methods/*/section_area_ratio", "elbow cross-section area / rest, per twist"),
         NUMS("arm/methods/*/volume_ratio_twist", "closed tube volume / rest, per twist"),

@@ -54,9 +54,11 @@ enum skb_method_flags {
                                    * 2.3): the bounds' Log column */
     SKB_MF_TWO_PHASE    = 1 << 12,/* blends non-rigid inputs in two phases (DQ
                                    * paper 4.2): the bounds' scale column */
-    SKB_MF_JOINT_CENTERS = 1 << 13 /* rotation centres at the joints, C_i c per
+    SKB_MF_JOINT_CENTERS = 1 << 13,/* rotation centres at the joints, C_i c per
                                    * joint pair (QB, DQ paper 2.3: Hejl); the
                                    * GPU's QB layout */
+    SKB_MF_PAINTED      = 1 << 14 /* its skin reads painted per-vertex weights
+                                   * (skb_params.lbs_dqs_painted, skb_mix.h) */
 };
 
 /* antipodality resolution (DQ paper 4.1) */

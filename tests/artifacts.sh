@@ -44,6 +44,13 @@ if not lin["section_area_ratio"][i180] < 0.05:
     errs.append(f"LBS area at 180: {lin['section_area_ratio'][i180]} >= 0.05")
 if not dlb["section_area_ratio"][i180] >= 0.9:
     errs.append(f"DLB area at 180: {dlb['section_area_ratio'][i180]} < 0.9")
+# the mix painted onto the elbow (DLB's share 1 - d / (3 limb radii), about 2/3 on the elbow ring)
+# keeps more of the section than the even global mix and less than DLB
+pm, gm = ms.get("blend_lbs_dqs+painted"), ms.get("blend_lbs_dqs")
+if not pm or not gm or "not_run" in pm:
+    errs.append("no painted LBS/DQS mix on the arm")
+elif not gm["section_area_ratio"][i180] + 0.1 < pm["section_area_ratio"][i180] < dlb["section_area_ratio"][i180] - 0.1:
+    errs.append(f"painted mix area at 180: {pm['section_area_ratio'][i180]}, global mix {gm['section_area_ratio'][i180]}")
 thr = arm["flip_threshold"]
 if not (dlb["flip_jump"] > thr and dlb["flipped"] is True):
     errs.append(f"DLB does not flip: jump {dlb['flip_jump']}, threshold {thr}")
