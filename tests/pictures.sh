@@ -144,9 +144,12 @@ python3 - "$tmp/evil/gpu.json" <<'EOF2'
 import json, sys
 d = json.load(open(sys.argv[1]))
 d["method_pictures"]["images"][0]["file"] = "images/methods/../../../../etc/passwd.png"
+d["images"][0]["caption"] = "<script>cap</script>"   # a shader picture's caption is data from the file
 json.dump(d, open(sys.argv[1], "w"))
 EOF2
 "$exe" report --results "$tmp/evil" --out "$tmp/evil" >/dev/null 2>&1
 grep -q 'image name refused' "$tmp/evil/report.html" && ok || bad "hostile image name not refused"
+! grep -q '<script>cap' "$tmp/evil/report.html" && grep -q '&lt;script&gt;cap' "$tmp/evil/report.html" \
+  && ok || bad "a shader picture's caption from gpu.json not escaped in report.html"
 
 summary pictures.sh
