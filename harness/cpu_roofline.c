@@ -149,6 +149,7 @@ void skb__cpu_large_mesh_block(struct run *r, const cJSON *gb, struct ds *ds, cJ
     skb_json_add_number(rf, "dlb_f32_fraction_of_roofline", bd * n / r->copy_bps[0] * 1e3 / dlb);
     roofline_convention(rf);
     control_ratios(r, gb, ds, cJSON_AddObjectToObject(o, "ratio_to_copy"));
+    skb__cpu_paired_control(r, ds, cJSON_AddObjectToObject(o, "paired_control"));
     scaling_block(r, gb, ds, cJSON_AddObjectToObject(o, "scaling"));
     skb_run_progress(r->ctx, "cpu", "%s: linear f32 %.3g ms, dlb f32 %.3g ms (x%.2f), copy %.1f GB/s (%d threads: "
                      "%.1f GB/s): LBS at %.2f of the roofline, LBS with normals left to the shader at %.2f",

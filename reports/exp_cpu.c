@@ -725,6 +725,7 @@ static void section_fast(struct skb_report *rep)
     }
     plan_table(rep);
     scaling_table(rep);
+    skb__cpu_control_table(rep);
 }
 
 /* ---- the experiment: run half harness/exp_cpu.c ---- */

@@ -119,12 +119,41 @@ if (sc.get("cpus", 0) <= 2) != ("2 cores only" in sc.get("note", "")): errs.appe
 for q in sc.get("points", []):
     if not (q.get("copy_bandwidth_GBps", 0) > 0 and q.get("linear_ms", 0) > 0): errs.append("scaling point %r" % q)
 if not lm.get("ratio_to_copy", {}).get("linear", 0) > 0: errs.append("ratio_to_copy %r" % lm.get("ratio_to_copy"))
+# the paired control: every split kernel over the copy and over its 4-slot
+# kernel; the pairs' estimate lies in its interval, and over a 4-slot kernel
+# (steady: a copy of --quick's small mesh is not) on the kernel-over-control
+# side, within 1.3x of the fastest-over-fastest ratio of the same pairs
+# (measured 0.92-1.08x; the other way up it would be 1.6x or more)
+pc = lm.get("paired_control", {})
+got = {(q.get("kernel"), q.get("control")) for q in pc.get("rows", [])}
+for want in (("linear", "memcpy"), ("linear", "linear@slot4"), ("dlb", "dlb@slot4"), ("linear@plan", "linear@slot4")):
+    if want not in got: errs.append("paired_control: no row %s over %s (%r)" % (want + (sorted(got),)))
+for q in pc.get("rows", []):
+    x, fl = q.get("ratio"), q.get("floor_ratio")
+    lo, hi = q.get("ci_low"), q.get("ci_high")
+    if not (isinstance(x, (int, float)) and isinstance(fl, (int, float)) and x > 0 and fl > 0):
+        errs.append("paired_control row %r" % q); continue
+    if q["control"] != "memcpy" and abs(math.log(x / fl)) > math.log(1.3): errs.append("paired_control %s/%s: ratio %.4g vs floor %.4g" % (q["kernel"], q["control"], x, fl))
+    if abs(fl - q.get("kernel_min_ms", 0) / q.get("control_min_ms", 1)) > 1e-9 * fl: errs.append("paired_control %s: floor is not fastest over fastest" % q["kernel"])
+    if isinstance(lo, (int, float)) and isinstance(hi, (int, float)) and not lo <= x <= hi: errs.append("paired_control %s: %.4g outside [%.4g, %.4g]" % (q["kernel"], x, lo, hi))
 reps = {}
 for b in g["benchmarks"]:
     if b.get("run_type") == "iteration": reps[b["run_name"]] = reps.get(b["run_name"], 0) + 1
 if not reps or min(reps.values()) < 2: errs.append("raw repetitions missing")
 for e in errs: print("FAIL: cpu.json:", e)
 sys.exit(1 if errs else 0)
+PY
+
+# the report's paired-control table: one row per kernel and control, as in cpu.json
+"$exe" report --results "$tmp" --out "$tmp/rep" --no-plots >/dev/null 2>"$tmp/err" || bad "report: $(head -c 300 "$tmp/err")"
+python3 - "$tmp" <<'PY' || bad "the report's fast_control table does not hold cpu.json's paired control"
+import csv, json, sys
+d = sys.argv[1]
+rows = json.load(open(d + "/cpu.json"))["large_mesh"]["paired_control"]["rows"]
+tab = list(csv.DictReader(open(d + "/rep/tables/fast_control.csv")))
+assert [(t["kernel"], t["control"]) for t in tab] == [(q["kernel"], q["control"]) for q in rows], tab
+for t, q in zip(tab, rows):
+    assert abs(float(t["time ratio (pairs)"]) - q["ratio"]) <= 1e-3 * q["ratio"], (t, q)
 PY
 
 # --planner none: the @plan rows run the fixed choice

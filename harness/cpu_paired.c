@@ -1,0 +1,143 @@
+/* cpu_paired.c — `run cpu` on the roofline mesh: each one-thread fast
+ * kernel over an in-process control (the copy; for a split kernel also its
+ * method's 4-slot kernel), measured pair by pair
+ * (docs/report-and-regression.md "Fast kernels: the paired control").
+ *
+ * Why: Google Benchmark times a kernel's repetitions apart from memcpy's
+ * (with random interleaving, a round of every kernel lies between them:
+ * seconds), and on a shared VM what the machine gives changes within
+ * seconds.  Measured here (2-core AMD EPYC, one process, ten repetitions of
+ * about 50 ms each): split LBS 4.82-5.74 ms, memcpy 7.72-11.42 ms, the
+ * slow repetitions of each at different moments.  A ratio of two medians
+ * taken seconds apart carries both swings.  Here one run of the kernel and
+ * one of its control, in the same page state, go back to back (order alternating, so
+ * neither always follows the other), the ratio is taken per pair, and the
+ * pairs are summarised by the Hodges-Lehmann estimate of their log ratios
+ * with its exact 95 % interval (common/skb_stats.h); the ratio of the two
+ * fastest samples (the floor: interference only adds time) is kept beside
+ * it. */
+#include <math.h>
+#include <stdlib.h>
+#include <time.h>
+#include "cpu_internal.h"
+#include "skb_stats.h"
+
+#define PAIRS 41                /* full run: ~0.5 s per row on the roofline mesh */
+#define QUICK_PAIRS 5
+#define PAIRED_ALPHA 0.05
+
+/* the thread's CPU time, as Google Benchmark's cpu_time (one thread) */
+static double cpu_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+static double timed(void (*fn)(void *, long), void *arg)
+{
+    double t = cpu_ms();
+    fn(arg, 1);
+    return cpu_ms() - t;
+}
+
+/* the timed body of a case: a deformation, or the copy */
+static void (*body(const struct bcase *c))(void *, long)
+{
+    return c->kind == K_COPY ? skb__cpu_time_copy : skb__cpu_time_deform;
+}
+
+/* n pairs of one run of k and one of its control ctl: log ratio per pair
+ * into lr, the fastest of each into *kmin, *cmin; -1 on a kernel error
+ * (the case's own error code is set) */
+static int time_pairs(struct bcase *k, struct bcase *ctl, int n, double *lr, double *kmin, double *cmin)
+{
+    *kmin = *cmin = INFINITY;
+    for (int i = 0; i < n; i++) {
+        double tk, tc;
+        if (i % 2 == 0) {
+            tk = timed(body(k), k);
+            tc = timed(body(ctl), ctl);
+        } else {
+            tc = timed(body(ctl), ctl);
+            tk = timed(body(k), k);
+        }
+        if (k->error < 0 || ctl->error < 0 || !(tk > 0) || !(tc > 0))
+            return -1;
+        lr[i] = log(tk / tc);
+        *kmin = fmin(*kmin, tk);
+        *cmin = fmin(*cmin, tc);
+    }
+    return 0;
+}
+
+/* one kernel over one control, appended to arr: estimate, interval, floor;
+ * the estimate into *est (NAN when not measured) */
+static int paired_row(struct bcase *k, struct bcase *ctl, int n, cJSON *arr, double *est)
+{
+    double *lr = malloc(sizeof *lr * (size_t)n), kmin, cmin, hl = NAN, lo = NAN, hi = NAN;
+    int rc = lr ? time_pairs(k, ctl, n, lr, &kmin, &cmin) : -1;
+    if (rc == 0)
+        rc = skb_hodges_lehmann(lr, n, PAIRED_ALPHA, &hl, &lo, &hi);
+    free(lr);
+    *est = exp(hl);
+    if (rc < 0)
+        return -1;
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "kernel", k->label);
+    cJSON_AddStringToObject(e, "control", ctl->label);
+    skb_json_add_number(e, "ratio", exp(hl));
+    skb_json_add_number(e, "ci_low", exp(lo));
+    skb_json_add_number(e, "ci_high", exp(hi));
+    skb_json_add_number(e, "floor_ratio", kmin / cmin);
+    skb_json_add_number(e, "kernel_min_ms", kmin);
+    skb_json_add_number(e, "control_min_ms", cmin);
+    cJSON_AddItemToArray(arr, e);
+    return 0;
+}
+
+/* the pairs: every one-thread kernel of control_ratios (cpu_roofline.c)
+ * over the copy, and each split kernel over its method's 4-slot kernel with
+ * the same normals (the control the 2x slow mode was seen against: on this
+ * VM the copy's speed follows the neighbours' memory traffic, a kernel's
+ * does not) */
+static const struct { int head; const char *kernel, *control; } pairs[] = {
+    { 0, "", NULL }, { 0, "@slot4", NULL }, { 0, "+nrm_shader", NULL }, { 0, "@plan", NULL },
+    { 1, "", NULL }, { 1, "@slot4", NULL }, { 1, "@plan", NULL },
+    { 0, "", "@slot4" }, { 0, "+nrm_shader", "+nrm_shader@slot4" }, { 0, "@plan", "@slot4" },
+    { 1, "", "@slot4" }, { 1, "@plan", "@slot4" },
+};
+
+static struct bcase *pair_case(struct run *r, struct ds *ds, int head, const char *suffix, char *l, size_t n)
+{
+    if (!suffix) {
+        snprintf(l, n, "memcpy");
+        return skb__cpu_find_case(r, K_COPY, ds, "memcpy");
+    }
+    struct bcase *c = skb__cpu_find_case(r, K_F32, ds, label(l, n, head ? head_name() : lin_name(), suffix));
+    return c && c->error >= 0 ? c : NULL;
+}
+
+void skb__cpu_paired_control(struct run *r, struct ds *ds, cJSON *o)
+{
+    int n = r->ctx->quick ? QUICK_PAIRS : PAIRS;
+    char line[1200];
+    int len = snprintf(line, sizeof line, "paired control on %s (%d pairs):", ds->d.name, n);
+    cJSON_AddNumberToObject(o, "pairs_per_row", n);
+    cJSON_AddStringToObject(o, "statistic", "one run of the kernel and one of its control back to back, order "
+                            "alternating, CPU time of this thread, one thread; ratio: the Hodges-Lehmann estimate "
+                            "of the pairs' log ratios, exponentiated, with its exact 95 % interval; floor_ratio: "
+                            "the kernel's fastest run over the control's fastest; memcpy copies 72 bytes a vertex");
+    cJSON *arr = cJSON_AddArrayToObject(o, "rows");
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        char lk[64], lc[64];
+        struct bcase *k = pair_case(r, ds, pairs[i].head, pairs[i].kernel, lk, sizeof lk);
+        struct bcase *c = pair_case(r, ds, pairs[i].head, pairs[i].control, lc, sizeof lc);
+        double est;
+        if (!k || !c || paired_row(k, c, n, arr, &est) < 0)
+            continue;
+        if (len > 0 && (size_t)len < sizeof line)
+            len += snprintf(line + len, sizeof line - (size_t)len, " %s/%s=%.4f", lk, lc, est);
+    }
+    skb_run_progress(r->ctx, "cpu", "%s", line);
+}
