@@ -458,26 +458,6 @@ static void fast_rows(struct skb_report *rep, struct skb_rtable *t, int k, const
     }
 }
 
-/* a measured figure against a project target */
-static void target_row(struct skb_report *rep, struct skb_rtable *t, int k, const char *dataset, const char *what,
-                       double meas, const cJSON *target, int at_most, const char *issue, char *why)
-{
-    double tv = NAN;
-    if (skb__jnum(target, &tv) < 0 || !isfinite(meas)) {
-        skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__fmt("cpu.json has no %s%s%s", what, why ? "; " : "", why ? why : ""),
-                     strdup(dataset), strdup(what), strdup("—"), strdup("—"), strdup("—"), strdup("—"), strdup("—"),
-                     strdup("—"), strdup("—"), strdup("—"), NULL);
-        free(why);
-        return;
-    }
-    int met = at_most ? meas <= tv : meas >= tv;
-    skb__row_add(rep, t, k, SKB_ROW_NEW, skb__fmt("target %s %g (%s, not a paper value): %s%s%s", at_most ? "≤" : "≥",
-                                                  tv, issue, met ? "met" : "not met", why ? "; " : "", why ? why : ""),
-                 strdup(dataset), strdup(what), strdup("—"), strdup("—"), strdup("—"), strdup("—"),
-                 skb__numtxt(meas), strdup("—"), strdup("—"), strdup("—"), NULL);
-    free(why);
-}
-
 /* the engine peers timed beside our kernels, and what their time covers */
 static void peer_rows(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *doc, const char *dataset,
                       const cJSON *lm)
@@ -499,75 +479,6 @@ static void peer_rows(struct skb_report *rep, struct skb_rtable *t, int k, const
                      strdup("all 4 slots"), strdup("—"), skb__numtxt(ms), skb__numtxt(ms / lin), strdup("—"),
                      vps_text(lm, ms), strdup("—"), NULL);
     }
-}
-
-/* DLB over LBS (both renormalising) on every dataset: the worst one */
-static double worst_dlb_over_linear(const cJSON *doc, const char **where)
-{
-    double worst = NAN;
-    const cJSON *d;
-    *where = NULL;
-    cJSON_ArrayForEach(d, skb__jget(doc, "datasets")) {
-        double r = NAN;
-        if (skb__jnum(skb__jget(skb__jget(d, "fast_kernels"), "dlb_over_linear"), &r) == 0 && isfinite(r)
-            && !(r <= worst)) {
-            worst = r;
-            *where = d->string;
-        }
-    }
-    return worst;
-}
-
-/* the project's fast-kernel targets (reference.json fast_kernel_targets):
- * the split layout's speed-up on its dataset, DLB/LBS everywhere, the
- * roofline with normals left to the shader, the pool */
-static void fast_target_rows(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *doc, const cJSON *tg,
-                         const char *large, const cJSON *lm)
-{
-    const char *sds = skb__jstr(skb__jget(tg, "split_speedup_dataset")), *where;
-    const cJSON *sp = skb__jget(skb__jget(skb__jget(skb__jget(doc, "datasets"), sds ? sds : ""), "fast_kernels"),
-                                "split_speedup_over_slot4");
-    for (int i = 0; i < 2; i++) {
-        char key[64];   /* LBS's label, renormalised or with normals to the shader */
-        snprintf(key, sizeof key, "%s%s", skb_method_role_name(SKB_MF_RATIO_REF), i ? "+nrm_shader" : "");
-        double x = NAN;
-        skb__jnum(skb__jget(sp, key), &x);
-        target_row(rep, t, k, sds ? sds : "—", i ? "LBS split / 4-slot speed-up, normals to the shader"
-                                                  : "LBS split / 4-slot speed-up, renormalised",
-                   x, skb__jget(tg, "split_speedup_min"), 0, "project target, docs/report-and-regression.md \"Fast kernels\"", strdup("same normal option, one run"));
-    }
-    double w = worst_dlb_over_linear(doc, &where);
-    target_row(rep, t, k, where ? where : "—", "dlb / linear (f32), worst dataset", w,
-               skb__jget(tg, "dlb_over_linear_f32_every_dataset_max"), 1, "project target, docs/report-and-regression.md \"Fast kernels\"",
-               strdup("both renormalised; every dataset's in its fast_kernels"));
-    double fr = NAN, ps = NAN, cs = NAN, la = NAN, cpus = NAN;
-    skb__jnum(skb__jget(skb__jget(lm, "roofline"), "linear_nrm_shader_f32_fraction_of_roofline"), &fr);
-    target_row(rep, t, k, large, "LBS (f32, normals to the shader) fraction of the copy roofline", fr,
-               skb__jget(tg, "linear_nrm_shader_fraction_of_roofline_min"), 0, "project target, docs/report-and-regression.md \"Fast kernels\"", strdup("one thread"));
-    skb__jnum(skb__jget(skb__jget(skb__jget(skb__jget(lm, "fast_kernels"), "pool_scaling"), "linear+nrm_shader"),
-                        "speedup"), &ps);
-    skb__jnum(skb__jget(skb__jget(lm, "roofline"), "copy_bandwidth_scaling"), &cs);
-    skb__jnum(skb__jget(skb__jget(doc, "cpus"), "load_average_1min_after"), &la);
-    skb__jnum(skb__jget(skb__jget(doc, "cpus"), "available"), &cpus);
-    char lim[480] = "no pool memcpy timing", load[192] = "";
-    const char *pl = skb__jstr(skb__jget(skb__jget(skb__jget(skb__jget(lm, "fast_kernels"), "pool_scaling"),
-                                                   "linear+nrm_shader"), "limit"));
-    if (pl)
-        snprintf(lim, sizeof lim, "%s", pl);
-    else if (isfinite(cs))
-        snprintf(lim, sizeof lim, "the limit beside it: memcpy on the pool moves %.3g x one thread's bytes per second "
-                 "(wall time)", cs);
-    double cpu1 = NAN, wall1 = NAN;
-    const cJSON *one = skb__jget(skb__jget(skb__jget(lm, "checks"), "f32"), "linear+nrm_shader");
-    skb__jnum(skb__jget(one, "cpu_ms"), &cpu1);
-    skb__jnum(skb__jget(one, "real_ms"), &wall1);
-    if (isfinite(la) && isfinite(cpus) && isfinite(wall1 / cpu1))
-        snprintf(load, sizeof load, "; load average %.3g on %.3g CPUs while timing: one thread's wall time was "
-                 "%.3g x its CPU time", la, cpus, wall1 / cpu1);
-    else if (isfinite(la) && isfinite(cpus))
-        snprintf(load, sizeof load, "; load average %.3g on %.3g CPUs while timing", la, cpus);
-    target_row(rep, t, k, large, "pool / one thread throughput, LBS normals to the shader (wall time)", ps,
-               skb__jget(tg, "pool_scaling_min"), 0, "project target, docs/report-and-regression.md \"Fast kernels\"", skb__fmt("%s%s", lim, load));
 }
 
 /* ---- the planner's choices (cpu.json fast_kernels.plans) ---- */
@@ -714,14 +625,7 @@ static void section_fast(struct skb_report *rep)
         const char *name = skb__jstr(skb__jget(lm, "dataset")) ? skb__jstr(skb__jget(lm, "dataset")) : "large mesh";
         fast_rows(rep, t, k, sec, name, lm);
         peer_rows(rep, t, k, doc, name, lm);
-        double ratio = NAN, frac = NAN;
-        skb__jnum(skb__jget(lm, "dlb_over_linear_f32"), &ratio);
-        skb__jnum(skb__jget(skb__jget(lm, "roofline"), "linear_f32_fraction_of_roofline"), &frac);
-        target_row(rep, t, k, name, "dlb / linear (f32)", ratio, skb__jget(tg, "dlb_over_linear_f32_max"), 1, "project target, docs/report-and-regression.md \"Fast kernels\"",
-                   NULL);
-        target_row(rep, t, k, name, "linear (f32) fraction of the copy roofline", frac,
-                   skb__jget(tg, "linear_f32_fraction_of_roofline_min"), 0, "project target, docs/report-and-regression.md \"Fast kernels\"", NULL);
-        fast_target_rows(rep, t, k, doc, tg, name, lm);
+        skb__cpu_target_rows(rep, t, k, doc, tg, name, lm);
     }
     plan_table(rep);
     scaling_table(rep);

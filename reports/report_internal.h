@@ -79,8 +79,13 @@ void skb__plot_method_notes(struct skb_report *rep, int first, int need, const c
 const char *skb__plot_series_name(const char *key, const cJSON *shaders, char *buf, size_t len);
 /* exp_cpu_plots.c: the cpu experiment's plots (its descriptor, exp_cpu.c, names them) */
 void skb__plot_cpu(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r);
-/* exp_cpu_control.c: the paired control table of the cpu experiment's "fast" section */
+/* exp_cpu_targets.c: the cpu experiment's "fast" section's paired control
+ * table, and its rows of the fast kernels' project targets (one run k of
+ * cpu.json doc, its large mesh lm named `large`), each decided by the
+ * interval of a paired ratio where the run has one */
 void skb__cpu_control_table(struct skb_report *rep);
+void skb__cpu_target_rows(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *doc, const cJSON *tg,
+                          const char *large, const cJSON *lm);
 /* exp_gpu.c: caption of a GPU image (method and scene) from gpu.json "images" */
 void skb__image_caption(const cJSON *gpu, const char *file, char *buf, size_t len);
 

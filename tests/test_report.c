@@ -629,6 +629,74 @@ static void test_report_fast_targets(void **state)
     assert_non_null(strstr(r->note, "layout: AoS"));
 }
 
+/* a paired ratio (cpu.json fast_kernels.paired) decides a target by its
+ * interval widened to the declared floor: met only when the whole interval
+ * is on the target's side, not met when it is wholly beyond, undecided
+ * when it crosses */
+static cJSON *paired_rows(const char *kernel, const char *control, double r, double lo, double hi)
+{
+    char buf[400];
+    snprintf(buf, sizeof buf, "{\"paired\": {\"rows\": [{\"kernel\": \"%s\", \"control\": \"%s\", \"ratio\": %g, "
+             "\"ci_low\": %g, \"ci_high\": %g}]}}", kernel, control, r, lo, hi);
+    return cJSON_Parse(buf);
+}
+
+static const char *dlb_worst_note(struct rfix *f, double arm, double lo, double hi, double floor, const char **where)
+{
+    cJSON *doc = f->r.doc[skb_rfile_slot("cpu.json")], *ds = cJSON_GetObjectItem(doc, "datasets");
+    cJSON_DeleteItemFromObject(cJSON_GetObjectItem(ds, "cloth"), "fast_kernels");
+    cJSON_DeleteItemFromObject(cJSON_GetObjectItem(ds, "arm"), "fast_kernels");
+    cJSON_AddItemToObject(cJSON_GetObjectItem(ds, "cloth"), "fast_kernels", paired_rows("dlb", "linear", 1.0, 0.99, 1.01));
+    cJSON_AddItemToObject(cJSON_GetObjectItem(ds, "arm"), "fast_kernels", paired_rows("dlb", "linear", arm, lo, hi));
+    cJSON *ti = cJSON_GetObjectItem(cJSON_GetObjectItem(f->ref, "tolerance_rules"), "timing_interval");
+    cJSON_DeleteItemFromObject(ti, "paired_relative_floor");
+    cJSON_AddNumberToObject(ti, "paired_relative_floor", floor);
+    const struct skb_rtable *t = skb_report_table(rfix_build(f), "fast");
+    for (int i = 0; i < t->nrows; i++)
+        if (strcmp(t->rows[i].cell[1], "dlb / linear (f32), worst dataset") == 0) {
+            *where = t->rows[i].cell[0];
+            return t->rows[i].note;
+        }
+    return "";
+}
+
+static void test_report_fast_targets_paired(void **state)
+{
+    struct rfix *f = *state;
+    const char *where = NULL;
+    /* target <= 1.1 on every dataset; cloth 1.0 [0.99, 1.01] beside arm */
+    assert_non_null(strstr(dlb_worst_note(f, 1.05, 1.03, 1.07, 0, &where), ": met: interval [1.03, 1.07]"));
+    assert_string_equal(where, "arm");
+    assert_non_null(strstr(dlb_worst_note(f, 1.12, 1.08, 1.16, 0, &where), "undecided: interval [1.08, 1.16] crosses"));
+    assert_non_null(strstr(dlb_worst_note(f, 1.14, 1.11, 1.16, 0, &where), "not met: interval [1.11, 1.16]"));
+    /* the floor widens a narrow interval: 1.05 * 1.1 > 1.1 */
+    assert_non_null(strstr(dlb_worst_note(f, 1.05, 1.03, 1.07, 0.1, &where), "undecided"));
+    /* the split speed-up is the paired ratio turned over: 1 / 0.6 [1 / 0.62, 1 / 0.58] (no floor) */
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(cJSON_GetObjectItem(f->ref, "tolerance_rules"), "timing_interval"),
+                              "paired_relative_floor", cJSON_CreateNumber(0));
+    cJSON *doc = f->r.doc[skb_rfile_slot("cpu.json")];
+    cJSON *cloth = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "datasets"), "cloth");
+    cJSON_DeleteItemFromObject(cloth, "fast_kernels");
+    cJSON_AddItemToObject(cloth, "fast_kernels", paired_rows("linear", "linear@slot4", 0.6, 0.58, 0.62));
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(f->ref, "fast_kernel_targets"), "split_speedup_dataset",
+                              cJSON_CreateString("cloth"));
+    /* the roofline fraction from the pairs with memcpy: 58 / 144 / 0.7 (no floor) */
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(cJSON_GetObjectItem(f->ref, "tolerance_rules"), "timing_interval"),
+                              "paired_copy_relative_floor", cJSON_CreateNumber(0));
+    cJSON *lm = cJSON_GetObjectItem(doc, "large_mesh");
+    cJSON_AddItemToObject(lm, "paired_control", cJSON_Parse(
+        "{\"memcpy_bytes_per_vertex\": 72, \"rows\": [{\"kernel\": \"linear\", \"control\": \"memcpy\", \"ratio\": 0.7,"
+        " \"ci_low\": 0.68, \"ci_high\": 0.72}]}"));
+    cJSON_AddItemToObject(lm, "checks", cJSON_Parse("{\"f32\": {\"linear\": {\"bytes_per_vertex\": 58}}}"));
+    const struct skb_rtable *t = skb_report_table(rfix_build(f), "fast");
+    const struct skb_rrow *r = find_row(t, 0, "cloth", 1, "LBS split / 4-slot speed-up, renormalised");
+    assert_string_equal(r->cell[6], "1.667");
+    assert_non_null(strstr(r->note, ": met: interval [1.613, 1.724]"));
+    r = find_row(t, 0, "body/sub4", 1, "linear (f32) fraction of the copy roofline");
+    assert_string_equal(r->cell[6], "0.5754");
+    assert_non_null(strstr(r->note, ": met: interval [0.5594, 0.5923]"));
+}
+
 /* a pooled kernel's row and the pool target say what fraction of
  * the pool's copy bandwidth it reaches and whether that is what stops it */
 static void test_report_fast_pool_limit(void **state)
@@ -1525,6 +1593,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_report_sphere_postures, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_sphere_trivial, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_table32_ranges, rfix_setup, rfix_teardown),
+        cmocka_unit_test_setup_teardown(test_report_fast_targets_paired, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_every_method, rfix_setup, rfix_teardown),
         cmocka_unit_test(test_results_unknown_file),
         cmocka_unit_test(test_compare_new_method),
