@@ -54,7 +54,7 @@ while [ "$i" -le "$RUNS" ]; do
         --out "$OUT/roofline-$i" 2> "$OUT/roofline-$i.log"
     rc=$?
     say "process $i (exit $rc, $(( $(date +%s) - t0 )) s):"
-    grep -E '\[cpu\] (control on|paired control on|.*@plan planned|body/sub4: linear f32)' "$OUT/roofline-$i.log" \
+    grep -E '\[cpu\] (control on|paired control on|paired targets on|.*@plan planned|body/sub4: linear f32)' "$OUT/roofline-$i.log" \
         | sed 's/^\[cpu\] /  /' | tee -a "$SUM"
     i=$((i + 1))
 done
