@@ -118,10 +118,11 @@ static const struct pair_spec control_pairs[] = {
 
 /* the ratios the project's fast-kernel targets are stated on
  * (reports/reference.json fast_kernel_targets), on every dataset: DLB over
- * LBS, and each split kernel over its 4-slot kernel at the same normal
- * option */
+ * LBS, each split kernel over its 4-slot kernel at the same normal option,
+ * and each planned row over both fixed rows of its method */
 static const struct pair_spec target_pairs[] = {
     { 1, 0, "", "" }, { 0, 0, "", "@slot4" }, { 0, 0, "+nrm_shader", "+nrm_shader@slot4" }, { 1, 1, "", "@slot4" },
+    { 0, 0, "@plan", "" }, { 0, 0, "@plan", "@slot4" }, { 1, 1, "@plan", "" }, { 1, 1, "@plan", "@slot4" },
 };
 
 static struct bcase *pair_case(struct run *r, struct ds *ds, int head, const char *suffix, char *l, size_t n)

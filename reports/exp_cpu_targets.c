@@ -73,7 +73,19 @@ static const cJSON *pair_row(const cJSON *rows, const char *kernel, const char *
  * widened to the declared run-to-run floor (reference.json
  * tolerance_rules.timing_interval paired_relative_floor,
  * paired_copy_relative_floor) into iv[1], iv[2]; -1 where d has no such pair */
+static int paired_in(const struct skb_report *rep, const cJSON *d, const char *kernel, const char *control,
+                     double iv[3], int widen);
+
 static int paired(const struct skb_report *rep, const cJSON *d, const char *kernel, const char *control, double iv[3])
+{
+    return paired_in(rep, d, kernel, control, iv, 1);
+}
+
+/* as paired(), widened (1) or this run's interval alone (0: a claim about
+ * one run, such as the planner's choice against the fixed rows it ran
+ * beside) */
+static int paired_in(const struct skb_report *rep, const cJSON *d, const char *kernel, const char *control,
+                     double iv[3], int widen)
 {
     int copy = strcmp(control, "memcpy") == 0;
     const cJSON *rows = copy ? skb__jget(skb__jget(d, "paired_control"), "rows")
@@ -84,8 +96,12 @@ static int paired(const struct skb_report *rep, const cJSON *d, const char *kern
         return -1;
     skb__jnum(skb__jget(q, "ci_low"), &lo);
     skb__jnum(skb__jget(q, "ci_high"), &hi);
-    double f = skb__timing_floor(rep, copy ? "paired_copy" : "paired");
+    double f = widen ? skb__timing_floor(rep, copy ? "paired_copy" : "paired") : 0;
     iv[0] = m;
+    if (!widen && !(isfinite(lo) && isfinite(hi))) {   /* too few pairs for an interval */
+        iv[1] = iv[2] = NAN;
+        return 0;
+    }
     iv[1] = fmin(isfinite(lo) ? lo : m, m / (1 + f));
     iv[2] = fmax(isfinite(hi) ? hi : m, m * (1 + f));
     return 0;
@@ -278,4 +294,32 @@ void skb__cpu_target_rows(struct skb_report *rep, struct skb_rtable *t, int k, c
                  "LBS (f32, normals to the shader) fraction of the copy roofline",
                  skb__jget(tg, "linear_nrm_shader_fraction_of_roofline_min"));
     pool_row(rep, t, k, doc, tg, large, lm);
+}
+
+/* ---- the planner's choice against the fixed rows of the same run ---- */
+
+char *skb__cpu_plan_verdict(const struct skb_report *rep, const cJSON *d, const char *row)
+{
+    char split[64], slot4[80];
+    const char *at = strstr(row, "@plan");
+    double tol = NAN, a[3], b[3];
+    skb__jnum(skb__jget(skb__jget(rep->ref, "fast_kernel_targets"), "plan_over_best_fixed_max"), &tol);
+    if (!at || !isfinite(tol))
+        return NULL;
+    snprintf(split, sizeof split, "%.*s", (int)(at - row), row);
+    snprintf(slot4, sizeof slot4, "%s@slot4", split);
+    if (paired_in(rep, d, row, split, a, 0) < 0 || paired_in(rep, d, row, slot4, b, 0) < 0)
+        return NULL;
+    /* over the better fixed row: the larger of the two ratios */
+    double lo = fmax(a[1], b[1]), hi = fmax(a[2], b[2]), m = fmax(a[0], b[0]);
+    const char *v = !isfinite(lo) || !isfinite(hi) ? (m <= tol ? "met on one number (too few pairs for an interval)"
+                                                                : "not met on one number (too few pairs for an interval)")
+                  : hi <= tol ? "met" : lo > tol ? "not met" : "undecided";
+    char *ia = interval_text(a[1], a[2]), *ib = interval_text(b[1], b[2]);
+    char *out = skb__fmt("target: at most %g x the faster fixed row's time in this run (project target, not a paper "
+                         "value): %s; paired with %s %.4g (95 %% interval %s), with %s %.4g (%s)",
+                         tol, v, split, a[0], ia, slot4, b[0], ib);
+    free(ia);
+    free(ib);
+    return out;
 }

@@ -137,14 +137,16 @@ for q in pc.get("rows", []):
     if q["control"] != "memcpy" and abs(math.log(fl)) > math.log(1.15) and abs(math.log(x / fl)) >= abs(math.log(fl)): errs.append("paired_control %s/%s: ratio %.4g vs floor %.4g" % (q["kernel"], q["control"], x, fl))
     if abs(fl - q.get("kernel_min_ms", 0) / q.get("control_min_ms", 1)) > 1e-9 * fl: errs.append("paired_control %s: floor is not fastest over fastest" % q["kernel"])
     if isinstance(lo, (int, float)) and isinstance(hi, (int, float)) and not lo <= x <= hi: errs.append("paired_control %s: %.4g outside [%.4g, %.4g]" % (q["kernel"], x, lo, hi))
-# the target ratios of every dataset, pair by pair: DLB over LBS and each
-# split kernel over its 4-slot kernel, the right way up (as above, where
+# the target ratios of every dataset, pair by pair: DLB over LBS, each
+# split kernel over its 4-slot kernel, each planned row over both fixed rows
+# of its method, the right way up (as above, where
 # the fastest-over-fastest ratio is 50 % or more from 1: --quick's 5 pairs
 # of 0.2 ms on a small mesh put the estimate up to 1.3x from it here)
 for name, o in list(ds.items()) + [("large mesh", lm)]:
     prs = o.get("fast_kernels", {}).get("paired", {}).get("rows", [])
     got = {(q.get("kernel"), q.get("control")) for q in prs}
-    for want in (("dlb", "linear"), ("linear", "linear@slot4"), ("linear+nrm_shader", "linear+nrm_shader@slot4"), ("dlb", "dlb@slot4")):
+    for want in (("dlb", "linear"), ("linear", "linear@slot4"), ("linear+nrm_shader", "linear+nrm_shader@slot4"), ("dlb", "dlb@slot4"),
+                 ("linear@plan", "linear"), ("linear@plan", "linear@slot4"), ("dlb@plan", "dlb"), ("dlb@plan", "dlb@slot4")):
         if want not in got: errs.append("%s: fast_kernels.paired has no %s over %s" % ((name,) + want))
     for q in prs:
         x, fl, n = q.get("ratio", 0), q.get("floor_ratio", 0), q.get("runs_per_sample", 0)

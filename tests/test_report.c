@@ -698,6 +698,32 @@ static void test_report_fast_targets_paired(void **state)
     assert_non_null(strstr(r->note, ": not met: interval [0.5594, 0.5923]"));   /* target 0.85 */
 }
 
+/* the planned row against its method's two fixed rows, pair by pair in the
+ * same run, by this run's interval alone (the target is about one run):
+ * at most 1.05 x the faster fixed row */
+static const char *plan_note(struct rfix *f, double r, double lo, double hi)
+{
+    cJSON *cloth = cJSON_GetObjectItem(cJSON_GetObjectItem(f->r.doc[skb_rfile_slot("cpu.json")], "datasets"), "cloth");
+    char buf[700];
+    snprintf(buf, sizeof buf, "{\"plans\": {\"linear@plan\": {\"choice\": \"split/auto/vertex\", \"source\": \"measured\"}},"
+             " \"paired\": {\"rows\": [{\"kernel\": \"linear@plan\", \"control\": \"linear\", \"ratio\": %g, \"ci_low\": %g,"
+             " \"ci_high\": %g}, {\"kernel\": \"linear@plan\", \"control\": \"linear@slot4\", \"ratio\": 0.6,"
+             " \"ci_low\": 0.58, \"ci_high\": 0.62}]}}", r, lo, hi);
+    cJSON_DeleteItemFromObject(cloth, "fast_kernels");
+    cJSON_AddItemToObject(cloth, "fast_kernels", cJSON_Parse(buf));
+    const struct skb_rrow *row = find_row(skb_report_table(rfix_build(f), "fast_plan"), 0, "cloth", 1, "linear@plan");
+    return row ? row->note : "";
+}
+
+static void test_report_plan_paired(void **state)
+{
+    struct rfix *f = *state;
+    assert_non_null(strstr(plan_note(f, 1.02, 1.0, 1.04), "this run (project target, not a paper value): met;"));
+    assert_non_null(strstr(plan_note(f, 1.04, 1.02, 1.07), ": undecided;"));
+    assert_non_null(strstr(plan_note(f, 1.08, 1.06, 1.1), ": not met;"));
+    assert_non_null(strstr(plan_note(f, 1.08, 1.06, 1.1), "paired with linear 1.08 (95 % interval 1.06 – 1.1)"));
+}
+
 /* a pooled kernel's row and the pool target say what fraction of
  * the pool's copy bandwidth it reaches and whether that is what stops it */
 static void test_report_fast_pool_limit(void **state)
@@ -1595,6 +1621,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_report_sphere_trivial, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_table32_ranges, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_fast_targets_paired, rfix_setup, rfix_teardown),
+        cmocka_unit_test_setup_teardown(test_report_plan_paired, rfix_setup, rfix_teardown),
         cmocka_unit_test_setup_teardown(test_report_every_method, rfix_setup, rfix_teardown),
         cmocka_unit_test(test_results_unknown_file),
         cmocka_unit_test(test_compare_new_method),
