@@ -32,10 +32,15 @@ struct skb_plan_cand {
 
 struct skb_plan_result {
     struct skb_plan_cand c;
-    double ms;          /* fastest deformation seen (wall clock), NAN when not timed */
+    double ms;          /* median over the rounds of the mean deformation in each, NAN when not timed */
     int iters;          /* deformations timed */
     int verified;       /* 1: matched the double skin within SKB_TOL_F32_* */
     double error;       /* worst of position and normal error over tolerance */
+    /* against the incumbent (the first candidate timed), round by round:
+     * the median of its round means over the incumbent's in the same
+     * round, the rounds where it was faster, the rounds both were timed */
+    double ratio_to_first;
+    int rounds_faster, rounds_paired;
 };
 
 struct skb_plan {

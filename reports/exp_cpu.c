@@ -529,7 +529,7 @@ static void plan_rows(struct skb_report *rep, struct skb_rtable *t, int k, const
             v = skb__fmt("target speed-up >= 1 over the best fixed row (not a paper value): %s",
                          !isfinite(sp) ? "not measured" : sp >= 1 ? "met on one number (no pairs)"
                                                         : "not met on one number (no pairs)");
-        char *note = skb__fmt("%s; %s; candidates (fastest deformation each): %s", v, src ? src : "?", cands);
+        char *note = skb__fmt("%s; %s; candidates (median round mean each): %s", v, src ? src : "?", cands);
         free(v);
         free(cands);
         skb__row_add(rep, t, k, SKB_ROW_NEW, note,
