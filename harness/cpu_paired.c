@@ -1,7 +1,10 @@
-/* cpu_paired.c — `run cpu` on the roofline mesh: each one-thread fast
- * kernel over an in-process control (the copy; for a split kernel also its
- * method's 4-slot kernel), measured pair by pair
- * (docs/report-and-regression.md "Fast kernels: the paired control").
+/* cpu_paired.c — `run cpu`'s timings pair by pair: on the roofline mesh
+ * each one-thread fast kernel over an in-process control (the copy; for a
+ * split or planned kernel also its method's 4-slot kernel), and on every
+ * dataset the ratios the fast-kernel targets are stated on (DLB over LBS,
+ * split over 4-slot, planned over both fixed rows), which the report decides
+ * the targets on (docs/report-and-regression.md "Fast kernels: the paired
+ * control").
  *
  * Why: Google Benchmark times a kernel's repetitions apart from memcpy's
  * (with random interleaving, a round of every kernel lies between them:
@@ -10,12 +13,12 @@
  * about 50 ms each): split LBS 4.82-5.74 ms, memcpy 7.72-11.42 ms, the
  * slow repetitions of each at different moments.  A ratio of two medians
  * taken seconds apart carries both swings.  Here one run of the kernel and
- * one of its control, in the same page state, go back to back (order alternating, so
- * neither always follows the other), the ratio is taken per pair, and the
- * pairs are summarised by the Hodges-Lehmann estimate of their log ratios
- * with its exact 95 % interval (common/skb_stats.h); the ratio of the two
- * fastest samples (the floor: interference only adds time) is kept beside
- * it. */
+ * one of its control, in the same page state, go back to back (order
+ * alternating, so neither always follows the other), the ratio is taken
+ * per pair, and the pairs are summarised by the Hodges-Lehmann estimate of
+ * their log ratios with its exact 95 % interval (common/skb_stats.h); the
+ * ratio of the two fastest samples (the floor: interference only adds
+ * time) is kept beside it. */
 #include <math.h>
 #include <stdlib.h>
 #include <time.h>
