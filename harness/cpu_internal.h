@@ -3,10 +3,10 @@
  * they share, and the functions one file lends another.  Calls go one way:
  * exp_cpu.c -> cpu_cases.c -> cpu_kernels.c, exp_cpu.c -> cpu_roofline.c ->
  * cpu_results.c, exp_cpu.c and cpu_roofline.c -> cpu_paired.c ->
- * cpu_kernels.c and cpu_results.c, exp_cpu.c -> cpu_pages.c; cpu_inject.c, cpu_kernels.c,
- * cpu_results.c, cpu_method_stats.c, cpu_gbench.c and cpu_pages.c call none
- * of the others (exp_icount.c calls cpu_inject.c alone, so `run icount` and
- * `run cpu` form no circle).
+ * cpu_kernels.c and cpu_results.c, exp_cpu.c -> cpu_pages.c; cpu_inject.c,
+ * cpu_kernels.c, cpu_results.c, cpu_method_stats.c, cpu_gbench.c and
+ * cpu_pages.c call none of the others (exp_icount.c calls cpu_inject.c
+ * alone, so `run icount` and `run cpu` form no circle).
  * Not a public header: nothing outside these files includes it. */
 #ifndef SKB_CPU_INTERNAL_H
 #define SKB_CPU_INTERNAL_H
@@ -220,12 +220,14 @@ void skb__cpu_pages_block(const struct run *r, cJSON *o);
 /* cpu_roofline.c */
 void skb__cpu_large_mesh_block(struct run *r, const cJSON *gb, struct ds *ds, cJSON *o);
 
-/* cpu_paired.c: each one-thread fast kernel over the copy, timed pair by
- * pair after Google Benchmark's run (the control ratios' steadier form) */
+/* cpu_paired.c, after Google Benchmark's run: on the roofline mesh each
+ * one-thread fast kernel over the copy and each split or planned kernel
+ * over its 4-slot kernel, pair by pair, into o (the control ratios'
+ * steadier form) */
 void skb__cpu_paired_control(struct run *r, struct ds *ds, cJSON *o);
 /* the ratios the fast-kernel targets are stated on (DLB over LBS, each
- * split kernel over its 4-slot kernel), pair by pair, into
- * fast->"paired" */
+ * split kernel over its 4-slot kernel, each planned row over both fixed
+ * rows), pair by pair, into fast->"paired" */
 void skb__cpu_paired_targets(struct run *r, struct ds *ds, cJSON *fast);
 
 /* cpu_gbench.c */

@@ -69,23 +69,15 @@ static const cJSON *pair_row(const cJSON *rows, const char *kernel, const char *
 }
 
 /* the paired ratio kernel / control of a cpu.json dataset entry d (control
- * "memcpy": the large mesh's paired_control) into iv[0], its 95 % interval
- * widened to the declared run-to-run floor (reference.json
- * tolerance_rules.timing_interval paired_relative_floor,
- * paired_copy_relative_floor) into iv[1], iv[2]; -1 where d has no such pair */
-static int paired_in(const struct skb_report *rep, const cJSON *d, const char *kernel, const char *control,
-                     double iv[3], int widen);
-
-static int paired(const struct skb_report *rep, const cJSON *d, const char *kernel, const char *control, double iv[3])
-{
-    return paired_in(rep, d, kernel, control, iv, 1);
-}
-
-/* as paired(), widened (1) or this run's interval alone (0: a claim about
- * one run, such as the planner's choice against the fixed rows it ran
- * beside) */
-static int paired_in(const struct skb_report *rep, const cJSON *d, const char *kernel, const char *control,
-                     double iv[3], int widen)
+ * "memcpy": the large mesh's paired_control) into iv[0] and its 95 %
+ * interval into iv[1], iv[2]: widened (1) to the declared run-to-run floor
+ * (reference.json tolerance_rules.timing_interval paired_relative_floor,
+ * paired_copy_relative_floor) as every timed verdict is
+ * (skb_verdict_timed), or this run's interval alone (0: a claim about one
+ * run, such as the planner's choice against the fixed rows beside it; NAN
+ * with too few pairs); -1 where d has no such pair */
+static int paired(const struct skb_report *rep, const cJSON *d, const char *kernel, const char *control, int widen,
+                  double iv[3])
 {
     int copy = strcmp(control, "memcpy") == 0;
     const cJSON *rows = copy ? skb__jget(skb__jget(d, "paired_control"), "rows")
@@ -96,20 +88,37 @@ static int paired_in(const struct skb_report *rep, const cJSON *d, const char *k
         return -1;
     skb__jnum(skb__jget(q, "ci_low"), &lo);
     skb__jnum(skb__jget(q, "ci_high"), &hi);
-    double f = widen ? skb__timing_floor(rep, copy ? "paired_copy" : "paired") : 0;
     iv[0] = m;
-    if (!widen && !(isfinite(lo) && isfinite(hi))) {   /* too few pairs for an interval */
+    iv[1] = lo;
+    iv[2] = hi;
+    if (widen) {
+        struct skb_verdict v;
+        skb_verdict_init(&v, NULL, NAN, m, NAN);
+        skb_verdict_timed(&v, lo, hi, skb__timing_floor(rep, copy ? "paired_copy" : "paired"));
+        iv[1] = v.lo;
+        iv[2] = v.hi;
+    } else if (!(isfinite(lo) && isfinite(hi))) {
         iv[1] = iv[2] = NAN;
-        return 0;
     }
-    iv[1] = fmin(isfinite(lo) ? lo : m, m / (1 + f));
-    iv[2] = fmax(isfinite(hi) ? hi : m, m * (1 + f));
     return 0;
 }
 
 /* ---- the targets ---- */
 
 #define TARGET_SOURCE "project target, docs/report-and-regression.md \"Fast kernels\""
+
+/* v[0] with its interval [v[1], v[2]] against the target tv (at most, or
+ * at least): "met" when the whole interval is on the target's side, "not
+ * met" when it is wholly beyond, else "undecided"; without an interval
+ * (NAN), by v[0] alone, met or not met */
+static const char *decide(const double v[3], double tv, int at_most)
+{
+    int iv = isfinite(v[1]) && isfinite(v[2]);
+    double good = iv ? (at_most ? v[2] : v[1]) : v[0], bad = iv ? (at_most ? v[1] : v[2]) : v[0];
+    if (at_most ? good <= tv : good >= tv)
+        return "met";
+    return (at_most ? bad > tv : bad < tv) ? "not met" : "undecided";
+}
 
 /* a measured figure v[0] against a project target: decided by its interval
  * [v[1], v[2]] where it has one (met: the whole interval on the target's
@@ -126,12 +135,11 @@ static void target_row(struct skb_report *rep, struct skb_rtable *t, int k, cons
         free(why);
         return;
     }
-    int iv = isfinite(v[1]) && isfinite(v[2]);
-    double good = iv ? (at_most ? v[2] : v[1]) : v[0], bad = iv ? (at_most ? v[1] : v[2]) : v[0];
-    int met = at_most ? good <= tv : good >= tv, missed = at_most ? bad > tv : bad < tv;
-    char *how = iv ? skb__fmt("%s: interval [%.4g, %.4g]%s", met ? "met" : missed ? "not met" : "undecided", v[1], v[2],
-                              met || missed ? "" : " crosses the target")
-                   : skb__fmt("%s on one number (no interval)", met ? "met" : "not met");
+    const char *d = decide(v, tv, at_most);
+    char *how = isfinite(v[1]) && isfinite(v[2])
+                    ? skb__fmt("%s: interval [%.4g, %.4g]%s", d, v[1], v[2],
+                               strcmp(d, "undecided") == 0 ? " crosses the target" : "")
+                    : skb__fmt("%s on one number (no interval)", d);
     skb__row_add(rep, t, k, SKB_ROW_NEW, skb__fmt("target %s %g (%s, not a paper value): %s%s%s", at_most ? "≤" : "≥",
                                                   tv, TARGET_SOURCE, how, why ? "; " : "", why ? why : ""),
                  strdup(dataset), strdup(what), strdup("—"), strdup("—"), strdup("—"), strdup("—"),
@@ -145,7 +153,7 @@ static void target_row(struct skb_report *rep, struct skb_rtable *t, int k, cons
 static const char *ratio_or_median(const struct skb_report *rep, const cJSON *d, const char *kernel,
                                    const char *control, double median, double v[3])
 {
-    if (paired(rep, d, kernel, control, v) == 0)
+    if (paired(rep, d, kernel, control, 1, v) == 0)
         return "paired";
     v[0] = median;
     v[1] = v[2] = NAN;
@@ -238,7 +246,7 @@ static void roofline_row(struct skb_report *rep, struct skb_rtable *t, int k, co
     skb__jnum(skb__jget(skb__jget(skb__jget(skb__jget(lm, "checks"), "f32"), key), "bytes_per_vertex"), &bpv);
     skb__jnum(skb__jget(skb__jget(lm, "paired_control"), "memcpy_bytes_per_vertex"), &cbpv);
     skb__jnum(skb__jget(skb__jget(lm, "roofline"), median_key), &med);
-    if (!(bpv > 0 && cbpv > 0) || paired(rep, lm, key, "memcpy", v) < 0) {
+    if (!(bpv > 0 && cbpv > 0) || paired(rep, lm, key, "memcpy", 1, v) < 0) {
         v[0] = med;
         v[1] = v[2] = NAN;
         target_row(rep, t, k, large, what, v, target, 0, strdup("one thread; medians of the repetitions"));
@@ -308,17 +316,16 @@ char *skb__cpu_plan_verdict(const struct skb_report *rep, const cJSON *d, const 
         return NULL;
     snprintf(split, sizeof split, "%.*s", (int)(at - row), row);
     snprintf(slot4, sizeof slot4, "%s@slot4", split);
-    if (paired_in(rep, d, row, split, a, 0) < 0 || paired_in(rep, d, row, slot4, b, 0) < 0)
+    if (paired(rep, d, row, split, 0, a) < 0 || paired(rep, d, row, slot4, 0, b) < 0)
         return NULL;
     /* over the better fixed row: the larger of the two ratios */
-    double lo = fmax(a[1], b[1]), hi = fmax(a[2], b[2]), m = fmax(a[0], b[0]);
-    const char *v = !isfinite(lo) || !isfinite(hi) ? (m <= tol ? "met on one number (too few pairs for an interval)"
-                                                                : "not met on one number (too few pairs for an interval)")
-                  : hi <= tol ? "met" : lo > tol ? "not met" : "undecided";
+    double w[3] = { fmax(a[0], b[0]), fmax(a[1], b[1]), fmax(a[2], b[2]) };
+    int iv = isfinite(w[1]) && isfinite(w[2]);
     char *ia = interval_text(a[1], a[2]), *ib = interval_text(b[1], b[2]);
     char *out = skb__fmt("target: at most %g x the faster fixed row's time in this run (project target, not a paper "
-                         "value): %s; paired with %s %.4g (95 %% interval %s), with %s %.4g (%s)",
-                         tol, v, split, a[0], ia, slot4, b[0], ib);
+                         "value): %s%s; paired with %s %.4g (95 %% interval %s), with %s %.4g (%s)",
+                         tol, decide(w, tol, 1), iv ? "" : " on one number (too few pairs for an interval)", split,
+                         a[0], ia, slot4, b[0], ib);
     free(ia);
     free(ib);
     return out;
