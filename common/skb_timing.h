@@ -1,0 +1,123 @@
+/* skb_timing.h — the one timing engine: every clock the project reads, and
+ * every judged ratio of two timings, timed pair by pair.
+ *
+ * Why pairs: on a shared machine what a core gives changes within seconds
+ * (docs/report-and-regression.md "Timed verdicts: the paired engine"), so
+ * two medians timed apart carry both swings; a sample of the work and one
+ * of its control back to back (order alternating, so neither always
+ * follows the other) see the same machine, and the ratio is taken per pair
+ * (duet benchmarking, Bulej et al., ICPE 2020).  The pairs' log ratios are
+ * summarised by the Hodges-Lehmann estimate with its exact interval
+ * (common/skb_stats.h).  In the same sitting the control timed against
+ * itself (A/A) gives this run's floor: how far from 1 a ratio of two equal
+ * works reaches here; a judged interval is widened by it (skb_pair_widen).
+ *   skb_clock_ms         one clock, in milliseconds
+ *   skb_deadline_in      an absolute CLOCK_REALTIME time for timed waits
+ *   skb_time_pair        work a over work b, pair by pair
+ *   skb_time_aa          work b over itself (the A/A control)
+ *   skb_pair_floor       the relative floor an A/A result gives
+ *   skb_pair_widen       an interval widened by a relative floor
+ *   skb_pair_json        a result as a results-file object
+ *   skb_sitting_*        rows timed back to back, each control's A/A once,
+ *                        written as a results file's "rows" and "aa" */
+#ifndef SKB_TIMING_H
+#define SKB_TIMING_H
+
+#include <time.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct cJSON;
+
+/* THREAD: the calling thread's CPU time (what other load on a shared
+ * machine does not stretch: one-thread work); WALL: CLOCK_MONOTONIC
+ * (work on several threads, or on a GPU); PROCESS: every thread of the
+ * process (CPU time of a pool's work) */
+enum skb_clock { SKB_CLOCK_THREAD, SKB_CLOCK_WALL, SKB_CLOCK_PROCESS };
+double skb_clock_ms(enum skb_clock c);
+/* "thread CPU time", "wall time", "process CPU time" */
+const char *skb_clock_name(enum skb_clock c);
+/* now + seconds on CLOCK_REALTIME, for pthread_cond_timedwait */
+void skb_deadline_in(double seconds, struct timespec *out);
+
+/* what is timed: run(arg, iters) does the work iters times (0, or a
+ * negative SKB_E* that stops the timing); or run_timed, for work that
+ * times itself (a GPU's timer queries): *ms its time for the iters runs */
+struct skb_work {
+    int (*run)(void *arg, long iters);
+    int (*run_timed)(void *arg, long iters, double *ms);
+    void *arg;
+};
+
+struct skb_pair_opts {
+    int pairs;              /* samples of each side, >= 2 for an interval */
+    double min_sample_ms;   /* a sample runs the work often enough to last this long (each side
+                               calibrated on its own; 0: one run a sample) */
+    enum skb_clock clock;   /* ignored by a work with run_timed */
+    double alpha;           /* the interval's level is 1 - alpha (0: 0.05) */
+    long max_runs;          /* cap on runs per sample (0: 1 << 20) */
+    /* called before each pair (may be NULL): work whose input changes from
+     * pair to pair (a clip's frames) sets both sides' input here, so a pair
+     * compares the two works on the same input */
+    void (*before_pair)(void *ctx, int pair);
+    void *pair_ctx;
+};
+
+/* the default a judged ratio is timed with: 31 pairs of samples of at least
+ * 2 ms, thread CPU time, 95 % */
+#define SKB_PAIR_PAIRS 31
+#define SKB_PAIR_SAMPLE_MS 2.0
+#define SKB_PAIR_ALPHA 0.05
+
+struct skb_pair_result {
+    int pairs;
+    long runs_a, runs_b;        /* runs per sample of each side */
+    double ratio, lo, hi;       /* a / b: the Hodges-Lehmann estimate of the pairs' log ratios,
+                                   exponentiated, and its exact interval (NAN when too few pairs) */
+    double a_ms, b_ms;          /* the median time of one run of each side */
+    double a_min_ms, b_min_ms;  /* the fastest */
+    double seconds;             /* the whole timing, wall clock */
+};
+
+/* a over b: calibrate each side's runs per sample, then o->pairs pairs,
+ * a first in even pairs and b first in odd ones.  0, SKB_EINVAL (bad
+ * options), SKB_ENOMEM, or the work's own error. */
+int skb_time_pair(const struct skb_work *a, const struct skb_work *b, const struct skb_pair_opts *o,
+                  struct skb_pair_result *r);
+/* b over itself: the A/A control of the sitting */
+int skb_time_aa(const struct skb_work *b, const struct skb_pair_opts *o, struct skb_pair_result *r);
+/* the relative floor an A/A result gives: exp(max |ln end|) - 1 over its
+ * interval's ends (and its estimate); NAN when it has no interval */
+double skb_pair_floor(const struct skb_pair_result *aa);
+/* [lo / (1 + f), hi * (1 + f)]: an interval widened by a relative floor f
+ * (f <= 0 or NAN: unchanged) */
+void skb_pair_widen(double lo, double hi, double f, double *wlo, double *whi);
+/* {"ratio", "ci_low", "ci_high", "pairs", "runs_per_sample", "control_runs_per_sample",
+ *  "ms", "control_ms", "min_ms", "control_min_ms"} */
+struct cJSON *skb_pair_json(const struct skb_pair_result *r);
+
+/* a sitting: rows timed back to back, each control's A/A timed once per
+ * treatment (the first time a row needs it) and its floor written into
+ * every row of that control.  skb_sitting_init adds to parent the
+ * settings ("pairs_per_row", "sample_ms", "clock", "statistic") and the
+ * arrays "aa" and "rows"; a row holds skb_pair_json's fields and "kernel",
+ * "control", "treatment", "floor_ratio" (fastest over fastest), "aa_floor" */
+struct skb_sitting {
+    struct skb_pair_opts opts;
+    struct cJSON *rows, *aa;
+};
+void skb_sitting_init(struct skb_sitting *s, const struct skb_pair_opts *o, struct cJSON *parent);
+/* the A/A floor of a control in a treatment, timed now if not yet; NAN
+ * when its timing failed */
+double skb_sitting_floor(struct skb_sitting *s, const char *control, const struct skb_work *c, const char *treatment);
+/* kernel over control, appended to the rows (with the control's A/A
+ * floor); *out may be NULL.  0 or the timing's error (nothing appended) */
+int skb_sitting_row(struct skb_sitting *s, const char *kernel, const struct skb_work *k, const char *control,
+                    const struct skb_work *c, const char *treatment, struct skb_pair_result *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
