@@ -13,6 +13,7 @@
 #include "skb_report.h"
 #include <sys/stat.h>
 #include "skb_run.h"
+#include "skb_timing.h"
 
 #define SKB_DEFAULT_SEED 20070601     /* fixed, so runs repeat; recorded in every result */
 #define MAX_REPETITIONS 1000          /* Google Benchmark keeps every repetition in memory */
@@ -271,9 +272,7 @@ static int check_datasets_takers(int all, const char *const *names, int nnames)
 
 static double now_s(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    return 1e-3 * skb_clock_ms(SKB_CLOCK_WALL);
 }
 
 /* one judged row on stderr, at most ~200 characters: a longer one (a

@@ -20,6 +20,7 @@
 #include <linux/landlock.h>
 #include "skb_dataset.h"
 #include "dataset_util.h"
+#include "skb_timing.h"
 
 #define CHILD_MEMORY_BYTES (2ULL << 30)  /* address-space limit of the importer */
 #define CHILD_CPU_SECONDS  30            /* RLIMIT_CPU: SIGXCPU after this */
@@ -163,15 +164,12 @@ static int read_all(int fd, pid_t pid, char **buf, size_t *len)
 {
     size_t cap = 1 << 16, n = 0;
     char *b = malloc(cap);
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = skb_clock_ms(SKB_CLOCK_WALL);
     if (!b)
         return SKB_ENOMEM;
     for (;;) {
         struct pollfd p = { fd, POLLIN, 0 };
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        int left = CHILD_WALL_SECONDS * 1000 - (int)((t1.tv_sec - t0.tv_sec) * 1000
-                                                     + (t1.tv_nsec - t0.tv_nsec) / 1000000);
+        int left = CHILD_WALL_SECONDS * 1000 - (int)(skb_clock_ms(SKB_CLOCK_WALL) - t0);
         int pr = left > 0 ? poll(&p, 1, left) : 0;
         if (pr < 0 && errno == EINTR)
             continue;

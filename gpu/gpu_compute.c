@@ -465,7 +465,7 @@ static double timed_issue(const struct skb_gpu *g, void (*issue)(const void *arg
     double t0 = 0;
     glFinish();   /* nothing queued from before is timed */
     if (g->software)
-        t0 = skb__gpu_now_ms();
+        t0 = skb_clock_ms(SKB_CLOCK_WALL);
     else {
         glGenQueries(1, &query);
         glBeginQuery(GL_TIME_ELAPSED, query);
@@ -474,7 +474,7 @@ static double timed_issue(const struct skb_gpu *g, void (*issue)(const void *arg
         issue(arg);
     if (g->software) {
         glFinish();
-        return skb__gpu_now_ms() - t0;
+        return skb_clock_ms(SKB_CLOCK_WALL) - t0;
     }
     glEndQuery(GL_TIME_ELAPSED);
     glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
@@ -515,10 +515,10 @@ int skb_gpu_joint_upload_ms(struct skb_gpu_cprogram *cp, struct skb_gpu_mesh *gm
                             double *ms, char *msg, size_t msglen)
 {
     glFinish();
-    double t0 = skb__gpu_now_ms();
+    double t0 = skb_clock_ms(SKB_CLOCK_WALL);
     skb__gpu_bind_joints(&cp->p, gm, joints);
     glFinish();
-    *ms = skb__gpu_now_ms() - t0;
+    *ms = skb_clock_ms(SKB_CLOCK_WALL) - t0;
     return skb__gpu_gl_failed("joint upload", msg, msglen);
 }
 

@@ -10,6 +10,7 @@
 #include <GL/glew.h>
 #include "skb_fast.h"   /* skb__qb_default_centers, skb__cor_bind_centres */
 #include "skb_gpu.h"
+#include "skb_timing.h"
 #include "skb_sb_internal.h"   /* sb's joint sets and centres */
 
 
@@ -458,14 +459,14 @@ int skb_gpu_sb_centers(struct skb_gpu_mesh *gm, const struct skb_mesh *m, const 
         snprintf(msg, msglen, "gpu: out of memory for SB centres");
         return SKB_ENOMEM;
     }
-    double t0 = skb__gpu_now_ms();
+    double t0 = skb_clock_ms(SKB_CLOCK_WALL);
     if ((rc = sb_texels(gm, m, p, c)) < 0) {
         free(c);
         snprintf(msg, msglen, "gpu: SB centres: sb prepare: %s", skb_strerror(rc));
         return rc;
     }
     if (cpu_ms)
-        *cpu_ms = skb__gpu_now_ms() - t0;
+        *cpu_ms = skb_clock_ms(SKB_CLOCK_WALL) - t0;
     glBindBuffer(GL_TEXTURE_BUFFER, gm->center_buf);
     glBufferSubData(GL_TEXTURE_BUFFER, 0, (GLsizeiptr)(sizeof(float) * n), c);
     free(c);
@@ -781,12 +782,6 @@ int skb_gpu_verify(struct skb_gpu_program *p, struct skb_gpu_mesh *gm, const str
     return skb__gpu_verify_with(p->s, vertex_skin, &v, gm, m, poses, nposes, out, msg, msglen);
 }
 
-double skb__gpu_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return 1e3 * (double)ts.tv_sec + 1e-6 * (double)ts.tv_nsec;
-}
 
 int skb_gpu_time_rep(const struct skb_gpu *g, struct skb_gpu_program *p, struct skb_gpu_mesh *gm,
                      const float *joints, int passes, double *ms, char *msg, size_t msglen)
@@ -797,11 +792,11 @@ int skb_gpu_time_rep(const struct skb_gpu *g, struct skb_gpu_program *p, struct 
     if (g->software) {
         /* llvmpipe runs vertex work on the calling thread: timer queries are
          * meaningless there, a CPU clock around draws + finish is not */
-        double t0 = skb__gpu_now_ms();
+        double t0 = skb_clock_ms(SKB_CLOCK_WALL);
         for (int k = 0; k < passes; k++)
             tf_pass(p, gm);
         glFinish();
-        *ms = (skb__gpu_now_ms() - t0) / passes;
+        *ms = (skb_clock_ms(SKB_CLOCK_WALL) - t0) / passes;
     } else {
         GLuint query = 0;
         GLuint64 ns = 0;

@@ -20,6 +20,7 @@
 #ifndef SKB_GPU_H
 #define SKB_GPU_H
 
+#include "skb_timing.h"   /* the one clock: skb_clock_ms */
 #include <stddef.h>
 #include "skb_method.h"
 
@@ -216,8 +217,6 @@ int skb__gpu_verify_with(const struct skb_gpu_shader *s, skb__gpu_skin_fn skin, 
 /* 0, or the pending GL error named with `what` in msg (all pending errors
  * cleared): SKB_ENOMEM for GL_OUT_OF_MEMORY, else SKB_EIO */
 int skb__gpu_gl_failed(const char *what, char *msg, size_t msglen);
-/* CLOCK_MONOTONIC in milliseconds */
-double skb__gpu_now_ms(void);
 
 /* milliseconds per skinning pass (transform feedback, all vertices) of
  * `passes` back-to-back passes: GL_TIME_ELAPSED queries on a hardware

@@ -10,13 +10,18 @@
 #include "skb_run.h"
 #include "skb_sphere_cd.h"
 #include "skb_fcl_peer.h"
+#include "skb_timing.h"
 
 #define SCALING_MODEL "creature_rigid"  /* quick variant: 4160 triangles at level 0; rigid like the dwarf */
 #define SCALING_MODEL_SKINNED "creature" /* the same model skinned: a context series */
 #define SCALING_LEVELS 4                /* 0..3, thesis Table 5.3 */
 #define SCALING_LEVELS_QUICK 3
-#define REPEATS 3                       /* each timed query is the best of this many */
+#define REPEATS 3                       /* each absolute query time is the best of this many */
 #define REPEATS_QUICK 1
+#define CD_PAIRS SKB_PAIR_PAIRS         /* every judged speed-up: pairs of bottom-up and on-demand queries */
+#define CD_PAIRS_QUICK 6
+#define CD_SAMPLE_MS SKB_PAIR_SAMPLE_MS
+#define CD_SAMPLE_MS_QUICK 0.2
 #define CONTACT_ITERS 20                /* bisection steps for the first-contact offset */
 #define COLLIDE_DEPTH 0.03              /* colliding placement: this much (root radii) past first contact */
 #define FREE_GAP 0.03                   /* collision-free placement: this much before it */
@@ -71,6 +76,25 @@ int skb__cd_both_modes(struct scene *s, int cdmode, const struct skb_params *prm
 int skb__cd_centre_reach(const struct skb_method *me, const struct skb_dataset *d, const struct skb_params *prm,
                         double out[2]);
 void skb__cd_add_result(cJSON *o, const struct frame_result *od, const struct frame_result *bu, int frames);
+
+/* a scene queried in one refit mode as the timing engine's work
+ * (common/skb_timing.h): each run poses every body and queries every pair
+ * (pose_only: poses alone, bottom-up's prepare + skin all + refit all;
+ * query_only: the bodies as prepared before, their caches invalidated, the
+ * query alone with its on-demand refits and skins); the first error stops
+ * the timing and stays in rc */
+struct skb__cd_work {
+    struct scene *s;
+    int mode, cdmode, pose_only, query_only, rc;
+    const struct skb_params *prm;
+};
+int skb__cd_query_work(void *arg, long iters);
+/* the speed-up of on demand over bottom-up on the scene as placed (or as
+ * before_pair places it, pair by pair, opts->before_pair), timed pair by pair
+ * into the sitting made in out ("paired": rows bottom_up / on_demand, and
+ * on_demand's A/A); *est its estimate; 0 or the error, msg set */
+int skb__cd_paired_speedup(struct scene *s, int cdmode, const struct skb_params *prm, const struct skb_pair_opts *opts,
+                           cJSON *out, double *est, char *msg, size_t msglen);
 void skb__cd_accumulate(struct frame_result *sum, const struct frame_result *r);
 
 #endif

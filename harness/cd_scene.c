@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include "cd_internal.h"
 #include "skb_sb_internal.h"
@@ -73,7 +72,7 @@ int skb__cd_fcl_frame(struct scene *s, int cdmode, const struct skb_params *prm,
     int rc;
     for (int k = 0; k < rep; k++) {
         long n = 0;
-        double t0 = skb_clock_s();
+        double t0 = skb_clock_ms(SKB_CLOCK_WALL);
         for (int i = 0; i < s->n; i++) {
             struct skb_pose p = { s->mesh->njoints, s->mats + (size_t)16 * s->mesh->njoints * i, NULL };
             if ((rc = skb_sbody_pose(&s->b[i], &p, prm, SKB_REFIT_ON_DEMAND, msg, msglen)) < 0
@@ -85,7 +84,7 @@ int skb__cd_fcl_frame(struct scene *s, int cdmode, const struct skb_params *prm,
         for (int i = 0; i < s->n; i++)
             for (int j = i + 1; j < s->n; j++)
                 n += skb_fcl_peer_collide(s->fcl[i], s->fcl[j], cdmode == SKB_CD_YESNO);
-        double t = 1e3 * (skb_clock_s() - t0);
+        double t = skb_clock_ms(SKB_CLOCK_WALL) - t0;
         if (k == 0 || t < *ms)
             *ms = t;
         *pairs = n;
@@ -126,20 +125,35 @@ static unsigned long long pair_hash(int bi, int bj, int ta, int tb)
     return z ^ (z >> 31);
 }
 
+static int query_pairs(struct scene *s, int cdmode, struct frame_result *r, char *msg, size_t msglen);
+static void query_stats(struct scene *s, int mode, struct frame_result *r);
+
 /* pose every body and query every pair of bodies (i < j) once, timed */
 int skb__cd_scene_query(struct scene *s, int mode, int cdmode, const struct skb_params *prm,
                        struct frame_result *r, char *msg, size_t msglen)
 {
     int rc;
     memset(r, 0, sizeof *r);
-    double c0 = skb_thread_cpu_s(), t0 = skb_clock_s();
+    double c0 = skb_clock_ms(SKB_CLOCK_THREAD), t0 = skb_clock_ms(SKB_CLOCK_WALL);
     for (int i = 0; i < s->n; i++) {
         struct skb_pose p = { s->mesh->njoints, s->mats + (size_t)16 * s->mesh->njoints * i, NULL };
         if ((rc = skb_sbody_pose(&s->b[i], &p, prm, mode, msg, msglen)) < 0)
             return rc;
     }
-    r->pose_ms = 1e3 * (skb_clock_s() - t0);
-    r->pose_cpu_ms = 1e3 * (skb_thread_cpu_s() - c0);
+    r->pose_ms = skb_clock_ms(SKB_CLOCK_WALL) - t0;
+    r->pose_cpu_ms = skb_clock_ms(SKB_CLOCK_THREAD) - c0;
+    if ((rc = query_pairs(s, cdmode, r, msg, msglen)) < 0)
+        return rc;
+    r->ms = skb_clock_ms(SKB_CLOCK_WALL) - t0;
+    r->cpu_ms = skb_clock_ms(SKB_CLOCK_THREAD) - c0;
+    query_stats(s, mode, r);
+    return 0;
+}
+
+/* every pair of bodies (i < j) queried once on the spheres and vertices
+ * as posed (refitted and skinned on demand, or all posed bottom-up) */
+static int query_pairs(struct scene *s, int cdmode, struct frame_result *r, char *msg, size_t msglen)
+{
     for (int i = 0; i < s->n; i++)
         for (int j = i + 1; j < s->n; j++) {
             struct skb_cd_stats st;
@@ -157,8 +171,13 @@ int skb__cd_scene_query(struct scene *s, int mode, int cdmode, const struct skb_
                 return SKB_ENOMEM;
             }
         }
-    r->ms = 1e3 * (skb_clock_s() - t0);
-    r->cpu_ms = 1e3 * (skb_thread_cpu_s() - c0);
+    return 0;
+}
+
+/* the counts of a query: refits per tree level, spheres refitted, vertices
+ * skinned, SBS's centres */
+static void query_stats(struct scene *s, int mode, struct frame_result *r)
+{
     r->centres = r->svds = -1;
     for (int i = 0; mode == SKB_REFIT_ON_DEMAND && i < s->n; i++)
         for (int k = 0; k < s->tree->nnodes; k++) {
@@ -179,7 +198,6 @@ int skb__cd_scene_query(struct scene *s, int mode, int cdmode, const struct skb_
             r->svds += (r->svds < 0) + c.solved;
         }
     }
-    return 0;
 }
 
 /* the best of `rep` timings of the same frame */
@@ -209,7 +227,7 @@ static int retime_on_demand(struct scene *s, struct frame_result *r)
 {
     skb_real tmp[4];
     for (int k = 0; k < RETIME_PASSES; k++) {
-        double t0 = skb_thread_cpu_s(), t1;
+        double t0 = skb_clock_ms(SKB_CLOCK_THREAD), t1;
         for (int i = 0; i < s->n; i++) {
             struct skb_sbody *b = &s->b[i];
             for (int n = 0; n < s->tree->nnodes; n++)
@@ -219,7 +237,7 @@ static int retime_on_demand(struct scene *s, struct frame_result *r)
                         return rc;
                 }
         }
-        t1 = skb_thread_cpu_s();
+        t1 = skb_clock_ms(SKB_CLOCK_THREAD);
         for (int i = 0; i < s->n; i++) {
             struct skb_sbody *b = &s->b[i];
             for (int v = 0; v < b->mesh->nverts; v++)
@@ -229,7 +247,7 @@ static int retime_on_demand(struct scene *s, struct frame_result *r)
                         return rc;
                 }
         }
-        double rf = 1e3 * (t1 - t0), sk = 1e3 * (skb_thread_cpu_s() - t1);
+        double rf = t1 - t0, sk = skb_clock_ms(SKB_CLOCK_THREAD) - t1;
         r->refit_cpu_ms = k == 0 ? rf : fmin(r->refit_cpu_ms, rf);
         r->skin_cpu_ms = k == 0 ? sk : fmin(r->skin_cpu_ms, sk);
     }
@@ -352,4 +370,54 @@ void skb__cd_accumulate(struct frame_result *sum, const struct frame_result *r)
     }
     sum->centres = r->centres < 0 ? -1 : (sum->centres > 0 ? sum->centres : 0) + r->centres;
     sum->svds = r->svds < 0 ? -1 : (sum->svds > 0 ? sum->svds : 0) + r->svds;
+}
+
+/* ---- the paired speed-up (common/skb_timing.h) ---- */
+
+static int pose_all(struct scene *s, int mode, const struct skb_params *prm)
+{
+    char msg[256];
+    for (int i = 0; i < s->n; i++) {
+        struct skb_pose p = { s->mesh->njoints, s->mats + (size_t)16 * s->mesh->njoints * i, NULL };
+        int rc = skb_sbody_pose(&s->b[i], &p, prm, mode, msg, sizeof msg);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+int skb__cd_query_work(void *arg, long iters)
+{
+    struct skb__cd_work *w = (struct skb__cd_work *)arg;
+    char msg[256];
+    for (long k = 0; k < iters && w->rc == 0; k++) {
+        struct frame_result r;
+        memset(&r, 0, sizeof r);
+        if (w->query_only) {   /* the poses prepared before: a fresh frame's caches, the query alone */
+            for (int i = 0; i < w->s->n; i++)
+                skb_sbody_restamp(&w->s->b[i]);
+            w->rc = query_pairs(w->s, w->cdmode, &r, msg, sizeof msg);
+        } else {
+            w->rc = w->pose_only ? pose_all(w->s, w->mode, w->prm)
+                                 : skb__cd_scene_query(w->s, w->mode, w->cdmode, w->prm, &r, msg, sizeof msg);
+        }
+    }
+    return w->rc;
+}
+
+int skb__cd_paired_speedup(struct scene *s, int cdmode, const struct skb_params *prm, const struct skb_pair_opts *opts,
+                           cJSON *out, double *est, char *msg, size_t msglen)
+{
+    struct skb_sitting st;
+    struct skb__cd_work od = { s, SKB_REFIT_ON_DEMAND, cdmode, 0, 0, 0, prm };
+    struct skb__cd_work bu = { s, SKB_REFIT_BOTTOM_UP, cdmode, 0, 0, 0, prm };
+    struct skb_work wo = { .run = skb__cd_query_work, .arg = &od }, wb = { .run = skb__cd_query_work, .arg = &bu };
+    struct skb_pair_result r;
+    skb_sitting_init(&st, opts, cJSON_AddObjectToObject(out, "paired"));
+    int rc = skb_sitting_row(&st, "bottom_up", &wb, "on_demand", &wo, "as timed", &r);
+    *est = rc < 0 ? NAN : r.ratio;
+    if (rc < 0)
+        snprintf(msg, msglen, "cd: timing bottom-up against on demand failed: %s",
+                 skb_strerror(od.rc < 0 ? od.rc : bu.rc < 0 ? bu.rc : rc));
+    return rc;
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "cpu_internal.h"
 #include "skb_results.h"
+#include "skb_timing.h"
 
 /* ---- cpu-gbench.json: Google Benchmark writes its
  * JSON itself and calls exit(1) when it cannot open the file, so the
@@ -141,7 +142,7 @@ static void *ticker_main(void *arg)
     struct ticker *t = (struct ticker *)arg;
     struct timespec wake;
     double every = tick_interval(), elapsed = 0;
-    clock_gettime(CLOCK_REALTIME, &wake);
+    skb_deadline_in(0, &wake);
     pthread_mutex_lock(&t->mu);
     for (int timed_out = 1; !t->stop;) {
         if (timed_out) {   /* the next deadline; a spurious wakeup keeps it */

@@ -119,6 +119,7 @@ struct bcase {
                                    work per deformation (INJECT_UNIT = one), else 0 */
     int inject_off;             /* where the next injected skin slice starts */
     int checked_poses;
+    int positions_only;         /* double path: normals not deformed (cpu_paired.c's judged treatment) */
 };
 
 /* SKB_INJECT_SLOWDOWN as read by one run (see "slow-down injection" below) */
@@ -229,6 +230,13 @@ void skb__cpu_paired_control(struct run *r, struct ds *ds, cJSON *o);
  * split kernel over its 4-slot kernel, each planned row over both fixed
  * rows), pair by pair, into fast->"paired" */
 void skb__cpu_paired_targets(struct run *r, struct ds *ds, cJSON *fast);
+/* every ratio the page shows of one dataset, pair by pair with each
+ * control's A/A beside them (o->"paired"), and their estimates as the ratio
+ * maps beside the times: every double-path row over LBS, positions only
+ * ("ratio_to_linear", judged) and with normals, DIB over DLB, SBS with
+ * spherical averages over SBS; every single-precision row over the f32 LBS
+ * (the pool's in wall time); each peer over our kernel of its method */
+void skb__cpu_paired_ratios(struct run *r, struct ds *ds, cJSON *o);
 
 /* cpu_gbench.c */
 int skb__cpu_gb_out_open(const struct skb_run_ctx *ctx, struct gb_out *g, char *msg, size_t msglen);

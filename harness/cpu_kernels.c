@@ -18,7 +18,7 @@ static int deform(struct bcase *c, const struct skb_pose *p)
     int rc = 0;
     if (c->kind == K_DOUBLE) {
         if ((rc = c->m->prepare(mesh, p, &c->prm, c->sk.state)) >= 0)
-            rc = c->m->skin(mesh, c->sk.state, 0, mesh->nverts, c->ds->pos, c->ds->nrm);
+            rc = c->m->skin(mesh, c->sk.state, 0, mesh->nverts, c->ds->pos, c->positions_only ? NULL : c->ds->nrm);
     } else if (c->kind == K_F32) {
         if ((rc = skb__skin_f32_prepare(&c->fk, p, &c->prm)) >= 0)
             rc = c->threads > 1 ? skb__skin_f32_run_pool(&c->fk, c->pool, c->ds->fpos, c->ds->fnrm)
@@ -35,7 +35,7 @@ static int skin_range(struct bcase *c, int v0, int v1)
 {
     const struct skb_mesh *mesh = &c->ds->d.mesh;
     if (c->kind == K_DOUBLE)
-        return c->m->skin(mesh, c->sk.state, v0, v1, c->ds->pos, c->ds->nrm);
+        return c->m->skin(mesh, c->sk.state, v0, v1, c->ds->pos, c->positions_only ? NULL : c->ds->nrm);
     return skb__skin_f32_run(&c->fk, v0, v1, c->ds->fpos, c->ds->fnrm);
 }
 

@@ -127,15 +127,13 @@ static void pool_limit(const struct run *r, const struct ds *ds, const char *lab
     cJSON_AddStringToObject(s, "limit", txt);
 }
 
-static cJSON *timing_block(struct run *r, const cJSON *gb, struct ds *ds, enum kind k, const char *ref_label,
-                           cJSON **ratios, cJSON **vps, cJSON **detail)
+/* the absolute times of kind k on ds (Google Benchmark's medians: the
+ * ratios beside them are timed pair by pair, cpu_paired.c) */
+static cJSON *timing_block(struct run *r, const cJSON *gb, struct ds *ds, enum kind k, cJSON **vps, cJSON **detail)
 {
     cJSON *ms = cJSON_CreateObject();
-    *ratios = cJSON_CreateObject();
     *vps = cJSON_CreateObject();
     *detail = cJSON_CreateObject();
-    struct bcase *refc = skb__cpu_find_case(r, k, ds, ref_label);
-    struct timing rt = refc ? skb__cpu_gbench_timing(gb, refc->name) : (struct timing){ NAN, NAN, NAN, 0, { 0 }, { 0 } };
     for (int i = 0; i < r->nc; i++) {
         struct bcase *c = r->c + i;
         if (c->kind != k || c->ds != ds || c->error)
@@ -144,7 +142,6 @@ static cJSON *timing_block(struct run *r, const cJSON *gb, struct ds *ds, enum k
         /* threaded kernels in wall time, against the reference's wall time */
         int mt = c->threads > 1;
         skb_json_add_number(ms, c->label, mt ? t.real_ms : t.cpu_ms);
-        skb_json_add_number(*ratios, c->label, mt ? t.real_ms / rt.real_ms : t.cpu_ms / rt.cpu_ms);
         skb_json_add_number(*vps, c->label, t.items_per_s);
         cJSON *dd = cJSON_AddObjectToObject(*detail, c->label);
         skb_json_add_number(dd, "cpu_ms", t.cpu_ms);
@@ -233,25 +230,17 @@ static void fast_summary(struct run *r, const cJSON *gb, struct ds *ds, cJSON *o
                             "thread, wall time for the pool and its one-thread reference");
 }
 
-/* ms, ratios to linear, vertices/s of the double path, the fast kernels and
- * the peers of one dataset, and how each was checked */
+/* ms and vertices/s of the double path, the fast kernels and the peers of
+ * one dataset, and how each was checked (the ratios: cpu_paired.c) */
 void skb__cpu_add_timings(struct run *r, const cJSON *gb, struct ds *ds, cJSON *o)
 {
-    cJSON *ratios, *vps, *detail, *ratios32, *vps32, *detail32, *rp, *vpp, *detp;
-    cJSON_AddItemToObject(o, "ms", timing_block(r, gb, ds, K_DOUBLE, lin_name(), &ratios, &vps, &detail));
-    cJSON_AddItemToObject(o, "ratio_to_linear", ratios);
+    cJSON *vps, *detail, *vps32, *detail32, *vpp, *detp;
+    cJSON_AddItemToObject(o, "ms", timing_block(r, gb, ds, K_DOUBLE, &vps, &detail));
     cJSON_AddItemToObject(o, "vertices_per_s", vps);
-    cJSON_AddItemToObject(o, "ms_f32", timing_block(r, gb, ds, K_F32, lin_name(), &ratios32, &vps32, &detail32));
-    cJSON_AddItemToObject(o, "ratio_to_linear_f32", ratios32);
+    cJSON_AddItemToObject(o, "ms_f32", timing_block(r, gb, ds, K_F32, &vps32, &detail32));
     cJSON_AddItemToObject(o, "vertices_per_s_f32", vps32);
-    cJSON_AddItemToObject(o, "peers_ms", timing_block(r, gb, ds, K_PEER, "textbook_lbs", &rp, &vpp, &detp));
-    cJSON_Delete(rp);
+    cJSON_AddItemToObject(o, "peers_ms", timing_block(r, gb, ds, K_PEER, &vpp, &detp));
     cJSON_Delete(vpp);
-    /* peers beside our kernels: their time over ours (same output) */
-    cJSON *pr = cJSON_AddObjectToObject(o, "peer_ratio_to_ours_f32");
-    for (int k = 0; skb_peers[k]; k++)
-        skb_json_add_number(pr, skb_peers[k]->name, skb__cpu_case_ms(r, gb, K_PEER, ds, skb_peers[k]->name)
-                                                    / skb__cpu_case_ms(r, gb, K_F32, ds, skb_method_role_name(skb_peers[k]->reference)));
     fast_summary(r, gb, ds, o);
     cJSON *checks = cJSON_AddObjectToObject(o, "checks");
     cJSON_AddItemToObject(checks, "double", detail);

@@ -122,6 +122,7 @@ void skb__cpu_large_mesh_block(struct run *r, const cJSON *gb, struct ds *ds, cJ
     cJSON_AddNumberToObject(o, "joints", ds->d.mesh.njoints);
     cJSON_AddNumberToObject(o, "poses_cycled", ds->d.nposes);
     skb__cpu_add_timings(r, gb, ds, o);
+    skb__cpu_paired_ratios(r, ds, o);
     skb__cpu_paired_targets(r, ds, cJSON_GetObjectItemCaseSensitive(o, "fast_kernels"));
     char lsh[64];
     label(lsh, sizeof lsh, lin_name(), "+nrm_shader");

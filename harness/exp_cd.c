@@ -22,6 +22,14 @@
 #include "skb_schemas.h"
 #include "skb_sb_internal.h"
 
+/* every judged speed-up is timed pair by pair (common/skb_timing.h) */
+static struct skb_pair_opts pair_opts(const struct skb_run_ctx *ctx)
+{
+    return (struct skb_pair_opts){ .pairs = ctx->quick ? CD_PAIRS_QUICK : CD_PAIRS,
+                                   .min_sample_ms = ctx->quick ? CD_SAMPLE_MS_QUICK : CD_SAMPLE_MS,
+                                   .clock = SKB_CLOCK_THREAD, .alpha = SKB_PAIR_ALPHA };
+}
+
 /* ------------------------------------------------------- scaling series */
 
 /* first contact of two copies of pose k facing each other: the offset (in
@@ -73,14 +81,51 @@ static const skb_real *rigid_vertex(void *ctx, int v)
     return ((const struct rigid_body *)ctx)->pos + 3 * v;
 }
 
+/* the rigid bodies' query as the timing engine's work */
+struct rigid_work {
+    struct skb_cd_body *body;
+    int *pairs;
+    long n;
+};
+
+static int rigid_query_work(void *arg, long iters)
+{
+    struct rigid_work *w = arg;
+    for (long k = 0; k < iters; k++) {
+        struct skb_cd_stats st;
+        w->n = skb_cd_query(&w->body[0], &w->body[1], SKB_CD_FULL, w->pairs, MAX_PAIRS, &st);
+        if (w->n < 0 || st.overflow)
+            return SKB_ENUMERIC;
+    }
+    return 0;
+}
+
+/* the rigid query against the deformable one on demand, pair by pair (the
+ * on-demand query re-poses both bodies in the same placement each run) */
+static int rigid_paired(const struct skb_run_ctx *ctx, struct scene *s, struct rigid_work *rw, cJSON *o, char *msg,
+                        size_t msglen)
+{
+    struct skb_pair_opts po = pair_opts(ctx);
+    struct skb_sitting st;
+    struct skb__cd_work od = { s, SKB_REFIT_ON_DEMAND, SKB_CD_FULL, 0, 0, 0, &ctx->params };
+    struct skb_work wo = { .run = skb__cd_query_work, .arg = &od }, wr = { .run = rigid_query_work, .arg = rw };
+    skb_sitting_init(&st, &po, cJSON_AddObjectToObject(o, "paired"));
+    int rc = skb_sitting_row(&st, "on_demand", &wo, "rigid_rebuilt", &wr, "as timed", NULL);
+    if (rc < 0)
+        snprintf(msg, msglen, "cd: timing the rigid-body query against on demand failed: %s", skb_strerror(rc));
+    return rc;
+}
+
 /* after a bottom-up frame (every vertex of both bodies posed): the rebuilt
- * trees' build time and their query, best of rep; the pairs must be the
- * deformable query's */
-static int rigid_rebuilt(struct scene *s, int rep, long want_pairs, cJSON *lv, char *msg, size_t msglen)
+ * trees' build time and their query (the best of rep, absolute; and
+ * against on demand, paired); the pairs must be the deformable query's */
+static int rigid_rebuilt(const struct skb_run_ctx *ctx, struct scene *s, int rep, long want_pairs, cJSON *lv,
+                         char *msg, size_t msglen)
 {
     struct skb_sphere_tree rt[2];
     struct rigid_body rb[2];
     struct skb_cd_body body[2];
+    struct rigid_work rw = { body, s->pairs, 0 };
     double build_ms = 0, query_ms = 0;
     long pairs = 0, tests = 0;
     int rc = 0, built = 0;
@@ -88,12 +133,12 @@ static int rigid_rebuilt(struct scene *s, int rep, long want_pairs, cJSON *lv, c
         struct skb_mesh posed = *s->mesh;
         char sub[256];
         posed.pos = s->b[i].pos;
-        double t0 = skb_thread_cpu_s();
+        double t0 = skb_clock_ms(SKB_CLOCK_THREAD);
         if ((rc = skb_sphere_tree_build(&posed, SKB_TREE_COLLAPSE_C, &rt[i], sub, sizeof sub)) < 0) {
             snprintf(msg, msglen, "cd: rigid-body tree: %s", sub);
             break;
         }
-        build_ms += 1e3 * (skb_thread_cpu_s() - t0);
+        build_ms += skb_clock_ms(SKB_CLOCK_THREAD) - t0;
         rb[i].t = &rt[i];
         rb[i].pos = s->b[i].pos;
         body[i].tree = &rt[i];
@@ -104,9 +149,9 @@ static int rigid_rebuilt(struct scene *s, int rep, long want_pairs, cJSON *lv, c
     }
     for (int k = 0; rc == 0 && k < rep; k++) {
         struct skb_cd_stats st;
-        double t0 = skb_clock_s();
+        double t0 = skb_clock_ms(SKB_CLOCK_WALL);
         long n = skb_cd_query(&body[0], &body[1], SKB_CD_FULL, s->pairs, MAX_PAIRS, &st);
-        double t = 1e3 * (skb_clock_s() - t0);
+        double t = skb_clock_ms(SKB_CLOCK_WALL) - t0;
         if (n < 0 || st.overflow) {
             snprintf(msg, msglen, "cd: rigid-body query failed");
             rc = SKB_ENUMERIC;
@@ -128,7 +173,9 @@ static int rigid_rebuilt(struct scene *s, int rep, long want_pairs, cJSON *lv, c
         skb_json_add_number(o, "sphere_tests", (double)tests);
         skb_json_add_number(o, "colliding_pairs", (double)pairs);
         cJSON_AddStringToObject(o, "what", "a sphere tree built on each body's posed vertices (build: CPU time of both, "
-                                "not in query_ms), queried without refits; best of the repeats");
+                                "not in query_ms), queried without refits; query_ms: best of the repeats (absolute); "
+                                "paired: the on-demand query over this one, pair by pair");
+        rc = rigid_paired(ctx, s, &rw, o, msg, msglen);
     }
     for (int i = 0; i < built; i++)
         skb_sphere_tree_free(&rt[i]);
@@ -152,15 +199,20 @@ static int scaling_level(const struct skb_run_ctx *ctx, struct scene *s, const s
         long fpairs = -1;
         if (s->fcl && (rc = skb__cd_fcl_frame(s, SKB_CD_FULL, &ctx->params, rep, &fms, &fpairs, msg, msglen)) < 0)
             break;
+        struct skb_pair_opts po = pair_opts(ctx);
+        double est = NAN;
+        cJSON *cc = cJSON_AddObjectToObject(lv, names[c]);
         if (c == 0) {
-            /* the flat keys: the colliding placement (Table 5.3) */
+            /* the flat keys: the colliding placement (Table 5.3) */
             cJSON_AddNumberToObject(lv, "collisions", od.pairs);
             skb__cd_add_result(lv, &od, &bu, 1);
-            /* thesis 5.4: rigid-body CD on the unsubdivided rigid model */
-            if (L == 0 && d->rigid && (rc = rigid_rebuilt(s, rep, od.pairs, lv, msg, msglen)) < 0)
+            /* thesis 5.4: rigid-body CD on the unsubdivided rigid model,
+             * built on the vertices the bottom-up frame just posed */
+            if (L == 0 && d->rigid && (rc = rigid_rebuilt(ctx, s, rep, od.pairs, lv, msg, msglen)) < 0)
                 break;
         }
-        cJSON *cc = cJSON_AddObjectToObject(lv, names[c]);
+        if ((rc = skb__cd_paired_speedup(s, SKB_CD_FULL, &ctx->params, &po, cc, &est, msg, msglen)) < 0)
+            break;
         skb_json_add_number(cc, "offset_root_radii", offs[c]);
         skb__cd_add_result(cc, &od, &bu, 1);
         if (s->fcl) {
@@ -172,9 +224,9 @@ static int scaling_level(const struct skb_run_ctx *ctx, struct scene *s, const s
             }
         }
         skb_run_progress(ctx, "cd", "%s level %d (%d triangles, %d spheres) %s: %ld pairs, on demand %.3f ms "
-                         "(%ld S-S), bottom-up %.3f ms (%ld S-S), speed-up %.1f", d->name, L,
+                         "(%ld S-S), bottom-up %.3f ms (%ld S-S), speed-up %.2f paired", d->name, L,
                          d->mesh.ntris, s->tree->nnodes, names[c], od.pairs, od.ms, od.sphere_tests, bu.ms,
-                         bu.sphere_tests, od.ms > 0 ? bu.ms / od.ms : 0);
+                         bu.sphere_tests, est);
     }
     return rc;
 }
@@ -307,7 +359,50 @@ struct method_sums {
     double fms;
     long fpairs;
     int with_fcl;
+    cJSON *paired;              /* the speed-up (and bottom-up's refit share) timed pair by pair */
 };
+
+/* pair i of a scenario's timing: frame i mod frames placed on the scene
+ * (both works of the pair query the same frame) */
+struct frame_placer {
+    struct scene *s;
+    const struct skb_dataset *d;
+    const struct scenario *sc;
+    int nframes;
+    double rad;
+    unsigned long seed;
+};
+
+static void place_pair_frame(void *arg, int pair)
+{
+    struct frame_placer *fp = arg;
+    scenario_frame(fp->s, fp->d, fp->sc, pair % fp->nframes, fp->nframes, fp->rad, fp->seed);
+}
+
+/* a scenario's speed-up frame by frame, and for two bodies bottom-up's
+ * refit share (thesis 5.4: "the bottom-up refitting itself is 12.9ms" of
+ * 13.6 ms): bottom-up's prepare + skin all + refit all over the whole
+ * bottom-up query */
+static int scenario_paired(const struct skb_run_ctx *ctx, struct scene *s, const struct skb_dataset *d,
+                           const struct scenario *sc, int nframes, cJSON *o, char *msg, size_t msglen)
+{
+    struct frame_placer fp = { s, d, sc, nframes, s->tree->node[0].s[3], ctx->seed };
+    struct skb_pair_opts po = pair_opts(ctx);
+    double est;
+    po.before_pair = place_pair_frame;
+    po.pair_ctx = &fp;
+    int rc = skb__cd_paired_speedup(s, sc->cdmode, &ctx->params, &po, o, &est, msg, msglen);
+    if (rc < 0 || sc->crowd)
+        return rc;
+    struct skb_sitting st;
+    struct skb__cd_work bu = { s, SKB_REFIT_BOTTOM_UP, sc->cdmode, 0, 0, 0, &ctx->params }, bp = bu;
+    bp.pose_only = 1;
+    struct skb_work wb = { .run = skb__cd_query_work, .arg = &bu }, wp = { .run = skb__cd_query_work, .arg = &bp };
+    skb_sitting_init(&st, &po, cJSON_AddObjectToObject(o, "paired_refit_share"));
+    if ((rc = skb_sitting_row(&st, "bottom_up_refit", &wp, "bottom_up", &wb, "as timed", NULL)) < 0)
+        snprintf(msg, msglen, "cd: %s: timing bottom-up's refit share failed: %s", sc->name, skb_strerror(rc));
+    return rc;
+}
 
 /* method me (lazy: SBS's centres on demand) over every frame of scenario sc */
 static int run_frames(const struct skb_run_ctx *ctx, const struct scenario *sc, const struct skb_dataset *d,
@@ -320,6 +415,7 @@ static int run_frames(const struct skb_run_ctx *ctx, const struct scenario *sc, 
     memset(&ms->bu, 0, sizeof ms->bu);
     ms->fms = 0;
     ms->fpairs = 0;
+    ms->paired = cJSON_CreateObject();
     /* the FCL peer on the LBS deformation of the two-body scenes */
     ms->with_fcl = skb_fcl_peer_available() && !sc->crowd && (me->flags & SKB_MF_FCL_PEER);
     if ((rc = skb__cd_scene_init(&s, &d->mesh, t, me, sc->crowd ? sc->crowd : 2, msg, msglen)) == 0
@@ -344,6 +440,8 @@ static int run_frames(const struct skb_run_ctx *ctx, const struct scenario *sc, 
                 ms->fpairs += fp;
             }
         }
+        if (rc == 0)
+            rc = scenario_paired(ctx, &s, d, sc, nframes, ms->paired, msg, msglen);
     }
     skb__cd_scene_fini(&s);
     return rc;
@@ -357,6 +455,9 @@ static void method_result(const struct skb_run_ctx *ctx, const struct scenario *
     const struct frame_result *sod = &ms->od, *sbu = &ms->bu;
     cJSON *r = cJSON_AddObjectToObject(mo, eager_sbs ? SBS_EAGER_KEY : me->name);
     skb__cd_add_result(r, sod, sbu, nframes);
+    const cJSON *pe;
+    cJSON_ArrayForEach(pe, ms->paired)
+        cJSON_AddItemToObject(r, pe->string, cJSON_Duplicate(pe, 1));
     if (me->refit == skb__refit_sbs)
         cJSON_AddStringToObject(r, "centres", lazy ? "on demand: a joint set's centre is solved when one of its "
                                                      "spheres is refitted or one of its vertices skinned"
@@ -370,9 +471,73 @@ static void method_result(const struct skb_run_ctx *ctx, const struct scenario *
         skb_json_add_number(r, "rotation_centre_reach_max", reach[0]);
         skb_json_add_number(r, "rotation_centre_reach_median", reach[1]);
     }
-    skb_run_progress(ctx, "cd", "%s, %s: on demand %.3f ms, bottom-up %.3f ms per frame (x%.1f), %.0f pairs",
-                     sc->name, eager_sbs ? SBS_EAGER_KEY : me->name, sod->ms / nframes, sbu->ms / nframes,
-                     sod->ms > 0 ? sbu->ms / sod->ms : 0, (double)sod->pairs / nframes);
+    const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(ms->paired,
+                                                                                                    "paired"), "rows"), 0);
+    const cJSON *ratio = cJSON_GetObjectItemCaseSensitive(row, "ratio");
+    skb_run_progress(ctx, "cd", "%s, %s: on demand %.3f ms, bottom-up %.3f ms per frame, speed-up %.2f paired, "
+                     "%.0f pairs", sc->name, eager_sbs ? SBS_EAGER_KEY : me->name, sod->ms / nframes, sbu->ms / nframes,
+                     cJSON_IsNumber(ratio) ? ratio->valuedouble : NAN, (double)sod->pairs / nframes);
+}
+
+/* Table 6.2's SBS against LBS on demand, reading (b) (reports/
+ * report_measured.c): SBS's query with every centre already solved by its
+ * prepare (done before each pair, left out) over LBS's on-demand query
+ * with its prepare, frame by frame in one scenario of two bodies */
+struct two_scenes {
+    struct frame_placer sb, lin;
+    const struct skb_params *prm;
+    int rc;
+};
+
+static void place_two(void *arg, int pair)
+{
+    struct two_scenes *ts = arg;
+    place_pair_frame(&ts->sb, pair);
+    place_pair_frame(&ts->lin, pair);
+    for (int i = 0; i < ts->sb.s->n && ts->rc == 0; i++) {
+        struct skb_pose p = { ts->sb.s->mesh->njoints, ts->sb.s->mats + (size_t)16 * ts->sb.s->mesh->njoints * i, NULL };
+        char msg[256];
+        ts->rc = skb_sbody_pose(&ts->sb.s->b[i], &p, ts->prm, SKB_REFIT_ON_DEMAND, msg, sizeof msg);
+    }
+}
+
+static int sbs_over_lbs(const struct skb_run_ctx *ctx, const struct scenario *sc, const struct skb_dataset *d,
+                        const struct skb_sphere_tree *t, int nframes, cJSON *so, char *msg, size_t msglen)
+{
+    const struct skb_method *sb = skb_method_with_flag(SKB_MF_ROT_CENTERS), *lin = skb_method_with_flag(SKB_MF_RATIO_REF);
+    struct scene ssb, slin;
+    if (sc->crowd || !sb || !lin || !sb->refit || !lin->refit || !skb_run_wants_method(ctx, sb)
+        || !skb_run_wants_method(ctx, lin))
+        return 0;
+    memset(&ssb, 0, sizeof ssb);
+    memset(&slin, 0, sizeof slin);
+    int rc = skb__cd_scene_init(&ssb, &d->mesh, t, sb, 2, msg, msglen);
+    if (rc == 0)
+        rc = skb__cd_scene_init(&slin, &d->mesh, t, lin, 2, msg, msglen);
+    if (rc == 0) {
+        double rad = t->node[0].s[3];
+        struct two_scenes ts = { { &ssb, d, sc, nframes, rad, ctx->seed }, { &slin, d, sc, nframes, rad, ctx->seed },
+                                 &ctx->params, 0 };
+        struct skb_pair_opts po = pair_opts(ctx);
+        struct skb__cd_work ws = { &ssb, SKB_REFIT_ON_DEMAND, sc->cdmode, 0, 1, 0, &ctx->params };
+        struct skb__cd_work wl = { &slin, SKB_REFIT_ON_DEMAND, sc->cdmode, 0, 0, 0, &ctx->params };
+        struct skb_work a = { .run = skb__cd_query_work, .arg = &ws }, b = { .run = skb__cd_query_work, .arg = &wl };
+        struct skb_sitting st;
+        char key[64];
+        po.before_pair = place_two;
+        po.pair_ctx = &ts;
+        snprintf(key, sizeof key, "%s+all_centres", sb->name);
+        skb_sitting_init(&st, &po, cJSON_AddObjectToObject(so, "sbs_over_lbs"));
+        rc = skb_sitting_row(&st, key, &a, lin->name, &b, "SBS query alone (centres in its prepare, left out); LBS "
+                             "prepare and query", NULL);
+        if (rc == 0 && ts.rc < 0)
+            rc = ts.rc;
+        if (rc < 0)
+            snprintf(msg, msglen, "cd: %s: timing SBS's query against LBS's failed: %s", sc->name, skb_strerror(rc));
+    }
+    skb__cd_scene_fini(&ssb);
+    skb__cd_scene_fini(&slin);
+    return rc;
 }
 
 /* one scenario on its model: the scene's description, then every method's run */
@@ -421,10 +586,13 @@ static int one_scenario(const struct skb_run_ctx *ctx, const struct scenario *sc
         struct method_sums ms;
         if (!me->refit || !skb_run_wants_method(ctx, me))
             continue;
-        if ((rc = run_frames(ctx, sc, &d, &t, me, runs[ri].lazy, nframes, rep, &ms, msg, msglen)) < 0)
-            break;
-        method_result(ctx, sc, &d, me, runs[ri].lazy, nframes, &ms, mo);
+        rc = run_frames(ctx, sc, &d, &t, me, runs[ri].lazy, nframes, rep, &ms, msg, msglen);
+        if (rc == 0)
+            method_result(ctx, sc, &d, me, runs[ri].lazy, nframes, &ms, mo);
+        cJSON_Delete(ms.paired);
     }
+    if (rc == 0)
+        rc = sbs_over_lbs(ctx, sc, &d, &t, nframes, so, msg, msglen);
     skb_sphere_tree_free(&t);
     skb_dataset_free(&d);
     return rc;

@@ -327,6 +327,7 @@ static void dataset_block(struct run *r, const cJSON *gb, struct ds *ds, cJSON *
     cJSON_AddStringToObject(o, "clip", ds->d.clip);
     cJSON_AddStringToObject(o, "source", ds->d.source);
     skb__cpu_add_timings(r, gb, ds, o);
+    skb__cpu_paired_ratios(r, ds, o);
     skb__cpu_paired_targets(r, ds, cJSON_GetObjectItemCaseSensitive(o, "fast_kernels"));
     dib_precision_block(r, gb, ds, cJSON_AddObjectToObject(o, "dib_precision"));
     skb__cpu_pose_stats_block(ds, ctx, cJSON_AddObjectToObject(o, "pose_stats"));

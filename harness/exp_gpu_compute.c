@@ -16,6 +16,7 @@
 #include "skb_gpu_run.h"
 #include "skb_results.h"
 #include "skb_run.h"
+#include "skb_timing.h"
 
 #define CMAX 16
 #define C_VERIFY_POSES_FULL 12
@@ -208,11 +209,11 @@ static int base_pose(struct cstate *cs, int i, struct base *b, double *pack_ms, 
 {
     const struct skb_gpu_shader *s = cs->sh[i];
     const struct skb_pose *p = s->needs_scale ? &b->spose : &b->pose;
-    double t0 = skb__gpu_now_ms();
+    double t0 = skb_clock_ms(SKB_CLOCK_WALL);
     int rc = skb_gpu_pack_joints(s, &b->d.mesh, p, b->joints[i], msg, msglen);
     if (rc == 0)
         rc = skb_gpu_pose_data(s, &b->gm, &b->d.mesh, p, NULL, msg, msglen);
-    *pack_ms = skb__gpu_now_ms() - t0;
+    *pack_ms = skb_clock_ms(SKB_CLOCK_WALL) - t0;
     return rc;
 }
 
@@ -395,6 +396,81 @@ static int sweep(struct cstate *cs, struct base *b, char *msg, size_t msglen)
         }
     }
     free(t);
+    return rc;
+}
+
+/* ---- DQ paper Fig. 1 on the compute path, dispatch pairs ---- */
+
+#define C_FIG1_SIZE_SW 262144L   /* a software renderer: dispatches of tenths of a second at most */
+
+/* one method's dispatches as the timing engine's work: it times itself
+ * (skb_gpu_ctime_rep: the GPU's timer queries on hardware) */
+struct gpu_work {
+    struct cstate *cs;
+    struct skb_gpu_cprogram *cp;
+    struct skb_gpu_cmesh *cm;
+    struct base *b;
+    int i;
+    char msg[256];
+};
+
+static int dispatch_work(void *arg, long iters, double *ms)
+{
+    struct gpu_work *w = arg;
+    double per = NAN;
+    skb_gpu_cbind(w->cp, w->cm, &w->b->gm, w->b->joints[w->i]);
+    int rc = skb_gpu_ctime_rep(w->cs->g, w->cm, (int)iters, &per, w->msg, sizeof w->msg);
+    *ms = per * (double)iters;
+    return rc;
+}
+
+static int shader_with(const struct cstate *cs, const struct base *b, unsigned flag)
+{
+    for (int i = 0; i < cs->n; i++)
+        if (b->ok[i] && cs->sh[i]->method && (cs->sh[i]->method->flags & flag)
+            && strcmp(cs->sh[i]->name, cs->sh[i]->method->name) == 0)
+            return i;
+    return -1;
+}
+
+/* Fig. 1's pairs (log-matrix and SBS against DLB), each dispatch of the
+ * other method and one of DLB's back to back, order alternating, at the
+ * sweep's largest size (a software renderer's capped): gpu.json
+ * compute.fig1_paired; judged only on a hardware renderer (the report) */
+static int fig1_pairs(struct cstate *cs, struct base *b, char *msg, size_t msglen)
+{
+    int di = shader_with(cs, b, SKB_MF_HEADLINE), others[2] = { shader_with(cs, b, SKB_MF_LOG_BLEND),
+                                                                shader_with(cs, b, SKB_MF_ROT_CENTERS) };
+    long n = cs->g->software && cs->largest > C_FIG1_SIZE_SW ? C_FIG1_SIZE_SW : cs->largest;
+    struct skb_gpu_cmesh cm;
+    if (di < 0 || n <= 0)
+        return 0;
+    int rc = skb_gpu_cmesh_upload(&b->gm, &skb_gpu_clayouts[0], n, &cm, msg, msglen);
+    if (rc < 0)
+        return rc == SKB_ENOMEM ? 0 : rc;
+    struct skb_pair_opts po = { .pairs = cs->ctx->quick ? 6 : SKB_PAIR_PAIRS,
+                                .min_sample_ms = cs->ctx->quick ? 0.2 : SKB_PAIR_SAMPLE_MS, .clock = SKB_CLOCK_WALL };
+    struct skb_sitting st;
+    cJSON *o = cJSON_AddObjectToObject(cs->c, "fig1_paired");
+    cJSON_AddNumberToObject(o, "vertices", (double)n);
+    cJSON_AddStringToObject(o, "timer", cs->g->software ? "CLOCK_MONOTONIC around the dispatches + glFinish (a "
+                            "software renderer's timer query reads 0)" : "GL_TIME_ELAPSED queries");
+    skb_sitting_init(&st, &po, o);
+    struct gpu_work wd = { cs, &cs->cp[di], &cm, b, di, "" };
+    struct skb_work d = { .run_timed = dispatch_work, .arg = &wd };
+    for (int k = 0; k < 2 && rc == 0; k++) {
+        int i = others[k];
+        if (i < 0)
+            continue;
+        struct gpu_work wo = { cs, &cs->cp[i], &cm, b, i, "" };
+        struct skb_work w = { .run_timed = dispatch_work, .arg = &wo };
+        /* DLB reads no extras: the other method's stay bound through its pairs */
+        if ((rc = skb_gpu_cmesh_extras(&cm, &b->gm, cs->sh[i], msg, msglen)) == 0
+            && (rc = skb_sitting_row(&st, cs->sh[i]->name, &w, cs->sh[di]->name, &d, "compute dispatch", NULL)) < 0)
+            snprintf(msg, msglen, "compute: Fig. 1 pairs %s / %s: %s", cs->sh[i]->name, cs->sh[di]->name,
+                     wo.msg[0] ? wo.msg : wd.msg[0] ? wd.msg : skb_strerror(rc));
+    }
+    skb_gpu_cmesh_free(&cm);
     return rc;
 }
 
@@ -606,7 +682,7 @@ static void finish_verified(struct cstate *cs, int *bad)
 
 static void phase(struct cstate *cs, const char *name, double *t0)
 {
-    double t = skb__gpu_now_ms();
+    double t = skb_clock_ms(SKB_CLOCK_WALL);
     skb_json_add_number(obj(cs->c, "phase_seconds"), name, (t - *t0) * 1e-3);
     *t0 = t;
 }
@@ -614,7 +690,7 @@ static void phase(struct cstate *cs, const char *name, double *t0)
 static int compute_body(struct cstate *cs, int *bad, char *msg, size_t msglen)
 {
     struct base b;
-    double t0 = skb__gpu_now_ms();
+    double t0 = skb_clock_ms(SKB_CLOCK_WALL);
     int rc;
     for (int i = 0; i < cs->n; i++)
         if ((rc = skb_gpu_cprogram_build(cs->dir, cs->sh[i], NULL, &skb_gpu_clayouts[0], &cs->cp[i], msg, msglen)) < 0)
@@ -629,6 +705,11 @@ static int compute_body(struct cstate *cs, int *bad, char *msg, size_t msglen)
         return rc;
     }
     phase(cs, "sweep", &t0);
+    if ((rc = fig1_pairs(cs, &b, msg, msglen)) < 0) {
+        base_free(cs, &b);
+        return rc;
+    }
+    phase(cs, "fig1_pairs", &t0);
     roofline(cs, msg, msglen);
     derived(cs);
     phase(cs, "roofline", &t0);
@@ -661,9 +742,9 @@ int skb__gpu_compute(const struct skb_run_ctx *ctx, const struct skb_gpu *g, con
         if (i == 0 || !cpu || skb_run_wants_method(ctx, cpu))   /* LBS always: the ratios' reference */
             cs->sh[cs->n++] = &skb_gpu_shaders[i];
     }
-    double t0 = skb__gpu_now_ms();
+    double t0 = skb_clock_ms(SKB_CLOCK_WALL);
     rc = compute_body(cs, bad, msg, msglen);
-    skb_json_add_number(cs->c, "seconds", (skb__gpu_now_ms() - t0) * 1e-3);
+    skb_json_add_number(cs->c, "seconds", (skb_clock_ms(SKB_CLOCK_WALL) - t0) * 1e-3);
     for (int i = 0; i < cs->n; i++)
         skb_gpu_cprogram_free(&cs->cp[i]);
     free(cs);

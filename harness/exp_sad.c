@@ -26,6 +26,7 @@
 #include "skb_sad.h"
 #include "skb_sad_run.h"
 #include "skb_vanim.h"
+#include "skb_timing.h"
 
 #define SAD_P_MAIN 100                 /* thesis Table 7.1: 100 proxy-joints */
 #define SAD_P_MAX_FRACTION 3           /* p at most nverts / 3 */
@@ -44,18 +45,14 @@ static const int sad_corrections[] = { 0, 1, 10 };
 
 static double now_s(void)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+    return 1e-3 * skb_clock_ms(SKB_CLOCK_WALL);
 }
 
 /* CPU time of the whole process (every thread): on a loaded machine the
  * wall clock also counts the time other processes held the cores */
 static double cpu_s(void)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+    return 1e-3 * skb_clock_ms(SKB_CLOCK_PROCESS);
 }
 
 static struct skb_sad_anim anim_of(const struct skb_vanim *v)

@@ -6,15 +6,14 @@
  * on the machine and mesh at hand.
  *
  * Each candidate is first checked against the double skin of its method on
- * the middle pose of the clip (SKB_TOL_F32_*), then timed in rounds that
- * visit every candidate in turn (so drift of the machine's speed during
- * planning hits all alike), each for budget / ROUNDS of wall clock; its
- * time is the median over the rounds of its mean deformation (prepare +
- * skin) in the round: the sustained rate the timed rows are measured at.
- * The fastest single deformation, used before, is the best case: on
- * bcn_human (in cache) it put per-vertex renormalisation 2 % ahead of the
- * 8-wide one, and the planned row then ran 5.2 % (4.1-6.7 %) slower than
- * the fixed row beside it, pair by pair (harness/cpu_paired.c).
+ * the middle pose of the clip (SKB_TOL_F32_*), then timed against the first
+ * candidate (the incumbent: the fixed choice's layout and renormalisation on
+ * the best instruction set) pair by pair through the one timing engine
+ * (common/skb_timing.h): 9 pairs of samples of at least budget/18 ms, so
+ * drift of the machine's speed during planning hits both sides of a ratio
+ * alike.  Rounds of medians timed apart, used before, put candidates 2-5 %
+ * apart in either order from run to run (the planned LBS row on bcn_human
+ * came out 5.2 % slower than the fixed row beside it, pair by pair).
  * Candidates that share a layout share one bound state: the instruction
  * set and renormalisation are switches on it. */
 #include <errno.h>
@@ -22,35 +21,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/stat.h>
 #include "skb_fast_plan.h"
 #include "skb_json.h"
 #include "skb_pool.h"
 #include "skb_stats.h"
+#include "skb_timing.h"
 
-#define ROUNDS 9
-#define MAX_ITERS_PER_SLICE 1000
-#define PRUNE_ABOVE 1.5            /* x the fastest after PRUNE_AFTER rounds: not timed further */
-#define PRUNE_AFTER 3              /* rounds every candidate gets: on the roofline mesh a round is one
-                                      deformation, and pruning after one once dropped DLB's split kernel
-                                      on a single disturbed deformation (its 4-slot kernel, chosen, then
-                                      ran 1.47x slower than the split row beside it, pair by pair) */
-#define SIGN_MIN 8                 /* rounds of ROUNDS a challenger must be faster than the incumbent
-                                      in (one-sided sign test: p = 10 / 512 = 0.02) */
+#define PLAN_PAIRS 9                /* pairs per challenger: the fewest whose exact 95 % interval
+                                       leaves out its two most extreme Walsh averages of each side */
+#define PLAN_MIN_SAMPLE_MS 0.05     /* a sample lasts at least this (a tiny mesh's budget) */
 #define WISDOM_MAX_BYTES (4 << 20)
-
-static double clock_ms(clockid_t id)
-{
-    struct timespec t;
-    clock_gettime(id, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
-
-static double now_ms(void)
-{
-    return clock_ms(CLOCK_MONOTONIC);
-}
 
 struct skb_plan_cand skb_plan_fixed(void)
 {
@@ -108,14 +89,15 @@ int skb_plan_bind(struct skb_skinner_f32 *s, const struct skb_method *m, const s
     return rc;
 }
 
-/* what the timing rounds run: a candidate on its layout's state, on one
+/* what the timing engine runs: a candidate on its layout's state, on one
  * thread or a pool */
 struct entry {
     struct skb_plan_result *res;
     struct skb_skinner_f32 *s;
     struct skb_pool *pool;
-    double round_ms[ROUNDS];    /* mean deformation in each round it was timed */
-    int rounds;
+    const struct skb_plan_env *e;
+    int pose, rc;
+    long deformations;
 };
 
 static int deform_once(const struct skb_plan_env *e, const struct entry *en, int pose)
@@ -131,47 +113,54 @@ static int deform_once(const struct skb_plan_env *e, const struct entry *en, int
     return rc;
 }
 
-/* one round of entry en: deformations for `slice` ms of wall clock (at
- * least one), each timed on `clock`; their mean into en->round_ms */
-static int time_round(const struct skb_plan_env *e, struct entry *en, double slice, clockid_t clock, int *pose)
+/* iters deformations of the entry, cycling through the clip (the engine's work) */
+static int entry_work(void *arg, long iters)
 {
-    double t0 = now_ms(), sum = 0;
-    int it = 0;
-    for (; it < MAX_ITERS_PER_SLICE && (it == 0 || now_ms() - t0 < slice); it++) {
-        double a = clock_ms(clock), t;
-        int rc = deform_once(e, en, *pose);
-        t = clock_ms(clock);
-        if (rc < 0)
-            return rc;
-        *pose = (*pose + 1) % e->d->nposes;
-        sum += t - a;
+    struct entry *en = arg;
+    for (long k = 0; k < iters && en->rc >= 0; k++) {
+        en->rc = deform_once(en->e, en, en->pose);
+        en->pose = (en->pose + 1) % en->e->d->nposes;
+        en->deformations++;
     }
-    en->res->iters += it;
-    en->round_ms[en->rounds++] = sum / it;
+    return en->rc < 0 ? en->rc : 0;
+}
+
+/* entry a against entry b (the incumbent) pair by pair on `clock` (one
+ * thread: its CPU time, which other load on a shared machine does not
+ * stretch; pools: the wall clock), samples sized so that the pairs use
+ * the budget; a's row gets the estimate, interval and its median time */
+static int time_against(const struct skb_plan_env *e, struct entry *a, struct entry *b, enum skb_clock clock)
+{
+    struct skb_pair_opts o = { .pairs = PLAN_PAIRS, .clock = clock, .alpha = SKB_PAIR_ALPHA,
+                               .min_sample_ms = fmax(PLAN_MIN_SAMPLE_MS, e->budget_ms / (2.0 * PLAN_PAIRS)) };
+    struct skb_work wa = { .run = entry_work, .arg = a }, wb = { .run = entry_work, .arg = b };
+    struct skb_pair_result r;
+    int rc = a == b ? skb_time_aa(&wb, &o, &r) : skb_time_pair(&wa, &wb, &o, &r);
+    if (rc < 0)
+        return rc;
+    a->res->ratio_to_first = r.ratio;
+    a->res->ci_low = r.lo;
+    a->res->ci_high = r.hi;
+    a->res->pairs = r.pairs;
+    a->res->ms = r.a_ms;
     return 0;
 }
 
-/* ROUNDS rounds over the entries, each entry budget / ROUNDS ms of wall
- * clock a round; each deformation timed on `clock` (one thread: its CPU
- * time, which other load on a shared machine does not stretch; pools: the
- * wall clock); an entry's time: the median of its rounds' means */
-static int time_entries(const struct skb_plan_env *e, struct entry *en, int n, clockid_t clock)
+/* every entry against the first (the incumbent: its own row is its A/A) */
+static int time_entries(const struct skb_plan_env *e, struct entry *en, int n, enum skb_clock clock)
 {
-    double slice = e->budget_ms / ROUNDS, best = INFINITY;
-    int pose = 0;
-    for (int round = 0; round < ROUNDS; round++)
-        for (int i = 0; i < n; i++) {
-            /* after PRUNE_AFTER rounds, a candidate PRUNE_ABOVE x the
-             * fastest is out of the running: its time stands, no more
-             * budget (a tiny mesh stops here rather than spin it all) */
-            if (round >= PRUNE_AFTER && en[i].res->ms > PRUNE_ABOVE * best)
-                continue;
-            int rc = time_round(e, en + i, slice, clock, &pose);
-            if (rc < 0)
-                return rc;
-            en[i].res->ms = skb_median(en[i].round_ms, en[i].rounds);
-            best = fmin(best, en[i].res->ms);
-        }
+    for (int i = 0; i < n; i++) {
+        en[i].e = e;
+        en[i].rc = 0;
+        en[i].deformations = 0;
+    }
+    for (int i = 0; i < n; i++) {
+        int rc = time_against(e, en + i, en, clock);
+        if (rc < 0)
+            return rc;
+    }
+    for (int i = 0; i < n; i++)
+        en[i].res->iters += (int)en[i].deformations;
     return 0;
 }
 
@@ -257,24 +246,6 @@ static int pool_matches(const struct skb_plan_env *e, struct entry *one, struct 
     return ok;
 }
 
-/* each timed entry against the first (the incumbent), round by round: a
- * round's means are timed within one pass over the candidates, so a
- * change in the machine's speed between rounds cancels in their ratio */
-static void against_first(struct entry *en, int n)
-{
-    for (int i = 0; i < n; i++) {
-        double r[ROUNDS];
-        int k = 0, faster = 0;
-        for (int t = 0; t < en[i].rounds && t < en[0].rounds; t++) {
-            r[k++] = en[i].round_ms[t] / en[0].round_ms[t];
-            faster += en[i].round_ms[t] < en[0].round_ms[t];
-        }
-        en[i].res->ratio_to_first = k ? skb_median(r, k) : NAN;
-        en[i].res->rounds_faster = faster;
-        en[i].res->rounds_paired = k;
-    }
-}
-
 static int one_thread_timed(const struct skb_plan_result *r)
 {
     return r->c.threads == 1 && r->verified && isfinite(r->ms);
@@ -282,28 +253,22 @@ static int one_thread_timed(const struct skb_plan_result *r)
 
 /* the choice: the incumbent (the first candidate timed: the fixed choice's
  * layout and renormalisation on the best instruction set) unless a
- * challenger was faster in SIGN_MIN of ROUNDS rounds, beside it each time
- * (then the qualifier with the lowest median ratio).  Why not simply the
+ * challenger was faster by its whole 95 % interval, timed pair by pair
+ * beside it (then the one with the lowest estimate).  Why not simply the
  * lowest median: on a shared machine candidates 2-5 % apart swap places
  * between runs — the planned LBS row on bcn_human came out 7.7 % slower
- * than the fixed row beside it in one of three runs.  An incumbent pruned
- * (1.5x the fastest) or timed in fewer rounds: the lowest median. */
+ * than the fixed row beside it in one of three runs of the lowest median. */
 static int choose(const struct skb_plan *p)
 {
-    int first = -1, best = -1, fastest = -1;
+    int first = -1, best = -1;
     for (int i = 0; i < p->n; i++) {
         if (!one_thread_timed(p->r + i))
             continue;
         if (first < 0)
             first = i;
-        if (fastest < 0 || p->r[i].ms < p->r[fastest].ms)
-            fastest = i;
-        if (i != first && p->r[i].rounds_paired >= ROUNDS && p->r[i].rounds_faster >= SIGN_MIN
-            && (best < 0 || p->r[i].ratio_to_first < p->r[best].ratio_to_first))
+        else if (p->r[i].ci_high < 1 && (best < 0 || p->r[i].ratio_to_first < p->r[best].ratio_to_first))
             best = i;
     }
-    if (first >= 0 && p->r[first].rounds_paired < ROUNDS)
-        return fastest;
     return best >= 0 ? best : first;
 }
 
@@ -318,7 +283,8 @@ static int plan_threads(const struct skb_plan_env *e, struct skb_plan *out, stru
     en[n++] = (struct entry){ .res = out->r + out->chosen, .s = s };
     for (int i = 0; i < e->npools && n < 17 && out->n < SKB_PLAN_MAX_CANDS; i++) {
         struct skb_plan_result *r = out->r + out->n;
-        *r = (struct skb_plan_result){ .c = out->r[out->chosen].c, .ms = INFINITY, .error = NAN, .ratio_to_first = NAN };
+        *r = (struct skb_plan_result){ .c = out->r[out->chosen].c, .ms = INFINITY, .error = NAN, .ratio_to_first = NAN,
+                                       .ci_low = NAN, .ci_high = NAN };
         r->c.threads = skb_pool_threads(e->pools[i]);
         en[n] = (struct entry){ .res = r, .s = s, .pool = e->pools[i] };
         r->verified = out->r[out->chosen].verified && pool_matches(e, en, en + n);
@@ -327,20 +293,17 @@ static int plan_threads(const struct skb_plan_env *e, struct skb_plan *out, stru
         if (r->verified)
             n++;
     }
-    /* the one-thread time is measured again beside the pools: keep the
-     * stage-1 figure, which the choice was made on */
-    double one = out->r[out->chosen].ms;
-    int iters = out->r[out->chosen].iters;
-    out->r[out->chosen].ms = INFINITY;
-    int rc = time_entries(e, en, n, CLOCK_MONOTONIC);
+    /* the one-thread time is measured again beside the pools (its A/A, in
+     * wall time): keep the stage-1 figures, which the choice was made on */
+    struct skb_plan_result one = out->r[out->chosen];
+    int rc = time_entries(e, en, n, SKB_CLOCK_WALL);
     out->one_thread_wall_ms = out->r[out->chosen].ms;
     best = 0;
-    for (int i = 1; i < n; i++)
-        if (en[i].res->ms < en[best].res->ms)
+    for (int i = 1; i < n; i++)   /* a pool only where it is faster by its whole interval */
+        if (en[i].res->ci_high < 1 && (best == 0 || en[i].res->ratio_to_first < en[best].res->ratio_to_first))
             best = i;
     out->threads = en[best].res->c.threads;
-    out->r[out->chosen].ms = one;
-    out->r[out->chosen].iters = iters;
+    out->r[out->chosen] = one;
     return rc;
 }
 
@@ -351,7 +314,7 @@ int skb_plan_measure(const struct skb_plan_env *e, const struct skb_plan_cand *c
     int bound[2] = { 0, 0 }, rc = 0;
     struct entry en[SKB_PLAN_MAX_CANDS];
     struct ref ref;
-    double t0 = now_ms();
+    double t0 = skb_clock_ms(SKB_CLOCK_WALL);
     out->n = 0;
     out->chosen = -1;
     out->threads = 1;
@@ -369,15 +332,14 @@ int skb_plan_measure(const struct skb_plan_env *e, const struct skb_plan_cand *c
             bound[lay] = 1;
         }
         struct skb_plan_result *r = out->r + out->n++;
-        *r = (struct skb_plan_result){ .c = cands[i], .ms = INFINITY, .error = NAN, .ratio_to_first = NAN };
+        *r = (struct skb_plan_result){ .c = cands[i], .ms = INFINITY, .error = NAN, .ratio_to_first = NAN,
+                                       .ci_low = NAN, .ci_high = NAN };
         en[nen] = (struct entry){ .res = r, .s = s + lay };
         verify(e, &ref, en + nen);
         if (r->verified)
             nen++;      /* only what verified is timed */
     }
-    rc = time_entries(e, en, nen, CLOCK_THREAD_CPUTIME_ID);
-    if (rc >= 0)
-        against_first(en, nen);
+    rc = time_entries(e, en, nen, SKB_CLOCK_THREAD);
     for (int i = 0; i < out->n; i++)
         if (!out->r[i].verified)
             out->r[i].ms = NAN;     /* not timed */
@@ -397,7 +359,7 @@ done:
         if (bound[k])
             skb_skin_f32_fini(s + k);
     ref_free(&ref);
-    out->cost_ms = now_ms() - t0;
+    out->cost_ms = skb_clock_ms(SKB_CLOCK_WALL) - t0;
     return rc;
 }
 
@@ -540,11 +502,13 @@ cJSON *skb_plan_json(const struct skb_plan *p)
     cJSON_AddStringToObject(o, "key", p->key);
     skb_json_add_number(o, "budget_ms_per_candidate", p->budget_ms);
     skb_json_add_number(o, "planning_ms", p->cost_ms);
-    cJSON_AddStringToObject(o, "statistic", "median over 9 interleaved rounds (budget/9 wall-clock ms each) of the "
-                            "mean deformation (prepare + skin) in the round: one thread in its CPU time, the thread "
-                            "counts (threads > 1 and the choice beside them) in wall time; candidates checked against "
-                            "the double skin first; the choice: the first candidate unless another was faster than it "
-                            "in 8 of the 9 rounds (then the one with the lowest median round ratio to it)");
+    cJSON_AddStringToObject(o, "statistic", "each candidate against the first, pair by pair (common/skb_timing.h: 9 "
+                            "pairs of samples of at least budget/18 ms, order alternating; the first against itself): "
+                            "one thread in its CPU time, the thread counts (threads > 1 against the choice on one "
+                            "thread) in wall time; ms: the median deformation (prepare + skin) of its samples; "
+                            "ratio_to_first: the Hodges-Lehmann estimate with its exact 95 % interval; candidates "
+                            "checked against the double skin first; the choice: the first candidate unless another "
+                            "is faster by its whole interval (then the one with the lowest estimate)");
     for (int i = 0; i < p->n; i++) {
         cJSON *c = cJSON_CreateObject();
         skb_plan_cand_name(&p->r[i].c, name, sizeof name);
@@ -553,8 +517,9 @@ cJSON *skb_plan_json(const struct skb_plan *p)
         skb_json_add_number(c, "ms", p->r[i].ms);
         cJSON_AddNumberToObject(c, "deformations_timed", p->r[i].iters);
         skb_json_add_number(c, "ratio_to_first", p->r[i].ratio_to_first);
-        cJSON_AddNumberToObject(c, "rounds_faster_than_first", p->r[i].rounds_faster);
-        cJSON_AddNumberToObject(c, "rounds_beside_first", p->r[i].rounds_paired);
+        skb_json_add_number(c, "ci_low", p->r[i].ci_low);
+        skb_json_add_number(c, "ci_high", p->r[i].ci_high);
+        cJSON_AddNumberToObject(c, "pairs_beside_first", p->r[i].pairs);
         cJSON_AddBoolToObject(c, "verified", p->r[i].verified);
         skb_json_add_number(c, "worst_error_over_tolerance", p->r[i].error);
         cJSON_AddItemToArray(cands, c);

@@ -31,6 +31,7 @@
 #include "skb_results.h"
 #include "skb_schemas.h"
 #include "skb_run.h"
+#include "skb_timing.h"
 
 #define SWEEP_STEP 64
 #define QUICK_STEP 1024
@@ -43,9 +44,7 @@
  * wall clock, not this (one thread throughout the sweep) */
 static double now_ms(void)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+    return skb_clock_ms(SKB_CLOCK_THREAD);
 }
 
 /* the kernels swept: what changed between the processes, and controls */

@@ -2,7 +2,9 @@
  * spirit of FFTW's: at bind time it times every candidate kernel for the
  * mesh — layout (split / 4-slot), instruction-set entry point, how LBS
  * renormalises, then thread count — each checked against the double skin
- * first and timed for a bounded budget, and picks the fastest.  Choices are
+ * first and timed for a bounded budget against the first candidate, pair
+ * by pair through the one timing engine (common/skb_timing.h), and keeps
+ * the first unless another is faster by its whole interval.  Choices are
  * remembered per CPU model, build and mesh shape in a wisdom file (JSON,
  * written atomically).  docs/report-and-regression.md "Fast kernels: the planner". */
 #ifndef SKB_FAST_PLAN_H
@@ -32,15 +34,16 @@ struct skb_plan_cand {
 
 struct skb_plan_result {
     struct skb_plan_cand c;
-    double ms;          /* median over the rounds of the mean deformation in each, NAN when not timed */
+    double ms;          /* median deformation over its samples, NAN when not timed */
     int iters;          /* deformations timed */
     int verified;       /* 1: matched the double skin within SKB_TOL_F32_* */
     double error;       /* worst of position and normal error over tolerance */
-    /* against the incumbent (the first candidate timed), round by round:
-     * the median of its round means over the incumbent's in the same
-     * round, the rounds where it was faster, the rounds both were timed */
-    double ratio_to_first;
-    int rounds_faster, rounds_paired;
+    /* against the incumbent (the first candidate timed), pair by pair
+     * (common/skb_timing.h): the Hodges-Lehmann estimate of its time over
+     * the incumbent's and its exact 95 % interval, the pairs timed; the
+     * incumbent's own row: its A/A (itself against itself) */
+    double ratio_to_first, ci_low, ci_high;
+    int pairs;
 };
 
 struct skb_plan {

@@ -9,6 +9,7 @@
 
 #include "skb_method.h"
 #include "skb_geom.h"
+#include "skb_timing.h"   /* the one clock (skb_clock_ms) */
 
 enum skb_refit_mode { SKB_REFIT_ON_DEMAND = 0, SKB_REFIT_BOTTOM_UP = 1 };
 
@@ -40,6 +41,9 @@ void skb_sbody_fini(struct skb_sbody *b);
  * sphere now.  Needs a method with a refit hook for SKB_REFIT_ON_DEMAND. */
 int skb_sbody_pose(struct skb_sbody *b, const struct skb_pose *p, const struct skb_params *prm,
                    int mode, char *msg, size_t msglen);
+/* a new frame on the same pose: every cached sphere and vertex stale, the
+ * prepared state kept (the query alone can be timed again) */
+void skb_sbody_restamp(struct skb_sbody *b);
 /* SBS's on-demand reading of the collision paper (002 Alg. 1, thesis 6.5):
  * from the next on-demand pose on, a joint set's rotation centre is solved
  * only when one of its spheres is refitted or one of its vertices skinned
@@ -66,11 +70,6 @@ double skb_pose_strength(const struct skb_mesh *m, const skb_real *mats);
 /* the pose (of nposes, 16 * njoints numbers each) with the largest strength */
 int skb_pose_strongest(const struct skb_mesh *m, const skb_real *poses, int nposes);
 
-/* CLOCK_MONOTONIC in seconds */
-double skb_clock_s(void);
-/* the calling thread's CPU time in seconds (CLOCK_THREAD_CPUTIME_ID): a
- * cost that excludes the time the thread waited for a core */
-double skb_thread_cpu_s(void);
 
 /* pose matrices placed in the world: out_j = world * mats_j */
 void skb_pose_place(const struct skb_pose *p, const skb_real world[16], skb_real *out_mats);

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "skb_sb_internal.h"
 #include "skb_sphere_cd.h"
 
@@ -104,14 +103,8 @@ int skb_sbody_pose(struct skb_sbody *b, const struct skb_pose *p, const struct s
         skb_params_default(&defaults);
         prm = &defaults;
     }
-    b->frame++;
-    if (b->frame == 0) {   /* wrapped: clear the stamps */
-        memset(b->sstamp, 0, sizeof(unsigned) * (size_t)b->tree->nnodes);
-        memset(b->vstamp, 0, sizeof(unsigned) * (size_t)b->mesh->nverts);
-        b->frame = 1;
-    }
+    skb_sbody_restamp(b);
     b->mode = mode;
-    b->refits = b->skinned = 0;
     if (b->lazy_centres && mode == SKB_REFIT_ON_DEMAND)
         rc = skb__sb_prepare_lazy(b->mesh, p, prm, b->sk.state);
     else
@@ -127,6 +120,17 @@ int skb_sbody_pose(struct skb_sbody *b, const struct skb_pose *p, const struct s
         b->refits = b->tree->nnodes;
     }
     return 0;
+}
+
+void skb_sbody_restamp(struct skb_sbody *b)
+{
+    b->frame++;
+    if (b->frame == 0) {   /* wrapped: clear the stamps */
+        memset(b->sstamp, 0, sizeof(unsigned) * (size_t)b->tree->nnodes);
+        memset(b->vstamp, 0, sizeof(unsigned) * (size_t)b->mesh->nverts);
+        b->frame = 1;
+    }
+    b->refits = b->skinned = 0;
 }
 
 int skb_sbody_lazy_centres(struct skb_sbody *b, int on)
@@ -238,16 +242,3 @@ int skb_pose_strongest(const struct skb_mesh *m, const skb_real *poses, int npos
 }
 
 
-double skb_thread_cpu_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-double skb_clock_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}

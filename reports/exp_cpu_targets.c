@@ -24,7 +24,7 @@ static void control_rows(struct skb_report *rep, struct skb_rtable *t, int k, co
     const cJSON *row;
     cJSON_ArrayForEach(row, skb__jget(pc, "rows")) {
         double v[6] = { NAN, NAN, NAN, NAN, NAN, NAN };
-        static const char *const keys[] = { "ratio", "ci_low", "ci_high", "floor_ratio", "kernel_min_ms",
+        static const char *const keys[] = { "ratio", "ci_low", "ci_high", "floor_ratio", "min_ms",
                                             "control_min_ms" };
         for (int i = 0; i < 6; i++)
             skb__jnum(skb__jget(row, keys[i]), &v[i]);
@@ -56,48 +56,34 @@ void skb__cpu_control_table(struct skb_report *rep)
     }
 }
 
-/* the row kernel/control in rows (an array of paired rows), or NULL */
-static const cJSON *pair_row(const cJSON *rows, const char *kernel, const char *control)
-{
-    const cJSON *q;
-    cJSON_ArrayForEach(q, rows) {
-        const char *kn = skb__jstr(skb__jget(q, "kernel")), *cn = skb__jstr(skb__jget(q, "control"));
-        if (kn && cn && strcmp(kn, kernel) == 0 && strcmp(cn, control) == 0)
-            return q;
-    }
-    return NULL;
-}
-
 /* the paired ratio kernel / control of a cpu.json dataset entry d (control
  * "memcpy": the large mesh's paired_control) into iv[0] and its 95 %
- * interval into iv[1], iv[2]: widened (1) to the declared run-to-run floor
- * (reference.json tolerance_rules.timing_interval paired_relative_floor,
- * paired_copy_relative_floor) as every timed verdict is
- * (skb_verdict_timed), or this run's interval alone (0: a claim about one
+ * interval into iv[1], iv[2]: widened (1) by this run's A/A floor of the
+ * control or the declared minimum, the larger, as every timed verdict is
+ * (skb__judge_paired), or this run's interval alone (0: a claim about one
  * run, such as the planner's choice against the fixed rows beside it; NAN
- * with too few pairs); -1 where d has no such pair */
+ * with too few pairs, or without an A/A to widen by); -1 where d has no
+ * such pair */
 static int paired(const struct skb_report *rep, const cJSON *d, const char *kernel, const char *control, int widen,
                   double iv[3])
 {
     int copy = strcmp(control, "memcpy") == 0;
     const cJSON *rows = copy ? skb__jget(skb__jget(d, "paired_control"), "rows")
                              : skb__jget(skb__jget(skb__jget(d, "fast_kernels"), "paired"), "rows");
-    const cJSON *q = pair_row(rows, kernel, control);
-    double m = NAN, lo = NAN, hi = NAN;
-    if (!q || skb__jnum(skb__jget(q, "ratio"), &m) < 0 || !(m > 0))
+    struct skb_paired p;
+    if (skb__paired_read(skb__paired_find(rows, kernel, control, NULL), &p) < 0)
         return -1;
-    skb__jnum(skb__jget(q, "ci_low"), &lo);
-    skb__jnum(skb__jget(q, "ci_high"), &hi);
-    iv[0] = m;
-    iv[1] = lo;
-    iv[2] = hi;
+    iv[0] = p.ratio;
+    iv[1] = p.lo;
+    iv[2] = p.hi;
     if (widen) {
         struct skb_verdict v;
-        skb_verdict_init(&v, NULL, NAN, m, NAN);
-        skb_verdict_timed(&v, lo, hi, skb__timing_floor(rep, copy ? "paired_copy" : "paired"));
-        iv[1] = v.lo;
-        iv[2] = v.hi;
-    } else if (!(isfinite(lo) && isfinite(hi))) {
+        skb_verdict_init(&v, NULL, NAN, p.ratio, NAN);
+        skb_verdict_paired(&v, p.lo, p.hi, skb__paired_floor(rep, &p));
+        /* no A/A beside the pairs (or too few pairs): [0, inf], undecided */
+        iv[1] = isfinite(v.floor) && isfinite(v.lo) ? v.lo : 0;
+        iv[2] = isfinite(v.floor) && isfinite(v.hi) ? v.hi : INFINITY;
+    } else if (!(isfinite(p.lo) && isfinite(p.hi))) {
         iv[1] = iv[2] = NAN;
     }
     return 0;
@@ -113,7 +99,7 @@ static int paired(const struct skb_report *rep, const cJSON *d, const char *kern
  * (NAN), by v[0] alone, met or not met */
 static const char *decide(const double v[3], double tv, int at_most)
 {
-    int iv = isfinite(v[1]) && isfinite(v[2]);
+    int iv = !isnan(v[1]) && !isnan(v[2]);
     double good = iv ? (at_most ? v[2] : v[1]) : v[0], bad = iv ? (at_most ? v[1] : v[2]) : v[0];
     if (at_most ? good <= tv : good >= tv)
         return "met";
@@ -136,7 +122,7 @@ static void target_row(struct skb_report *rep, struct skb_rtable *t, int k, cons
         return;
     }
     const char *d = decide(v, tv, at_most);
-    char *how = isfinite(v[1]) && isfinite(v[2])
+    char *how = !isnan(v[1]) && !isnan(v[2])
                     ? skb__fmt("%s: interval [%.4g, %.4g]%s", d, v[1], v[2],
                                strcmp(d, "undecided") == 0 ? " crosses the target" : "")
                     : skb__fmt("%s on one number (no interval)", d);
@@ -160,13 +146,12 @@ static const char *ratio_or_median(const struct skb_report *rep, const cJSON *d,
     return "medians of the repetitions";
 }
 
-/* how a target's figure was timed, for its note: paired, with the medians'
- * figure beside it when there is one */
+/* how a target's figure was timed, for its note ("paired", or the
+ * medians' fallback where a run has no pairs) */
 static char *how_text(const char *how, double median)
 {
-    if (strcmp(how, "paired") != 0 || !isfinite(median))
-        return strdup(how);
-    return skb__fmt("paired; medians of the repetitions: %.4g", median);
+    (void)median;   /* one number per ratio: the medians' is not shown beside the pairs' */
+    return strdup(how);
 }
 
 /* v = a / v, the interval turned over (a > 0) */

@@ -71,10 +71,16 @@ static cJSON *row_json(const struct skb_rtable *t, const struct skb_rrow *r, int
     const struct skb_verdict *v = &r->v;
     if (r->judged) {
         add_num(o, "measured", v->measured);
-        if (isfinite(v->lo) && isfinite(v->hi)) {
+        if (!isnan(v->lo) && !isnan(v->hi)) {
             cJSON *iv = cJSON_AddArrayToObject(o, "interval");
-            cJSON_AddItemToArray(iv, cJSON_CreateNumber(v->lo));
-            cJSON_AddItemToArray(iv, cJSON_CreateNumber(v->hi));
+            cJSON_AddItemToArray(iv, isfinite(v->lo) ? cJSON_CreateNumber(v->lo) : cJSON_CreateString("-inf"));
+            cJSON_AddItemToArray(iv, isfinite(v->hi) ? cJSON_CreateNumber(v->hi) : cJSON_CreateString("inf"));
+            if (isfinite(v->paired_lo) && isfinite(v->paired_hi)) {
+                cJSON *pv = cJSON_AddArrayToObject(o, "paired_interval");
+                cJSON_AddItemToArray(pv, cJSON_CreateNumber(v->paired_lo));
+                cJSON_AddItemToArray(pv, cJSON_CreateNumber(v->paired_hi));
+            }
+            add_num(o, "floor", v->floor);
         } else {
             cJSON_AddNullToObject(o, "interval");
         }

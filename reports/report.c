@@ -197,18 +197,6 @@ void skb__row_seed(struct skb_rtable *t, const char *seed)
         snprintf(t->rows[t->nrows - 1].seed, sizeof t->rows[0].seed, "%s", seed);
 }
 
-/* reference.json tolerance_rules.timing_interval: the run-to-run spread a
- * timed value's interval is widened to at least (relative), for CPU ratios
- * ("cpu") or collision-detection speed-ups ("cd") */
-double skb__timing_floor(const struct skb_report *rep, const char *which)
-{
-    double f = NAN;
-    char key[48];
-    snprintf(key, sizeof key, "%s_relative_floor", which);
-    skb__jnum(skb__jget(skb__jget(skb__jget(rep->ref, "tolerance_rules"), "timing_interval"), key), &f);
-    return isfinite(f) && f >= 0 ? f : 0;
-}
-
 /* why an experiment's file gives nothing for this table */
 char *skb__missing_note(const struct skb_results *r, const char *file)
 {
@@ -231,7 +219,7 @@ double skb__miss_factor(double meas, double paper)
  * through the band of its rule (reports/verdict.c): *v gets the rule, band
  * and measured value (rule "" for context), *note the interval, band and
  * margin.  A timed value's interval is set by the caller afterwards
- * (skb__judge_timed). */
+ * (skb__judge_paired). */
 int skb__judge_v(const cJSON *tol, double meas, double paper, double paper_lo, struct skb_verdict *v, char **note)
 {
     const char *kind = skb__jstr(skb__jget(tol, "kind"));
@@ -246,17 +234,6 @@ int skb__judge_v(const cJSON *tol, double meas, double paper, double paper_lo, s
         return SKB_ROW_CONTEXT;
     }
     int st = skb_verdict_status(v);
-    *note = skb__verdict_text(v, st);
-    return st;
-}
-
-/* a timed ratio: the interval [lo, hi] from the run's repetitions (NAN:
- * none) widened to the declared run-to-run floor, then decided again */
-int skb__judge_timed(struct skb_verdict *v, double lo, double hi, double floor, char **note)
-{
-    skb_verdict_timed(v, lo, hi, floor);
-    int st = skb_verdict_status(v);
-    free(*note);
     *note = skb__verdict_text(v, st);
     return st;
 }

@@ -24,10 +24,8 @@ char *skb__missing_note(const struct skb_results *r, const char *file);
 double skb__miss_factor(double meas, double paper);
 int skb__judge(const cJSON *tol, double meas, double paper, double paper_lo, char **note);
 int skb__judge_v(const cJSON *tol, double meas, double paper, double paper_lo, struct skb_verdict *v, char **note);
-int skb__judge_timed(struct skb_verdict *v, double lo, double hi, double floor, char **note);
 void skb__row_verdict(struct skb_report *rep, struct skb_rtable *t, const struct skb_verdict *v, char *cause);
 void skb__row_seed(struct skb_rtable *t, const char *seed);
-double skb__timing_floor(const struct skb_report *rep, const char *which);
 const char *skb__user_model(const struct skb_results *r);
 /* verdict.c: "rule K: measured, interval, band, margin" for a row's note */
 char *skb__verdict_text(const struct skb_verdict *v, int status);
@@ -41,6 +39,26 @@ void skb__add_libs(const cJSON *doc, char *buf, size_t n);
 void skb__overflow(struct skb_report *rep, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* the most methods one table lists (exp_properties.c, exp_flops.c): more fails the report */
 #define SKB_RMAXMETHODS 256
+/* report_paired.c: ratios timed pair by pair (common/skb_timing.h) */
+struct skb_paired {
+    double ratio, lo, hi;      /* the Hodges-Lehmann estimate and its exact interval */
+    double aa_floor;           /* this sitting's A/A floor of the row's control (NAN: none) */
+    int pairs;
+};
+/* the row kernel / control (treatment NULL: any) of a paired "rows" array, or NULL */
+const cJSON *skb__paired_find(const cJSON *rows, const char *kernel, const char *control, const char *treatment);
+/* a paired row's numbers; -1 when it has no finite positive ratio */
+int skb__paired_read(const cJSON *row, struct skb_paired *p);
+/* the relative floor a paired interval is widened by: the larger of its
+ * A/A floor and reference.json's declared minimum (NAN without an A/A) */
+double skb__paired_floor(const struct skb_report *rep, const struct skb_paired *p);
+/* a ratio judged on its pairs: v (already banded by skb__judge_v, its
+ * measured value p->ratio) gets the pairs' interval widened by
+ * skb__paired_floor; *note the verdict text.  No A/A: the interval is
+ * unbounded (inconclusive), never the point */
+int skb__judge_paired(const struct skb_report *rep, struct skb_verdict *v, const struct skb_paired *p, char **note);
+/* "ratio [lo, hi]" of a paired row for a table cell (to free) */
+char *skb__paired_cell(const struct skb_paired *p);
 /* report_measured.c */
 void skb__report_dib_variants(struct skb_report *rep, struct skb_rtable *t, int run, const cJSON *d);
 /* Table 3.2's SVD count at the data's precision (cpu.json pose_stats.sb), a

@@ -22,14 +22,14 @@ static const cJSON *measured_ref(const struct skb_report *rep, const char *id)
 }
 
 /* a measured row judged by its reference entry's rule (reports/verdict.c);
- * a timed value's interval is widened to the run-to-run floor reference.json
- * declares for `floor_kind` ("cpu", "cd"; NULL: a count, not timed) */
-static int judge_row(struct skb_report *rep, const cJSON *e, double meas, double paper, const char *floor_kind,
+ * a timed ratio (p, else NULL: a count) on its pairs, the interval widened
+ * by this run's A/A floor or the declared minimum (skb__judge_paired) */
+static int judge_row(struct skb_report *rep, const cJSON *e, double meas, double paper, const struct skb_paired *p,
                      struct skb_verdict *v, char **note)
 {
     int st = skb__judge_v(skb__jget(e, "tolerance"), meas, paper, NAN, v, note);
-    if (floor_kind && skb_rule_known(v->rule))
-        st = skb__judge_timed(v, NAN, NAN, skb__timing_floor(rep, floor_kind), note);
+    if (p && skb_rule_known(v->rule))
+        st = skb__judge_paired(rep, v, p, note);
     return st;
 }
 
@@ -53,21 +53,24 @@ void skb__report_dib_variants(struct skb_report *rep, struct skb_rtable *t, int 
         { "dib+one", "fig18.dib_one_over_dlb" },
         { "dib+shortcut", "fig18.dib_shortcut_over_dlb" },
     };
-    double dlb, dib = NAN;
-    const cJSON *times = skb__jget(d, "ms");
-    if (skb__jnum(skb__jget(times, skb_method_role_name(SKB_MF_HEADLINE)), &dlb) < 0 || !(dlb > 0))
-        return;
-    skb__jnum(skb__jget(times, skb_method_role_name(SKB_MF_ITERATIVE)), &dib);
+    const char *dlb = skb_method_role_name(SKB_MF_HEADLINE), *dibn = skb_method_role_name(SKB_MF_ITERATIVE);
+    const cJSON *rows = skb__jget(skb__jget(d, "paired"), "rows");
+    struct skb_paired pd;
+    int has_dib = skb__paired_read(skb__paired_find(rows, dibn, dlb, NULL), &pd) == 0;
+    (void)rep;
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
-        double ms;
-        if (skb__jnum(skb__jget(skb__jget(d, "ms"), v[i].key), &ms) < 0)
+        double ms = NAN;
+        struct skb_paired p;
+        if (skb__paired_read(skb__paired_find(rows, v[i].key, dlb, NULL), &p) < 0)
             continue;
+        skb__jnum(skb__jget(skb__jget(d, "ms"), v[i].key), &ms);
         const char *var = skb__jstr(skb__jget(skb__jget(skb__jget(skb__jget(d, "checks"), "double"), v[i].key), "variant"));
         char *note = skb__fmt("new: not the paper's algorithm; the judged DIB / DLB row is thesis Alg. 4.1 as written "
-                              "(%.3g here, %.2fx this variant's time)", isfinite(dib) ? dib / dlb : NAN, dib / ms);
+                              "(%.3g here, paired; %.2fx this variant's, the quotient of the two paired ratios)",
+                              has_dib ? pd.ratio : NAN, has_dib ? pd.ratio / p.ratio : NAN);
         skb__row_add(rep, t, run, SKB_ROW_NEW, id_note(rep, v[i].id, note), strdup(d->string),
                      skb__fmt("%s / dlb", v[i].key), strdup(var ? var : "double"), skb__numtxt(ms),
-                     skb__numtxt(ms / dlb), strdup("—"), NULL);
+                     skb__numtxt(p.ratio), strdup("—"), strdup("—"), NULL);
     }
 }
 
@@ -110,39 +113,47 @@ int skb__posture_not_applicable(struct skb_report *rep, struct skb_rtable *t, in
 void skb__report_sbs_centre_rows(struct skb_report *rep, struct skb_rtable *t, int run, const char *name,
                                  const cJSON *x, const cJSON *pe)
 {
-    const char *sbn = skb_method_role_name(SKB_MF_ROT_CENTERS);
+    const char *sbn = skb_method_role_name(SKB_MF_ROT_CENTERS), *lin = skb_method_role_name(SKB_MF_RATIO_REF);
     char ek[64];
     snprintf(ek, sizeof ek, "%s+all_centres", sbn);   /* harness/exp_cd.c: SB with every centre in its prepare */
-    const cJSON *ms = skb__jget(x, "methods"), *lazy = skb__jget(ms, sbn), *eager = skb__jget(ms, ek);
-    double lbs, a, e, prep, cen = NAN, all = NAN, ps = NAN, pl = NAN;
-    if (!lazy || !eager || skb__jnum(skb__jget(skb__jget(ms, skb_method_role_name(SKB_MF_RATIO_REF)), "on_demand_ms"), &lbs) < 0
-        || !(lbs > 0)
-        || skb__jnum(skb__jget(lazy, "on_demand_ms"), &a) < 0 || skb__jnum(skb__jget(eager, "on_demand_ms"), &e) < 0
-        || skb__jnum(skb__jget(eager, "on_demand_prepare_ms"), &prep) < 0)
+    const cJSON *ms = skb__jget(x, "methods"), *lazy = skb__jget(ms, sbn), *lm = skb__jget(ms, lin);
+    const cJSON *row = skb__paired_find(skb__jget(skb__jget(x, "sbs_over_lbs"), "rows"), ek, lin, NULL);
+    double lbs = NAN, a = NAN, cen = NAN, all = NAN, ps = NAN, pl = NAN, b = NAN, bl = NAN;
+    struct skb_paired pb;
+    if (!lazy || !lm || skb__jnum(skb__jget(lm, "on_demand_ms"), &lbs) < 0 || skb__jnum(skb__jget(lazy, "on_demand_ms"), &a) < 0)
         return;
     skb__jnum(skb__jget(lazy, "sbs_centres_solved_on_demand"), &cen);
-    skb__jnum(skb__jget(eager, "sbs_centres_solved_on_demand"), &all);
+    skb__jnum(skb__jget(skb__jget(ms, ek), "sbs_centres_solved_on_demand"), &all);
+    skb__jnum(skb__jget(row, "ms"), &b);
+    skb__jnum(skb__jget(row, "control_ms"), &bl);
     int paper = skb__jnum(skb__jget(pe, "sbs_ms"), &ps) == 0 && skb__jnum(skb__jget(pe, "lbs_ms"), &pl) == 0 && pl > 0;
-    double pr = paper ? ps / pl : NAN, b = e - prep;
+    int paired = skb__paired_read(row, &pb) == 0;
+    double pr = paper ? ps / pl : NAN;
     char *na = NULL, *nb = NULL;
     int sa = SKB_ROW_CONTEXT, sb = SKB_ROW_NEW;
     struct skb_verdict vb = { .rule = "" };
-    if (paper)
-        sb = judge_row(rep, measured_ref(rep, "table62.sbs_over_lbs_on_demand_skin_centres"), b / lbs, pr, "cd", &vb,
+    if (paper && paired)
+        sb = judge_row(rep, measured_ref(rep, "table62.sbs_over_lbs_on_demand_skin_centres"), pb.ratio, pr, &pb, &vb,
                        &nb);
-    na = skb__fmt("reading (a), context: the query solves a joint set's centre when one of its spheres is refitted; "
-                  "%.4g centres per frame solved so (every set's: %.4g), as the root's refit (thesis Alg. 6.1) covers every "
-                  "joint set", cen, all);
+    else if (paper)
+        nb = strdup("not timed pair by pair in this run (cd.json scenarios.*.sbs_over_lbs): not judged");
+    /* reading (a) is context: its ratio is not timed pair by pair, so only
+     * the absolute times are shown, not their quotient */
+    char b1[32], b2[32];
+    na = skb__fmt("reading (a), context (absolute times, best of the repeats, no ratio): the query solves a joint set's "
+                  "centre when one of its spheres is refitted; %s centres per frame solved so (every set's: %s), as "
+                  "the root's refit (thesis Alg. 6.1) covers every joint set", skb__num4(b1, cen), skb__num4(b2, all));
     nb = skb__join_note(nb, paper ? "reading (b), judged: the centres come with the frame's SBS skinning (its prepare, "
-                                    "timed apart and left out); the paper's on-demand SBS costs little more than its "
-                                    "LBS, which the centres' SVDs would not allow"
+                                    "done before each pair and left out); SBS's query over LBS's prepare and query, "
+                                    "pair by pair on the same frame; the paper's on-demand SBS costs little more than "
+                                    "its LBS, which the centres' SVDs would not allow"
                                   : "reading (b): the centres left to the skinning; no paper SBS time for this scenario");
     skb__row_add(rep, t, run, sa, id_note(rep, "table62.sbs_over_lbs_on_demand_query_centres", na), strdup(name),
-                 strdup("sbs / lbs on demand, centres in the query"), skb__numtxt(a), skb__numtxt(lbs),
-                 skb__numtxt(a / lbs), skb__numtxt(ps), skb__numtxt(pl), skb__numtxt(pr), NULL);
+                 strdup("sbs / lbs on demand, centres in the query"), skb__numtxt(a), skb__numtxt(lbs), strdup("—"),
+                 skb__numtxt(ps), skb__numtxt(pl), skb__numtxt(pr), NULL);
     skb__row_add(rep, t, run, sb, id_note(rep, "table62.sbs_over_lbs_on_demand_skin_centres", nb), strdup(name),
-                 strdup("sbs / lbs on demand, centres with the skin"), skb__numtxt(b), skb__numtxt(lbs),
-                 skb__numtxt(b / lbs), skb__numtxt(ps), skb__numtxt(pl), skb__numtxt(pr), NULL);
+                 strdup("sbs / lbs on demand, centres with the skin"), skb__numtxt(b), skb__numtxt(bl),
+                 paired ? skb__numtxt(pb.ratio) : strdup("—"), skb__numtxt(ps), skb__numtxt(pl), skb__numtxt(pr), NULL);
     skb__row_verdict(rep, t, &vb, NULL);
 }
 
@@ -198,18 +209,21 @@ static void buss_fillmore_rows(struct skb_report *rep, struct skb_rtable *t, int
     double paper = NAN;
     skb__jnum(skb__jget(e, "paper"), &paper);
     cJSON_ArrayForEach(d, skb__jget(doc, "datasets")) {
-        double sa, q;
-        if (skb__jnum(skb__jget(skb__jget(d, "ms"), "sb+sphavg"), &sa) < 0
-            || skb__jnum(skb__jget(skb__jget(d, "ms"), skb_method_role_name(SKB_MF_ROT_CENTERS)), &q) < 0 || !(q > 0))
+        const char *sbn = skb_method_role_name(SKB_MF_ROT_CENTERS);
+        char sa[64];
+        struct skb_paired p;
+        snprintf(sa, sizeof sa, "%s+sphavg", sbn);
+        if (skb__paired_read(skb__paired_find(skb__jget(skb__jget(d, "paired"), "rows"), sa, sbn, NULL), &p) < 0)
             continue;
         char *note = NULL;
         struct skb_verdict v;
-        int st = judge_row(rep, e, sa / q, paper, "cpu", &v, &note);
-        note = skb__join_note(note, "both SBS; the spherical average iterated to 1e-9 rad from the normalised QLB");
+        int st = judge_row(rep, e, p.ratio, paper, &p, &v, &note);
+        note = skb__join_note(note, "both SBS, paired, positions only; the spherical average iterated to 1e-9 rad from "
+                                    "the normalised QLB");
         skb__row_add(rep, t, run, st, id_note(rep, "table32.buss_fillmore_over_qlb", note),
                      strdup("table32.buss_fillmore_over_qlb"),
-                     skb__fmt("%s: SBS time with spherical averages / with QLB (%.4g / %.4g ms)", d->string, sa, q),
-                     strdup(skb__ref_str(e, "where")), skb__numtxt(sa / q), skb__numtxt(paper), NULL);
+                     skb__fmt("%s: SBS time with spherical averages / with QLB", d->string),
+                     strdup(skb__ref_str(e, "where")), skb__numtxt(p.ratio), skb__numtxt(paper), NULL);
         skb__row_verdict(rep, t, &v, NULL);
     }
 }
@@ -220,26 +234,118 @@ static void rigid_rows(struct skb_report *rep, struct skb_rtable *t, int run, co
 {
     const cJSON *e = measured_ref(rep, "cd.rigid_rebuilt_over_on_demand");
     const cJSON *l0 = cJSON_GetArrayItem(skb__jget(cd, "scaling"), 0), *r = skb__jget(l0, "rigid_rebuilt_tree");
-    double q, od, b = NAN, paper = NAN;
-    if (skb__jnum(skb__jget(r, "query_ms"), &q) < 0 || skb__jnum(skb__jget(l0, "on_demand_ms"), &od) < 0 || !(od > 0))
+    double q = NAN, od = NAN, b = NAN, paper = NAN;
+    struct skb_paired p;
+    if (!r)
         return;
+    skb__jnum(skb__jget(r, "query_ms"), &q);
+    skb__jnum(skb__jget(l0, "on_demand_ms"), &od);
     skb__jnum(skb__jget(r, "build_ms"), &b);
     skb__jnum(skb__jget(e, "paper"), &paper);
+    int paired = skb__paired_read(skb__paired_find(skb__jget(skb__jget(r, "paired"), "rows"), "on_demand",
+                                                   "rigid_rebuilt", NULL), &p) == 0;
     char *note = NULL;
     struct skb_verdict v;
-    /* the rigid query's speed-up over the on-demand one: thesis 5.4's order */
-    int st = q > 0 ? judge_row(rep, e, od / q, paper, "cd", &v, &note) : SKB_ROW_NOT_RUN;
-    if (!(q > 0))
-        note = strdup("the rigid query took no measurable time");
-    note = skb__join_note_take(note, skb__fmt("rigid query %.4g ms against on demand %.4g ms; building the two trees took "
-                                         "%.4g ms (the paper's: 1549 ms)", q, od, b));
+    /* the on-demand query over the rigid one, pair by pair: thesis 5.4's order */
+    int st = paired ? judge_row(rep, e, p.ratio, paper, &p, &v, &note) : SKB_ROW_NOT_RUN;
+    if (!paired)
+        note = strdup("the rigid query was not timed pair by pair against on demand (cd.json rigid_rebuilt_tree.paired)");
+    note = skb__join_note_take(note, skb__fmt("absolute: rigid query %.4g ms, on demand %.4g ms (best of the repeats); "
+                                              "building the two trees took %.4g ms (the paper's: 1549 ms)", q, od, b));
     skb__row_add(rep, t, run, st, id_note(rep, "cd.rigid_rebuilt_over_on_demand", note),
                  strdup("cd.rigid_rebuilt_over_on_demand"),
                  skb__fmt("%s level 0, colliding: on-demand CD / rigid-body CD on rebuilt trees",
                           skb__jstr(skb__jget(skb__jget(cd, "scaling_setup"), "model")) ? skb__jstr(skb__jget(skb__jget(cd, "scaling_setup"), "model")) : "?"),
-                 strdup(skb__ref_str(e, "where")), q > 0 ? skb__numtxt(od / q) : strdup("—"), skb__numtxt(paper), NULL);
-    if (q > 0)
+                 strdup(skb__ref_str(e, "where")), paired ? skb__numtxt(p.ratio) : strdup("—"), skb__numtxt(paper), NULL);
+    if (paired)
         skb__row_verdict(rep, t, &v, NULL);
+}
+
+/* a measured row on a ratio timed pair by pair: the row kernel / control
+ * of rows, judged by the reference entry id; what: the row's description */
+static void paired_ref_row(struct skb_report *rep, struct skb_rtable *t, int run, const char *id, const cJSON *rows,
+                           const char *kernel, const char *control, char *what, const char *extra)
+{
+    const cJSON *e = measured_ref(rep, id);
+    struct skb_paired p;
+    double paper = NAN;
+    skb__jnum(skb__jget(e, "paper"), &paper);
+    if (!e || skb__paired_read(skb__paired_find(rows, kernel, control, NULL), &p) < 0) {
+        free(what);
+        return;
+    }
+    char *note = NULL;
+    struct skb_verdict v;
+    int st = judge_row(rep, e, p.ratio, paper, &p, &v, &note);
+    note = skb__join_note(note, extra);
+    skb__row_add(rep, t, run, st, id_note(rep, id, note), strdup(id), what, strdup(skb__ref_str(e, "where")),
+                 skb__numtxt(p.ratio), skb__numtxt(paper), NULL);
+    skb__row_verdict(rep, t, &v, NULL);
+}
+
+/* DQ paper 5 ("more than twice as fast" as log-matrix and SBS blending)
+ * and thesis 4.4 (DLB slightly slower than QLB'0), per dataset cpu.json
+ * timed them on, the double path, positions only */
+static void cpu_order_rows(struct skb_report *rep, struct skb_rtable *t, int run, const cJSON *doc)
+{
+    const char *dlb = skb_method_role_name(SKB_MF_HEADLINE), *lg = skb_method_role_name(SKB_MF_LOG_BLEND);
+    const char *sb = skb_method_role_name(SKB_MF_ROT_CENTERS), *ql = skb_method_role_name(SKB_MF_QUAT_LINEAR);
+    const cJSON *d;
+    cJSON_ArrayForEach(d, skb__jget(doc, "datasets")) {
+        const cJSON *rows = skb__jget(skb__jget(d, "paired"), "rows");
+        paired_ref_row(rep, t, run, "fig18.dqs_twice_as_fast_as_logm", rows, lg, dlb,
+                       skb__fmt("%s: %s / %s, paired, positions only", d->string, lg, dlb), NULL);
+        paired_ref_row(rep, t, run, "fig18.dqs_twice_as_fast_as_sbs", rows, sb, dlb,
+                       skb__fmt("%s: %s / %s, paired, positions only", d->string, sb, dlb), NULL);
+        paired_ref_row(rep, t, run, "fig18.dlb_slower_than_qlb0", rows, dlb, ql,
+                       skb__fmt("%s: %s / %s, paired, positions only", d->string, dlb, ql), NULL);
+    }
+}
+
+/* thesis 5.4: the bottom-up refit's share of bottom-up CD (men walking) */
+static void refit_share_rows(struct skb_report *rep, struct skb_rtable *t, int run, const cJSON *cd)
+{
+    const cJSON *x;
+    const char *lin = skb_method_role_name(SKB_MF_RATIO_REF);
+    cJSON_ArrayForEach(x, skb__jget(cd, "scenarios")) {
+        if (!x->string || !strstr(x->string, "men"))
+            continue;
+        const cJSON *m = skb__jget(skb__jget(x, "methods"), lin);
+        paired_ref_row(rep, t, run, "cd.men_bottom_up_refit_share",
+                       skb__jget(skb__jget(m, "paired_refit_share"), "rows"), "bottom_up_refit", "bottom_up",
+                       skb__fmt("%s, %s: bottom-up's prepare, skin and refit of everything / its whole query", x->string,
+                                lin), "frame by frame, both on the same frame");
+    }
+}
+
+/* SBS collision paper 002 section 5: an SBS refit per sphere over an LBS
+ * refit, on the men's tree (spheres.json datasets.body.refit_paired; the
+ * other models' rows are context) */
+static void refit_cost_rows(struct skb_report *rep, struct skb_rtable *t, int run, const cJSON *sph)
+{
+    const cJSON *d;
+    const char *sb = skb_method_role_name(SKB_MF_ROT_CENTERS), *lin = skb_method_role_name(SKB_MF_RATIO_REF);
+    cJSON_ArrayForEach(d, skb__jget(sph, "datasets")) {
+        const cJSON *rows = skb__jget(skb__jget(d, "refit_paired"), "rows");
+        double n = NAN;
+        skb__jnum(skb__jget(skb__jget(d, "refit_paired"), "spheres"), &n);
+        char *extra = skb__fmt("%.0f spheres each side, the same tree and pose; the refit hooks as called by the "
+                               "on-demand query (methods/refit_sbs.c, refit_lbs.c)", n);
+        if (d->string && strcmp(d->string, "body") == 0)
+            paired_ref_row(rep, t, run, "table62.sbs_refit_over_lbs_refit", rows, sb, lin,
+                           skb__fmt("%s (the men): %s refit / %s refit per sphere", d->string, sb, lin), extra);
+        else {
+            struct skb_paired p;
+            if (skb__paired_read(skb__paired_find(rows, sb, lin, NULL), &p) == 0)
+                skb__row_add(rep, t, run, SKB_ROW_CONTEXT,
+                             id_note(rep, "table62.sbs_refit_over_lbs_refit",
+                                     skb__fmt("context: the paper's scene is the men (body); %s", extra)),
+                             strdup("table62.sbs_refit_over_lbs_refit"),
+                             skb__fmt("%s: %s refit / %s refit per sphere", d->string, sb, lin), strdup("—"),
+                             skb__numtxt(p.ratio), strdup("—"), NULL);
+        }
+        free(extra);
+    }
 }
 
 void skb__report_measured(struct skb_report *rep)
@@ -252,13 +358,19 @@ void skb__report_measured(struct skb_report *rep)
                                         cols);
     for (int k = 0; k < rep->nruns; k++) {
         const cJSON *cpu = skb_results_doc(&rep->runs[k], "cpu.json"), *cd = skb_results_doc(&rep->runs[k], "cd.json");
-        if (cpu)
+        const cJSON *sph = skb_results_doc(&rep->runs[k], "spheres.json");
+        if (cpu) {
             buss_fillmore_rows(rep, t, k, cpu);
+            cpu_order_rows(rep, t, k, cpu);
+        }
+        if (sph)
+            refit_cost_rows(rep, t, k, sph);
         if (!cd) {
             skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], "cd.json"), strdup("—"), NULL);
             continue;
         }
         level_share_rows(rep, t, k, cd);
         rigid_rows(rep, t, k, cd);
+        refit_share_rows(rep, t, k, cd);
     }
 }

@@ -115,6 +115,9 @@ struct skb_verdict {
     double value;              /* the rule's parameter: factor, relative tolerance, gap */
     double measured;           /* the judged quantity */
     double lo, hi;             /* its interval (timed values), NAN when exact */
+    double paired_lo, paired_hi; /* a timed ratio: the pairs' own interval, before widening (NAN: none) */
+    double floor;              /* a timed ratio: the relative floor it was widened by (this run's A/A
+                                  or the declared minimum, the larger; NAN: none) */
     double paper, paper_lo;    /* the paper's value, or its range [paper_lo, paper] */
     double band_lo, band_hi;   /* reproduced when [lo, hi] lies inside (edges included) */
     double trivial;            /* > 0: measured and paper both within this of 1 is "reproduced (trivial)" */
@@ -122,7 +125,12 @@ struct skb_verdict {
 };
 /* 1 when kind is a rule that sets a band */
 int skb_rule_known(const char *kind);
-/* v->rule, v->value, v->paper (v->paper_lo for range) -> v->band_lo / band_hi; -1 unknown rule or bad value */
+/* half a unit of the last digit a paper value is printed with (1.27: 0.005) */
+double skb_rule_printed_half_unit(double p);
+/* v->rule, v->value, v->paper (v->paper_lo for range) -> v->band_lo / band_hi,
+ * widened to every value the paper's printed figure stands for (exact
+ * counts excepted); an ordering's band starts at half the paper's gap at
+ * least; -1 unknown rule or bad value */
 int skb_rule_band(struct skb_verdict *v);
 /* the status the band and the interval decide */
 int skb_verdict_status(const struct skb_verdict *v);
@@ -130,9 +138,10 @@ int skb_verdict_status(const struct skb_verdict *v);
 double skb_verdict_margin(const struct skb_verdict *v);
 /* a verdict with no interval and no band yet */
 void skb_verdict_init(struct skb_verdict *v, const char *rule, double value, double measured, double paper);
-/* a timed value: interval [lo, hi] from the run's repetitions (NAN: none),
- * at least m / (1 + floor) .. m * (1 + floor) */
-void skb_verdict_timed(struct skb_verdict *v, double lo, double hi, double floor);
+/* a ratio timed pair by pair: its interval [lo, hi] widened by the
+ * relative floor f to [lo / (1 + f), hi * (1 + f)] (common/skb_timing.h
+ * skb_pair_widen); both kept in v */
+void skb_verdict_paired(struct skb_verdict *v, double lo, double hi, double f);
 
 /* columns of one table (machine column included): a table builder asking
  * for more fails the report with a message naming the table */

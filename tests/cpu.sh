@@ -109,11 +109,14 @@ for name, o in list(ds.items()) + [("large mesh", lm)]:
         cands = p.get("candidates", [])
         one = [c for c in cands if c.get("threads") == 1 and c.get("verified")]
         if not one or not p.get("choice"): errs.append("%s %s: no verified candidate / choice" % (name, row)); continue
-        # the first candidate, unless another beat it in 8 of the 9 rounds
-        # beside it (then the lowest median round ratio of those)
-        beat = [c for c in one[1:] if c.get("rounds_faster_than_first", 0) >= 8 and c.get("rounds_beside_first") == 9]
+        # the first candidate, unless another is faster than it by its whole
+        # interval, timed pair by pair beside it (then the lowest estimate)
+        beat = [c for c in one[1:] if c.get("pairs_beside_first") == 9 and c.get("ci_high", 2) < 1]
         want = min(beat, key=lambda c: c["ratio_to_first"])["candidate"] if beat else one[0]["candidate"]
-        if one[0].get("rounds_beside_first") == 9 and p["choice"] != want: errs.append("%s %s: choice %r, the rule gives %r" % (name, row, p["choice"], want))
+        if p["choice"] != want: errs.append("%s %s: choice %r, the rule gives %r" % (name, row, p["choice"], want))
+        for c in one:
+            if not (c.get("pairs_beside_first") == 9 and c["ci_low"] <= c["ratio_to_first"] <= c["ci_high"]):
+                errs.append("%s %s: candidate %r not paired with the first" % (name, row, c))
         if row == "linear@plan" and len(one) < 6: errs.append("%s %s: %d candidates" % (name, row, len(one)))
         if row not in o.get("ms_f32", {}): errs.append("%s: %s not timed" % (name, row))
         if not isinstance(p.get("speedup_over_best_fixed"), (int, float)): errs.append("%s %s: no speed-up over the best fixed row" % (name, row))
@@ -139,7 +142,7 @@ for q in pc.get("rows", []):
     if not (isinstance(x, (int, float)) and isinstance(fl, (int, float)) and x > 0 and fl > 0):
         errs.append("paired_control row %r" % q); continue
     if q["control"] != "memcpy" and abs(math.log(fl)) > math.log(1.15) and abs(math.log(x / fl)) >= abs(math.log(fl)): errs.append("paired_control %s/%s: ratio %.4g vs floor %.4g" % (q["kernel"], q["control"], x, fl))
-    if abs(fl - q.get("kernel_min_ms", 0) / q.get("control_min_ms", 1)) > 1e-9 * fl: errs.append("paired_control %s: floor is not fastest over fastest" % q["kernel"])
+    if abs(fl - q.get("min_ms", 0) / q.get("control_min_ms", 1)) > 1e-9 * fl: errs.append("paired_control %s: floor is not fastest over fastest" % q["kernel"])
     if isinstance(lo, (int, float)) and isinstance(hi, (int, float)) and not lo <= x <= hi: errs.append("paired_control %s: %.4g outside [%.4g, %.4g]" % (q["kernel"], x, lo, hi))
 # the target ratios of every dataset, pair by pair: DLB over LBS, each
 # split kernel over its 4-slot kernel, each planned row over both fixed rows
@@ -156,8 +159,31 @@ for name, o in list(ds.items()) + [("large mesh", lm)]:
         x, fl, n = q.get("ratio", 0), q.get("floor_ratio", 0), q.get("runs_per_sample", 0)
         if not (x > 0 and fl > 0 and isinstance(n, int) and n >= 1): errs.append("%s: paired row %r" % (name, q)); continue
         if abs(math.log(fl)) > math.log(1.5) and abs(math.log(x / fl)) >= abs(math.log(fl)): errs.append("%s: paired %s/%s: ratio %.4g vs floor %.4g" % (name, q["kernel"], q["control"], x, fl))
+# every ratio the page shows, pair by pair with its control's A/A in the
+# same sitting: each double-path row over LBS (positions, judged; normals, a
+# variant), DIB over DLB, the f32 rows over the f32 LBS; the ratio maps
+# beside the times are the pairs' estimates
+for name, o in ds.items():
+    pr = o.get("paired", {})
+    rows = pr.get("rows", [])
+    aa = {(a.get("control"), a.get("treatment")): a for a in pr.get("aa", [])}
+    got = {(q.get("kernel"), q.get("control"), q.get("treatment")) for q in rows}
+    for m in o.get("ms", {}):
+        if m == "linear": continue
+        for tr in ("positions", "normals"):
+            if (m, "linear", tr) not in got: errs.append("%s: no paired %s / linear (%s)" % (name, m, tr))
+        want = o.get("ratio_to_linear", {}).get(m)
+        row = [q for q in rows if q["kernel"] == m and q["control"] == "linear" and q["treatment"] == "positions"]
+        if row and want != row[0]["ratio"]: errs.append("%s: ratio_to_linear %s %r is not the pairs' %r" % (name, m, want, row[0]["ratio"]))
+    if ("dib", "dlb", "positions") not in got: errs.append("%s: no paired dib / dlb" % name)
+    for q in rows:
+        a = aa.get((q["control"], q["treatment"]))
+        if not a: errs.append("%s: %s / %s has no A/A of its control" % (name, q["kernel"], q["control"])); continue
+        if q.get("aa_floor") != a.get("aa_floor"): errs.append("%s: %s / %s aa_floor is not its control's" % (name, q["kernel"], q["control"]))
+        if not (a["ratio"] > 0 and a["aa_floor"] >= 0): errs.append("%s: A/A %r" % (name, a))
+        if q.get("pairs") != pr.get("pairs_per_row") or not (q["ci_low"] <= q["ratio"] <= q["ci_high"]):
+            errs.append("%s: paired row %r" % (name, q))
 reps = {}
-for b in g["benchmarks"]:reps = {}
 for b in g["benchmarks"]:
     if b.get("run_type") == "iteration": reps[b["run_name"]] = reps.get(b["run_name"], 0) + 1
 if not reps or min(reps.values()) < 2: errs.append("raw repetitions missing")

@@ -43,7 +43,7 @@ for r in rows:
         continue
     judged += 1
     m, p = r["measured"], r["paper"]
-    lo, hi = (r["interval"] or [m, m])
+    lo, hi = [num(x) for x in (r["interval"] or [m, m])]
     lo, hi = min(lo, m), max(hi, m)
     blo, bhi = num(rule["band"][0]), num(rule["band"][1])
     t = rule.get("trivial_band", 0)

@@ -108,13 +108,18 @@ static void test_plan_measure_all(void **state)
         assert_true(p->r[i].verified);
         assert_true(p->r[i].error <= 1);
     }
-    /* the incumbent (the first candidate), or a challenger faster than it
-     * in 8 of the 9 rounds, beside it each round, and the lowest such */
-    assert_true(p->r[0].rounds_paired == 9 && p->r[0].rounds_faster == 0);
+    /* every candidate timed against the incumbent (the first candidate;
+     * its own row: its A/A) pair by pair; the choice is the incumbent, or a
+     * challenger faster by its whole interval, and the lowest such */
+    assert_int_equal(p->r[0].pairs, 9);   /* itself against itself */
+    for (int i = 1; i < p->n; i++)
+        if (p->r[i].c.threads == 1)
+            assert_true(p->r[i].pairs == 9 && p->r[i].ci_low <= p->r[i].ratio_to_first
+                        && p->r[i].ratio_to_first <= p->r[i].ci_high);
     if (p->chosen != 0) {
-        assert_true(p->r[p->chosen].rounds_faster >= 8 && p->r[p->chosen].rounds_paired == 9);
+        assert_true(p->r[p->chosen].ci_high < 1);
         for (int i = 1; i < p->n; i++)
-            if (p->r[i].c.threads == 1 && p->r[i].rounds_faster >= 8)
+            if (p->r[i].c.threads == 1 && p->r[i].ci_high < 1)
                 assert_true(p->r[i].ratio_to_first >= p->r[p->chosen].ratio_to_first);
     }
     /* DLB: the layouts only */
