@@ -21,5 +21,11 @@ const struct skb_schema skb_schema_cd = {
         { .path = "scaling_collision_free/[]/level", .type = SKB_ST_INTEGER, .flags = SKB_SF_MIN | SKB_SF_MAX,
           .min = 0, .max = SKB_CD_MAX_LEVEL, .doc = "subdivision level" },
         { .path = "scenarios", .type = SKB_ST_CONTAINER, .doc = "the Table 6.2 scenes (methods: keyed by registry method name)" },
+        SKB_SCHEMA_SITTING("scaling/[]/colliding/paired"),
+        SKB_SCHEMA_SITTING("scaling/[]/collision_free/paired"),
+        SKB_SCHEMA_SITTING("scaling/[]/rigid_rebuilt_tree/paired"),
+        SKB_SCHEMA_SITTING("scenarios/*/methods/*/paired"),
+        SKB_SCHEMA_SITTING("scenarios/*/methods/*/paired_refit_share"),
+        SKB_SCHEMA_SITTING("scenarios/*/sbs_over_lbs"),
         { .path = NULL } },
 };

@@ -19,5 +19,6 @@ const struct skb_schema skb_schema_gpu = {
         { .path = "ms/*", .type = SKB_ST_OBJECT, .doc = "a map whose keys are shader names" },
         { .path = "ms/*/*", .type = SKB_ST_NUMBER, .doc = "ms per frame" },
         { .path = "shaders", .type = SKB_ST_CONTAINER, .doc = "the shaders timed (cpu_method: their registry method)" },
+        SKB_SCHEMA_SITTING("compute/fig1_paired"),
         { .path = NULL } },
 };

@@ -19,5 +19,6 @@ const struct skb_schema skb_schema_spheres = {
         { .path = "datasets/*/levels/[]/*/avg", .type = SKB_ST_NUMBER,
           .doc = "average radius of a refit (keyed by refit: registry method names, bottom_up, best, ...)" },
         { .path = "datasets/*/refit_time", .type = SKB_ST_OBJECT, .doc = "a map whose keys are registry method names" },
+        SKB_SCHEMA_SITTING("datasets/*/refit_paired"),
         { .path = NULL } },
 };

@@ -166,7 +166,7 @@ static void table53_level(struct skb_report *rep, struct skb_rtable *t, int k, c
 static void table53_series(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *sec, const cJSON *doc,
                            int pass)
 {
-    double prev = NAN, step = INFINITY, plo = NAN, phi = NAN, slo = INFINITY, shi = INFINITY;
+    double prev = NAN, step = INFINITY, plo = NAN, phi = NAN, slo = INFINITY, shi = INFINITY, fmx = NAN;
     int n = 0, undecided = 0;
     const cJSON *series[2] = { skb__jget(doc, "scaling"), pass ? skb__jget(doc, "scaling_collision_free") : NULL }, *x;
     for (int sidx = 0; sidx < 2; sidx++) {
@@ -189,6 +189,7 @@ static void table53_series(struct skb_report *rep, struct skb_rtable *t, int k, 
             skb_verdict_paired(&w, c.p.lo, c.p.hi, f);
             if (!isfinite(f) || !isfinite(w.lo))
                 undecided = 1;
+            fmx = isnan(fmx) ? f : fmax(fmx, f);
             if (n++ > 0 && prev > 0 && c.sp / prev < step) {
                 step = c.sp / prev;
                 slo = w.lo / phi;
@@ -215,6 +216,7 @@ static void table53_series(struct skb_report *rep, struct skb_rtable *t, int k, 
         /* a step ratio of two paired speed-ups: their widened intervals bound it */
         v.lo = undecided ? 0 : slo;
         v.hi = undecided ? INFINITY : shi;
+        v.floor = fmx;   /* the levels' floors, each in its own interval */
         st = skb_verdict_status(&v);
         char *vt = skb__verdict_text(&v, st);
         tn = skb__fmt("speed-up %s with the subdivision level (smallest step s[i+1] / s[i] = %.3g); %s",

@@ -314,6 +314,47 @@ static void decided_text(const struct skb_report *rep, const struct skb_rtable *
     }
 }
 
+/* a timed claim (rows judged on pairs, reports/report_paired.c): the
+ * judged intervals this run reached, relative to their estimates, the
+ * floors they were widened by, and how many rows this machine decided */
+static void timing_text(const struct skb_rtable *t, const int *sel, int nsel, char *out, size_t n)
+{
+    double wlo = INFINITY, whi = 0, flo = INFINITY, fhi = 0;
+    int timed = 0, decided = 0;
+    for (int i = 0; i < nsel; i++) {
+        const struct skb_rrow *r = &t->rows[sel[i]];
+        const struct skb_verdict *v = &r->v;
+        if (!r->judged || isnan(v->floor) || !(v->measured > 0))
+            continue;
+        double w = isfinite(v->hi) && v->lo > 0 ? fmax(v->hi / v->measured - 1, 1 - v->lo / v->measured) : INFINITY;
+        timed++;
+        wlo = fmin(wlo, w);
+        whi = fmax(whi, w);
+        flo = fmin(flo, v->floor);
+        fhi = fmax(fhi, v->floor);
+        decided += r->status == SKB_ROW_REPRODUCED || r->status == SKB_ROW_DIFFERS || r->status == SKB_ROW_DIFFERS_SETUP
+                   || r->status == SKB_ROW_TRIVIAL;
+    }
+    if (!timed)
+        return;
+    char iv[64];
+    if (isfinite(whi) && fabs(whi - wlo) < 5e-4)
+        snprintf(iv, sizeof iv, "±%.1f %%", 100 * whi);
+    else if (isfinite(whi))
+        snprintf(iv, sizeof iv, "±%.1f–%.1f %%", 100 * wlo, 100 * whi);
+    else
+        snprintf(iv, sizeof iv, "up to unbounded");
+    char fl[48], buf[360];
+    if (fabs(fhi - flo) < 5e-4)
+        snprintf(fl, sizeof fl, "%.1f %%", 100 * fhi);
+    else
+        snprintf(fl, sizeof fl, "%.1f–%.1f %%", 100 * flo, 100 * fhi);
+    snprintf(buf, sizeof buf, "; timed pair by pair: judged intervals %s of the estimate (widened by %s: this run's "
+             "A/A floor or the declared minimum); this machine decided %d of %d%s", iv, fl, decided, timed,
+             decided == timed ? "" : " (the others' intervals cross a band edge)");
+    append(out, n, "", buf);
+}
+
 static void headline_one(struct skb_report *rep, const cJSON *spec)
 {
     const char *id = skb__jstr(skb__jget(spec, "table"));
@@ -354,6 +395,7 @@ static void headline_one(struct skb_report *rep, const cJSON *spec)
         && h->status != SKB_ROW_CONTEXT)
         decided_text(rep, t, sel, nsel, spec, h->measured, sizeof h->measured);
     rows_text(rep, t, sel, nsel, count, spec, h->rows, sizeof h->rows);
+    timing_text(t, sel, nsel, h->rows, sizeof h->rows);
     free(sel);
 }
 

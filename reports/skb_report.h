@@ -193,7 +193,8 @@ struct skb_headline {
     char table[48];            /* id of the table it summarises (link "#s-<id>") */
     char measured[600];        /* with what decided it when the status is not reproduced */
     char paper[160];
-    char rows[400];            /* how many rows of each status, which differ */
+    char rows[800];            /* how many rows of each status, which differ; for a timed
+                                  claim the intervals this run reached and whether it decided */
     int status;                /* a row status, or SKB_HEAD_MIXED */
 };
 /* "mixed" for SKB_HEAD_MIXED, else skb_row_status_name */

@@ -44,6 +44,10 @@ for r in rows:
     judged += 1
     m, p = r["measured"], r["paper"]
     lo, hi = [num(x) for x in (r["interval"] or [m, m])]
+    # a ratio timed pair by pair: its interval is the pairs' widened by its floor
+    pv, fl = r.get("paired_interval"), r.get("floor")
+    if pv and isinstance(fl, (int, float)) and not (abs(lo - pv[0] / (1 + fl)) <= 1e-9 * lo and abs(hi - pv[1] * (1 + fl)) <= 1e-9 * hi):
+        errs.append("%s: interval %r is not the pairs' %r widened by %r" % (r["id"], r["interval"], pv, fl))
     lo, hi = min(lo, m), max(hi, m)
     blo, bhi = num(rule["band"][0]), num(rule["band"][1])
     t = rule.get("trivial_band", 0)
