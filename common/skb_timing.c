@@ -74,7 +74,7 @@ static int calibrate(const struct skb_work *w, const struct skb_pair_opts *o, lo
 static int valid_opts(const struct skb_pair_opts *o)
 {
     return o && o->pairs >= 1 && o->pairs <= 100000 && o->min_sample_ms >= 0 && isfinite(o->min_sample_ms)
-        && o->alpha >= 0 && o->alpha < 1 && o->max_runs >= 0;
+        && o->alpha >= 0 && o->alpha < 1 && o->max_runs >= 0 && o->runs_a >= 0 && o->runs_b >= 0;
 }
 
 /* one pair: a's and b's sample, a first when first_a */
@@ -138,8 +138,12 @@ int skb_time_pair(const struct skb_work *a, const struct skb_work *b, const stru
     if (o->before_pair)
         o->before_pair(o->pair_ctx, 0);
     long max_runs = o->max_runs > 0 ? o->max_runs : DEFAULT_MAX_RUNS;
-    int rc = calibrate(a, o, max_runs, &r->runs_a);
-    if (rc >= 0)
+    int rc = 0;
+    r->runs_a = o->runs_a;
+    r->runs_b = o->runs_b;
+    if (r->runs_a <= 0)
+        rc = calibrate(a, o, max_runs, &r->runs_a);
+    if (rc >= 0 && r->runs_b <= 0)
         rc = a == b ? (r->runs_b = r->runs_a, 0) : calibrate(b, o, max_runs, &r->runs_b);
     if (rc < 0)
         return rc;
@@ -197,6 +201,7 @@ cJSON *skb_pair_json(const struct skb_pair_result *r)
 void skb_sitting_init(struct skb_sitting *s, const struct skb_pair_opts *o, cJSON *parent)
 {
     s->opts = *o;
+    s->aa_pairs = o->pairs;
     if (!(s->opts.alpha > 0))
         s->opts.alpha = SKB_PAIR_ALPHA;
     cJSON_AddNumberToObject(parent, "pairs_per_row", o->pairs);
@@ -227,7 +232,9 @@ double skb_sitting_floor(struct skb_sitting *s, const char *control, const struc
             return cJSON_IsNumber(f) ? f->valuedouble : NAN;
         }
     struct skb_pair_result aa;
-    double f = skb_time_aa(c, &s->opts, &aa) < 0 ? NAN : skb_pair_floor(&aa);
+    struct skb_pair_opts ao = s->opts;
+    ao.pairs = s->aa_pairs;   /* the floor of every row, however many pairs a row has */
+    double f = skb_time_aa(c, &ao, &aa) < 0 ? NAN : skb_pair_floor(&aa);
     cJSON *o = skb_pair_json(&aa);
     cJSON_AddStringToObject(o, "control", control);
     cJSON_AddStringToObject(o, "treatment", treatment);

@@ -58,6 +58,7 @@ struct skb_pair_opts {
     enum skb_clock clock;   /* ignored by a work with run_timed */
     double alpha;           /* the interval's level is 1 - alpha (0: 0.05) */
     long max_runs;          /* cap on runs per sample (0: 1 << 20) */
+    long runs_a, runs_b;    /* runs per sample of each side, fixed (0: calibrated to min_sample_ms) */
     /* called before each pair (may be NULL): work whose input changes from
      * pair to pair (a clip's frames) sets both sides' input here, so a pair
      * compares the two works on the same input */
@@ -105,7 +106,8 @@ struct cJSON *skb_pair_json(const struct skb_pair_result *r);
  * arrays "aa" and "rows"; a row holds skb_pair_json's fields and "kernel",
  * "control", "treatment", "floor_ratio" (fastest over fastest), "aa_floor" */
 struct skb_sitting {
-    struct skb_pair_opts opts;
+    struct skb_pair_opts opts;  /* a row's settings: opts.pairs may be lowered for a context row */
+    int aa_pairs;               /* the A/A's pairs: the sitting's own (opts.pairs at init) */
     struct cJSON *rows, *aa;
 };
 void skb_sitting_init(struct skb_sitting *s, const struct skb_pair_opts *o, struct cJSON *parent);

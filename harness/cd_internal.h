@@ -16,9 +16,10 @@
 #define SCALING_MODEL_SKINNED "creature" /* the same model skinned: a context series */
 #define SCALING_LEVELS 4                /* 0..3, thesis Table 5.3 */
 #define SCALING_LEVELS_QUICK 3
-#define REPEATS 3                       /* each absolute query time is the best of this many */
+#define REPEATS 2                       /* each absolute query time (context) is the best of this many */
 #define REPEATS_QUICK 1
 #define CD_PAIRS SKB_PAIR_PAIRS         /* every judged speed-up: pairs of bottom-up and on-demand queries */
+#define CD_PAIRS_CONTEXT 11             /* a speed-up no paper value judges (the skinned series) */
 #define CD_PAIRS_QUICK 6
 #define CD_SAMPLE_MS SKB_PAIR_SAMPLE_MS
 #define CD_SAMPLE_MS_QUICK 0.2

@@ -184,7 +184,7 @@ static int rigid_rebuilt(const struct skb_run_ctx *ctx, struct scene *s, int rep
 
 /* one level of a scaling series: both placements, each both ways (and FCL) */
 static int scaling_level(const struct skb_run_ctx *ctx, struct scene *s, const struct skb_dataset *d, int L, int k,
-                         double contact, double rad, int rep, cJSON *lv, char *msg, size_t msglen)
+                         double contact, double rad, int rep, int judged, cJSON *lv, char *msg, size_t msglen)
 {
     const double offs[2] = { contact - COLLIDE_DEPTH, contact + FREE_GAP };
     const char *names[2] = { "colliding", "collision_free" };
@@ -202,6 +202,8 @@ static int scaling_level(const struct skb_run_ctx *ctx, struct scene *s, const s
         struct skb_pair_opts po = pair_opts(ctx);
         double est = NAN;
         cJSON *cc = cJSON_AddObjectToObject(lv, names[c]);
+        if (!judged && !ctx->quick)
+            po.pairs = CD_PAIRS_CONTEXT;
         if (c == 0) {
             /* the flat keys: the colliding placement (Table 5.3) */
             cJSON_AddNumberToObject(lv, "collisions", od.pairs);
@@ -234,7 +236,7 @@ static int scaling_level(const struct skb_run_ctx *ctx, struct scene *s, const s
 /* one scaling series of model (rigid: re-made rigid after each subdivision,
  * whose edge midpoints mix the weights of both ends) into arr; the setup
  * (pose, first contact) into info */
-static int scaling_series(const struct skb_run_ctx *ctx, const struct skb_method *lbs, const char *model,
+static int scaling_series(const struct skb_run_ctx *ctx, const struct skb_method *lbs, const char *model, int judged,
                           cJSON *arr, cJSON *info, char *msg, size_t msglen)
 {
     struct skb_dataset_opts o = { ctx->seed, 1, 0 };
@@ -284,7 +286,7 @@ static int scaling_series(const struct skb_run_ctx *ctx, const struct skb_method
             cJSON_AddNumberToObject(lv, "spheres", t.nnodes);
             cJSON_AddBoolToObject(lv, "rigid", d.rigid != 0);
             if (rc == 0)
-                rc = scaling_level(ctx, &s, &d, L, k, contact, rad, rep, lv, msg, msglen);
+                rc = scaling_level(ctx, &s, &d, L, k, contact, rad, rep, judged, lv, msg, msglen);
             cJSON_AddItemToArray(arr, lv);
         }
         skb__cd_scene_fini(&s);
@@ -300,10 +302,10 @@ static int scaling_series(const struct skb_run_ctx *ctx, const struct skb_method
 static int scaling(const struct skb_run_ctx *ctx, const struct skb_method *lbs, cJSON *root, char *msg, size_t msglen)
 {
     /* run --dataset: the user's model, as loaded, is the one series */
-    int rc = scaling_series(ctx, lbs, skb_run_dataset(ctx, SCALING_MODEL), cJSON_AddArrayToObject(root, "scaling"),
+    int rc = scaling_series(ctx, lbs, skb_run_dataset(ctx, SCALING_MODEL), 1, cJSON_AddArrayToObject(root, "scaling"),
                             cJSON_AddObjectToObject(root, "scaling_setup"), msg, msglen);
     if (rc == 0 && !ctx->dataset_file)
-        rc = scaling_series(ctx, lbs, SCALING_MODEL_SKINNED, cJSON_AddArrayToObject(root, "scaling_skinned"),
+        rc = scaling_series(ctx, lbs, SCALING_MODEL_SKINNED, 0, cJSON_AddArrayToObject(root, "scaling_skinned"),
                             cJSON_AddObjectToObject(root, "scaling_skinned_setup"), msg, msglen);
     return rc;
 }
@@ -316,6 +318,7 @@ struct scenario {
     int cdmode;
     double from, to;       /* half-distance between two bodies, in root radii */
     int crowd;             /* 0: two bodies; else a crowd of this many */
+    int refit_share;       /* also time bottom-up's refit against its whole query (thesis 5.4's men) */
 };
 
 static void scenario_frame(struct scene *s, const struct skb_dataset *d, const struct scenario *sc, int f,
@@ -362,8 +365,10 @@ struct method_sums {
     cJSON *paired;              /* the speed-up (and bottom-up's refit share) timed pair by pair */
 };
 
-/* pair i of a scenario's timing: frame i mod frames placed on the scene
- * (both works of the pair query the same frame) */
+/* a scenario's query in one mode over every frame of the clip, as the
+ * timing engine's work: a run is one pass (each frame placed, then
+ * queried), so a ratio of two passes is the paper's ratio of the average
+ * time per frame (thesis Table 6.2: ms per frame over the animation) */
 struct frame_placer {
     struct scene *s;
     const struct skb_dataset *d;
@@ -373,34 +378,67 @@ struct frame_placer {
     unsigned long seed;
 };
 
-static void place_pair_frame(void *arg, int pair)
+struct pass_work {
+    struct skb__cd_work w;
+    struct frame_placer fp;
+    void (*on_frame)(void *ctx, int frame);   /* after placing each frame (may be NULL) */
+    void *frame_ctx;
+};
+
+static int pass_run(void *arg, long iters)
 {
-    struct frame_placer *fp = arg;
-    scenario_frame(fp->s, fp->d, fp->sc, pair % fp->nframes, fp->nframes, fp->rad, fp->seed);
+    struct pass_work *pw = arg;
+    for (long k = 0; k < iters; k++)
+        for (int f = 0; f < pw->fp.nframes; f++) {
+            scenario_frame(pw->fp.s, pw->fp.d, pw->fp.sc, f, pw->fp.nframes, pw->fp.rad, pw->fp.seed);
+            if (pw->on_frame)
+                pw->on_frame(pw->frame_ctx, f);
+            int rc = skb__cd_query_work(&pw->w, 1);
+            if (rc < 0)
+                return rc;
+        }
+    return 0;
 }
 
-/* a scenario's speed-up frame by frame, and for two bodies bottom-up's
- * refit share (thesis 5.4: "the bottom-up refitting itself is 12.9ms" of
- * 13.6 ms): bottom-up's prepare + skin all + refit all over the whole
- * bottom-up query */
+/* pairs of passes: as many as SCEN_BUDGET_MS allows for a row a paper
+ * value judges (LBS's and SBS's own rows: thesis Table 6.2), at least the
+ * fewest with an exact interval; other rows that fewest.  est_ms: one
+ * pass of both modes, from the absolute timing */
+#define SCEN_BUDGET_MS 5000.0
+static int pass_pairs(const struct skb_run_ctx *ctx, int judged, double est_ms)
+{
+    if (ctx->quick || !judged || !(est_ms > 0))
+        return CD_PAIRS_QUICK;
+    double n = floor(SCEN_BUDGET_MS / est_ms);
+    return n < CD_PAIRS_QUICK ? CD_PAIRS_QUICK : n > CD_PAIRS ? CD_PAIRS : (int)n;
+}
+
+/* a scenario's speed-up over whole passes of the clip, and for a scenario
+ * marked refit_share bottom-up's refit share (thesis 5.4: "the time for the
+ * bottom-up refitting itself is 12.9ms" of 13.6 ms): bottom-up's prepare,
+ * skin and refit of everything over the whole bottom-up query */
 static int scenario_paired(const struct skb_run_ctx *ctx, struct scene *s, const struct skb_dataset *d,
-                           const struct scenario *sc, int nframes, cJSON *o, char *msg, size_t msglen)
+                           const struct scenario *sc, int nframes, int judged, double est_ms, cJSON *o, char *msg,
+                           size_t msglen)
 {
     struct frame_placer fp = { s, d, sc, nframes, s->tree->node[0].s[3], ctx->seed };
+    struct pass_work od = { { s, SKB_REFIT_ON_DEMAND, sc->cdmode, 0, 0, 0, &ctx->params }, fp, NULL, NULL };
+    struct pass_work bu = { { s, SKB_REFIT_BOTTOM_UP, sc->cdmode, 0, 0, 0, &ctx->params }, fp, NULL, NULL };
+    struct skb_work wo = { .run = pass_run, .arg = &od }, wb = { .run = pass_run, .arg = &bu };
     struct skb_pair_opts po = pair_opts(ctx);
-    double est;
-    po.before_pair = place_pair_frame;
-    po.pair_ctx = &fp;
-    int rc = skb__cd_paired_speedup(s, sc->cdmode, &ctx->params, &po, o, &est, msg, msglen);
-    if (rc < 0 || sc->crowd)
-        return rc;
     struct skb_sitting st;
-    struct skb__cd_work bu = { s, SKB_REFIT_BOTTOM_UP, sc->cdmode, 0, 0, 0, &ctx->params }, bp = bu;
-    bp.pose_only = 1;
-    struct skb_work wb = { .run = skb__cd_query_work, .arg = &bu }, wp = { .run = skb__cd_query_work, .arg = &bp };
-    skb_sitting_init(&st, &po, cJSON_AddObjectToObject(o, "paired_refit_share"));
-    if ((rc = skb_sitting_row(&st, "bottom_up_refit", &wp, "bottom_up", &wb, "as timed", NULL)) < 0)
-        snprintf(msg, msglen, "cd: %s: timing bottom-up's refit share failed: %s", sc->name, skb_strerror(rc));
+    po.pairs = pass_pairs(ctx, judged, est_ms);
+    skb_sitting_init(&st, &po, cJSON_AddObjectToObject(o, "paired"));
+    int rc = skb_sitting_row(&st, "bottom_up", &wb, "on_demand", &wo, "passes over the clip", NULL);
+    if (rc == 0 && sc->refit_share) {
+        struct pass_work bp = bu;
+        bp.w.pose_only = 1;
+        struct skb_work wp = { .run = pass_run, .arg = &bp };
+        skb_sitting_init(&st, &po, cJSON_AddObjectToObject(o, "paired_refit_share"));
+        rc = skb_sitting_row(&st, "bottom_up_refit", &wp, "bottom_up", &wb, "passes over the clip", NULL);
+    }
+    if (rc < 0)
+        snprintf(msg, msglen, "cd: %s: timing its passes pair by pair failed: %s", sc->name, skb_strerror(rc));
     return rc;
 }
 
@@ -440,8 +478,13 @@ static int run_frames(const struct skb_run_ctx *ctx, const struct scenario *sc, 
                 ms->fpairs += fp;
             }
         }
-        if (rc == 0)
-            rc = scenario_paired(ctx, &s, d, sc, nframes, ms->paired, msg, msglen);
+        /* a crowd's pass takes seconds: LBS's alone is timed pair by pair
+         * there (the paper's crowd is LBS's); the others keep their
+         * absolute times, no ratio */
+        int judged = me->flags & (SKB_MF_RATIO_REF | SKB_MF_ROT_CENTERS);
+        if (rc == 0 && (!sc->crowd || (me->flags & SKB_MF_RATIO_REF)))
+            rc = scenario_paired(ctx, &s, d, sc, nframes, judged && (lazy || !(me->flags & SKB_MF_ROT_CENTERS)),
+                                 ms->od.cpu_ms + ms->bu.cpu_ms, ms->paired, msg, msglen);
     }
     skb__cd_scene_fini(&s);
     return rc;
@@ -474,31 +517,41 @@ static void method_result(const struct skb_run_ctx *ctx, const struct scenario *
     const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(ms->paired,
                                                                                                     "paired"), "rows"), 0);
     const cJSON *ratio = cJSON_GetObjectItemCaseSensitive(row, "ratio");
-    skb_run_progress(ctx, "cd", "%s, %s: on demand %.3f ms, bottom-up %.3f ms per frame, speed-up %.2f paired, "
-                     "%.0f pairs", sc->name, eager_sbs ? SBS_EAGER_KEY : me->name, sod->ms / nframes, sbu->ms / nframes,
-                     cJSON_IsNumber(ratio) ? ratio->valuedouble : NAN, (double)sod->pairs / nframes);
+    char sp[48] = "not timed pair by pair";
+    if (cJSON_IsNumber(ratio))
+        snprintf(sp, sizeof sp, "%.2f paired", ratio->valuedouble);
+    skb_run_progress(ctx, "cd", "%s, %s: on demand %.3f ms, bottom-up %.3f ms per frame (absolute), speed-up %s, "
+                     "%.0f colliding pairs", sc->name, eager_sbs ? SBS_EAGER_KEY : me->name, sod->ms / nframes,
+                     sbu->ms / nframes, sp, (double)sod->pairs / nframes);
 }
 
 /* Table 6.2's SBS against LBS on demand, reading (b) (reports/
- * report_measured.c): SBS's query with every centre already solved by its
- * prepare (done before each pair, left out) over LBS's on-demand query
- * with its prepare, frame by frame in one scenario of two bodies */
-struct two_scenes {
-    struct frame_placer sb, lin;
-    const struct skb_params *prm;
-    int rc;
-};
-
-static void place_two(void *arg, int pair)
+ * report_measured.c): over passes of the clip, SBS's query with every
+ * centre already solved by its prepare (each frame prepared before its
+ * query, outside the time: the work times itself) over LBS's on-demand
+ * query with its prepare, in one scenario of two bodies */
+static int sbs_query_pass(void *arg, long iters, double *ms)
 {
-    struct two_scenes *ts = arg;
-    place_pair_frame(&ts->sb, pair);
-    place_pair_frame(&ts->lin, pair);
-    for (int i = 0; i < ts->sb.s->n && ts->rc == 0; i++) {
-        struct skb_pose p = { ts->sb.s->mesh->njoints, ts->sb.s->mats + (size_t)16 * ts->sb.s->mesh->njoints * i, NULL };
-        char msg[256];
-        ts->rc = skb_sbody_pose(&ts->sb.s->b[i], &p, ts->prm, SKB_REFIT_ON_DEMAND, msg, sizeof msg);
-    }
+    struct pass_work *pw = arg;
+    *ms = 0;
+    for (long k = 0; k < iters; k++)
+        for (int f = 0; f < pw->fp.nframes; f++) {
+            struct scene *s = pw->fp.s;
+            char msg[256];
+            int rc = 0;
+            scenario_frame(s, pw->fp.d, pw->fp.sc, f, pw->fp.nframes, pw->fp.rad, pw->fp.seed);
+            for (int i = 0; i < s->n && rc == 0; i++) {
+                struct skb_pose p = { s->mesh->njoints, s->mats + (size_t)16 * s->mesh->njoints * i, NULL };
+                rc = skb_sbody_pose(&s->b[i], &p, pw->w.prm, SKB_REFIT_ON_DEMAND, msg, sizeof msg);
+            }
+            double t0 = skb_clock_ms(SKB_CLOCK_THREAD);
+            if (rc == 0)
+                rc = skb__cd_query_work(&pw->w, 1);
+            *ms += skb_clock_ms(SKB_CLOCK_THREAD) - t0;
+            if (rc < 0)
+                return rc;
+        }
+    return 0;
 }
 
 static int sbs_over_lbs(const struct skb_run_ctx *ctx, const struct scenario *sc, const struct skb_dataset *d,
@@ -515,23 +568,25 @@ static int sbs_over_lbs(const struct skb_run_ctx *ctx, const struct scenario *sc
     if (rc == 0)
         rc = skb__cd_scene_init(&slin, &d->mesh, t, lin, 2, msg, msglen);
     if (rc == 0) {
-        double rad = t->node[0].s[3];
-        struct two_scenes ts = { { &ssb, d, sc, nframes, rad, ctx->seed }, { &slin, d, sc, nframes, rad, ctx->seed },
-                                 &ctx->params, 0 };
+        double rad = t->node[0].s[3], one_sb = 0;
+        struct pass_work ws = { { &ssb, SKB_REFIT_ON_DEMAND, sc->cdmode, 0, 1, 0, &ctx->params },
+                                { &ssb, d, sc, nframes, rad, ctx->seed }, NULL, NULL };
+        struct pass_work wl = { { &slin, SKB_REFIT_ON_DEMAND, sc->cdmode, 0, 0, 0, &ctx->params },
+                                { &slin, d, sc, nframes, rad, ctx->seed }, NULL, NULL };
+        struct skb_work a = { .run_timed = sbs_query_pass, .arg = &ws }, b = { .run = pass_run, .arg = &wl };
         struct skb_pair_opts po = pair_opts(ctx);
-        struct skb__cd_work ws = { &ssb, SKB_REFIT_ON_DEMAND, sc->cdmode, 0, 1, 0, &ctx->params };
-        struct skb__cd_work wl = { &slin, SKB_REFIT_ON_DEMAND, sc->cdmode, 0, 0, 0, &ctx->params };
-        struct skb_work a = { .run = skb__cd_query_work, .arg = &ws }, b = { .run = skb__cd_query_work, .arg = &wl };
         struct skb_sitting st;
         char key[64];
-        po.before_pair = place_two;
-        po.pair_ctx = &ts;
+        double t0 = skb_clock_ms(SKB_CLOCK_THREAD);   /* one pass of each: the budget's estimate */
+        rc = sbs_query_pass(&ws, 1, &one_sb);
+        if (rc == 0)
+            rc = pass_run(&wl, 1);
+        po.pairs = pass_pairs(ctx, 1, skb_clock_ms(SKB_CLOCK_THREAD) - t0);
         snprintf(key, sizeof key, "%s+all_centres", sb->name);
         skb_sitting_init(&st, &po, cJSON_AddObjectToObject(so, "sbs_over_lbs"));
-        rc = skb_sitting_row(&st, key, &a, lin->name, &b, "SBS query alone (centres in its prepare, left out); LBS "
-                             "prepare and query", NULL);
-        if (rc == 0 && ts.rc < 0)
-            rc = ts.rc;
+        if (rc == 0)
+            rc = skb_sitting_row(&st, key, &a, lin->name, &b, "passes over the clip: SBS query alone (centres in its "
+                                 "prepare, left out); LBS prepare and query", NULL);
         if (rc < 0)
             snprintf(msg, msglen, "cd: %s: timing SBS's query against LBS's failed: %s", sc->name, skb_strerror(rc));
     }
@@ -601,10 +656,10 @@ static int one_scenario(const struct skb_run_ctx *ctx, const struct scenario *sc
 static int scenarios(const struct skb_run_ctx *ctx, cJSON *root, char *msg, size_t msglen)
 {
     const struct scenario list[] = {
-        { "men_full", "body", SKB_CD_FULL, 0.8, 0.25, 0 },
-        { "creatures_full", "creature", SKB_CD_FULL, 0.9, -0.9, 0 },
-        { "creatures_yesno", "creature", SKB_CD_YESNO, 0.9, -0.9, 0 },
-        { "crowd_full", "creature", SKB_CD_FULL, 0, 0, ctx->quick ? CROWD_QUICK : CROWD },
+        { "men_full", "body", SKB_CD_FULL, 0.8, 0.25, 0, 1 },
+        { "creatures_full", "creature", SKB_CD_FULL, 0.9, -0.9, 0, 0 },
+        { "creatures_yesno", "creature", SKB_CD_YESNO, 0.9, -0.9, 0, 0 },
+        { "crowd_full", "creature", SKB_CD_FULL, 0, 0, ctx->quick ? CROWD_QUICK : CROWD, 0 },
     };
     int nframes = ctx->quick ? SCENARIO_FRAMES_QUICK : SCENARIO_FRAMES, rep = ctx->quick ? REPEATS_QUICK : REPEATS;
     cJSON *out = cJSON_AddObjectToObject(root, "scenarios");

@@ -31,6 +31,7 @@
 #define PLAN_PAIRS 9                /* pairs per challenger: the fewest whose exact 95 % interval
                                        leaves out its two most extreme Walsh averages of each side */
 #define PLAN_MIN_SAMPLE_MS 0.05     /* a sample lasts at least this (a tiny mesh's budget) */
+#define PRUNE_ABOVE 1.5             /* x the incumbent on a first pair: not timed further */
 #define WISDOM_MAX_BYTES (4 << 20)
 
 struct skb_plan_cand skb_plan_fixed(void)
@@ -128,16 +129,34 @@ static int entry_work(void *arg, long iters)
 /* entry a against entry b (the incumbent) pair by pair on `clock` (one
  * thread: its CPU time, which other load on a shared machine does not
  * stretch; pools: the wall clock), samples sized so that the pairs use
- * the budget; a's row gets the estimate, interval and its median time */
-static int time_against(const struct skb_plan_env *e, struct entry *a, struct entry *b, enum skb_clock clock)
+ * the budget (the incumbent's runs per sample fixed once: *b_runs, 0 the
+ * first time); a's row gets the estimate, interval and its median time.  A
+ * challenger PRUNE_ABOVE x the incumbent on a first pair keeps that pair's
+ * ratio and no interval (the old x86-64 entry points on a mesh in cache
+ * run 5-14 x slower: nine pairs of them would cost the budget for nothing) */
+static int time_against(const struct skb_plan_env *e, struct entry *a, struct entry *b, enum skb_clock clock,
+                        long *b_runs)
 {
     struct skb_pair_opts o = { .pairs = PLAN_PAIRS, .clock = clock, .alpha = SKB_PAIR_ALPHA,
-                               .min_sample_ms = fmax(PLAN_MIN_SAMPLE_MS, e->budget_ms / (2.0 * PLAN_PAIRS)) };
+                               .min_sample_ms = fmax(PLAN_MIN_SAMPLE_MS, e->budget_ms / (2.0 * PLAN_PAIRS)),
+                               .runs_b = *b_runs };
     struct skb_work wa = { .run = entry_work, .arg = a }, wb = { .run = entry_work, .arg = b };
     struct skb_pair_result r;
-    int rc = a == b ? skb_time_aa(&wb, &o, &r) : skb_time_pair(&wa, &wb, &o, &r);
+    int rc;
+    if (a == b) {
+        rc = skb_time_aa(&wb, &o, &r);
+    } else {
+        o.pairs = 1;
+        rc = skb_time_pair(&wa, &wb, &o, &r);
+        if (rc >= 0 && !(r.ratio > PRUNE_ABOVE)) {
+            o.pairs = PLAN_PAIRS;
+            o.runs_a = r.runs_a;
+            rc = skb_time_pair(&wa, &wb, &o, &r);
+        }
+    }
     if (rc < 0)
         return rc;
+    *b_runs = r.runs_b;
     a->res->ratio_to_first = r.ratio;
     a->res->ci_low = r.lo;
     a->res->ci_high = r.hi;
@@ -149,13 +168,14 @@ static int time_against(const struct skb_plan_env *e, struct entry *a, struct en
 /* every entry against the first (the incumbent: its own row is its A/A) */
 static int time_entries(const struct skb_plan_env *e, struct entry *en, int n, enum skb_clock clock)
 {
+    long b_runs = 0;
     for (int i = 0; i < n; i++) {
         en[i].e = e;
         en[i].rc = 0;
         en[i].deformations = 0;
     }
     for (int i = 0; i < n; i++) {
-        int rc = time_against(e, en + i, en, clock);
+        int rc = time_against(e, en + i, en, clock, &b_runs);
         if (rc < 0)
             return rc;
     }
@@ -503,7 +523,8 @@ cJSON *skb_plan_json(const struct skb_plan *p)
     skb_json_add_number(o, "budget_ms_per_candidate", p->budget_ms);
     skb_json_add_number(o, "planning_ms", p->cost_ms);
     cJSON_AddStringToObject(o, "statistic", "each candidate against the first, pair by pair (common/skb_timing.h: 9 "
-                            "pairs of samples of at least budget/18 ms, order alternating; the first against itself): "
+                            "pairs of samples of at least budget/18 ms, order alternating; the first against itself; a "
+                            "candidate 1.5 x the first on a first pair is not timed further, pairs_beside_first 1): "
                             "one thread in its CPU time, the thread counts (threads > 1 against the choice on one "
                             "thread) in wall time; ms: the median deformation (prepare + skin) of its samples; "
                             "ratio_to_first: the Hodges-Lehmann estimate with its exact 95 % interval; candidates "

@@ -557,7 +557,8 @@ static void section_table62(struct skb_report *rep)
                     note = strdup(pe ? "refit method not in the paper" : "no matching paper scenario");
                 } else if (!isfinite(r_meas)) {
                     st = SKB_ROW_NOT_RUN;
-                    note = strdup("needs bottom-up and on demand timed pair by pair (cd.json ...paired)");
+                    note = strdup("no speed-up timed pair by pair for this row (cd.json ...paired; a crowd's pass "
+                                  "takes seconds, so only LBS's is paired there): absolute times only");
                 } else if (!isfinite(r_pap)) {
                     st = SKB_ROW_NEW;
                     note = skb__fmt("paper gives no %s time for %s", names[r], skb__ref_str(pe, "title"));
