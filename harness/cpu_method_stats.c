@@ -117,7 +117,7 @@ void skb__cpu_dib_work_block(struct ds *ds, const struct skb_run_ctx *ctx, cJSON
     const struct skb_method *dib = skb_method_with_flag(SKB_MF_ITERATIVE);
     const struct skb_mesh *mesh = &ds->d.mesh;
     struct skb_dq *args = malloc(sizeof *args * DIB_WORK_ARGS), *logs = malloc(sizeof *logs * DIB_WORK_ARGS);
-    double hist[24] = { 0 }, nhist[SKB_MAX_INFLUENCES + 1] = { 0 }, nlog = 0, nexp = 0, count = 0;
+    double hist[24] = { 0 }, nhist[SKB_MAX_INFLUENCES + 1] = { 0 }, nlog = 0, nexp = 0, count = 0, nconfirm = 0;
     int nargs = 0, poses = 0, step = ds->d.nposes > DIB_WORK_POSES ? ds->d.nposes / DIB_WORK_POSES : 1;
     if (!dib || !args || !logs) {
         free(args);
@@ -143,6 +143,9 @@ void skb__cpu_dib_work_block(struct ds *ds, const struct skb_run_ctx *ctx, cJSON
             nhist[n]++;
             nlog += st.logs;
             nexp += st.exps;
+            /* a blend that converged ended on the pass that found |x| < p:
+             * its n logs confirm, they move nothing (thesis Alg. 4.1) */
+            nconfirm += st.iterations < ctx->params.dib_max_iter ? n : 0;
             count++;
             /* the first pass's arguments b* q_i (b = DLB, normalised) */
             struct skb_dq q[SKB_MAX_INFLUENCES], b, bc, sum;
@@ -182,4 +185,10 @@ void skb__cpu_dib_work_block(struct ds *ds, const struct skb_run_ctx *ctx, cJSON
     skb_json_add_number(o, "exp_ns", exp_ns);
     skb_json_add_number(o, "log_exp_ms_per_deformation",
                         count ? mesh->nverts * (nlog / count * log_ns + nexp / count * exp_ns) * 1e-6 : NAN);
+    skb_json_add_number(o, "confirming_logs_per_vertex", count ? nconfirm / count : NAN);
+    /* the log and exp counts at their cost, per deformation: the iterations'
+     * logs, the confirming pass's, the exps */
+    skb_json_add_number(o, "iteration_logs_ms", count ? mesh->nverts * (nlog - nconfirm) / count * log_ns * 1e-6 : NAN);
+    skb_json_add_number(o, "confirming_logs_ms", count ? mesh->nverts * nconfirm / count * log_ns * 1e-6 : NAN);
+    skb_json_add_number(o, "exps_ms", count ? mesh->nverts * nexp / count * exp_ns * 1e-6 : NAN);
 }
