@@ -73,6 +73,26 @@ static void sitting_init(struct sitting *s, struct run *r, struct ds *ds, int pa
     skb_sitting_init(&s->st, &po, o);
 }
 
+/* before pair i: both sides start at the same pose, the starts spread
+ * evenly over the clip (pair i at pose i * poses / pairs).  Why: a
+ * deformation's cost depends on its pose for some methods (SBS's SVDs, DIB's
+ * iterations), and a start left where the last timing stopped made the
+ * ratio depend on what ran before: two processes gave SBS / DLB on the
+ * random poses 1.84 [1.83, 1.86] and 2.44 [2.41, 2.48] */
+struct pose_starts {
+    struct bcase *k, *c;
+    int pairs;
+};
+
+static void start_poses(void *arg, int pair)
+{
+    struct pose_starts *ps = arg;
+    int n = ps->k->ds->d.nposes > 0 ? ps->k->ds->d.nposes : 1;
+    int p = (int)(((long)pair * n) / (ps->pairs > 0 ? ps->pairs : 1)) % n;
+    ps->k->next_pose = p;
+    ps->c->next_pose = p;
+}
+
 /* kernel k over control c in the sitting, appended to its rows; the
  * estimate into *est (NAN when it could not be timed) */
 static int sit_row(struct sitting *s, struct bcase *k, struct bcase *c, const char *treatment, double *est)
@@ -88,7 +108,12 @@ static int sit_row(struct sitting *s, struct bcase *k, struct bcase *c, const ch
     struct skb_work wk = { .run = k->kind == K_COPY ? copy_work : deform_work, .arg = &s->w[0] };
     struct skb_work wc = { .run = c->kind == K_COPY ? copy_work : deform_work, .arg = &s->w[1] };
     struct skb_pair_result pr;
+    struct pose_starts ps = { k, c, s->st.opts.pairs };
+    s->st.opts.before_pair = start_poses;
+    s->st.opts.pair_ctx = &ps;
     int rc = skb_sitting_row(&s->st, k->label, &wk, c->label, &wc, treatment, &pr);
+    s->st.opts.before_pair = NULL;
+    s->st.opts.pair_ctx = NULL;
     s->st.opts.pairs = pairs;
     *est = rc < 0 ? NAN : pr.ratio;
     return rc;
