@@ -270,10 +270,6 @@ static int check_datasets_takers(int all, const char *const *names, int nnames)
     return -1;
 }
 
-static double now_s(void)
-{
-    return 1e-3 * skb_clock_ms(SKB_CLOCK_WALL);
-}
 
 /* one judged row on stderr, at most ~200 characters: a longer one (a
  * counterexample's whole story) is cut at a character boundary, its full
@@ -381,7 +377,7 @@ static int run_experiments(const struct run_opts *r, int *total_out, char *msg, 
         if (!wanted || !dataset_line(ctx, e))
             continue;
         total++;
-        double t0 = now_s();
+        double t0 = skb_clock_ms(SKB_CLOCK_WALL);
         if (ctx->verbose)
             fprintf(stderr, "[%d] %s: %s ...\n", total, e->name, e->description);
         msg[0] = 0;
@@ -389,7 +385,7 @@ static int run_experiments(const struct run_opts *r, int *total_out, char *msg, 
             skb_cli_error("run %s: %s", e->name, msg[0] ? msg : "failed");
             failed++;
         } else if (ctx->verbose) {
-            fprintf(stderr, "[%d] %s: done in %.1f s\n", total, e->name, now_s() - t0);
+            fprintf(stderr, "[%d] %s: done in %.1f s\n", total, e->name, 1e-3 * (skb_clock_ms(SKB_CLOCK_WALL) - t0));
         }
     }
     *total_out = total;

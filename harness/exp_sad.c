@@ -43,18 +43,6 @@ static const int sad_p_list_quick[] = { 10, 25 };
 static const int sad_corrections[] = { 0, 1, 10 };
 #define NCORR 3
 
-static double now_s(void)
-{
-    return 1e-3 * skb_clock_ms(SKB_CLOCK_WALL);
-}
-
-/* CPU time of the whole process (every thread): on a loaded machine the
- * wall clock also counts the time other processes held the cores */
-static double cpu_s(void)
-{
-    return 1e-3 * skb_clock_ms(SKB_CLOCK_PROCESS);
-}
-
 static struct skb_sad_anim anim_of(const struct skb_vanim *v)
 {
     struct skb_sad_anim a = { v->nverts, v->nframes, v->rest, v->rest_nrm, v->pos, v->nrm };
@@ -118,14 +106,14 @@ static int fit_into(const struct sad_env *env, const struct skb_vanim *v, const 
         return rc;
     }
     struct skb_sad_fit out = { b->params, b->approx, b->nparams, b->approx_nrm, 0, 0, 0, 0 };
-    double t0 = now_s();
+    double t0 = skb_clock_ms(SKB_CLOCK_WALL);
     if ((rc = skb_sad_fit_anim(&a, rig, kind, &env->lsqr, env->pool, &out)) < 0) {
         snprintf(msg, msglen, "sad: %s: %s fit failed: %s", v->name, kind == SKB_SAD_RIGID ? "rigid" : "affine",
                  skb_strerror(rc));
         fitbuf_free(b);
         return rc;
     }
-    skb_json_add_number(o, "fit_s", now_s() - t0);
+    skb_json_add_number(o, "fit_s", 1e-3 * (skb_clock_ms(SKB_CLOCK_WALL) - t0));
     skb_json_add_number(o, "distortion", skb_sad_distortion(v->pos, b->approx, v->nverts, v->nframes));
     cJSON_AddNumberToObject(o, "lsqr_iterations", (double)out.iterations);
     cJSON_AddNumberToObject(o, "lsqr_max_iterations", out.max_iterations);
@@ -483,7 +471,9 @@ static int run_anim(const struct sad_env *env, const struct skb_vanim *v, int z_
     struct skb_sad_rig rig;
     struct fitbuf b;
     /* Table 7.1's pre-processing: rigging and the rigid fit of positions and normals */
-    double t0 = now_s(), c0 = cpu_s();
+    /* the process's CPU time beside the wall clock: on a loaded machine the
+     * wall clock also counts the time other processes held the cores */
+    double t0 = skb_clock_ms(SKB_CLOCK_WALL), c0 = skb_clock_ms(SKB_CLOCK_PROCESS);
     if ((rc = radial_rig(v, p, &rig, msg, msglen)) < 0)
         return rc;
     cJSON *rj = cJSON_AddObjectToObject(o, "rigid");
@@ -491,8 +481,8 @@ static int run_anim(const struct sad_env *env, const struct skb_vanim *v, int z_
         skb_sad_rig_free(&rig);
         return rc;
     }
-    skb_json_add_number(o, "preprocess_s", now_s() - t0);
-    skb_json_add_number(o, "preprocess_cpu_s", cpu_s() - c0);
+    skb_json_add_number(o, "preprocess_s", 1e-3 * (skb_clock_ms(SKB_CLOCK_WALL) - t0));
+    skb_json_add_number(o, "preprocess_cpu_s", 1e-3 * (skb_clock_ms(SKB_CLOCK_PROCESS) - c0));
     skb_json_add_number(o, "radius", rig.radius);
     cJSON_AddNumberToObject(o, "max_influences", rig.max_influences);
     skb_json_add_number(o, "compression", skb_sad_compression(v->nverts, v->nframes, p));

@@ -40,12 +40,6 @@
 #define REBINDS 3
 #define COPY_BYTES_PER_VERTEX 72   /* the 4-slot LBS kernel's streams, as run cpu's copy */
 
-/* the thread's CPU time: other load on a shared machine stretches the
- * wall clock, not this (one thread throughout the sweep) */
-static double now_ms(void)
-{
-    return skb_clock_ms(SKB_CLOCK_THREAD);
-}
 
 /* the kernels swept: what changed between the processes, and controls */
 struct kern {
@@ -105,11 +99,11 @@ static double deform(struct sweep *w, struct kern *k, int pose, float *pos, floa
     skb_dataset_pose(w->d, pose % w->d->nposes, &p);
     if (fresh && (skb_pages_forget(pos, w->out_bytes - 4096) < 0 || skb_pages_forget(nrm, w->out_bytes - 4096) < 0))
         return NAN;
-    double t = now_ms();
+    double t = skb_clock_ms(SKB_CLOCK_THREAD);
     if (skb__skin_f32_prepare(&k->s, &p, &w->ctx->params) < 0
         || skb__skin_f32_run(&k->s, 0, w->d->mesh.nverts, pos, nrm) < 0)
         return NAN;
-    return now_ms() - t;
+    return skb_clock_ms(SKB_CLOCK_THREAD) - t;
 }
 
 /* the control: the fastest of w->iters copies between o's buffers (fresh:
@@ -120,10 +114,10 @@ static double copy_ms(struct sweep *w, struct outs *o)
     for (int i = 0; i < w->iters; i++) {
         if (o->fresh && skb_pages_forget(o->dst, w->copy_bytes) < 0)
             return NAN;
-        double t = now_ms();
+        double t = skb_clock_ms(SKB_CLOCK_THREAD);
         memcpy(o->dst, o->src, w->copy_bytes);
         __asm__ volatile("" : : "r"(o->dst) : "memory");
-        best = fmin(best, now_ms() - t);
+        best = fmin(best, skb_clock_ms(SKB_CLOCK_THREAD) - t);
     }
     return best;
 }
