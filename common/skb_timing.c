@@ -61,6 +61,13 @@ static int calibrate(const struct skb_work *w, const struct skb_pair_opts *o, lo
     double ms = 0;
     long n = 1;
     int rc = sample(w, 1, o->clock, &ms);
+    /* a first run (cold, so no shorter than a warm one) already as long as a
+     * sample: one run a sample, no second run to find it out (a pass over a
+     * crowd's clip takes seconds) */
+    if (rc >= 0 && ms >= o->min_sample_ms && o->min_sample_ms > 0) {
+        *runs = 1;
+        return 0;
+    }
     for (int k = 0; rc >= 0 && k < CALIBRATE_TRIES; k++) {
         if ((rc = sample(w, n, o->clock, &ms)) < 0 || ms >= o->min_sample_ms || n >= max_runs)
             break;

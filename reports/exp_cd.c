@@ -557,8 +557,9 @@ static void section_table62(struct skb_report *rep)
                     note = strdup(pe ? "refit method not in the paper" : "no matching paper scenario");
                 } else if (!isfinite(r_meas)) {
                     st = SKB_ROW_NOT_RUN;
-                    note = strdup("no speed-up timed pair by pair for this row (cd.json ...paired; a crowd's pass "
-                                  "takes seconds, so only LBS's is paired there): absolute times only");
+                    note = strdup("no speed-up timed pair by pair for this row (cd.json ...paired: the paper's "
+                                  "refits, LBS's and SBS's, are; a crowd's SBS is not, a pass takes seconds): absolute "
+                                  "times only");
                 } else if (!isfinite(r_pap)) {
                     st = SKB_ROW_NEW;
                     note = skb__fmt("paper gives no %s time for %s", names[r], skb__ref_str(pe, "title"));
