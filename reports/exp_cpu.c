@@ -322,6 +322,7 @@ static int table32_row(struct skb_report *rep, struct skb_rtable *t, int k, cons
             cause = skb__join_note_take(skb__fmt("as Figure 18's SBS row on %s:", d->string), cause);
         }
         st = skb_verdict_status(&vd);
+        free(note);   /* decided again with the setup flag */
         note = skb__verdict_text(&vd, st);
         note = skb__join_note_take(note, skb__fmt("the thesis's models: 38 / 37 / 56 SVDs per pose"));
         note = skb__join_note(note, cause);
@@ -346,8 +347,10 @@ static void section_table32(struct skb_report *rep)
                                         "SBS / LBS", "paper SBS / LBS", "SVDs per pose", "paper SVDs", NULL };
     char src[240];
     skb__set_source(src, sizeof src, sec);
+    char *tol = skb__tol_text(sec);
     char *intro = skb__fmt("%s. SBS / LBS is Figure 18's paired ratio (positions only); the ms columns are Google "
-                           "Benchmark's absolute medians", skb__tol_text(sec));
+                           "Benchmark's absolute medians", tol);
+    free(tol);
     struct skb_rtable *t = skb__tbl_new(rep, "table32", "Thesis Table 3.2: SBS against LBS on the CPU", src, intro, cols);
     for (int k = 0; k < rep->nruns; k++) {
         const cJSON *doc = skb_results_doc(&rep->runs[k], "cpu.json");
