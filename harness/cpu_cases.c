@@ -71,7 +71,7 @@ static int dq_signs(const struct skb_method *m)
     "one influence returned, no confirming pass: new, reported beside the judged row"
 
 /* the double-path variants timed beside a method's judged one */
-enum dvariant { DV_JUDGED, DV_ALG2, DV_ONE, DV_SHORTCUT, DV_SPHAVG };
+enum dvariant { DV_JUDGED, DV_ALG2, DV_ONE, DV_SHORTCUT, DV_SPHAVG, DV_UNINJECTED };
 #define VARIANT_SB_SPHAVG "double, SBS with its rotations by Buss and Fillmore's spherical average instead of QLB " \
     "(seed 003 section 5, thesis 3.4: about 5x slower)"
 
@@ -104,7 +104,7 @@ static void key_label(char *buf, size_t len, const char *method, const char *key
 static void add_double_as(struct run *r, struct ds *ds, const struct skb_method *m, double dib_p, enum dvariant dv)
 {
     char label[64], msg[512];
-    static const char *const variant[] = { NULL, "alg2", "one", "shortcut", "sphavg" };
+    static const char *const variant[] = { NULL, "alg2", "one", "shortcut", "sphavg", "uninjected" };
     skb__cpu_double_label(label, sizeof label, m->name, variant[dv], dib_p);
     struct bcase *c = new_case(r, K_DOUBLE, ds, label);
     if (!c)
@@ -117,14 +117,18 @@ static void add_double_as(struct run *r, struct ds *ds, const struct skb_method 
     }
     if (m->flags & SKB_MF_ITERATIVE) {
         static const char *const dib_variant[] = { VARIANT_DIB_JUDGED, VARIANT_ALG2, VARIANT_DIB_ONE, VARIANT_DIB_SHORTCUT,
-                                                   VARIANT_DIB_JUDGED };
-        static const int bits[] = { 0, 0, SKB_DIB_ONE_INPUT, SKB_DIB_ONE_INPUT | SKB_DIB_LEMMA47, 0 };
+                                                   VARIANT_DIB_JUDGED, VARIANT_DIB_JUDGED };
+        static const int bits[] = { 0, 0, SKB_DIB_ONE_INPUT, SKB_DIB_ONE_INPUT | SKB_DIB_LEMMA47, 0, 0 };
         c->variant = dib_variant[dv];
         c->prm.dib_shortcut = bits[dv];
     }
     if (dv == DV_SPHAVG) {
         c->variant = VARIANT_SB_SPHAVG;
         c->prm.sb_spherical_average = 1;
+    }
+    if (dv == DV_UNINJECTED) {
+        c->variant = "double, the injected method's kernel without the injected work (SKB_INJECT_TWIN)";
+        c->no_inject = 1;
     }
     if (dib_p > 0)
         c->prm.dib_precision = dib_p;
@@ -144,6 +148,9 @@ static void add_double(struct run *r, struct ds *ds, const struct skb_method *m,
         add_double_as(r, ds, m, 0, DV_ONE);
         add_double_as(r, ds, m, 0, DV_SHORTCUT);
     }
+    /* the slow-down injection's twin: the same kernel, left alone */
+    if (dib_p == 0 && r->inject.twin && strcmp(m->name, r->inject.method) == 0)
+        add_double_as(r, ds, m, 0, DV_UNINJECTED);
     /* seed 003 section 5: SBS with spherical averages, on the human model */
     if (dib_p == 0 && (m->flags & SKB_MF_ROT_CENTERS) && strcmp(ds->d.name, "bcn_human") == 0)
         add_double_as(r, ds, m, 0, DV_SPHAVG);

@@ -25,7 +25,9 @@
  * version, overshot small meshes and was invisible to instruction counts.
  * Off by default; read here only, and recorded in cpu.json and icount.json
  * "injected_slowdown" (null when off) so that compare refuses such a run as
- * a baseline. */
+ * a baseline.  SKB_INJECT_TWIN=1 beside it also times the method's double
+ * path without the injected work ("METHOD+uninjected"), in the same run:
+ * tests/paired_injection.sh sees the slow-down pair by pair in one sitting. */
 
 int skb__cpu_read_injection(struct inject *inject, char *msg, size_t msglen)
 {
@@ -44,6 +46,8 @@ int skb__cpu_read_injection(struct inject *inject, char *msg, size_t msglen)
     memcpy(inject->method, v, n);
     inject->frac = pct / 100;
     inject->per_deform = lround(pct * (INJECT_UNIT / 100));
+    const char *tw = getenv("SKB_INJECT_TWIN");
+    inject->twin = tw && strcmp(tw, "1") == 0;
     return 0;
 }
 
@@ -57,6 +61,7 @@ int skb__cpu_injection_json(cJSON *root, char *msg, size_t msglen)
         cJSON *inj = cJSON_AddObjectToObject(root, "injected_slowdown");
         cJSON_AddStringToObject(inj, "method", inject.method);
         cJSON_AddNumberToObject(inj, "percent", 100 * inject.frac);
+        cJSON_AddBoolToObject(inj, "twin", inject.twin);
     } else {
         cJSON_AddNullToObject(root, "injected_slowdown");
     }
@@ -68,6 +73,6 @@ int skb__cpu_injection_json(cJSON *root, char *msg, size_t msglen)
 void skb__cpu_mark_injected(struct bcase *c, int n, const struct inject *inject)
 {
     for (int i = 0; i < n; i++)
-        c[i].injected = inject->per_deform > 0 && c[i].m && c[i].kind != K_PEER
+        c[i].injected = inject->per_deform > 0 && c[i].m && c[i].kind != K_PEER && !c[i].no_inject
                         && strcmp(c[i].m->name, inject->method) == 0 ? inject->per_deform : 0;
 }

@@ -120,10 +120,13 @@ struct bcase {
     int inject_off;             /* where the next injected skin slice starts */
     int checked_poses;
     int positions_only;         /* double path: normals not deformed (cpu_paired.c's judged treatment) */
+    int no_inject;              /* the injected method's twin: never given the injected work */
 };
 
-/* SKB_INJECT_SLOWDOWN as read by one run (see "slow-down injection" below) */
-struct inject { char method[64]; double frac; long per_deform; };
+/* SKB_INJECT_SLOWDOWN as read by one run (see "slow-down injection" below);
+ * twin: SKB_INJECT_TWIN=1, the method's double path also timed without the
+ * injected work in the same run ("METHOD+uninjected") */
+struct inject { char method[64]; double frac; long per_deform; int twin; };
 
 struct run {
     const struct skb_run_ctx *ctx;

@@ -100,7 +100,8 @@ static int sit_row(struct sitting *s, struct bcase *k, struct bcase *c, const ch
     int pos = strcmp(treatment, "positions") == 0, pairs = s->st.opts.pairs;
     /* a row a paper value judges: a figure method's own double-path row,
      * positions only (its variants, the normals, f32 and peers: context) */
-    int judged = pos && k->kind == K_DOUBLE && k->m && (k->m->flags & figure_roles) && strcmp(k->label, k->m->name) == 0;
+    int judged = pos && k->kind == K_DOUBLE && k->m && (k->m->flags & figure_roles)
+                 && (strcmp(k->label, k->m->name) == 0 || k->no_inject);   /* the injection's twin: its reference */
     if (!judged && !s->r->ctx->quick && s->context_pairs)
         s->st.opts.pairs = s->context_pairs;
     s->w[0] = (struct case_work){ k, pos };

@@ -200,6 +200,26 @@ static void html_measured_cell(FILE *f, const char *measured)
     fprintf(f, "</details></td>");
 }
 
+/* a headline's rows cell: the counts, and a timed claim's intervals and
+ * how many rows this machine decided folded under "paired …" (one click
+ * away, as the measured cell's "decided by") */
+static void html_rows_cell(FILE *f, const char *rows)
+{
+    static const char sep[] = "; paired: ";
+    const char *d = rows ? strstr(rows, sep) : NULL;
+    if (!d) {
+        html_td(f, "n", rows);
+        return;
+    }
+    char counts[800];
+    snprintf(counts, sizeof counts, "%.*s", (int)(d - rows), rows);
+    fprintf(f, "<td class=\"n\">");
+    skb__html_esc(f, counts);
+    fprintf(f, " <details><summary>paired …</summary>");
+    skb__html_esc(f, d + 2);
+    fprintf(f, "</details></td>");
+}
+
 /* the first screen: the papers' headline claims, each linked to its section */
 static void html_headline(const struct skb_report *rep, FILE *f)
 {
@@ -225,7 +245,7 @@ static void html_headline(const struct skb_report *rep, FILE *f)
         html_measured_cell(f, h->measured);
         html_td(f, NULL, h->paper);
         html_td(f, NULL, skb_headline_status_name(h->status));
-        html_td(f, "n", h->rows);
+        html_rows_cell(f, h->rows);
         fprintf(f, "</tr>\n");
     }
     fprintf(f, "</tbody></table>\n");

@@ -316,7 +316,9 @@ static void decided_text(const struct skb_report *rep, const struct skb_rtable *
 
 /* a timed claim (rows judged on pairs, reports/report_paired.c): the
  * judged intervals this run reached, relative to their estimates, the
- * floors they were widened by, and how many rows this machine decided */
+ * floors they were widened by (this run's A/A or the declared minimum),
+ * and how many rows this machine decided (the others' intervals cross a
+ * band edge) */
 static void timing_text(const struct skb_rtable *t, const int *sel, int nsel, char *out, size_t n)
 {
     double wlo = INFINITY, whi = 0, flo = INFINITY, fhi = 0;
@@ -349,9 +351,7 @@ static void timing_text(const struct skb_rtable *t, const int *sel, int nsel, ch
         snprintf(fl, sizeof fl, "%.1f %%", 100 * fhi);
     else
         snprintf(fl, sizeof fl, "%.1f–%.1f %%", 100 * flo, 100 * fhi);
-    snprintf(buf, sizeof buf, "; timed pair by pair: judged intervals %s of the estimate (widened by %s: this run's "
-             "A/A floor or the declared minimum); this machine decided %d of %d%s", iv, fl, decided, timed,
-             decided == timed ? "" : " (the others' intervals cross a band edge)");
+    snprintf(buf, sizeof buf, "; paired: intervals %s (floor %s), %d of %d decided here", iv, fl, decided, timed);
     append(out, n, "", buf);
 }
 
