@@ -17,6 +17,15 @@ static void md_cell(FILE *f, const char *s)
     fputs(" |", f);
 }
 
+/* a cell linking to one of the page's own sections: the text escaped, the
+ * link the renderer's (href is "#s-..." it built) */
+static void md_link_cell(FILE *f, const char *s, const char *href)
+{
+    fputs(" [", f);
+    skb__md_put(f, s, 1);
+    fprintf(f, "](%s) |", href);
+}
+
 static void md_counts(const struct skb_report *rep, FILE *f)
 {
     fprintf(f, "Rows: ");
@@ -71,14 +80,12 @@ static void md_headline(const struct skb_report *rep, FILE *f)
                "| claim | source | measured | paper | status | rows |\n| --- | --- | --- | --- | --- | --- |\n", overall);
     for (int i = 0; i < rep->nheadline; i++) {
         const struct skb_headline *h = &rep->headline[i];
-        char claim[400];
         char href[128];
-        if (section_href(rep, h->table, href, sizeof href))
-            snprintf(claim, sizeof claim, "[%s](%s)", h->claim, href);
-        else
-            snprintf(claim, sizeof claim, "%s", h->claim);
         fputc('|', f);
-        md_cell(f, claim);
+        if (section_href(rep, h->table, href, sizeof href))
+            md_link_cell(f, h->claim, href);
+        else
+            md_cell(f, h->claim);
         md_cell(f, h->source);
         md_cell(f, h->measured);
         md_cell(f, h->paper);
@@ -92,8 +99,11 @@ static void md_headline(const struct skb_report *rep, FILE *f)
 static void md_toc(const struct skb_report *rep, FILE *f)
 {
     fprintf(f, "Contents: [headline claims](#s-headline)");
-    for (int i = 0; i < rep->ntables; i++)
-        fprintf(f, " · [%s](#s-%s)", rep->tables[i].title, rep->tables[i].id);
+    for (int i = 0; i < rep->ntables; i++) {
+        fprintf(f, " · [");
+        skb__md_esc(f, rep->tables[i].title);
+        fprintf(f, "](#s-%s)", rep->tables[i].id);
+    }
     fprintf(f, " · [plots](#s-plots)");
     for (int k = 0; k < rep->nruns; k++)
         if (skb__jget(skb_results_doc(&rep->runs[k], "gpu.json"), "method_pictures"))
@@ -658,12 +668,11 @@ static void md_rows(const struct skb_report *rep, const struct skb_rtable *t, FI
         fputc('|', f);
         for (int c = 0; c < t->ncols; c++) {
             const char *cell = t->rows[r].cell[c];
-            char link[200], href[128];
-            if (c + 1 == t->link_col && section_href(rep, cell, href, sizeof href)) {
-                snprintf(link, sizeof link, "[%s](%s)", cell, href);
-                cell = link;
-            }
-            md_cell(f, cell);
+            char href[128];
+            if (c + 1 == t->link_col && section_href(rep, cell, href, sizeof href))
+                md_link_cell(f, cell, href);
+            else
+                md_cell(f, cell);
         }
         if (!t->unjudged) {
             md_cell(f, skb_row_status_name(t->rows[r].status));
@@ -677,11 +686,20 @@ static void md_rows(const struct skb_report *rep, const struct skb_rtable *t, FI
 static void md_section(const struct skb_report *rep, const struct skb_rtable *t, FILE *f)
 {
     struct grid g;
-    fprintf(f, "<a id=\"s-%s\"></a>\n## %s\n\n", t->id, t->title);
-    if (t->source[0])
-        fprintf(f, "Source: %s.", t->source);
-    if (t->intro)
-        fprintf(f, " %s", t->intro);
+    /* title, source and intro carry names and text from the results
+     * (flops.json's convention and counting rules): escaped like cells */
+    fprintf(f, "<a id=\"s-%s\"></a>\n## ", t->id);
+    skb__md_esc(f, t->title);
+    fprintf(f, "\n\n");
+    if (t->source[0]) {
+        fprintf(f, "Source: ");
+        skb__md_esc(f, t->source);
+        fprintf(f, ".");
+    }
+    if (t->intro) {
+        fprintf(f, " ");
+        skb__md_esc(f, t->intro);
+    }
     fprintf(f, "\n\n");
     if (grid_build(rep, t, &g) == 0) {
         md_grid(t, &g, f);
@@ -756,8 +774,11 @@ int skb_report_render_md(const struct skb_report *rep, FILE *f)
                "judged), *new* (no paper value), *reproduced (trivial)* (measured and paper ratios both within the "
                "stated band of 1: nothing to reproduce, not counted as reproduced).\n\n");
     md_counts(rep, f);
-    if (rep->fuzz[0])
-        fprintf(f, "Robustness: %s.\n\n", rep->fuzz);
+    if (rep->fuzz[0]) {
+        fprintf(f, "Robustness: ");
+        skb__md_esc(f, rep->fuzz);   /* it names the log's path */
+        fprintf(f, ".\n\n");
+    }
     for (int i = 0; i < rep->ntables; i++)
         md_section(rep, &rep->tables[i], f);
     md_plots_images(rep, f);

@@ -8,13 +8,19 @@
 #include "skb_json.h"
 #include "report_internal.h"
 
-/* text from results files in report.md: Markdown renders raw HTML, so
- * '<', '>' and '&' become entities (a machine name "<script>" stays text);
- * control bytes become spaces; in a table cell '|' is escaped too */
+/* text from results files and inputs in report.md: no markup of its own.
+ * Markdown renders raw HTML, so '<', '>' and '&' become entities (a machine
+ * name "<script>" stays text); '[', ']', '\' and '`' are backslash-escaped,
+ * so no link, image, link definition or code span can open ("[x](javascript:
+ * ...)", "![](https://...)"); what a GFM renderer would turn into a link by
+ * itself is broken up by an escape ("\://", "www\.", "\@": cmark-gfm
+ * only links an unescaped scheme, "www." or address); control bytes become
+ * spaces (no line of its own); in a table cell '|' is escaped too.  The only
+ * links in report.md are the ones the renderer writes around escaped text. */
 void skb__md_put(FILE *f, const char *s, int cell)
 {
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
+    for (const char *p = s; p && *p; p++) {
+        unsigned char c = (unsigned char)*p;
         if (cell && c == '|')
             fputs("\\|", f);
         else if (c == '<')
@@ -23,10 +29,15 @@ void skb__md_put(FILE *f, const char *s, int cell)
             fputs("&gt;", f);
         else if (c == '&')
             fputs("&amp;", f);
-        else if (c < 0x20 || c == 0x7f)
+        else if (c == '[' || c == ']' || c == '\\' || c == '`' || c == '@'
+                 || (c == ':' && p[1] == '/' && p[2] == '/')
+                 || (c == '.' && p - s >= 3 && (p[-1] | 32) == 'w' && (p[-2] | 32) == 'w' && (p[-3] | 32) == 'w')) {
+            fputc('\\', f);
+            fputc(*p, f);
+        } else if (c < 0x20 || c == 0x7f)
             fputc(' ', f);
         else
-            fputc(*s, f);
+            fputc(*p, f);
     }
 }
 
