@@ -53,7 +53,8 @@ static const struct skb_opt report_opts_table[] = {
     { "--reference", SKB_OPT_STRING, offsetof(struct report_opts, refpath), 0, NULL,
       "  --reference F    paper values (default reports/reference.json next to skinbench)\n" },
     { "--fuzz-log", SKB_OPT_STRING, offsetof(struct report_opts, fuzz), 0, NULL,
-      "  --fuzz-log F     libFuzzer log to summarise (default RESULTS/fuzz.log or build/fuzz/fuzz.log)\n" },
+      "  --fuzz-log F     libFuzzer log to summarise (default RESULTS/fuzz.log, or the fuzz/fuzz.log of\n"
+      "                   the build skinbench comes from; never the current directory's)\n" },
     { "--history", SKB_OPT_STRING, offsetof(struct report_opts, hist_dir), 0, NULL,
       "  --history DIR    nightly runs (results/history): a table of steps across nights (the\n"
       "                   first night each appeared) and per-method trend plots from 2 nights on\n" },
@@ -80,7 +81,7 @@ static void path_msg(char *msg, size_t msglen, const char *path, const char *wha
         msg[msglen - 1] = 0;
 }
 
-static int write_text(const char *path, int html, const struct skb_report *rep, const char *plot_dir,
+static int write_text(const char *path, int html, const struct skb_report *rep, const char *out_dir,
                       char *msg, size_t msglen)
 {
     char *buf = NULL;
@@ -90,7 +91,7 @@ static int write_text(const char *path, int html, const struct skb_report *rep, 
         path_msg(msg, msglen, path, "out of memory");
         return SKB_ENOMEM;
     }
-    int rc = html == 2 ? skb_report_render_json(rep, f) : html ? skb_report_render_html(rep, plot_dir, f)
+    int rc = html == 2 ? skb_report_render_json(rep, f) : html ? skb_report_render_html(rep, out_dir, f)
                                                                : skb_report_render_md(rep, f);
     fclose(f);
     if (rc == 0)
@@ -234,21 +235,21 @@ static int prepare_out(struct report_job *j)
     return 0;
 }
 
-/* --fuzz-log, or the first log found where make fuzz leaves one */
+/* --fuzz-log, or the log of the run (RESULTS/fuzz.log, read below it), or
+ * the one make fuzz leaves in the build skinbench was built in (next to the
+ * binary: build/skinbench or a copy in the tree's root).  Never the current
+ * directory's: a claim about this binary must not come from wherever the
+ * command happens to run. */
 static void read_fuzz(struct skb_report *rep, const struct report_job *j)
 {
-    char path[PATH_MAX + 64];
     if (j->o.fuzz) {
-        if (skb_report_read_fuzz_log(rep, j->o.fuzz) < 0)
+        if (skb_report_read_fuzz_log(rep, NULL, j->o.fuzz) < 0)
             skb_cli_error("report: --fuzz-log %s: not readable or not a libFuzzer log (ignored)", j->o.fuzz);
         return;
     }
-    snprintf(path, sizeof path, "%s/fuzz.log", j->o.dirs[0]);
-    if (skb_report_read_fuzz_log(rep, path) < 0) {
-        snprintf(path, sizeof path, "%s/../build/fuzz/fuzz.log", j->ed);
-        if (skb_report_read_fuzz_log(rep, path) < 0)
-            skb_report_read_fuzz_log(rep, "build/fuzz/fuzz.log");
-    }
+    if (skb_report_read_fuzz_log(rep, j->o.dirs[0], "fuzz.log") < 0 && j->ed[0]
+        && skb_report_read_fuzz_log(rep, j->ed, "fuzz/fuzz.log") < 0)
+        skb_report_read_fuzz_log(rep, j->ed, "build/fuzz/fuzz.log");
 }
 
 /* --history's table and the plots (gnuplot) */
@@ -273,11 +274,10 @@ static int write_pages(const struct skb_report *rep, struct report_job *j)
     static const char *const names[] = { "report.json", "report.md", "report.html" };
     static const int kinds[] = { 2, 0, 1 };
     const char *out = j->o.out;
-    char path[PATH_MAX + 64], plot_dir[PATH_MAX + 16];
-    snprintf(plot_dir, sizeof plot_dir, "%s/plots", out);
+    char path[PATH_MAX + 64];
     for (int i = 0; i < 3; i++) {
         snprintf(path, sizeof path, "%s/%s", out, names[i]);
-        if (write_text(path, kinds[i], rep, kinds[i] == 2 || !j->o.plots ? NULL : plot_dir, j->msg, sizeof j->msg) < 0) {
+        if (write_text(path, kinds[i], rep, kinds[i] == 2 || !j->o.plots ? NULL : out, j->msg, sizeof j->msg) < 0) {
             skb_cli_error("report: %s", j->msg);
             return -1;
         }

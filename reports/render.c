@@ -2,9 +2,11 @@
  * HTML page (inline CSS; plots and GPU images embedded as data: URIs; the
  * SVG links are relative and only written when the file exists). */
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "skb_json.h"
 #include "skb_report.h"
@@ -39,14 +41,20 @@ static const char quick_text[] =
     "of the runs behind this report came from `--quick` (small samples, short timings): verdicts may differ from a "
     "full run; run without --quick before citing one.";
 
+/* 1 when the run has an images/ directory, a real one (not a link) */
+static int has_images(const struct skb_results *r)
+{
+    struct stat st;
+    return skb_stat_below(r->dir, "images", &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 /* the first run with GPU images (images/) or the picture grid
  * (gpu.json "method_pictures"), -1 when none has them */
 static int run_with(const struct skb_report *rep, int pictures)
 {
     for (int k = 0; k < rep->nruns; k++) {
-        char dir[1200];
-        snprintf(dir, sizeof dir, "%s/images", rep->runs[k].dir);
-        if (pictures ? skb__jget(skb_results_doc(&rep->runs[k], "gpu.json"), "method_pictures") != NULL : access(dir, R_OK) == 0)
+        if (pictures ? skb__jget(skb_results_doc(&rep->runs[k], "gpu.json"), "method_pictures") != NULL
+                     : has_images(&rep->runs[k]))
             return k;
     }
     return -1;
@@ -251,9 +259,7 @@ static void html_toc(const struct skb_report *rep, FILE *f)
     }
     fprintf(f, "<li><a href=\"#s-plots\">Plots</a></li>");
     for (int k = 0; k < rep->nruns; k++) {
-        char dir[1200];
-        snprintf(dir, sizeof dir, "%s/images", rep->runs[k].dir);
-        if (access(dir, R_OK) == 0)
+        if (has_images(&rep->runs[k]))
             fprintf(f, k ? "<li><a href=\"#s-images-%d\">GPU deformation images (run %d)</a></li>"
                          : "<li><a href=\"#s-images\">GPU deformation images</a></li>", k, k + 1);
         if (skb__jget(skb_results_doc(&rep->runs[k], "gpu.json"), "method_pictures"))
@@ -422,17 +428,17 @@ static void html_grid(const struct skb_rtable *t, const struct grid *g, FILE *f)
     fprintf(f, "</tbody></table>\n");
 }
 
-/* a cell of the image column: the picture (a PNG that reads) above its path */
-static void html_image_cell(const char *path, FILE *f)
+/* a cell of the image column: the picture (a PNG below its run's
+ * directory, the builder wrote RUN/rel) above its path */
+static void html_image_cell(const struct skb_report *rep, const struct skb_rrow *row, const char *path, FILE *f)
 {
     size_t n = path ? strlen(path) : 0;
+    const char *root = row->run >= 0 && row->run < rep->nruns ? rep->runs[row->run].dir : NULL;
+    size_t rn = root ? strlen(root) : 0;
     fprintf(f, "<td>");
-    if (n > 4 && strcmp(path + n - 4, ".png") == 0 && access(path, R_OK) == 0) {
-        fprintf(f, "<img style=\"max-width:600px\" alt=\"");
-        skb__html_esc(f, path);
-        fprintf(f, "\" src=\"");
-        skb__data_uri(f, path, "image/png");
-        fprintf(f, "\"><br>");
+    if (n > 4 && strcmp(path + n - 4, ".png") == 0 && root && strncmp(path, root, rn) == 0 && path[rn] == '/') {
+        skb__img(f, root, path + rn + 1, "max-width:600px", path);
+        fprintf(f, "<br>");
     }
     skb__html_esc(f, path);
     fprintf(f, "</td>");
@@ -456,7 +462,7 @@ static void html_rows(const struct skb_report *rep, const struct skb_rtable *t, 
         for (int c = 0; c < t->ncols; c++) {
             char href[128];
             if (c + 1 == t->image_col) {
-                html_image_cell(row->cell[c], f);
+                html_image_cell(rep, row, row->cell[c], f);
                 continue;
             }
             int link = c + 1 == t->link_col && section_href(rep, row->cell[c], href, sizeof href);
@@ -528,29 +534,25 @@ static void html_top(const struct skb_report *rep, FILE *f)
     }
 }
 
-static void html_plots(const struct skb_report *rep, const char *plot_dir, FILE *f)
+static void html_plots(const struct skb_report *rep, const char *out_dir, FILE *f)
 {
     fprintf(f, "<h2 id=\"s-plots\">Plots</h2>\n<div id=\"plots\">\n");
     for (int i = 0; i < rep->nplots; i++) {
         const struct skb_plot_entry *p = &rep->plots[i];
-        char png[1400], svg[1400];
-        snprintf(png, sizeof png, "%s/%s.png", plot_dir ? plot_dir : ".", p->name);
-        snprintf(svg, sizeof svg, "%s/%s.svg", plot_dir ? plot_dir : ".", p->name);
+        char png[200], svg[200];
+        struct stat st;
+        snprintf(png, sizeof png, "plots/%s.png", p->name);
+        snprintf(svg, sizeof svg, "plots/%s.svg", p->name);
         fprintf(f, "<figure id=\"p-%s\">", p->name);
-        if (p->ok && plot_dir && access(png, R_OK) == 0) {
-            fprintf(f, "<img alt=\"");
-            skb__html_esc(f, p->title);
-            fprintf(f, "\" src=\"");
-            skb__data_uri(f, png, "image/png");
-            fprintf(f, "\">");
-        }
+        if (p->ok && out_dir && skb_stat_below(out_dir, png, &st) == 0)
+            skb__img(f, out_dir, png, NULL, p->title);
         fprintf(f, "<figcaption>");
         skb__html_esc(f, p->title);
         if (!p->ok) {
             fprintf(f, " — <span class=\"not-run\">not run: ");
             skb__html_esc(f, p->why);
             fprintf(f, "</span>");
-        } else if (access(svg, R_OK) == 0) {
+        } else if (out_dir && skb_stat_below(out_dir, svg, &st) == 0 && S_ISREG(st.st_mode)) {
             fprintf(f, " (<a href=\"plots/%s.svg\">SVG</a>)", p->name);
         }
         if (p->ok && p->note[0]) {
@@ -562,12 +564,21 @@ static void html_plots(const struct skb_report *rep, const char *plot_dir, FILE 
     fprintf(f, "</div>\n");
 }
 
+/* the run's images/ for listing: a real directory below it, never a link */
+static DIR *open_images(const struct skb_results *r)
+{
+    char msg[300];
+    int fd = skb_open_below(r->dir, "images", 1, msg, sizeof msg);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d && fd >= 0)
+        close(fd);
+    return d;
+}
+
 /* one run's images/ PNGs, sorted by name */
 static void html_images(const struct skb_report *rep, int k, FILE *f)
 {
-    char dir[1200];
-    snprintf(dir, sizeof dir, "%s/images", rep->runs[k].dir);
-    DIR *d = opendir(dir);
+    DIR *d = open_images(&rep->runs[k]);
     if (!d)
         return;
     fprintf(f, k ? "<h2 id=\"s-images-%d\">GPU deformation images (" : "<h2 id=\"s-images\">GPU deformation images (", k);
@@ -591,13 +602,11 @@ static void html_images(const struct skb_report *rep, int k, FILE *f)
             names[j - 1] = tmp;
         }
     for (int i = 0; i < n; i++) {
-        char path[1500];
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        fprintf(f, "<figure><img alt=\"");
-        skb__html_esc(f, names[i]);
-        fprintf(f, "\" src=\"");
-        skb__data_uri(f, path, "image/png");
-        fprintf(f, "\"><figcaption>");
+        char rel[300];
+        snprintf(rel, sizeof rel, "images/%s", names[i]);
+        fprintf(f, "<figure>");
+        skb__img(f, rep->runs[k].dir, rel, NULL, names[i]);
+        fprintf(f, "<figcaption>");
         char cap[300];
         skb__image_caption(skb_results_doc(&rep->runs[k], "gpu.json"), names[i], cap, sizeof cap);
         skb__html_esc(f, cap);
@@ -607,14 +616,14 @@ static void html_images(const struct skb_report *rep, int k, FILE *f)
     fprintf(f, "</div>\n");
 }
 
-int skb_report_render_html(const struct skb_report *rep, const char *plot_dir, FILE *f)
+int skb_report_render_html(const struct skb_report *rep, const char *out_dir, FILE *f)
 {
     fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                "<title>skinbench report</title><style>%s</style></head>\n<body>\n", css);
     html_top(rep, f);
     for (int i = 0; i < rep->ntables; i++)
         html_section(rep, &rep->tables[i], f);
-    html_plots(rep, plot_dir, f);
+    html_plots(rep, out_dir, f);
     for (int k = 0; k < rep->nruns; k++)
         html_images(rep, k, f);
     skb__render_pictures_html(f, rep);
@@ -737,7 +746,7 @@ static void md_plots_images(const struct skb_report *rep, FILE *f)
     for (int k = 0; k < rep->nruns; k++) {
         char dir[1200];
         snprintf(dir, sizeof dir, "%s/images", rep->runs[k].dir);
-        DIR *d = opendir(dir);
+        DIR *d = open_images(&rep->runs[k]);
         if (!d)
             continue;
         fprintf(f, "## GPU deformation images (");
