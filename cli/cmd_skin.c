@@ -231,6 +231,8 @@ static int write_obj(const struct skin_opts *o, const struct skb_method *m, cons
     char title[256], msg[512];
     int rc = 1;
     snprintf(title, sizeof title, "%s deformed by %s", d->name, m->name);
+    /* the name comes from the model's file name: one comment line, whatever it holds */
+    skb_text_one_line(title);
     char *text = obj_text(&d->mesh, pos, d->mesh.nrm ? nrm : NULL, title);
     if (!text)
         skb_cli_error("skin: out of memory");

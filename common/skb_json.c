@@ -165,6 +165,13 @@ void skb_machine_key(char *key, size_t len)
     free(mem);
 }
 
+void skb_text_one_line(char *s)
+{
+    for (unsigned char *c = (unsigned char *)s; c && *c; c++)
+        if (*c < 0x20 || *c == 0x7f)
+            *c = '?';
+}
+
 /* what an existing path is, when it is not a regular file */
 const char *skb__file_kind(mode_t m)
 {

@@ -91,6 +91,11 @@ int skb_mkdirs_in(const char *root, const char *dir, char *msg, size_t msglen);
 int skb_open_below(const char *root, const char *rel, int want_dir, char *msg, size_t msglen);
 int skb_read_below(const char *root, const char *rel, size_t max, char **out, size_t *len, char *msg, size_t msglen);
 int skb_stat_below(const char *root, const char *rel, struct stat *st);
+/* text that must stay on its line — a message quoting a file's bytes, a
+ * name written into an OBJ comment — with every control byte (below 0x20,
+ * 0x7f) replaced by '?', in place: a newline in a model's file name cannot
+ * start an OBJ statement of its own */
+void skb_text_one_line(char *s);
 /* internal to common/ (skb_json.c, skb_paths.c): what a non-regular node
  * is called in messages; read all of fd, which must be a regular file of at
  * most max bytes (0 = the default cap), shown as `shown` in errors */

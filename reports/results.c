@@ -196,15 +196,6 @@ static const char *duplicate_key(const cJSON *x)
     return NULL;
 }
 
-/* keys and values quoted in a message come from the file: keep the message
- * on one line whatever bytes they hold */
-static void one_line(char *msg)
-{
-    for (unsigned char *c = (unsigned char *)msg; *c; c++)
-        if (*c < 0x20 || *c == 0x7f)
-            *c = '?';
-}
-
 int skb_results_parse(int which, const char *path, const char *text, size_t len, cJSON **out,
                       char *msg, size_t msglen)
 {
@@ -212,7 +203,7 @@ int skb_results_parse(int which, const char *path, const char *text, size_t len,
     int rc = skb_json_parse_text(path, text, len, 1, &r, msg, msglen);
     *out = NULL;
     if (rc < 0) {
-        one_line(msg);
+        skb_text_one_line(msg);   /* keys and values quoted come from the file */
         return rc;
     }
     if (!cJSON_IsObject(r)) {
@@ -239,7 +230,7 @@ int skb_results_parse(int which, const char *path, const char *text, size_t len,
     return 0;
 fail:
     cJSON_Delete(r);
-    one_line(msg);
+    skb_text_one_line(msg);
     return rc;
 }
 
