@@ -348,6 +348,11 @@ int skb_cmd_report(int argc, char **argv)
         j->o.dirs[j->o.ndirs++] = "results/latest";
     if (!j->o.out)
         j->o.out = j->o.dirs[0];
+    if (skb_output_dir_check(j->o.out, j->msg, sizeof j->msg) < 0) {
+        skb_cli_error("report: --out %s", j->msg);
+        free(j);
+        return 2;
+    }
     exe_dir(j->ed, sizeof j->ed);
     if (skb_reference_load(j->o.refpath, j->ed, &j->ref, j->msg, sizeof j->msg) < 0) {
         skb_cli_error("report: %s", j->msg);

@@ -181,6 +181,21 @@ static void print_summary(const struct skb_dataset *d, const struct skb_method *
     fputc('\n', stderr);
 }
 
+/* --out's folder: never one of the kernel's or a folder of device nodes; 0 or -1 after the error */
+static int skin_out_check(const struct skin_opts *o)
+{
+    char dir[4096], msg[4400];
+    const char *slash = o->out ? strrchr(o->out, '/') : NULL;
+    if (!o->out)
+        return 0;
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - o->out) + (slash == o->out) : 1, slash ? o->out : ".");
+    if (skb_output_dir_check(dir, msg, sizeof msg) < 0) {
+        skb_cli_error("skin: --out %s: %s", o->out, msg);
+        return -1;
+    }
+    return 0;
+}
+
 /* the method and the model, checked before loading: NULL after the error */
 static const struct skb_method *skin_method(const struct skin_opts *o)
 {
@@ -282,7 +297,7 @@ int skb_cmd_skin(int argc, char **argv)
     if (rc)
         return rc == 1 ? 0 : rc;
     const struct skb_method *m = skin_method(&o);
-    if (!m)
+    if (!m || skin_out_check(&o) < 0)
         return 2;
     struct skb_dataset d;
     struct skb_dataset_opts dopts = { o.seed, 0, 0 };

@@ -73,6 +73,12 @@ int skb_mkdirs_below(const char *root, const char *sub, char *msg, size_t msglen
 /* the same for a full path dir that starts with root (root + "/" + sub);
  * any other dir is created with skb_mkdirs */
 int skb_mkdirs_in(const char *root, const char *dir, char *msg, size_t msglen);
+/* an output directory (run/report --out, the folder of skin --out) that
+ * skinbench may write into: not empty, and its nearest existing directory
+ * neither on one of the kernel's file systems (proc, sysfs, ...) nor holding
+ * device nodes (/dev, a chroot's dev): as root a report written there
+ * would land among the devices.  0, or SKB_EINVAL with a one-line msg */
+int skb_output_dir_check(const char *dir, char *msg, size_t msglen);
 /* The reading half (common/skb_paths.c): root/rel reached without a link in
  * any component of rel.  root is the user's (followed); each directory of rel
  * is entered with openat(O_NOFOLLOW | O_DIRECTORY) and the last component is

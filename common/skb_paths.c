@@ -4,12 +4,15 @@
  * outside the root (docs/security.md "Security").  skb_mkdirs_below is the
  * writing half (directories created or entered), skb_open_below and its
  * two wrappers the reading half. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 #include "skb_json.h"
 
@@ -200,4 +203,76 @@ int skb_stat_below(const char *root, const char *rel, struct stat *st)
     }   /* else errno says why the walk stopped (ELOOP: a link on the way) */
     free(w);
     return rc;
+}
+
+/* the kernel's own file systems: what is written there is not a file */
+static const char *kernel_fs(long type)
+{
+    switch (type) {
+    case PROC_SUPER_MAGIC: return "proc";
+    case SYSFS_MAGIC: return "sysfs";
+    case DEVPTS_SUPER_MAGIC: return "devpts";
+    case DEBUGFS_MAGIC: return "debugfs";
+    case TRACEFS_MAGIC: return "tracefs";
+    case SECURITYFS_MAGIC: return "securityfs";
+    case CGROUP_SUPER_MAGIC: return "cgroup";
+    case CGROUP2_SUPER_MAGIC: return "cgroup2";
+    case BPF_FS_MAGIC: return "bpf";
+    default: return NULL;
+    }
+}
+
+/* the first device node in the directory dir, into name; 0 when none */
+static int device_node(const char *dir, char *name, size_t len)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int found = 0;
+    while (d && !found && (e = readdir(d))) {
+        struct stat st;
+        if (e->d_type == DT_CHR || e->d_type == DT_BLK
+            || (e->d_type == DT_UNKNOWN && fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0
+                && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)))) {
+            snprintf(name, len, "%s", e->d_name);
+            found = 1;
+        }
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
+int skb_output_dir_check(const char *dir, char *msg, size_t msglen)
+{
+    char p[4096], dev[256];
+    struct stat st;
+    struct statfs fs;
+    if (!dir[0] || (size_t)snprintf(p, sizeof p, "%s", dir) >= sizeof p) {
+        snprintf(msg, msglen, "'%.200s': %s", dir, dir[0] ? "path too long" : "empty directory name");
+        return SKB_EINVAL;
+    }
+    /* the nearest directory that exists: --out /dev/new would be made there */
+    while (stat(p, &st) != 0) {
+        char *slash = strrchr(p, '/');
+        if (!slash)
+            snprintf(p, sizeof p, ".");
+        else
+            slash[slash == p] = 0;   /* "/x" -> "/", "a/b" -> "a" */
+        if (!slash || strcmp(p, "/") == 0)
+            break;
+    }
+    if (stat(p, &st) != 0 || !S_ISDIR(st.st_mode))
+        return 0;   /* creating it says what is wrong */
+    const char *k = statfs(p, &fs) == 0 ? kernel_fs((long)fs.f_type) : NULL;
+    if (k) {
+        snprintf(msg, msglen, "%s: %s%s is on the kernel's %s file system, not a place for outputs", dir,
+                 strcmp(p, dir) ? "its parent " : "", strcmp(p, dir) ? p : "it", k);
+        return SKB_EINVAL;
+    }
+    if (device_node(p, dev, sizeof dev)) {
+        snprintf(msg, msglen, "%s: %s%s holds device nodes (%s), not a place for outputs", dir,
+                 strcmp(p, dir) ? "its parent " : "", strcmp(p, dir) ? p : "it", dev);
+        return SKB_EINVAL;
+    }
+    return 0;
 }
