@@ -129,13 +129,28 @@ static int report_lock(const char *out, char *msg, size_t msglen)
     return fd;
 }
 
-/* temporary files (NAME.tmpXXXXXX) a killed report left in plots/: with
- * the lock held no other report is writing them */
-static void reclaim_plot_scratch(const char *out)
+/* 1 when name is what skb_write_atomic leaves of a killed write of one of
+ * the report's own files in dir: STEM.tmpXXXXXX, with STEM any file of
+ * plots/ or tables/, and in OUT itself only report.json, .md or .html */
+static int report_scratch(const char *sub, const char *name)
 {
-    char dir[PATH_MAX + 16];
-    snprintf(dir, sizeof dir, "%s/plots", out);
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    static const char *const own[] = { "report.json", "report.md", "report.html", NULL };
+    size_t n = strlen(name);
+    if (n <= 10 || strncmp(name + n - 10, ".tmp", 4) != 0)
+        return 0;
+    for (int i = 0; !sub && own[i]; i++)
+        if (n - 10 == strlen(own[i]) && strncmp(name, own[i], n - 10) == 0)
+            return 1;
+    return sub != NULL;
+}
+
+/* the temporary files a killed report left in OUT, OUT/plots and
+ * OUT/tables: with the lock held no other report is writing them.  Each
+ * directory is entered below OUT without links; only regular files go. */
+static void reclaim_scratch(const char *out, const char *sub)
+{
+    char msg[300];
+    int dfd = sub ? skb_open_below(out, sub, 1, msg, sizeof msg) : open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
     if (!d) {
         if (dfd >= 0)
@@ -144,8 +159,9 @@ static void reclaim_plot_scratch(const char *out)
     }
     struct dirent *e;
     while ((e = readdir(d))) {
-        const char *t = strstr(e->d_name, ".tmp");
-        if (t && strlen(t) == 10)
+        struct stat st;
+        if (report_scratch(sub, e->d_name) && fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0
+            && S_ISREG(st.st_mode))
             unlinkat(dfd, e->d_name, 0);
     }
     closedir(d);
@@ -230,8 +246,9 @@ static int prepare_out(struct report_job *j)
         skb_cli_error("report: %s", j->msg);
         return -1;
     }
-    if (j->o.plots)
-        reclaim_plot_scratch(out);
+    reclaim_scratch(out, NULL);
+    reclaim_scratch(out, "tables");
+    reclaim_scratch(out, "plots");
     return 0;
 }
 

@@ -234,11 +234,11 @@ fail:
     return rc;
 }
 
-/* compare writes its summaries (compare.json, --summary files) into the
- * current run directory: they are outputs about a run, not results */
-static int is_compare_output(const char *name)
+/* compare writes its summaries (compare.json, --summary files) and report
+ * its report.json into the run directory: outputs about a run, not results */
+static int is_own_output(const char *name)
 {
-    return strncmp(name, "compare", 7) == 0;
+    return strncmp(name, "compare", 7) == 0 || strcmp(name, "report.json") == 0;
 }
 
 static int cmp_name(const void *a, const void *b)
@@ -257,7 +257,7 @@ static void scan_unknown(const char *dir, struct skb_results *r)
     while ((e = readdir(d))) {
         size_t n = strlen(e->d_name);
         if (n < 6 || strcmp(e->d_name + n - 5, ".json") != 0 || e->d_name[0] == '.'
-            || skb_rfile_find(e->d_name) >= 0 || is_compare_output(e->d_name))
+            || skb_rfile_find(e->d_name) >= 0 || is_own_output(e->d_name))
             continue;
         if (r->nunknown < SKB_MAX_UNKNOWN)
             /* a longer name is shown cut (it is only named, never opened) */
