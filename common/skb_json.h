@@ -97,6 +97,8 @@ int skb_output_dir_check(const char *dir, char *msg, size_t msglen);
 int skb_open_below(const char *root, const char *rel, int want_dir, char *msg, size_t msglen);
 int skb_read_below(const char *root, const char *rel, size_t max, char **out, size_t *len, char *msg, size_t msglen);
 int skb_stat_below(const char *root, const char *rel, struct stat *st);
+/* skb_json_read_file for root/rel, read with skb_read_below */
+int skb_json_read_below(const char *root, const char *rel, cJSON **out, char *msg, size_t msglen);
 /* text that must stay on its line — a message quoting a file's bytes, a
  * name written into an OBJ comment — with every control byte (below 0x20,
  * 0x7f) replaced by '?', in place: a newline in a model's file name cannot
