@@ -604,19 +604,6 @@ int skb_json_read_file(const char *path, cJSON **out, char *msg, size_t msglen)
     return rc;
 }
 
-int skb_json_read_below(const char *root, const char *rel, cJSON **out, char *msg, size_t msglen)
-{
-    char *text, shown[1200];
-    size_t len;
-    int rc = skb_read_below(root, rel, 0, &text, &len, msg, msglen);
-    if (rc < 0)
-        return rc;
-    snprintf(shown, sizeof shown, "%s/%s", root, rel);
-    rc = skb_json_parse_text(shown, text, len, 0, out, msg, msglen);
-    free(text);
-    return rc;
-}
-
 int skb_mkdirs(const char *path, char *msg, size_t msglen)
 {
     char buf[4096];

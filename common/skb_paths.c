@@ -185,6 +185,19 @@ int skb_read_below(const char *root, const char *rel, size_t max, char **out, si
     return rc;
 }
 
+int skb_json_read_below(const char *root, const char *rel, cJSON **out, char *msg, size_t msglen)
+{
+    char *text, shown[1200];
+    size_t len;
+    int rc = skb_read_below(root, rel, 0, &text, &len, msg, msglen);
+    if (rc < 0)
+        return rc;
+    snprintf(shown, sizeof shown, "%s/%s", root, rel);
+    rc = skb_json_parse_text(shown, text, len, 0, out, msg, msglen);
+    free(text);
+    return rc;
+}
+
 int skb_stat_below(const char *root, const char *rel, struct stat *st)
 {
     struct walk *w = calloc(1, sizeof *w);
