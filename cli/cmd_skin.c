@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <cJSON.h>
 #include "skb_cli.h"
 #include "skb_cli_opts.h"
@@ -181,12 +182,15 @@ static void print_summary(const struct skb_dataset *d, const struct skb_method *
     fputc('\n', stderr);
 }
 
-/* --out's folder: never one of the kernel's or a folder of device nodes; 0 or -1 after the error */
+/* a new --out file is never made in one of the kernel's folders or among
+ * device nodes; an existing path is left to the writer, which replaces
+ * only a regular file (skb_write_atomic); 0 or -1 after the error */
 static int skin_out_check(const struct skin_opts *o)
 {
     char dir[4096], msg[4400];
     const char *slash = o->out ? strrchr(o->out, '/') : NULL;
-    if (!o->out)
+    struct stat st;
+    if (!o->out || lstat(o->out, &st) == 0)
         return 0;
     snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - o->out) + (slash == o->out) : 1, slash ? o->out : ".");
     if (skb_output_dir_check(dir, msg, sizeof msg) < 0) {

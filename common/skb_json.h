@@ -73,7 +73,7 @@ int skb_mkdirs_below(const char *root, const char *sub, char *msg, size_t msglen
 /* the same for a full path dir that starts with root (root + "/" + sub);
  * any other dir is created with skb_mkdirs */
 int skb_mkdirs_in(const char *root, const char *dir, char *msg, size_t msglen);
-/* an output directory (run/report --out, the folder of skin --out) that
+/* an output directory (run/report --out, the folder of a new skin --out file) that
  * skinbench may write into: not empty, and its nearest existing directory
  * neither on one of the kernel's file systems (proc, sysfs, ...) nor holding
  * device nodes (/dev, a chroot's dev): as root a report written there
