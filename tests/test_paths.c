@@ -143,7 +143,7 @@ static void dead_scratch(char *dir, size_t len)
 static void test_scratch_reap(void **state)
 {
     (void)state;
-    char tmpdir[128], dead[512], path[700], msg[256], mine[512];
+    char tmpdir[128], dead[512], path[1024], msg[256], mine[512];
     struct stat st;
     snprintf(tmpdir, sizeof tmpdir, "%s/tmp", root);
     mk("tmp");
@@ -171,7 +171,7 @@ static void test_scratch_reap(void **state)
     put("tmp/skb-testreap-999997-abcdef/" SKB_SCRATCH_MARKER, "skinbench scratch skb-testreap-999996-abcdef uid 0\n");
     /* another user's directory with a marker naming it: kept (root can
      * make one; otherwise the uid check is exercised by the cases above) */
-    char foreign[700] = "";
+    char foreign[300] = "";
     if (geteuid() == 0) {
         snprintf(foreign, sizeof foreign, "%s/skb-testreap-999995-abcdef", tmpdir);
         assert_int_equal(mkdir(foreign, 0700), 0);
