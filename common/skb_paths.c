@@ -90,7 +90,7 @@ static int walk_below(const char *root, const char *rel, struct walk *w, char *m
         if (nfd < 0) {
             /* a link or a file on the way is named where it is; anything
              * else (a directory missing) names the whole path, as open would */
-            if (err != ELOOP && err != ENOTDIR)
+            if (!w->create && err != ELOOP && err != ENOTDIR)
                 snprintf(msg, msglen, "%s/%s: cannot open: %s", root, rel, strerror(err));
             errno = err;
             return SKB_EINVAL;
