@@ -1,7 +1,8 @@
 /* cli_opts.c — the table-driven option parser (skb_cli_opts.h).  The rule of
  * every command: --help/-h wherever it comes first; an option that takes a
- * value consumes the next argument; an unknown option, or one missing its
- * value, is a usage error (exit 2) worded the same in every command. */
+ * value consumes the next argument; an unknown option, one missing its
+ * value or given an empty one, is a usage error (exit 2) worded the same in
+ * every command. */
 #include <string.h>
 #include "skb_cli.h"
 #include "skb_cli_opts.h"
@@ -52,6 +53,12 @@ int skb_cli_parse(const struct skb_cli_spec *s, int argc, char **argv, void *opt
         }
         const struct skb_opt *o = find_opt(s, a);
         int takes = o && o->kind != SKB_OPT_FLAG;
+        /* an empty value never means "all" or "here": --methods '' is not
+         * every method, --out '' not the current directory */
+        if (o && takes && o->kind != SKB_OPT_TEXT && v && !v[0]) {
+            skb_cli_error("%s: %s: empty value (see skinbench %s --help)", s->cmd, a, s->cmd);
+            return 2;
+        }
         if (o && o->kind != SKB_OPT_TEXT && (!takes || v)) {
             if (apply(o, opts, v) < 0)
                 return 2;

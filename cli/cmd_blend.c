@@ -132,18 +132,30 @@ static int parse_pairs(const cJSON *tr, const cJSON *we, int idx, const char *sr
     return 0;
 }
 
-/* --renormalize: the weights divided by their sum */
+/* --renormalize: the weights divided by their sum.  A negative or
+ * non-finite weight is named as read: dividing keeps its sign, and a sum
+ * such as DBL_MAX + -DBL_MAX = 0 would hide which weight was wrong.  The
+ * weights are scaled by the largest first, so finite ones never overflow
+ * the sum (DBL_MAX + DBL_MAX). */
 static int renormalize(int idx, const char *src, struct blend_item *b)
 {
-    double s = 0;
-    for (int i = 0; i < b->n; i++)
-        s += b->w[i];
-    if (!(s > 0) || !isfinite(s)) {
-        skb_cli_error("%s: item %d: field \"weights\": sum %g cannot be renormalised", src, idx, s);
+    double mx = 0, s = 0;
+    for (int i = 0; i < b->n; i++) {
+        if (!isfinite(b->w[i]) || b->w[i] < 0) {
+            skb_cli_error("%s: item %d: field \"weights\"[%d]: %g is %s; only finite weights >= 0 can be "
+                          "renormalised", src, idx, i, b->w[i], isfinite(b->w[i]) ? "negative" : "not finite");
+            return -1;
+        }
+        mx = fmax(mx, b->w[i]);
+    }
+    for (int i = 0; i < b->n && mx > 0; i++)
+        s += b->w[i] / mx;
+    if (!(s > 0)) {
+        skb_cli_error("%s: item %d: field \"weights\": every weight is 0; there is nothing to renormalise", src, idx);
         return -1;
     }
     for (int i = 0; i < b->n; i++)
-        b->w[i] /= s;
+        b->w[i] = b->w[i] / mx / s;
     return 0;
 }
 

@@ -53,7 +53,8 @@ static const struct skb_opt report_opts_table[] = {
     { "--reference", SKB_OPT_STRING, offsetof(struct report_opts, refpath), 0, NULL,
       "  --reference F    paper values (default reports/reference.json next to skinbench)\n" },
     { "--fuzz-log", SKB_OPT_STRING, offsetof(struct report_opts, fuzz), 0, NULL,
-      "  --fuzz-log F     libFuzzer log to summarise (default RESULTS/fuzz.log or build/fuzz/fuzz.log)\n" },
+      "  --fuzz-log F     libFuzzer log to summarise (default RESULTS/fuzz.log, or the fuzz/fuzz.log of\n"
+      "                   the build skinbench comes from; never the current directory's)\n" },
     { "--history", SKB_OPT_STRING, offsetof(struct report_opts, hist_dir), 0, NULL,
       "  --history DIR    nightly runs (results/history): a table of steps across nights (the\n"
       "                   first night each appeared) and per-method trend plots from 2 nights on\n" },
@@ -80,7 +81,7 @@ static void path_msg(char *msg, size_t msglen, const char *path, const char *wha
         msg[msglen - 1] = 0;
 }
 
-static int write_text(const char *path, int html, const struct skb_report *rep, const char *plot_dir,
+static int write_text(const char *path, int html, const struct skb_report *rep, const char *out_dir,
                       char *msg, size_t msglen)
 {
     char *buf = NULL;
@@ -90,7 +91,7 @@ static int write_text(const char *path, int html, const struct skb_report *rep, 
         path_msg(msg, msglen, path, "out of memory");
         return SKB_ENOMEM;
     }
-    int rc = html == 2 ? skb_report_render_json(rep, f) : html ? skb_report_render_html(rep, plot_dir, f)
+    int rc = html == 2 ? skb_report_render_json(rep, f) : html ? skb_report_render_html(rep, out_dir, f)
                                                                : skb_report_render_md(rep, f);
     fclose(f);
     if (rc == 0)
@@ -128,13 +129,28 @@ static int report_lock(const char *out, char *msg, size_t msglen)
     return fd;
 }
 
-/* temporary files (NAME.tmpXXXXXX) a killed report left in plots/: with
- * the lock held no other report is writing them */
-static void reclaim_plot_scratch(const char *out)
+/* 1 when name is what skb_write_atomic leaves of a killed write of one of
+ * the report's own files in dir: STEM.tmpXXXXXX, with STEM any file of
+ * plots/ or tables/, and in OUT itself only report.json, .md or .html */
+static int report_scratch(const char *sub, const char *name)
 {
-    char dir[PATH_MAX + 16];
-    snprintf(dir, sizeof dir, "%s/plots", out);
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    static const char *const own[] = { "report.json", "report.md", "report.html", NULL };
+    size_t n = strlen(name);
+    if (n <= 10 || strncmp(name + n - 10, ".tmp", 4) != 0)
+        return 0;
+    for (int i = 0; !sub && own[i]; i++)
+        if (n - 10 == strlen(own[i]) && strncmp(name, own[i], n - 10) == 0)
+            return 1;
+    return sub != NULL;
+}
+
+/* the temporary files a killed report left in OUT, OUT/plots and
+ * OUT/tables: with the lock held no other report is writing them.  Each
+ * directory is entered below OUT without links; only regular files go. */
+static void reclaim_scratch(const char *out, const char *sub)
+{
+    char msg[300];
+    int dfd = sub ? skb_open_below(out, sub, 1, msg, sizeof msg) : open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
     if (!d) {
         if (dfd >= 0)
@@ -143,8 +159,9 @@ static void reclaim_plot_scratch(const char *out)
     }
     struct dirent *e;
     while ((e = readdir(d))) {
-        const char *t = strstr(e->d_name, ".tmp");
-        if (t && strlen(t) == 10)
+        struct stat st;
+        if (report_scratch(sub, e->d_name) && fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0
+            && S_ISREG(st.st_mode))
             unlinkat(dfd, e->d_name, 0);
     }
     closedir(d);
@@ -229,26 +246,27 @@ static int prepare_out(struct report_job *j)
         skb_cli_error("report: %s", j->msg);
         return -1;
     }
-    if (j->o.plots)
-        reclaim_plot_scratch(out);
+    reclaim_scratch(out, NULL);
+    reclaim_scratch(out, "tables");
+    reclaim_scratch(out, "plots");
     return 0;
 }
 
-/* --fuzz-log, or the first log found where make fuzz leaves one */
+/* --fuzz-log, or the log of the run (RESULTS/fuzz.log, read below it), or
+ * the one make fuzz leaves in the build skinbench was built in (next to the
+ * binary: build/skinbench or a copy in the tree's root).  Never the current
+ * directory's: a claim about this binary must not come from wherever the
+ * command happens to run. */
 static void read_fuzz(struct skb_report *rep, const struct report_job *j)
 {
-    char path[PATH_MAX + 64];
     if (j->o.fuzz) {
-        if (skb_report_read_fuzz_log(rep, j->o.fuzz) < 0)
+        if (skb_report_read_fuzz_log(rep, NULL, j->o.fuzz) < 0)
             skb_cli_error("report: --fuzz-log %s: not readable or not a libFuzzer log (ignored)", j->o.fuzz);
         return;
     }
-    snprintf(path, sizeof path, "%s/fuzz.log", j->o.dirs[0]);
-    if (skb_report_read_fuzz_log(rep, path) < 0) {
-        snprintf(path, sizeof path, "%s/../build/fuzz/fuzz.log", j->ed);
-        if (skb_report_read_fuzz_log(rep, path) < 0)
-            skb_report_read_fuzz_log(rep, "build/fuzz/fuzz.log");
-    }
+    if (skb_report_read_fuzz_log(rep, j->o.dirs[0], "fuzz.log") < 0 && j->ed[0]
+        && skb_report_read_fuzz_log(rep, j->ed, "fuzz/fuzz.log") < 0)
+        skb_report_read_fuzz_log(rep, j->ed, "build/fuzz/fuzz.log");
 }
 
 /* --history's table and the plots (gnuplot) */
@@ -273,11 +291,10 @@ static int write_pages(const struct skb_report *rep, struct report_job *j)
     static const char *const names[] = { "report.json", "report.md", "report.html" };
     static const int kinds[] = { 2, 0, 1 };
     const char *out = j->o.out;
-    char path[PATH_MAX + 64], plot_dir[PATH_MAX + 16];
-    snprintf(plot_dir, sizeof plot_dir, "%s/plots", out);
+    char path[PATH_MAX + 64];
     for (int i = 0; i < 3; i++) {
         snprintf(path, sizeof path, "%s/%s", out, names[i]);
-        if (write_text(path, kinds[i], rep, kinds[i] == 2 || !j->o.plots ? NULL : plot_dir, j->msg, sizeof j->msg) < 0) {
+        if (write_text(path, kinds[i], rep, kinds[i] == 2 || !j->o.plots ? NULL : out, j->msg, sizeof j->msg) < 0) {
             skb_cli_error("report: %s", j->msg);
             return -1;
         }
@@ -348,6 +365,11 @@ int skb_cmd_report(int argc, char **argv)
         j->o.dirs[j->o.ndirs++] = "results/latest";
     if (!j->o.out)
         j->o.out = j->o.dirs[0];
+    if (skb_output_dir_check(j->o.out, j->msg, sizeof j->msg) < 0) {
+        skb_cli_error("report: --out %s", j->msg);
+        free(j);
+        return 2;
+    }
     exe_dir(j->ed, sizeof j->ed);
     if (skb_reference_load(j->o.refpath, j->ed, &j->ref, j->msg, sizeof j->msg) < 0) {
         skb_cli_error("report: %s", j->msg);

@@ -356,6 +356,10 @@ static int check_run(const struct run_opts *r, char *msg, size_t msglen)
         skb_cli_error("run: --dataset: %s", msg);
         return 1;
     }
+    if (skb_output_dir_check(r->ctx.out_dir, msg, msglen) < 0) {
+        skb_cli_error("run: --out %s", msg);
+        return 2;
+    }
     if (skb_mkdirs(r->ctx.out_dir, msg, msglen) < 0) {
         skb_cli_error("%s", msg);
         return 1;

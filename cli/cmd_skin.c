@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <cJSON.h>
 #include "skb_cli.h"
 #include "skb_cli_opts.h"
@@ -181,6 +182,24 @@ static void print_summary(const struct skb_dataset *d, const struct skb_method *
     fputc('\n', stderr);
 }
 
+/* a new --out file is never made in one of the kernel's folders or among
+ * device nodes; an existing path is left to the writer, which replaces
+ * only a regular file (skb_write_atomic); 0 or -1 after the error */
+static int skin_out_check(const struct skin_opts *o)
+{
+    char dir[4096], msg[4400];
+    const char *slash = o->out ? strrchr(o->out, '/') : NULL;
+    struct stat st;
+    if (!o->out || lstat(o->out, &st) == 0)
+        return 0;
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - o->out) + (slash == o->out) : 1, slash ? o->out : ".");
+    if (skb_output_dir_check(dir, msg, sizeof msg) < 0) {
+        skb_cli_error("skin: --out %s: %s", o->out, msg);
+        return -1;
+    }
+    return 0;
+}
+
 /* the method and the model, checked before loading: NULL after the error */
 static const struct skb_method *skin_method(const struct skin_opts *o)
 {
@@ -231,6 +250,8 @@ static int write_obj(const struct skin_opts *o, const struct skb_method *m, cons
     char title[256], msg[512];
     int rc = 1;
     snprintf(title, sizeof title, "%s deformed by %s", d->name, m->name);
+    /* the name comes from the model's file name: one comment line, whatever it holds */
+    skb_text_one_line(title);
     char *text = obj_text(&d->mesh, pos, d->mesh.nrm ? nrm : NULL, title);
     if (!text)
         skb_cli_error("skin: out of memory");
@@ -280,7 +301,7 @@ int skb_cmd_skin(int argc, char **argv)
     if (rc)
         return rc == 1 ? 0 : rc;
     const struct skb_method *m = skin_method(&o);
-    if (!m)
+    if (!m || skin_out_check(&o) < 0)
         return 2;
     struct skb_dataset d;
     struct skb_dataset_opts dopts = { o.seed, 0, 0 };

@@ -165,8 +165,15 @@ void skb_machine_key(char *key, size_t len)
     free(mem);
 }
 
+void skb_text_one_line(char *s)
+{
+    for (unsigned char *c = (unsigned char *)s; c && *c; c++)
+        if (*c < 0x20 || *c == 0x7f)
+            *c = '?';
+}
+
 /* what an existing path is, when it is not a regular file */
-static const char *special_kind(mode_t m)
+const char *skb__file_kind(mode_t m)
 {
     return S_ISLNK(m) ? "symbolic link" : S_ISCHR(m) ? "character device" : S_ISBLK(m) ? "block device"
          : S_ISFIFO(m) ? "FIFO" : S_ISSOCK(m) ? "socket" : S_ISDIR(m) ? "directory" : "special file";
@@ -182,7 +189,7 @@ int skb_output_check(const char *path, char *msg, size_t msglen)
     /* rename(2) would replace the node itself: as root that turns /dev/null
      * into a regular file for every later process */
     snprintf(msg, msglen, "%s: refusing to replace a %s (give a regular file path)", path,
-             special_kind(sb.st_mode));
+             skb__file_kind(sb.st_mode));
     return SKB_EINVAL;
 }
 
@@ -379,6 +386,22 @@ static int read_fd(int fd, const char *path, size_t max, char **out, size_t *len
     return 0;
 }
 
+int skb__read_regular(int fd, const char *shown, size_t max, char **out, size_t *len, char *msg, size_t msglen)
+{
+    struct stat st;
+    if (!max)
+        max = SKB_INPUT_MAX_DEFAULT;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(msg, msglen, "%s: is a %s, not a regular file; refusing to read it", shown, skb__file_kind(st.st_mode));
+        return SKB_EINVAL;
+    }
+    if ((unsigned long long)st.st_size > max) {
+        snprintf(msg, msglen, "%s: %lld bytes, larger than the limit of %zu bytes", shown, (long long)st.st_size, max);
+        return SKB_EINVAL;
+    }
+    return read_fd(fd, shown, max, out, len, msg, msglen);
+}
+
 int skb_read_input(const char *path, size_t max, int flags, char **out, size_t *len, char *msg, size_t msglen)
 {
     if (!max)
@@ -393,7 +416,7 @@ int skb_read_input(const char *path, size_t max, int flags, char **out, size_t *
         return SKB_EIO;
     }
     if (!S_ISREG(st.st_mode)) {
-        snprintf(msg, msglen, "%s: is a %s, not a regular file; refusing to read it", path, special_kind(st.st_mode));
+        snprintf(msg, msglen, "%s: is a %s, not a regular file; refusing to read it", path, skb__file_kind(st.st_mode));
         return SKB_EINVAL;
     }
     if ((unsigned long long)st.st_size > max) {
@@ -401,19 +424,14 @@ int skb_read_input(const char *path, size_t max, int flags, char **out, size_t *
         return SKB_EINVAL;
     }
     /* O_NONBLOCK: a node swapped in after the stat still cannot block the
-     * open; fstat below then refuses it */
+     * open; skb__read_regular's fstat then refuses it */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (flags & SKB_IN_NOFOLLOW ? O_NOFOLLOW : 0));
     if (fd < 0) {
         snprintf(msg, msglen, "%s: cannot open: %s%s", path, strerror(errno),
                  errno == ELOOP ? " (a symbolic link is not accepted here)" : "");
         return SKB_EIO;
     }
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        snprintf(msg, msglen, "%s: is a %s, not a regular file; refusing to read it", path, special_kind(st.st_mode));
-        close(fd);
-        return SKB_EINVAL;
-    }
-    int rc = read_fd(fd, path, max, out, len, msg, msglen);
+    int rc = skb__read_regular(fd, path, max, out, len, msg, msglen);
     close(fd);
     return rc;
 }

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <cJSON.h>
 #include "skb_error.h"   /* the codes these functions return */
 
@@ -72,5 +73,41 @@ int skb_mkdirs_below(const char *root, const char *sub, char *msg, size_t msglen
 /* the same for a full path dir that starts with root (root + "/" + sub);
  * any other dir is created with skb_mkdirs */
 int skb_mkdirs_in(const char *root, const char *dir, char *msg, size_t msglen);
+/* an output directory (run/report --out, the folder of a new skin --out file) that
+ * skinbench may write into: not empty, and its nearest existing directory
+ * neither on one of the kernel's file systems (proc, sysfs, ...) nor holding
+ * device nodes (/dev, a chroot's dev): as root a report written there
+ * would land among the devices.  0, or SKB_EINVAL with a one-line msg */
+int skb_output_dir_check(const char *dir, char *msg, size_t msglen);
+/* The reading half (common/skb_paths.c): root/rel reached without a link in
+ * any component of rel.  root is the user's (followed); each directory of rel
+ * is entered with openat(O_NOFOLLOW | O_DIRECTORY) and the last component is
+ * opened with O_NOFOLLOW | O_NONBLOCK after an fstatat that does not follow
+ * it.  rel is relative and has no ".." component.  A link anywhere below
+ * root is a one-line error naming that component (SKB_EINVAL), never
+ * followed, whatever it points at.
+ *   skb_open_below: the descriptor of a regular file (want_dir 0) or a
+ *     directory (want_dir 1; fdopendir it to list); anything else refused
+ *     before it is opened;
+ *   skb_read_below: the whole regular file, at most max bytes (0 = the
+ *     default cap), NUL-terminated; caller frees *out;
+ *   skb_stat_below: lstat of root/rel, reached the same way: 0 and *st,
+ *     or -1 with errno (ELOOP: a directory of rel is a link, ENOTDIR: not a
+ *     directory, ENOENT: absent). */
+int skb_open_below(const char *root, const char *rel, int want_dir, char *msg, size_t msglen);
+int skb_read_below(const char *root, const char *rel, size_t max, char **out, size_t *len, char *msg, size_t msglen);
+int skb_stat_below(const char *root, const char *rel, struct stat *st);
+/* skb_json_read_file for root/rel, read with skb_read_below */
+int skb_json_read_below(const char *root, const char *rel, cJSON **out, char *msg, size_t msglen);
+/* text that must stay on its line — a message quoting a file's bytes, a
+ * name written into an OBJ comment — with every control byte (below 0x20,
+ * 0x7f) replaced by '?', in place: a newline in a model's file name cannot
+ * start an OBJ statement of its own */
+void skb_text_one_line(char *s);
+/* internal to common/ (skb_json.c, skb_paths.c): what a non-regular node
+ * is called in messages; read all of fd, which must be a regular file of at
+ * most max bytes (0 = the default cap), shown as `shown` in errors */
+const char *skb__file_kind(mode_t m);
+int skb__read_regular(int fd, const char *shown, size_t max, char **out, size_t *len, char *msg, size_t msglen);
 
 #endif

@@ -562,8 +562,25 @@ static void imp_vertices(const struct aiMesh *me, const double *a, struct skb_me
     }
 }
 
-/* each vertex's influences, limited to 4 and renormalised (counted in d);
- * a vertex naming more than MAX_VERTEX_BONES bones is an error */
+/* one more influence of a vertex whose cnt slots are full: it takes the
+ * place of the smallest when larger (the 4 kept in the end are among the
+ * largest MAX_VERTEX_BONES either way) */
+static void keep_largest(int *jj, double *ww, int j, double w)
+{
+    int k = 0;
+    for (int i = 1; i < MAX_VERTEX_BONES; i++)
+        if (ww[i] < ww[k])
+            k = i;
+    if (w > ww[k]) {
+        jj[k] = j;
+        ww[k] = w;
+    }
+}
+
+/* each vertex's influences, limited to 4 and renormalised (counted in d).
+ * A weight of 0 names a bone but moves nothing: not an influence.  Past
+ * MAX_VERTEX_BONES influences of one vertex (a rig of many bones weighting
+ * almost nothing) the largest are kept; the vertex counts as truncated. */
 static int imp_weights(struct imp *x, const struct aiMesh *me, struct skb_dataset *d, int v0)
 {
     int nv = (int)me->mNumVertices, rc = 0;
@@ -582,10 +599,11 @@ static int imp_weights(struct imp *x, const struct aiMesh *me, struct skb_datase
                 /* named as read: renormalising would turn it into nan first */
                 rc = imp_fail(x, SKB_EWEIGHTS, "mesh '%s': vertex %u: bone '%s' has weight %g (not a finite number)",
                               me->mName.data, v, bo->mName.data, (double)wt);
-            else if (v < (unsigned)nv && cnt[v] == MAX_VERTEX_BONES)
-                rc = imp_fail(x, SKB_EPARSE, "mesh '%s': a vertex has more than %d bone weights",
-                              me->mName.data, MAX_VERTEX_BONES);
-            else if (v < (unsigned)nv) {
+            else if (v >= (unsigned)nv || wt == 0)
+                continue;
+            else if (cnt[v] == MAX_VERTEX_BONES)
+                keep_largest(jj + MAX_VERTEX_BONES * v, ww + MAX_VERTEX_BONES * v, j, wt);
+            else {
                 jj[MAX_VERTEX_BONES * v + cnt[v]] = j;
                 ww[MAX_VERTEX_BONES * v + cnt[v]++] = bo->mWeights[w].mWeight;
             }

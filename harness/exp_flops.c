@@ -4,7 +4,6 @@
  * Table 4.1, plus callgrind instruction counts of the double build as the
  * deterministic companion.  Writes flops.json (`run` then renders table-4.1.md
  * from it with the report's renderer). */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -25,6 +24,7 @@
 #include "skb_props.h"
 #include "skb_flops.h"
 #include "skb_icount.h"
+#include "skb_scratch.h"
 
 #define FLOPS_NMAX 8
 #define FIELD_ADD 0
@@ -365,55 +365,15 @@ static int have_valgrind(void)
     return spawn(argv, NULL, 1, NULL, msg, sizeof msg) == 0;
 }
 
-/* where callgrind's output goes: $TMPDIR when absolute, else /tmp */
-static const char *tmp_base(void)
-{
-    const char *t = getenv("TMPDIR");
-    return t && t[0] == '/' ? t : "/tmp";
-}
-
-#define CG_PREFIX "skb-callgrind-"
-
-/* remove DIR/NAME/cg.out and DIR/NAME when NAME is skb-callgrind-PID-XXXXXX
- * of a process that no longer exists (it was killed before cleaning up) */
-static void reap_one(const char *base, const char *name)
-{
-    char *end;
-    long pid = strtol(name + strlen(CG_PREFIX), &end, 10);
-    if (pid <= 0 || *end != '-' || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-        return;
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/%s/cg.out", base, name);
-    unlink(path);
-    snprintf(path, sizeof path, "%s/%s", base, name);
-    rmdir(path);
-}
-
-/* reclaim what earlier runs killed with SIGKILL left behind */
-static void reap_stale_tmpdirs(void)
-{
-    DIR *d = opendir(tmp_base());
-    struct dirent *e;
-    if (!d)
-        return;
-    while ((e = readdir(d)))
-        if (strncmp(e->d_name, CG_PREFIX, strlen(CG_PREFIX)) == 0)
-            reap_one(tmp_base(), e->d_name);
-    closedir(d);
-}
-
 /* instructions per blend of method m at n, or a negative code */
 static int callgrind_count(const struct skb_run_ctx *ctx, const struct skb_method *m, int n,
                            double *per_blend, char *msg, size_t msglen)
 {
     char tmpl[PATH_MAX], file[PATH_MAX + 16], env[256], outopt[PATH_MAX + 64];
     /* the pid in the name lets a later run reap it if this one is killed */
-    snprintf(tmpl, sizeof tmpl, "%s/" CG_PREFIX "%ld-XXXXXX", tmp_base(), (long)getpid());
-    if (!mkdtemp(tmpl)) {
-        snprintf(msg, msglen, "flops: cannot create a temporary directory for callgrind in %s: %s", tmp_base(),
-                 strerror(errno));
-        return SKB_EIO;
-    }
+    int rc = skb_scratch_make("callgrind", tmpl, sizeof tmpl, msg, msglen);
+    if (rc < 0)
+        return rc;
     snprintf(file, sizeof file, "%s/cg.out", tmpl);
     snprintf(env, sizeof env, "%s=%s:%d:%d:%lu", CG_ENV, m->name, n, CG_BLENDS, ctx->seed);
     snprintf(outopt, sizeof outopt, "--callgrind-out-file=%s", file);
@@ -421,7 +381,7 @@ static int callgrind_count(const struct skb_run_ctx *ctx, const struct skb_metho
     char *const argv[] = { "valgrind", "--tool=callgrind", "--vgdb=no", outopt, "--collect-atstart=no",
                            "--toggle-collect=skb__flops_callgrind_loop", (char *)ctx->exe_path, "run", "flops",
                            "--quiet", "--out", tmpl, NULL };
-    int rc = spawn(argv, env, 1, NULL, msg, msglen);
+    rc = spawn(argv, env, 1, NULL, msg, msglen);
     double total = -1;
     FILE *f = rc == 0 ? fopen(file, "r") : NULL;
     if (f) {
@@ -431,8 +391,7 @@ static int callgrind_count(const struct skb_run_ctx *ctx, const struct skb_metho
                 total = strtod(strchr(line, ':') + 1, NULL);
         fclose(f);
     }
-    remove(file);
-    rmdir(tmpl);
+    skb_scratch_remove(tmpl);
     if (rc < 0)
         return rc;
     if (!(total > 0)) {
@@ -452,7 +411,7 @@ static void add_callgrind(const struct skb_run_ctx *ctx, cJSON *root)
         cJSON_AddStringToObject(cg, "reason", "skipped in --quick mode");
         return;
     }
-    reap_stale_tmpdirs();
+    skb_scratch_reap("callgrind");   /* only what killed runs provably left (skb_scratch.h) */
     if (!have_valgrind()) {
         cJSON_AddBoolToObject(cg, "available", 0);
         cJSON_AddStringToObject(cg, "reason", "valgrind is not installed");

@@ -21,7 +21,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,14 +35,7 @@
 #include "skb_results.h"
 #include "skb_schemas.h"
 #include "skb_run.h"
-
-#define IC_PREFIX "skb-icount-"
-
-static const char *tmp_base(void)
-{
-    const char *t = getenv("TMPDIR");
-    return t && t[0] == '/' ? t : "/tmp";
-}
+#include "skb_scratch.h"
 
 /* one callgrind dump: "desc: Trigger: Client Request: NAME" and its total */
 static int parse_dump(const char *path, char *name, size_t namelen, double *total)
@@ -92,55 +84,15 @@ static int collect_dumps(const char *dir, cJSON *kernels)
     return n;
 }
 
-/* remove what the child left in its --out (a lock file, nothing else) */
-static void remove_run_dir(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    while (d && (e = readdir(d))) {
-        char path[2 * PATH_MAX];
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        unlink(path);
-    }
-    if (d)
-        closedir(d);
-    rmdir(dir);
-}
-
-/* reclaim the scratch directories of icount runs that were killed
- * (skb-icount-PID-XXXXXX of a process that no longer exists) */
-static void reap_stale(void)
-{
-    DIR *d = opendir(tmp_base());
-    struct dirent *e;
-    while (d && (e = readdir(d))) {
-        char *end, path[2 * PATH_MAX], run[2 * PATH_MAX + 8];
-        if (strncmp(e->d_name, IC_PREFIX, strlen(IC_PREFIX)) != 0)
-            continue;
-        long pid = strtol(e->d_name + strlen(IC_PREFIX), &end, 10);
-        if (pid <= 0 || *end != '-' || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-            continue;
-        snprintf(path, sizeof path, "%s/%s", tmp_base(), e->d_name);
-        snprintf(run, sizeof run, "%s/run", path);
-        remove_run_dir(run);
-        remove_run_dir(path);
-    }
-    if (d)
-        closedir(d);
-}
-
 /* the callgrind run of the child; kernels gets the counts */
 static int count_all(const struct skb_run_ctx *ctx, cJSON *kernels, char *msg, size_t msglen)
 {
     char tmp[PATH_MAX], out[PATH_MAX + 8], outopt[PATH_MAX + 64], seed[32];
-    reap_stale();
-    snprintf(tmp, sizeof tmp, "%s/" IC_PREFIX "%ld-XXXXXX", tmp_base(), (long)getpid());
-    if (!mkdtemp(tmp)) {
-        snprintf(msg, msglen, "icount: cannot create a temporary directory in %s: %s", tmp_base(), strerror(errno));
-        return SKB_EIO;
-    }
+    /* what killed runs left: only directories provably theirs (skb_scratch.h) */
+    skb_scratch_reap("icount");
+    int rc = skb_scratch_make("icount", tmp, sizeof tmp, msg, msglen);
+    if (rc < 0)
+        return rc;
     snprintf(out, sizeof out, "%s/run", tmp);
     snprintf(outopt, sizeof outopt, "--callgrind-out-file=%s/cg.out", tmp);
     snprintf(seed, sizeof seed, "%lu", ctx->seed);
@@ -159,10 +111,9 @@ static int count_all(const struct skb_run_ctx *ctx, cJSON *kernels, char *msg, s
         argv[k++] = "--datasets";
         argv[k++] = ctx->datasets_filter ? (char *)ctx->datasets_filter : "cloth";
     }
-    int rc = skb__harness_spawn(argv, SKB_ICOUNT_ENV "=1", msg, msglen);
+    rc = skb__harness_spawn(argv, SKB_ICOUNT_ENV "=1", msg, msglen);
     int n = collect_dumps(tmp, kernels);
-    remove_run_dir(out);
-    rmdir(tmp);
+    skb_scratch_remove(tmp);
     if (rc < 0)
         return rc;
     if (n <= 0) {

@@ -260,12 +260,14 @@ void skb__gate_icount(struct cmp_state *s, const cJSON *a, const cJSON *b, cJSON
 
 /* ---- the A/B sitting ---- */
 
-static int read_gbench(const char *path, struct skb_gbench_set *g, char *msg, size_t msglen)
+/* dir/rel, read below the sitting's directory without links (docs/security.md) */
+static int read_gbench(const char *dir, const char *rel, struct skb_gbench_set *g, char *msg, size_t msglen)
 {
-    char *text;
+    char *text, path[1400];
     size_t len;
     cJSON *doc;
-    int rc = skb_read_file_max(path, SKB_RESULTS_FILE_MAX, &text, &len, msg, msglen);
+    snprintf(path, sizeof path, "%.1100s/%s", dir, rel);
+    int rc = skb_read_below(dir, rel, SKB_RESULTS_FILE_MAX, &text, &len, msg, msglen);
     if (rc < 0)
         return rc;
     rc = skb_results_parse(skb_rfile_slot("cpu-gbench.json"), path, text, len, &doc, msg, msglen);
@@ -282,13 +284,14 @@ static int read_gbench(const char *path, struct skb_gbench_set *g, char *msg, si
 }
 
 /* the baseline side of a sitting must be a normal run (no injected slow-down) */
-static int check_side_a(const char *dir, char *msg, size_t msglen)
+static int check_side_a(const char *dir, const char *side, char *msg, size_t msglen)
 {
-    char path[1200], *text;
+    char path[1400], rel[64], *text;
     size_t len;
     cJSON *doc;
-    snprintf(path, sizeof path, "%s/cpu.json", dir);
-    if (skb_read_file(path, &text, &len, msg, msglen) < 0)
+    snprintf(path, sizeof path, "%.1100s/%s/cpu.json", dir, side);
+    snprintf(rel, sizeof rel, "%s/cpu.json", side);
+    if (skb_read_below(dir, rel, 0, &text, &len, msg, msglen) < 0)
         return 0;   /* cpu.json is optional here; the timings are in cpu-gbench.json */
     doc = cJSON_ParseWithLength(text, len);
     free(text);
@@ -340,13 +343,13 @@ int skb_ab_load(const char *dir, struct skb_ab *ab, char *msg, size_t msglen)
     }
     /* rounds 1..maxk, every one complete: a missing round is a broken sitting */
     for (int k = 1; k <= maxk; k++) {
-        char side[1100], path[1200];
+        char side[32], path[64];   /* relative to dir */
         for (int w = 0; w < 2; w++) {
-            snprintf(side, sizeof side, "%s/round-%d/%c", dir, k, w ? 'b' : 'a');
+            snprintf(side, sizeof side, "round-%d/%c", k, w ? 'b' : 'a');
             snprintf(path, sizeof path, "%s/cpu-gbench.json", side);
-            int rc = (w == 0 ? check_side_a(side, msg, msglen) : 0);
+            int rc = (w == 0 ? check_side_a(dir, side, msg, msglen) : 0);
             if (rc == 0)
-                rc = read_gbench(path, w ? &ab->b[k - 1] : &ab->a[k - 1], msg, msglen);
+                rc = read_gbench(dir, path, w ? &ab->b[k - 1] : &ab->a[k - 1], msg, msglen);
             if (rc < 0) {
                 ab->nrounds = k;
                 skb_ab_free(ab);

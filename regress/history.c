@@ -26,9 +26,11 @@
 /* nights on each side of a timing step (one night alone is noise) */
 #define HIST_STEP_SIDE 2
 
-static int access_ok(const char *path)
+/* dir/rel exists (a link too), reached without a link on the way */
+static int present_below(const char *dir, const char *rel)
 {
-    return access(path, F_OK) == 0;
+    struct stat st;
+    return skb_stat_below(dir, rel, &st) == 0;
 }
 
 static int name_cmp(const void *a, const void *b)
@@ -74,8 +76,9 @@ static void load_night(struct skb_history *h, int k, const char *dir)
 {
     char path[1400], msg[400];
     cJSON *doc = NULL;
-    snprintf(path, sizeof path, "%s/%s/cpu-gbench.json", dir, h->night[k]);
-    if (skb_json_read_file(path, &doc, msg, sizeof msg) == 0) {
+    /* below --history without a link in any component (docs/security.md) */
+    snprintf(path, sizeof path, "%s/cpu-gbench.json", h->night[k]);
+    if (skb_json_read_below(dir, path, &doc, msg, sizeof msg) == 0) {
         struct skb_gbench_set g;
         if (skb_gbench_parse(doc, &g, msg, sizeof msg) == 0) {
             for (int i = 0; i < g.n; i++)
@@ -83,17 +86,17 @@ static void load_night(struct skb_history *h, int k, const char *dir)
             skb_gbench_set_free(&g);
         }
         cJSON_Delete(doc);
-    } else if (access_ok(path)) {
+    } else if (present_below(dir, path)) {
         h->unreadable++;
     }
-    snprintf(path, sizeof path, "%s/%s/icount.json", dir, h->night[k]);
-    if (skb_json_read_file(path, &doc, msg, sizeof msg) == 0) {
+    snprintf(path, sizeof path, "%s/icount.json", h->night[k]);
+    if (skb_json_read_below(dir, path, &doc, msg, sizeof msg) == 0) {
         const cJSON *c;
         cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(doc, "kernels"))
             if (cJSON_IsNumber(c) && c->string)
                 put(h, c->string, SKB_HIST_ICOUNT, k, c->valuedouble);
         cJSON_Delete(doc);
-    } else if (access_ok(path)) {
+    } else if (present_below(dir, path)) {
         h->unreadable++;
     }
 }
@@ -113,10 +116,10 @@ int skb_history_load(const char *dir, struct skb_history **out, char *msg, size_
         char p[1400];
         if (e->d_name[0] == '.')
             continue;
-        snprintf(p, sizeof p, "%s/%s/cpu-gbench.json", dir, e->d_name);
-        int has = access_ok(p);
-        snprintf(p, sizeof p, "%s/%s/icount.json", dir, e->d_name);
-        if (!has && !access_ok(p))
+        snprintf(p, sizeof p, "%s/cpu-gbench.json", e->d_name);
+        int has = present_below(dir, p);
+        snprintf(p, sizeof p, "%s/icount.json", e->d_name);
+        if (!has && !present_below(dir, p))
             continue;
         if (h->nnights == cap) {
             cap = cap ? 2 * cap : 16;

@@ -169,7 +169,9 @@ static void picture_row(struct skb_report *rep, struct skb_rtable *t, int k, con
     const cJSON *pic = skb__jget(a, "picture");
     const char *rel = skb__jstr(skb__jget(pic, "file"));
     char *path = sad_image_name(rel) ? skb__fmt("%s/%s", rep->runs[k].dir, rel) : NULL;
-    if (!pic || !path || access(path, R_OK) != 0) {
+    struct stat st;
+    /* a picture is only ever read below the run (no link on the way, docs/security.md) */
+    if (!pic || !path || skb_stat_below(rep->runs[k].dir, rel, &st) != 0 || !S_ISREG(st.st_mode)) {
         /* the table is descriptive (no note column): the reason goes in the picture's cell */
         char *why = !pic ? skb__fmt("not run: %s", nr ? nr : "sad.json has no picture of it")
                          : skb__fmt("not run: %s: not in the results dir %s", rel ? rel : "?", rep->runs[k].dir);

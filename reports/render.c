@@ -2,9 +2,11 @@
  * HTML page (inline CSS; plots and GPU images embedded as data: URIs; the
  * SVG links are relative and only written when the file exists). */
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "skb_json.h"
 #include "skb_report.h"
@@ -15,6 +17,15 @@ static void md_cell(FILE *f, const char *s)
     fputc(' ', f);
     skb__md_put(f, s, 1);
     fputs(" |", f);
+}
+
+/* a cell linking to one of the page's own sections: the text escaped, the
+ * link the renderer's (href is "#s-..." it built) */
+static void md_link_cell(FILE *f, const char *s, const char *href)
+{
+    fputs(" [", f);
+    skb__md_put(f, s, 1);
+    fprintf(f, "](%s) |", href);
 }
 
 static void md_counts(const struct skb_report *rep, FILE *f)
@@ -30,14 +41,20 @@ static const char quick_text[] =
     "of the runs behind this report came from `--quick` (small samples, short timings): verdicts may differ from a "
     "full run; run without --quick before citing one.";
 
+/* 1 when the run has an images/ directory, a real one (not a link) */
+static int has_images(const struct skb_results *r)
+{
+    struct stat st;
+    return skb_stat_below(r->dir, "images", &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 /* the first run with GPU images (images/) or the picture grid
  * (gpu.json "method_pictures"), -1 when none has them */
 static int run_with(const struct skb_report *rep, int pictures)
 {
     for (int k = 0; k < rep->nruns; k++) {
-        char dir[1200];
-        snprintf(dir, sizeof dir, "%s/images", rep->runs[k].dir);
-        if (pictures ? skb__jget(skb_results_doc(&rep->runs[k], "gpu.json"), "method_pictures") != NULL : access(dir, R_OK) == 0)
+        if (pictures ? skb__jget(skb_results_doc(&rep->runs[k], "gpu.json"), "method_pictures") != NULL
+                     : has_images(&rep->runs[k]))
             return k;
     }
     return -1;
@@ -71,14 +88,12 @@ static void md_headline(const struct skb_report *rep, FILE *f)
                "| claim | source | measured | paper | status | rows |\n| --- | --- | --- | --- | --- | --- |\n", overall);
     for (int i = 0; i < rep->nheadline; i++) {
         const struct skb_headline *h = &rep->headline[i];
-        char claim[400];
         char href[128];
-        if (section_href(rep, h->table, href, sizeof href))
-            snprintf(claim, sizeof claim, "[%s](%s)", h->claim, href);
-        else
-            snprintf(claim, sizeof claim, "%s", h->claim);
         fputc('|', f);
-        md_cell(f, claim);
+        if (section_href(rep, h->table, href, sizeof href))
+            md_link_cell(f, h->claim, href);
+        else
+            md_cell(f, h->claim);
         md_cell(f, h->source);
         md_cell(f, h->measured);
         md_cell(f, h->paper);
@@ -92,8 +107,11 @@ static void md_headline(const struct skb_report *rep, FILE *f)
 static void md_toc(const struct skb_report *rep, FILE *f)
 {
     fprintf(f, "Contents: [headline claims](#s-headline)");
-    for (int i = 0; i < rep->ntables; i++)
-        fprintf(f, " · [%s](#s-%s)", rep->tables[i].title, rep->tables[i].id);
+    for (int i = 0; i < rep->ntables; i++) {
+        fprintf(f, " · [");
+        skb__md_esc(f, rep->tables[i].title);
+        fprintf(f, "](#s-%s)", rep->tables[i].id);
+    }
     fprintf(f, " · [plots](#s-plots)");
     for (int k = 0; k < rep->nruns; k++)
         if (skb__jget(skb_results_doc(&rep->runs[k], "gpu.json"), "method_pictures"))
@@ -261,9 +279,7 @@ static void html_toc(const struct skb_report *rep, FILE *f)
     }
     fprintf(f, "<li><a href=\"#s-plots\">Plots</a></li>");
     for (int k = 0; k < rep->nruns; k++) {
-        char dir[1200];
-        snprintf(dir, sizeof dir, "%s/images", rep->runs[k].dir);
-        if (access(dir, R_OK) == 0)
+        if (has_images(&rep->runs[k]))
             fprintf(f, k ? "<li><a href=\"#s-images-%d\">GPU deformation images (run %d)</a></li>"
                          : "<li><a href=\"#s-images\">GPU deformation images</a></li>", k, k + 1);
         if (skb__jget(skb_results_doc(&rep->runs[k], "gpu.json"), "method_pictures"))
@@ -432,17 +448,17 @@ static void html_grid(const struct skb_rtable *t, const struct grid *g, FILE *f)
     fprintf(f, "</tbody></table>\n");
 }
 
-/* a cell of the image column: the picture (a PNG that reads) above its path */
-static void html_image_cell(const char *path, FILE *f)
+/* a cell of the image column: the picture (a PNG below its run's
+ * directory, the builder wrote RUN/rel) above its path */
+static void html_image_cell(const struct skb_report *rep, const struct skb_rrow *row, const char *path, FILE *f)
 {
     size_t n = path ? strlen(path) : 0;
+    const char *root = row->run >= 0 && row->run < rep->nruns ? rep->runs[row->run].dir : NULL;
+    size_t rn = root ? strlen(root) : 0;
     fprintf(f, "<td>");
-    if (n > 4 && strcmp(path + n - 4, ".png") == 0 && access(path, R_OK) == 0) {
-        fprintf(f, "<img style=\"max-width:600px\" alt=\"");
-        skb__html_esc(f, path);
-        fprintf(f, "\" src=\"");
-        skb__data_uri(f, path, "image/png");
-        fprintf(f, "\"><br>");
+    if (n > 4 && strcmp(path + n - 4, ".png") == 0 && root && strncmp(path, root, rn) == 0 && path[rn] == '/') {
+        skb__img(f, root, path + rn + 1, "max-width:600px", path);
+        fprintf(f, "<br>");
     }
     skb__html_esc(f, path);
     fprintf(f, "</td>");
@@ -466,7 +482,7 @@ static void html_rows(const struct skb_report *rep, const struct skb_rtable *t, 
         for (int c = 0; c < t->ncols; c++) {
             char href[128];
             if (c + 1 == t->image_col) {
-                html_image_cell(row->cell[c], f);
+                html_image_cell(rep, row, row->cell[c], f);
                 continue;
             }
             int link = c + 1 == t->link_col && section_href(rep, row->cell[c], href, sizeof href);
@@ -538,29 +554,25 @@ static void html_top(const struct skb_report *rep, FILE *f)
     }
 }
 
-static void html_plots(const struct skb_report *rep, const char *plot_dir, FILE *f)
+static void html_plots(const struct skb_report *rep, const char *out_dir, FILE *f)
 {
     fprintf(f, "<h2 id=\"s-plots\">Plots</h2>\n<div id=\"plots\">\n");
     for (int i = 0; i < rep->nplots; i++) {
         const struct skb_plot_entry *p = &rep->plots[i];
-        char png[1400], svg[1400];
-        snprintf(png, sizeof png, "%s/%s.png", plot_dir ? plot_dir : ".", p->name);
-        snprintf(svg, sizeof svg, "%s/%s.svg", plot_dir ? plot_dir : ".", p->name);
+        char png[200], svg[200];
+        struct stat st;
+        snprintf(png, sizeof png, "plots/%s.png", p->name);
+        snprintf(svg, sizeof svg, "plots/%s.svg", p->name);
         fprintf(f, "<figure id=\"p-%s\">", p->name);
-        if (p->ok && plot_dir && access(png, R_OK) == 0) {
-            fprintf(f, "<img alt=\"");
-            skb__html_esc(f, p->title);
-            fprintf(f, "\" src=\"");
-            skb__data_uri(f, png, "image/png");
-            fprintf(f, "\">");
-        }
+        if (p->ok && out_dir && skb_stat_below(out_dir, png, &st) == 0)
+            skb__img(f, out_dir, png, NULL, p->title);
         fprintf(f, "<figcaption>");
         skb__html_esc(f, p->title);
         if (!p->ok) {
             fprintf(f, " — <span class=\"not-run\">not run: ");
             skb__html_esc(f, p->why);
             fprintf(f, "</span>");
-        } else if (access(svg, R_OK) == 0) {
+        } else if (out_dir && skb_stat_below(out_dir, svg, &st) == 0 && S_ISREG(st.st_mode)) {
             fprintf(f, " (<a href=\"plots/%s.svg\">SVG</a>)", p->name);
         }
         if (p->ok && p->note[0]) {
@@ -572,12 +584,21 @@ static void html_plots(const struct skb_report *rep, const char *plot_dir, FILE 
     fprintf(f, "</div>\n");
 }
 
+/* the run's images/ for listing: a real directory below it, never a link */
+static DIR *open_images(const struct skb_results *r)
+{
+    char msg[300];
+    int fd = skb_open_below(r->dir, "images", 1, msg, sizeof msg);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d && fd >= 0)
+        close(fd);
+    return d;
+}
+
 /* one run's images/ PNGs, sorted by name */
 static void html_images(const struct skb_report *rep, int k, FILE *f)
 {
-    char dir[1200];
-    snprintf(dir, sizeof dir, "%s/images", rep->runs[k].dir);
-    DIR *d = opendir(dir);
+    DIR *d = open_images(&rep->runs[k]);
     if (!d)
         return;
     fprintf(f, k ? "<h2 id=\"s-images-%d\">GPU deformation images (" : "<h2 id=\"s-images\">GPU deformation images (", k);
@@ -601,13 +622,11 @@ static void html_images(const struct skb_report *rep, int k, FILE *f)
             names[j - 1] = tmp;
         }
     for (int i = 0; i < n; i++) {
-        char path[1500];
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        fprintf(f, "<figure><img alt=\"");
-        skb__html_esc(f, names[i]);
-        fprintf(f, "\" src=\"");
-        skb__data_uri(f, path, "image/png");
-        fprintf(f, "\"><figcaption>");
+        char rel[300];
+        snprintf(rel, sizeof rel, "images/%s", names[i]);
+        fprintf(f, "<figure>");
+        skb__img(f, rep->runs[k].dir, rel, NULL, names[i]);
+        fprintf(f, "<figcaption>");
         char cap[300];
         skb__image_caption(skb_results_doc(&rep->runs[k], "gpu.json"), names[i], cap, sizeof cap);
         skb__html_esc(f, cap);
@@ -617,14 +636,14 @@ static void html_images(const struct skb_report *rep, int k, FILE *f)
     fprintf(f, "</div>\n");
 }
 
-int skb_report_render_html(const struct skb_report *rep, const char *plot_dir, FILE *f)
+int skb_report_render_html(const struct skb_report *rep, const char *out_dir, FILE *f)
 {
     fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                "<title>skinbench report</title><style>%s</style></head>\n<body>\n", css);
     html_top(rep, f);
     for (int i = 0; i < rep->ntables; i++)
         html_section(rep, &rep->tables[i], f);
-    html_plots(rep, plot_dir, f);
+    html_plots(rep, out_dir, f);
     for (int k = 0; k < rep->nruns; k++)
         html_images(rep, k, f);
     skb__render_pictures_html(f, rep);
@@ -678,12 +697,11 @@ static void md_rows(const struct skb_report *rep, const struct skb_rtable *t, FI
         fputc('|', f);
         for (int c = 0; c < t->ncols; c++) {
             const char *cell = t->rows[r].cell[c];
-            char link[200], href[128];
-            if (c + 1 == t->link_col && section_href(rep, cell, href, sizeof href)) {
-                snprintf(link, sizeof link, "[%s](%s)", cell, href);
-                cell = link;
-            }
-            md_cell(f, cell);
+            char href[128];
+            if (c + 1 == t->link_col && section_href(rep, cell, href, sizeof href))
+                md_link_cell(f, cell, href);
+            else
+                md_cell(f, cell);
         }
         if (!t->unjudged) {
             md_cell(f, skb_row_status_name(t->rows[r].status));
@@ -697,11 +715,20 @@ static void md_rows(const struct skb_report *rep, const struct skb_rtable *t, FI
 static void md_section(const struct skb_report *rep, const struct skb_rtable *t, FILE *f)
 {
     struct grid g;
-    fprintf(f, "<a id=\"s-%s\"></a>\n## %s\n\n", t->id, t->title);
-    if (t->source[0])
-        fprintf(f, "Source: %s.", t->source);
-    if (t->intro)
-        fprintf(f, " %s", t->intro);
+    /* title, source and intro carry names and text from the results
+     * (flops.json's convention and counting rules): escaped like cells */
+    fprintf(f, "<a id=\"s-%s\"></a>\n## ", t->id);
+    skb__md_esc(f, t->title);
+    fprintf(f, "\n\n");
+    if (t->source[0]) {
+        fprintf(f, "Source: ");
+        skb__md_esc(f, t->source);
+        fprintf(f, ".");
+    }
+    if (t->intro) {
+        fprintf(f, " ");
+        skb__md_esc(f, t->intro);
+    }
     fprintf(f, "\n\n");
     if (grid_build(rep, t, &g) == 0) {
         md_grid(t, &g, f);
@@ -739,7 +766,7 @@ static void md_plots_images(const struct skb_report *rep, FILE *f)
     for (int k = 0; k < rep->nruns; k++) {
         char dir[1200];
         snprintf(dir, sizeof dir, "%s/images", rep->runs[k].dir);
-        DIR *d = opendir(dir);
+        DIR *d = open_images(&rep->runs[k]);
         if (!d)
             continue;
         fprintf(f, "## GPU deformation images (");
@@ -776,8 +803,11 @@ int skb_report_render_md(const struct skb_report *rep, FILE *f)
                "judged), *new* (no paper value), *reproduced (trivial)* (measured and paper ratios both within the "
                "stated band of 1: nothing to reproduce, not counted as reproduced).\n\n");
     md_counts(rep, f);
-    if (rep->fuzz[0])
-        fprintf(f, "Robustness: %s.\n\n", rep->fuzz);
+    if (rep->fuzz[0]) {
+        fprintf(f, "Robustness: ");
+        skb__md_esc(f, rep->fuzz);   /* it names the log's path */
+        fprintf(f, ".\n\n");
+    }
     for (int i = 0; i < rep->ntables; i++)
         md_section(rep, &rep->tables[i], f);
     md_plots_images(rep, f);

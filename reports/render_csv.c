@@ -8,16 +8,19 @@
 #include "skb_json.h"
 #include "skb_report.h"
 
-/* a cell a spreadsheet would run as a formula (=, @, a tab or CR, or + / -
- * followed by something that is not a number) gets a leading apostrophe:
- * dataset and machine names come from the user */
+/* a cell a spreadsheet could run as a formula gets a leading apostrophe
+ * (OWASP, CSV injection): any cell starting with =, +, -, @, a tab or a CR
+ * unless the whole cell is one number ("-0.25", "+3e-5").  Model, dataset
+ * and machine names come from the user: "-2+3+cmd|' -C calc'!A0" starts
+ * like a number and is not one; "+1+HYPERLINK(...)" neither. */
 static int formula_like(const char *s)
 {
-    if (s[0] == '=' || s[0] == '@' || s[0] == '\t' || s[0] == '\r')
-        return 1;
-    if (s[0] == '+' || s[0] == '-')
-        return s[1] && !(s[1] >= '0' && s[1] <= '9') && s[1] != '.';
-    return 0;
+    if (!strchr("=+-@\t\r", s[0]) || !s[0])
+        return 0;
+    char *end;
+    (void)strtod(s, &end);
+    /* strtod also reads "inf", "nan" and hex: harmless to a spreadsheet */
+    return end == s || *end != 0;
 }
 
 /* one field, quoted when it holds a separator, quote or line break; line

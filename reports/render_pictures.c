@@ -73,16 +73,11 @@ static void html_cell(FILE *f, const char *dir, const cJSON *mp, const char *met
 {
     const cJSON *img = find_image(skb__jget(mp, "images"), method, scene, kind);
     const char *rel = img ? skb__jstr(skb__jget(img, "file")) : NULL;
-    char path[1600];
+    char alt[300];
     fprintf(f, "<td>");
-    if (rel && safe_image_name(rel) && snprintf(path, sizeof path, "%s/%s", dir, rel) < (int)sizeof path) {
-        fprintf(f, "<img style=\"width:150px\" alt=\"");
-        skb__html_esc(f, method);
-        fprintf(f, " ");
-        skb__html_esc(f, scene);
-        fprintf(f, "\" src=\"");
-        skb__data_uri(f, path, "image/png");
-        fprintf(f, "\">");
+    if (rel && safe_image_name(rel)) {
+        snprintf(alt, sizeof alt, "%s %s", method, scene);
+        skb__img(f, dir, rel, "width:150px", alt);
     } else {
         const char *why = not_drawn_reason(skb__jget(mp, "not_drawn"), method, scene);
         fprintf(f, "<span class=\"not-run\">");

@@ -370,14 +370,17 @@ void skb_report_free(struct skb_report *rep)
 /* a libFuzzer log of a 600 s run is a few MB */
 #define FUZZ_LOG_MAX ((size_t)64 << 20)
 
-int skb_report_read_fuzz_log(struct skb_report *rep, const char *path)
+int skb_report_read_fuzz_log(struct skb_report *rep, const char *root, const char *rel)
 {
-    char *text, msg[300], *save = NULL;
+    char *text, msg[300], *save = NULL, path[600];
     long runs = -1, crashes = 0;
-    /* the one input reader: a FIFO or device as the log is refused, never read */
+    /* the one input reader: a FIFO or device as the log is refused, never
+     * read; below a results directory, never through a link */
     size_t len;
-    if (skb_read_file_max(path, FUZZ_LOG_MAX, &text, &len, msg, sizeof msg) < 0)
+    if ((root ? skb_read_below(root, rel, FUZZ_LOG_MAX, &text, &len, msg, sizeof msg)
+              : skb_read_file_max(rel, FUZZ_LOG_MAX, &text, &len, msg, sizeof msg)) < 0)
         return -1;
+    snprintf(path, sizeof path, "%s%s%s", root ? root : "", root ? "/" : "", rel);
     for (size_t i = 0; i < len; i++)   /* a NUL in the log must not end the scan */
         if (!text[i])
             text[i] = '\n';
@@ -392,7 +395,7 @@ int skb_report_read_fuzz_log(struct skb_report *rep, const char *path)
     free(text);
     if (runs < 0 && crashes == 0)
         return -1;
-    snprintf(rep->fuzz, sizeof rep->fuzz, "libFuzzer (%s): %ld bad inputs tried / %ld crashes", path,
+    snprintf(rep->fuzz, sizeof rep->fuzz, "libFuzzer (%.150s): %ld bad inputs tried / %ld crashes", path,
              runs < 0 ? 0 : runs, crashes);
     return 0;
 }

@@ -122,7 +122,10 @@ void skb__html_esc(FILE *f, const char *s);
 void skb__md_esc(FILE *f, const char *s);
 /* the same with, in a table cell (cell 1), '|' escaped too */
 void skb__md_put(FILE *f, const char *s, int cell);
-int skb__data_uri(FILE *f, const char *path, const char *mime);
+/* the PNG root/rel as <img [style="STYLE"] alt="ALT" src="data:..."> (alt
+ * escaped), read below root without links and bounded by its IHDR and the
+ * page's size; otherwise a span saying why it is not embedded (-1) */
+int skb__img(FILE *f, const char *root, const char *rel, const char *style, const char *alt);
 /* render_pictures.c: the methods x scenes grid of gpu.json "method_pictures" */
 void skb__render_pictures_html(FILE *f, const struct skb_report *rep);
 void skb__render_pictures_md(FILE *f, const struct skb_report *rep);

@@ -130,9 +130,9 @@ void skb__absent_method_rows(struct skb_report *rep, struct skb_rtable *t, const
 /* 1 when plot script dir/name.gp draws a series titled key */
 static int plot_has_series(const char *dir, const char *name, const char *key)
 {
-    char path[1400], want[200], *text;
+    char rel[200], want[200], *text;
     size_t len;
-    snprintf(path, sizeof path, "%s/%s.gp", dir, name);
+    snprintf(rel, sizeof rel, "%s.gp", name);
     /* the title as plots.c quotes it for gnuplot: a quote doubled */
     size_t n = (size_t)snprintf(want, sizeof want, "title '");
     for (const char *c = key; *c && n + 4 < sizeof want; c++) {
@@ -141,7 +141,8 @@ static int plot_has_series(const char *dir, const char *name, const char *key)
         want[n++] = *c;
     }
     snprintf(want + n, sizeof want - n, "'");
-    if (skb_read_file(path, &text, &len, NULL, 0) < 0)
+    /* the script the report wrote into plots/, never another file through a link */
+    if (skb_read_below(dir, rel, 0, &text, &len, NULL, 0) < 0)
         return 0;
     int found = strstr(text, want) != NULL;
     free(text);

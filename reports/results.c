@@ -6,6 +6,7 @@
  * file and field. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,15 +196,6 @@ static const char *duplicate_key(const cJSON *x)
     return NULL;
 }
 
-/* keys and values quoted in a message come from the file: keep the message
- * on one line whatever bytes they hold */
-static void one_line(char *msg)
-{
-    for (unsigned char *c = (unsigned char *)msg; *c; c++)
-        if (*c < 0x20 || *c == 0x7f)
-            *c = '?';
-}
-
 int skb_results_parse(int which, const char *path, const char *text, size_t len, cJSON **out,
                       char *msg, size_t msglen)
 {
@@ -211,7 +203,7 @@ int skb_results_parse(int which, const char *path, const char *text, size_t len,
     int rc = skb_json_parse_text(path, text, len, 1, &r, msg, msglen);
     *out = NULL;
     if (rc < 0) {
-        one_line(msg);
+        skb_text_one_line(msg);   /* keys and values quoted come from the file */
         return rc;
     }
     if (!cJSON_IsObject(r)) {
@@ -238,15 +230,15 @@ int skb_results_parse(int which, const char *path, const char *text, size_t len,
     return 0;
 fail:
     cJSON_Delete(r);
-    one_line(msg);
+    skb_text_one_line(msg);
     return rc;
 }
 
-/* compare writes its summaries (compare.json, --summary files) into the
- * current run directory: they are outputs about a run, not results */
-static int is_compare_output(const char *name)
+/* compare writes its summaries (compare.json, --summary files) and report
+ * its report.json into the run directory: outputs about a run, not results */
+static int is_own_output(const char *name)
 {
-    return strncmp(name, "compare", 7) == 0;
+    return strncmp(name, "compare", 7) == 0 || strcmp(name, "report.json") == 0;
 }
 
 static int cmp_name(const void *a, const void *b)
@@ -265,7 +257,7 @@ static void scan_unknown(const char *dir, struct skb_results *r)
     while ((e = readdir(d))) {
         size_t n = strlen(e->d_name);
         if (n < 6 || strcmp(e->d_name + n - 5, ".json") != 0 || e->d_name[0] == '.'
-            || skb_rfile_find(e->d_name) >= 0 || is_compare_output(e->d_name))
+            || skb_rfile_find(e->d_name) >= 0 || is_own_output(e->d_name))
             continue;
         if (r->nunknown < SKB_MAX_UNKNOWN)
             /* a longer name is shown cut (it is only named, never opened) */
@@ -291,11 +283,14 @@ int skb_results_load(const char *dir, struct skb_results *r, char *msg, size_t m
     for (int i = 0; i < skb_rfile_count(); i++) {
         char path[1400], *text;
         size_t len;
+        struct stat fst;
         snprintf(path, sizeof path, "%s/%s", dir, skb_rfile_name(i));
-        if (access(path, F_OK) != 0)
+        /* present = any node by that name, a dangling link too: only a
+         * regular file is then read, never through a link (docs/security.md) */
+        if (skb_stat_below(dir, skb_rfile_name(i), &fst) != 0)
             continue;
         present++;
-        if (skb_read_file_max(path, SKB_RESULTS_FILE_MAX, &text, &len, r->err[i], sizeof r->err[i]) < 0) {
+        if (skb_read_below(dir, skb_rfile_name(i), SKB_RESULTS_FILE_MAX, &text, &len, r->err[i], sizeof r->err[i]) < 0) {
             r->nbad++;
             continue;
         }
@@ -331,12 +326,10 @@ void skb_results_free(struct skb_results *r)
 
 static int has_results(const char *dir)
 {
-    char path[1600];
-    for (int i = 0; i < skb_rfile_count(); i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, skb_rfile_name(i));
-        if (access(path, F_OK) == 0)
+    struct stat st;
+    for (int i = 0; i < skb_rfile_count(); i++)
+        if (skb_stat_below(dir, skb_rfile_name(i), &st) == 0)
             return 1;
-    }
     return 0;
 }
 
@@ -350,7 +343,7 @@ static char **list_runs(const char *dir, int *cnt, char *msg, size_t msglen)
 {
     DIR *d = opendir(dir);
     char **names = NULL;
-    int n = 0, cap = 0;
+    int n = 0, cap = 0, linked = 0;
     if (!d) {
         snprintf(msg, msglen, "%s: cannot open results directory: %s", dir, strerror(errno));
         return NULL;
@@ -358,10 +351,19 @@ static char **list_runs(const char *dir, int *cnt, char *msg, size_t msglen)
     struct dirent *e;
     while ((e = readdir(d))) {
         char sub[1400];
-        if (e->d_name[0] == '.')
+        struct stat st;
+        if (e->d_name[0] == '.' || fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
             continue;
         snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
-        if (!has_results(sub))
+        /* a run below the directory given is never reached through a link;
+         * one pointing at a directory is named rather than skipped unsaid */
+        if (S_ISLNK(st.st_mode) && stat(sub, &st) == 0 && S_ISDIR(st.st_mode)) {
+            snprintf(msg, msglen, "%s: is a symbolic link; a run directory inside %s is not followed (give its "
+                     "target with --results)", sub, dir);
+            linked = 1;
+            break;
+        }
+        if (!S_ISDIR(st.st_mode) || !has_results(sub))
             continue;
         if (n == cap) {
             char **nn = realloc(names, (size_t)(cap = cap ? 2 * cap : 16) * sizeof *names);
@@ -378,7 +380,8 @@ static char **list_runs(const char *dir, int *cnt, char *msg, size_t msglen)
         for (int i = 0; i < n; i++)
             free(names[i]);
         free(names);
-        snprintf(msg, msglen, "%s: out of memory listing run directories", dir);
+        if (!linked)
+            snprintf(msg, msglen, "%s: out of memory listing run directories", dir);
         return NULL;
     }
     if (n)

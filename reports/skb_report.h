@@ -227,10 +227,12 @@ int skb_report_build(const struct skb_results *runs, int nruns, const cJSON *ref
  * one object per row with its rule, band, interval and status) */
 int skb_report_render_json(const struct skb_report *rep, FILE *f);
 #define SKB_REPORT_JSON_SCHEMA 1
-/* write report.md / report.html (HTML embeds the plots PNGs and the run's
- * images directory PNGs as data: URIs; plot_dir may be NULL) */
+/* write report.md / report.html (HTML embeds out_dir/plots/ PNGs and the
+ * runs' images/ PNGs as data: URIs, each read below its directory without
+ * links and bounded by its IHDR and the page's size; out_dir may be NULL:
+ * no plots) */
 int skb_report_render_md(const struct skb_report *rep, FILE *f);
-int skb_report_render_html(const struct skb_report *rep, const char *plot_dir, FILE *f);
+int skb_report_render_html(const struct skb_report *rep, const char *out_dir, FILE *f);
 /* every table as out_dir/tables/<id>.csv (reports/render_csv.c): columns,
  * status and note as on the page; 0, or an error with msg */
 int skb_report_write_csv(const struct skb_report *rep, const char *out_dir, char *msg, size_t msglen);
@@ -248,8 +250,10 @@ int skb_report_write_table41(const char *run_dir, const char *exe_dir,
                              void (*diff)(void *arg, const char *line), void *arg, char *msg, size_t msglen);
 /* find a table by id, NULL if absent */
 const struct skb_rtable *skb_report_table(const struct skb_report *rep, const char *id);
-/* read a libFuzzer log: fills rep->fuzz; 0 if read */
-int skb_report_read_fuzz_log(struct skb_report *rep, const char *path);
+/* read a libFuzzer log: fills rep->fuzz; 0 if read.  root NULL: rel is a
+ * path the user gave (links followed); else the log is root/rel, read below
+ * root without links */
+int skb_report_read_fuzz_log(struct skb_report *rep, const char *root, const char *rel);
 
 /* gnuplot: write every plot (png + svg) under out_dir/plots, recording
  * each in rep->plots (not run with a reason when inputs or gnuplot are

@@ -13,8 +13,9 @@
 #     a confirming re-run, as before (mostly inconclusive: see README).
 # Every nightly's results stay in results/history/STAMP (STAMP sorts by
 # time); the report shows their trends and the first night of each step.
-# Exit: compare's, 0 pass, 1 regression, 2 unreadable input, 3 inconclusive
-# (also: no baseline to compare with).
+# Exit: compare's, 0 pass, 1 regression, 2 unreadable input (also: the
+# baseline's binary could not be saved beside an updated baseline), 3
+# inconclusive (also: no baseline to compare with).
 # The baseline is created or replaced only with --update-baseline
 # (make nightly UPDATE_BASELINE=1).
 # Usage: scripts/nightly.sh [--update-baseline] [--baseline DIR] [--out DIR]
@@ -84,6 +85,7 @@ fi
 # reported, and only when compare accepted the run (exit 0: compare never
 # installs an unverified, failed or injected run); it keeps the binary that
 # made it, for the next nights' A/B.  A refused update leaves both alone.
+binfail=0
 if [ ${#update[@]} -gt 0 ]; then
   if [ $first -eq 1 ] || [ $rc -eq 0 ]; then
     "$exe" compare "$base" "$out" --update-baseline ${abopt[@]+"${abopt[@]}"} --summary "$out/compare-update.json"
@@ -92,8 +94,15 @@ if [ ${#update[@]} -gt 0 ]; then
     urc=$rc
   fi
   if [ $urc -eq 0 ]; then
-    mkdir -p "$base/bin" && cp -- "$exe" "$base/bin/skinbench.tmp" && mv -- "$base/bin/skinbench.tmp" "$base/bin/skinbench"
-    echo "nightly: baseline $base now holds $out and its binary"
+    if mkdir -p "$base/bin" && cp -- "$exe" "$base/bin/skinbench.tmp" && mv -- "$base/bin/skinbench.tmp" "$base/bin/skinbench"; then
+      echo "nightly: baseline $base now holds $out and its binary"
+    else
+      # the old binary did not make this baseline: an A/B against it would
+      # time the wrong pair, so it goes, and the next nights use the U test
+      rm -f -- "$base/bin/skinbench.tmp" "$base/bin/skinbench"
+      echo "nightly: baseline $base now holds $out, but not its binary: copying $exe into $base/bin failed; the next nights judge timing without the paired A/B" >&2
+      binfail=1
+    fi
   else
     echo "nightly: baseline $base not updated (compare exit $urc); its binary is unchanged"
   fi
@@ -101,6 +110,7 @@ if [ ${#update[@]} -gt 0 ]; then
     rc=$urc
     summary=
   fi
+  [ $binfail -eq 0 ] || rc=2
 fi
 case $rc in 0) v=pass ;; 1) v=regression ;; 3) v="inconclusive (see compare's INCONCLUSIVE lines)" ;; *) v=error ;; esac
 if [ -n "$summary" ] && [ -f "$summary" ]; then

@@ -20,10 +20,13 @@ def md_tables(lines):
         if m:
             sec = m.group(1); out.setdefault(sec, []); cur = None; continue
         if line.startswith("|") and sec:
-            cells = [html.unescape(c.strip().replace("\\|", "|")) for c in re.split(r"(?<!\\)\|", line)[1:-1]]
+            cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
             if all(re.fullmatch(r"-{3}", c) for c in cells):
                 continue
+            # a link the renderer wrote around a cell; then CommonMark's
+            # backslash escapes and the entities, as a renderer reads them
             cells = [re.sub(r"^\[(.*)\]\(#[^)]*\)$", r"\1", c) for c in cells]
+            cells = [html.unescape(re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", c)) for c in cells]
             if cur is None:
                 cur = []; out[sec].append(cur)
             cur.append(cells)

@@ -2,8 +2,9 @@
 # libFuzzer run (fixed seed) over the JSON inputs skinbench reads: results
 # files + report, a results directory with one file mutated read by report
 # and by `skinbench compare` (both directions, exit codes checked), a
-# results file replaced by a link, FIFO, oversized file or directory, and
-# `skinbench blend` input.  Corpus: the fixtures in tests/fixtures.  20 s in
+# results file replaced by a link, FIFO, oversized file or directory, a link
+# planted in the middle of a path the report reads (images/, images/sad/, a
+# run of a directory of runs), and `skinbench blend` input.  Corpus: the fixtures in tests/fixtures.  20 s in
 # `make check`; `make fuzz` runs FUZZ_SECONDS (default 600) and prints runs,
 # crashes and sanitizer reports.  The log ($SKB_BUILD/fuzz/fuzz.log) is what
 # `skinbench report` summarises as "bad inputs tried / crashes".  Skips with
@@ -57,8 +58,9 @@ for f in properties flops bounds cpu cpu-gbench gpu spheres cd; do
   { printf "\\x$(printf %02x $((24 + i)))"; cat "tests/fixtures/run-regressed/$f.json"; } > "$corpus/dir-base-$f"
   i=$((i+1))
 done
-# node mode: 48+i = file i replaced by a link, FIFO, oversized file or directory (second byte)
-for k in 0 1 2 3 4 5; do
+# node mode: 48+i = file i replaced by a link, FIFO, oversized file or directory,
+# or a link in the middle of a path (second byte: 0-5, 6-8)
+for k in 0 1 2 3 4 5 6 7 8; do
   { printf "\\x$(printf %02x $((48 + 3)))\\x0$k"; cat tests/fixtures/run-a/cpu.json; } > "$corpus/node-cpu-$k"
 done
 printf '\x08\x00{"transforms": [[1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1], [0,-1,0,1, 1,0,0,0, 0,0,1,0, 0,0,0,1]], "weights": [0.5, 0.5], "center": [0,0,0]}' > "$corpus/blend-1"

@@ -148,8 +148,11 @@ grep -q 'icount.json: new benchmark double/newm/cloth' "$tmp/icx.out" \
 if [ -n "${SKB_ASAN:-}" ] || ! command -v valgrind > /dev/null; then
   echo "skip icount gate (valgrind missing or ASan build)"
 else
-  # a scratch directory of a killed run (pid 999999 does not exist) is reclaimed
-  mkdir -p "$tmp/td/skb-icount-999999-abcdef/run" && touch "$tmp/td/skb-icount-999999-abcdef/cg.out.3"
+  # a scratch directory of a killed run (pid 999999 does not exist), as a run
+  # makes it (mode 0700, its marker naming it: common/skb_scratch.h), is reclaimed
+  sd="$tmp/td/skb-icount-999999-abcdef"
+  mkdir -p "$sd/run" && chmod 700 "$sd" && touch "$sd/cg.out.3"
+  echo "skinbench scratch skb-icount-999999-abcdef uid $(id -u)" > "$sd/.skb-scratch"
   TMPDIR="$tmp/td" "$exe" run icount --quick --quiet --out "$tmp/ia" && "$exe" run icount --quick --quiet --out "$tmp/ib" \
     && SKB_INJECT_SLOWDOWN=dlb:10 "$exe" run icount --quick --quiet --out "$tmp/ii"
   python3 - "$tmp/ia/icount.json" "$tmp/ib/icount.json" "$tmp/ii/icount.json" <<'EOF' && ok "icount: two counts identical; dlb:10 adds 9.9-11 % to dlb's kernels only (< 0.5 % elsewhere)" || bad "icount determinism/injection"

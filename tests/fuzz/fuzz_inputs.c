@@ -4,7 +4,9 @@
  * results file kind; 16..31: a results directory, see fuzz_rundir; any
  * other: blend input, second byte picks the method); the rest is the
  * document; 48..63: that results file replaced by a link, a FIFO, an
- * oversized file or a directory (second byte picks which; fuzz_node).  Built and run by tests/fuzz.sh with clang-14
+ * oversized file or a directory, or a link planted in the middle of a path
+ * the report reads (images/, images/sad/, a run of a directory of runs)
+ * (second byte picks which; fuzz_node, fuzz_midlink).  Built and run by tests/fuzz.sh with clang-14
  * -fsanitize=fuzzer,address,undefined (`make fuzz`: 10 minutes). */
 #include <errno.h>
 #include <fcntl.h>
@@ -213,6 +215,83 @@ static void fuzz_rundir(int which, int as_baseline, const char *text, size_t len
         put_file(rundir, which, fixture[which], fixture_len[which]);
 }
 
+/* a 2x2 PNG by the report's checks (signature, IHDR): a page embedding
+ * it read it through the link */
+static const unsigned char secret_png[] = {
+    0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R', 0, 0, 0, 2, 0, 0, 0, 2, 8, 6, 0, 0, 0,
+    0x72, 0xb6, 0x0d, 0x24, 0, 0, 0, 6, 't', 'E', 'X', 't', 'S', 'E', 'C', 'R', 'E', 'T', 0, 0, 0, 0
+};
+
+/* the report's pages of the run directory dir, rendered into memory; abort
+ * when report.html embeds a picture or, with no_images, report.md lists an
+ * images/ (the run has none of its own).  Both patterns hold a quote or
+ * start a line, which no escaped text from a results file can */
+static void render_no_picture(const char *dir, int no_images)
+{
+    static struct skb_results run;
+    char msg[512], *buf = NULL;
+    size_t n = 0;
+    if (skb_results_load(dir, &run, msg, sizeof msg) < 0)
+        return;
+    struct skb_report *rep = calloc(1, sizeof *rep);
+    FILE *f = open_memstream(&buf, &n);
+    if (rep && f && skb_report_build(&run, 1, ref, rep, msg, sizeof msg) == 0) {
+        skb_report_render_html(rep, NULL, f);
+        skb_report_render_md(rep, f);
+        skb_report_free(rep);
+    }
+    if (f)
+        fclose(f);
+    if (buf && (strstr(buf, "src=\"data:image/png;base64,") || (no_images && strstr(buf, "\n## GPU deformation images ("))))
+        abort();          /* a picture or a listing read through the link */
+    free(buf);
+    free(rep);
+    skb_results_free(&run);
+}
+
+/* a link in the middle of a path below the run (kind 6: images/ itself, 7:
+ * images/sad/, 8: a run of a directory of runs), the input as results
+ * file `which`: nothing is read through the link */
+static void fuzz_midlink(int which, int kind, const char *text, size_t len)
+{
+    char aside[200], img[240], sad[260], multi[220], link[240], pic[260], msg[512];
+    snprintf(aside, sizeof aside, "%s.aside", rundir);
+    snprintf(img, sizeof img, "%s/images", rundir);
+    snprintf(sad, sizeof sad, "%s/images/sad", rundir);
+    snprintf(multi, sizeof multi, "%s.multi", rundir);
+    snprintf(link, sizeof link, "%s/m2", multi);
+    snprintf(pic, sizeof pic, "%s/secret.png", aside);
+    put_file(rundir, which, text, len);
+    FILE *pf = (mkdir(aside, 0755) == 0 || errno == EEXIST) ? fopen(pic, "wb") : NULL;
+    if (!pf || fwrite(secret_png, 1, sizeof secret_png, pf) != sizeof secret_png || fclose(pf) != 0)
+        abort();
+    if (kind == 6 && symlink(aside, img) != 0)
+        abort();
+    if (kind == 7 && (mkdir(img, 0755) != 0 || symlink(aside, sad) != 0))
+        abort();
+    if (kind == 8 && (mkdir(multi, 0755) != 0 || symlink(rundir, link) != 0))
+        abort();
+    if (kind == 8) {
+        static struct skb_results runs[2];
+        int n;
+        /* the only run of multi/ is a link: refused in one line naming it */
+        if (skb_results_load_many(multi, runs, 2, &n, msg, sizeof msg) == 0 || !strstr(msg, "/m2: is a symbolic link")
+            || strchr(msg, '\n'))
+            abort();
+        unlink(link);
+        rmdir(multi);
+    } else {
+        render_no_picture(rundir, kind == 6);
+        if (kind == 7)
+            unlink(sad);
+        (kind == 6 ? unlink : rmdir)(img);
+    }
+    unlink(pic);
+    rmdir(aside);
+    if (fixture[which])
+        put_file(rundir, which, fixture[which], fixture_len[which]);
+}
+
 /* a results file replaced by something that is not a plain file of JSON:
  * the one reader (skb_read_input) must refuse it in one line naming the
  * file, never block on a FIFO or read past the size cap, and compare must
@@ -224,10 +303,14 @@ static void fuzz_node(int which, uint8_t kind, const char *text, size_t len)
     snprintf(aside, sizeof aside, "%s.target", rundir);
     unlink(path);
     unlink(aside);
-    kind %= 6;
+    kind %= 9;
+    if (kind >= 6) {
+        fuzz_midlink(which, kind, text, len);
+        return;
+    }
     int fd;
     switch (kind) {
-    case 0:   /* a link to a regular file holding the input: followed (the user's run) */
+    case 0:   /* a link to a regular file holding the input: refused, not followed (below the run) */
         if ((fd = open(aside, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0 || write(fd, text, len) != (ssize_t)len)
             abort();
         close(fd);
@@ -258,16 +341,15 @@ static void fuzz_node(int which, uint8_t kind, const char *text, size_t len)
     static struct skb_results run;
     char msg[512];
     if (skb_results_load(rundir, &run, msg, sizeof msg) == 0) {
-        if (kind != 0 && kind != 5 && (!run.err[which][0] || strchr(run.err[which], '\n')
-                                       || !strstr(run.err[which], skb_rfile_name(which))))
-            abort();          /* refused, in one line naming the file */
+        if (!run.err[which][0] || strchr(run.err[which], '\n') || !strstr(run.err[which], skb_rfile_name(which)))
+            abort();          /* refused, in one line naming the file; a link too */
         skb_results_free(&run);
         char summary[128];
         snprintf(summary, sizeof summary, "%s.json", rundir);
         char *argv[] = { (char *)"compare", basedir, rundir, (char *)"--summary", summary, NULL };
         int rc = skb_cmd_compare(5, argv);
         fflush(stdout);
-        if (rc < 0 || rc > 3 || (kind != 0 && kind != 5 && rc != 2))
+        if (rc != 2)
             abort();
     }
     if (kind == 3)
