@@ -84,43 +84,60 @@ static int valid_opts(const struct skb_pair_opts *o)
         && o->alpha >= 0 && o->alpha < 1 && o->max_runs >= 0 && o->runs_a >= 0 && o->runs_b >= 0;
 }
 
-/* one pair: a's and b's sample, a first when first_a */
-static int one_pair(const struct skb_work *a, const struct skb_work *b, const struct skb_pair_opts *o,
-                    const struct skb_pair_result *r, int first_a, double *x, double *y)
-{
-    int rc = first_a ? sample(a, r->runs_a, o->clock, x) : sample(b, r->runs_b, o->clock, y);
-    if (rc >= 0)
-        rc = first_a ? sample(b, r->runs_b, o->clock, y) : sample(a, r->runs_a, o->clock, x);
-    return rc;
-}
+/* the sides of one timing: a over b, and a2 over b from the same pairs
+ * when a2 is given (a trio) */
+struct sides {
+    const struct skb_work *w[3];        /* a, b, a2 */
+    long runs[3];
+    int n;                              /* 2, or 3 with a2 */
+};
 
-/* the pairs themselves: log ratio of each pair into lr, per-run times of
- * each side into ta, tb */
-static int run_pairs(const struct skb_work *a, const struct skb_work *b, const struct skb_pair_opts *o,
-                     struct skb_pair_result *r, double *lr, double *ta, double *tb)
+/* the order of pair i: a pair alternates a first and b first; a trio goes
+ * through the six orders in turn (each side first, second and last alike) */
+static const int pair_order[2][3] = { { 0, 1, 2 }, { 1, 0, 2 } };
+static const int trio_order[6][3] = { { 0, 1, 2 }, { 1, 2, 0 }, { 2, 0, 1 }, { 1, 0, 2 }, { 0, 2, 1 }, { 2, 1, 0 } };
+
+/* one pair (or trio): each side's sample in pair i's order, into t[] */
+static int one_pair(const struct sides *sd, const struct skb_pair_opts *o, int i, double *t)
 {
-    for (int i = 0; i < o->pairs; i++) {
-        double x = 0, y = 0;
-        if (o->before_pair)
-            o->before_pair(o->pair_ctx, i);
-        int rc = one_pair(a, b, o, r, i % 2 == 0, &x, &y);
+    const int *ord = sd->n == 3 ? trio_order[i % 6] : pair_order[i % 2];
+    for (int j = 0; j < sd->n; j++) {
+        int s = ord[j];
+        int rc = sample(sd->w[s], sd->runs[s], o->clock, &t[s]);
         if (rc < 0)
             return rc;
-        if (!(x > 0) || !(y > 0))
-            return SKB_ENUMERIC;   /* a clock that did not move: the sample is too short to time */
-        ta[i] = x / (double)r->runs_a;
-        tb[i] = y / (double)r->runs_b;
-        lr[i] = log(ta[i] / tb[i]);
     }
     return 0;
 }
 
-static void summarise(const struct skb_pair_opts *o, const double *lr, double *ta, double *tb,
-                      struct skb_pair_result *r)
+/* the pairs themselves: per-run times of each side into t[side][i] */
+static int run_pairs(const struct sides *sd, const struct skb_pair_opts *o, double *t[3])
+{
+    for (int i = 0; i < o->pairs; i++) {
+        double x[3] = { 0, 0, 0 };
+        if (o->before_pair)
+            o->before_pair(o->pair_ctx, i);
+        int rc = one_pair(sd, o, i, x);
+        if (rc < 0)
+            return rc;
+        for (int s = 0; s < sd->n; s++) {
+            if (!(x[s] > 0))
+                return SKB_ENUMERIC;   /* a clock that did not move: the sample is too short to time */
+            t[s][i] = x[s] / (double)sd->runs[s];
+        }
+    }
+    return 0;
+}
+
+/* ta over tb into r: the pairs' log ratios (into lr) summarised */
+static void summarise(const struct skb_pair_opts *o, double *lr, double *ta, double *tb, struct skb_pair_result *r)
 {
     double hl = NAN, lo = NAN, hi = NAN;
     int n = o->pairs;
+    for (int i = 0; i < n; i++)
+        lr[i] = log(ta[i] / tb[i]);
     skb_hodges_lehmann(lr, n, o->alpha > 0 ? o->alpha : SKB_PAIR_ALPHA, &hl, &lo, &hi);
+    r->pairs = n;
     r->ratio = exp(hl);
     r->lo = exp(lo);
     r->hi = exp(hi);
@@ -129,42 +146,95 @@ static void summarise(const struct skb_pair_opts *o, const double *lr, double *t
         r->a_min_ms = fmin(r->a_min_ms, ta[i]);
         r->b_min_ms = fmin(r->b_min_ms, tb[i]);
     }
-    r->a_ms = skb_sorted_median(ta, n);
+    r->a_ms = skb_sorted_median(ta, n);   /* sorts: after the ratios */
     r->b_ms = skb_sorted_median(tb, n);
+}
+
+static void result_clear(struct skb_pair_result *r)
+{
+    struct skb_pair_result z = { .ratio = NAN, .lo = NAN, .hi = NAN, .a_ms = NAN, .b_ms = NAN,
+                                 .a_min_ms = NAN, .b_min_ms = NAN };
+    if (r)
+        *r = z;
+}
+
+static int usable(const struct skb_work *w)
+{
+    return w && (w->run || w->run_timed);
+}
+
+/* each side's runs per sample: fixed (runs_a for a and a2, runs_b) or
+ * calibrated */
+static int calibrate_sides(struct sides *sd, const struct skb_pair_opts *o)
+{
+    long max_runs = o->max_runs > 0 ? o->max_runs : DEFAULT_MAX_RUNS;
+    long fixed[3] = { o->runs_a, o->runs_b, o->runs_a };
+    int rc = 0;
+    for (int s = 0; s < sd->n && rc >= 0; s++) {
+        sd->runs[s] = fixed[s];
+        if (sd->runs[s] > 0)
+            continue;
+        if (s == 1 && sd->w[1] == sd->w[0])
+            sd->runs[1] = sd->runs[0];
+        else
+            rc = calibrate(sd->w[s], o, max_runs, &sd->runs[s]);
+    }
+    return rc;
+}
+
+int skb_time_trio(const struct skb_work *a, const struct skb_work *a2, const struct skb_work *b,
+                  const struct skb_pair_opts *o, struct skb_pair_result *r, struct skb_pair_result *r2,
+                  struct skb_pair_result *r12)
+{
+    result_clear(r);
+    result_clear(r2);
+    result_clear(r12);
+    if (!valid_opts(o) || !usable(a) || !usable(b) || (a2 && (!usable(a2) || !r2)))
+        return SKB_EINVAL;
+    double t0 = skb_clock_ms(SKB_CLOCK_WALL);
+    if (o->before_pair)
+        o->before_pair(o->pair_ctx, 0);
+    struct sides sd = { .w = { a, b, a2 }, .n = a2 ? 3 : 2 };
+    int rc = calibrate_sides(&sd, o);
+    if (rc < 0)
+        return rc;
+    size_t np = (size_t)o->pairs;
+    double *buf = malloc(sizeof *buf * 6 * np);
+    if (!buf)
+        return SKB_ENOMEM;
+    double *t[3] = { buf, buf + np, buf + 2 * np }, *lr = buf + 3 * np, *tb = buf + 4 * np, *ta = buf + 5 * np;
+    rc = run_pairs(&sd, o, t);
+    if (rc >= 0) {
+        /* b's and a's times, once more for the second and third summaries (each sorts them) */
+        memcpy(tb, t[1], sizeof *tb * np);
+        memcpy(ta, t[0], sizeof *ta * np);
+        r->runs_a = sd.runs[0];
+        r->runs_b = sd.runs[1];
+        summarise(o, lr, t[0], t[1], r);
+        if (a2) {
+            r2->runs_a = sd.runs[2];
+            r2->runs_b = sd.runs[1];
+            if (r12) {
+                r12->runs_a = sd.runs[0];
+                r12->runs_b = sd.runs[2];
+                summarise(o, lr, ta, t[2], r12);   /* before t[2] is sorted by r2's */
+            }
+            summarise(o, lr, t[2], tb, r2);
+        }
+    }
+    free(buf);
+    r->seconds = 1e-3 * (skb_clock_ms(SKB_CLOCK_WALL) - t0);
+    if (r2)
+        r2->seconds = r->seconds;
+    if (r12)
+        r12->seconds = r->seconds;
+    return rc < 0 ? rc : 0;
 }
 
 int skb_time_pair(const struct skb_work *a, const struct skb_work *b, const struct skb_pair_opts *o,
                   struct skb_pair_result *r)
 {
-    struct skb_pair_result z = { .ratio = NAN, .lo = NAN, .hi = NAN, .a_ms = NAN, .b_ms = NAN,
-                                 .a_min_ms = NAN, .b_min_ms = NAN };
-    *r = z;
-    if (!valid_opts(o) || !a || !b || !(a->run || a->run_timed) || !(b->run || b->run_timed))
-        return SKB_EINVAL;
-    double t0 = skb_clock_ms(SKB_CLOCK_WALL);
-    if (o->before_pair)
-        o->before_pair(o->pair_ctx, 0);
-    long max_runs = o->max_runs > 0 ? o->max_runs : DEFAULT_MAX_RUNS;
-    int rc = 0;
-    r->runs_a = o->runs_a;
-    r->runs_b = o->runs_b;
-    if (r->runs_a <= 0)
-        rc = calibrate(a, o, max_runs, &r->runs_a);
-    if (rc >= 0 && r->runs_b <= 0)
-        rc = a == b ? (r->runs_b = r->runs_a, 0) : calibrate(b, o, max_runs, &r->runs_b);
-    if (rc < 0)
-        return rc;
-    double *buf = malloc(sizeof *buf * 3 * (size_t)o->pairs);
-    if (!buf)
-        return SKB_ENOMEM;
-    rc = run_pairs(a, b, o, r, buf, buf + o->pairs, buf + 2 * o->pairs);
-    if (rc >= 0) {
-        r->pairs = o->pairs;
-        summarise(o, buf, buf + o->pairs, buf + 2 * o->pairs, r);
-    }
-    free(buf);
-    r->seconds = 1e-3 * (skb_clock_ms(SKB_CLOCK_WALL) - t0);
-    return rc < 0 ? rc : 0;
+    return skb_time_trio(a, NULL, b, o, r, NULL, NULL);
 }
 
 int skb_time_aa(const struct skb_work *b, const struct skb_pair_opts *o, struct skb_pair_result *r)
@@ -250,6 +320,22 @@ double skb_sitting_floor(struct skb_sitting *s, const char *control, const struc
     return f;
 }
 
+/* a timed row appended to the sitting's rows */
+static cJSON *add_row(struct skb_sitting *s, const struct skb_pair_result *pr, const char *kernel, const char *control,
+                      const char *treatment, double f, const char *with)
+{
+    cJSON *o = skb_pair_json(pr);
+    cJSON_AddStringToObject(o, "kernel", kernel);
+    cJSON_AddStringToObject(o, "control", control);
+    cJSON_AddStringToObject(o, "treatment", treatment);
+    skb_json_add_number(o, "floor_ratio", pr->a_min_ms / pr->b_min_ms);
+    skb_json_add_number(o, "aa_floor", f);
+    if (with)
+        cJSON_AddStringToObject(o, "timed_with", with);
+    cJSON_AddItemToArray(s->rows, o);
+    return o;
+}
+
 int skb_sitting_row(struct skb_sitting *s, const char *kernel, const struct skb_work *k, const char *control,
                     const struct skb_work *c, const char *treatment, struct skb_pair_result *out)
 {
@@ -260,12 +346,27 @@ int skb_sitting_row(struct skb_sitting *s, const char *kernel, const struct skb_
         *out = pr;
     if (rc < 0)
         return rc;
-    cJSON *o = skb_pair_json(&pr);
-    cJSON_AddStringToObject(o, "kernel", kernel);
-    cJSON_AddStringToObject(o, "control", control);
-    cJSON_AddStringToObject(o, "treatment", treatment);
-    skb_json_add_number(o, "floor_ratio", pr.a_min_ms / pr.b_min_ms);
-    skb_json_add_number(o, "aa_floor", f);
-    cJSON_AddItemToArray(s->rows, o);
+    add_row(s, &pr, kernel, control, treatment, f, NULL);
+    return 0;
+}
+
+int skb_sitting_trio(struct skb_sitting *s, const char *kernel, const struct skb_work *k, const char *kernel2,
+                     const struct skb_work *k2, const char *control, const struct skb_work *c, const char *treatment,
+                     struct skb_pair_result *out, struct skb_pair_result *out2)
+{
+    struct skb_pair_result pr, pr2, pr12;
+    double f = skb_sitting_floor(s, control, c, treatment);
+    int rc = skb_time_trio(k, k2, c, &s->opts, &pr, &pr2, &pr12);
+    if (out)
+        *out = pr;
+    if (out2)
+        *out2 = pr2;
+    if (rc < 0)
+        return rc;
+    cJSON *row = add_row(s, &pr, kernel, control, treatment, f, kernel2);
+    skb_json_add_number(row, "over_timed_with", pr12.ratio);
+    skb_json_add_number(row, "over_timed_with_ci_low", pr12.lo);
+    skb_json_add_number(row, "over_timed_with_ci_high", pr12.hi);
+    add_row(s, &pr2, kernel2, control, treatment, f, kernel);
     return 0;
 }

@@ -14,6 +14,7 @@
  *   skb_clock_ms         one clock, in milliseconds
  *   skb_deadline_in      an absolute CLOCK_REALTIME time for timed waits
  *   skb_time_pair        work a over work b, pair by pair
+ *   skb_time_trio        a over b and a2 over b, the three timed together
  *   skb_time_aa          work b over itself (the A/A control)
  *   skb_pair_floor       the relative floor an A/A result gives
  *   skb_pair_widen       an interval widened by a relative floor
@@ -87,6 +88,15 @@ struct skb_pair_result {
  * options), SKB_ENOMEM, or the work's own error. */
 int skb_time_pair(const struct skb_work *a, const struct skb_work *b, const struct skb_pair_opts *o,
                   struct skb_pair_result *r);
+/* a over b and a2 over b from the same trios: each pair times the three
+ * back to back, the six orders in turn, so that a2 / a is read at the same
+ * moments as both ratios (what drifts between two rows timed apart: the
+ * contention a neighbour's memory traffic puts on one kernel and not on its
+ * control).  runs_a fixes a's and a2's runs.  r2 required; r12 (may be
+ * NULL): a over a2 from the same trios, read directly */
+int skb_time_trio(const struct skb_work *a, const struct skb_work *a2, const struct skb_work *b,
+                  const struct skb_pair_opts *o, struct skb_pair_result *r, struct skb_pair_result *r2,
+                  struct skb_pair_result *r12);
 /* b over itself: the A/A control of the sitting */
 int skb_time_aa(const struct skb_work *b, const struct skb_pair_opts *o, struct skb_pair_result *r);
 /* the relative floor an A/A result gives: exp(max |ln end|) - 1 over its
@@ -118,6 +128,13 @@ double skb_sitting_floor(struct skb_sitting *s, const char *control, const struc
  * floor); *out may be NULL.  0 or the timing's error (nothing appended) */
 int skb_sitting_row(struct skb_sitting *s, const char *kernel, const struct skb_work *k, const char *control,
                     const struct skb_work *c, const char *treatment, struct skb_pair_result *out);
+/* kernel and kernel2 over control from the same trios (skb_time_trio): two
+ * rows appended, each naming the other in "timed_with"; the first also
+ * "over_timed_with" (kernel over kernel2, read trio by trio) with
+ * "over_timed_with_ci_low" and "_ci_high" */
+int skb_sitting_trio(struct skb_sitting *s, const char *kernel, const struct skb_work *k, const char *kernel2,
+                     const struct skb_work *k2, const char *control, const struct skb_work *c, const char *treatment,
+                     struct skb_pair_result *out, struct skb_pair_result *out2);
 
 #ifdef __cplusplus
 }

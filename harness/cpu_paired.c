@@ -42,7 +42,7 @@ struct sitting {
     struct ds *ds;
     struct skb_sitting st;
     int context_pairs;          /* pairs of a row no paper value judges (0: the sitting's) */
-    struct case_work { struct bcase *c; int positions_only; } w[2];
+    struct case_work { struct bcase *c; int positions_only; } w[3];
 };
 
 /* a deformation of the case (positions only or with its normals: the
@@ -80,7 +80,7 @@ static void sitting_init(struct sitting *s, struct run *r, struct ds *ds, int pa
  * ratio depend on what ran before: two processes gave SBS / DLB on the
  * random poses 1.84 [1.83, 1.86] and 2.44 [2.41, 2.48] */
 struct pose_starts {
-    struct bcase *k, *c;
+    struct bcase *k, *k2, *c;   /* k2: a trio's second kernel (NULL in a pair) */
     int pairs;
 };
 
@@ -91,33 +91,67 @@ static void start_poses(void *arg, int pair)
     int p = (int)(((long)pair * n) / (ps->pairs > 0 ? ps->pairs : 1)) % n;
     ps->k->next_pose = p;
     ps->c->next_pose = p;
+    if (ps->k2)
+        ps->k2->next_pose = p;
 }
 
-/* kernel k over control c in the sitting, appended to its rows; the
- * estimate into *est (NAN when it could not be timed) */
-static int sit_row(struct sitting *s, struct bcase *k, struct bcase *c, const char *treatment, double *est)
+/* a row a paper value judges: a figure method's own double-path row,
+ * positions only (its variants, the normals, f32 and peers: context) */
+static int judged_row(const struct bcase *k, int positions)
+{
+    return positions && k->kind == K_DOUBLE && k->m && (k->m->flags & figure_roles)
+           && (strcmp(k->label, k->m->name) == 0 || k->no_inject);   /* the injection's twin: its reference */
+}
+
+static struct skb_work case_work(struct case_work *w, struct bcase *c, int positions)
+{
+    *w = (struct case_work){ c, positions };
+    return (struct skb_work){ .run = c->kind == K_COPY ? copy_work : deform_work, .arg = w };
+}
+
+/* kernel k over control c in the sitting, appended to its rows; with k2,
+ * k2 over c from the same trios (the injected kernel and its twin); the
+ * estimates into est[0], est[1] (NAN when they could not be timed) */
+static int sit_rows(struct sitting *s, struct bcase *k, struct bcase *k2, struct bcase *c, const char *treatment,
+                    double est[2])
 {
     int pos = strcmp(treatment, "positions") == 0, pairs = s->st.opts.pairs;
-    /* a row a paper value judges: a figure method's own double-path row,
-     * positions only (its variants, the normals, f32 and peers: context) */
-    int judged = pos && k->kind == K_DOUBLE && k->m && (k->m->flags & figure_roles)
-                 && (strcmp(k->label, k->m->name) == 0 || k->no_inject);   /* the injection's twin: its reference */
-    if (!judged && !s->r->ctx->quick && s->context_pairs)
+    if (!judged_row(k, pos) && !s->r->ctx->quick && s->context_pairs)
         s->st.opts.pairs = s->context_pairs;
-    s->w[0] = (struct case_work){ k, pos };
-    s->w[1] = (struct case_work){ c, pos };
-    struct skb_work wk = { .run = k->kind == K_COPY ? copy_work : deform_work, .arg = &s->w[0] };
-    struct skb_work wc = { .run = c->kind == K_COPY ? copy_work : deform_work, .arg = &s->w[1] };
-    struct skb_pair_result pr;
-    struct pose_starts ps = { k, c, s->st.opts.pairs };
+    struct skb_work wk = case_work(&s->w[0], k, pos), wc = case_work(&s->w[1], c, pos);
+    struct skb_work wk2 = k2 ? case_work(&s->w[2], k2, pos) : (struct skb_work){ 0 };
+    struct skb_pair_result pr, pr2 = { .ratio = NAN };
+    struct pose_starts ps = { k, k2, c, s->st.opts.pairs };
     s->st.opts.before_pair = start_poses;
     s->st.opts.pair_ctx = &ps;
-    int rc = skb_sitting_row(&s->st, k->label, &wk, c->label, &wc, treatment, &pr);
+    int rc = k2 ? skb_sitting_trio(&s->st, k->label, &wk, k2->label, &wk2, c->label, &wc, treatment, &pr, &pr2)
+                : skb_sitting_row(&s->st, k->label, &wk, c->label, &wc, treatment, &pr);
     s->st.opts.before_pair = NULL;
     s->st.opts.pair_ctx = NULL;
     s->st.opts.pairs = pairs;
-    *est = rc < 0 ? NAN : pr.ratio;
+    est[0] = rc < 0 ? NAN : pr.ratio;
+    est[1] = rc < 0 ? NAN : pr2.ratio;
     return rc;
+}
+
+static int sit_row(struct sitting *s, struct bcase *k, struct bcase *c, const char *treatment, double *est)
+{
+    double e[2];
+    int rc = sit_rows(s, k, NULL, c, treatment, e);
+    *est = e[0];
+    return rc;
+}
+
+/* the injection's twin of case c (SKB_INJECT_TWIN: the same kernel without
+ * the injected work), timed with it in one trio; NULL when none */
+static struct bcase *twin_of(struct run *r, const struct bcase *c)
+{
+    if (!c->injected || c->kind != K_DOUBLE || !c->m || strcmp(c->label, c->m->name) != 0)
+        return NULL;
+    for (int i = 0; i < r->nc; i++)
+        if (r->c[i].no_inject && r->c[i].m == c->m && r->c[i].ds == c->ds && !r->c[i].error)
+            return r->c + i;
+    return NULL;
 }
 
 /* ---- every ratio to LBS the page shows: Figure 18, Table 3.2, App. B,
@@ -139,17 +173,22 @@ static void kind_rows(struct sitting *s, enum kind k, struct bcase *ctl, const c
     size_t len = line ? strlen(line) : 0;
     for (int i = 0; i < r->nc; i++) {
         struct bcase *c = r->c + i;
-        double est;
-        if (c->kind != k || c->ds != s->ds || c->error || c == ctl || (k == K_F32 && c->threads > 1))
+        double est[2];
+        if (c->kind != k || c->ds != s->ds || c->error || c == ctl || (k == K_F32 && c->threads > 1) || c->no_inject)
             continue;
         /* the normals variant of Figure 18: its methods' own rows */
         if (strcmp(treatment, "normals") == 0 && !(c->m && (c->m->flags & figure_roles) && strcmp(c->label, c->m->name) == 0))
             continue;
-        if (sit_row(s, c, ctl, treatment, &est) < 0)
+        /* an injected kernel and its twin in one trio: the planted work read
+         * at the same moments as both ratios (tests/paired_injection.sh) */
+        struct bcase *twin = strcmp(treatment, "positions") == 0 ? twin_of(r, c) : NULL;
+        if (sit_rows(s, c, twin, ctl, treatment, est) < 0)
             continue;
-        add_estimate(map, c->label, est);
+        add_estimate(map, c->label, est[0]);
+        if (twin)
+            add_estimate(map, twin->label, est[1]);
         if (line && len < n && !strchr(c->label, '+') && !strchr(c->label, '@'))
-            len += (size_t)snprintf(line + len, n - len, " %s=%.3f", c->label, est);
+            len += (size_t)snprintf(line + len, n - len, " %s=%.3f", c->label, est[0]);
     }
 }
 

@@ -34,6 +34,12 @@
     { .path = P "/rows/[]/pairs", .type = SKB_ST_INTEGER, .flags = SKB_SF_MIN, .min = 0, .doc = "pairs timed" }, \
     { .path = P "/rows/[]/aa_floor", .type = SKB_ST_NUMBER,                                                      \
       .doc = "this sitting's A/A floor of the control: exp(max |ln end|) - 1 of its A/A interval" },             \
+    { .path = P "/rows/[]/timed_with", .type = SKB_ST_STRING,                                                     \
+      .doc = "the kernel timed in the same trios (common/skb_timing.h skb_time_trio; absent: pairs)" },           \
+    { .path = P "/rows/[]/over_timed_with", .type = SKB_ST_MEASURED,                                              \
+      .doc = "kernel over timed_with, read trio by trio (Hodges-Lehmann; the first row of a trio)" },             \
+    { .path = P "/rows/[]/over_timed_with_ci_low", .type = SKB_ST_MEASURED, .doc = "its exact 95 % interval, low end" }, \
+    { .path = P "/rows/[]/over_timed_with_ci_high", .type = SKB_ST_MEASURED, .doc = "its high end" },             \
     { .path = P "/aa", .type = SKB_ST_ARRAY, .doc = "each control against itself (A/A) in the same sitting" },     \
     { .path = P "/aa/[]/control", .type = SKB_ST_STRING, .flags = SKB_SF_REQUIRED, .doc = "the control" },        \
     { .path = P "/aa/[]/ratio", .type = SKB_ST_MEASURED, .doc = "its estimate (1 but for noise)" },                \

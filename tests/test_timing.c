@@ -80,6 +80,28 @@ static void test_alternating(void **state)
     assert_string_equal(log, "ababbaabba");
 }
 
+/* a trio: a over b and a2 over b from the same samples, the six orders in
+ * turn; a disturbance that hits one trio hits a and a2 alike (their ratio
+ * exact while each ratio to b wobbles), and a2 is required a result */
+static void test_trio(void **state)
+{
+    (void)state;
+    char log[64] = "";
+    struct fake a = { .ms_per_run = 3.45, .log = log, .tag = 'a' }, b = { .ms_per_run = 3, .log = log, .tag = 'b' };
+    struct fake a2 = { .ms_per_run = 3, .log = log, .tag = 'c' };
+    struct skb_work wa = { .run_timed = fake_timed, .arg = &a }, wb = { .run_timed = fake_timed, .arg = &b };
+    struct skb_work wa2 = { .run_timed = fake_timed, .arg = &a2 };
+    struct skb_pair_opts o = opts(6, 2);
+    struct skb_pair_result r, r2, r12;
+    assert_int_equal(skb_time_trio(&wa, &wa2, &wb, &o, &r, &r2, &r12), 0);
+    /* calibration (a, b, a2: one run each, a sample long), then the six orders */
+    assert_string_equal(log, "abc" "abc" "bca" "cab" "bac" "acb" "cba");
+    assert_true(fabs(r.ratio - 1.15) < 1e-12 && fabs(r2.ratio - 1) < 1e-12);
+    assert_true(fabs(r.ratio / r2.ratio - 1.15) < 1e-12 && r2.runs_a == 1 && r.pairs == 6 && r2.pairs == 6);
+    assert_true(fabs(r12.ratio - 1.15) < 1e-12 && r12.lo <= r12.ratio && r12.hi >= r12.ratio);
+    assert_int_equal(skb_time_trio(&wa, &wa2, &wb, &o, &r, NULL, NULL), SKB_EINVAL);
+}
+
 /* A/A: the control against itself; its floor reaches as far from 1 as its
  * interval does, and widening divides / multiplies by 1 + floor */
 static void test_aa_floor(void **state)
@@ -142,6 +164,7 @@ int main(void)
         cmocka_unit_test(test_ratio),
         cmocka_unit_test(test_calibration),
         cmocka_unit_test(test_alternating),
+        cmocka_unit_test(test_trio),
         cmocka_unit_test(test_aa_floor),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_clocks),
