@@ -11,7 +11,7 @@
 
 CC  ?= gcc
 CXX ?= g++
-PKGS     = gsl libcjson assimp glew egl gl benchmark libpng
+PKGS     = gsl libcjson assimp glew egl gl benchmark libpng libcrypto
 TESTPKGS = cmocka
 BUILD   ?= build
 OPT     ?= -O2
@@ -64,14 +64,16 @@ $(BUILD)/skinbench: $(BUILD)/cli/main.o $(BUILD)/libskb.a | $(BUILD)/skinbench-f
 	@$(SAY) "  LD   $@"
 	@$(CXX) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
-# `skinbench --version` names the git revision it was built from (none outside a
-# checkout); the stamp is rewritten only when the revision changes, so main.o
-# rebuilds then and only then.  Only [A-Za-z0-9._+-] reach the -D.
+# `skinbench --version` and every run's manifest name the git revision it was
+# built from (none outside a checkout); the stamp is rewritten only when the
+# revision changes, so cli/build_info.o rebuilds then and only then.  Only
+# [A-Za-z0-9._+-] reach the -D.
 GIT_DESCRIBE := $(shell git describe --always --dirty --tags 2>/dev/null | tr -cd 'A-Za-z0-9._+-')
-$(BUILD)/cli/main.o: CFLAGS += -DSKB_GIT_DESCRIBE='"$(GIT_DESCRIBE)"'
-$(BUILD)/cli/main.o: $(BUILD)/git-describe
+GIT_REV      := $(shell git rev-parse --verify -q HEAD 2>/dev/null | tr -cd '0-9a-f')
+$(BUILD)/cli/build_info.o: CFLAGS += -DSKB_GIT_DESCRIBE='"$(GIT_DESCRIBE)"' -DSKB_GIT_REV='"$(GIT_REV)"'
+$(BUILD)/cli/build_info.o: $(BUILD)/git-describe
 $(BUILD)/git-describe: FORCE
-	@mkdir -p $(dir $@); echo '$(GIT_DESCRIBE)' | cmp -s - $@ || echo '$(GIT_DESCRIBE)' > $@
+	@mkdir -p $(dir $@); echo '$(GIT_DESCRIBE) $(GIT_REV)' | cmp -s - $@ || echo '$(GIT_DESCRIBE) $(GIT_REV)' > $@
 FORCE:
 
 # the FLOP-counting build (`skinbench run flops` runs it): geometry/*.c and

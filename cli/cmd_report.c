@@ -206,6 +206,11 @@ static int load_runs(struct report_job *j)
     j->nruns = drop_duplicate_runs(j->runs, j->nruns);
     for (int k = 0; k < j->nruns; k++) {
         const struct skb_results *r = &j->runs[k];
+        /* a folder holding files of two runs (a reused --out) is not one run */
+        if (r->mixed[0]) {
+            skb_cli_error("report: %s", r->mixed);
+            return -1;
+        }
         for (int i = 0; i < skb_rfile_count(); i++)
             if (r->err[i][0]) {
                 skb_cli_error("report: %s", r->err[i]);

@@ -34,19 +34,6 @@ static void usage(FILE *f)
         fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
 }
 
-/* the build's git revision comes from the Makefile (-DSKB_GIT_DESCRIBE); a
- * build outside a git checkout has none */
-#ifndef SKB_GIT_DESCRIBE
-#define SKB_GIT_DESCRIBE ""
-#endif
-#if defined(__clang__)
-#define SKB_COMPILER "clang " __clang_version__
-#elif defined(__GNUC__)
-#define SKB_COMPILER "gcc " __VERSION__
-#else
-#define SKB_COMPILER "unknown compiler"
-#endif
-
 static int cmd_version(int argc, char **argv)
 {
     if (argc > 1 && skb_cli_is_help(argv[1])) {
@@ -59,9 +46,9 @@ static int cmd_version(int argc, char **argv)
         return 2;
     }
     printf("skinbench %s", SKB_VERSION);
-    if (SKB_GIT_DESCRIBE[0])
-        printf(" (git %s)", SKB_GIT_DESCRIBE);
-    printf("\ncompiler: %s\n", SKB_COMPILER);
+    if (skb_build_info.git_describe[0])
+        printf(" (git %s)", skb_build_info.git_describe);
+    printf("\ncompiler: %s\n", skb_build_info.compiler);
     return 0;
 }
 

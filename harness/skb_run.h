@@ -32,6 +32,9 @@ struct skb_run_ctx {
     struct skb_params params;
     struct skb_run_data *data;  /* owned by the run: skb_run_open .. skb_run_close; NULL
                                    (a context a test made) loads afresh every time */
+    const char *run_id;         /* this invocation's random id (32 hex digits), written into
+                                   every results file and the manifest; NULL: none (a test's context) */
+    const char *binary_sha256;  /* SHA-256 of the running skinbench, or NULL */
 };
 
 struct skb_experiment {

@@ -61,8 +61,20 @@ struct skb_results {
     char err[SKB_RF_MAX][320];
     int nunknown;              /* unknown *.json files (all counted) */
     char unknown[SKB_MAX_UNKNOWN][128];
-    char machine_key[256];     /* from the first file that has one */
+    char machine_key[256];     /* the key every file that carries one agrees on ("unknown": none does) */
     int nbad;                  /* files that were present but unreadable */
+    /* the run's identity (reports/run_manifest.c): every file's bytes
+     * hashed; the run id, seed and binary every file that carries them
+     * agrees on ("" when none does); manifest.json when present */
+    char sha256[SKB_RF_MAX][65];
+    long long bytes[SKB_RF_MAX];
+    char run_id[48], seed[32], binary_sha256[65];
+    cJSON *manifest;
+    /* "" or one line: why the files are not one run's (two seeds, machines,
+     * run ids or binaries; a file the manifest does not list, or lists with
+     * other bytes; an unreadable manifest).  report, compare and the store
+     * refuse such a folder. */
+    char mixed[600];
 };
 
 /* parse and validate one results file's text against its contract
@@ -73,6 +85,32 @@ int skb_results_parse(int which, const char *path, const char *text, size_t len,
 /* load every results file of dir.  Fails (msg) only when dir holds none;
  * a bad file is recorded in r->err and counted in r->nbad. */
 int skb_results_load(const char *dir, struct skb_results *r, char *msg, size_t msglen);
+/* the same from memory (the results store): n files named names[i] with
+ * texts[i][0..lens[i]), and the run's manifest text (NULL: none); label
+ * names the run in messages.  Fails only when n is 0. */
+int skb_results_load_texts(const char *label, int n, const char *const *names, const char *const *texts,
+                           const size_t *lens, const char *manifest, size_t manifest_len, struct skb_results *r,
+                           char *msg, size_t msglen);
+
+/* ---- the run's manifest (manifest.json, written last by `run`) ---- */
+/* what `run` knows about itself beyond its files */
+struct skb_manifest_info {
+    const char *run_id, *started_utc, *binary_sha256, *git_rev, *git_describe, *compiler;
+    unsigned long seed;
+    int quick;
+    const char *partial;       /* why the run cannot be whole (a filter: "--methods a,b"), or NULL */
+    const cJSON *experiments;  /* {name: "ok" | "failed: why" | "not run"} for every registered experiment */
+};
+/* write DIR/manifest.json (atomically) from the files in DIR as they are
+ * now: each file's experiment, schema version, bytes and SHA-256, the one
+ * machine key, seed, run id and binary, and "complete" — every registered
+ * experiment ran and succeeded, no filter, every file written by this run
+ * (run id), none unreadable — with "problems" naming what is not.  0, or
+ * an SKB_E* code with msg. */
+int skb_manifest_write(const char *dir, const struct skb_manifest_info *info, char *msg, size_t msglen);
+/* 1 when r's manifest says the run is complete, 0 otherwise, why (its
+ * first problem, or "no manifest.json") into msg */
+int skb_manifest_complete(const struct skb_results *r, char *msg, size_t msglen);
 void skb_results_free(struct skb_results *r);
 /* results file `file` ("cpu.json") of r: its document (NULL when absent or
  * unreadable) and its error ("" unless unreadable); the name must be
