@@ -11,7 +11,7 @@
 
 CC  ?= gcc
 CXX ?= g++
-PKGS     = gsl libcjson assimp glew egl gl benchmark libpng libcrypto
+PKGS     = gsl libcjson assimp glew egl gl benchmark libpng sqlite3 libcrypto
 TESTPKGS = cmocka
 BUILD   ?= build
 OPT     ?= -O2

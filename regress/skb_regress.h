@@ -1,7 +1,7 @@
 /* skb_regress.h — the nightly regression layer (README "Nightly
  * regression"): compare a current run against a baseline (exact gates, the
- * unpaired U test or the paired A/B sitting), install a baseline, and the
- * nightly history.  It reads results through reports/ (skb_report.h) and
+ * unpaired U test or the paired A/B sitting), the results store of runs
+ * and baselines (skb_store.h), and the nightly history.  It reads results through reports/ (skb_report.h) and
  * sits above it; cli/ calls it. */
 #ifndef SKB_REGRESS_H
 #define SKB_REGRESS_H
@@ -27,6 +27,7 @@ struct skb_compare_opts {
     double min_effect;         /* relative median slow-down that matters */
     int update_baseline;
     const struct skb_ab *ab;   /* --ab DIR: the paired timing gate decides; NULL: the U test */
+    const char *only;          /* --only a,b: judge only these experiments' gates; NULL: all */
 };
 
 /* 0 when every results file of both runs read and passed its contract;
@@ -58,9 +59,6 @@ void skb_compare_add_validation(cJSON *summary, const cJSON *val, const char *pa
 int skb_compare_run(const struct skb_results *base, const struct skb_results *cur,
                     const struct skb_results *rerun, const struct skb_compare_opts *o,
                     FILE *out, cJSON **summary);
-
-/* copy directory src over dst atomically (dst replaced by rename) */
-int skb_dir_replace(const char *src, const char *dst, char *msg, size_t msglen);
 
 /* the gate compare runs for experiment d: its descriptor's own, else the
  * one regress/gate_exact.c keeps for it (cpu, icount); NULL when it has none */

@@ -355,9 +355,15 @@ struct skb_report_plot {
  * regress/compare.c), so an experiment's gate in reports/ never calls up
  * into regress/ */
 struct cmp_state;              /* compare's run state (regress/compare_internal.h), opaque here */
+/* what one line of compare's verdict is */
+enum skb_gate_kind {
+    SKB_GATE_NOTE = 0,         /* informs */
+    SKB_GATE_REGRESSION = 1,   /* counted, exit 1 */
+    SKB_GATE_UNDECIDED = 2     /* the gate cannot judge it (present on one side only, unreadable): exit 3 */
+};
 struct skb_gate_ops {
-    /* one line of compare's verdict: a regression (counted, exit 1) or a note */
-    void (*line)(struct cmp_state *s, int is_regression, const char *text);
+    /* one line of compare's verdict, of kind enum skb_gate_kind */
+    void (*line)(struct cmp_state *s, int kind, const char *text);
 };
 struct skb_gate {
     const struct skb_gate_ops *ops;
@@ -366,6 +372,8 @@ struct skb_gate {
 };
 void skb_gate_regression(struct skb_gate *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void skb_gate_note(struct skb_gate *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* what the gate cannot judge: never a pass (exit 3), e.g. a method only one run has */
+void skb_gate_undecided(struct skb_gate *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* every numeric leaf of a and b (file's subtree path), compared exactly: a
  * change or a leaf missing in b is a regression naming `what` and the path */
 void skb_gate_exact_tree(struct skb_gate *g, const char *file, const char *path, const cJSON *a, const cJSON *b,
