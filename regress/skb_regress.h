@@ -37,15 +37,19 @@ int skb_compare_inputs_ok(const struct skb_results *base, const struct skb_resul
  * file, cpu.json (when present) "verified" true; else SKB_EINVAL + msg */
 int skb_compare_installable(const struct skb_results *run, char *msg, size_t msglen);
 
-/* ---- nightly history (results/history/STAMP, scripts/nightly.sh) ---- */
+/* ---- nightly history (the results store, regress/history.c) ---- */
 struct skb_history;
-/* every night under dir (a subdirectory with cpu-gbench.json or icount.json) */
-int skb_history_load(const char *dir, struct skb_history **h, char *msg, size_t msglen);
+/* every stored night of the results store at path (runs with an injected
+ * slow-down left out), per machine key, by start time */
+int skb_history_load(const char *store, struct skb_history **h, char *msg, size_t msglen);
 void skb_history_free(struct skb_history *h);
-/* the table of steps (benchmark, first night, before, after) */
+/* the report's table of steps (machine, benchmark, first night, revisions, before, after) */
 void skb_history_table(struct skb_report *rep, const struct skb_history *h);
-/* per-method trend plots of every benchmark, once two or more nights exist */
-void skb_history_plots(struct skb_report *rep, const char *out_dir, const struct skb_history *h);
+/* out_dir/history.html (per machine and method: instructions, CPU times and
+ * the paired A/B estimates night by night, steps marked; inline SVG, the
+ * report's style, nothing fetched at view time), history.csv (the same per
+ * night) and history-steps.csv (every step); 0 or an SKB_E* code with msg */
+int skb_history_write(const struct skb_history *h, const char *out_dir, char *msg, size_t msglen);
 
 /* the gates' own measured figures (scripts/gate-summary.sh output, read by
  * the caller) into summary "gate_validation", one line each on out */

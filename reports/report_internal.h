@@ -105,6 +105,10 @@ int skb__plot_have_gnuplot(void);
 
 /* render_esc.c: HTML escaping and base64 data: URIs, for the renderers */
 void skb__html_esc(FILE *f, const char *s);
+/* one CSV (RFC 4180) field, defused against spreadsheet formulas; last ends the record */
+void skb__csv_field(FILE *f, const char *s, int last);
+/* the report page's style sheet (reports/render.c), for pages in its style */
+const char *skb__report_css(void);
 /* the same for report.md: entities for < > &, control bytes as spaces */
 void skb__md_esc(FILE *f, const char *s);
 /* the same with, in a table cell (cell 1), '|' escaped too */
