@@ -5,7 +5,8 @@
 #   make tsan         the threaded fast-path range test under ThreadSanitizer
 #   make reproduce    install missing deps, build, run every experiment, write the report
 #   make new-method NAME=n   methods/n.c from the template, registered
-#   make nightly      suite into results/history/STAMP; exact, instruction and A/B gates vs results/baseline
+#   make nightly      suite into results/nights/STAMP; gates vs this machine's baseline in results/skinbench.sqlite
+#   make bisect GOOD=REV BAD=REV KERNEL=NAME   the first commit that moved a kernel (METHOD=M: its time)
 # Sources are picked up by directory: a new file in common/, geometry/, methods/, datasets/,
 # gpu/, harness/, reports/, regress/ or cli/ needs no edit here; a new tests/test_*.c(pp) is a new test binary.
 
@@ -43,7 +44,7 @@ TEST_C   = $(wildcard tests/test_*.c)
 TEST_CXX = $(wildcard tests/test_*.cpp)
 TEST_BIN = $(TEST_C:tests/%.c=$(BUILD)/tests/%) $(TEST_CXX:tests/%.cpp=$(BUILD)/tests/%)
 
-.PHONY: new-method all deps check check-run check-layers asan tsan reproduce nightly tests clean help fuzz
+.PHONY: new-method all deps check check-run check-layers asan tsan reproduce nightly bisect tests clean help fuzz
 all: skinbench
 
 # a new method's file from scripts/templates/method.c.in, registered (ARCHITECTURE.md "Adding a method");
@@ -52,7 +53,7 @@ new-method:
 	@bash scripts/new-method.sh "$${NAME:-}" "$${TITLE:-}"
 
 help:
-	@sed -n '2,9p' Makefile
+	@sed -n '2,10p' Makefile
 
 deps:
 	@bash scripts/install-deps.sh
@@ -182,6 +183,16 @@ reproduce: deps
 nightly: deps
 	@$(MAKE) --no-print-directory skinbench
 	@bash scripts/nightly.sh $(if $(UPDATE_BASELINE),--update-baseline)
+
+# the first commit between GOOD and BAD that moved KERNEL's instructions (or,
+# with METHOD, the method's paired time), built in a scratch worktree from
+# this build's objects when they are of a clean commit; the values reach
+# skinbench as arguments, never spliced into the shell line
+bisect:
+	@$(MAKE) --no-print-directory skinbench
+	@if [ -n "$${METHOD:-}" ]; then \
+	  ./skinbench bisect "$${GOOD:-}" "$${BAD:-}" --timing --method "$$METHOD" --seed-build $(BUILD); \
+	else ./skinbench bisect "$${GOOD:-}" "$${BAD:-}" --kernel "$${KERNEL:-}" --seed-build $(BUILD); fi
 
 clean:
 	rm -rf build build-asan build-tsan skinbench

@@ -21,6 +21,7 @@ static const struct skb_command commands[] = {
     { "compare", "compare a run against a baseline (nightly regression gates)", skb_cmd_compare },
     { "schema", "print the table of fields of each results file, or check a run", skb_cmd_schema },
     { "store", "the results store: add runs, baselines per machine, export, list", skb_cmd_store },
+    { "bisect", "build the revisions between GOOD and BAD; name the first that moved a kernel", skb_cmd_bisect },
     { "version", "print the version, git revision and compiler", cmd_version },
     { "help",  "show this help, or help CMD: the help of one command", cmd_help },
     { NULL, NULL, NULL }

@@ -30,6 +30,7 @@ int skb_cmd_report(int argc, char **argv);
 int skb_cmd_compare(int argc, char **argv);
 int skb_cmd_schema(int argc, char **argv);
 int skb_cmd_store(int argc, char **argv);
+int skb_cmd_bisect(int argc, char **argv);
 
 /* "skinbench: " + message on stderr, newline added */
 void skb_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -26,6 +26,7 @@
 #include "skb_json.h"
 #include "skb_label.h"
 #include "skb_strmap.h"
+#include "skb_bisect.h"
 #include "compare_internal.h"
 
 /* relative instruction-count change the exact gate forgives: the counts of
@@ -747,6 +748,39 @@ void skb__gate_ab(struct cmp_state *s, const struct skb_ab *ab, cJSON *sum)
     for (int i = 0; i < nb; i++)
         free(bx[i]);
     free(bx), free(br), free(mr), free(names), free(gi), free(at), free(start);
+}
+
+int skb_ab_method_estimate(const struct skb_ab *ab, const char *method, double alpha, double *est, double *lo,
+                           double *hi)
+{
+    char **names = NULL;
+    int nb = ab_names(ab, &names), m = 0, rc = -1;
+    struct row *br = nb > 0 ? calloc((size_t)nb, sizeof *br) : NULL, mr;
+    double **bx = nb > 0 ? calloc((size_t)nb, sizeof *bx) : NULL;
+    int *at = nb > 0 ? malloc((size_t)nb * sizeof *at) : NULL;
+    for (int i = 0; br && bx && at && i < nb; i++) {
+        char g[80];
+        skb__bench_group(names[i], g, sizeof g);
+        if (strcmp(g, method) != 0 || !(bx[m] = calloc((size_t)ab->nrounds + 1, sizeof **bx)))
+            continue;
+        bench_row(ab, names[i], alpha, br + m, bx[m]);
+        if (!*br[m].verdict)
+            br[m].verdict = "";
+        at[m] = m;
+        m++;
+    }
+    if (m > 0) {
+        struct members mm = { at, m };
+        method_row(ab, method, br, bx, mm, alpha, &mr);
+        *est = mr.delta;
+        *lo = mr.lo;
+        *hi = mr.hi;
+        rc = isfinite(mr.delta) ? 0 : -1;
+    }
+    for (int i = 0; bx && i < m; i++)
+        free(bx[i]);
+    free(bx), free(br), free(at), free(names);
+    return rc;
 }
 
 /* ---- the gates' validation figures ---- */

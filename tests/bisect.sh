@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# skinbench bisect end to end on a scratch git repository: this tree's
+# sources as commit 0, then 32 commits of which one (the 19th) makes dlb do
+# 10 % more work per deformation (SKB_INJECT_SLOWDOWN's own mechanism, set
+# as the default in the source: +10.0 % instructions on cloth, measured in
+# tests/nightly_gate.sh).  `bisect C0 C32 --kernel double/dlb/cloth` must
+# name that commit in at most 6 builds (GOOD, then 5 halvings of 32), every
+# step's count exact.  The first build starts from this build's objects
+# (--seed-build, --seed-rev: commit 0 holds exactly the sources they were
+# built from), so each step recompiles only what its checkout changed.
+# Then the usage errors, and a range whose count never moved.
+. "$(dirname "$0")/lib/preamble.sh"
+build=${SKB_BUILD:-build}
+if [ -n "${SKB_ASAN:-}" ] || ! command -v valgrind > /dev/null || ! command -v git > /dev/null; then
+  echo "SKIP bisect end to end (needs git and valgrind, and the plain build: callgrind cannot run an ASan binary)"
+  exit 0
+fi
+repo=$tmp/repo
+mkdir -p "$repo"
+# commit 0: the sources as they are now (tracked and untracked, not ignored): what $build was built from
+git ls-files -z -co --exclude-standard | tar --null --ignore-failed-read -T - -cf - 2> /dev/null | tar -xf - -C "$repo"
+cd "$repo" || exit 1
+export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org
+git init -q -b main . && git add -A && git commit -q -m "c0: the tree under test"
+c0=$(git rev-parse HEAD)
+planted=
+for i in $(seq 1 32); do
+  echo "night $i" >> docs/bisect-scratch.txt
+  if [ "$i" -eq 19 ]; then
+    sed -i 's|const char \*v = getenv("SKB_INJECT_SLOWDOWN");|const char *v = getenv("SKB_INJECT_SLOWDOWN") ? getenv("SKB_INJECT_SLOWDOWN") : "dlb:10";|' \
+      harness/cpu_inject.c
+    grep -q '"dlb:10"' harness/cpu_inject.c || { bad "could not plant the change in harness/cpu_inject.c"; exit 1; }
+  fi
+  git add -A && git commit -q -m "c$i"
+  [ "$i" -eq 19 ] && planted=$(git rev-parse HEAD)
+done
+c32=$(git rev-parse HEAD)
+cd - > /dev/null || exit 1
+
+t0=$(date +%s)
+"$exe" bisect "$c0" "$c32" --kernel double/dlb/cloth --repo "$repo" --seed-build "$build" --seed-rev "$c0" \
+  --quick --work "$tmp/w" --summary "$tmp/b.json" > "$tmp/b.out" 2> "$tmp/b.err"; rc=$?
+secs=$(( $(date +%s) - t0 ))
+python3 - "$tmp/b.json" "$planted" <<'EOF' && [ $rc -eq 0 ] \
+  && ok "bisect: the planted commit (19 of 32) named in $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[0]["builds"])' "$tmp/b.json") builds, ${secs} s" \
+  || { bad "bisect did not name the planted commit (exit $rc)"; cat "$tmp/b.out" "$tmp/b.err"; tail -20 "$tmp/w/bisect.log"; }
+import json, sys
+r = json.load(open(sys.argv[1]))[0]
+print("bisect:", {k: r[k] for k in ("first_bad_commit", "builds", "commits", "good", "first_bad_value")})
+assert r["decided"] and r["first_bad_commit"] == sys.argv[2], r
+assert r["commits"] == 32 and 1 <= r["builds"] <= 6, r
+moved = r["first_bad_value"] / r["good"] - 1
+assert 0.095 <= moved <= 0.105, moved          # the +10 % the injection plants
+for s in r["steps"]:                           # each step's count is exact: GOOD's or the moved one
+    v = s["instructions"]
+    assert v == r["good"] or v == r["first_bad_value"], s
+EOF
+grep -q "first moved at ${planted:0:12}" "$tmp/b.out" && ok "bisect: one line names the commit and its subject" \
+  || bad "bisect's line: $(cat "$tmp/b.out")"
+[ ! -e "$tmp/w/tree" ] && ! git -C "$repo" worktree list | grep -q "$tmp/w/tree" \
+  && ok "bisect: the scratch worktree is removed" || bad "bisect left its worktree"
+
+# the same range, where the kernel's count never moved: said, exit 2, nothing named
+"$exe" bisect "$c0" "$c32" --kernel double/linear/cloth --repo "$repo" --seed-build "$build" --seed-rev "$c0" \
+  --quick --work "$tmp/w2" > "$tmp/n.out" 2> "$tmp/n.err"; rc=$?
+[ $rc -eq 2 ] && grep -q 'did not move' "$tmp/n.err" && ok "bisect: a kernel that never moved: exit 2, said so" \
+  || { bad "bisect of an unmoved kernel: exit $rc"; cat "$tmp/n.out" "$tmp/n.err"; }
+
+# usage: one line, exit 2, nothing built
+for args in "" "$c0" "$c0 $c32" "$c0 $c32 --timing" "nosuchrev $c32 --kernel double/dlb/cloth"; do
+  # shellcheck disable=SC2086
+  "$exe" bisect $args --repo "$repo" --work "$tmp/w3" > /dev/null 2> "$tmp/u.err"; rc=$?
+  [ $rc -eq 2 ] && [ "$(wc -l < "$tmp/u.err")" -eq 1 ] && ok "bisect ${args:-(no arguments)}: exit 2, one line" \
+    || { bad "bisect $args: exit $rc"; cat "$tmp/u.err"; }
+done
+"$exe" bisect "$c32" "$c0" --kernel double/dlb/cloth --repo "$repo" --work "$tmp/w4" > /dev/null 2> "$tmp/r.err"; rc=$?
+[ $rc -eq 2 ] && grep -q 'not an ancestor' "$tmp/r.err" && ok "bisect BAD GOOD reversed: exit 2, said so" \
+  || { bad "reversed range: exit $rc"; cat "$tmp/r.err"; }
+"$exe" bisect --help | grep -q -- '--kernel NAME' && ok "bisect --help from its option table" || bad "bisect --help"
+exit $fail
