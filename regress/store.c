@@ -140,16 +140,25 @@ long long skb__store_machine(struct skb_store *st, const char *key, int add, cha
 }
 
 /* the store's path, and SQLite's side files, must each be a regular file
- * or absent: a planted link, device or FIFO is refused by name */
+ * or absent: a planted link, device or FIFO is refused by name.  SQLite's
+ * unix VFS takes absolute paths of at most 512 bytes (its side files add up
+ * to 8): a longer path is refused here, in one line, never cut */
+#define STORE_PATH_MAX 500
 static int check_paths(const char *path, char *msg, size_t msglen)
 {
     static const char *const sfx[] = { "", "-wal", "-shm", "-journal" };
+    char cwd[4096] = "";
+    size_t full = strlen(path);
+    if (path[0] != '/' && getcwd(cwd, sizeof cwd))
+        full += strlen(cwd) + 1;
+    if (!*path || full > STORE_PATH_MAX) {
+        snprintf(msg, msglen, "%.200s...: a store path of %zu bytes (absolute); SQLite takes at most %d: choose a "
+                 "shorter --store", path, full, STORE_PATH_MAX);
+        return SKB_EINVAL;
+    }
     for (size_t i = 0; i < sizeof sfx / sizeof sfx[0]; i++) {
-        char p[1100];
-        if ((size_t)snprintf(p, sizeof p, "%s%s", path, sfx[i]) >= sizeof p) {
-            snprintf(msg, msglen, "%.200s...: the store's path is too long (at most 1000 bytes)", path);
-            return SKB_EINVAL;
-        }
+        char p[STORE_PATH_MAX + 16];
+        snprintf(p, sizeof p, "%s%s", path, sfx[i]);
         if (skb_output_check(p, msg, msglen) < 0)
             return SKB_EINVAL;
     }

@@ -287,6 +287,25 @@ static int store_run(struct skb_store *st, const struct skb_results *r, const st
     return rc;
 }
 
+/* a folder without a manifest is complete by its files: every registered
+ * experiment's results present and readable, one run's, none unknown */
+static int complete_by_files(const struct skb_results *r)
+{
+    if (r->mixed[0] || r->nbad || r->nunknown)
+        return 0;
+    for (int e = 0; skb_experiment_list[e]; e++) {
+        const struct skb_experiment_desc *d = skb_experiment_list[e];
+        int any = 0;
+        for (int i = 0; d->files && d->files[i].file; i++) {
+            int k = skb_rfile_find(d->files[i].file);
+            any |= k >= 0 && r->doc[k] != NULL;
+        }
+        if (!any)
+            return 0;
+    }
+    return 1;
+}
+
 /* a folder fit for the store: every file readable, one run, its manifest complete */
 static int admissible(const struct skb_results *r, char *msg, size_t msglen)
 {
@@ -302,6 +321,23 @@ static int admissible(const struct skb_results *r, char *msg, size_t msglen)
     }
     if (!skb_manifest_complete(r, msg, msglen))
         return SKB_EINVAL;
+    /* the manifest is not taken on its word: every experiment's results
+     * are there, and the timing file reads (a time unit the reader does
+     * not know would be left out of every gate and of the history) */
+    if (!complete_by_files(r)) {
+        snprintf(msg, msglen, "%.300s: its manifest says complete, but not every experiment's results are here (or "
+                 "a file is unknown): not a complete run", r->dir);
+        return SKB_EINVAL;
+    }
+    struct skb_gbench_set g;
+    char why[300];
+    const cJSON *gb = skb_results_doc(r, "cpu-gbench.json");
+    if (gb && skb_gbench_parse(gb, &g, why, sizeof why) < 0) {
+        snprintf(msg, msglen, "%.300s/cpu-gbench.json: %s", r->dir, why);
+        return SKB_EINVAL;
+    }
+    if (gb)
+        skb_gbench_set_free(&g);
     if (strcmp(r->machine_key, "unknown") == 0) {
         snprintf(msg, msglen, "%.300s: no file names its machine: a run is stored under its machine key", r->dir);
         return SKB_EINVAL;
@@ -326,7 +362,12 @@ int skb_store_add(struct skb_store *st, const char *dir, const struct skb_store_
     int rc = skb_results_load(dir, r, msg, msglen);
     if (rc == 0)
         rc = admissible(r, msg, msglen);
-    char *mtext = rc == 0 ? cJSON_PrintUnformatted(r->manifest) : NULL;
+    char *mtext = NULL, mpath[1400];
+    size_t mlen;
+    snprintf(mpath, sizeof mpath, "%s/manifest.json", dir);
+    /* the manifest's own bytes (export gives them back as they were) */
+    if (rc == 0)
+        rc = skb_read_file_max(mpath, SKB_RESULTS_FILE_MAX, &mtext, &mlen, msg, msglen);
     long long had = rc == 0 ? stored_as(st, r->run_id, msg, msglen) : 0;
     if (had < 0)
         rc = SKB_EIO;
@@ -341,32 +382,13 @@ int skb_store_add(struct skb_store *st, const char *dir, const struct skb_store_
                              injected_marker(r), dir, cJSON_IsTrue(skb__jget(m, "quick")), 1, verified(r), mtext };
         rc = store_run(st, r, &w, o, run, msg, msglen);
     }
-    cJSON_free(mtext);
+    free(mtext);
     skb_results_free(r);
     free(r);
     return rc;
 }
 
 /* ---- the old folders, once ---- */
-
-/* a folder without a manifest is complete by its files: every registered
- * experiment's results present and readable, one run's, none unknown */
-static int complete_by_files(const struct skb_results *r)
-{
-    if (r->mixed[0] || r->nbad || r->nunknown)
-        return 0;
-    for (int e = 0; skb_experiment_list[e]; e++) {
-        const struct skb_experiment_desc *d = skb_experiment_list[e];
-        int any = 0;
-        for (int i = 0; d->files && d->files[i].file; i++) {
-            int k = skb_rfile_find(d->files[i].file);
-            any |= k >= 0 && r->doc[k] != NULL;
-        }
-        if (!any)
-            return 0;
-    }
-    return 1;
-}
 
 /* "legacy-" and the first 24 hex digits of the SHA-256 of its files' hashes:
  * importing the same folder twice finds it stored */

@@ -306,7 +306,12 @@ int skb_results_load(const char *dir, struct skb_results *r, char *msg, size_t m
 {
     int present = 0;
     memset(r, 0, sizeof *r);
-    snprintf(r->dir, sizeof r->dir, "%s", dir);
+    /* a longer path would be cut to another folder's name: refused */
+    if ((size_t)snprintf(r->dir, sizeof r->dir, "%s", dir) >= sizeof r->dir) {
+        snprintf(msg, msglen, "%.200s...: a results folder path of %zu bytes; at most %zu", dir, strlen(dir),
+                 sizeof r->dir - 1);
+        return SKB_EINVAL;
+    }
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
         snprintf(msg, msglen, "%s: not a results directory (%s)", dir, strerror(errno ? errno : ENOTDIR));

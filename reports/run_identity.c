@@ -74,14 +74,15 @@ static void gather(struct skb_results *r, const char *const *names, int n, struc
         const char *f = names[i];
         char sb[32];
         if (skb__jget(d, "machine")) {   /* a file with skinbench's metadata */
+            /* the most telling first: machine, seed, binary, then the run id */
             agree(r, key, f, skb__jstr(skb__jget(skb__jget(d, "machine"), "key")));
-            agree(r, run, f, skb__jstr(skb__jget(d, "run_id")));
             agree(r, seed, f, seed_of(d, sb, sizeof sb));
             agree(r, bin, f, skb__jstr(skb__jget(d, "binary_sha256")));
+            agree(r, run, f, skb__jstr(skb__jget(d, "run_id")));
         } else if (cJSON_IsObject(ctx)) {   /* Google Benchmark's: the run's context entries */
-            agree(r, run, f, skb__jstr(skb__jget(ctx, "skinbench_run_id")));
             if (skb__jstr(skb__jget(ctx, "skinbench_seed")))
                 agree(r, seed, f, skb__jstr(skb__jget(ctx, "skinbench_seed")));
+            agree(r, run, f, skb__jstr(skb__jget(ctx, "skinbench_run_id")));
         }
     }
 }
@@ -124,9 +125,6 @@ static void check_manifest(struct skb_results *r, const char *const *names, int 
         cJSON_Delete(m);
         return;
     }
-    if (r->run_id[0] && strcmp(rid, r->run_id) != 0)
-        mixed(r, "manifest.json is of run %.40s, the results files of run %.40s: a manifest from another run",
-              rid, r->run_id, "", "");
     check_files(r, names, n, skb__jget(m, "files"));
     r->manifest = m;
 }
@@ -138,6 +136,9 @@ void skb__results_identity(struct skb_results *r, const char *const *names, int 
     struct agreed seed = { "seed", r->seed, sizeof r->seed, NULL, 0, 0, NULL };
     struct agreed bin = { "binary", r->binary_sha256, sizeof r->binary_sha256, NULL, 0, 0, NULL };
     int had_mixed = r->mixed[0] != 0;   /* an unreadable manifest, named by the loader */
+    /* a manifest names a file's exact bytes: checked first, its message is the most precise */
+    if (manifest && !had_mixed)
+        check_manifest(r, names, n, manifest, len);
     gather(r, names, n, &key, &run, &seed, &bin);
     /* files of an older skinbench carry no run id or binary: only a folder
      * where some do and others do not is mixed */
@@ -149,7 +150,9 @@ void skb__results_identity(struct skb_results *r, const char *const *names, int 
               bin.holder, "", "");
     if (!r->machine_key[0])
         snprintf(r->machine_key, sizeof r->machine_key, "unknown");
-    if (manifest && !had_mixed)
-        check_manifest(r, names, n, manifest, len);
+    if (r->manifest && !r->mixed[0] && r->run_id[0]
+        && strcmp(skb__jstr(skb__jget(r->manifest, "run_id")), r->run_id) != 0)
+        mixed(r, "manifest.json is of run %.40s, the results files of run %.40s: a manifest from another run",
+              skb__jstr(skb__jget(r->manifest, "run_id")), r->run_id, "", "");
 }
 
