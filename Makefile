@@ -53,7 +53,7 @@ new-method:
 	@bash scripts/new-method.sh "$${NAME:-}" "$${TITLE:-}"
 
 help:
-	@sed -n '2,10p' Makefile
+	@sed -n '2,9p' Makefile
 
 deps:
 	@bash scripts/install-deps.sh
