@@ -67,6 +67,21 @@ struct skb_hstep {
 int skb__history_steps(const struct skb_hmachine *m, int i, struct skb_hstep *st, int max);
 #define SKB_HIST_MAX_STEPS 64
 
+/* a step of one series of a method */
+struct skb_hmstep {
+    int series;
+    struct skb_hstep st;
+};
+/* every step of the series of method `group` of m, into *out (freed by the
+ * caller); time steps within SKB_HIST_SNAP nights of the night most of the
+ * method's series stepped on are put on that night (history_steps.c says
+ * why); the count, or -1 out of memory */
+int skb__history_group_steps(const struct skb_hmachine *m, const char *group, struct skb_hmstep **out);
+#define SKB_HIST_SNAP 2
+/* the methods (series groups) of m, each once, in first-seen order; the
+ * count, or -1; *out freed by the caller, its strings m's */
+int skb__history_groups(const struct skb_hmachine *m, const char ***out);
+
 /* the rules, for every page that shows steps (one place) */
 extern const char skb__history_rules[];
 

@@ -21,13 +21,13 @@
 #define PLOT_TOP 12
 #define PLOT_BOTTOM 34
 
-/* one method of one machine: its series by metric, its nightly aggregates, its steps */
+/* one method of one machine: its nightly aggregates, its steps */
 struct method_view {
     const char *group;
     double *ratio[SKB_HIST_NMETRIC];   /* per night: geometric mean of value / first value, NAN when none */
     const struct skb_hpaired *paired;
-    int nsteps, cap;
-    struct { int night, series; struct skb_hstep st; } *step;
+    int nsteps;
+    struct skb_hmstep *step;
 };
 
 /* the geometric mean over the method's series of metric of v[k] / first value */
@@ -55,24 +55,6 @@ static double *aggregate(const struct skb_hmachine *m, const char *group, int me
     return r;
 }
 
-static int add_steps(const struct skb_hmachine *m, int i, struct method_view *v)
-{
-    struct skb_hstep st[SKB_HIST_MAX_STEPS];
-    int n = skb__history_steps(m, i, st, SKB_HIST_MAX_STEPS);
-    for (int j = 0; j < n; j++) {
-        if (v->nsteps == v->cap) {
-            void *p = realloc(v->step, (size_t)(v->cap = v->cap ? 2 * v->cap : 16) * sizeof *v->step);
-            if (!p)
-                return -1;
-            v->step = p;
-        }
-        v->step[v->nsteps].night = st[j].night;
-        v->step[v->nsteps].series = i;
-        v->step[v->nsteps++].st = st[j];
-    }
-    return 0;
-}
-
 static int view_make(const struct skb_hmachine *m, const char *group, struct method_view *v)
 {
     memset(v, 0, sizeof *v);
@@ -83,10 +65,8 @@ static int view_make(const struct skb_hmachine *m, const char *group, struct met
     for (int j = 0; j < m->npaired; j++)
         if (strcmp(m->paired[j].method, group) == 0)
             v->paired = &m->paired[j];
-    for (int i = 0; i < m->nseries; i++)
-        if (strcmp(m->series[i].group, group) == 0 && add_steps(m, i, v) < 0)
-            return -1;
-    return 0;
+    v->nsteps = skb__history_group_steps(m, group, &v->step);
+    return v->nsteps < 0 ? -1 : 0;
 }
 
 static void view_free(struct method_view *v)
@@ -94,21 +74,6 @@ static void view_free(struct method_view *v)
     for (int k = 0; k < SKB_HIST_NMETRIC; k++)
         free(v->ratio[k]);
     free(v->step);
-}
-
-/* the methods of a machine, each once, in first-seen order */
-static int methods_of(const struct skb_hmachine *m, const char ***out)
-{
-    int n = 0;
-    *out = malloc(((size_t)m->nseries + 1) * sizeof **out);
-    for (int i = 0; *out && i < m->nseries; i++) {
-        int seen = 0;
-        for (int j = 0; j < n && !seen; j++)
-            seen = strcmp((*out)[j], m->series[i].group) == 0;
-        if (!seen)
-            (*out)[n++] = m->series[i].group;
-    }
-    return *out ? n : -1;
 }
 
 /* ---- the plot ---- */
@@ -187,13 +152,13 @@ static void markers(FILE *f, const struct axes *a, const struct skb_hmachine *m,
 {
     for (int j = 0; j < v->nsteps; j++) {
         const struct skb_hseries *s = &m->series[v->step[j].series];
-        double x = px(a, v->step[j].night);
+        double x = px(a, v->step[j].st.night);
         fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#c00\" stroke-dasharray=\"3,3\">"
                 "<title>", x, x, PLOT_TOP, PLOT_TOP + PLOT_H);
         skb__html_esc(f, s->name);
         fprintf(f, " %s %+.1f %% from ", s->metric == SKB_HIST_ICOUNT ? "instructions" : "CPU time",
                 100 * (v->step[j].st.after / v->step[j].st.before - 1));
-        skb__html_esc(f, m->night[v->step[j].night].stamp);
+        skb__html_esc(f, m->night[v->step[j].st.night].stamp);
         fprintf(f, "</title></line>\n");
     }
 }
@@ -284,7 +249,7 @@ static void page_head(FILE *f, const struct skb_history *h)
 static int machine_views(const struct skb_hmachine *m, struct method_view **views, int *nv)
 {
     const char **groups = NULL;
-    *nv = methods_of(m, &groups);
+    *nv = skb__history_groups(m, &groups);
     *views = *nv >= 0 ? calloc((size_t)*nv + 1, sizeof **views) : NULL;
     int rc = *views ? 0 : -1;
     for (int g = 0; rc == 0 && g < *nv; g++)
@@ -374,7 +339,7 @@ static int render_csv(const struct skb_history *h, FILE *f, int steps_only)
             for (int k = 0; !steps_only && k < m->nnights; k++) {
                 int ns = 0;
                 for (int j = 0; j < v->nsteps; j++)
-                    ns += v->step[j].night == k;
+                    ns += v->step[j].st.night == k;
                 skb__csv_field(f, m->key, 0);
                 skb__csv_field(f, v->group, 0);
                 skb__csv_field(f, m->night[k].stamp, 0);
