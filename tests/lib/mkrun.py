@@ -109,7 +109,7 @@ def manifest(a, out):
             "problems": [f"experiment {a.failed}: failed: planted by the test"] if a.failed else []}
 
 
-def main():
+def parser():
     p = argparse.ArgumentParser()
     p.add_argument("out")
     p.add_argument("--machine", default="fixture-host/2-core")
@@ -135,7 +135,11 @@ def main():
     p.add_argument("--injected")
     p.add_argument("--failed")
     p.add_argument("--legacy", action="store_true")
-    a = p.parse_args()
+    return p
+
+
+def make(a):
+    """write the run a describes (parser()'s namespace) into a.out"""
     a.no_manifest = a.no_manifest or a.legacy
     rng = random.Random(a.rng)
     a.run_id = a.run_id or "%032x" % random.Random(str(a.rng) + a.machine + a.stamp).getrandbits(128)
@@ -160,4 +164,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(make(parser().parse_args()))
