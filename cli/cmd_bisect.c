@@ -65,7 +65,7 @@ static const struct skb_opt bisect_table[] = {
       "                     a step is decided by the CI of the estimate, the answer says its\n"
       "                     confidence (Bonferroni over the steps)\n" },
     { "--method", SKB_OPT_STRING, AT(o.method), 0, NULL, "  --method M         with --timing: the method\n" },
-    { "--rounds", SKB_OPT_VALUE, 0, 0, set_rounds, "  --rounds N         with --timing: rounds per sitting (default 12)\n" },
+    { "--rounds", SKB_OPT_VALUE, 0, 0, set_rounds, "  --rounds N         with --timing: rounds per sitting (default 20)\n" },
     { "--good-binary", SKB_OPT_STRING, AT(o.good_binary), 0, NULL,
       "  --good-binary F    with --timing: GOOD's skinbench (default: built)\n" },
     { "--repo", SKB_OPT_STRING, AT(o.repo), 0, NULL,

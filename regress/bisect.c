@@ -28,7 +28,7 @@
 #define BISECT_TOL 0.005       /* compare_ab.c's ICOUNT_TOL: a count that moved more is a step */
 #define BISECT_ALPHA 0.05      /* timing: the family level of all steps together (Bonferroni) */
 #define BISECT_MIN_EFFECT 0.03 /* timing: a step is a slow-down the CI puts above 0 and the estimate above this */
-#define BISECT_ROUNDS 12
+#define BISECT_ROUNDS 20       /* scripts/nightly-ab.sh's default */
 
 struct bis {
     const struct skb_bisect_opts *o;
@@ -259,10 +259,12 @@ static int time_of(struct bis *b, const char *rev, double *est, double *lo, doub
     char *argv[] = { "bash", script, "--a", b->good_bin, "--b", exe, "--out", out, "--rounds", rounds, "--datasets",
                      b->dataset, NULL };
     struct skb_ab ab;
-    if (run_cmd(b, argv, NULL, NULL) != 0 || skb_ab_load(out, &ab, msg, msglen) < 0) {
+    if (run_cmd(b, argv, NULL, NULL) != 0) {
         snprintf(msg, msglen, "the A/B sitting at %.12s failed (see %.300s/bisect.log)", rev, b->work);
         return SKB_EIO;
     }
+    if (skb_ab_load(out, &ab, msg, msglen) < 0)
+        return SKB_EINVAL;   /* msg: the sitting's own reason (a GOOD side with an injected slow-down, ...) */
     double alpha = BISECT_ALPHA / (b->nsteps_max > 0 ? b->nsteps_max : 1);
     int rc = skb_ab_method_estimate(&ab, b->method, alpha, est, lo, hi);
     skb_ab_free(&ab);
@@ -356,8 +358,7 @@ static int search(struct bis *b, int bad_known, char *msg, size_t msglen)
         if ((v = moved(b, b->commit[mid - 1], msg, msglen)) < 0)
             return v;
         if (v == 2) {
-            hi = mid;   /* undecided: the range stays lo..hi, said as such */
-            b->r->decided = 0;
+            b->r->decided = 0;   /* undecided: the range lo..hi stays, said as such */
             break;
         }
         if (v == 1)
@@ -375,7 +376,8 @@ static int search(struct bis *b, int bad_known, char *msg, size_t msglen)
         }
     }
     snprintf(b->r->first_bad, sizeof b->r->first_bad, "%s", b->commit[hi - 1]);
-    snprintf(b->r->last_good, sizeof b->r->last_good, "%s", lo ? b->commit[lo - 1] : b->r->last_good);
+    if (lo)   /* else last_good stays GOOD's revision (bisect) */
+        snprintf(b->r->last_good, sizeof b->r->last_good, "%s", b->commit[lo - 1]);
     return 0;
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include "skb_json.h"
+#include "skb_stats.h"
 #include "history_internal.h"
 #include "report_internal.h"
 
@@ -30,20 +31,32 @@ struct method_view {
     struct skb_hmstep *step;
 };
 
-/* the geometric mean over the method's series of metric of v[k] / first value */
+/* a series' reference: the median of its first REF_NIGHTS values (one
+ * loaded first night would shift a time line for the whole year; a count's
+ * first values are equal unless it stepped in its first week) */
+#define REF_NIGHTS 7
+static double reference(const struct skb_hseries *s, int n)
+{
+    double x[REF_NIGHTS];
+    int k = 0;
+    for (int i = 0; i < n && k < REF_NIGHTS; i++)
+        if (isfinite(s->v[i]) && s->v[i] > 0)
+            x[k++] = s->v[i];
+    return k ? skb_median(x, k) : NAN;
+}
+
+/* the geometric mean over the method's series of metric of v[k] / reference */
 static double *aggregate(const struct skb_hmachine *m, const char *group, int metric)
 {
     double *r = malloc(((size_t)m->nnights + 1) * sizeof *r), *sum = calloc((size_t)m->nnights + 1, sizeof *sum);
     int *cnt = calloc((size_t)m->nnights + 1, sizeof *cnt);
     for (int i = 0; r && sum && cnt && i < m->nseries; i++) {
         const struct skb_hseries *s = &m->series[i];
-        double ref = NAN;
         if (s->metric != metric || strcmp(s->group, group) != 0)
             continue;
+        double ref = reference(s, m->nnights);
         for (int k = 0; k < m->nnights; k++)
             if (isfinite(s->v[k]) && s->v[k] > 0) {
-                if (!isfinite(ref))
-                    ref = s->v[k];
                 sum[k] += log(s->v[k] / ref);
                 cnt[k]++;
             }
@@ -186,22 +199,66 @@ static void plot(FILE *f, const struct skb_hmachine *m, const struct method_view
 
 /* ---- the page ---- */
 
+/* a night's revision as the page shows it: 12 digits of the commit, else git describe */
+static const char *short_rev(const struct skb_hnight *n, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.12s", n->rev[0] ? n->rev : n->describe[0] ? n->describe : "?");
+    return buf;
+}
+
+/* one row per step of the method (measure, first night): how many of its
+ * kernels moved and by how much (every kernel is a row of history-steps.csv) */
 static void steps_rows(FILE *f, const struct skb_hmachine *m, const struct method_view *v)
 {
-    for (int j = 0; j < v->nsteps; j++) {
-        const struct skb_hseries *s = &m->series[v->step[j].series];
+    int *done = calloc((size_t)v->nsteps + 1, sizeof *done);
+    for (int j = 0; done && j < v->nsteps; j++) {
+        if (done[j])
+            continue;
         const struct skb_hstep *st = &v->step[j].st;
-        const char *cells[] = { m->key, v->group, s->name, s->metric == SKB_HIST_ICOUNT ? "instructions" : "CPU ms",
-                                m->night[st->night].stamp, m->night[st->prev].describe, m->night[st->night].describe };
+        int metric = m->series[v->step[j].series].metric, n = 0, total = 0;
+        double lo = INFINITY, hi = -INFINITY;
+        for (int k = j; k < v->nsteps; k++)
+            if (!done[k] && v->step[k].st.night == st->night && m->series[v->step[k].series].metric == metric) {
+                double c = v->step[k].st.after / v->step[k].st.before - 1;
+                lo = fmin(lo, c);
+                hi = fmax(hi, c);
+                done[k] = 1;
+                n++;
+            }
+        for (int i = 0; i < m->nseries; i++)
+            total += m->series[i].metric == metric && strcmp(m->series[i].group, v->group) == 0;
+        char a[16], b[16], kernels[40], change[48];
+        snprintf(kernels, sizeof kernels, "%d of %d", n, total);
+        if (hi - lo < 0.0005)
+            snprintf(change, sizeof change, "%+.1f %%", 100 * lo);
+        else
+            snprintf(change, sizeof change, "%+.1f to %+.1f %%", 100 * lo, 100 * hi);
+        const char *cells[] = { m->key, v->group, metric == SKB_HIST_ICOUNT ? "instructions" : "CPU time",
+                                kernels, m->night[st->night].stamp, short_rev(&m->night[st->prev], a, sizeof a),
+                                short_rev(&m->night[st->night], b, sizeof b), change };
         fprintf(f, "<tr>");
-        for (int c = 0; c < 7; c++) {
+        for (int c = 0; c < 8; c++) {
             fprintf(f, "<td>");
             skb__html_esc(f, cells[c]);
             fprintf(f, "</td>");
         }
-        fprintf(f, "<td>%.6g</td><td>%.6g</td><td>%+.1f %%</td></tr>\n", st->before, st->after,
-                100 * (st->after / st->before - 1));
+        fprintf(f, "</tr>\n");
     }
+    free(done);
+}
+
+/* the method's steps: distinct (night, measure), however many kernels moved */
+static int distinct_steps(const struct skb_hmachine *m, const struct method_view *v)
+{
+    int n = 0;
+    for (int j = 0; j < v->nsteps; j++) {
+        int seen = 0;
+        for (int k = 0; k < j && !seen; k++)
+            seen = v->step[k].st.night == v->step[j].st.night
+                   && m->series[v->step[k].series].metric == m->series[v->step[j].series].metric;
+        n += !seen;
+    }
+    return n;
 }
 
 static void machine_section(FILE *f, const struct skb_hmachine *m, struct method_view *views, int nv)
@@ -218,7 +275,8 @@ static void machine_section(FILE *f, const struct skb_hmachine *m, struct method
     for (int g = 0; g < nv; g++) {
         fprintf(f, "<h3>");
         skb__html_esc(f, views[g].group);
-        fprintf(f, " <span class=\"src\">(%d step%s)</span></h3>\n", views[g].nsteps, views[g].nsteps == 1 ? "" : "s");
+        int steps = distinct_steps(m, &views[g]);
+        fprintf(f, " <span class=\"src\">(%d step%s)</span></h3>\n", steps, steps == 1 ? "" : "s");
         plot(f, m, &views[g]);
     }
 }
@@ -239,7 +297,7 @@ static void page_head(FILE *f, const struct skb_history *h)
             h->injected ? " (those with an injected slow-down left out)" : "", now);
     skb__html_esc(f, skb__history_rules);
     fprintf(f, "</p>\n<p>Per method: <span style=\"color:#1f5fbf\">instructions</span> and <span style=\"color:"
-               "#e08010\">median CPU time</span>, each kernel relative to its first night (the geometric mean over "
+               "#e08010\">median CPU time</span>, each kernel relative to its first week (the geometric mean over "
                "the method's kernels), and <span style=\"color:#2a9d3a\">the night's paired A/B estimate</span> "
                "against its baseline where the night had a sitting; a dashed red line marks a step (hover: which "
                "kernel, how much).</p>\n");
@@ -268,9 +326,10 @@ static void views_free(struct method_view *views, int nv)
 static int render_html(const struct skb_history *h, FILE *f)
 {
     page_head(f, h);
-    fprintf(f, "<h2>Steps</h2>\n<table><tr><th>machine</th><th>method</th><th>benchmark</th><th>measure</th>"
-               "<th>first night</th><th>revision before</th><th>revision of the night</th><th>before</th>"
-               "<th>after</th><th>change</th></tr>\n");
+    fprintf(f, "<h2>Steps</h2>\n<p>One row per step of a method: how many of its kernels moved that night "
+               "(each kernel, with its values before and after: history-steps.csv).</p>\n"
+               "<table><tr><th>machine</th><th>method</th><th>measure</th><th>kernels</th><th>first night</th>"
+               "<th>revision before</th><th>revision of the night</th><th>change</th></tr>\n");
     int rc = 0;
     for (int i = 0; rc == 0 && i < h->nmach; i++) {
         struct method_view *views;

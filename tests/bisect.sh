@@ -8,7 +8,8 @@
 # step's count exact.  The first build starts from this build's objects
 # (--seed-build, --seed-rev: commit 0 holds exactly the sources they were
 # built from), so each step recompiles only what its checkout changed.
-# Then the usage errors, and a range whose count never moved.
+# Then a range whose count never moved, a slow-down bisected by time
+# (paired A/B sittings, --timing), and the usage errors.
 . "$(dirname "$0")/lib/preamble.sh"
 build=${SKB_BUILD:-build}
 if [ -n "${SKB_ASAN:-}" ] || ! command -v valgrind > /dev/null || ! command -v git > /dev/null; then
@@ -33,6 +34,8 @@ for i in $(seq 1 32); do
   fi
   git add -A && git commit -q -m "c$i"
   [ "$i" -eq 19 ] && planted=$(git rev-parse HEAD)
+  [ "$i" -eq 16 ] && c16=$(git rev-parse HEAD)
+  [ "$i" -eq 20 ] && c20=$(git rev-parse HEAD)
 done
 c32=$(git rev-parse HEAD)
 cd - > /dev/null || exit 1
@@ -60,11 +63,33 @@ grep -q "first moved at ${planted:0:12}" "$tmp/b.out" && ok "bisect: one line na
 [ ! -e "$tmp/w/tree" ] && ! git -C "$repo" worktree list | grep -q "$tmp/w/tree" \
   && ok "bisect: the scratch worktree is removed" || bad "bisect left its worktree"
 
-# the same range, where the kernel's count never moved: said, exit 2, nothing named
-"$exe" bisect "$c0" "$c32" --kernel double/linear/cloth --repo "$repo" --seed-build "$build" --seed-rev "$c0" \
-  --quick --work "$tmp/w2" > "$tmp/n.out" 2> "$tmp/n.err"; rc=$?
-[ $rc -eq 2 ] && grep -q 'did not move' "$tmp/n.err" && ok "bisect: a kernel that never moved: exit 2, said so" \
+# a kernel whose count never moved (GOOD and BAD as run folders: their counts, nothing built): said, exit 2
+python3 tests/lib/mkrun.py "$tmp/g" --rev "$c0" --rng 1 && python3 tests/lib/mkrun.py "$tmp/b" --rev "$c32" --rng 2
+"$exe" bisect "$tmp/g" "$tmp/b" --kernel double/linear/cloth --repo "$repo" --work "$tmp/w2" > "$tmp/n.out" 2> "$tmp/n.err"; rc=$?
+[ $rc -eq 2 ] && grep -q 'did not move' "$tmp/n.err" && [ ! -e "$tmp/w2/tree" ] \
+  && ok "bisect: a kernel that never moved (GOOD and BAD run folders): exit 2, said so, nothing built" \
   || { bad "bisect of an unmoved kernel: exit $rc"; cat "$tmp/n.out" "$tmp/n.err"; }
+
+# the same slow-down bisected by time alone (--timing) over c16..c20: each step a paired sitting
+# of the midpoint's build against GOOD's binary.  Never a wrong commit: the planted one at
+# >= 95 %, or (a step's CI too wide on a loaded machine) undecided, exit 3, with a range that
+# still holds it
+"$exe" bisect "$c16" "$c20" --timing --method dlb --rounds 10 --repo "$repo" --seed-build "$build" --seed-rev "$c0" \
+  --work "$tmp/wt" --summary "$tmp/t.json" > "$tmp/t.out" 2> "$tmp/t.err"; rc=$?
+python3 - "$tmp/t.json" "$planted" "$rc" "$repo" <<'EOF' && ok "bisect --timing: $(grep -m1 '^bisect: dlb' "$tmp/t.out" | cut -c1-150)" \
+  || { bad "bisect --timing (exit $rc)"; cat "$tmp/t.out" "$tmp/t.err"; }
+import json, subprocess, sys
+r = json.load(open(sys.argv[1]))[0]; planted, rc, repo = sys.argv[2], int(sys.argv[3]), sys.argv[4]
+print("bisect --timing:", {k: r.get(k) for k in ("first_bad_commit", "first_bad_at_or_before", "builds", "confidence")})
+if rc == 0:
+    assert r["decided"] and r["first_bad_commit"] == planted and r["confidence"] >= 0.95, r
+else:
+    assert rc == 3 and not r["decided"], r
+    hi = r["first_bad_at_or_before"]
+    ok = subprocess.run(["git", "-C", repo, "merge-base", "--is-ancestor", planted, hi]).returncode == 0
+    ok = ok and subprocess.run(["git", "-C", repo, "merge-base", "--is-ancestor", r["last_good"], planted]).returncode == 0
+    assert ok and r["last_good"] != planted, r
+EOF
 
 # usage: one line, exit 2, nothing built
 for args in "" "$c0" "$c0 $c32" "$c0 $c32 --timing" "nosuchrev $c32 --kernel double/dlb/cloth"; do
