@@ -135,10 +135,9 @@ static const struct skb_opt compare_opts_table[] = {
 
 static const struct skb_cli_spec compare_spec = {
     "compare",
-    "usage: skinbench compare BASELINE_DIR CURRENT_DIR\n"
-    "       skinbench compare --store FILE CURRENT_DIR [--update-baseline [--binary FILE]]\n"
-    "                         [--alpha A] [--min-effect E] [--rerun DIR] [--ab DIR] [--only a,b]\n"
-    "                         [--validation FILE] [--summary FILE]\n"
+    "usage: skinbench compare BASELINE_DIR CURRENT_DIR | --store FILE CURRENT_DIR [--update-baseline\n"
+    "                         [--binary FILE]] [--alpha A] [--min-effect E] [--rerun DIR] [--ab DIR]\n"
+    "                         [--only a,b] [--validation FILE] [--summary FILE]\n"
     "Exact gates: property verdicts, FLOP fits, callgrind and shader instruction counts,\n"
     "instructions per kernel (icount.json, 0.5 % tolerance), missing experiments.\n",
     compare_opts_table, NULL, add_dir

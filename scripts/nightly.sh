@@ -133,5 +133,8 @@ if [ $rc -eq 1 ] && [ $bisect -eq 1 ] && [ -f "$out/compare.json" ] && git rev-p
 fi
 
 case $rc in 0) v=pass ;; 1) v=regression ;; 3) v="inconclusive (see compare's INCONCLUSIVE lines)" ;; *) v=error ;; esac
-echo "nightly: report $out/report.html, history $out/history.html; $v (exit $rc)${found:+; $found}; $(( $(date +%s) - t0 )) s"
+# name only what this night wrote
+made=
+for f in report.html history.html compare.json; do [ -f "$out/$f" ] && made="$made $out/$f"; done
+echo "nightly:${made:- no report}; $v (exit $rc)${found:+; $found}; $(( $(date +%s) - t0 )) s"
 exit $rc
