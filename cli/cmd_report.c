@@ -215,6 +215,9 @@ static int load_runs(struct report_job *j)
             skb_cli_error("report: %s", r->mixed);
             return -1;
         }
+        /* edited after the run: shown as it is, and said (compare and the store refuse it) */
+        if (r->altered[0])
+            skb_cli_error("report: note: %s; reported as it is", r->altered);
         for (int i = 0; i < skb_rfile_count(); i++)
             if (r->err[i][0]) {
                 skb_cli_error("report: %s", r->err[i]);

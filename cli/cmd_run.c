@@ -499,7 +499,8 @@ int skb_cmd_run(int argc, char **argv)
         fprintf(stderr, "skinbench run: seed %lu, results in %s%s\n", r.ctx.seed, r.ctx.out_dir,
                 r.ctx.quick ? " (quick)" : "");
     struct run_identity id;
-    if (identity_begin(&r, &id, msg, sizeof msg) < 0) {
+    int measured_child = skb_run_is_measured_child(), manifest_failed = 0;
+    if (!measured_child && identity_begin(&r, &id, msg, sizeof msg) < 0) {
         skb_cli_error("%s", msg);
         skb_run_close(&r.ctx);
         return 1;
@@ -512,9 +513,10 @@ int skb_cmd_run(int argc, char **argv)
         skb_cli_error("run: %s", msg);
         failed++;
     }
-    if (identity_end(&r, &id, status, msg, sizeof msg) < 0) {
+    /* the manifest's failure fails the run, but it is no experiment's */
+    if (!measured_child && identity_end(&r, &id, status, msg, sizeof msg) < 0) {
         skb_cli_error("run: %s", msg);
-        failed++;
+        manifest_failed = 1;
     }
     cJSON_Delete(status);
     if (r.ctx.verbose && r.ctx.dataset_file)   /* tests/run_dataset.sh: once, shared by the experiments */
@@ -522,5 +524,5 @@ int skb_cmd_run(int argc, char **argv)
     skb_run_close(&r.ctx);
     if (r.ctx.verbose)
         fprintf(stderr, "skinbench run: %d experiment(s), %d failed; results in %s\n", total, failed, r.ctx.out_dir);
-    return failed ? 1 : 0;
+    return failed || manifest_failed ? 1 : 0;
 }

@@ -7,6 +7,13 @@
 #include <gsl/gsl_version.h>
 #include "skb_dataset.h"
 #include "skb_results.h"
+#include "skb_flops.h"
+#include "skb_icount.h"
+
+int skb_run_is_measured_child(void)
+{
+    return getenv(SKB_ICOUNT_ENV) != NULL || getenv(SKB_FLOPS_CHILD_ENV) != NULL;
+}
 
 cJSON *skb_json_results_new(const struct skb_run_ctx *ctx, const char *experiment)
 {

@@ -68,6 +68,12 @@ static inline const char *skb_run_dataset(const struct skb_run_ctx *ctx, const c
     return ctx->dataset_file ? ctx->dataset_file : name;
 }
 
+/* 1 in a process an experiment runs under callgrind to count (run icount's
+ * and run flops's children): its folder is scratch, so it writes no run id,
+ * binary hash or manifest (hashing the binary there would cost seconds of
+ * instrumented time) */
+int skb_run_is_measured_child(void);
+
 /* the run's state, before the first experiment and after the last */
 int skb_run_open(struct skb_run_ctx *ctx);
 void skb_run_close(struct skb_run_ctx *ctx);

@@ -92,13 +92,13 @@ int skb_compare_inputs_ok(const struct skb_results *base, const struct skb_resul
     }
     /* a folder holding files of two runs (two seeds, another machine's
      * timing file, a file replaced after the run) is no run to judge */
-    if (base && base->mixed[0]) {
-        snprintf(msg, msglen, "baseline %s", base->mixed);
-        return SKB_EINVAL;
-    }
-    if (cur && cur->mixed[0]) {
-        snprintf(msg, msglen, "current %s", cur->mixed);
-        return SKB_EINVAL;
+    for (int side = 0; side < 2; side++) {
+        const struct skb_results *r = side ? cur : base;
+        const char *why = !r ? "" : r->mixed[0] ? r->mixed : r->altered;
+        if (why[0]) {
+            snprintf(msg, msglen, "%s %s", side ? "current" : "baseline", why);
+            return SKB_EINVAL;
+        }
     }
     return 0;
 }

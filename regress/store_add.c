@@ -291,7 +291,7 @@ static int store_run(struct skb_store *st, const struct skb_results *r, const st
  * experiment's results present and readable, one run's, none unknown */
 static int complete_by_files(const struct skb_results *r)
 {
-    if (r->mixed[0] || r->nbad || r->nunknown)
+    if (r->mixed[0] || r->altered[0] || r->nbad || r->nunknown)
         return 0;
     for (int e = 0; skb_experiment_list[e]; e++) {
         const struct skb_experiment_desc *d = skb_experiment_list[e];

@@ -340,9 +340,9 @@ int skb_results_load(const char *dir, struct skb_results *r, char *msg, size_t m
     char mpath[1400], *mtext = NULL;
     size_t mlen = 0;
     snprintf(mpath, sizeof mpath, "%s/manifest.json", dir);
-    if (access(mpath, F_OK) == 0 && skb_read_file_max(mpath, SKB_RESULTS_FILE_MAX, &mtext, &mlen, r->mixed,
-                                                     sizeof r->mixed) < 0)
-        mtext = NULL;   /* r->mixed names why: such a run is refused */
+    if (access(mpath, F_OK) == 0 && skb_read_file_max(mpath, SKB_RESULTS_FILE_MAX, &mtext, &mlen, r->altered,
+                                                     sizeof r->altered) < 0)
+        mtext = NULL;   /* r->altered names why */
     identity(r, mtext, mlen);
     free(mtext);
     return 0;

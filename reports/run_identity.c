@@ -2,9 +2,10 @@
  * binary its files agree on, and the check of its manifest (manifest.json,
  * written last by `run`, run_manifest.c: every results file with its bytes'
  * SHA-256).  A folder whose files disagree — a reused --out holding two
- * runs, another machine's timing file copied in, a file replaced after the
- * run — is "mixed": report, compare and the results store refuse it naming
- * what disagrees, instead of reading it as one run
+ * runs, another machine's timing file copied in — is "mixed"; one whose
+ * files are not what its manifest lists is "altered" (edited or replaced
+ * after the run).  compare and the results store refuse both, report
+ * refuses a mixed folder, each naming what disagrees
  * (docs/report-and-regression.md "The results store").  The loader
  * (results.c) hands the file names in: this file calls nothing of it. */
 #include <stdio.h>
@@ -25,14 +26,28 @@ struct agreed {
     const char *lacking;       /* one file that could carry it and does not */
 };
 
+/* the first disagreement into dst (r->mixed or r->altered), one line; the
+ * next shows once it is fixed */
+static void say(char *dst, size_t len, const struct skb_results *r, const char *fmt, const char *a, const char *b,
+                const char *c, const char *d)
+{
+    if (dst[0])
+        return;
+    char what[440];
+    snprintf(what, sizeof what, fmt, a, b, c, d);
+    snprintf(dst, len, "%.150s: %s", r->dir, what);
+}
+
 static void mixed(struct skb_results *r, const char *fmt, const char *a, const char *b, const char *c,
                   const char *d)
 {
-    if (r->mixed[0])
-        return;   /* the first disagreement is named; fixing it shows the next */
-    char what[440];
-    snprintf(what, sizeof what, fmt, a, b, c, d);
-    snprintf(r->mixed, sizeof r->mixed, "%.150s: %s", r->dir, what);
+    say(r->mixed, sizeof r->mixed, r, fmt, a, b, c, d);
+}
+
+static void altered(struct skb_results *r, const char *fmt, const char *a, const char *b, const char *c,
+                    const char *d)
+{
+    say(r->altered, sizeof r->altered, r, fmt, a, b, c, d);
 }
 
 /* file `file` carries value v (NULL: it could carry one and does not) */
@@ -96,12 +111,12 @@ static void check_files(struct skb_results *r, const char *const *names, int n, 
         int present = r->doc[i] || r->err[i][0];
         const char *sha = skb__jstr(skb__jget(m, "sha256"));
         if (present && !m)
-            mixed(r, "%s is not in the run's manifest.json: written after the run, by another run or by hand", f,
+            altered(r, "%s is not in the run's manifest.json: written after the run, by another run or by hand", f,
                   "", "", "");
         else if (!present && m)
-            mixed(r, "%s is listed in the run's manifest.json but missing", f, "", "", "");
+            altered(r, "%s is listed in the run's manifest.json but missing", f, "", "", "");
         else if (present && r->sha256[i][0] && (!sha || strcmp(sha, r->sha256[i]) != 0))
-            mixed(r, "%s is not the file the run's manifest.json lists (SHA-256 %.16s..., manifest %.16s...): "
+            altered(r, "%s is not the file the run's manifest.json lists (SHA-256 %.16s..., manifest %.16s...): "
                   "replaced or edited after the run", f, r->sha256[i], sha ? sha : "none", "");
     }
 }
@@ -113,14 +128,14 @@ static void check_manifest(struct skb_results *r, const char *const *names, int 
     cJSON *m = NULL;
     snprintf(path, sizeof path, "%s/manifest.json", r->dir);
     if (skb_json_parse_text(path, text, len, 1, &m, msg, sizeof msg) < 0) {
-        snprintf(r->mixed, sizeof r->mixed, "%s", msg);
+        snprintf(r->altered, sizeof r->altered, "%s", msg);
         return;
     }
     double v = 0;
     const char *rid = skb__jstr(skb__jget(m, "run_id"));
     if (!cJSON_IsObject(m) || skb_json_get_number(skb__jget(m, "manifest_version"), &v) < 0 || v != MANIFEST_VERSION
         || !rid || !cJSON_IsObject(skb__jget(m, "files"))) {
-        snprintf(r->mixed, sizeof r->mixed, "%.400s: not a skinbench manifest of version %d (fields "
+        snprintf(r->altered, sizeof r->altered, "%.400s: not a skinbench manifest of version %d (fields "
                  "\"manifest_version\", \"run_id\", \"files\")", path, MANIFEST_VERSION);
         cJSON_Delete(m);
         return;
@@ -135,7 +150,7 @@ void skb__results_identity(struct skb_results *r, const char *const *names, int 
     struct agreed run = { "run id", r->run_id, sizeof r->run_id, NULL, 0, 0, NULL };
     struct agreed seed = { "seed", r->seed, sizeof r->seed, NULL, 0, 0, NULL };
     struct agreed bin = { "binary", r->binary_sha256, sizeof r->binary_sha256, NULL, 0, 0, NULL };
-    int had_mixed = r->mixed[0] != 0;   /* an unreadable manifest, named by the loader */
+    int had_mixed = r->altered[0] != 0;   /* an unreadable manifest, named by the loader */
     /* a manifest names a file's exact bytes: checked first, its message is the most precise */
     if (manifest && !had_mixed)
         check_manifest(r, names, n, manifest, len);
@@ -152,7 +167,7 @@ void skb__results_identity(struct skb_results *r, const char *const *names, int 
         snprintf(r->machine_key, sizeof r->machine_key, "unknown");
     if (r->manifest && !r->mixed[0] && r->run_id[0]
         && strcmp(skb__jstr(skb__jget(r->manifest, "run_id")), r->run_id) != 0)
-        mixed(r, "manifest.json is of run %.40s, the results files of run %.40s: a manifest from another run",
+        altered(r, "manifest.json is of run %.40s, the results files of run %.40s: a manifest from another run",
               skb__jstr(skb__jget(r->manifest, "run_id")), r->run_id, "", "");
 }
 

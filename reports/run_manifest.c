@@ -92,6 +92,8 @@ static cJSON *manifest_doc(const struct skb_results *r, int loaded, const struct
         add_problem(problems, "no results files", "", "");
     if (r->mixed[0])
         add_problem(problems, "%s", r->mixed, "");
+    if (r->altered[0])
+        add_problem(problems, "%s", r->altered, "");
     cJSON_AddItemToObject(m, "files", loaded ? files_table(r, info, problems) : cJSON_CreateObject());
     cJSON_AddBoolToObject(m, "complete", cJSON_GetArraySize(problems) == 0);
     cJSON_AddItemToObject(m, "problems", problems);
@@ -107,6 +109,10 @@ int skb_manifest_write(const char *dir, const struct skb_manifest_info *info, ch
     }
     char lmsg[400], path[1100];
     int loaded = skb_results_load(dir, r, lmsg, sizeof lmsg) == 0;
+    if (!loaded) {   /* a run that wrote no results file has nothing to vouch for: no manifest */
+        free(r);
+        return 0;
+    }
     cJSON *m = manifest_doc(r, loaded, info);
     snprintf(path, sizeof path, "%s/manifest.json", dir);
     int rc = skb_json_write_atomic(path, m, msg, msglen);
@@ -118,8 +124,8 @@ int skb_manifest_write(const char *dir, const struct skb_manifest_info *info, ch
 
 int skb_manifest_complete(const struct skb_results *r, char *msg, size_t msglen)
 {
-    if (r->mixed[0]) {
-        snprintf(msg, msglen, "%s", r->mixed);
+    if (r->mixed[0] || r->altered[0]) {
+        snprintf(msg, msglen, "%s", r->mixed[0] ? r->mixed : r->altered);
         return 0;
     }
     if (!r->manifest) {

@@ -71,10 +71,14 @@ struct skb_results {
     char run_id[48], seed[32], binary_sha256[65];
     cJSON *manifest;
     /* "" or one line: why the files are not one run's (two seeds, machines,
-     * run ids or binaries; a file the manifest does not list, or lists with
-     * other bytes; an unreadable manifest).  report, compare and the store
-     * refuse such a folder. */
+     * run ids or binaries).  report, compare and the store refuse it. */
     char mixed[600];
+    /* "" or one line: why the files are not what the run's manifest says (a
+     * file it does not list, lists with other bytes, or lists and is
+     * missing; an unreadable manifest, or another run's): edited or
+     * replaced after the run.  compare and the store refuse it; report
+     * shows it as it is, saying so. */
+    char altered[600];
 };
 
 /* parse and validate one results file's text against its contract
