@@ -63,6 +63,30 @@ grep -q "first moved at ${planted:0:12}" "$tmp/b.out" && ok "bisect: one line na
 [ ! -e "$tmp/w/tree" ] && ! git -C "$repo" worktree list | grep -q "$tmp/w/tree" \
   && ok "bisect: the scratch worktree is removed" || bad "bisect left its worktree"
 
+# what the nightly runs on a regression: compare of two nights' runs (made by the builds of c0
+# and c32), then bisect BASELINE_RUN NIGHT_RUN --from-compare compare.json: the ends' revisions
+# from their manifests and their counts from their icount.json (not built again), the
+# regressing method found in compare.json
+git -C "$repo" worktree add -q --detach "$tmp/nights" "$c0"
+cp -r "$build" "$tmp/nights/build"
+for c in c0 c32; do
+  git -C "$tmp/nights" checkout -q --detach "${!c}" && make -C "$tmp/nights" --no-print-directory -j2 SAY=: skinbench > /dev/null 2>&1 \
+    && "$tmp/nights/skinbench" run icount --quick --quiet --methods dlb --datasets cloth --out "$tmp/night-$c" \
+    || bad "building and counting $c"
+done
+"$exe" compare "$tmp/night-c0" "$tmp/night-c32" --only icount --summary "$tmp/nc.json" > "$tmp/nc.out" 2>&1; rc=$?
+"$exe" bisect "$tmp/night-c0" "$tmp/night-c32" --from-compare "$tmp/nc.json" --repo "$repo" --seed-build "$build" \
+  --seed-rev "$c0" --work "$tmp/wn" --summary "$tmp/bn.json" > "$tmp/bn.out" 2> "$tmp/bn.err"; rc2=$?
+python3 - "$tmp/bn.json" "$planted" <<'EOF' && [ $rc -eq 1 ] && [ $rc2 -eq 0 ] \
+  && ok "the nightly's bisect: compare exit 1, --from-compare names commit 19 in $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[0]["builds"])' "$tmp/bn.json") builds (the ends from the runs)" \
+  || { bad "the nightly's bisect (compare $rc, bisect $rc2)"; tail -3 "$tmp/nc.out"; cat "$tmp/bn.out" "$tmp/bn.err"; }
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert len(r) == 1 and r[0]["kernel"].split("/")[1].startswith("dlb") and r[0]["first_bad_commit"] == sys.argv[2], r
+assert r[0]["builds"] <= 5, r   # log2(32) midpoints: GOOD and BAD were not built
+EOF
+git -C "$repo" worktree remove --force "$tmp/nights"
+
 # a kernel whose count never moved (GOOD and BAD as run folders: their counts, nothing built): said, exit 2
 python3 tests/lib/mkrun.py "$tmp/g" --rev "$c0" --rng 1 && python3 tests/lib/mkrun.py "$tmp/b" --rev "$c32" --rng 2
 "$exe" bisect "$tmp/g" "$tmp/b" --kernel double/linear/cloth --repo "$repo" --work "$tmp/w2" > "$tmp/n.out" 2> "$tmp/n.err"; rc=$?
