@@ -73,8 +73,9 @@ mk "$tmp/failed" --machine m1 --failed gpu --rng 6
 mk "$tmp/a3" --machine m1 --reps 10 --rng 7
 cp "$tmp/b2/cpu-gbench.json" "$tmp/a3/"
 "$exe" compare --store "$S" "$tmp/a3" > "$tmp/c3.out" 2>&1; rc=$?
-[ $rc -eq 2 ] && grep -q "cpu-gbench.json is not the file the run's manifest.json lists" "$tmp/c3.out" \
-  && ok "3: m2's cpu-gbench.json in m1's run: exit 2, the file named (manifest)" || { bad "3: exit $rc"; cat "$tmp/c3.out"; }
+[ $rc -eq 2 ] && grep -q "cpu-gbench.json" "$tmp/c3.out" \
+  && grep -Eq "files of more than one run \(run id|cpu-gbench.json is not the file the run's manifest.json lists" "$tmp/c3.out" \
+  && ok "3: m2's cpu-gbench.json in m1's run: exit 2, the file named" || { bad "3: exit $rc"; cat "$tmp/c3.out"; }
 rm "$tmp/a3/manifest.json"
 "$exe" compare --store "$S" "$tmp/a3" > "$tmp/c3b.out" 2>&1; rc=$?
 [ $rc -eq 2 ] && grep -q 'files of more than one run (run id' "$tmp/c3b.out" \
