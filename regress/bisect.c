@@ -127,8 +127,14 @@ static int end_from_folder(struct bis *b, const char *spec, char *rev, size_t re
         snprintf(rev, revlen, "%s", r);
         *quick = cJSON_IsTrue(skb__jget(m, "quick"));
     }
+    /* a binary built from a dirty tree ran code that is in no commit: its
+     * count is not its commit's, so that end is measured, not taken */
+    const char *d = skb__jstr(skb__jget(skb__jget(m, "binary"), "git_describe"));
+    int dirty = d && strlen(d) > 6 && strcmp(d + strlen(d) - 6, "-dirty") == 0;
+    if (dirty)
+        fprintf(b->log, "bisect: %s was built from a dirty tree (%s): its commit is built and counted\n", spec, d);
     snprintf(path, sizeof path, "%s/icount.json", spec);
-    if (rc == 1 && b->o->kernel && skb_json_read_file(path, &ic, msg, msglen) == 0)
+    if (rc == 1 && !dirty && b->o->kernel && skb_json_read_file(path, &ic, msg, msglen) == 0)
         skb_json_get_number(skb__jget(skb__jget(ic, "kernels"), b->o->kernel), count);
     cJSON_Delete(ic);
     cJSON_Delete(m);
