@@ -5,13 +5,14 @@
 #   make tsan         the threaded fast-path range test under ThreadSanitizer
 #   make reproduce    install missing deps, build, run every experiment, write the report
 #   make new-method NAME=n   methods/n.c from the template, registered
-#   make nightly      suite into results/history/STAMP; exact, instruction and A/B gates vs results/baseline
+#   make nightly      suite into results/nights/STAMP; gates vs this machine's baseline in results/skinbench.sqlite
+#   make bisect GOOD=REV BAD=REV KERNEL=NAME   the first commit that moved a kernel (METHOD=M: its time)
 # Sources are picked up by directory: a new file in common/, geometry/, methods/, datasets/,
 # gpu/, harness/, reports/, regress/ or cli/ needs no edit here; a new tests/test_*.c(pp) is a new test binary.
 
 CC  ?= gcc
 CXX ?= g++
-PKGS     = gsl libcjson assimp glew egl gl benchmark libpng
+PKGS     = gsl libcjson assimp glew egl gl benchmark libpng sqlite3 libcrypto
 TESTPKGS = cmocka
 BUILD   ?= build
 OPT     ?= -O2
@@ -43,7 +44,7 @@ TEST_C   = $(wildcard tests/test_*.c)
 TEST_CXX = $(wildcard tests/test_*.cpp)
 TEST_BIN = $(TEST_C:tests/%.c=$(BUILD)/tests/%) $(TEST_CXX:tests/%.cpp=$(BUILD)/tests/%)
 
-.PHONY: new-method all deps check check-run check-layers asan tsan reproduce nightly tests clean help fuzz
+.PHONY: new-method all deps check check-run check-layers asan tsan reproduce nightly bisect tests clean help fuzz
 all: skinbench
 
 # a new method's file from scripts/templates/method.c.in, registered (ARCHITECTURE.md "Adding a method");
@@ -64,14 +65,16 @@ $(BUILD)/skinbench: $(BUILD)/cli/main.o $(BUILD)/libskb.a | $(BUILD)/skinbench-f
 	@$(SAY) "  LD   $@"
 	@$(CXX) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
-# `skinbench --version` names the git revision it was built from (none outside a
-# checkout); the stamp is rewritten only when the revision changes, so main.o
-# rebuilds then and only then.  Only [A-Za-z0-9._+-] reach the -D.
+# `skinbench --version` and every run's manifest name the git revision it was
+# built from (none outside a checkout); the stamp is rewritten only when the
+# revision changes, so cli/build_info.o rebuilds then and only then.  Only
+# [A-Za-z0-9._+-] reach the -D.
 GIT_DESCRIBE := $(shell git describe --always --dirty --tags 2>/dev/null | tr -cd 'A-Za-z0-9._+-')
-$(BUILD)/cli/main.o: CFLAGS += -DSKB_GIT_DESCRIBE='"$(GIT_DESCRIBE)"'
-$(BUILD)/cli/main.o: $(BUILD)/git-describe
+GIT_REV      := $(shell git rev-parse --verify -q HEAD 2>/dev/null | tr -cd '0-9a-f')
+$(BUILD)/cli/build_info.o: CFLAGS += -DSKB_GIT_DESCRIBE='"$(GIT_DESCRIBE)"' -DSKB_GIT_REV='"$(GIT_REV)"'
+$(BUILD)/cli/build_info.o: $(BUILD)/git-describe
 $(BUILD)/git-describe: FORCE
-	@mkdir -p $(dir $@); echo '$(GIT_DESCRIBE)' | cmp -s - $@ || echo '$(GIT_DESCRIBE)' > $@
+	@mkdir -p $(dir $@); echo '$(GIT_DESCRIBE) $(GIT_REV)' | cmp -s - $@ || echo '$(GIT_DESCRIBE) $(GIT_REV)' > $@
 FORCE:
 
 # the FLOP-counting build (`skinbench run flops` runs it): geometry/*.c and
@@ -180,6 +183,16 @@ reproduce: deps
 nightly: deps
 	@$(MAKE) --no-print-directory skinbench
 	@bash scripts/nightly.sh $(if $(UPDATE_BASELINE),--update-baseline)
+
+# the first commit between GOOD and BAD that moved KERNEL's instructions (or,
+# with METHOD, the method's paired time), built in a scratch worktree from
+# this build's objects when they are of a clean commit; the values reach
+# skinbench as arguments, never spliced into the shell line
+bisect:
+	@$(MAKE) --no-print-directory skinbench
+	@if [ -n "$${METHOD:-}" ]; then \
+	  ./skinbench bisect "$${GOOD:-}" "$${BAD:-}" --timing --method "$$METHOD" --seed-build $(BUILD); \
+	else ./skinbench bisect "$${GOOD:-}" "$${BAD:-}" --kernel "$${KERNEL:-}" --seed-build $(BUILD); fi
 
 clean:
 	rm -rf build build-asan build-tsan skinbench

@@ -56,8 +56,12 @@ static const struct skb_opt report_opts_table[] = {
       "  --fuzz-log F     libFuzzer log to summarise (default RESULTS/fuzz.log, or the fuzz/fuzz.log of\n"
       "                   the build skinbench comes from; never the current directory's)\n" },
     { "--history", SKB_OPT_STRING, offsetof(struct report_opts, hist_dir), 0, NULL,
-      "  --history DIR    nightly runs (results/history): a table of steps across nights (the\n"
-      "                   first night each appeared) and per-method trend plots from 2 nights on\n" },
+      "  --history STORE  the nightly runs of the results store (results/skinbench.sqlite): a\n"
+      "                   table of steps across nights (first night, revision range), and\n"
+      "                   history.html / history.csv / history-steps.csv: per method and machine,\n"
+      "                   instructions, CPU times and paired A/B estimates night by night, steps\n"
+      "                   marked.  Alone (no --results): only the history pages, into --out\n"
+      "                   (default results/history-report)\n" },
     { "--no-plots", SKB_OPT_FLAG, offsetof(struct report_opts, plots), 0, NULL,
       "  --no-plots       skip gnuplot\n" },
     { NULL, SKB_OPT_TEXT, 0, 0, NULL, NULL }
@@ -66,7 +70,7 @@ static const struct skb_opt report_opts_table[] = {
 static const struct skb_cli_spec report_spec = {
     "report",
     "usage: skinbench report [--results DIR]... [--out DIR] [--reference FILE]\n"
-    "                        [--fuzz-log FILE] [--history DIR] [--no-plots]\n"
+    "                        [--fuzz-log FILE] [--history STORE] [--no-plots]\n"
     "Reads the results JSON of one or more runs and writes report.md, report.html,\n"
     "plots/*.png|svg and tables/<id>.csv with every reproduced table beside the paper's values.\n",
     report_opts_table, NULL, NULL
@@ -223,6 +227,14 @@ static int load_runs(struct report_job *j)
     j->nruns = drop_duplicate_runs(j->runs, j->nruns);
     for (int k = 0; k < j->nruns; k++) {
         const struct skb_results *r = &j->runs[k];
+        /* a folder holding files of two runs (a reused --out) is not one run */
+        if (r->mixed[0]) {
+            skb_cli_error("report: %s", r->mixed);
+            return -1;
+        }
+        /* edited after the run: shown as it is, and said (compare and the store refuse it) */
+        if (r->altered[0])
+            skb_cli_error("report: note: %s; reported as it is", r->altered);
         for (int i = 0; i < skb_rfile_count(); i++)
             if (r->err[i][0]) {
                 skb_cli_error("report: %s", r->err[i]);
@@ -269,19 +281,58 @@ static void read_fuzz(struct skb_report *rep, const struct report_job *j)
         skb_report_read_fuzz_log(rep, j->ed, "build/fuzz/fuzz.log");
 }
 
-/* --history's table and the plots (gnuplot) */
-static void history_and_plots(struct skb_report *rep, struct report_job *j)
+/* --history STORE: a folder there is an old history (import it once) */
+static int history_load(struct report_job *j, struct skb_history **hist)
+{
+    struct stat st;
+    *hist = NULL;
+    if (stat(j->o.hist_dir, &st) == 0 && S_ISDIR(st.st_mode)) {
+        skb_cli_error("report: --history %s is a folder: --history reads the results store (results/skinbench.sqlite);"
+                      " import an old history folder once with: skinbench store import --history %s",
+                      j->o.hist_dir, j->o.hist_dir);
+        return -1;
+    }
+    if (skb_history_load(j->o.hist_dir, hist, j->msg, sizeof j->msg) < 0) {
+        skb_cli_error("report: --history: %s", j->msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* --history's table, its pages, and the plots (gnuplot); -1 after an error */
+static int history_and_plots(struct skb_report *rep, struct report_job *j)
 {
     struct skb_history *hist = NULL;
-    if (j->o.hist_dir && skb_history_load(j->o.hist_dir, &hist, j->msg, sizeof j->msg) < 0)
-        skb_cli_error("report: --history: %s (no history section)", j->msg);
-    if (hist)
+    int rc = j->o.hist_dir ? history_load(j, &hist) : 0;
+    if (hist) {
         skb_history_table(rep, hist);
-    if (j->o.plots) {
-        skb_plots_write(rep, j->o.out);
-        skb_history_plots(rep, j->o.out, hist);
+        if ((rc = skb_history_write(hist, j->o.out, j->msg, sizeof j->msg)) < 0)
+            skb_cli_error("report: %s", j->msg);
     }
+    if (j->o.plots)
+        skb_plots_write(rep, j->o.out);
     skb_history_free(hist);
+    return rc < 0 ? -1 : 0;
+}
+
+/* --history without --results: the history pages alone */
+static int history_only(struct report_job *j)
+{
+    struct skb_history *hist = NULL;
+    if (skb_mkdirs(j->o.out, j->msg, sizeof j->msg) < 0) {
+        skb_cli_error("report: %s", j->msg);
+        return 1;
+    }
+    if (history_load(j, &hist) < 0)
+        return 1;
+    int rc = skb_history_write(hist, j->o.out, j->msg, sizeof j->msg);
+    if (rc < 0)
+        skb_cli_error("report: %s", j->msg);
+    else
+        printf("skinbench report: %s/history.html, %s/history.csv and %s/history-steps.csv\n", j->o.out, j->o.out,
+               j->o.out);
+    skb_history_free(hist);
+    return rc < 0 ? 1 : 0;
 }
 
 /* report.json first (the row model the two pages render), then report.md,
@@ -340,8 +391,7 @@ static int build_and_write(struct report_job *j)
         return 1;
     }
     read_fuzz(rep, j);
-    history_and_plots(rep, j);
-    int rc = write_pages(rep, j) < 0 ? 1 : print_counts(rep, j);
+    int rc = history_and_plots(rep, j) < 0 || write_pages(rep, j) < 0 ? 1 : print_counts(rep, j);
     skb_report_free(rep);
     free(rep);
     return rc;
@@ -360,6 +410,13 @@ int skb_cmd_report(int argc, char **argv)
     if (rc) {
         free(j);
         return rc == 1 ? 0 : rc;
+    }
+    if (!j->o.ndirs && j->o.hist_dir) {
+        if (!j->o.out)
+            j->o.out = "results/history-report";
+        rc = history_only(j);
+        free(j);
+        return rc;
     }
     if (!j->o.ndirs)
         j->o.dirs[j->o.ndirs++] = "results/latest";

@@ -1,5 +1,6 @@
 /* cmd_run.c — `skinbench run EXPERIMENT...|all`: the one entry point every
  * experiment plugs into (reports/experiment_list.c lists them). */
+#include <errno.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -11,8 +12,10 @@
 #include "skb_dataset.h"
 #include "skb_json.h"
 #include "skb_report.h"
+#include <sys/random.h>
 #include <sys/stat.h>
 #include "skb_run.h"
+#include "skb_sha256.h"
 #include "skb_timing.h"
 
 #define SKB_DEFAULT_SEED 20070601     /* fixed, so runs repeat; recorded in every result */
@@ -367,9 +370,10 @@ static int check_run(const struct run_opts *r, char *msg, size_t msglen)
     return 0;
 }
 
-/* every wanted experiment in the registry's order; the count that failed,
- * *total the count run */
-static int run_experiments(const struct run_opts *r, int *total_out, char *msg, size_t msglen)
+/* every wanted experiment in the registry's order, its status into
+ * status ({name: "ok" | "failed: why"}, for the manifest); the count that
+ * failed, *total the count run */
+static int run_experiments(const struct run_opts *r, cJSON *status, int *total_out, char *msg, size_t msglen)
 {
     const struct skb_run_ctx *ctx = &r->ctx;
     int failed = 0, total = 0;
@@ -387,13 +391,84 @@ static int run_experiments(const struct run_opts *r, int *total_out, char *msg, 
         msg[0] = 0;
         if (e->run(ctx, msg, msglen) < 0) {
             skb_cli_error("run %s: %s", e->name, msg[0] ? msg : "failed");
+            char why[600];
+            snprintf(why, sizeof why, "failed: %.580s", msg[0] ? msg : "no reason given");
+            cJSON_AddStringToObject(status, e->name, why);
             failed++;
-        } else if (ctx->verbose) {
-            fprintf(stderr, "[%d] %s: done in %.1f s\n", total, e->name, 1e-3 * (skb_clock_ms(SKB_CLOCK_WALL) - t0));
+        } else {
+            cJSON_AddStringToObject(status, e->name, "ok");
+            if (ctx->verbose)
+                fprintf(stderr, "[%d] %s: done in %.1f s\n", total, e->name, 1e-3 * (skb_clock_ms(SKB_CLOCK_WALL) - t0));
         }
     }
     *total_out = total;
     return failed;
+}
+
+/* ---- the run's identity and its manifest (reports/run_manifest.c) ---- */
+
+/* what this invocation is: a random run id, the running binary's SHA-256,
+ * the start time; a manifest left by an earlier run in the folder is
+ * removed first, so that a run killed before its end leaves none */
+struct run_identity {
+    char run_id[33], binary[65], started[32];
+};
+
+static int identity_begin(struct run_opts *r, struct run_identity *id, char *msg, size_t msglen)
+{
+    unsigned char raw[16];
+    if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw) {
+        snprintf(msg, msglen, "run: cannot draw a run id (getrandom: %s)", strerror(errno));
+        return SKB_EIO;
+    }
+    for (int i = 0; i < 16; i++)
+        snprintf(id->run_id + 2 * i, 3, "%02x", raw[i]);
+    if (skb_sha256_file("/proc/self/exe", id->binary, msg, msglen) < 0)
+        return SKB_EIO;
+    time_t t = time(NULL);
+    struct tm tmv;
+    gmtime_r(&t, &tmv);
+    strftime(id->started, sizeof id->started, "%Y-%m-%dT%H:%M:%SZ", &tmv);
+    r->ctx.run_id = id->run_id;
+    r->ctx.binary_sha256 = id->binary;
+    char path[PATH_MAX];
+    if ((size_t)snprintf(path, sizeof path, "%s/manifest.json", r->ctx.out_dir) < sizeof path) {
+        struct stat st;
+        if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && unlink(path) != 0) {
+            snprintf(msg, msglen, "run: %.900s: cannot remove the earlier run's manifest: %s", path, strerror(errno));
+            return SKB_EIO;
+        }
+    }
+    return 0;
+}
+
+/* why this run cannot be whole, or NULL: a filter leaves out methods or
+ * datasets, a model file replaces the catalogue */
+static const char *partial_reason(const struct run_opts *r, char *buf, size_t len)
+{
+    const struct skb_run_ctx *c = &r->ctx;
+    if (c->methods_filter)
+        snprintf(buf, len, "--methods %.200s", c->methods_filter);
+    else if (c->datasets_filter)
+        snprintf(buf, len, "--datasets %.200s", c->datasets_filter);
+    else if (c->dataset_file)
+        snprintf(buf, len, "--dataset %.200s", c->dataset_file);
+    else if (c->offset_sweep)
+        snprintf(buf, len, "--offset-sweep");
+    else
+        return NULL;
+    return buf;
+}
+
+/* manifest.json, the run's last file */
+static int identity_end(const struct run_opts *r, const struct run_identity *id, const cJSON *status, char *msg,
+                        size_t msglen)
+{
+    char partial[260];
+    struct skb_manifest_info mi = { id->run_id, id->started, id->binary, skb_build_info.git_rev,
+                                    skb_build_info.git_describe, skb_build_info.compiler, r->ctx.seed, r->ctx.quick,
+                                    partial_reason(r, partial, sizeof partial), status };
+    return skb_manifest_write(r->ctx.out_dir, &mi, msg, msglen);
 }
 
 int skb_cmd_run(int argc, char **argv)
@@ -422,17 +497,31 @@ int skb_cmd_run(int argc, char **argv)
     if (r.ctx.verbose)
         fprintf(stderr, "skinbench run: seed %lu, results in %s%s\n", r.ctx.seed, r.ctx.out_dir,
                 r.ctx.quick ? " (quick)" : "");
+    struct run_identity id;
+    int measured_child = skb_run_is_measured_child(), manifest_failed = 0;
+    if (!measured_child && identity_begin(&r, &id, msg, sizeof msg) < 0) {
+        skb_cli_error("%s", msg);
+        skb_run_close(&r.ctx);
+        return 1;
+    }
     struct t41_seen before[2];
     t41_snapshot(r.ctx.out_dir, before);
-    int total, failed = run_experiments(&r, &total, msg, sizeof msg);
+    cJSON *status = cJSON_CreateObject();
+    int total, failed = run_experiments(&r, status, &total, msg, sizeof msg);
     if (table41_refresh(&r.ctx, before, msg, sizeof msg) < 0) {
         skb_cli_error("run: %s", msg);
         failed++;
     }
+    /* the manifest's failure fails the run, but it is no experiment's */
+    if (!measured_child && identity_end(&r, &id, status, msg, sizeof msg) < 0) {
+        skb_cli_error("run: %s", msg);
+        manifest_failed = 1;
+    }
+    cJSON_Delete(status);
     if (r.ctx.verbose && r.ctx.dataset_file)   /* tests/run_dataset.sh: once, shared by the experiments */
         fprintf(stderr, "skinbench run: %s imported %d time(s)\n", r.ctx.dataset_file, skb_run_imports(&r.ctx));
     skb_run_close(&r.ctx);
     if (r.ctx.verbose)
         fprintf(stderr, "skinbench run: %d experiment(s), %d failed; results in %s\n", total, failed, r.ctx.out_dir);
-    return failed ? 1 : 0;
+    return failed || manifest_failed ? 1 : 0;
 }

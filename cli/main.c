@@ -20,6 +20,8 @@ static const struct skb_command commands[] = {
     { "report", "write report.md/.html and plots from results JSON", skb_cmd_report },
     { "compare", "compare a run against a baseline (nightly regression gates)", skb_cmd_compare },
     { "schema", "print the table of fields of each results file, or check a run", skb_cmd_schema },
+    { "store", "the results store: add runs, baselines per machine, export, list", skb_cmd_store },
+    { "bisect", "build the revisions between GOOD and BAD; name the first that moved a kernel", skb_cmd_bisect },
     { "version", "print the version, git revision and compiler", cmd_version },
     { "help",  "show this help, or help CMD: the help of one command", cmd_help },
     { NULL, NULL, NULL }
@@ -34,19 +36,6 @@ static void usage(FILE *f)
         fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
 }
 
-/* the build's git revision comes from the Makefile (-DSKB_GIT_DESCRIBE); a
- * build outside a git checkout has none */
-#ifndef SKB_GIT_DESCRIBE
-#define SKB_GIT_DESCRIBE ""
-#endif
-#if defined(__clang__)
-#define SKB_COMPILER "clang " __clang_version__
-#elif defined(__GNUC__)
-#define SKB_COMPILER "gcc " __VERSION__
-#else
-#define SKB_COMPILER "unknown compiler"
-#endif
-
 static int cmd_version(int argc, char **argv)
 {
     if (argc > 1 && skb_cli_is_help(argv[1])) {
@@ -59,9 +48,9 @@ static int cmd_version(int argc, char **argv)
         return 2;
     }
     printf("skinbench %s", SKB_VERSION);
-    if (SKB_GIT_DESCRIBE[0])
-        printf(" (git %s)", SKB_GIT_DESCRIBE);
-    printf("\ncompiler: %s\n", SKB_COMPILER);
+    if (skb_build_info.git_describe[0])
+        printf(" (git %s)", skb_build_info.git_describe);
+    printf("\ncompiler: %s\n", skb_build_info.compiler);
     return 0;
 }
 

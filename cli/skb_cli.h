@@ -9,6 +9,13 @@
 /* the skinbench release; `skinbench --version` adds the git revision */
 #define SKB_VERSION "0.1.0"
 
+/* what the binary was built from (cli/build_info.c): git describe (may end
+ * in "-dirty"), the full commit id, the compiler; "" outside a checkout */
+struct skb_build_info {
+    const char *git_describe, *git_rev, *compiler;
+};
+extern const struct skb_build_info skb_build_info;
+
 struct skb_command {
     const char *name;
     const char *help;
@@ -22,6 +29,8 @@ int skb_cmd_run(int argc, char **argv);
 int skb_cmd_report(int argc, char **argv);
 int skb_cmd_compare(int argc, char **argv);
 int skb_cmd_schema(int argc, char **argv);
+int skb_cmd_store(int argc, char **argv);
+int skb_cmd_bisect(int argc, char **argv);
 
 /* "skinbench: " + message on stderr, newline added */
 void skb_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

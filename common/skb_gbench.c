@@ -58,9 +58,9 @@ int skb_gbench_row(const cJSON *b, int i, struct skb_gbench_row *row, char *msg,
 /* the benchmark named name, appended when new; NULL out of memory */
 static struct skb_gbench_bench *bench_for(struct skb_gbench_set *g, const char *name)
 {
-    for (int i = 0; i < g->n; i++)
-        if (strcmp(g->b[i].name, name) == 0)
-            return g->b + i;
+    int at = skb_strmap_get(&g->index, name);
+    if (at >= 0)
+        return g->b + at;
     if (g->n == g->cap) {
         int cap = g->cap ? 2 * g->cap : 16;
         struct skb_gbench_bench *nb = realloc(g->b, sizeof *nb * (size_t)cap);
@@ -71,8 +71,12 @@ static struct skb_gbench_bench *bench_for(struct skb_gbench_set *g, const char *
     }
     struct skb_gbench_bench *b = g->b + g->n;
     memset(b, 0, sizeof *b);
-    if (!(b->name = strdup(name)))
+    /* the index borrows the name: the string stays where it is when g->b moves */
+    if (!(b->name = strdup(name)) || skb_strmap_put(&g->index, b->name, g->n) < 0) {
+        free(b->name);
+        b->name = NULL;
         return NULL;
+    }
     g->n++;
     return b;
 }
@@ -145,15 +149,14 @@ void skb_gbench_set_free(struct skb_gbench_set *g)
         free(g->b[i].time_ns);
     }
     free(g->b);
+    skb_strmap_free(&g->index);
     memset(g, 0, sizeof *g);
 }
 
 const struct skb_gbench_bench *skb_gbench_find(const struct skb_gbench_set *g, const char *name)
 {
-    for (int i = 0; i < g->n; i++)
-        if (strcmp(g->b[i].name, name) == 0)
-            return g->b + i;
-    return NULL;
+    int at = skb_strmap_get(&g->index, name);
+    return at >= 0 ? g->b + at : NULL;
 }
 
 double skb_gbench_time_ns(const struct skb_gbench_bench *b, int r)

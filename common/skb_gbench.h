@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <cJSON.h>
 #include "skb_error.h"
+#include "skb_strmap.h"
 
 /* one repetition; name points into the document */
 struct skb_gbench_row {
@@ -38,10 +39,12 @@ struct skb_gbench_bench {
     double *time_ns;       /* skb_gbench_time_ns of each: finite, as the U test and medians take them */
 };
 
-/* all benchmarks of a document, in order of first appearance */
+/* all benchmarks of a document, in order of first appearance; index maps
+ * a name to its position (one pass over the rows, O(1) look-ups) */
 struct skb_gbench_set {
     int n, cap;
     struct skb_gbench_bench *b;
+    struct skb_strmap index;
 };
 
 /* read doc (memory grows with it: no cap on rows or repetitions).  0 on
@@ -50,7 +53,7 @@ struct skb_gbench_set {
  * freeing an empty or freed set again is harmless. */
 int skb_gbench_parse(const cJSON *doc, struct skb_gbench_set *g, char *msg, size_t msglen);
 void skb_gbench_set_free(struct skb_gbench_set *g);
-/* the benchmark named name, or NULL */
+/* the benchmark named name, or NULL (hashed: O(1) on average) */
 const struct skb_gbench_bench *skb_gbench_find(const struct skb_gbench_set *g, const char *name);
 /* repetition r's time in ns: CPU time where Google Benchmark gave it (less
  * sensitive to the other core's load than wall time), else real time */

@@ -48,6 +48,34 @@ double skb_sorted_quantile(const double *x, int n, double p)
     return lo + 1 < n ? x[lo] + (h - lo) * (x[lo + 1] - x[lo]) : x[n - 1];
 }
 
+/* idx[0..n) = 0..n-1 ordered by v (ties in index order): qsort of
+ * (value, index) pairs, O(n log n) — an insertion sort here made compare
+ * take minutes on 150,000 repetitions of one benchmark; 0 or -1 out of memory */
+struct vi {
+    double v;
+    int i;
+};
+
+static int cmp_vi(const void *a, const void *b)
+{
+    const struct vi *x = a, *y = b;
+    return x->v != y->v ? (x->v > y->v) - (x->v < y->v) : (x->i > y->i) - (x->i < y->i);
+}
+
+static int sort_index(const double *v, int n, int *idx)
+{
+    struct vi *t = malloc(((size_t)n + 1) * sizeof *t);
+    if (!t)
+        return -1;
+    for (int i = 0; i < n; i++)
+        t[i] = (struct vi){ v[i], i };
+    qsort(t, (size_t)n, sizeof *t, cmp_vi);
+    for (int i = 0; i < n; i++)
+        idx[i] = t[i].i;
+    free(t);
+    return 0;
+}
+
 /* ---- the Mann-Whitney U test ---- */
 
 /* P(U <= u) under H0 for sample sizes m, n without ties: counts of
@@ -97,15 +125,13 @@ int skb_mann_whitney(const double *a, int na, const double *b, int nb, double *u
         v[i] = a[i];
     for (int i = 0; i < nb; i++)
         v[na + i] = b[i];
-    /* rank with average ranks for ties (insertion sort of indices: samples are small) */
-    for (int i = 0; i < n; i++)
-        idx[i] = i;
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && v[idx[j - 1]] > v[idx[j]]; j--) {
-            int t = idx[j];
-            idx[j] = idx[j - 1];
-            idx[j - 1] = t;
-        }
+    /* rank with average ranks for ties */
+    if (sort_index(v, n, idx) < 0) {
+        free(v);
+        free(rk);
+        free(idx);
+        return -1;
+    }
     double tie = 0;
     int ties = 0;
     for (int i = 0; i < n;) {
@@ -149,14 +175,11 @@ int skb_holm(const double *p, int n, double *adj)
     int *ix = malloc((size_t)n * sizeof *ix + 1);
     if (!ix)
         return -1;
-    for (int i = 0; i < n; i++)
-        ix[i] = i;
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && p[ix[j - 1]] > p[ix[j]]; j--) {
-            int t = ix[j];
-            ix[j] = ix[j - 1];
-            ix[j - 1] = t;
-        }
+    /* tied p-values end with one adjusted value whatever their order */
+    if (sort_index(p, n, ix) < 0) {
+        free(ix);
+        return -1;
+    }
     double run = 0;
     for (int k = 0; k < n; k++) {
         run = fmax(run, fmin(1, (n - k) * p[ix[k]]));

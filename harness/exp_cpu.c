@@ -217,10 +217,12 @@ static int time_cases(struct run *r, const struct gb_out *g, char *msg, size_t m
         skb_bench_add(c->name, c->kind == K_COPY ? skb__cpu_time_copy : skb__cpu_time_deform, c, 1,
                       (double)c->ds->d.mesh.nverts);
     }
-    char seedctx[64];
+    char seedctx[64], runctx[80];
     snprintf(seedctx, sizeof seedctx, "skinbench_seed=%lu", ctx->seed);
+    /* the run id ties this file (which has no metadata of its own) to cpu.json's run */
+    snprintf(runctx, sizeof runctx, "skinbench_run_id=%s", ctx->run_id ? ctx->run_id : "");
     struct skb_bench_opts bo = { ctx->quick ? QUICK_MIN_TIME : FULL_MIN_TIME, repetitions(ctx), 1, g->tmp, 0,
-                                 { seedctx, "skinbench_experiment=cpu", NULL } };
+                                 { seedctx, "skinbench_experiment=cpu", ctx->run_id ? runctx : NULL, NULL } };
     skb_run_progress(ctx, "cpu", "timing %d kernels x %d repetitions (Google Benchmark, interleaved)",
                      r->nc, bo.repetitions);
     struct ticker tick;

@@ -38,7 +38,7 @@
 #define CG_INPUTS 64          /* distinct inputs cycled by the callgrind loop */
 #define CG_ALIGN 64
 #define CG_BLENDS 640         /* blends per callgrind run */
-#define CG_ENV "SKB_FLOPS_CALLGRIND_CHILD"
+#define CG_ENV SKB_FLOPS_CHILD_ENV
 
 static const char *const field_names[NFIELDS] = {
     "add", "mul", "div", "sqrt", "transcendental", "cmp", "neg", "abs", "iterations"

@@ -4,6 +4,10 @@
 
 #include "skb_method.h"
 
+/* set in the environment of the `run flops` child that callgrind counts
+ * (method:n:count:seed): that process counts and writes no results */
+#define SKB_FLOPS_CHILD_ENV "SKB_FLOPS_CALLGRIND_CHILD"
+
 /* the loop callgrind measures (--toggle-collect=skb__flops_callgrind_loop):
  * count blends of m with n transforms, cycling ninputs prepared inputs (mats:
  * 16 n per input, w: n per input, c: 3 per input); the hook is called

@@ -7,6 +7,13 @@
 #include <gsl/gsl_version.h>
 #include "skb_dataset.h"
 #include "skb_results.h"
+#include "skb_flops.h"
+#include "skb_icount.h"
+
+int skb_run_is_measured_child(void)
+{
+    return getenv(SKB_ICOUNT_ENV) != NULL || getenv(SKB_FLOPS_CHILD_ENV) != NULL;
+}
 
 cJSON *skb_json_results_new(const struct skb_run_ctx *ctx, const char *experiment)
 {
@@ -24,6 +31,12 @@ cJSON *skb_json_results_new(const struct skb_run_ctx *ctx, const char *experimen
         cJSON_AddStringToObject(r, "user_dataset", ctx->dataset_file);
     cJSON_AddStringToObject(r, "started_utc", when);
     cJSON_AddItemToObject(r, "machine", skb_json_machine());
+    /* which invocation and which binary wrote it: a folder holding files of
+     * two runs (a reused --out) is told apart from one run (manifest.json) */
+    if (ctx->run_id)
+        cJSON_AddStringToObject(r, "run_id", ctx->run_id);
+    if (ctx->binary_sha256)
+        cJSON_AddStringToObject(r, "binary_sha256", ctx->binary_sha256);
     /* every results file of a run timed with an injected slow-down carries
      * the marker, so no file of it can pass as a baseline (compare) */
     const char *inj = getenv("SKB_INJECT_SLOWDOWN");

@@ -32,6 +32,9 @@ struct skb_run_ctx {
     struct skb_params params;
     struct skb_run_data *data;  /* owned by the run: skb_run_open .. skb_run_close; NULL
                                    (a context a test made) loads afresh every time */
+    const char *run_id;         /* this invocation's random id (32 hex digits), written into
+                                   every results file and the manifest; NULL: none (a test's context) */
+    const char *binary_sha256;  /* SHA-256 of the running skinbench, or NULL */
 };
 
 struct skb_experiment {
@@ -64,6 +67,12 @@ static inline const char *skb_run_dataset(const struct skb_run_ctx *ctx, const c
 {
     return ctx->dataset_file ? ctx->dataset_file : name;
 }
+
+/* 1 in a process an experiment runs under callgrind to count (run icount's
+ * and run flops's children): its folder is scratch, so it writes no run id,
+ * binary hash or manifest (hashing the binary there would cost seconds of
+ * instrumented time) */
+int skb_run_is_measured_child(void);
 
 /* the run's state, before the first experiment and after the last */
 int skb_run_open(struct skb_run_ctx *ctx);

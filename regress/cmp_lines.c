@@ -16,29 +16,35 @@ void skb__cmp_clean(char *t)
             *c = '?';
 }
 
-/* one line of the verdict: a regression (counted, exit 1) or a note */
-static void say(struct cmp_state *s, int is_regression, const char *text)
+/* one line of the verdict: a regression (counted, exit 1), a note, or
+ * what a gate cannot judge (exit 3; listed with compare's INCONCLUSIVE lines) */
+static void say(struct cmp_state *s, int kind, const char *text)
 {
     char buf[600];
     snprintf(buf, sizeof buf, "%s", text);
     skb__cmp_clean(buf);
+    if (kind == SKB_GATE_UNDECIDED) {
+        skb__cmp_undecided(s, buf, "cannot be judged");
+        return;
+    }
+    int is_regression = kind == SKB_GATE_REGRESSION;
     fprintf(s->out, "%s%s\n", is_regression ? "REGRESSION " : "  ", buf);
     cJSON_AddItemToArray(is_regression ? s->reg : s->info, cJSON_CreateString(buf));
     s->regressions += is_regression;
 }
 
-static void vsay(struct cmp_state *s, int is_regression, const char *fmt, va_list ap)
+static void vsay(struct cmp_state *s, int kind, const char *fmt, va_list ap)
 {
     char buf[600];
     vsnprintf(buf, sizeof buf, fmt, ap);
-    say(s, is_regression, buf);
+    say(s, kind, buf);
 }
 
 void skb__cmp_regression(struct cmp_state *s, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsay(s, 1, fmt, ap);
+    vsay(s, SKB_GATE_REGRESSION, fmt, ap);
     va_end(ap);
 }
 
@@ -46,7 +52,7 @@ void skb__cmp_info(struct cmp_state *s, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsay(s, 0, fmt, ap);
+    vsay(s, SKB_GATE_NOTE, fmt, ap);
     va_end(ap);
 }
 
@@ -67,3 +73,15 @@ void skb__cmp_undecided(struct cmp_state *s, const char *bench, const char *why)
     s->inconclusive++;
 }
 
+
+int skb__cmp_asked(const struct cmp_state *s, const char *name)
+{
+    const char *p = s->o ? s->o->only : NULL;
+    size_t n = strlen(name);
+    if (!p)
+        return 1;
+    for (; *p; p += strcspn(p, ","), p += *p == ',')
+        if (strcspn(p, ",") == n && strncmp(p, name, n) == 0)
+            return 1;
+    return 0;
+}

@@ -10,29 +10,42 @@
 #include "report_internal.h"   /* skb__jget */
 #include "compare_internal.h"
 
-/* name the undecided benchmarks (the first few; all are in compare.json)
- * and say what would let the gate decide */
+/* name what could not be decided: every gate-level reason (a file that
+ * cannot be read, a method on one side only, a missing measurement) up to
+ * UNDECIDED_SHOWN_CAUSES, the powerless and unconfirmed benchmarks (one per
+ * benchmark, often hundreds) up to UNDECIDED_SHOWN; all are in compare.json */
 #define UNDECIDED_SHOWN 10
+#define UNDECIDED_SHOWN_CAUSES 50
+
+static int routine(const char *why)
+{
+    return why && (strcmp(why, "powerless") == 0 || strcmp(why, "unconfirmed") == 0);
+}
+
 static void report_undecided(struct cmp_state *s, const struct skb_compare_opts *o)
 {
-    int n = cJSON_GetArraySize(s->undecided), npow = 0, nunc = 0;
+    int n = cJSON_GetArraySize(s->undecided), npow = 0, nunc = 0, shown = 0, quota[2] = { UNDECIDED_SHOWN_CAUSES,
+                                                                                        UNDECIDED_SHOWN };
     const cJSON *r;
     cJSON_ArrayForEach(r, s->undecided) {
         const char *why = cJSON_GetStringValue(skb__jget(r, "reason"));
         npow += why && strcmp(why, "powerless") == 0;
         nunc += why && strcmp(why, "unconfirmed") == 0;
     }
-    for (int i = 0; i < n && i < UNDECIDED_SHOWN; i++) {
-        char line[700];
-        r = cJSON_GetArrayItem(s->undecided, i);
-        snprintf(line, sizeof line, "%s (%s)", cJSON_GetStringValue(skb__jget(r, "benchmark")),
-                 cJSON_GetStringValue(skb__jget(r, "reason")));
-        skb__cmp_clean(line);
-        fprintf(s->out, "INCONCLUSIVE: %s\n", line);
-    }
-    if (n > UNDECIDED_SHOWN)
-        fprintf(s->out, "INCONCLUSIVE: ... and %d more (all listed in compare.json \"inconclusive\")\n",
-                n - UNDECIDED_SHOWN);
+    for (int pass = 0; pass < 2; pass++)
+        cJSON_ArrayForEach(r, s->undecided) {
+            const char *why = cJSON_GetStringValue(skb__jget(r, "reason"));
+            if (routine(why) != pass || quota[pass] == 0)
+                continue;
+            char line[700];
+            snprintf(line, sizeof line, "%s (%s)", cJSON_GetStringValue(skb__jget(r, "benchmark")), why ? why : "?");
+            skb__cmp_clean(line);
+            fprintf(s->out, "INCONCLUSIVE: %s\n", line);
+            quota[pass]--;
+            shown++;
+        }
+    if (n > shown)
+        fprintf(s->out, "INCONCLUSIVE: ... and %d more (all listed in compare.json \"inconclusive\")\n", n - shown);
     if (npow)
         fprintf(s->out, "  to decide the %d powerless: more repetitions in both runs (the U test cannot reach "
                 "p < %g with these; not --quick)\n", npow, o->alpha);
@@ -77,6 +90,16 @@ int skb_compare_inputs_ok(const struct skb_results *base, const struct skb_resul
             return SKB_EPARSE;
         }
     }
+    /* a folder holding files of two runs (two seeds, another machine's
+     * timing file, a file replaced after the run) is no run to judge */
+    for (int side = 0; side < 2; side++) {
+        const struct skb_results *r = side ? cur : base;
+        const char *why = !r ? "" : r->mixed[0] ? r->mixed : r->altered;
+        if (why[0]) {
+            snprintf(msg, msglen, "%s %s", side ? "current" : "baseline", why);
+            return SKB_EINVAL;
+        }
+    }
     return 0;
 }
 
@@ -94,11 +117,90 @@ int skb_compare_installable(const struct skb_results *run, char *msg, size_t msg
     return 0;
 }
 
+/* files that cannot be read, and what the baseline had and the current run lacks */
+static void check_files(struct cmp_state *s, const struct skb_results *base, const struct skb_results *cur)
+{
+    for (int i = 0; i < skb_rfile_count(); i++) {
+        if (!skb__cmp_asked(s, skb_rfile_experiment(i)))
+            continue;
+        if (cur->err[i][0])
+            skb__cmp_regression(s, "%s", cur->err[i]);
+        else if (base->doc[i] && !cur->doc[i])
+            skb__cmp_regression(s, "%s: missing in the current run (experiment '%s' did not run or failed)",
+                                skb_rfile_name(i), skb_rfile_experiment(i));
+        if (base->err[i][0])
+            skb__cmp_undecided(s, skb_rfile_name(i), "the baseline's file is unreadable");
+    }
+}
+
+static int has_files(const struct skb_results *r, const struct skb_experiment_desc *d)
+{
+    for (int i = 0; d->files && d->files[i].file; i++) {
+        int k = skb_rfile_find(d->files[i].file);
+        if (k >= 0 && (r->doc[k] || r->err[k][0]))
+            return 1;
+    }
+    return 0;
+}
+
+/* every asked experiment's exact gates; one neither run has is a gate that
+ * did not run: undecided, never a pass */
+static void exact_gates(struct cmp_state *s, struct skb_gate *g, const struct skb_results *base,
+                        const struct skb_results *cur)
+{
+    for (int e = 0; skb_experiment_list[e]; e++) {
+        const struct skb_experiment_desc *d = skb_experiment_list[e];
+        const char *name = skb_experiment_desc_name(d);
+        if (!skb__cmp_asked(s, name))
+            continue;
+        if (!has_files(base, d) && !has_files(cur, d)) {
+            char what[120];
+            snprintf(what, sizeof what, "experiment %s", name);
+            skb__cmp_undecided(s, what, "neither run has its results: its gate did not run (compare --only "
+                               "names the experiments to judge)");
+            continue;
+        }
+        skb_gate_fn *gate = skb_compare_gate(d);
+        if (gate)
+            gate(g, base, cur);
+    }
+}
+
+/* the unpaired timing gate, when the two runs' times can be held together */
+static void timing_gate(struct cmp_state *s, const struct skb_results *base, const struct skb_results *cur,
+                        const struct skb_results *rerun, const struct skb_compare_opts *o, cJSON *sum)
+{
+    const cJSON *ga = skb_results_doc(base, "cpu-gbench.json"), *gb = skb_results_doc(cur, "cpu-gbench.json");
+    if (!skb__cmp_asked(s, "cpu"))
+        return;
+    if (!o->ab && strcmp(cur->machine_key, "unknown") == 0) {
+        skb__cmp_undecided(s, "timing", "the current run names no machine (no file carries \"machine\": \"key\"): "
+                           "its times cannot be held to this machine's baseline");
+    } else if (strcmp(base->machine_key, cur->machine_key) != 0) {
+        char why[600];
+        snprintf(why, sizeof why, "machines differ: baseline key '%.250s', current key '%.250s'%s", base->machine_key,
+                 cur->machine_key, o->ab ? "; the A/B sitting decides timing" : "; timing not compared (use --ab)");
+        if (o->ab)
+            skb__cmp_info(s, "%s", why);
+        else
+            skb__cmp_undecided(s, "timing", why);
+    } else if (ga && gb) {
+        skb__gate_timing(s, ga, gb, rerun ? skb_results_doc(rerun, "cpu-gbench.json") : NULL, o, sum);
+    } else if (ga || gb) {
+        /* one side timed and the other not: "missing in the current run"
+         * above, or an experiment new to the baseline (gate_new.c) */
+        skb__cmp_undecided(s, "timing", ga ? "cpu-gbench.json missing in the current run"
+                                           : "cpu-gbench.json missing in the baseline");
+    } else if (!o->ab) {
+        skb__cmp_undecided(s, "timing", "neither run has cpu-gbench.json: no timing gate ran");
+    }
+}
+
 int skb_compare_run(const struct skb_results *base, const struct skb_results *cur,
                     const struct skb_results *rerun, const struct skb_compare_opts *o,
                     FILE *out, cJSON **summary)
 {
-    struct cmp_state s = { out, 0, 0, o->ab != NULL, NULL, NULL, NULL };
+    struct cmp_state s = { out, 0, 0, o->ab != NULL, NULL, NULL, NULL, o };
     cJSON *sum = cJSON_CreateObject();
     cJSON_AddStringToObject(sum, "baseline", base->dir);
     cJSON_AddStringToObject(sum, "current", cur->dir);
@@ -108,53 +210,28 @@ int skb_compare_run(const struct skb_results *base, const struct skb_results *cu
     s.undecided = cJSON_AddArrayToObject(sum, "inconclusive");
     fprintf(out, "compare: baseline %s [%s] vs current %s [%s]\n", base->dir, base->machine_key, cur->dir,
             cur->machine_key);
-    for (int i = 0; i < skb_rfile_count(); i++) {
-        if (cur->err[i][0])
-            skb__cmp_regression(&s, "%s", cur->err[i]);
-        else if (base->doc[i] && !cur->doc[i])
-            skb__cmp_regression(&s, "%s: missing in the current run (experiment '%s' did not run or failed)",
-                       skb_rfile_name(i), skb_rfile_experiment(i));
-        if (base->err[i][0])
-            skb__cmp_info(&s, "baseline %s", base->err[i]);
-    }
-    /* every registered experiment's exact gates, then what is new */
+    if (o->only)
+        skb__cmp_info(&s, "only the gates of %s judged (--only)", o->only);
+    check_files(&s, base, cur);
     struct skb_gate g = { &skb__cmp_gate_ops, &s, sum };
-    const cJSON *ga = skb_results_doc(base, "cpu-gbench.json"), *gb = skb_results_doc(cur, "cpu-gbench.json");
-    for (int e = 0; skb_experiment_list[e]; e++) {
-        skb_gate_fn *gate = skb_compare_gate(skb_experiment_list[e]);
-        if (gate)
-            gate(&g, base, cur);
-    }
+    exact_gates(&s, &g, base, cur);
     skb__gate_new_items(&g, base, cur);
-    if (o->ab)
+    if (o->ab && skb__cmp_asked(&s, "cpu"))
         skb__gate_ab(&s, o->ab, sum);
-    if (strcmp(base->machine_key, cur->machine_key) != 0) {
-        char why[600];
-        snprintf(why, sizeof why, "machines differ: baseline key '%.250s', current key '%.250s'%s", base->machine_key,
-                 cur->machine_key, o->ab ? "; the A/B sitting decides timing" : "; timing not compared (use --ab)");
-        if (o->ab)
-            skb__cmp_info(&s, "%s", why);
-        else
-            skb__cmp_undecided(&s, "timing", why);
-    } else if (ga && gb) {
-        skb__gate_timing(&s, ga, gb, rerun ? skb_results_doc(rerun, "cpu-gbench.json") : NULL, o, sum);
-    } else {
-        skb__cmp_info(&s, "timing not compared: cpu-gbench.json missing in %s", ga ? "the current run" : "the baseline");
-    }
+    timing_gate(&s, base, cur, rerun, o, sum);
     cJSON_AddNumberToObject(sum, "regression_count", s.regressions);
     cJSON_AddNumberToObject(sum, "inconclusive_count", s.inconclusive);
     /* a failing exact gate is a regression whatever timing says; otherwise
-     * an undecided timing gate is never reported as a pass */
+     * an undecided gate is never reported as a pass */
     const char *verdict = s.regressions ? "FAIL" : s.inconclusive ? "INCONCLUSIVE" : "pass";
     cJSON_AddStringToObject(sum, "verdict", verdict);
     if (s.inconclusive)
         report_undecided(&s, o);
-    fprintf(out, "compare: %s (%d regression%s, %d timed benchmark%s undecided)\n", verdict, s.regressions,
-            s.regressions == 1 ? "" : "s", s.inconclusive, s.inconclusive == 1 ? "" : "s");
+    fprintf(out, "compare: %s (%d regression%s, %d undecided)\n", verdict, s.regressions,
+            s.regressions == 1 ? "" : "s", s.inconclusive);
     if (summary)
         *summary = sum;
     else
         cJSON_Delete(sum);
     return s.regressions;
 }
-

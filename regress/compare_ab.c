@@ -25,6 +25,8 @@
 #include <string.h>
 #include "skb_json.h"
 #include "skb_label.h"
+#include "skb_strmap.h"
+#include "skb_bisect.h"
 #include "compare_internal.h"
 
 /* relative instruction-count change the exact gate forgives: the counts of
@@ -69,42 +71,45 @@ struct row {
     char name[200], group[80];
     double base, cur, delta, lo, hi;   /* delta, lo, hi: relative (0.1 = +10 %) */
     const char *verdict;
+    double gkey;               /* the group's largest slow-down (sort_table sets it) */
 };
-
-static double group_key(const struct row *r, int n, const char *g)
-{
-    double m = -INFINITY;
-    for (int i = 0; i < n; i++)
-        if (strcmp(r[i].group, g) == 0 && isfinite(r[i].delta))
-            m = fmax(m, r[i].delta);
-    return m;
-}
 
 /* grouped by method, the group with the largest slow-down first; inside a
- * group by effect, slowest first (new/removed rows, no effect, last).  The
- * group key is looked up in the table being sorted (qsort_r's argument). */
-struct sort_ctx {
-    const struct row *rows;
-    int n;
-};
-
-static int row_cmp(const void *x, const void *y, void *arg)
+ * group by effect, slowest first (new/removed rows, no effect, last) */
+static int row_cmp(const void *x, const void *y)
 {
-    const struct sort_ctx *t = arg;
     const struct row *a = x, *b = y;
     int c = strcmp(a->group, b->group);
-    if (c) {
-        double ka = group_key(t->rows, t->n, a->group), kb = group_key(t->rows, t->n, b->group);
-        return ka != kb ? (ka < kb ? 1 : -1) : c;
-    }
+    if (c)
+        return a->gkey != b->gkey ? (a->gkey < b->gkey ? 1 : -1) : c;
     double da = isfinite(a->delta) ? a->delta : -INFINITY, db = isfinite(b->delta) ? b->delta : -INFINITY;
     return da != db ? (da < db ? 1 : -1) : strcmp(a->name, b->name);
 }
 
+/* each row's group key in one pass over the rows (hashed by group), then
+ * one sort: O(n log n) for any number of rows and groups */
 static void sort_table(struct row *r, int n)
 {
-    struct sort_ctx t = { r, n };
-    qsort_r(r, (size_t)n, sizeof *r, row_cmp, &t);
+    struct skb_strmap idx = { 0 };
+    double *key = malloc(((size_t)n + 1) * sizeof *key);
+    int ng = 0, ok = key && skb_strmap_init(&idx, (size_t)n) == 0;
+    for (int i = 0; ok && i < n; i++) {
+        int g = skb_strmap_get(&idx, r[i].group);
+        if (g < 0) {
+            key[g = ng++] = -INFINITY;
+            ok = skb_strmap_put(&idx, r[i].group, g) == 0;
+        }
+        if (isfinite(r[i].delta))
+            key[g] = fmax(key[g], r[i].delta);
+    }
+    /* the map's keys point into r: read every row's key before moving any */
+    for (int i = 0; i < n; i++) {
+        int g = ok ? skb_strmap_get(&idx, r[i].group) : -1;
+        r[i].gkey = g >= 0 ? key[g] : -INFINITY;
+    }
+    skb_strmap_free(&idx);
+    free(key);
+    qsort(r, (size_t)n, sizeof *r, row_cmp);
 }
 
 static void fmt_pct(char *buf, size_t len, double x)
@@ -196,6 +201,55 @@ static double count_of(const cJSON *k)
     return k && skb_json_get_number(k, &v) == 0 ? v : NAN;
 }
 
+/* the members of a JSON object by key (one pass); 0 or -1 out of memory */
+static int index_object(const cJSON *o, struct skb_strmap *m, const cJSON ***items)
+{
+    int n = cJSON_GetArraySize(o), i = 0;
+    const cJSON *k;
+    *items = malloc(((size_t)n + 1) * sizeof **items);
+    if (!*items || skb_strmap_init(m, (size_t)n) < 0)
+        return -1;
+    cJSON_ArrayForEach(k, o)
+        if (k->string) {
+            (*items)[i] = k;
+            if (skb_strmap_put(m, k->string, i++) < 0)
+                return -1;
+        }
+    return 0;
+}
+
+static const cJSON *member(const struct skb_strmap *m, const cJSON **items, const char *key)
+{
+    int i = key ? skb_strmap_get(m, key) : -1;
+    return i >= 0 ? items[i] : NULL;
+}
+
+/* one row per kernel of either run, every count looked up in a hashed
+ * index (a cJSON member look-up is linear: quadratic on 20,000 kernels);
+ * the number of rows, or -1 out of memory */
+static int icount_rows(const cJSON *ka, const cJSON *kb, struct row *r)
+{
+    struct skb_strmap ma = { 0 }, mb = { 0 };
+    const cJSON **ia = NULL, **ib = NULL, *k;
+    int m = -1;
+    if (index_object(ka, &ma, &ia) == 0 && index_object(kb, &mb, &ib) == 0) {
+        m = 0;
+        cJSON_ArrayForEach(k, ka) {
+            const cJSON *y = member(&mb, ib, k->string);
+            icount_row(r + m++, k->string ? k->string : "?", count_of(k), count_of(y),
+                       isnan(count_of(k)) || (y && isnan(count_of(y))));
+        }
+        cJSON_ArrayForEach(k, kb)
+            if (!member(&ma, ia, k->string))
+                icount_row(r + m++, k->string ? k->string : "?", NAN, count_of(k), 0);
+    }
+    skb_strmap_free(&ma);
+    skb_strmap_free(&mb);
+    free(ia);
+    free(ib);
+    return m;
+}
+
 void skb__gate_icount(struct cmp_state *s, const cJSON *a, const cJSON *b, cJSON *sum)
 {
     if (b && !cJSON_IsTrue(jget(b, "available"))) {
@@ -209,22 +263,18 @@ void skb__gate_icount(struct cmp_state *s, const cJSON *a, const cJSON *b, cJSON
     }
     if (!a || !b || !cJSON_IsTrue(jget(a, "available"))) {
         if (a && b)
-            skb__cmp_info(s, "icount.json: instruction counts not compared (none in the baseline)");
+            skb__cmp_undecided(s, "icount.json", "the baseline counted no instructions: nothing to hold the counts to");
         return;
     }
-    const cJSON *ka = jget(a, "kernels"), *kb = jget(b, "kernels"), *k;
-    int n = cJSON_GetArraySize(ka) + cJSON_GetArraySize(kb), m = 0, worse = 0, better = 0, added = 0, gone = 0;
+    const cJSON *ka = jget(a, "kernels"), *kb = jget(b, "kernels");
+    int n = cJSON_GetArraySize(ka) + cJSON_GetArraySize(kb), worse = 0, better = 0, added = 0, gone = 0;
     struct row *r = calloc((size_t)n + 1, sizeof *r);
-    if (!r) {
-        skb__cmp_info(s, "icount.json: out of memory");
+    int m = r ? icount_rows(ka, kb, r) : -1;
+    if (m < 0) {
+        skb__cmp_undecided(s, "icount.json", "out of memory reading the counts");
+        free(r);
         return;
     }
-    cJSON_ArrayForEach(k, ka)
-        icount_row(r + m++, k->string, count_of(k), count_of(jget(kb, k->string)),
-                   isnan(count_of(k)) || (jget(kb, k->string) && isnan(count_of(jget(kb, k->string)))));
-    cJSON_ArrayForEach(k, kb)
-        if (!jget(ka, k->string))
-            icount_row(r + m++, k->string, NAN, count_of(k), 0);
     if (cJSON_GetArraySize(ka) > 0 && cJSON_GetArraySize(kb) == 0)
         skb__cmp_undecided(s, "icount.json", "the current run counted no kernels");
     sort_table(r, m);
@@ -244,7 +294,7 @@ void skb__gate_icount(struct cmp_state *s, const cJSON *a, const cJSON *b, cJSON
         else if (strcmp(r[i].verdict, "invalid") == 0)
             skb__cmp_undecided(s, r[i].name, "instruction count not a finite positive number");
         else if (strcmp(r[i].verdict, "new") == 0)
-            skb__cmp_info(s, "icount.json: %s benchmark %s", r[i].verdict, r[i].name);
+            skb__cmp_undecided(s, r[i].name, "new kernel: no instruction count in the baseline");
     }
     fprintf(s->out, "instructions: %d kernels, %d more (regressions), %d fewer, %d new, %d removed\n", m, worse,
             better, added, gone);
@@ -405,26 +455,32 @@ static double round_log_ratio(const struct skb_ab *ab, int k, const char *name, 
     return *ma > 0 && *mb > 0 ? log(*mb / *ma) : NAN;
 }
 
-/* every benchmark name of the sitting (a or b side of any round) */
+/* every benchmark name of the sitting (a or b side of any round), each
+ * once, hashed; the count, or -1 out of memory */
 static int ab_names(const struct skb_ab *ab, char ***names)
 {
     int cap = 0, n = 0;
+    struct skb_strmap seen = { 0 };
     for (int k = 0; k < ab->nrounds; k++)
         cap += ab->a[k].n + ab->b[k].n;
     *names = calloc((size_t)cap + 1, sizeof **names);
-    if (!*names)
+    if (!*names || skb_strmap_init(&seen, (size_t)cap) < 0) {
+        skb_strmap_free(&seen);
         return -1;
+    }
     for (int k = 0; k < ab->nrounds; k++)
         for (int w = 0; w < 2; w++) {
             const struct skb_gbench_set *g = w ? &ab->b[k] : &ab->a[k];
-            for (int i = 0; i < g->n; i++) {
-                int seen = 0;
-                for (int q = 0; q < n && !seen; q++)
-                    seen = strcmp((*names)[q], g->b[i].name) == 0;
-                if (!seen)
+            for (int i = 0; i < g->n; i++)
+                if (skb_strmap_get(&seen, g->b[i].name) < 0) {
+                    if (skb_strmap_put(&seen, g->b[i].name, n) < 0) {
+                        skb_strmap_free(&seen);
+                        return -1;
+                    }
                     (*names)[n++] = g->b[i].name;
-            }
+                }
         }
+    skb_strmap_free(&seen);
     return n;
 }
 
@@ -480,25 +536,29 @@ static const char *ab_verdict(const struct row *r)
     return "INCONCLUSIVE (CI too wide)";
 }
 
+/* the benchmarks of one method: indices into the benchmark rows */
+struct members {
+    const int *at;
+    int n;
+};
+
 /* a group without paired rounds: all its benchmarks new, or all removed */
-static const char *group_status(const struct row *br, int nb, const char *group)
+static const char *group_status(const struct row *br, struct members m)
 {
-    int neu = 0, gone = 0, all = 0;
-    for (int i = 0; i < nb; i++)
-        if (strcmp(br[i].group, group) == 0) {
-            all++;
-            neu += strcmp(br[i].verdict, "new") == 0;
-            gone += strcmp(br[i].verdict, "removed") == 0;
-        }
-    return neu == all ? "new" : gone == all ? "removed" : "no paired rounds";
+    int neu = 0, gone = 0;
+    for (int j = 0; j < m.n; j++) {
+        neu += strcmp(br[m.at[j]].verdict, "new") == 0;
+        gone += strcmp(br[m.at[j]].verdict, "removed") == 0;
+    }
+    return neu == m.n ? "new" : gone == m.n ? "removed" : "no paired rounds";
 }
 
 /* per method: the mean log ratio over its benchmarks in each round */
-static void method_row(const struct skb_ab *ab, const char *group, const struct row *br, double *const *bx, int nb,
-                       double alpha, struct row *r)
+static void method_row(const struct skb_ab *ab, const char *group, const struct row *br, double *const *bx,
+                       struct members m, double alpha, struct row *r)
 {
     double *x = calloc((size_t)ab->nrounds + 1, sizeof *x), hl, lo, hi;
-    double *ma = calloc((size_t)nb + 1, sizeof *ma), *mb = calloc((size_t)nb + 1, sizeof *mb);
+    double *ma = calloc((size_t)m.n + 1, sizeof *ma), *mb = calloc((size_t)m.n + 1, sizeof *mb);
     int n = 0, nm = 0;
     memset(r, 0, sizeof *r);
     snprintf(r->name, sizeof r->name, "%s (method)", group);
@@ -507,19 +567,21 @@ static void method_row(const struct skb_ab *ab, const char *group, const struct 
     for (int k = 0; x && k < ab->nrounds; k++) {
         double sum = 0;
         int c = 0;
-        for (int i = 0; i < nb; i++)
-            if (strcmp(br[i].group, group) == 0 && isfinite(bx[i][k])) {
-                sum += bx[i][k];
+        for (int j = 0; j < m.n; j++)
+            if (bx[m.at[j]] && isfinite(bx[m.at[j]][k])) {
+                sum += bx[m.at[j]][k];
                 c++;
             }
         if (c)
             x[n++] = sum / c;
     }
-    for (int i = 0; ma && mb && i < nb; i++)
-        if (strcmp(br[i].group, group) == 0 && isfinite(br[i].base) && isfinite(br[i].cur)) {
-            ma[nm] = br[i].base;
-            mb[nm++] = br[i].cur;
+    for (int j = 0; ma && mb && j < m.n; j++) {
+        const struct row *b = br + m.at[j];
+        if (isfinite(b->base) && isfinite(b->cur)) {
+            ma[nm] = b->base;
+            mb[nm++] = b->cur;
         }
+    }
     if (n > 0 && skb_hodges_lehmann(x, n, alpha, &hl, &lo, &hi) == 0) {
         r->delta = expm1(hl);
         r->lo = expm1(lo);
@@ -535,15 +597,21 @@ static void method_row(const struct skb_ab *ab, const char *group, const struct 
         r->base = exp(la / nm);
         r->cur = exp(lb / nm);
     }
-    r->verdict = n ? ab_verdict(r) : group_status(br, nb, group);
+    r->verdict = n ? ab_verdict(r) : group_status(br, m);
     free(x);
     free(ma);
     free(mb);
 }
 
-static void print_ab(struct cmp_state *s, const struct skb_ab *ab, struct row *mr, int ng, struct row *br, int nb,
-                     double lvl_m, double lvl_b)
+/* the table: each method, then its benchmarks (br sorted: a group's rows
+ * are one block, found through the hashed index of their first row) */
+static void print_ab(struct cmp_state *s, const struct skb_ab *ab, const struct row *mr, int ng, const struct row *br,
+                     int nb, double lvl_m, double lvl_b)
 {
+    struct skb_strmap first = { 0 };
+    int ok = skb_strmap_init(&first, (size_t)nb) == 0;
+    for (int i = nb - 1; ok && i >= 0; i--)
+        ok = skb_strmap_put(&first, br[i].group, i) == 0;
     fprintf(s->out, "timing, paired A/B in one sitting (%s: %d rounds; current/baseline of the fastest repetitions "
             "per round, columns: their medians over rounds; Hodges-Lehmann "
             "estimate, exact signed-rank CI at %.2f %% per method, %.2f %% per benchmark, Bonferroni):\n",
@@ -552,52 +620,58 @@ static void print_ab(struct cmp_state *s, const struct skb_ab *ab, struct row *m
             "verdict");
     for (int g = 0; g < ng; g++) {
         print_row(s->out, mr + g, "%.4g");
-        for (int i = 0; i < nb; i++)
-            if (strcmp(br[i].group, mr[g].group) == 0) {
-                struct row t = br[i];
-                /* indented under its method; the precision keeps the name inside t.name */
-                snprintf(t.name, sizeof t.name, "  %.*s", (int)sizeof t.name - 3, br[i].name);
-                print_row(s->out, &t, "%.4g");
-            }
+        for (int i = ok ? skb_strmap_get(&first, mr[g].group) : nb; i >= 0 && i < nb
+             && strcmp(br[i].group, mr[g].group) == 0; i++) {
+            struct row t = br[i];
+            /* indented under its method; the precision keeps the name inside t.name */
+            snprintf(t.name, sizeof t.name, "  %.*s", (int)sizeof t.name - 3, br[i].name);
+            print_row(s->out, &t, "%.4g");
+        }
     }
+    skb_strmap_free(&first);
 }
 
-/* methods sorted by effect; their verdicts decide, benchmarks inform */
-void skb__gate_ab(struct cmp_state *s, const struct skb_ab *ab, cJSON *sum)
+/* the methods of the benchmark rows, in first-seen order, each with its
+ * member list (one hashed pass, then a counting sort); ng, or -1 */
+static int group_members(const struct row *br, int nb, struct row *mr, int *gi, int *start, int *at)
 {
-    char **names = NULL;
-    int nb = ab_names(ab, &names), ng = 0;
-    struct row *br = nb > 0 ? calloc((size_t)nb, sizeof *br) : NULL, *mr = nb > 0 ? calloc((size_t)nb, sizeof *mr) : NULL;
-    double **bx = nb > 0 ? calloc((size_t)nb, sizeof *bx) : NULL;
-    if (nb <= 0 || !br || !mr || !bx) {
-        skb__cmp_undecided(s, "A/B sitting", "no benchmarks or out of memory");
-        free(names), free(br), free(mr), free(bx);
-        return;
-    }
-    double alpha_b = AB_ALPHA / nb;
+    struct skb_strmap idx = { 0 };
+    int ng = 0;
+    if (skb_strmap_init(&idx, (size_t)nb) < 0)
+        return -1;
     for (int i = 0; i < nb; i++) {
-        bx[i] = calloc((size_t)ab->nrounds + 1, sizeof **bx);
-        if (bx[i])
-            bench_row(ab, names[i], alpha_b, br + i, bx[i]);
-        if (!*br[i].verdict)
-            br[i].verdict = isfinite(br[i].lo) ? (br[i].lo > 0 ? "slower" : br[i].hi < 0 ? "faster" : "~") : "?";
-    }
-    for (int i = 0; i < nb; i++) {   /* the groups, in first-seen order */
-        int seen = 0;
-        for (int g = 0; g < ng && !seen; g++)
-            seen = strcmp(mr[g].group, br[i].group) == 0;
-        if (!seen)
+        gi[i] = skb_strmap_get(&idx, br[i].group);
+        if (gi[i] < 0) {
+            gi[i] = ng;
+            if (skb_strmap_put(&idx, br[i].group, ng) < 0) {
+                skb_strmap_free(&idx);
+                return -1;
+            }
             snprintf(mr[ng++].group, sizeof mr[0].group, "%s", br[i].group);
+        }
     }
-    double alpha_m = AB_ALPHA / ng;
-    for (int g = 0; g < ng; g++) {
-        char grp[80];
-        snprintf(grp, sizeof grp, "%s", mr[g].group);
-        method_row(ab, grp, br, bx, nb, alpha_m, mr + g);
-    }
-    sort_table(br, nb);   /* bx rows no longer match br: used above only */
-    sort_table(mr, ng);
-    print_ab(s, ab, mr, ng, br, nb, 1 - alpha_m, 1 - alpha_b);
+    skb_strmap_free(&idx);
+    memset(start, 0, ((size_t)ng + 1) * sizeof *start);
+    for (int i = 0; i < nb; i++)
+        start[gi[i] + 1]++;
+    for (int g = 0; g < ng; g++)
+        start[g + 1] += start[g];
+    int *fill = malloc(((size_t)ng + 1) * sizeof *fill);
+    if (!fill)
+        return -1;
+    memcpy(fill, start, ((size_t)ng + 1) * sizeof *fill);
+    for (int i = 0; i < nb; i++)
+        at[fill[gi[i]]++] = i;
+    free(fill);
+    return ng;
+}
+
+/* compare.json's "ab" and the verdict lines: a method slower is a
+ * regression; undecided, new or removed (timed by one build only) is
+ * undecided; a benchmark one build lacks is undecided too */
+static void ab_verdicts(struct cmp_state *s, const struct skb_ab *ab, const struct row *mr, int ng, const struct row *br,
+                        int nb, cJSON *sum)
+{
     cJSON *o = cJSON_AddObjectToObject(sum, "ab");
     cJSON_AddStringToObject(o, "dir", ab->dir);
     cJSON_AddNumberToObject(o, "rounds", ab->nrounds);
@@ -608,29 +682,108 @@ void skb__gate_ab(struct cmp_state *s, const struct skb_ab *ab, cJSON *sum)
     cJSON *ma = cJSON_AddArrayToObject(o, "per_method"), *ba = cJSON_AddArrayToObject(o, "per_benchmark");
     int reg = 0, und = 0;
     for (int g = 0; g < ng; g++) {
+        const char *v = mr[g].verdict;
         cJSON_AddItemToArray(ma, row_json(mr + g));
-        if (strcmp(mr[g].verdict, "REGRESSION") == 0) {
+        if (strcmp(v, "REGRESSION") == 0) {
             reg++;
             skb__cmp_regression(s, "timing A/B: method %s slower by %+.1f %% (CI %+.1f..%+.1f %% over %d rounds, "
                                 "Bonferroni over %d methods)", mr[g].group, 100 * mr[g].delta, 100 * mr[g].lo,
                                 100 * mr[g].hi, ab->nrounds, ng);
-        } else if (strncmp(mr[g].verdict, "INCONCLUSIVE", 12) == 0 || strcmp(mr[g].verdict, "no paired rounds") == 0) {
+        } else if (strcmp(v, "same") != 0 && strcmp(v, "faster") != 0) {
             und++;
-            skb__cmp_undecided(s, mr[g].group, strncmp(mr[g].verdict, "INCONCLUSIVE (too", 17) == 0
-                                                   ? "ab: too few rounds" : "ab: CI too wide");
+            skb__cmp_undecided(s, mr[g].group, strcmp(v, "INCONCLUSIVE (too few rounds)") == 0 ? "ab: too few rounds"
+                               : strcmp(v, "INCONCLUSIVE (CI too wide)") == 0 ? "ab: CI too wide"
+                               : strcmp(v, "new") == 0 ? "ab: timed by the current build only (new method)"
+                               : strcmp(v, "removed") == 0 ? "ab: timed by the baseline's build only (removed method)"
+                                                           : "ab: no paired rounds");
         }
     }
     for (int i = 0; i < nb; i++) {
         cJSON_AddItemToArray(ba, row_json(br + i));
         if (strcmp(br[i].verdict, "new") == 0 || strcmp(br[i].verdict, "removed") == 0)
-            skb__cmp_info(s, "timing A/B: %s benchmark %s", br[i].verdict, br[i].name);
+            skb__cmp_undecided(s, br[i].name, strcmp(br[i].verdict, "new") == 0
+                                                  ? "ab: benchmark timed by the current build only (new)"
+                                                  : "ab: benchmark timed by the baseline's build only (removed)");
     }
     cJSON_AddNumberToObject(o, "regressions", reg);
     cJSON_AddNumberToObject(o, "inconclusive", und);
     fprintf(s->out, "timing A/B: %d methods, %d slower (regressions), %d undecided\n", ng, reg, und);
+}
+
+/* methods sorted by effect; their verdicts decide, benchmarks inform */
+void skb__gate_ab(struct cmp_state *s, const struct skb_ab *ab, cJSON *sum)
+{
+    char **names = NULL;
+    int nb = ab_names(ab, &names), ng = 0;
+    struct row *br = nb > 0 ? calloc((size_t)nb, sizeof *br) : NULL, *mr = nb > 0 ? calloc((size_t)nb, sizeof *mr) : NULL;
+    double **bx = nb > 0 ? calloc((size_t)nb, sizeof *bx) : NULL;
+    int *gi = nb > 0 ? malloc((size_t)nb * sizeof *gi) : NULL, *at = nb > 0 ? malloc((size_t)nb * sizeof *at) : NULL;
+    int *start = nb > 0 ? malloc(((size_t)nb + 1) * sizeof *start) : NULL;
+    if (nb <= 0 || !br || !mr || !bx || !gi || !at || !start) {
+        skb__cmp_undecided(s, "A/B sitting", "no benchmarks or out of memory");
+        free(names), free(br), free(mr), free(bx), free(gi), free(at), free(start);
+        return;
+    }
+    double alpha_b = AB_ALPHA / nb;
+    for (int i = 0; i < nb; i++) {
+        bx[i] = calloc((size_t)ab->nrounds + 1, sizeof **bx);
+        if (bx[i])
+            bench_row(ab, names[i], alpha_b, br + i, bx[i]);
+        if (!*br[i].verdict)
+            br[i].verdict = isfinite(br[i].lo) ? (br[i].lo > 0 ? "slower" : br[i].hi < 0 ? "faster" : "~") : "?";
+    }
+    ng = group_members(br, nb, mr, gi, start, at);
+    if (ng <= 0) {
+        skb__cmp_undecided(s, "A/B sitting", "out of memory grouping the benchmarks by method");
+        ng = 0;
+    }
+    double alpha_m = AB_ALPHA / (ng ? ng : 1);
+    for (int g = 0; g < ng; g++) {
+        char grp[80];
+        snprintf(grp, sizeof grp, "%s", mr[g].group);
+        struct members m = { at + start[g], start[g + 1] - start[g] };
+        method_row(ab, grp, br, bx, m, alpha_m, mr + g);
+    }
+    sort_table(br, nb);   /* bx rows no longer match br: used above only */
+    sort_table(mr, ng);
+    print_ab(s, ab, mr, ng, br, nb, 1 - alpha_m, 1 - alpha_b);
+    ab_verdicts(s, ab, mr, ng, br, nb, sum);
     for (int i = 0; i < nb; i++)
         free(bx[i]);
-    free(bx), free(br), free(mr), free(names);
+    free(bx), free(br), free(mr), free(names), free(gi), free(at), free(start);
+}
+
+int skb_ab_method_estimate(const struct skb_ab *ab, const char *method, double alpha, double *est, double *lo,
+                           double *hi)
+{
+    char **names = NULL;
+    int nb = ab_names(ab, &names), m = 0, rc = -1;
+    struct row *br = nb > 0 ? calloc((size_t)nb, sizeof *br) : NULL, mr;
+    double **bx = nb > 0 ? calloc((size_t)nb, sizeof *bx) : NULL;
+    int *at = nb > 0 ? malloc((size_t)nb * sizeof *at) : NULL;
+    for (int i = 0; br && bx && at && i < nb; i++) {
+        char g[80];
+        skb__bench_group(names[i], g, sizeof g);
+        if (strcmp(g, method) != 0 || !(bx[m] = calloc((size_t)ab->nrounds + 1, sizeof **bx)))
+            continue;
+        bench_row(ab, names[i], alpha, br + m, bx[m]);
+        if (!*br[m].verdict)
+            br[m].verdict = "";
+        at[m] = m;
+        m++;
+    }
+    if (m > 0) {
+        struct members mm = { at, m };
+        method_row(ab, method, br, bx, mm, alpha, &mr);
+        *est = mr.delta;
+        *lo = mr.lo;
+        *hi = mr.hi;
+        rc = isfinite(mr.delta) ? 0 : -1;
+    }
+    for (int i = 0; bx && i < m; i++)
+        free(bx[i]);
+    free(bx), free(br), free(at), free(names);
+    return rc;
 }
 
 /* ---- the gates' validation figures ---- */

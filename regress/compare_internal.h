@@ -15,6 +15,7 @@ struct cmp_state {
     int inconclusive;          /* gates that could not decide (exit 3) */
     int timing_informational;  /* the A/B decides: the unpaired U test only informs */
     cJSON *reg, *info, *undecided;
+    const struct skb_compare_opts *o;
 };
 
 /* the line writer an experiment descriptor's gate reports through
@@ -28,6 +29,8 @@ void skb__cmp_info(struct cmp_state *s, const char *fmt, ...) __attribute__((for
 void skb__cmp_clean(char *t);
 /* something a gate could not decide: never a pass (exit 3) */
 void skb__cmp_undecided(struct cmp_state *s, const char *what, const char *why);
+/* 1 when experiment `name`'s gates are judged (all, unless --only names others) */
+int skb__cmp_asked(const struct cmp_state *s, const char *name);
 
 /* the group a benchmark name "kind/label/dataset" belongs to: the method
  * (label up to '@' or '+') for double and f32 kernels, "peer/label" or

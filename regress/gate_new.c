@@ -1,7 +1,10 @@
 /* gate_new.c — what the current run has and the baseline lacks: new
- * experiments (results files) and new methods in a file both runs have,
- * notes of compare, never regressions.  The method names of a file are found
- * at the key paths its descriptor lists (skb_result_file.methods). */
+ * experiments (results files), new methods in a file both runs have, and
+ * files no experiment declares.  None can be held to a baseline, so each is
+ * undecided (exit 3), never a pass: a new method is accepted by setting a
+ * new baseline after a look (skinbench store baseline --set).  The method
+ * names of a file are found at the key paths its descriptor lists
+ * (skb_result_file.methods). */
 #include <stdio.h>
 #include <string.h>
 #include "report_internal.h"
@@ -63,7 +66,7 @@ static void new_methods(struct skb_gate *g, const struct skb_result_file *rf, co
         for (int i = 0; i < na && !seen; i++)
             seen = strcmp(ma[i], mb[j]) == 0;
         if (!seen)
-            skb_gate_note(g, "NEW method %s in %s (not in the baseline)", mb[j], rf->file);
+            skb_gate_undecided(g, "NEW method %s in %s (not in the baseline: nothing to hold it to)", mb[j], rf->file);
     }
 }
 
@@ -71,18 +74,20 @@ void skb__gate_new_items(struct skb_gate *g, const struct skb_results *base, con
 {
     for (int e = 0; skb_experiment_list[e]; e++) {
         const struct skb_experiment_desc *d = skb_experiment_list[e];
+        if (!skb__cmp_asked(g->s, skb_experiment_desc_name(d)))
+            continue;
         for (int i = 0; d->files && d->files[i].file; i++) {
             int fi = skb_rfile_find(d->files[i].file);
             if (!cur->doc[fi])
                 continue;
             if (!base->doc[fi] && !base->err[fi][0])
-                skb_gate_note(g, "NEW experiment %s: %s is not in the baseline (not compared)", skb_experiment_desc_name(d),
-                              d->files[i].file);
+                skb_gate_undecided(g, "NEW experiment %s: %s is not in the baseline (nothing to compare it with)",
+                                   skb_experiment_desc_name(d), d->files[i].file);
             else if (base->doc[fi] && d->files[i].methods)
                 new_methods(g, &d->files[i], base->doc[fi], cur->doc[fi]);
         }
     }
     for (int i = 0; i < cur->nunknown && i < SKB_MAX_UNKNOWN; i++)
-        skb_gate_note(g, "%s/%s: unknown results file (no registered experiment writes it): not compared", cur->dir,
-                      cur->unknown[i]);
+        skb_gate_undecided(g, "%s/%s: unknown results file (no registered experiment writes it): not compared",
+                           cur->dir, cur->unknown[i]);
 }

@@ -112,16 +112,30 @@ struct self_tally {
     int n, flag, weak, weak_a, weak_b;
 };
 
+/* the three files' repetitions; a file that cannot be read (an unknown
+ * time unit, out of memory) leaves the gate undecided, naming the file and
+ * the reader's own reason — never a note and a pass */
 static int load_sets(struct cmp_state *s, const cJSON *a, const cJSON *b, const cJSON *rerun, struct gb_sets *g)
 {
-    char msg[300];
-    memset(&g->b, 0, sizeof g->b);
-    g->hr = rerun && skb_gbench_parse(rerun, &g->r, msg, sizeof msg) == 0;
-    if (skb_gbench_parse(a, &g->a, msg, sizeof msg) < 0 || skb_gbench_parse(b, &g->b, msg, sizeof msg) < 0) {
-        skb__cmp_info(s, "cpu-gbench.json: out of memory reading repetitions");
+    char msg[300], why[400];
+    memset(g, 0, sizeof *g);
+    const char *side = "baseline";
+    int rc = skb_gbench_parse(a, &g->a, msg, sizeof msg);
+    if (rc == 0) {
+        side = "current";
+        rc = skb_gbench_parse(b, &g->b, msg, sizeof msg);
+    }
+    if (rc == 0 && rerun) {
+        side = "re-run";
+        rc = skb_gbench_parse(rerun, &g->r, msg, sizeof msg);
+        g->hr = rc == 0;
+    }
+    if (rc < 0) {
+        snprintf(why, sizeof why, "the %s's file cannot be read: %s", side, msg);
+        skb__cmp_undecided(s, "cpu-gbench.json", why);
         skb_gbench_set_free(&g->a);
-        if (g->hr)
-            skb_gbench_set_free(&g->r);
+        skb_gbench_set_free(&g->b);
+        skb_gbench_set_free(&g->r);
         return -1;
     }
     return 0;
@@ -217,7 +231,7 @@ static void judge_rows(struct cmp_state *s, const struct gb_sets *g, const struc
     }
     for (int j = 0; j < g->b.n; j++)
         if (gb_find(&g->a, g->b.b[j].name) < 0)
-            skb__cmp_info(s, "cpu-gbench.json: new benchmark %s (not in the baseline)", g->b.b[j].name);
+            skb__cmp_undecided(s, g->b.b[j].name, "new benchmark: not in the baseline");
 }
 
 /* one benchmark's repetitions split odd/even and put through the same gate
@@ -337,7 +351,7 @@ void skb__gate_timing(struct cmp_state *s, const cJSON *a, const cJSON *b, const
                         calloc((size_t)g.a.n + 1, sizeof *f.eff) };
     f.m = family_p(&g.a, &g.b, o, f.praw, f.eff, f.padj);
     if (f.m < 0) {
-        skb__cmp_info(s, "cpu-gbench.json: out of memory for the Holm correction; timing not compared");
+        skb__cmp_undecided(s, "cpu-gbench.json", "out of memory for the Holm correction: timing not compared");
         free_family(&f);
         free_sets(&g);
         return;

@@ -1,144 +1,287 @@
-/* history.c — every nightly's results kept under results/history/STAMP
- * (scripts/nightly.sh; STAMP sorts by time), read back as one series per
- * benchmark: the median CPU time of its repetitions (cpu-gbench.json) and
- * its instructions per deformation (icount.json).  Steps across nights are
- * found as asv does, simplified: the one split of the series into before
- * and after that explains it best, reported with the first night after the
- * split.  The report shows a table of steps (this file) and per-method
- * trend plots (plots_history.c) once two or more nights exist. */
-#include <dirent.h>
+/* history.c — the nightly history, read from the results store: per
+ * machine key, every run by start time (a night), one series per benchmark
+ * of its median CPU time (cpu-gbench.json) and one per kernel of its
+ * instructions per deformation (icount.json), and the paired A/B estimate
+ * per method where the night compared against its baseline.
+ *
+ * Steps: instructions are exact, so every change beyond SKB_HIST_ICOUNT_TOL
+ * between two nights is a step.  Median times move several per cent from
+ * night to night: a time step is the best split of a segment into before
+ * and after (least squares on log time), kept when it is at least
+ * SKB_HIST_STEP_MIN and clear of the noise by zcrit standard errors with at
+ * least SKB_HIST_STEP_SIDE nights on each side; each side is then searched
+ * again (binary segmentation), so a year of nights shows every step.  zcrit
+ * is Bonferroni over every candidate split of every time series of the
+ * machine (at family level SKB_HIST_FAMILY_ALPHA): about 3 for a handful of
+ * nights, as the test documented before, and 5 to 6 for a year of a
+ * thousand benchmarks, where 3 standard errors would flag dozens of steps by
+ * chance alone. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <gsl/gsl_cdf.h>
+#include <sqlite3.h>
 #include "skb_json.h"
+#include "skb_store.h"
+#include "compare_internal.h"   /* skb__bench_group */
 #include "history_internal.h"
 #include "report_internal.h"
 
-/* instructions: a change beyond this between two nights is a step (the
- * counts of one build are identical; compare_ab.c's ICOUNT_TOL) */
-#define HIST_ICOUNT_TOL 0.005
-/* timing: a step must be at least this large, and this many pooled
- * standard errors (nightly medians move several per cent on a shared VM) */
-#define HIST_STEP_MIN 0.05
-#define HIST_STEP_SIGMAS 3.0
-/* nights on each side of a timing step (one night alone is noise) */
-#define HIST_STEP_SIDE 2
+const char skb__history_rules[] =
+    "Instructions per deformation (icount.json) are exact: every change above 0.5 % between two nights is a step, "
+    "named by the first night it appeared. Median CPU times (cpu-gbench.json) move several per cent from night to "
+    "night: a time step is the best split of a stretch of nights into before and after, kept when it is at least "
+    "5 % and clear of the night-to-night noise by z standard errors (z Bonferroni-corrected over every candidate "
+    "split of every series of the machine, family level 5 %: about 3 for a few nights, 5 to 6 for a year), with at "
+    "least 2 nights on each side; each side is searched again. The revisions of a step are those of the night "
+    "before it and of its first night: the change is in that range.";
 
-/* dir/rel exists (a link too), reached without a link on the way */
-static int present_below(const char *dir, const char *rel)
+/* ---- loading ---- */
+
+static struct skb_hmachine *machine_for(struct skb_history *h, const char *key)
 {
-    struct stat st;
-    return skb_stat_below(dir, rel, &st) == 0;
+    for (int i = 0; i < h->nmach; i++)
+        if (strcmp(h->m[i].key, key) == 0)
+            return &h->m[i];
+    struct skb_hmachine *m = realloc(h->m, ((size_t)h->nmach + 1) * sizeof *m);
+    if (!m)
+        return NULL;
+    h->m = m;
+    m += h->nmach++;
+    memset(m, 0, sizeof *m);
+    snprintf(m->key, sizeof m->key, "%s", key);
+    return m;
 }
 
-static int name_cmp(const void *a, const void *b)
+static const char *col(sqlite3_stmt *q, int i)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    const unsigned char *t = sqlite3_column_text(q, i);
+    return t ? (const char *)t : "";
 }
 
-static int series_find(struct skb_history *h, const char *name, int metric)
+/* the nights: every run without an injected slow-down, per machine by
+ * start time; where[run id] = (machine, night) */
+static int load_nights(struct skb_history *h, sqlite3 *db, int **where, long long *maxid)
 {
-    for (int i = 0; i < h->nseries; i++)
-        if (h->series[i].metric == metric && strcmp(h->series[i].name, name) == 0)
-            return i;
-    if (h->nseries == h->cap) {
-        int cap = h->cap ? 2 * h->cap : 64;
-        struct skb_hseries *s = realloc(h->series, (size_t)cap * sizeof *s);
-        if (!s)
-            return -1;
-        h->series = s;
-        h->cap = cap;
-    }
-    struct skb_hseries *s = &h->series[h->nseries];
-    memset(s, 0, sizeof *s);
-    snprintf(s->name, sizeof s->name, "%s", name);
-    s->metric = metric;
-    s->v = malloc((size_t)h->nnights * sizeof *s->v);
-    if (!s->v)
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(db, "SELECT max(id) FROM runs", -1, &q, NULL) != SQLITE_OK)
         return -1;
-    for (int k = 0; k < h->nnights; k++)
-        s->v[k] = NAN;
-    return h->nseries++;
-}
-
-static void put(struct skb_history *h, const char *name, int metric, int night, double v)
-{
-    int i = series_find(h, name, metric);
-    if (i >= 0)
-        h->series[i].v[night] = v;
-}
-
-/* one night's files; an unreadable one is skipped and counted (history
- * informs, it does not gate: compare already refused that night) */
-static void load_night(struct skb_history *h, int k, const char *dir)
-{
-    char path[1400], msg[400];
-    cJSON *doc = NULL;
-    /* below --history without a link in any component (docs/security.md) */
-    snprintf(path, sizeof path, "%s/cpu-gbench.json", h->night[k]);
-    if (skb_json_read_below(dir, path, &doc, msg, sizeof msg) == 0) {
-        struct skb_gbench_set g;
-        if (skb_gbench_parse(doc, &g, msg, sizeof msg) == 0) {
-            for (int i = 0; i < g.n; i++)
-                put(h, g.b[i].name, SKB_HIST_TIME, k, skb_median(g.b[i].time_ns, g.b[i].nrep) / 1e6);
-            skb_gbench_set_free(&g);
+    *maxid = sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
+    sqlite3_finalize(q);
+    *where = malloc(((size_t)*maxid + 1) * 2 * sizeof **where);
+    if (!*where || sqlite3_prepare_v2(db, "SELECT r.id, r.stamp_utc, r.git_rev, r.git_describe, m.key, r.injected "
+                                      "FROM runs r JOIN machines m ON m.id = r.machine_id ORDER BY m.key, r.stamp_utc,"
+                                      " r.id", -1, &q, NULL) != SQLITE_OK)
+        return -1;
+    for (long long i = 0; i <= *maxid; i++)
+        (*where)[2 * i] = -1;
+    int rc = 0;
+    while (rc == 0 && sqlite3_step(q) == SQLITE_ROW) {
+        long long id = sqlite3_column_int64(q, 0);
+        h->runs++;
+        if (sqlite3_column_type(q, 5) != SQLITE_NULL) {
+            h->injected++;
+            continue;
         }
-        cJSON_Delete(doc);
-    } else if (present_below(dir, path)) {
-        h->unreadable++;
+        struct skb_hmachine *m = machine_for(h, col(q, 4));
+        if (!m || (m->nnights == m->cap && !(m->night = realloc(m->night, (size_t)(m->cap = m->cap ? 2 * m->cap : 64)
+                                                                           * sizeof *m->night)))) {
+            rc = -1;
+            break;
+        }
+        struct skb_hnight *n = &m->night[m->nnights];
+        n->run = id;
+        snprintf(n->stamp, sizeof n->stamp, "%s", col(q, 1));
+        snprintf(n->rev, sizeof n->rev, "%s", col(q, 2));
+        snprintf(n->describe, sizeof n->describe, "%s", col(q, 3));
+        (*where)[2 * id] = (int)(m - h->m);
+        (*where)[2 * id + 1] = m->nnights++;
     }
-    snprintf(path, sizeof path, "%s/icount.json", h->night[k]);
-    if (skb_json_read_below(dir, path, &doc, msg, sizeof msg) == 0) {
-        const cJSON *c;
-        cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(doc, "kernels"))
-            if (cJSON_IsNumber(c) && c->string)
-                put(h, c->string, SKB_HIST_ICOUNT, k, c->valuedouble);
-        cJSON_Delete(doc);
-    } else if (present_below(dir, path)) {
-        h->unreadable++;
-    }
+    sqlite3_finalize(q);
+    return rc;
 }
 
-int skb_history_load(const char *dir, struct skb_history **out, char *msg, size_t msglen)
+/* the series of name (id) and metric in m, made on first sight */
+static struct skb_hseries *series_for(struct skb_hmachine *m, int metric, long long nid, char *const *names)
 {
-    DIR *d = opendir(dir);
-    struct dirent *e;
+    int i = m->of_name[metric][nid];
+    if (i >= 0)
+        return &m->series[i];
+    if (m->nseries == m->scap) {
+        struct skb_hseries *s = realloc(m->series, (size_t)(m->scap = m->scap ? 2 * m->scap : 256) * sizeof *s);
+        if (!s)
+            return NULL;
+        m->series = s;
+    }
+    struct skb_hseries *s = &m->series[m->nseries];
+    memset(s, 0, sizeof *s);
+    s->name = names[nid];
+    s->metric = metric;
+    skb__bench_group(s->name, s->group, sizeof s->group);
+    if (!(s->v = malloc((size_t)m->nnights * sizeof *s->v)))
+        return NULL;
+    for (int k = 0; k < m->nnights; k++)
+        s->v[k] = NAN;
+    m->of_name[metric][nid] = m->nseries;
+    return &m->series[m->nseries++];
+}
+
+/* every name by id (the measurements refer to them by id) */
+static char **load_names(sqlite3 *db, long long *maxn)
+{
+    sqlite3_stmt *q;
+    char **names = NULL;
+    if (sqlite3_prepare_v2(db, "SELECT max(id) FROM names", -1, &q, NULL) != SQLITE_OK)
+        return NULL;
+    *maxn = sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
+    sqlite3_finalize(q);
+    if (!(names = calloc((size_t)*maxn + 1, sizeof *names))
+        || sqlite3_prepare_v2(db, "SELECT id, name FROM names", -1, &q, NULL) != SQLITE_OK)
+        return names;
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        long long id = sqlite3_column_int64(q, 0);
+        if (id >= 0 && id <= *maxn)
+            names[id] = strdup(col(q, 1));
+    }
+    sqlite3_finalize(q);
+    return names;
+}
+
+/* every measurement into its machine's series */
+static int load_values(struct skb_history *h, sqlite3 *db, const int *where, long long maxid, char *const *names,
+                       long long maxn)
+{
+    for (int i = 0; i < h->nmach; i++)
+        for (int k = 0; k < SKB_HIST_NMETRIC; k++) {
+            if (!(h->m[i].of_name[k] = malloc(((size_t)maxn + 1) * sizeof(int))))
+                return -1;
+            for (long long j = 0; j <= maxn; j++)
+                h->m[i].of_name[k][j] = -1;
+        }
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(db, "SELECT run_id, metric, name_id, value FROM measurements", -1, &q, NULL) != SQLITE_OK)
+        return -1;
+    int rc = 0;
+    while (rc == 0 && sqlite3_step(q) == SQLITE_ROW) {
+        long long run = sqlite3_column_int64(q, 0), nid = sqlite3_column_int64(q, 2);
+        int metric = sqlite3_column_int(q, 1) == SKB_METRIC_ICOUNT ? SKB_HIST_ICOUNT : SKB_HIST_TIME;
+        if (run < 0 || run > maxid || where[2 * run] < 0 || nid < 0 || nid > maxn || !names[nid])
+            continue;
+        struct skb_hseries *s = series_for(&h->m[where[2 * run]], metric, nid, names);
+        if (!s)
+            rc = -1;
+        else
+            s->v[where[2 * run + 1]] = sqlite3_column_double(q, 3) / (metric == SKB_HIST_TIME ? 1e6 : 1);
+    }
+    sqlite3_finalize(q);
+    return rc;
+}
+
+static struct skb_hpaired *paired_for(struct skb_hmachine *m, const char *method)
+{
+    for (int i = 0; i < m->npaired; i++)
+        if (strcmp(m->paired[i].method, method) == 0)
+            return &m->paired[i];
+    struct skb_hpaired *p = realloc(m->paired, ((size_t)m->npaired + 1) * sizeof *p);
+    if (!p)
+        return NULL;
+    m->paired = p;
+    p += m->npaired;
+    memset(p, 0, sizeof *p);
+    snprintf(p->method, sizeof p->method, "%s", method);
+    p->delta = malloc(3 * (size_t)m->nnights * sizeof *p->delta);
+    if (!p->delta)
+        return NULL;
+    p->lo = p->delta + m->nnights;
+    p->hi = p->lo + m->nnights;
+    for (int k = 0; k < 3 * m->nnights; k++)
+        p->delta[k] = NAN;
+    m->npaired++;
+    return p;
+}
+
+static int load_paired(struct skb_history *h, sqlite3 *db, const int *where, long long maxid)
+{
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(db, "SELECT run_id, method, delta, lo, hi FROM paired", -1, &q, NULL) != SQLITE_OK)
+        return -1;
+    int rc = 0;
+    while (rc == 0 && sqlite3_step(q) == SQLITE_ROW) {
+        long long run = sqlite3_column_int64(q, 0);
+        if (run < 0 || run > maxid || where[2 * run] < 0)
+            continue;
+        struct skb_hpaired *p = paired_for(&h->m[where[2 * run]], col(q, 1));
+        int k = where[2 * run + 1];
+        if (!p) {
+            rc = -1;
+            break;
+        }
+        for (int c = 0; c < 3; c++)
+            (c == 0 ? p->delta : c == 1 ? p->lo : p->hi)[k] = sqlite3_column_type(q, 2 + c) == SQLITE_NULL
+                                                                ? NAN : sqlite3_column_double(q, 2 + c);
+    }
+    sqlite3_finalize(q);
+    return rc;
+}
+
+/* the machine's time-step threshold: Bonferroni over its candidate splits */
+static void set_zcrit(struct skb_hmachine *m)
+{
+    double tests = 0;
+    for (int i = 0; i < m->nseries; i++)
+        tests += m->series[i].metric == SKB_HIST_TIME ? fmax(1, m->nnights - 2 * SKB_HIST_STEP_SIDE + 1) : 0;
+    m->zcrit = gsl_cdf_ugaussian_Qinv(SKB_HIST_FAMILY_ALPHA / (2 * fmax(tests, 1)));
+}
+
+static int load_all(struct skb_history *h, sqlite3 *db)
+{
+    int *where = NULL;
+    long long maxid = 0, maxn = 0;
+    char **names = NULL;
+    int rc = load_nights(h, db, &where, &maxid);
+    if (rc == 0 && !(names = load_names(db, &maxn)))
+        rc = -1;
+    if (rc == 0)
+        rc = load_values(h, db, where, maxid, names, maxn);
+    if (rc == 0)
+        rc = load_paired(h, db, where, maxid);
+    /* the series borrow the names: the history owns them */
+    h->names = names;
+    h->nnames = names ? maxn + 1 : 0;
+    names = NULL;
+    for (int i = 0; i < h->nmach; i++) {
+        set_zcrit(&h->m[i]);
+        for (int k = 0; k < SKB_HIST_NMETRIC; k++) {
+            free(h->m[i].of_name[k]);
+            h->m[i].of_name[k] = NULL;
+        }
+    }
+    if (names)
+        for (long long j = 0; j <= maxn; j++)
+            free(names[j]);
+    free(names);
+    free(where);
+    return rc;
+}
+
+int skb_history_load(const char *store, struct skb_history **out, char *msg, size_t msglen)
+{
+    struct skb_store *st = NULL;
     *out = NULL;
-    if (!d) {
-        snprintf(msg, msglen, "%s: cannot open the history directory", dir);
+    int rc = skb_store_open(store, 0, &st, msg, msglen);
+    if (rc < 0)
+        return rc;
+    struct skb_history *h = calloc(1, sizeof *h);
+    if (!h || (h && load_all(h, skb__store_db(st)) < 0)) {
+        snprintf(msg, msglen, "%.300s: cannot read the history: %s", store,
+                 h ? sqlite3_errmsg(skb__store_db(st)) : "out of memory");
+        skb_history_free(h);
+        skb_store_close(st);
         return SKB_EIO;
     }
-    struct skb_history *h = calloc(1, sizeof *h);
-    int cap = 0;
-    while (h && (e = readdir(d))) {
-        char p[1400];
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(p, sizeof p, "%s/cpu-gbench.json", e->d_name);
-        int has = present_below(dir, p);
-        snprintf(p, sizeof p, "%s/icount.json", e->d_name);
-        if (!has && !present_below(dir, p))
-            continue;
-        if (h->nnights == cap) {
-            cap = cap ? 2 * cap : 16;
-            char **n = realloc(h->night, (size_t)cap * sizeof *n);
-            if (!n)
-                break;
-            h->night = n;
-        }
-        h->night[h->nnights++] = strdup(e->d_name);
-    }
-    closedir(d);
-    if (!h) {
-        snprintf(msg, msglen, "out of memory");
-        return SKB_ENOMEM;
-    }
-    qsort(h->night, (size_t)h->nnights, sizeof *h->night, name_cmp);
-    snprintf(h->dir, sizeof h->dir, "%s", dir);
-    for (int k = 0; k < h->nnights; k++)
-        load_night(h, k, dir);
+    snprintf(h->source, sizeof h->source, "%s", store);
+    skb_store_close(st);
     *out = h;
     return 0;
 }
@@ -147,135 +290,21 @@ void skb_history_free(struct skb_history *h)
 {
     if (!h)
         return;
-    for (int k = 0; k < h->nnights; k++)
-        free(h->night[k]);
-    for (int i = 0; i < h->nseries; i++)
-        free(h->series[i].v);
-    free(h->night);
-    free(h->series);
+    for (int i = 0; i < h->nmach; i++) {
+        struct skb_hmachine *m = &h->m[i];
+        for (int j = 0; j < m->nseries; j++)
+            free(m->series[j].v);
+        for (int j = 0; j < m->npaired; j++)
+            free(m->paired[j].delta);
+        for (int k = 0; k < SKB_HIST_NMETRIC; k++)
+            free(m->of_name[k]);
+        free(m->series);
+        free(m->night);
+        free(m->paired);
+    }
+    for (long long j = 0; j < h->nnames; j++)
+        free(h->names[j]);
+    free(h->names);
+    free(h->m);
     free(h);
-}
-
-/* ---- steps ---- */
-
-/* instructions: every night whose count differs from the night before by
- * more than HIST_ICOUNT_TOL (the series is exact, so each is a step) */
-static int icount_steps(const struct skb_hseries *s, int n, struct skb_hstep *st, int max)
-{
-    int m = 0, prev = -1;
-    for (int k = 0; k < n && m < max; k++) {
-        if (!isfinite(s->v[k]))
-            continue;
-        if (prev >= 0 && fabs(s->v[k] / s->v[prev] - 1) > HIST_ICOUNT_TOL) {
-            st[m].night = k;
-            st[m].before = s->v[prev];
-            st[m].after = s->v[k];
-            m++;
-        }
-        prev = k;
-    }
-    return m;
-}
-
-/* timing: the best single split of the log series into two constant
- * segments (least squares), kept when large and clear of the noise */
-static int time_step(const struct skb_hseries *s, int n, struct skb_hstep *st)
-{
-    double *x = malloc(((size_t)n + 1) * sizeof *x);
-    int *at = malloc(((size_t)n + 1) * sizeof *at), m = 0, best = -1;
-    double best_sse = INFINITY, mb = 0, ma = 0;
-    for (int k = 0; x && at && k < n; k++)
-        if (isfinite(s->v[k]) && s->v[k] > 0) {
-            x[m] = log(s->v[k]);
-            at[m++] = k;
-        }
-    for (int c = HIST_STEP_SIDE; x && at && c <= m - HIST_STEP_SIDE; c++) {
-        double s0 = 0, s1 = 0, sse = 0;
-        for (int i = 0; i < c; i++)
-            s0 += x[i];
-        for (int i = c; i < m; i++)
-            s1 += x[i];
-        s0 /= c;
-        s1 /= m - c;
-        for (int i = 0; i < m; i++)
-            sse += (x[i] - (i < c ? s0 : s1)) * (x[i] - (i < c ? s0 : s1));
-        if (sse < best_sse) {
-            best_sse = sse;
-            best = c;
-            mb = s0;
-            ma = s1;
-        }
-    }
-    int found = 0;
-    if (best > 0) {
-        double sd = m > 2 ? sqrt(best_sse / (m - 2)) : 0;
-        double se = sd * sqrt(1.0 / best + 1.0 / (m - best));
-        if (fabs(ma - mb) >= log1p(HIST_STEP_MIN) && fabs(ma - mb) > HIST_STEP_SIGMAS * se) {
-            st->night = at[best];
-            st->before = exp(mb);
-            st->after = exp(ma);
-            found = 1;
-        }
-    }
-    free(x);
-    free(at);
-    return found;
-}
-
-int skb__history_steps(const struct skb_history *h, int i, struct skb_hstep *st, int max)
-{
-    const struct skb_hseries *s = &h->series[i];
-    if (s->metric == SKB_HIST_ICOUNT)
-        return icount_steps(s, h->nnights, st, max);
-    return max > 0 ? time_step(s, h->nnights, st) : 0;
-}
-
-/* ---- the report table ---- */
-
-static int present(const struct skb_hseries *s, int n)
-{
-    int c = 0;
-    for (int k = 0; k < n; k++)
-        c += isfinite(s->v[k]);
-    return c;
-}
-
-void skb_history_table(struct skb_report *rep, const struct skb_history *h)
-{
-    static const char *const cols[] = { "benchmark", "measure", "nights", "step first seen", "before", "after",
-                                        "change", NULL };
-    char *intro = skb__fmt("%d nightly run(s) in %s (%s to %s). Instructions per deformation (icount.json) are "
-                           "exact: every change above %.1f %% is a step, named by the first night it appeared. "
-                           "Median CPU times (cpu-gbench.json) move several per cent from night to night on a "
-                           "shared machine: a time step is the best single split of the series, kept when it "
-                           "is at least %.0f %% and %.0f standard errors, with at least %d nights on each side. "
-                           "%s%s",
-                           h->nnights, h->dir, h->nnights ? h->night[0] : "-",
-                           h->nnights ? h->night[h->nnights - 1] : "-", 100 * HIST_ICOUNT_TOL, 100 * HIST_STEP_MIN,
-                           HIST_STEP_SIGMAS, HIST_STEP_SIDE,
-                           h->nnights < 2 ? "Trends and steps start with the second night. " : "",
-                           h->unreadable ? "Some nights' files were unreadable and are left out. " : "");
-    struct skb_rtable *t = skb__tbl_new(rep, "history", "Nightly history: steps across nights",
-                                        "results/history (scripts/nightly.sh)", intro, cols);
-    if (!t)
-        return;
-    t->unjudged = 1;
-    int nsteps = 0;
-    for (int i = 0; i < h->nseries; i++) {
-        struct skb_hstep st[8];
-        const struct skb_hseries *s = &h->series[i];
-        int n = skb__history_steps(h, i, st, 8);
-        for (int j = 0; j < n; j++, nsteps++) {
-            int ic = s->metric == SKB_HIST_ICOUNT;
-            skb__row_add(rep, t, 0, SKB_ROW_CONTEXT, NULL, strdup(s->name),
-                         strdup(ic ? "instructions" : "CPU ms (median)"), skb__fmt("%d", present(s, h->nnights)),
-                         strdup(h->night[st[j].night]), skb__fmt(ic ? "%.0f" : "%.4g", st[j].before),
-                         skb__fmt(ic ? "%.0f" : "%.4g", st[j].after),
-                         skb__fmt("%+.1f %%", 100 * (st[j].after / st[j].before - 1)), NULL);
-        }
-    }
-    if (!nsteps)
-        skb__row_add(rep, t, 0, SKB_ROW_CONTEXT, NULL, strdup("(every benchmark)"), strdup("-"),
-                     skb__fmt("%d", h->nnights), strdup(h->nnights < 2 ? "one night so far" : "no step"),
-                     strdup("-"), strdup("-"), strdup("-"), NULL);
 }

@@ -1,7 +1,7 @@
 /* skb_regress.h — the nightly regression layer (README "Nightly
  * regression"): compare a current run against a baseline (exact gates, the
- * unpaired U test or the paired A/B sitting), install a baseline, and the
- * nightly history.  It reads results through reports/ (skb_report.h) and
+ * unpaired U test or the paired A/B sitting), the results store of runs
+ * and baselines (skb_store.h), and the nightly history.  It reads results through reports/ (skb_report.h) and
  * sits above it; cli/ calls it. */
 #ifndef SKB_REGRESS_H
 #define SKB_REGRESS_H
@@ -27,6 +27,7 @@ struct skb_compare_opts {
     double min_effect;         /* relative median slow-down that matters */
     int update_baseline;
     const struct skb_ab *ab;   /* --ab DIR: the paired timing gate decides; NULL: the U test */
+    const char *only;          /* --only a,b: judge only these experiments' gates; NULL: all */
 };
 
 /* 0 when every results file of both runs read and passed its contract;
@@ -36,15 +37,19 @@ int skb_compare_inputs_ok(const struct skb_results *base, const struct skb_resul
  * file, cpu.json (when present) "verified" true; else SKB_EINVAL + msg */
 int skb_compare_installable(const struct skb_results *run, char *msg, size_t msglen);
 
-/* ---- nightly history (results/history/STAMP, scripts/nightly.sh) ---- */
+/* ---- nightly history (the results store, regress/history.c) ---- */
 struct skb_history;
-/* every night under dir (a subdirectory with cpu-gbench.json or icount.json) */
-int skb_history_load(const char *dir, struct skb_history **h, char *msg, size_t msglen);
+/* every stored night of the results store at path (runs with an injected
+ * slow-down left out), per machine key, by start time */
+int skb_history_load(const char *store, struct skb_history **h, char *msg, size_t msglen);
 void skb_history_free(struct skb_history *h);
-/* the table of steps (benchmark, first night, before, after) */
+/* the report's table of steps (machine, benchmark, first night, revisions, before, after) */
 void skb_history_table(struct skb_report *rep, const struct skb_history *h);
-/* per-method trend plots of every benchmark, once two or more nights exist */
-void skb_history_plots(struct skb_report *rep, const char *out_dir, const struct skb_history *h);
+/* out_dir/history.html (per machine and method: instructions, CPU times and
+ * the paired A/B estimates night by night, steps marked; inline SVG, the
+ * report's style, nothing fetched at view time), history.csv (the same per
+ * night) and history-steps.csv (every step); 0 or an SKB_E* code with msg */
+int skb_history_write(const struct skb_history *h, const char *out_dir, char *msg, size_t msglen);
 
 /* the gates' own measured figures (scripts/gate-summary.sh output, read by
  * the caller) into summary "gate_validation", one line each on out */
@@ -58,9 +63,6 @@ void skb_compare_add_validation(cJSON *summary, const cJSON *val, const char *pa
 int skb_compare_run(const struct skb_results *base, const struct skb_results *cur,
                     const struct skb_results *rerun, const struct skb_compare_opts *o,
                     FILE *out, cJSON **summary);
-
-/* copy directory src over dst atomically (dst replaced by rename) */
-int skb_dir_replace(const char *src, const char *dst, char *msg, size_t msglen);
 
 /* the gate compare runs for experiment d: its descriptor's own, else the
  * one regress/gate_exact.c keeps for it (cpu, icount); NULL when it has none */

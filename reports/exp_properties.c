@@ -308,7 +308,7 @@ static void gate_properties(struct skb_gate *g, const struct skb_results *base, 
     }
     cJSON_ArrayForEach(m, skb__jget(b, "verdicts"))
         if (!skb__jget(skb__jget(a, "verdicts"), m->string))
-            skb_gate_note(g, "properties.json: new method %s (no baseline verdicts)", m->string);
+            skb_gate_undecided(g, "properties.json: new method %s (no baseline verdicts to hold it to)", m->string);
 }
 
 /* ---- the experiment: run half harness/exp_properties.c ---- */

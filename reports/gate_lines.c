@@ -1,6 +1,6 @@
 /* gate_lines.c — what every experiment's nightly gate (a descriptor's .gate,
  * reports/exp_<name>.c) reports through: one line of compare's verdict, a
- * regression or a note, handed to compare's line writer through g->ops
+ * regression, a note or what it cannot judge (undecided), handed to compare's line writer through g->ops
  * (data set by regress/compare.c, regress/cmp_lines.c), so the gates here in
  * reports/ never call up into regress/; and the exact comparison of two
  * subtrees several gates share (docs/report-and-regression.md "Nightly
@@ -14,18 +14,18 @@
 /* the verdict's line length (regress/cmp_lines.c cuts its own lines alike) */
 #define GATE_LINE_MAX 600
 
-static void gate_vline(struct skb_gate *g, int is_regression, const char *fmt, va_list ap)
+static void gate_vline(struct skb_gate *g, int kind, const char *fmt, va_list ap)
 {
     char buf[GATE_LINE_MAX];
     vsnprintf(buf, sizeof buf, fmt, ap);
-    g->ops->line(g->s, is_regression, buf);
+    g->ops->line(g->s, kind, buf);
 }
 
 void skb_gate_regression(struct skb_gate *g, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    gate_vline(g, 1, fmt, ap);
+    gate_vline(g, SKB_GATE_REGRESSION, fmt, ap);
     va_end(ap);
 }
 
@@ -33,7 +33,15 @@ void skb_gate_note(struct skb_gate *g, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    gate_vline(g, 0, fmt, ap);
+    gate_vline(g, SKB_GATE_NOTE, fmt, ap);
+    va_end(ap);
+}
+
+void skb_gate_undecided(struct skb_gate *g, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    gate_vline(g, SKB_GATE_UNDECIDED, fmt, ap);
     va_end(ap);
 }
 

@@ -147,6 +147,11 @@ static const char css[] =
     ".images figure{width:220px;vertical-align:top}.images figure img{width:100%;cursor:zoom-in}"
     ".images figure.big{width:auto;display:block}.images figure.big img{width:auto;max-width:100%;cursor:zoom-out}";
 
+const char *skb__report_css(void)
+{
+    return css;
+}
+
 /* an inline check the browser test reads back from the DOM: every image
  * decoded, no script error, and where the headline table ends against the
  * window's height (the first screen must hold it) */

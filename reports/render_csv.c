@@ -7,6 +7,7 @@
 #include "skb_error.h"
 #include "skb_json.h"
 #include "skb_report.h"
+#include "report_internal.h"
 
 /* a cell a spreadsheet could run as a formula gets a leading apostrophe
  * (OWASP, CSV injection): any cell starting with =, +, -, @, a tab or a CR
@@ -24,8 +25,8 @@ static int formula_like(const char *s)
 }
 
 /* one field, quoted when it holds a separator, quote or line break; line
- * breaks become spaces, as on the page */
-static void csv_field(FILE *f, const char *s, int last)
+ * breaks become spaces, as on the page (also the history's CSV, regress/) */
+void skb__csv_field(FILE *f, const char *s, int last)
 {
     if (!s)
         s = "";
@@ -49,17 +50,17 @@ static void csv_table(const struct skb_rtable *t, FILE *f)
 {
     int judged = !t->unjudged;
     for (int c = 0; c < t->ncols; c++)
-        csv_field(f, t->col[c], !judged && c + 1 == t->ncols);
+        skb__csv_field(f, t->col[c], !judged && c + 1 == t->ncols);
     if (judged) {
-        csv_field(f, "status", 0);
-        csv_field(f, "note", 1);
+        skb__csv_field(f, "status", 0);
+        skb__csv_field(f, "note", 1);
     }
     for (int r = 0; r < t->nrows; r++) {
         for (int c = 0; c < t->ncols; c++)
-            csv_field(f, t->rows[r].cell[c], !judged && c + 1 == t->ncols);
+            skb__csv_field(f, t->rows[r].cell[c], !judged && c + 1 == t->ncols);
         if (judged) {
-            csv_field(f, skb_row_status_name(t->rows[r].status), 0);
-            csv_field(f, t->rows[r].note, 1);
+            skb__csv_field(f, skb_row_status_name(t->rows[r].status), 0);
+            skb__csv_field(f, t->rows[r].note, 1);
         }
     }
 }
@@ -69,15 +70,15 @@ static void csv_headline(const struct skb_report *rep, FILE *f)
 {
     static const char *const cols[] = { "claim", "source", "measured", "paper", "status", "rows" };
     for (int c = 0; c < 6; c++)
-        csv_field(f, cols[c], c == 5);
+        skb__csv_field(f, cols[c], c == 5);
     for (int i = 0; i < rep->nheadline; i++) {
         const struct skb_headline *h = &rep->headline[i];
-        csv_field(f, h->claim, 0);
-        csv_field(f, h->source, 0);
-        csv_field(f, h->measured, 0);
-        csv_field(f, h->paper, 0);
-        csv_field(f, skb_headline_status_name(h->status), 0);
-        csv_field(f, h->rows, 1);
+        skb__csv_field(f, h->claim, 0);
+        skb__csv_field(f, h->source, 0);
+        skb__csv_field(f, h->measured, 0);
+        skb__csv_field(f, h->paper, 0);
+        skb__csv_field(f, skb_headline_status_name(h->status), 0);
+        skb__csv_field(f, h->rows, 1);
     }
 }
 

@@ -86,6 +86,11 @@ void skb__report_runs(struct skb_report *rep);
 /* rewrite the old method names of a results file older than
  * SKB_SCHEMA_VERSION to registry names (reports/method_names.c) */
 void skb__results_canonical_names(cJSON *doc);
+/* reports/run_identity.c: after every file of r is loaded (slot i named
+ * names[i], n slots), the one machine key, run id, seed and binary they
+ * agree on, and the manifest's check (manifest: its text, NULL when the run
+ * has none): r->mixed says what disagrees */
+void skb__results_identity(struct skb_results *r, const char *const *names, int n, const char *manifest, size_t len);
 /* report_methods.c: every registry method in every per-method table and plot */
 void skb__absent_method_rows(struct skb_report *rep, struct skb_rtable *t, const struct skb_experiment_desc *d,
                              const struct skb_report_section *sec);
@@ -118,6 +123,10 @@ int skb__plot_have_gnuplot(void);
 
 /* render_esc.c: HTML escaping and base64 data: URIs, for the renderers */
 void skb__html_esc(FILE *f, const char *s);
+/* one CSV (RFC 4180) field, defused against spreadsheet formulas; last ends the record */
+void skb__csv_field(FILE *f, const char *s, int last);
+/* the report page's style sheet (reports/render.c), for pages in its style */
+const char *skb__report_css(void);
 /* the same for report.md: entities for < > &, control bytes as spaces */
 void skb__md_esc(FILE *f, const char *s);
 /* the same with, in a table cell (cell 1), '|' escaped too */

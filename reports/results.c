@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "skb_json.h"
 #include "skb_reference.h"
+#include "skb_sha256.h"
 #include "report_internal.h"
 
 /* The results files of every registered experiment, flattened in list
@@ -235,10 +236,12 @@ fail:
 }
 
 /* compare writes its summaries (compare.json, --summary files) and report
- * its report.json into the run directory: outputs about a run, not results */
+ * its report.json into the run directory: outputs about a run, not
+ * results; `run` writes manifest.json, the list of the run's files */
 static int is_own_output(const char *name)
 {
-    return strncmp(name, "compare", 7) == 0 || strcmp(name, "report.json") == 0;
+    return strncmp(name, "compare", 7) == 0 || strcmp(name, "manifest.json") == 0
+           || strcmp(name, "report.json") == 0;
 }
 
 static int cmp_name(const void *a, const void *b)
@@ -270,11 +273,37 @@ static void scan_unknown(const char *dir, struct skb_results *r)
     qsort(r->unknown, (size_t)m, sizeof r->unknown[0], cmp_name);
 }
 
+/* one file's text into slot i: its bytes hashed (the manifest's check), then
+ * parsed and checked against its contract (r->err on failure) */
+static void ingest(struct skb_results *r, int i, const char *path, const char *text, size_t len)
+{
+    r->bytes[i] = (long long)len;
+    if (skb_sha256_hex(text, len, r->sha256[i]) < 0)
+        r->sha256[i][0] = 0;
+    if (skb_results_parse(i, path, text, len, &r->doc[i], r->err[i], sizeof r->err[i]) < 0)
+        r->nbad++;
+}
+
+/* the run's identity from its loaded files (run_identity.c) */
+static void identity(struct skb_results *r, const char *manifest, size_t len)
+{
+    const char *names[SKB_RF_MAX];
+    int n = skb_rfile_count();
+    for (int i = 0; i < n; i++)
+        names[i] = skb_rfile_name(i);
+    skb__results_identity(r, names, n, manifest, len);
+}
+
 int skb_results_load(const char *dir, struct skb_results *r, char *msg, size_t msglen)
 {
     int present = 0;
     memset(r, 0, sizeof *r);
-    snprintf(r->dir, sizeof r->dir, "%s", dir);
+    /* a longer path would be cut to another folder's name: refused */
+    if ((size_t)snprintf(r->dir, sizeof r->dir, "%s", dir) >= sizeof r->dir) {
+        snprintf(msg, msglen, "%.200s...: a results folder path of %zu bytes; at most %zu", dir, strlen(dir),
+                 sizeof r->dir - 1);
+        return SKB_EINVAL;
+    }
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
         snprintf(msg, msglen, "%s: not a results directory (%s)", dir, strerror(errno ? errno : ENOTDIR));
@@ -294,14 +323,8 @@ int skb_results_load(const char *dir, struct skb_results *r, char *msg, size_t m
             r->nbad++;
             continue;
         }
-        if (skb_results_parse(i, path, text, len, &r->doc[i], r->err[i], sizeof r->err[i]) < 0)
-            r->nbad++;
+        ingest(r, i, path, text, len);
         free(text);
-        if (r->doc[i] && !r->machine_key[0]) {
-            const cJSON *k = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r->doc[i], "machine"), "key");
-            if (cJSON_IsString(k))
-                snprintf(r->machine_key, sizeof r->machine_key, "%s", k->valuestring);
-        }
     }
     scan_unknown(dir, r);
     if (!present) {
@@ -309,8 +332,41 @@ int skb_results_load(const char *dir, struct skb_results *r, char *msg, size_t m
                  dir, skb_rfile_name(0), dir);
         return SKB_EIO;
     }
-    if (!r->machine_key[0])
-        snprintf(r->machine_key, sizeof r->machine_key, "unknown");
+    char mpath[1400], *mtext = NULL;
+    size_t mlen = 0;
+    snprintf(mpath, sizeof mpath, "%s/manifest.json", dir);
+    if (access(mpath, F_OK) == 0 && skb_read_file_max(mpath, SKB_RESULTS_FILE_MAX, &mtext, &mlen, r->altered,
+                                                     sizeof r->altered) < 0)
+        mtext = NULL;   /* r->altered names why */
+    identity(r, mtext, mlen);
+    free(mtext);
+    return 0;
+}
+
+int skb_results_load_texts(const char *label, int n, const char *const *names, const char *const *texts,
+                           const size_t *lens, const char *manifest, size_t manifest_len, struct skb_results *r,
+                           char *msg, size_t msglen)
+{
+    memset(r, 0, sizeof *r);
+    snprintf(r->dir, sizeof r->dir, "%s", label);
+    for (int k = 0; k < n; k++) {
+        int i = skb_rfile_find(names[k]);
+        char path[1400];
+        snprintf(path, sizeof path, "%s/%s", label, names[k]);
+        if (i < 0) {
+            if (r->nunknown < SKB_MAX_UNKNOWN)
+                snprintf(r->unknown[r->nunknown], sizeof r->unknown[0], "%.*s", (int)sizeof r->unknown[0] - 1,
+                         names[k]);
+            r->nunknown++;
+            continue;
+        }
+        ingest(r, i, path, texts[k], lens[k]);
+    }
+    if (n == 0) {
+        snprintf(msg, msglen, "%s: no results files", label);
+        return SKB_EIO;
+    }
+    identity(r, manifest, manifest_len);
     return 0;
 }
 
@@ -322,6 +378,8 @@ void skb_results_free(struct skb_results *r)
         cJSON_Delete(r->doc[i]);
         r->doc[i] = NULL;
     }
+    cJSON_Delete(r->manifest);
+    r->manifest = NULL;
 }
 
 static int has_results(const char *dir)

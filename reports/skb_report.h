@@ -61,8 +61,24 @@ struct skb_results {
     char err[SKB_RF_MAX][320];
     int nunknown;              /* unknown *.json files (all counted) */
     char unknown[SKB_MAX_UNKNOWN][128];
-    char machine_key[256];     /* from the first file that has one */
+    char machine_key[256];     /* the key every file that carries one agrees on ("unknown": none does) */
     int nbad;                  /* files that were present but unreadable */
+    /* the run's identity (reports/run_manifest.c): every file's bytes
+     * hashed; the run id, seed and binary every file that carries them
+     * agrees on ("" when none does); manifest.json when present */
+    char sha256[SKB_RF_MAX][65];
+    long long bytes[SKB_RF_MAX];
+    char run_id[48], seed[32], binary_sha256[65];
+    cJSON *manifest;
+    /* "" or one line: why the files are not one run's (two seeds, machines,
+     * run ids or binaries).  report, compare and the store refuse it. */
+    char mixed[600];
+    /* "" or one line: why the files are not what the run's manifest says (a
+     * file it does not list, lists with other bytes, or lists and is
+     * missing; an unreadable manifest, or another run's): edited or
+     * replaced after the run.  compare and the store refuse it; report
+     * shows it as it is, saying so. */
+    char altered[600];
 };
 
 /* parse and validate one results file's text against its contract
@@ -73,6 +89,32 @@ int skb_results_parse(int which, const char *path, const char *text, size_t len,
 /* load every results file of dir.  Fails (msg) only when dir holds none;
  * a bad file is recorded in r->err and counted in r->nbad. */
 int skb_results_load(const char *dir, struct skb_results *r, char *msg, size_t msglen);
+/* the same from memory (the results store): n files named names[i] with
+ * texts[i][0..lens[i]), and the run's manifest text (NULL: none); label
+ * names the run in messages.  Fails only when n is 0. */
+int skb_results_load_texts(const char *label, int n, const char *const *names, const char *const *texts,
+                           const size_t *lens, const char *manifest, size_t manifest_len, struct skb_results *r,
+                           char *msg, size_t msglen);
+
+/* ---- the run's manifest (manifest.json, written last by `run`) ---- */
+/* what `run` knows about itself beyond its files */
+struct skb_manifest_info {
+    const char *run_id, *started_utc, *binary_sha256, *git_rev, *git_describe, *compiler;
+    unsigned long seed;
+    int quick;
+    const char *partial;       /* why the run cannot be whole (a filter: "--methods a,b"), or NULL */
+    const cJSON *experiments;  /* {name: "ok" | "failed: why" | "not run"} for every registered experiment */
+};
+/* write DIR/manifest.json (atomically) from the files in DIR as they are
+ * now: each file's experiment, schema version, bytes and SHA-256, the one
+ * machine key, seed, run id and binary, and "complete" — every registered
+ * experiment ran and succeeded, no filter, every file written by this run
+ * (run id), none unreadable — with "problems" naming what is not.  0, or
+ * an SKB_E* code with msg. */
+int skb_manifest_write(const char *dir, const struct skb_manifest_info *info, char *msg, size_t msglen);
+/* 1 when r's manifest says the run is complete, 0 otherwise, why (its
+ * first problem, or "no manifest.json") into msg */
+int skb_manifest_complete(const struct skb_results *r, char *msg, size_t msglen);
 void skb_results_free(struct skb_results *r);
 /* results file `file` ("cpu.json") of r: its document (NULL when absent or
  * unreadable) and its error ("" unless unreadable); the name must be
@@ -331,9 +373,15 @@ struct skb_report_plot {
  * regress/compare.c), so an experiment's gate in reports/ never calls up
  * into regress/ */
 struct cmp_state;              /* compare's run state (regress/compare_internal.h), opaque here */
+/* what one line of compare's verdict is */
+enum skb_gate_kind {
+    SKB_GATE_NOTE = 0,         /* informs */
+    SKB_GATE_REGRESSION = 1,   /* counted, exit 1 */
+    SKB_GATE_UNDECIDED = 2     /* the gate cannot judge it (present on one side only, unreadable): exit 3 */
+};
 struct skb_gate_ops {
-    /* one line of compare's verdict: a regression (counted, exit 1) or a note */
-    void (*line)(struct cmp_state *s, int is_regression, const char *text);
+    /* one line of compare's verdict, of kind enum skb_gate_kind */
+    void (*line)(struct cmp_state *s, int kind, const char *text);
 };
 struct skb_gate {
     const struct skb_gate_ops *ops;
@@ -342,6 +390,8 @@ struct skb_gate {
 };
 void skb_gate_regression(struct skb_gate *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void skb_gate_note(struct skb_gate *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* what the gate cannot judge: never a pass (exit 3), e.g. a method only one run has */
+void skb_gate_undecided(struct skb_gate *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* every numeric leaf of a and b (file's subtree path), compared exactly: a
  * change or a leaf missing in b is a regression naming `what` and the path */
 void skb_gate_exact_tree(struct skb_gate *g, const char *file, const char *path, const cJSON *a, const cJSON *b,

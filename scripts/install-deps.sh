@@ -6,7 +6,7 @@ set -euo pipefail
 
 required=(build-essential pkg-config libgsl-dev libcjson-dev libbenchmark-dev libglew-dev libegl-dev
   libgl-dev libopengl-dev libegl-mesa0 libgl1-mesa-dri libassimp-dev assimp-testmodels libcmocka-dev
-  gnuplot-nox valgrind libpng-dev libsuitesparse-dev)
+  gnuplot-nox valgrind libpng-dev libsuitesparse-dev libsqlite3-dev libssl-dev git strace)
 optional=(libeigen3-dev libglm-dev libfcl-dev glslang-tools spirv-tools clang-14 libclang-rt-14-dev
   chromium fonts-dejavu-core)
 

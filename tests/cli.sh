@@ -24,7 +24,7 @@ T='[1,0,0,2, 0,1,0,0, 0,0,1,0, 0,0,0,1]'
 for c in list blend skin run; do expect_ok "$c --help" "$exe" $c --help; done
 expect_ok "--help" "$exe" --help
 # help CMD prints CMD's own help, byte for byte what CMD --help prints
-for c in list blend skin run report compare version; do
+for c in list blend skin run report compare store bisect version; do
   "$exe" $c --help > "$tmp/own" 2>&1
   expect_ok "help $c" "$exe" help $c
   cmp -s "$tmp/out" "$tmp/own" && ok || bad "help $c differs from $c --help"

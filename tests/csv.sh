@@ -70,6 +70,8 @@ for f in os.listdir(sys.argv[1]):
         if isinstance(d.get("machine"), dict):
             d["machine"]["cpu"] = '=HYPERLINK("http://x","y"),1'
             json.dump(d, open(p, "w"))
+# edited after the run: its manifest no longer vouches for these bytes (report would refuse the folder)
+os.remove(os.path.join(sys.argv[1], "manifest.json"))
 EOF
 "$exe" report --results "$tmp/run" --out "$tmp/rep2" --no-plots > "$tmp/out2" 2>&1
 python3 - "$tmp/rep2/tables/runs.csv" <<'EOF' && ok "a formula-like cell is defused" || bad "a formula-like cell reached the CSV as a formula"

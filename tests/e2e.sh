@@ -79,22 +79,32 @@ if [ "$run" = "$tmp/run" ]; then
   "$exe" compare "$tmp/inj" "$run" > "$tmp/inj.out" 2>&1; rc=$?
   [ $rc -eq 2 ] && grep -q 'injected_slowdown' "$tmp/inj.out" && ok "injected run refused as baseline (exit 2)" \
     || { bad "injected baseline exit $rc"; cat "$tmp/inj.out"; }
-  "$exe" compare "$tmp/injbase" "$tmp/inj" --update-baseline > "$tmp/inj2.out" 2>&1; rc=$?
-  [ $rc -eq 2 ] && [ ! -e "$tmp/injbase" ] && grep -q 'injected_slowdown' "$tmp/inj2.out" \
+  "$exe" compare --store "$tmp/inj.sqlite" "$tmp/inj" --update-baseline > "$tmp/inj2.out" 2>&1; rc=$?
+  [ $rc -eq 2 ] && ! "$exe" store baseline --store "$tmp/inj.sqlite" 2> /dev/null | grep -q 'run 1' \
+    && grep -q 'injected_slowdown' "$tmp/inj2.out" \
     && ok "--update-baseline refuses an injected run (exit 2)" || { bad "injected update-baseline exit $rc"; cat "$tmp/inj2.out"; }
   SKB_INJECT_SLOWDOWN=dlb "$exe" run cpu --quick --out "$tmp/injbad" > "$tmp/injbad.log" 2>&1 \
     ; grep -q "SKB_INJECT_SLOWDOWN 'dlb': expected METHOD:PERCENT" "$tmp/injbad.log" \
     && ok "bad SKB_INJECT_SLOWDOWN named" || { bad "bad injection value"; tail -3 "$tmp/injbad.log"; }
 fi
 
-# 3. baseline: never created or overwritten unless asked
-"$exe" compare "$tmp/base" tests/fixtures/run-a > "$tmp/b.out" 2>&1; rc=$?
-[ $rc -eq 2 ] && [ ! -e "$tmp/base" ] && ok "no baseline: error, none created" || bad "missing baseline handling ($rc)"
-"$exe" compare "$tmp/base" tests/fixtures/run-a --update-baseline > /dev/null 2>&1 && [ -s "$tmp/base/properties.json" ] \
-  && ok "--update-baseline creates it" || bad "--update-baseline create"
-before=$(md5sum < "$tmp/base/flops.json")
-"$exe" compare "$tmp/base" tests/fixtures/run-regressed --summary "$tmp/x.json" > /dev/null 2>&1
-[ "$(md5sum < "$tmp/base/flops.json")" = "$before" ] && ok "regressed run leaves the baseline alone" || bad "baseline overwritten"
+# 3. baseline: a row of the results store, never created or replaced unless asked
+st=$tmp/store.sqlite
+"$exe" compare --store "$st" "$run" > "$tmp/b.out" 2>&1; rc=$?
+[ $rc -eq 2 ] && [ ! -e "$st" ] && grep -q 'no results store' "$tmp/b.out" && ok "no baseline: error, no store created" \
+  || { bad "missing baseline handling ($rc)"; cat "$tmp/b.out"; }
+"$exe" compare "$tmp/base" tests/fixtures/run-a > "$tmp/b2.out" 2>&1; rc=$?
+[ $rc -eq 2 ] && [ ! -e "$tmp/base" ] && ok "no baseline folder: error, none created" || bad "missing baseline folder ($rc)"
+if [ -s "$run/manifest.json" ]; then
+  "$exe" compare --store "$st" "$run" --update-baseline > /dev/null 2>&1 && "$exe" store baseline --store "$st" | grep -q 'run 1 ' \
+    && ok "--update-baseline stores the run as its machine's first baseline" || bad "--update-baseline create"
+  cp -r "$run" "$tmp/regressed"
+  python3 -c 'import json,sys; p=sys.argv[1]; d=json.load(open(p)); d["kernels"]={k: v*2 for k,v in d["kernels"].items()}; json.dump(d,open(p,"w"))' \
+    "$tmp/regressed/icount.json" 2> /dev/null
+  "$exe" compare --store "$st" "$tmp/regressed" --update-baseline --summary "$tmp/x.json" > "$tmp/x.out" 2>&1; rc=$?
+  "$exe" store baseline --store "$st" | grep -q 'run 1 ' && [ $rc -ne 0 ] && [ "$("$exe" store list --store "$st" | grep -c complete)" -eq 1 ] \
+    && ok "an edited (regressed) run leaves the baseline alone and is not stored (exit $rc)" || bad "baseline replaced by an edited run"
+fi
 
 # 4. bad inputs: one clear line naming the file and field, no crash
 mkdir -p "$tmp/bad"; cp tests/fixtures/run-a/*.json "$tmp/bad/"

@@ -38,6 +38,15 @@ for root, _, files in os.walk(d):
                 json.load(open(p))
             except Exception as e:
                 bad.append("%s: %s" % (os.path.relpath(p, d), e))
+# a manifest (written last by a run that finished) vouches for exactly the files there; a
+# killed run leaves none (it removes the earlier run's when it starts)
+mp = os.path.join(d, "manifest.json")
+if os.path.exists(mp):
+    import hashlib
+    for f, e in json.load(open(mp))["files"].items():
+        p = os.path.join(d, f)
+        if not os.path.exists(p) or hashlib.sha256(open(p, "rb").read()).hexdigest() != e["sha256"]:
+            bad.append("manifest.json lists %s with other bytes: a manifest that is not of these files" % f)
 for line in open(ref):
     rel, exp = line.split()
     p = os.path.join(d, rel)
@@ -61,7 +70,7 @@ import json, os, sys
 d = sys.argv[1]
 for root, _, files in os.walk(d):
     for f in sorted(files):
-        if f.endswith(".json"):
+        if f.endswith(".json") and f != "manifest.json":   # a killed run removes it (check)
             p = os.path.join(root, f)
             doc = json.load(open(p))
             exp = doc.get("experiment", "-") if isinstance(doc, dict) else "-"

@@ -37,9 +37,9 @@ for f in "${gccsrc[@]}"; do
 done
 # shellcheck disable=SC2046
 if ! "$cc" -std=c11 -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-     -Icommon -Igeometry -Imethods -Iharness -Ireports -Iregress -Idatasets -Icli $(pkg-config --cflags gsl libcjson) \
+     -Icommon -Igeometry -Imethods -Iharness -Ireports -Iregress -Idatasets -Icli $(pkg-config --cflags gsl libcjson sqlite3 libcrypto) \
      -I/usr/include/suitesparse -o "$out/fuzz_inputs" "${srcs[@]}" \
-     "${objs[@]}" $(pkg-config --libs gsl libcjson) -lcholmod -lm 2>> "$out/build.log"; then
+     "${objs[@]}" $(pkg-config --libs gsl libcjson sqlite3 libcrypto) -lcholmod -lm 2>> "$out/build.log"; then
   tail -20 "$out/build.log"; echo "FAIL fuzz: build"; exit 1
 fi
 corpus="$out/corpus"; rm -rf "$corpus"; mkdir -p "$corpus"

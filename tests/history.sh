@@ -1,81 +1,97 @@
 #!/usr/bin/env bash
-# Nightly history in the report: `report --history DIR` reads
-# every night under DIR, names the first night of each step (instruction
-# counts: exact; median times: the best split, large and clear of noise),
-# and draws per-method trend plots from the second night on.  Names from
-# the results reach gnuplot only as data, sanitised.
+# The nightly history from the results store (`report --history STORE`):
+# 40 synthetic nights on each of 3 machine keys (tests/lib/mkyear.py: noise
+# as a shared VM gives it, planted steps in instructions and in time, one of
+# them undone later) — every planted step is found at its night, on every
+# kernel of its method, with the revision range of that night, and no other
+# step anywhere; history.html (inline SVG, the report's style, nothing
+# fetched), history.csv and history-steps.csv; the report's table of steps;
+# a hostile benchmark name escaped on the page and defused in the CSV; one
+# night; a missing store; an old history folder (store import, once).
+# scripts/store-year.sh runs the same at 365 nights and measures it.
 . "$(dirname "$0")/lib/preamble.sh"
-
-mk_nights() {   # mk_nights DIR N: nights 1..N; dlb time +30 % from night 3, its instructions +8 % from night 4
-  python3 - "$@" <<'EOF'
-import json, os, random, sys
-d, n = sys.argv[1], int(sys.argv[2])
-rng = random.Random(3)
-names = ["double/dlb/cloth", "double/linear/cloth", "f32/dlb/cloth", 'double/x"`$(touch PWNED)`\n/cloth']
-for k in range(1, n + 1):
-    night = os.path.join(d, f"2026-01-{k:02d}T0300Z")
-    os.makedirs(night, exist_ok=True)
-    rows = []
-    for nm in names:
-        base = 1e6 * (1.3 if k >= 3 and nm == "double/dlb/cloth" else 1.0)
-        for r in range(5):
-            t = base * (1 + rng.gauss(0, 0.02))
-            rows.append({"name": nm, "run_name": nm, "run_type": "iteration", "real_time": t, "cpu_time": t,
-                         "time_unit": "ns"})
-    json.dump({"context": {}, "benchmarks": rows}, open(os.path.join(night, "cpu-gbench.json"), "w"))
-    kern = {nm: 1000.0 * (1.08 if k >= 4 and nm == "f32/dlb/cloth" else 1) for nm in names}
-    json.dump({"schema_version": 1, "experiment": "icount", "available": True, "kernels": kern},
-              open(os.path.join(night, "icount.json"), "w"))
+S=$tmp/h.sqlite
+python3 tests/lib/mkyear.py "$tmp/year" --nights 40 || bad "mkyear"
+"$exe" store add "$tmp"/year/*/2026* --store "$S" > /dev/null 2> "$tmp/add.err" \
+  && [ "$("$exe" store list --store "$S" | grep -c complete)" -eq 120 ] \
+  && ok "120 nights (40 on each of 3 machines) stored" || { bad "storing the nights"; head -3 "$tmp/add.err"; }
+"$exe" report --history "$S" --out "$tmp/h" > "$tmp/h.out" 2>&1; rc=$?
+[ $rc -eq 0 ] && [ -s "$tmp/h/history.html" ] && [ -s "$tmp/h/history.csv" ] && [ -s "$tmp/h/history-steps.csv" ] \
+  && ok "report --history alone: history.html, history.csv, history-steps.csv" || { bad "report --history (exit $rc)"; cat "$tmp/h.out"; }
+python3 - "$tmp/year/truth.json" "$tmp/h/history-steps.csv" <<'EOF' && ok "every planted step at its night on every kernel of its method, with its revision range; no other step" || bad "steps differ from the planted ones (above)"
+import csv, datetime, json, sys
+truth = json.load(open(sys.argv[1]))
+rows = list(csv.DictReader(open(sys.argv[2])))
+start = datetime.date(2026, 1, 1)
+want = {}
+for t in truth:
+    night = (start + datetime.timedelta(days=t["night"])).isoformat()
+    want[(t["machine"], t["method"], "instructions" if t["measure"] == "icount" else "cpu_ms", night)] = t
+got = {}
+for r in rows:
+    k = (r["machine"], r["method"], r["measure"], r["first_night"][:10])
+    got.setdefault(k, []).append(r)
+errs = [f"missing {k}" for k in want if k not in got] + [f"not planted {k}" for k in got if k not in want]
+for k, rs in got.items():
+    t = want.get(k)
+    if not t:
+        continue
+    n = 4   # 2 kinds x 2 datasets per method
+    if len(rs) != n:
+        errs.append(f"{k}: {len(rs)} kernels stepped, not {n}")
+    night = t["night"]
+    for r in rs:
+        if int(r["revision_of_night"][:8], 16) != night + 1 or int(r["revision_before"][:8], 16) != night:
+            errs.append(f"{k}: revisions {r['revision_before']}..{r['revision_of_night']}")
+        if t["measure"] == "icount" and abs(float(r["change"]) - (t["factor"] - 1)) > 1e-6:
+            errs.append(f"{k}: change {r['change']} vs planted {t['factor'] - 1}")
+        if t["measure"] == "time" and abs(float(r["change"]) - (t["factor"] - 1)) > 0.04:
+            errs.append(f"{k}: change {r['change']} vs planted {t['factor'] - 1}")
+print("\n".join(errs[:10]))
+sys.exit(1 if errs else 0)
 EOF
-}
-
-mk_nights "$tmp/h5" 5
-cp -r tests/fixtures/run-a "$tmp/run"
-(cd "$tmp" && "$exe" report --results run --history h5 --out out > report.log 2>&1); rc=$?
-md=$tmp/out/report.md
-[ -s "$md" ] && grep -q 'Nightly history' "$md" && ok "report --history: history section (exit $rc)" \
-  || { bad "no history section (exit $rc)"; cat "$tmp/report.log"; }
-grep -Eq '\| double/dlb/cloth \| CPU ms \(median\) \| 5 \| 2026-01-03T0300Z \|.*\+(29|30|31)\.' "$md" \
-  && ok "time step of double/dlb/cloth named at its first night (2026-01-03), about +30 %" \
-  || { bad "time step not named"; grep -A12 'Nightly history' "$md"; }
-grep -q '| f32/dlb/cloth | instructions | 5 | 2026-01-04T0300Z | 1000 | 1080 | +8.0 % |' "$md" \
-  && ok "instruction step of f32/dlb/cloth named at 2026-01-04 (+8.0 %)" || bad "instruction step not named"
-grep -q '| double/linear/cloth |' "$md" && bad "a flat series reported as a step" || ok "flat series: no step"
-if command -v gnuplot > /dev/null; then
-  [ -s "$tmp/out/plots/hist-dlb.svg" ] && [ -s "$tmp/out/plots/hist-linear.png" ] \
-    && ok "per-method trend plots written (hist-dlb, hist-linear)" || { bad "trend plots missing"; ls "$tmp/out/plots"; }
-  grep -q 'hist-dlb' "$tmp/out/report.html" && ok "report.html embeds the trend plots" || bad "trend plots not in report.html"
-  [ ! -e "$tmp/PWNED" ] && [ ! -e "$tmp/out/plots/PWNED" ] && ! grep -q '`\|\$(' "$tmp/out/plots/"hist-*.gp "$tmp/out/plots/"hist-*.dat \
-    && ok "a hostile benchmark name reaches gnuplot as sanitised data only" || bad "hostile name reached the script"
-else
-  echo "skip trend plots (gnuplot not installed)"
-fi
-
-mk_nights "$tmp/h1" 1
-(cd "$tmp" && "$exe" report --results run --history h1 --out out1 > r1.log 2>&1)
-grep -q 'one night so far' "$tmp/out1/report.md" && ! ls "$tmp/out1/plots/"hist-* > /dev/null 2>&1 \
-  && ok "one night: no trend plots, the table says so" || bad "one-night history"
-
-(cd "$tmp" && "$exe" report --results run --history nosuch --out out2 > r2.log 2>&1); rc=$?
-grep -q 'history' "$tmp/r2.log" && [ -s "$tmp/out2/report.md" ] && ok "missing history dir: one line, report still written" \
-  || { bad "missing history dir (exit $rc)"; cat "$tmp/r2.log"; }
-# many benchmarks of one method: at most 8 lines to a plot, the rest in further parts, none dropped
-if command -v gnuplot > /dev/null; then
-  python3 - "$tmp/hm" <<'EOF'
-import json, os, sys
-for k in (1, 2):
-    night = os.path.join(sys.argv[1], f"2026-02-{k:02d}T0300Z"); os.makedirs(night)
-    rows = [{"name": f"f32/linear/ds{i:02d}", "run_name": f"f32/linear/ds{i:02d}", "run_type": "iteration",
-             "real_time": 1e6 + i, "cpu_time": 1e6 + i, "time_unit": "ns"} for i in range(20) for r in range(3)]
-    json.dump({"context": {}, "benchmarks": rows}, open(os.path.join(night, "cpu-gbench.json"), "w"))
+python3 - "$tmp/h/history.csv" <<'EOF' && ok "history.csv: a row per machine, method and night; instructions exact around the steps" || bad "history.csv (above)"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+dlb = [r for r in rows if r["machine"] == "lab-0/2-core" and r["method"] == "dlb"]
+assert len(rows) == 3 * 6 * 40 and len(dlb) == 40, (len(rows), len(dlb))
+ratio = [float(r["instructions_ratio"]) for r in dlb]
+assert ratio[9] == 1 and abs(ratio[10] - 1.1) < 1e-9 and abs(ratio[32] - 1) < 1e-9, ratio
+assert [int(r["steps"]) for r in dlb].count(4) == 2, [r["steps"] for r in dlb]
 EOF
-  (cd "$tmp" && "$exe" report --results run --history hm --out out3 > r3.log 2>&1)
-  python3 - "$tmp/out3/plots" <<'EOF' && ok "20 benchmarks of one method: 3 plots of at most 8 lines, all 20 drawn" || bad "history plots not split by 8 (above)"
-import glob, os, sys
-d = sys.argv[1]; dats = sorted(glob.glob(os.path.join(d, "hist-linear*.dat")))
-cols = [len(open(f).readline().split()) - 1 for f in dats]
-print("series per plot:", dict(zip(map(os.path.basename, dats), cols)))
-sys.exit(0 if len(dats) == 3 and max(cols) <= 8 and sum(cols) == 20 else 1)
-EOF
-fi
+h=$tmp/h/history.html
+[ "$(grep -c '<svg' "$h")" -eq 18 ] && ! grep -q '<script\|src="http\|href="http\|@import\|url(' "$h" \
+  && grep -q '<style>' "$h" && ok "history.html: one inline SVG per machine and method, the report's style, nothing fetched" \
+  || bad "history.html: $(grep -c '<svg' "$h") plots, or something fetched"
+# in the report: the table of steps, next to a run's tables
+"$exe" report --results tests/fixtures/run-a --history "$S" --out "$tmp/r" --no-plots > "$tmp/r.out" 2>&1
+md=$tmp/r/report.md
+grep -q 'Nightly history' "$md" && grep -q '120 stored night(s) of 3 machine(s)' "$md" \
+  && grep -Eq '\| lab-0/2-core \| double/dlb/cloth \| instructions \| 40 \| 2026-01-11T03:00:00Z \| 0000000a0000\.\.0000000b0000 \| [0-9]+ \| [0-9]+ \| \+10\.0 % \|' "$md" \
+  && [ -s "$tmp/r/history.html" ] && ok "report: the steps table with machine, first night and revision range" \
+  || { bad "report's history table"; grep -A6 'Nightly history' "$md" | head; }
+
+# a hostile name: escaped on the page, defused in the CSV, never run
+S2=$tmp/evil.sqlite
+python3 tests/lib/mkrun.py "$tmp/e1" --machine '<b>m</b>' --methods 'dlb,x"<script>alert(1)</script>' --rng 1
+python3 tests/lib/mkrun.py "$tmp/e2" --machine '<b>m</b>' --methods 'dlb,x"<script>alert(1)</script>' --rng 2 \
+  --stamp 2026-01-02T03:00:00Z --icount 'x"<script>alert(1)</script>=1.5'
+python3 tests/lib/mkrun.py "$tmp/e3" --machine '=HYPERLINK("http://x","y")' --rng 3
+"$exe" store add "$tmp/e1" "$tmp/e2" "$tmp/e3" --store "$S2" > /dev/null
+"$exe" report --history "$S2" --out "$tmp/e" > /dev/null 2>&1
+! grep -q '<script>\|<b>' "$tmp/e/history.html" && grep -q '&lt;script&gt;' "$tmp/e/history.html" \
+  && ! grep -q '^=' "$tmp/e/history.csv" && grep -q "^\"'=HYPERLINK" "$tmp/e/history.csv" \
+  && ok "a hostile benchmark or machine name: escaped in history.html, defused in the CSV" || bad "hostile names reached the page or CSV raw"
+
+# one night; a missing store; an old history folder
+"$exe" report --results tests/fixtures/run-a --history "$tmp/one.sqlite" --out "$tmp/o1" --no-plots > "$tmp/o1.out" 2>&1; rc=$?
+[ $rc -eq 1 ] && grep -q 'no results store here' "$tmp/o1.out" && ok "a missing store: exit 1, named, with how to make one" \
+  || { bad "missing store (exit $rc)"; cat "$tmp/o1.out"; }
+"$exe" store add "$tmp/e1" --store "$tmp/one.sqlite" > /dev/null
+"$exe" report --results tests/fixtures/run-a --history "$tmp/one.sqlite" --out "$tmp/o2" --no-plots > /dev/null 2>&1
+grep -q 'one night so far' "$tmp/o2/report.md" && ok "one night: the table says so" || bad "one-night history"
+mkdir -p "$tmp/old"
+"$exe" report --history "$tmp/old" --out "$tmp/o3" > /dev/null 2> "$tmp/o3.err"; rc=$?
+[ $rc -eq 1 ] && grep -q "store import --history" "$tmp/o3.err" && ok "an old history folder: refused, naming store import" \
+  || { bad "history folder (exit $rc)"; cat "$tmp/o3.err"; }
 exit $fail

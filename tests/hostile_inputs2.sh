@@ -19,23 +19,9 @@ mkrun() {  # dir [marker]
 . "$(dirname "$0")/lib/jedit.sh"   # jedit FILE CODE: edit a results file in place
 one_line_err() { [ "$(wc -l < "$1")" -eq 1 ]; }
 
-# ---- 1. a linked baseline is updated in its target, never emptied through the link ----
-d=$tmp/l1; mkdir -p "$d/store"; mkrun "$d/store/bl"; mkdir -p "$d/store/bl/sub"; echo notes > "$d/store/bl/NOTES.txt"
-ln -s store/bl "$d/baseline"; mkrun "$d/cur" cur-run
-(cd "$d" && timeout $to "$exe" compare baseline cur --update-baseline --summary s.json) > "$d/out" 2>&1; rc=$?
-if [ $rc -eq 0 ] && [ -L "$d/baseline" ] && [ "$(cat "$d/store/bl/MARKER" 2>/dev/null)" = cur-run ] \
-   && [ -s "$d/store/bl/properties.json" ] && ! ls -d "$d"/baseline.* "$d"/store/bl.* > /dev/null 2>&1; then
-  ok "linked baseline: the link stays, its target holds the new run, no staging left"
-else bad "linked baseline (exit $rc): link $( [ -L "$d/baseline" ] && echo kept || echo replaced ), target: $(ls "$d/store/bl" | wc -l) entries"; head -3 "$d/out"; fi
-
-# ---- 2. a multi-machine baseline keeps the other machines' runs ----
-d=$tmp/l2; mkdir -p "$d/base"; mkrun "$d/base/m1"; mkrun "$d/base/m2" other-machine
-for f in "$d"/base/m2/*.json; do sed -i 's#"key": "fixture-host/2-core"#"key": "other/8-core"#' "$f"; done
-mkrun "$d/cur" cur-run
-timeout $to "$exe" compare "$d/base" "$d/cur" --update-baseline --summary "$d/s.json" > "$d/out" 2>&1; rc=$?
-if [ $rc -eq 0 ] && [ "$(cat "$d/base/m2/MARKER" 2>/dev/null)" = other-machine ] && [ "$(cat "$d/base/m1/MARKER" 2>/dev/null)" = cur-run ]; then
-  ok "multi-machine baseline: only this machine's run replaced, the other kept"
-else bad "multi-machine baseline (exit $rc): $(ls "$d/base")"; head -3 "$d/out"; fi
+# ---- 1, 2. baselines are rows of the results store, one per machine key: a
+# linked store path, and one machine's baseline replacing another's, are
+# tests/store.sh's cases ----
 
 # ---- 3. only regular PNG files are embedded in report.html ----
 d=$tmp/l3; mkrun "$d/run"; printf 'root:x:0:0:SECRET-PASSWD-LINE\n' > "$d/secret"
@@ -111,19 +97,18 @@ timeout $to "$exe" compare "$d/base" "$d/cur" --summary "$d/s.json" > "$d/out" 2
 # an unverified baseline no longer lets an unverified run pass; --update-baseline installs nothing
 d=$tmp/g-ver; mkrun "$d/base" old-base; mkrun "$d/cur" unverified
 jedit "$d/base/cpu.json" 'd["verified"] = False'; jedit "$d/cur/cpu.json" 'd["verified"] = False; d["failures"] = {"double/dlb/arm": "max error 1"}'
-timeout $to "$exe" compare "$d/base" "$d/cur" --update-baseline --summary "$d/s.json" > "$d/out" 2>&1; rc=$?
-[ $rc -ne 0 ] && [ "$(cat "$d/base/MARKER")" = old-base ] && grep -q 'not replaced' "$d/out" \
-  && ok "gate, unverified run against an unverified baseline: exit $rc, baseline not replaced" \
-  || { bad "gate, unverified run (exit $rc, baseline $(cat "$d/base/MARKER"))"; tail -3 "$d/out"; }
-timeout $to "$exe" compare "$d/new" "$d/cur" --update-baseline > "$d/out2" 2>&1; rc=$?
-[ $rc -eq 2 ] && [ ! -e "$d/new" ] && grep -q 'unverified run is never installed' "$d/out2" \
-  && ok "an unverified run never creates a baseline" || { bad "unverified run created a baseline (exit $rc)"; head -2 "$d/out2"; }
+timeout $to "$exe" compare "$d/base" "$d/cur" --summary "$d/s.json" > "$d/out" 2>&1; rc=$?
+[ $rc -ne 0 ] && [ "$(cat "$d/base/MARKER")" = old-base ] \
+  && ok "gate, unverified run against an unverified baseline: exit $rc" || { bad "gate, unverified run (exit $rc)"; tail -3 "$d/out"; }
+timeout $to "$exe" compare --store "$d/s.sqlite" "$d/cur" --update-baseline > "$d/out2" 2>&1; rc=$?
+[ $rc -eq 2 ] && ! "$exe" store list --store "$d/s.sqlite" 2> /dev/null | grep -q unverified && grep -q 'unverified run is never installed' "$d/out2" \
+  && ok "an unverified run never becomes a baseline" || { bad "unverified run became a baseline (exit $rc)"; head -2 "$d/out2"; }
 # the injection marker is in every results file: a run without cpu.json is still refused as a baseline
 d=$tmp/g-inj; SKB_INJECT_SLOWDOWN=dlb:30 timeout 120 "$exe" run bounds --quick --quiet --out "$d/run" > /dev/null 2>&1
 grep -q '"injected"' "$d/run/bounds.json" && ok "injection marker written into bounds.json" || bad "no injection marker in bounds.json"
-timeout $to "$exe" compare "$d/new" "$d/run" --update-baseline > "$d/out" 2>&1; rc=$?
-[ $rc -eq 2 ] && [ ! -e "$d/new" ] && grep -q 'injected' "$d/out" && ok "an injected run without cpu.json never becomes a baseline" \
-  || { bad "injected run became a baseline (exit $rc)"; head -2 "$d/out"; }
+timeout $to "$exe" compare --store "$d/s.sqlite" "$d/run" --update-baseline > "$d/out" 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q 'injected' "$d/out" && ! "$exe" store baseline --store "$d/s.sqlite" 2> /dev/null | grep -q 'run 1' \
+  && ok "an injected run without cpu.json never becomes a baseline" || { bad "injected run became a baseline (exit $rc)"; head -2 "$d/out"; }
 # the machine key: hardware plus an optional name, never the hostname
 timeout 120 "$exe" run bounds --quick --quiet --out "$tmp/k1" > /dev/null 2>&1
 SKB_MACHINE_NAME=lab-7 timeout 120 "$exe" run bounds --quick --quiet --out "$tmp/k2" > /dev/null 2>&1
@@ -260,11 +245,9 @@ n=$(grep -c '| results directory |' "$d/r10/report.md")
   || bad "the same run twice: $n runs in the report (exit $rc)"
 
 # ---- 11. scratch of killed processes is reclaimed ----
-sh -c 'exit 0' & dead=$!; wait $dead
-d=$tmp/l11; mkrun "$d/base"; mkrun "$d/cur"; mkrun "$d/base.new-$dead"; mkrun "$d/base.old-$dead"
-timeout $to "$exe" compare "$d/base" "$d/cur" --update-baseline --summary "$d/s.json" > "$d/out" 2>&1; rc=$?
-[ $rc -eq 0 ] && ! [ -e "$d/base.new-$dead" ] && ! [ -e "$d/base.old-$dead" ] \
-  && ok "a killed update's base.new-PID / base.old-PID copies are reclaimed" || { bad "dead scratch left (exit $rc)"; ls "$d"; }
+# (the baseline's staging copies of a killed update are gone with folder
+# baselines: the store's transaction leaves nothing beside it, tests/store.sh)
+d=$tmp/l11
 mkrun "$d/rep"; mkdir -p "$d/rep/plots"; echo x > "$d/rep/plots/cpu.png.tmpAbC123"
 timeout $to "$exe" report --results "$d/rep" --no-plots > /dev/null 2>&1
 timeout $to "$exe" report --results "$d/rep" > /dev/null 2>&1
@@ -291,29 +274,31 @@ timeout $to "$exe" report --results "$d/cur" --no-plots > /dev/null 2>&1
 ! grep -q '<script>alert\|<img src=x' "$d/cur/report.md" && grep -q '&lt;script&gt;' "$d/cur/report.md" \
   && ok "report.md: machine and compiler names escaped" || bad "report.md carries raw HTML from the results"
 
-# ---- 14. nightly.sh: no baseline is exit 3; a refused update installs no binary ----
+# ---- 14. nightly.sh: no baseline is exit 3; a refused update installs nothing ----
 d=$tmp/l14; mkdir -p "$d"
-cat > "$d/fake" <<'SH'
+cat > "$d/fake" <<SH
 #!/usr/bin/env bash
-# stands in for skinbench in scripts/nightly.sh: run copies the fixture, compare exits $FAKE_CMP
-case $1 in
-  run) shift; while [ $# -gt 0 ]; do [ "$1" = --out ] && { mkdir -p "$2"; cp -r tests/fixtures/run-a/. "$2"; }; shift; done; exit 0 ;;
+# stands in for skinbench in scripts/nightly.sh: run writes a complete synthetic run,
+# compare exits \$FAKE_CMP when set, report does nothing, store is the real one
+case \$1 in
+  run) shift; while [ \$# -gt 0 ]; do [ "\$1" = --out ] && python3 tests/lib/mkrun.py "\$2" --rng \$RANDOM --binary "\$0"; shift; done; exit 0 ;;
   report) exit 0 ;;
-  compare) echo "fake compare $*"; exit "${FAKE_CMP:-0}" ;;
+  compare) [ -n "\${FAKE_CMP:-}" ] && { echo "fake compare \$*"; exit "\$FAKE_CMP"; }; exec "$exe" "\$@" ;;
+  *) exec "$exe" "\$@" ;;
 esac
 SH
 chmod +x "$d/fake"
-common=(--exe "$d/fake" --history "$d/hist" --validation "$d/none.json")
-bash scripts/nightly.sh "${common[@]}" --baseline "$d/nobase" --out "$d/n1" > "$d/n1.log" 2>&1; rc=$?
+common=(--exe "$d/fake" --store "$d/s.sqlite" --validation "$d/none.json" --no-bisect --import-baseline "$d/no" --import-history "$d/no")
+bash scripts/nightly.sh "${common[@]}" --out "$d/n1" > "$d/n1.log" 2>&1; rc=$?
 [ $rc -eq 3 ] && grep -q 'no baseline' "$d/n1.log" && ok "nightly without a baseline: exit 3" || { bad "nightly without a baseline: exit $rc"; tail -2 "$d/n1.log"; }
-mkdir -p "$d/base"; cp -r "$fx/." "$d/base"
-FAKE_CMP=2 bash scripts/nightly.sh "${common[@]}" --baseline "$d/base" --out "$d/n2" --update-baseline > "$d/n2.log" 2>&1; rc=$?
-[ $rc -eq 2 ] && [ ! -e "$d/base/bin/skinbench" ] && grep -q 'not updated' "$d/n2.log" \
-  && ok "nightly: compare refused the update, no binary installed into the baseline" || { bad "nightly installed a binary after a refused update (exit $rc)"; tail -3 "$d/n2.log"; }
-bash scripts/nightly.sh "${common[@]}" --baseline "$d/first" --out "$d/n3" --update-baseline > "$d/n3.log" 2>&1; rc=$?
-last=$(tail -1 "$d/n3.log")
-[ $rc -eq 0 ] && ! echo "$last" | grep -q "$d/n3/compare.json" && echo "$last" | grep -q 'first night' \
-  && ok "nightly first night: names no file it did not write" || { bad "nightly first night (exit $rc): $last"; }
+bash scripts/nightly.sh "${common[@]}" --out "$d/n2" --update-baseline > "$d/n2.log" 2>&1; rc=$?
+last=$(tail -1 "$d/n2.log")
+[ $rc -eq 0 ] && ! echo "$last" | grep -q "compare.json" && echo "$last" | grep -q 'pass (exit 0)' \
+  && "$exe" store baseline --store "$d/s.sqlite" | grep -q 'run 2 ' \
+  && ok "nightly first night with --update-baseline: its run is the baseline; names no file it did not write" || { bad "nightly first night (exit $rc): $last"; }
+FAKE_CMP=2 bash scripts/nightly.sh "${common[@]}" --out "$d/n3" --update-baseline > "$d/n3.log" 2>&1; rc=$?
+[ $rc -eq 2 ] && "$exe" store baseline --store "$d/s.sqlite" | grep -q 'run 2 ' && grep -q 'baseline not replaced' "$d/n3.log" \
+  && ok "nightly: compare refused, the baseline (and its binary) stay night 2's" || { bad "nightly replaced the baseline after a refused compare (exit $rc)"; tail -3 "$d/n3.log"; }
 
 # ---- 15. messages: UTF-16, not JSON, an infinite weight; apt waits for the dpkg lock ----
 mkrun "$d/m15"; python3 -c "import sys; open(sys.argv[1],'wb').write(open(sys.argv[1]).read().encode('utf-16'))" "$d/m15/cpu.json"

@@ -235,25 +235,24 @@ mkrun "$d/run"
    --reference "$OLDPWD/reports/reference.json") > /dev/null 2>&1
 ! grep -q 987654 "$d/run/report.md" && ok "no fuzz claim from the current directory's build/fuzz/fuzz.log" \
   || bad "report.md claims the current directory's fuzz log"
-# nightly.sh: a failed copy of the binary into the baseline is said, exit 2
-cat > "$d/fake" <<'SH'
+# nightly.sh: the baseline and its binary enter the store in one transaction
+# (a kill -9 at each step: tests/store.sh); a store that cannot be written —
+# here a FIFO at its path, never replaced — is said, nothing claimed, exit 2
+cat > "$d/fake" <<SH
 #!/usr/bin/env bash
-case $1 in
-  run) shift; while [ $# -gt 0 ]; do [ "$1" = --out ] && { mkdir -p "$2"; cp -r tests/fixtures/run-a/. "$2"; }; shift; done; exit 0 ;;
-  report) exit 0 ;;
-  compare) exit 0 ;;
-esac
+# run: a complete synthetic run (tests/lib/mkrun.py); anything else: the real skinbench
+if [ "\$1" = run ]; then
+  while [ \$# -gt 0 ]; do [ "\$1" = --out ] && exec python3 "$PWD/tests/lib/mkrun.py" "\$2" --binary "$exe"; shift; done
+  exit 2
+fi
+exec "$exe" "\$@"
 SH
-mkdir -p "$d/pbin"; cat > "$d/pbin/cp" <<'SH'
-#!/bin/sh
-# cp as on a full disk, for the binary's copy into BASELINE/bin only
-for a in "$@"; do case $a in */bin/skinbench.tmp) echo "cp: error writing '$a': No space left on device" >&2; exit 1 ;; esac; done
-exec /bin/cp "$@"
-SH
-chmod +x "$d/fake" "$d/pbin/cp"; mkdir -p "$d/base/bin"; cp -r "$fx/." "$d/base"; echo old > "$d/base/bin/skinbench"
-PATH="$d/pbin:$PATH" bash scripts/nightly.sh --exe "$d/fake" --history "$d/hist" --validation "$d/none.json" \
-  --baseline "$d/base" --out "$d/n1" --update-baseline > "$d/n.log" 2>&1; rc=$?
-[ $rc -eq 2 ] && ! grep -q 'and its binary' "$d/n.log" && grep -q 'but not its binary' "$d/n.log" && [ ! -e "$d/base/bin/skinbench" ] \
-  && ok "nightly: the binary's failed copy is said, the stale binary removed, exit 2" || { bad "nightly after a failed binary copy (exit $rc)"; grep baseline "$d/n.log" | tail -2; }
+chmod +x "$d/fake"; mkfifo "$d/store.fifo"
+timeout 300 bash scripts/nightly.sh --exe "$d/fake" --store "$d/store.fifo" --validation "$d/none.json" --no-bisect \
+  --out "$d/n1" --update-baseline > "$d/n.log" 2>&1; rc=$?
+[ $rc -eq 2 ] && [ -p "$d/store.fifo" ] && grep -q 'not stored' "$d/n.log" && grep -q 'store.fifo' "$d/n.log" \
+  && ! grep -q 'now this machine.s baseline' "$d/n.log" \
+  && ok "nightly: a store path that is a FIFO is named, left a FIFO, no baseline claimed, exit 2" \
+  || { bad "nightly with a FIFO store (exit $rc)"; tail -4 "$d/n.log"; }
 
 exit $fail

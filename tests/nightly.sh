@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
 # scripts/nightly.sh end to end, with the suite in --quick mode (a smoke
 # test of the script, not a nightly): the first night with --update-baseline
-# makes the baseline and saves its binary; the second night runs the A/B
-# sitting against that binary (2 rounds here: too few to decide, so exit 3,
-# never a pass), keeps both nights under the history directory, and the
-# report shows the history table and trend plots.
+# stores the run and makes it this machine's baseline, its binary kept in
+# the store; the second night runs the A/B sitting against that binary (2
+# rounds here: too few to decide, so exit 3, never a pass), enters the
+# store too, and its report carries the history of both nights
+# (history.html, history.csv).
 . "$(dirname "$0")/lib/preamble.sh"
 export SKB_AB_ROUNDS=2 SKB_AB_REPS=2
-common=(--exe "$exe" --quick --baseline "$tmp/base" --history "$tmp/hist" --validation "$tmp/none.json")
-bash scripts/nightly.sh "${common[@]}" --out "$tmp/hist/2026-01-01T0000Z" --update-baseline > "$tmp/n1.log" 2>&1
-[ -x "$tmp/base/bin/skinbench" ] && [ -s "$tmp/base/icount.json" ] \
-  && ok "first night with --update-baseline: baseline and its binary saved" || { bad "no baseline"; tail "$tmp/n1.log"; }
-bash scripts/nightly.sh "${common[@]}" --out "$tmp/hist/2026-01-02T0000Z" > "$tmp/n2.log" 2>&1; rc=$?
-[ -s "$tmp/hist/2026-01-02T0000Z/ab/round-2/b/cpu-gbench.json" ] && ok "second night: A/B sitting against the baseline's binary" \
+st=$tmp/store.sqlite
+common=(--exe "$exe" --quick --store "$st" --validation "$tmp/none.json" --no-bisect
+        --import-baseline "$tmp/none" --import-history "$tmp/none")
+bash scripts/nightly.sh "${common[@]}" --out "$tmp/n1" --update-baseline > "$tmp/n1.log" 2>&1; rc=$?
+"$exe" store baseline --store "$st" > "$tmp/b.out" 2>&1
+[ $rc -eq 0 ] && grep -q "run 1 " "$tmp/b.out" && grep -qv 'binary none' "$tmp/b.out" \
+  && ok "first night with --update-baseline: stored as run 1, this machine's baseline, with its binary" \
+  || { bad "first night (exit $rc)"; tail -5 "$tmp/n1.log"; cat "$tmp/b.out"; }
+bash scripts/nightly.sh "${common[@]}" --out "$tmp/n2" > "$tmp/n2.log" 2>&1; rc=$?
+[ -s "$tmp/n2/ab/round-2/b/cpu-gbench.json" ] && ok "second night: A/B sitting against the baseline's binary from the store" \
   || { bad "no A/B sitting"; tail "$tmp/n2.log"; }
 [ $rc -eq 3 ] && grep -q 'INCONCLUSIVE' "$tmp/n2.log" && ok "2 rounds cannot decide: exit 3 (never a pass)" \
   || { bad "second night exit $rc"; tail -20 "$tmp/n2.log"; }
@@ -21,11 +26,17 @@ if [ -n "${SKB_ASAN:-}" ] || ! command -v valgrind > /dev/null; then
 else
   grep -q '^instructions: ' "$tmp/n2.log" && ok "the instruction-count gate ran" || bad "no instruction gate"
 fi
-md=$tmp/hist/2026-01-02T0000Z/report.md
-grep -q 'Nightly history' "$md" && grep -q '2 nightly run(s)' "$md" && ok "report: history of both nights" \
-  || bad "report lacks the two-night history"
-if command -v gnuplot > /dev/null; then
-  ls "$tmp/hist/2026-01-02T0000Z/plots/"hist-*.svg > /dev/null 2>&1 && ok "report: trend plots from the second night" \
-    || bad "no trend plots"
-fi
+"$exe" store list --store "$st" > "$tmp/l.out"
+[ "$(grep -c 'complete' "$tmp/l.out")" -eq 2 ] && grep -q '^1 .*BASE complete' "$tmp/l.out" \
+  && ok "both nights stored; the baseline stayed night 1 (the second was not passed)" || { bad "store list"; cat "$tmp/l.out"; }
+md=$tmp/n2/report.md
+grep -q 'Nightly history' "$md" && grep -q '2 stored night(s) of 1 machine' "$md" && ok "report: history of both nights" \
+  || { bad "report lacks the two-night history"; grep -A3 'Nightly history' "$md"; }
+[ -s "$tmp/n2/history.html" ] && [ "$(grep -c ',dlb,' "$tmp/n2/history.csv")" -eq 2 ] \
+  && ok "history.html and history.csv: dlb on both nights" || bad "history pages"
+python3 - "$tmp/n2/history.csv" <<'PY' && ok "history.csv: the second night's paired A/B estimates, from the store" || bad "no paired estimates in the history"
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["ab_delta"]]
+assert rows and len({r["night"] for r in rows}) == 1, rows[:3]
+PY
 exit $fail

@@ -35,9 +35,15 @@ for di, ds in enumerate(["arm", "body"]):
                           "run_type": "iteration", "cpu_time": r * 1e6, "real_time": r * 1e6, "time_unit": "ns"})
     c["datasets"][ds] = {"vertices": 100, "joints": 2, "ms": ms,
                          "ratio_to_linear": {s: ms[s] / ms["linear"] for s in ser}}
+# the synthetic files join the real run: its machine, seed, run id and binary (a file of
+# another run would be refused), and its manifest goes (the folder is no longer what it lists)
+real = json.load(open(run + "/bounds.json"))
+ident = {k: real[k] for k in ("machine", "seed", "run_id", "binary_sha256") if k in real}
+c.update(ident)
 json.dump(c, open(run + "/cpu.json", "w"))
 g = json.load(open(fx + "/cpu-gbench.json"))
 g["benchmarks"] = bench
+g["context"].update({"skinbench_seed": str(real["seed"]), "skinbench_run_id": real.get("run_id", "")})
 json.dump(g, open(run + "/cpu-gbench.json", "w"))
 gp = json.load(open(fx + "/gpu.json"))
 # the caption as the harness writes it (harness/exp_gpu.c states the pose it drew)
@@ -46,7 +52,9 @@ gp["images"] = [{"scene": "candy_wrapper", "dataset": "arm", "pose": 3, "shader"
 gp["shaders"] = [{"name": "dlb_pivot", "title": "DLB'"}]   # display names come from gpu.json, as in a real run
 os.makedirs(run + "/images", exist_ok=True)
 shutil.copy(fx + "/images/candy-wrapper-dlb.png", run + "/images/candy_wrapper_dlb_pivot.png")
+gp.update(ident)
 json.dump(gp, open(run + "/gpu.json", "w"))
+os.remove(run + "/manifest.json")
 EOF
 "$exe" report --results "$tmp/run" --out "$tmp/rep" >"$tmp/out" 2>&1 || bad "report failed: $(tail -2 "$tmp/out")"
 P="$tmp/rep/plots"

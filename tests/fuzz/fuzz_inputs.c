@@ -149,7 +149,7 @@ static void fuzz_results(int which, const char *text, size_t len)
     free(rep);
     /* compare the file against itself: no regression, unless the run says
      * it is unverified (an unverified current run fails whatever the baseline) */
-    struct skb_compare_opts o = { 0.01, 0.05, 0, NULL };
+    struct skb_compare_opts o = { 0.01, 0.05, 0, NULL, NULL };
     FILE *devnull = fopen("/dev/null", "w");
     if (devnull) {
         const cJSON *cpu = skb_results_doc(&run, "cpu.json");
