@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The layering, bottom to top (ARCHITECTURE.md "Layout"):
 #   common -> geometry -> methods -> flops -> datasets -> gpu -> harness -> reports -> regress -> cli
-# Two checks:
+# Three checks:
 # 1. includes: a file may include headers of its own layer or of a lower one;
 #    an include of a higher layer's header (a back edge) fails, naming file,
 #    line and include.  Headers are found by name (the build uses one -I per
@@ -13,6 +13,9 @@
 #    folder (a.c calls b.c calls ... a.c), naming the files and one symbol on
 #    each edge.  Only objects whose source is in the tree are read; with no
 #    objects at all the call check is skipped (said so) and includes decide.
+# 3. one timing engine (docs/report-and-regression.md "Timed verdicts"): no
+#    file but common/skb_timing.c reads a clock (clock_gettime, gettimeofday,
+#    timespec_get, clock(), rdtsc); time(NULL) stamps are dates, not timings.
 # Usage: scripts/check-layers.sh [ROOT]   (default: the source tree)
 #        the objects: $SKB_BUILD (default ROOT/build), one BUILD/DIR/NAME.o per DIR/NAME.c(pp)
 set -u
@@ -139,5 +142,14 @@ else
   printf '%s\n' "$out" | grep -v '^calls ' | grep . 
   [ $rc -eq 0 ] || bad=1
 fi
-[ $bad -eq 0 ] && echo "check-layers: ok, $edges includes and ${calls:-0} calls between files follow ${layers[*]}, no circle inside a folder"
+clocks=$(for d in "${layers[@]}"; do
+  for f in "$d"/*.c "$d"/*.h "$d"/*.cpp "$d"/*.hpp; do
+    [ -f "$f" ] && [ "$f" != common/skb_timing.c ] && printf '%s\n' "$f"
+  done
+done | xargs -r grep -nE '\b(clock_gettime|gettimeofday|timespec_get|__rdtscp?)[[:space:]]*\(|\bclock\(\)' /dev/null)
+if [ -n "$clocks" ]; then
+  printf '%s\n' "$clocks" | sed 's/^\([^:]*:[0-9]*\):.*/check-layers: \1 reads a clock of its own: time through common\/skb_timing.h (one timing engine)/'
+  bad=1
+fi
+[ $bad -eq 0 ] && echo "check-layers: ok, $edges includes and ${calls:-0} calls between files follow ${layers[*]}, no circle inside a folder, one clock (common/skb_timing.c)"
 exit $bad

@@ -2,7 +2,8 @@
 # scripts/check-layers.sh: the tree passes, an injected back edge (a lower
 # layer including a higher layer's header) fails naming the file and include,
 # and a planted circle of calls between two files of one folder, or a call
-# into a higher layer, fails naming the files and symbols.  The call check
+# into a higher layer, fails naming the files and symbols; a clock read
+# outside common/skb_timing.c (one timing engine) fails naming the file.  The call check
 # reads the build's objects: $SKB_BUILD (default build; make first).
 set -u
 cd "$(dirname "$0")/.."
@@ -35,6 +36,12 @@ inject reports/report.c skb_regress.h    # reports -> regress
 rm -rf "$tmp/t"; mkdir -p "$tmp/t"; cp -r "${dirs[@]}" "$tmp/t/"
 printf '#include "skb_json.h"\n#include "skb_method.h"\n' >> "$tmp/t/cli/main.c"
 SKB_BUILD=$tmp/none bash scripts/check-layers.sh "$tmp/t" > "$tmp/out" 2>&1 && ok || bad "downward include refused: $(cat "$tmp/out")"
+
+# one timing engine: a private clock outside common/skb_timing.c is refused
+rm -rf "$tmp/t"; mkdir -p "$tmp/t"; cp -r "${dirs[@]}" "$tmp/t/"
+printf 'static double zz_now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec; }\n' >> "$tmp/t/harness/cpu_paired.c"
+if SKB_BUILD=$tmp/none bash scripts/check-layers.sh "$tmp/t" > "$tmp/out" 2>&1; then bad "a private clock in harness/cpu_paired.c: not caught"
+else grep -q 'harness/cpu_paired.c:[0-9]* reads a clock of its own' "$tmp/out" && ok || bad "private clock: message '$(cat "$tmp/out")'"; fi
 
 # calls: a scratch copy of the tree whose objects are the build's (linked),
 # plus two planted files compiled there.  plant NAME DIR1/A.c 'CODE' DIR2/B.c
