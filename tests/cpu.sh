@@ -131,9 +131,15 @@ if not lm.get("ratio_to_copy", {}).get("linear", 0) > 0: errs.append("ratio_to_c
 # the paired control: every split kernel over the copy and over its 4-slot
 # kernel; the pairs' estimate lies in its interval, and over a 4-slot kernel
 # (steady: a copy of --quick's small mesh is not) it is the right way up:
-# nearer the fastest-over-fastest ratio of the same pairs than that ratio is
-# to 1 (the other way up it would be twice as far), where that is 15 % or
-# more from 1
+# nearer the ratio of the same pairs' median times than that ratio is to 1
+# (the other way up it would be twice as far), where that is 15 % or more
+# from 1.  Both summarise the same samples, so this checks how the ratio is
+# recorded, not the machine: the fastest-over-fastest ratio it read before
+# (one sample a side out of --quick's 5 of 0.2 ms) read 0.646 against the
+# pairs' 1.149 once on a quiet CI run
+def med_ratio(q):
+    a, b = q.get("ms"), q.get("control_ms")
+    return a / b if isinstance(a, (int, float)) and isinstance(b, (int, float)) and a > 0 and b > 0 else None
 pc = lm.get("paired_control", {})
 got = {(q.get("kernel"), q.get("control")) for q in pc.get("rows", [])}
 for want in (("linear", "memcpy"), ("linear", "linear@slot4"), ("dlb", "dlb@slot4"), ("linear@plan", "linear@slot4")):
@@ -143,14 +149,14 @@ for q in pc.get("rows", []):
     lo, hi = q.get("ci_low"), q.get("ci_high")
     if not (isinstance(x, (int, float)) and isinstance(fl, (int, float)) and x > 0 and fl > 0):
         errs.append("paired_control row %r" % q); continue
-    if q["control"] != "memcpy" and abs(math.log(fl)) > math.log(1.15) and abs(math.log(x / fl)) >= abs(math.log(fl)): errs.append("paired_control %s/%s: ratio %.4g vs floor %.4g" % (q["kernel"], q["control"], x, fl))
+    md = med_ratio(q)
+    if q["control"] != "memcpy" and md and abs(math.log(md)) > math.log(1.15) and abs(math.log(x / md)) >= abs(math.log(md)): errs.append("paired_control %s/%s: ratio %.4g vs medians' %.4g" % (q["kernel"], q["control"], x, md))
     if abs(fl - q.get("min_ms", 0) / q.get("control_min_ms", 1)) > 1e-9 * fl: errs.append("paired_control %s: floor is not fastest over fastest" % q["kernel"])
     if isinstance(lo, (int, float)) and isinstance(hi, (int, float)) and not lo <= x <= hi: errs.append("paired_control %s: %.4g outside [%.4g, %.4g]" % (q["kernel"], x, lo, hi))
 # the target ratios of every dataset, pair by pair: DLB over LBS, each
 # split kernel over its 4-slot kernel, each planned row over both fixed rows
-# of its method, the right way up (as above, where
-# the fastest-over-fastest ratio is 50 % or more from 1: --quick's 5 pairs
-# of 0.2 ms on a small mesh put the estimate up to 1.3x from it here)
+# of its method, the right way up (as above, against the same pairs' median
+# times, where their ratio is 50 % or more from 1)
 for name, o in list(ds.items()) + [("large mesh", lm)]:
     prs = o.get("fast_kernels", {}).get("paired", {}).get("rows", [])
     got = {(q.get("kernel"), q.get("control")) for q in prs}
@@ -160,7 +166,8 @@ for name, o in list(ds.items()) + [("large mesh", lm)]:
     for q in prs:
         x, fl, n = q.get("ratio", 0), q.get("floor_ratio", 0), q.get("runs_per_sample", 0)
         if not (x > 0 and fl > 0 and isinstance(n, int) and n >= 1): errs.append("%s: paired row %r" % (name, q)); continue
-        if abs(math.log(fl)) > math.log(1.5) and abs(math.log(x / fl)) >= abs(math.log(fl)): errs.append("%s: paired %s/%s: ratio %.4g vs floor %.4g" % (name, q["kernel"], q["control"], x, fl))
+        md = med_ratio(q)
+        if md and abs(math.log(md)) > math.log(1.5) and abs(math.log(x / md)) >= abs(math.log(md)): errs.append("%s: paired %s/%s: ratio %.4g vs medians' %.4g" % (name, q["kernel"], q["control"], x, md))
 # every ratio the page shows, pair by pair with its control's A/A in the
 # same sitting: each double-path row over LBS (positions, judged; normals, a
 # variant), DIB over DLB, the f32 rows over the f32 LBS; the ratio maps
