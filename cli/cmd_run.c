@@ -142,7 +142,7 @@ static const struct skb_opt run_opts_table[] = {
       "                 roofline for the large mesh; default all); naming another\n"
       "                 experiment with it is a usage error (exit 2)\n" },
     { "--repetitions", SKB_OPT_VALUE, 0, 0, set_repetitions,
-      "  --repetitions N  cpu: Google Benchmark repetitions per kernel (default 5, --quick 2)\n" },
+      "  --repetitions N  cpu: Google Benchmark repetitions per kernel (default 2, --quick 2)\n" },
     { "--planner", SKB_OPT_VALUE, 0, 0, set_planner,
       "  --planner P    cpu: how the @plan rows choose their fast kernel: measure (default:\n"
       "                 time every candidate), wisdom (reuse --wisdom's choice for this CPU,\n"

@@ -204,6 +204,10 @@ int skb_time_trio(const struct skb_work *a, const struct skb_work *a2, const str
         return SKB_ENOMEM;
     double *t[3] = { buf, buf + np, buf + 2 * np }, *lr = buf + 3 * np, *tb = buf + 4 * np, *ta = buf + 5 * np;
     rc = run_pairs(&sd, o, t);
+    if (rc >= 0 && o->keep_a_ms)
+        memcpy(o->keep_a_ms, t[0], sizeof *t[0] * np);
+    if (rc >= 0 && o->keep_b_ms)
+        memcpy(o->keep_b_ms, t[1], sizeof *t[1] * np);
     if (rc >= 0) {
         /* b's and a's times, once more for the second and third summaries (each sorts them) */
         memcpy(tb, t[1], sizeof *tb * np);
@@ -279,6 +283,8 @@ void skb_sitting_init(struct skb_sitting *s, const struct skb_pair_opts *o, cJSO
 {
     s->opts = *o;
     s->aa_pairs = o->pairs;
+    s->keep = 0;
+    s->round = 0;
     if (!(s->opts.alpha > 0))
         s->opts.alpha = SKB_PAIR_ALPHA;
     cJSON_AddNumberToObject(parent, "pairs_per_row", o->pairs);
@@ -300,23 +306,190 @@ static int str_item_is(const cJSON *o, const char *key, const char *want)
     return cJSON_IsString(v) && strcmp(v->valuestring, want) == 0;
 }
 
+int skb_sitting_resume(struct skb_sitting *s, const struct skb_pair_opts *o, cJSON *parent, int round)
+{
+    cJSON *rows = cJSON_GetObjectItemCaseSensitive(parent, "rows"), *aa = cJSON_GetObjectItemCaseSensitive(parent, "aa");
+    if (!cJSON_IsArray(rows) || !cJSON_IsArray(aa))
+        return SKB_EINVAL;
+    s->opts = *o;
+    s->aa_pairs = o->pairs;
+    if (!(s->opts.alpha > 0))
+        s->opts.alpha = SKB_PAIR_ALPHA;
+    s->keep = 1;
+    s->round = round;
+    s->rows = rows;
+    s->aa = aa;
+    return 0;
+}
+
+/* ---- kept pairs: a row's "pair_ms" and "pair_control_ms" ---- */
+
+static double num_item(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static void set_number(cJSON *o, const char *key, double x)
+{
+    cJSON_DeleteItemFromObjectCaseSensitive(o, key);
+    skb_json_add_number(o, key, x);
+}
+
+static void keep_pairs(cJSON *row, const double *a, const double *b, int n)
+{
+    cJSON *ka = cJSON_GetObjectItemCaseSensitive(row, "pair_ms"), *kb = cJSON_GetObjectItemCaseSensitive(row, "pair_control_ms");
+    if (!ka)
+        ka = cJSON_AddArrayToObject(row, "pair_ms");
+    if (!kb)
+        kb = cJSON_AddArrayToObject(row, "pair_control_ms");
+    for (int i = 0; i < n; i++) {
+        cJSON_AddItemToArray(ka, cJSON_CreateNumber(a[i]));
+        cJSON_AddItemToArray(kb, cJSON_CreateNumber(b[i]));
+    }
+}
+
+/* the kept pairs of o into a fresh buffer: *a and *b point into it (free
+ * *a); *n pairs, 0 when o keeps none */
+static int kept_pairs(const cJSON *o, double **a, double **b, int *n)
+{
+    const cJSON *ka = cJSON_GetObjectItemCaseSensitive(o, "pair_ms"), *kb = cJSON_GetObjectItemCaseSensitive(o, "pair_control_ms");
+    *a = *b = NULL;
+    *n = 0;
+    int m = cJSON_GetArraySize(ka);
+    if (!cJSON_IsArray(ka) || !cJSON_IsArray(kb) || m == 0 || m != cJSON_GetArraySize(kb))
+        return 0;
+    if (!(*a = malloc(sizeof **a * 2 * (size_t)m)))
+        return SKB_ENOMEM;
+    *b = *a + m;
+    const cJSON *x, *y = kb->child;
+    int i = 0;
+    cJSON_ArrayForEach(x, ka) {
+        (*a)[i] = x->valuedouble;
+        (*b)[i++] = y->valuedouble;
+        y = y->next;
+    }
+    *n = m;
+    return 0;
+}
+
+/* n pairs (a over b, per-run times) summarised as skb_time_pair does */
+static int summarise_pairs(const double *a, const double *b, int n, double alpha, struct skb_pair_result *r)
+{
+    double *buf = malloc(sizeof *buf * 3 * (size_t)(n > 0 ? n : 1));
+    struct skb_pair_opts o = { .pairs = n, .alpha = alpha };
+    if (!buf)
+        return SKB_ENOMEM;
+    memcpy(buf + n, a, sizeof *buf * (size_t)n);
+    memcpy(buf + 2 * n, b, sizeof *buf * (size_t)n);
+    summarise(&o, buf, buf + n, buf + 2 * n, r);
+    free(buf);
+    return 0;
+}
+
+/* a row's (or an A/A's) numbers from r: what skb_pair_json writes */
+static void set_summary(cJSON *o, const struct skb_pair_result *r, int row)
+{
+    set_number(o, "ratio", r->ratio);
+    set_number(o, "ci_low", r->lo);
+    set_number(o, "ci_high", r->hi);
+    set_number(o, "pairs", r->pairs);
+    set_number(o, "ms", r->a_ms);
+    set_number(o, "control_ms", r->b_ms);
+    set_number(o, "min_ms", r->a_min_ms);
+    set_number(o, "control_min_ms", r->b_min_ms);
+    if (row)
+        set_number(o, "floor_ratio", r->a_min_ms / r->b_min_ms);
+}
+
+/* o's kept pairs and n more, summarised afresh into o */
+static int add_pairs(cJSON *o, const double *a, const double *b, int n, double alpha, int row,
+                     struct skb_pair_result *r)
+{
+    double *ka, *kb;
+    int m, rc;
+    keep_pairs(o, a, b, n);
+    if ((rc = kept_pairs(o, &ka, &kb, &m)) < 0)
+        return rc;
+    rc = summarise_pairs(ka, kb, m, alpha, r);
+    free(ka);
+    if (rc == 0)
+        set_summary(o, r, row);
+    return rc;
+}
+
+/* ---- the A/A and the rows ---- */
+
+static cJSON *find_aa(const struct skb_sitting *s, const char *control, const char *treatment)
+{
+    cJSON *e;
+    cJSON_ArrayForEach(e, s->aa)
+        if (str_item_is(e, "control", control) && str_item_is(e, "treatment", treatment))
+            return e;
+    return NULL;
+}
+
+/* the row kernel over control in treatment timed in pairs (not a trio's) */
+static cJSON *find_row(const struct skb_sitting *s, const char *kernel, const char *control, const char *treatment)
+{
+    cJSON *e;
+    cJSON_ArrayForEach(e, s->rows)
+        if (str_item_is(e, "kernel", kernel) && str_item_is(e, "control", control)
+            && str_item_is(e, "treatment", treatment) && !cJSON_GetObjectItemCaseSensitive(e, "timed_with"))
+            return e;
+    return NULL;
+}
+
+/* a kept timing: o's settings with the pairs' times kept (and, where an
+ * earlier round timed it, that round's runs per sample) */
+struct kept_timing {
+    struct skb_pair_opts o;
+    double *buf;
+};
+
+static int kept_timing_init(struct kept_timing *k, const struct skb_sitting *s, int pairs, const cJSON *earlier)
+{
+    k->o = s->opts;
+    k->o.pairs = pairs;
+    k->buf = NULL;
+    if (!s->keep)
+        return 0;
+    if (!(k->buf = malloc(sizeof *k->buf * 2 * (size_t)pairs)))
+        return SKB_ENOMEM;
+    k->o.keep_a_ms = k->buf;
+    k->o.keep_b_ms = k->buf + pairs;
+    double ra = num_item(earlier, "runs_per_sample"), rb = num_item(earlier, "control_runs_per_sample");
+    if (earlier && ra >= 1 && rb >= 1) {
+        k->o.runs_a = (long)ra;
+        k->o.runs_b = (long)rb;
+    }
+    return 0;
+}
+
 double skb_sitting_floor(struct skb_sitting *s, const char *control, const struct skb_work *c, const char *treatment)
 {
-    const cJSON *e;
-    cJSON_ArrayForEach(e, s->aa)
-        if (str_item_is(e, "control", control) && str_item_is(e, "treatment", treatment)) {
-            const cJSON *f = cJSON_GetObjectItemCaseSensitive(e, "aa_floor");
-            return cJSON_IsNumber(f) ? f->valuedouble : NAN;
-        }
+    cJSON *e = find_aa(s, control, treatment);
+    if (e && (!s->keep || num_item(e, "rounds") > s->round))
+        return num_item(e, "aa_floor");
     struct skb_pair_result aa;
-    struct skb_pair_opts ao = s->opts;
-    ao.pairs = s->aa_pairs;   /* the floor of every row, however many pairs a row has */
-    double f = skb_time_aa(c, &ao, &aa) < 0 ? NAN : skb_pair_floor(&aa);
-    cJSON *o = skb_pair_json(&aa);
-    cJSON_AddStringToObject(o, "control", control);
-    cJSON_AddStringToObject(o, "treatment", treatment);
-    skb_json_add_number(o, "aa_floor", f);
-    cJSON_AddItemToArray(s->aa, o);
+    struct kept_timing k;
+    if (kept_timing_init(&k, s, s->aa_pairs, e) < 0)   /* the floor of every row, however many pairs a row has */
+        return NAN;
+    int rc = skb_time_aa(c, &k.o, &aa);
+    if (!e) {
+        e = skb_pair_json(&aa);
+        cJSON_AddStringToObject(e, "control", control);
+        cJSON_AddStringToObject(e, "treatment", treatment);
+        cJSON_AddItemToArray(s->aa, e);
+        if (s->keep && rc >= 0)
+            keep_pairs(e, k.o.keep_a_ms, k.o.keep_b_ms, aa.pairs);
+    } else if (rc >= 0)
+        rc = add_pairs(e, k.o.keep_a_ms, k.o.keep_b_ms, k.o.pairs, s->opts.alpha, 0, &aa);
+    free(k.buf);
+    double f = rc < 0 ? NAN : skb_pair_floor(&aa);
+    set_number(e, "aa_floor", f);
+    if (s->keep)
+        set_number(e, "rounds", s->round + 1);
     return f;
 }
 
@@ -340,14 +513,121 @@ int skb_sitting_row(struct skb_sitting *s, const char *kernel, const struct skb_
                     const struct skb_work *c, const char *treatment, struct skb_pair_result *out)
 {
     struct skb_pair_result pr;
+    struct kept_timing kt;
     double f = skb_sitting_floor(s, control, c, treatment);
-    int rc = skb_time_pair(k, c, &s->opts, &pr);
+    cJSON *row = s->keep ? find_row(s, kernel, control, treatment) : NULL;
+    int rc = kept_timing_init(&kt, s, s->opts.pairs, row);
+    if (rc == 0)
+        rc = skb_time_pair(k, c, &kt.o, &pr);
+    if (rc >= 0 && row) {   /* a later round: its pairs join the row's */
+        rc = add_pairs(row, kt.o.keep_a_ms, kt.o.keep_b_ms, kt.o.pairs, s->opts.alpha, 1, &pr);
+        set_number(row, "aa_floor", f);
+    } else if (rc >= 0) {
+        row = add_row(s, &pr, kernel, control, treatment, f, NULL);
+        if (s->keep)
+            keep_pairs(row, kt.o.keep_a_ms, kt.o.keep_b_ms, pr.pairs);
+    }
+    free(kt.buf);
     if (out)
         *out = pr;
-    if (rc < 0)
-        return rc;
-    add_row(s, &pr, kernel, control, treatment, f, NULL);
-    return 0;
+    return rc < 0 ? rc : 0;
+}
+
+/* ---- settling on the quiet state ---- */
+
+static double min_of(const double *x, int n)
+{
+    double m = INFINITY;
+    for (int i = 0; i < n; i++)
+        m = fmin(m, x[i]);
+    return m;
+}
+
+/* the fastest run of control in treatment anywhere in the sitting: every
+ * kept row's control side and both sides of its A/A */
+static double quiet_reference(const struct skb_sitting *s, const char *control, const char *treatment)
+{
+    double ref = INFINITY, *a, *b;
+    int n;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, s->rows)
+        if (str_item_is(e, "control", control) && str_item_is(e, "treatment", treatment)
+            && kept_pairs(e, &a, &b, &n) == 0 && n > 0) {
+            ref = fmin(ref, min_of(b, n));
+            free(a);
+        }
+    e = find_aa(s, control, treatment);
+    if (e && kept_pairs(e, &a, &b, &n) == 0 && n > 0) {
+        ref = fmin(ref, fmin(min_of(a, n), min_of(b, n)));
+        free(a);
+    }
+    return ref;
+}
+
+/* o's pairs read on the quiet state: those whose control is within tol of
+ * ref (an A/A: both sides).  Not the kernel's side: a kernel whose cost
+ * varies from sample to sample (its poses) would keep its cheap samples
+ * only.  *r from them, or from every pair widened by the control's
+ * slow-down when fewer than SKB_QUIET_MIN_PAIRS are quiet */
+static void settle_one(cJSON *o, double ref, double tol, double alpha, int row, struct skb_pair_result *r)
+{
+    double *a, *b;
+    int n, q = 0;
+    if (kept_pairs(o, &a, &b, &n) < 0 || n == 0)
+        return;
+    double amax = row ? INFINITY : ref * (1 + tol), *qa = malloc(sizeof *qa * 2 * (size_t)n);
+    if (qa) {
+        double *qb = qa + n;
+        for (int i = 0; i < n; i++)
+            if (b[i] <= ref * (1 + tol) && a[i] <= amax) {
+                qa[q] = a[i];
+                qb[q++] = b[i];
+            }
+        int quiet = q >= SKB_QUIET_MIN_PAIRS;
+        if (summarise_pairs(quiet ? qa : a, quiet ? qb : b, quiet ? q : n, alpha, r) == 0) {
+            double slow = skb_sorted_median(b, n) / ref - 1;   /* sorts b: after its last use */
+            if (!quiet)
+                skb_pair_widen(r->lo, r->hi, slow, &r->lo, &r->hi);
+            set_summary(o, r, row);
+            cJSON_DeleteItemFromObjectCaseSensitive(o, "quiet");
+            cJSON_AddBoolToObject(o, "quiet", quiet);
+            set_number(o, "pairs_timed", n);
+            set_number(o, "quiet_pairs", q);
+            set_number(o, "quiet_control_ms", ref);
+            set_number(o, "quiet_tol", tol);
+            set_number(o, "contention", slow);
+        }
+        free(qa);
+    }
+    free(a);
+}
+
+void skb_sitting_settle(struct skb_sitting *s, double tol)
+{
+    cJSON *e;
+    struct skb_pair_result r;
+    if (!s->keep)
+        return;
+    cJSON_ArrayForEach(e, s->aa) {
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(e, "control"), *t = cJSON_GetObjectItemCaseSensitive(e, "treatment");
+        if (!cJSON_IsString(c) || !cJSON_IsString(t) || !cJSON_GetObjectItemCaseSensitive(e, "pair_ms"))
+            continue;
+        result_clear(&r);
+        settle_one(e, quiet_reference(s, c->valuestring, t->valuestring), tol, s->opts.alpha, 0, &r);
+        set_number(e, "aa_floor", skb_pair_floor(&r));
+    }
+    /* every row of a settled control takes its floor, a row not kept (a
+     * trio, timed in one sitting) too */
+    cJSON_ArrayForEach(e, s->rows) {
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(e, "control"), *t = cJSON_GetObjectItemCaseSensitive(e, "treatment");
+        if (!cJSON_IsString(c) || !cJSON_IsString(t))
+            continue;
+        if (cJSON_GetObjectItemCaseSensitive(e, "pair_ms"))
+            settle_one(e, quiet_reference(s, c->valuestring, t->valuestring), tol, s->opts.alpha, 1, &r);
+        const cJSON *aa = find_aa(s, c->valuestring, t->valuestring);
+        if (aa && cJSON_GetObjectItemCaseSensitive(aa, "pair_ms"))
+            set_number(e, "aa_floor", num_item(aa, "aa_floor"));
+    }
 }
 
 int skb_sitting_trio(struct skb_sitting *s, const char *kernel, const struct skb_work *k, const char *kernel2,

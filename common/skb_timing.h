@@ -20,7 +20,12 @@
  *   skb_pair_widen       an interval widened by a relative floor
  *   skb_pair_json        a result as a results-file object
  *   skb_sitting_*        rows timed back to back, each control's A/A once,
- *                        written as a results file's "rows" and "aa" */
+ *                        written as a results file's "rows" and "aa";
+ *                        with keep, rows timed again in later rounds pool
+ *                        their pairs, and skb_sitting_settle keeps the
+ *                        pairs timed while the machine was in its quiet
+ *                        state (docs/report-and-regression.md "Rounds and
+ *                        the quiet state") */
 #ifndef SKB_TIMING_H
 #define SKB_TIMING_H
 
@@ -65,6 +70,9 @@ struct skb_pair_opts {
      * compares the two works on the same input */
     void (*before_pair)(void *ctx, int pair);
     void *pair_ctx;
+    /* (may be NULL) each pair's per-run time of a and of b, o->pairs of
+     * each: what a sitting keeps to pool rounds and gate on the quiet state */
+    double *keep_a_ms, *keep_b_ms;
 };
 
 /* the default a judged ratio is timed with: 31 pairs of samples of at least
@@ -118,9 +126,31 @@ struct cJSON *skb_pair_json(const struct skb_pair_result *r);
 struct skb_sitting {
     struct skb_pair_opts opts;  /* a row's settings: opts.pairs may be lowered for a context row */
     int aa_pairs;               /* the A/A's pairs: the sitting's own (opts.pairs at init) */
+    int keep;                   /* rows (and A/As) keep each pair's times ("pair_ms", "pair_control_ms"); a
+                                   row timed again (same kernel, control, treatment) adds its pairs to itself */
+    int round;                  /* with keep: the round being timed; an A/A is timed once in each */
     struct cJSON *rows, *aa;
 };
 void skb_sitting_init(struct skb_sitting *s, const struct skb_pair_opts *o, struct cJSON *parent);
+/* a sitting begun by skb_sitting_init under parent, taken up again (a later
+ * round): its rows and A/As, keep set, round as given; SKB_EINVAL when
+ * parent holds no sitting */
+int skb_sitting_resume(struct skb_sitting *s, const struct skb_pair_opts *o, struct cJSON *parent, int round);
+
+/* the quiet state: on a shared machine a core is at times slowed for
+ * seconds (a neighbour on the same physical core: every kernel 1.2-1.75x
+ * slower in CPU time, each by its own factor, so ratios move too).  A pair
+ * is quiet when its control took at most (1 + tol) times the fastest run
+ * of that control anywhere in the sitting (its rows and its A/A); each kept row's
+ * ratio, interval and A/A floor are then read from its quiet pairs alone
+ * ("quiet": true).  A row with fewer than SKB_QUIET_MIN_PAIRS quiet pairs
+ * keeps every pair, its interval widened by the slow-down its control
+ * showed (median over fastest, "contention"), "quiet": false. */
+/* 0.15: the control's quiet runs spread 39-44 us on arm (ref 39), its
+ * slowed ones start at 49 (1.26x) */
+#define SKB_QUIET_TOL 0.15
+#define SKB_QUIET_MIN_PAIRS 6
+void skb_sitting_settle(struct skb_sitting *s, double tol);
 /* the A/A floor of a control in a treatment, timed now if not yet; NAN
  * when its timing failed */
 double skb_sitting_floor(struct skb_sitting *s, const char *control, const struct skb_work *c, const char *treatment);

@@ -24,7 +24,7 @@
 
 #define FULL_MIN_TIME 0.04       /* CPU seconds per repetition (budget: the whole run <= 150 s) */
 #define QUICK_MIN_TIME 0.002
-#define FULL_REPS 5
+#define FULL_REPS 2   /* absolute times only: no verdict reads Google Benchmark (the paired engine decides), so 2, not 5 */
 #define QUICK_REPS 2
 #define VERIFY_POSES 4           /* poses checked per kernel and dataset */
 #define BLEND_SAMPLES 97         /* vertices per checked pose compared with the blend form */
@@ -233,13 +233,18 @@ void skb__cpu_paired_control(struct run *r, struct ds *ds, cJSON *o);
  * split kernel over its 4-slot kernel, each planned row over both fixed
  * rows), pair by pair, into fast->"paired" */
 void skb__cpu_paired_targets(struct run *r, struct ds *ds, cJSON *fast);
-/* every ratio the page shows of one dataset, pair by pair with each
- * control's A/A beside them (o->"paired"), and their estimates as the ratio
- * maps beside the times: every double-path row over LBS, positions only
- * ("ratio_to_linear", judged) and with normals, DIB over DLB, SBS with
- * spherical averages over SBS; every single-precision row over the f32 LBS
- * (the pool's in wall time); each peer over our kernel of its method */
+/* the single-precision ratios of one dataset, pair by pair with each
+ * control's A/A beside them (o->"paired"), their estimates as the ratio map
+ * "ratio_to_linear_f32": every single-precision row over the f32 LBS (the
+ * pool's in wall time); each peer over our kernel of its method */
 void skb__cpu_paired_ratios(struct run *r, struct ds *ds, cJSON *o);
+/* the double-path ratios of every default dataset, in rounds over the
+ * datasets, settled on the quiet state: into datasets/<name>/paired (each
+ * dataset's object already in datasets) with the ratio maps beside:
+ * every double-path row over LBS, positions only ("ratio_to_linear",
+ * judged) and with normals, DIB over DLB, SBS with spherical averages over
+ * SBS, the DQS orders */
+void skb__cpu_paired_figure(struct run *r, cJSON *datasets);
 
 /* cpu_gbench.c */
 int skb__cpu_gb_out_open(const struct skb_run_ctx *ctx, struct gb_out *g, char *msg, size_t msglen);

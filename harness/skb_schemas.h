@@ -40,6 +40,22 @@
       .doc = "kernel over timed_with, read trio by trio (Hodges-Lehmann; the first row of a trio)" },             \
     { .path = P "/rows/[]/over_timed_with_ci_low", .type = SKB_ST_MEASURED, .doc = "its exact 95 % interval, low end" }, \
     { .path = P "/rows/[]/over_timed_with_ci_high", .type = SKB_ST_MEASURED, .doc = "its high end" },             \
+    { .path = P "/rows/[]/pair_ms", .type = SKB_ST_ARRAY,                                                        \
+      .doc = "kept rows (timed in rounds): each pair's per-run time of the kernel (ms), every round's" },        \
+    { .path = P "/rows/[]/pair_control_ms", .type = SKB_ST_ARRAY, .doc = "the same pairs' per-run time of the control (ms)" }, \
+    { .path = P "/rows/[]/quiet", .type = SKB_ST_BOOL,                                                            \
+      .doc = "kept rows: ratio and interval read from the quiet pairs alone (false: too few; every pair, the "    \
+             "interval widened by contention)" },                                                                 \
+    { .path = P "/rows/[]/pairs_timed", .type = SKB_ST_INTEGER, .doc = "kept rows: pairs timed in all rounds" },  \
+    { .path = P "/rows/[]/quiet_pairs", .type = SKB_ST_INTEGER,                                                   \
+      .doc = "kept rows: pairs whose control ran within quiet_tol of quiet_control_ms" },                         \
+    { .path = P "/rows/[]/quiet_control_ms", .type = SKB_ST_NUMBER,                                               \
+      .doc = "the control's fastest run anywhere in the sitting (its rows and its A/A): the quiet state" },       \
+    { .path = P "/rows/[]/quiet_tol", .type = SKB_ST_NUMBER, .doc = "how far above it a quiet control may run" },   \
+    { .path = P "/rows/[]/contention", .type = SKB_ST_NUMBER,                                                     \
+      .doc = "the row's median control run over quiet_control_ms, less 1: how slowed its pairs were" },           \
+    { .path = P "/rounds", .type = SKB_ST_INTEGER, .doc = "rounds the kept rows were timed in (absent: one sitting)" }, \
+    { .path = P "/aa/[]/rounds", .type = SKB_ST_INTEGER, .doc = "kept A/A: the rounds it was timed in" },          \
     { .path = P "/aa", .type = SKB_ST_ARRAY, .doc = "each control against itself (A/A) in the same sitting" },     \
     { .path = P "/aa/[]/control", .type = SKB_ST_STRING, .flags = SKB_SF_REQUIRED, .doc = "the control" },        \
     { .path = P "/aa/[]/ratio", .type = SKB_ST_MEASURED, .doc = "its estimate (1 but for noise)" },                \

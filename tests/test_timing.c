@@ -6,6 +6,7 @@
 #include "skb_test.h"
 #include <math.h>
 #include <string.h>
+#include <cJSON.h>
 #include "skb_error.h"
 #include "skb_timing.h"
 
@@ -144,6 +145,77 @@ static void test_errors(void **state)
     assert_int_equal(skb_time_pair(&empty, &wb, &o, &r), SKB_EINVAL);
 }
 
+/* a machine that is slowed while a shared counter of samples is inside
+ * [from, to): the control 1.5x, the kernel 2x (each work its own factor,
+ * as a neighbour on the core does) */
+struct phase { int samples, from, to; };
+struct slowed { double ms_per_run, slow; struct phase *ph; };
+
+static int slowed_timed(void *arg, long iters, double *ms)
+{
+    struct slowed *w = arg;
+    int n = w->ph->samples++;
+    *ms = w->ms_per_run * (double)iters * (n >= w->ph->from && n < w->ph->to ? w->slow : 1);
+    return 0;
+}
+
+static const cJSON *row_of(const cJSON *rows, const char *kernel)
+{
+    const cJSON *e;
+    cJSON_ArrayForEach(e, rows)
+        if (strcmp(cJSON_GetObjectItemCaseSensitive(e, "kernel")->valuestring, kernel) == 0)
+            return e;
+    return NULL;
+}
+
+static double num(const cJSON *o, const char *k)
+{
+    return cJSON_GetObjectItemCaseSensitive(o, k)->valuedouble;
+}
+
+/* rounds and the quiet state: a row timed in two rounds pools its pairs;
+ * the first round slowed, the settled ratio is the quiet one (1.2) where
+ * the pooled pairs read between 1.2 and 1.6; a row with too few quiet
+ * pairs keeps all, its interval widened by how slowed its control was */
+static void test_rounds_quiet(void **state)
+{
+    (void)state;
+    struct phase ph = { 0, 0, 0 };
+    struct slowed k = { 1.2, 2.0, &ph }, c = { 1.0, 1.5, &ph }, k2 = { 1.1, 2.0, &ph };
+    struct skb_work wk = { .run_timed = slowed_timed, .arg = &k }, wc = { .run_timed = slowed_timed, .arg = &c };
+    struct skb_work wk2 = { .run_timed = slowed_timed, .arg = &k2 };
+    struct skb_pair_opts o = opts(8, 2);
+    struct skb_sitting s;
+    struct skb_pair_result r;
+    cJSON *parent = cJSON_CreateObject();
+    skb_sitting_init(&s, &o, parent);
+    s.keep = 1;
+    ph.to = 1000;   /* round 0: slowed throughout */
+    assert_int_equal(skb_sitting_row(&s, "k", &wk, "c", &wc, "t", &r), 0);
+    assert_true(fabs(r.ratio - 1.2 * 2.0 / 1.5) < 1e-9);
+    assert_int_equal(skb_sitting_resume(&s, &o, parent, 1), 0);
+    ph.to = 0;      /* round 1: quiet */
+    assert_int_equal(skb_sitting_row(&s, "k", &wk, "c", &wc, "t", &r), 0);
+    assert_int_equal(r.pairs, 16);
+    assert_true(r.ratio > 1.2 + 1e-9 && r.ratio < 1.6 - 1e-9);   /* pooled: both states */
+    ph.from = ph.samples + 5;   /* k2: its round-1 pairs slowed from its fifth sample on */
+    ph.to = 100000;
+    assert_int_equal(skb_sitting_row(&s, "k2", &wk2, "c", &wc, "t", &r), 0);
+    skb_sitting_settle(&s, SKB_QUIET_TOL);
+    const cJSON *rows = cJSON_GetObjectItemCaseSensitive(parent, "rows"), *e = row_of(rows, "k");
+    assert_non_null(e);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "quiet")));
+    assert_true(fabs(num(e, "ratio") - 1.2) < 1e-9 && num(e, "ci_low") <= 1.2 + 1e-9 && num(e, "ci_high") >= 1.2 - 1e-9);
+    assert_true(num(e, "quiet_pairs") == 8 && num(e, "pairs_timed") == 16 && fabs(num(e, "quiet_control_ms") - 1) < 1e-12);
+    const cJSON *e2 = row_of(rows, "k2");
+    assert_non_null(e2);
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(e2, "quiet")));
+    assert_true(num(e2, "quiet_pairs") < SKB_QUIET_MIN_PAIRS && num(e2, "contention") > 0.2);
+    double w = 1 + num(e2, "contention");   /* every pair's interval, widened by it */
+    assert_true(num(e2, "ci_low") <= num(e2, "ratio") / w + 1e-9 && num(e2, "ci_high") >= num(e2, "ratio") * w - 1e-9);
+    cJSON_Delete(parent);
+}
+
 /* a real clock: the engine's own clocks move forward */
 static void test_clocks(void **state)
 {
@@ -168,6 +240,7 @@ int main(void)
         cmocka_unit_test(test_aa_floor),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_clocks),
+        cmocka_unit_test(test_rounds_quiet),
     };
     return cmocka_run_group_tests_name("timing", tests, NULL, NULL);
 }
