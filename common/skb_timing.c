@@ -650,3 +650,12 @@ int skb_sitting_trio(struct skb_sitting *s, const char *kernel, const struct skb
     add_row(s, &pr2, kernel2, control, treatment, f, kernel);
     return 0;
 }
+
+int skb_sitting_settled(const struct skb_sitting *s, const char *kernel, const char *control, const char *treatment,
+                        int want)
+{
+    const cJSON *e = kernel ? find_row(s, kernel, control, treatment) : find_aa(s, control, treatment);
+    if (!e || !cJSON_GetObjectItemCaseSensitive(e, "pair_ms"))
+        return -1;
+    return num_item(e, "quiet_pairs") >= want;
+}

@@ -151,6 +151,11 @@ int skb_sitting_resume(struct skb_sitting *s, const struct skb_pair_opts *o, str
 #define SKB_QUIET_TOL 0.15
 #define SKB_QUIET_MIN_PAIRS 6
 void skb_sitting_settle(struct skb_sitting *s, double tol);
+/* after a settle: 1 when the kept row kernel over control in treatment
+ * (kernel NULL: the control's A/A) read at least want quiet pairs, 0 when
+ * it did not, -1 when the sitting keeps no such row (nothing to time again) */
+int skb_sitting_settled(const struct skb_sitting *s, const char *kernel, const char *control, const char *treatment,
+                        int want);
 /* the A/A floor of a control in a treatment, timed now if not yet; NAN
  * when its timing failed */
 double skb_sitting_floor(struct skb_sitting *s, const char *control, const struct skb_work *c, const char *treatment);

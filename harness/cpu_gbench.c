@@ -108,22 +108,16 @@ void skb__cpu_gb_out_close(struct gb_out *g)
 }
 
 /* ---- progress while Google Benchmark times: it prints nothing for the
- * ~45 s of a full run.  A thread that sleeps and wakes every 5 s
- * ($SKB_PROGRESS_INTERVAL seconds: tests use a short one) to print the
- * elapsed time; it touches no timed data, and --quiet starts none. */
-static double tick_interval(void)
-{
-    const char *e = getenv("SKB_PROGRESS_INTERVAL");
-    char *end;
-    double s = e ? strtod(e, &end) : 0;
-    return e && *e && !*end && s >= 0.05 && s <= 3600 ? s : 5;
-}
+ * ~45 s of a full run.  A ticker (common/skb_ticker.h) prints the elapsed
+ * time every 5 s ($SKB_PROGRESS_INTERVAL seconds: tests use a short one);
+ * --quiet starts none. */
 
 /* one progress report: on a terminal the same line rewritten in place, with
  * the share done of the lower bound (the total is only known to be at least
  * floor_s, so no finishing time is promised); otherwise a plain line */
-static void tick_line(struct ticker *t, double elapsed)
+static void tick_line(void *arg, double elapsed)
 {
+    struct ticker *t = arg;
     if (!t->tty) {
         skb_run_progress(t->ctx, "cpu", "timing: %.1f s elapsed (at least %.1f s in all)", elapsed, t->floor_s);
         return;
@@ -137,51 +131,22 @@ static void tick_line(struct ticker *t, double elapsed)
     t->printed = 1;
 }
 
-static void *ticker_main(void *arg)
-{
-    struct ticker *t = (struct ticker *)arg;
-    struct timespec wake;
-    double every = tick_interval(), elapsed = 0;
-    skb_deadline_in(0, &wake);
-    pthread_mutex_lock(&t->mu);
-    for (int timed_out = 1; !t->stop;) {
-        if (timed_out) {   /* the next deadline; a spurious wakeup keeps it */
-            long ns = wake.tv_nsec + (long)(every * 1e9);
-            wake.tv_sec += ns / 1000000000L;
-            wake.tv_nsec = ns % 1000000000L;
-        }
-        timed_out = pthread_cond_timedwait(&t->cv, &t->mu, &wake) == ETIMEDOUT;
-        if (timed_out && !t->stop) {
-            elapsed += every;
-            tick_line(t, elapsed);
-        }
-    }
-    pthread_mutex_unlock(&t->mu);
-    return NULL;
-}
-
 void skb__cpu_ticker_start(struct ticker *t, const struct skb_run_ctx *ctx, double floor_s)
 {
     memset(t, 0, sizeof *t);
     t->ctx = ctx;
     t->floor_s = floor_s;
     t->tty = isatty(STDERR_FILENO);
-    pthread_mutex_init(&t->mu, NULL);
-    pthread_cond_init(&t->cv, NULL);
     /* no thread, no lines: progress is optional, the timing is not */
-    t->started = ctx->verbose && pthread_create(&t->th, NULL, ticker_main, t) == 0;
+    t->on = ctx->verbose;
+    if (t->on)
+        skb_ticker_start(&t->tick, skb_ticker_interval("SKB_PROGRESS_INTERVAL", 5), tick_line, t);
 }
 
 void skb__cpu_ticker_stop(struct ticker *t)
 {
-    pthread_mutex_lock(&t->mu);
-    t->stop = 1;
-    pthread_cond_signal(&t->cv);
-    pthread_mutex_unlock(&t->mu);
-    if (t->started)
-        pthread_join(t->th, NULL);
+    if (t->on)
+        skb_ticker_stop(&t->tick);
     if (t->printed)   /* the line updated in place ends before the next one */
         fputc('\n', stderr);
-    pthread_cond_destroy(&t->cv);
-    pthread_mutex_destroy(&t->mu);
 }

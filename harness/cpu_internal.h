@@ -21,6 +21,7 @@
 #include "skb_peers.h"
 #include "skb_pool.h"
 #include "skb_run.h"
+#include "skb_ticker.h"
 
 #define FULL_MIN_TIME 0.04       /* CPU seconds per repetition (budget: the whole run <= 150 s) */
 #define QUICK_MIN_TIME 0.002
@@ -176,11 +177,9 @@ struct gb_out {
 struct ticker {
     const struct skb_run_ctx *ctx;
     double floor_s;             /* kernels x repetitions x min_time: a lower bound */
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    int stop, started;
+    struct skb_ticker tick;
+    int on;                     /* a ticker was started (not --quiet) */
     int tty, printed;           /* stderr is a terminal: one line updated in place */
-    pthread_t th;
 };
 
 /* cpu_inject.c */
@@ -245,6 +244,9 @@ void skb__cpu_paired_ratios(struct run *r, struct ds *ds, cJSON *o);
  * judged) and with normals, DIB over DLB, SBS with spherical averages over
  * SBS, the DQS orders */
 void skb__cpu_paired_figure(struct run *r, cJSON *datasets);
+/* at the end of `run cpu`: up to 4 more rounds of the double-path rows (and
+ * A/As) that read too few quiet pairs, each sitting settled again */
+void skb__cpu_paired_catch_up(struct run *r, cJSON *datasets);
 
 /* cpu_gbench.c */
 int skb__cpu_gb_out_open(const struct skb_run_ctx *ctx, struct gb_out *g, char *msg, size_t msglen);

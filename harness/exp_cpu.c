@@ -399,6 +399,7 @@ static int write_results(struct run *r, const cJSON *gb, char *msg, size_t msgle
     for (int i = 0; i < r->nds; i++)
         if (r->ds[i].large)
             skb__cpu_large_mesh_block(r, gb, r->ds + i, cJSON_AddObjectToObject(root, "large_mesh"));
+    skb__cpu_paired_catch_up(r, dsj);   /* last: as far in time from the rounds as the run allows */
     int nfail = cJSON_GetArraySize(r->failures);
     cJSON_AddBoolToObject(root, "verified", nfail == 0 && r->timed_unchecked == 0);
     skb__cpu_injection_json(root, msg, msglen);

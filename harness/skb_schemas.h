@@ -54,7 +54,7 @@
     { .path = P "/rows/[]/quiet_tol", .type = SKB_ST_NUMBER, .doc = "how far above it a quiet control may run" },   \
     { .path = P "/rows/[]/contention", .type = SKB_ST_NUMBER,                                                     \
       .doc = "the row's median control run over quiet_control_ms, less 1: how slowed its pairs were" },           \
-    { .path = P "/rounds", .type = SKB_ST_INTEGER, .doc = "rounds the kept rows were timed in (absent: one sitting)" }, \
+    { .path = P "/rounds", .type = SKB_ST_INTEGER, .doc = "rounds the kept rows were timed in, catch-up rounds included (those time only the rows short of quiet pairs; absent: one sitting)" }, \
     { .path = P "/aa/[]/rounds", .type = SKB_ST_INTEGER, .doc = "kept A/A: the rounds it was timed in" },          \
     { .path = P "/aa", .type = SKB_ST_ARRAY, .doc = "each control against itself (A/A) in the same sitting" },     \
     { .path = P "/aa/[]/control", .type = SKB_ST_STRING, .flags = SKB_SF_REQUIRED, .doc = "the control" },        \
