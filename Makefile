@@ -44,7 +44,7 @@ TEST_C   = $(wildcard tests/test_*.c)
 TEST_CXX = $(wildcard tests/test_*.cpp)
 TEST_BIN = $(TEST_C:tests/%.c=$(BUILD)/tests/%) $(TEST_CXX:tests/%.cpp=$(BUILD)/tests/%)
 
-.PHONY: new-method all deps check check-run check-layers asan tsan reproduce nightly bisect tests clean help fuzz
+.PHONY: new-method all deps deps-tests check check-run check-layers asan tsan reproduce nightly bisect tests clean help fuzz
 all: skinbench
 
 # a new method's file from scripts/templates/method.c.in, registered (ARCHITECTURE.md "Adding a method");
@@ -55,8 +55,13 @@ new-method:
 help:
 	@sed -n '2,9p' Makefile
 
+# deps: what the reproduction needs; deps-tests: and what only the tests use
+# (scripts/install-deps.sh says which is which)
 deps:
 	@bash scripts/install-deps.sh
+
+deps-tests:
+	@bash scripts/install-deps.sh --tests
 
 skinbench: $(BUILD)/skinbench
 	@cp $< $@
@@ -135,7 +140,7 @@ tests: $(BUILD)/skinbench $(TEST_BIN)
 # harness -> reports -> regress -> cli, and no circle of calls inside one folder)
 # make check builds quietly (one line, a failure prints the compiler's
 # words as always) and prints one line per test program; V=1 shows all
-check: deps
+check: deps-tests
 	@$(MAKE) --no-print-directory $(if $(V),,SAY=:) skinbench tests && echo "build: $(BUILD) up to date"
 	@$(MAKE) --no-print-directory check-run
 
@@ -149,10 +154,10 @@ check-layers:
 # report, compare on a mutated results directory, blend input.  FUZZ_SECONDS
 # (default 600) long; the 20 s run of tests/fuzz.sh stays in make check.
 FUZZ_SECONDS ?= 600
-fuzz: deps
+fuzz: deps-tests
 	@SKB_BUILD=$(BUILD) SKB_FUZZ_SECONDS=$(FUZZ_SECONDS) bash tests/fuzz.sh
 
-asan: deps
+asan: deps-tests
 	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 \
 	  SAN="-fsanitize=address,undefined,float-cast-overflow,float-divide-by-zero -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	  check-run-asan
@@ -179,7 +184,10 @@ reproduce: deps
 	  ./skinbench report --results results/latest --out results/latest; \
 	  echo "reproduce: report in $(CURDIR)/results/latest/report.html (and report.md, plots/)"; exit $$rc
 
-# UPDATE_BASELINE=1 creates/replaces results/baseline; it is never written otherwise
+# UPDATE_BASELINE=1 creates/replaces results/baseline; it is never written otherwise.
+# make exits 2 whenever the gate does not pass (GNU make's status is 0, 1 or
+# 2): the gate's own 0 / 1 / 3 is in the night's gate-exit file, and
+# `bash scripts/nightly.sh --build` (for cron and CI) exits with it
 nightly: deps
 	@$(MAKE) --no-print-directory skinbench
 	@bash scripts/nightly.sh $(if $(UPDATE_BASELINE),--update-baseline)

@@ -241,9 +241,11 @@ static const struct skb_method *blend_method(const char *method)
         skb_cli_error("blend: --method is required (one of: skinbench list methods)");
         return NULL;
     }
-    const struct skb_method *m = skb_method_find(method);
+    const struct skb_method *m = skb_method_lookup(method, strlen(method));
     if (!m) {
-        skb_cli_error("blend: unknown method '%s' (see skinbench list methods)", method);
+        const char *near = skb_method_suggest(method, strlen(method));
+        skb_cli_error("blend: unknown method '%s'%s%s%s (see skinbench list methods)", method,
+                      near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
         return NULL;
     }
     if (!m->blend) {

@@ -2,6 +2,8 @@
  * experiment plugs into (reports/experiment_list.c lists them). */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,7 @@
 #include <sys/stat.h>
 #include "skb_run.h"
 #include "skb_sha256.h"
+#include "skb_ticker.h"
 #include "skb_timing.h"
 
 #define SKB_DEFAULT_SEED 20070601     /* fixed, so runs repeat; recorded in every result */
@@ -29,25 +32,33 @@ struct run_opts {
     struct skb_run_ctx ctx;
     const char *names[MAX_NAMES];
     int nnames, all;
+    char methods[1024];         /* --methods with each name made its registry name */
 };
 
 static int set_methods(void *opts, const char *v)
 {
+    struct run_opts *r = opts;
+    size_t at = 0;
     for (const char *p = v; *p;) {
         size_t len = strcspn(p, ",");
-        int found = 0;
-        for (int k = 0; skb_methods[k]; k++)
-            if (strlen(skb_methods[k]->name) == len && strncmp(skb_methods[k]->name, p, len) == 0)
-                found = 1;
-        if (!found) {
-            skb_cli_error("run: --methods: unknown method '%.*s' (see skinbench list methods)", (int)len, p);
+        const struct skb_method *m = skb_method_lookup(p, len);
+        if (!m) {
+            const char *near = skb_method_suggest(p, len);
+            skb_cli_error("run: --methods: unknown method '%.*s'%s%s%s (see skinbench list methods)", (int)len, p,
+                          near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
             return -1;
         }
+        int n = snprintf(r->methods + at, sizeof r->methods - at, "%s%s", at ? "," : "", m->name);
+        if (n < 0 || (size_t)n >= sizeof r->methods - at) {
+            skb_cli_error("run: --methods: the list is too long");
+            return -1;
+        }
+        at += (size_t)n;
         p += len;
         if (*p == ',')
             p++;
     }
-    ((struct run_opts *)opts)->ctx.methods_filter = v;
+    r->ctx.methods_filter = r->methods;
     return 0;
 }
 
@@ -126,13 +137,16 @@ static int add_name(void *opts, const char *a)
 #define CTX_AT(field) offsetof(struct run_opts, ctx.field)
 static const struct skb_opt run_opts_table[] = {
     { "--out", SKB_OPT_STRING, CTX_AT(out_dir), 0, NULL,
-      "  --out DIR      results directory (default results/latest)\n" },
+      "  --out DIR      results directory (default results/latest; with --dataset,\n"
+      "                 results/<model>-<UTC time>: your model never lands in the\n"
+      "                 reproduction's folder)\n" },
     { "--seed", SKB_OPT_VALUE, 0, 0, set_seed,
       "  --seed N       random seed (default " STR(SKB_DEFAULT_SEED) "); written into every result\n" },
     { "--quick", SKB_OPT_FLAG, CTX_AT(quick), 1, NULL,
       "  --quick        seconds-long version (used by make check)\n" },
     { "--methods", SKB_OPT_VALUE, 0, 0, set_methods,
-      "  --methods L    only these methods (comma-separated registry names)\n" },
+      "  --methods L    only these methods (comma-separated registry names, or the\n"
+      "                 papers' words: lbs, sbs, dqs, log, qlb, two-phase; any case)\n" },
     { "--dataset", SKB_OPT_STRING, CTX_AT(dataset_file), 0, NULL,
       "  --dataset FILE your model (any format assimp reads, with a skin and an\n"
       "                 animation) instead of the catalogue datasets, in every\n"
@@ -373,23 +387,92 @@ static int check_run(const struct run_opts *r, char *msg, size_t msglen)
 /* every wanted experiment in the registry's order, its status into
  * status ({name: "ok" | "failed: why"}, for the manifest); the count that
  * failed, *total the count run */
-static int run_experiments(const struct run_opts *r, cJSON *status, int *total_out, char *msg, size_t msglen)
+/* ---- progress: what runs, for how long, and what is left ---- */
+
+/* the times of the previous run into this folder (its manifest's
+ * experiment_seconds), read before the manifest is removed: NULL when
+ * there is none */
+static cJSON *previous_seconds(const char *out_dir)
+{
+    cJSON *m = NULL, *s = NULL;
+    char msg[256];
+    if (skb_json_read_below(out_dir, "manifest.json", &m, msg, sizeof msg) == 0 && m)
+        s = cJSON_DetachItemFromObjectCaseSensitive(m, "experiment_seconds");
+    cJSON_Delete(m);
+    return cJSON_IsObject(s) ? s : (cJSON_Delete(s), NULL);
+}
+
+static double seconds_of(const cJSON *times, const char *name)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(times, name);
+    return cJSON_IsNumber(v) && v->valuedouble >= 0 ? v->valuedouble : NAN;
+}
+
+static int wanted(const struct run_opts *r, const struct skb_experiment *e)
+{
+    int w = r->all;
+    for (int k = 0; k < r->nnames; k++)
+        w |= strcmp(r->names[k], e->name) == 0;
+    return w;
+}
+
+/* the previous run's seconds of the wanted experiments after list index i
+ * (NAN when one of them has none: no estimate is better than a wrong one) */
+static double left_after(const struct run_opts *r, const cJSON *prev, int i)
+{
+    double left = 0;
+    for (int j = i + 1; skb_experiment_list[j]; j++)
+        if (wanted(r, skb_experiment_list[j]->run))
+            left += seconds_of(prev, skb_experiment_list[j]->run->name);
+    return left;
+}
+
+/* the heartbeat of one experiment: every 30 s ($SKB_HEARTBEAT_INTERVAL) a
+ * line with its time so far and, from the previous run, what is left */
+struct beat {
+    int k;
+    const char *name;
+    double last_s, rest_s;
+};
+
+static void beat_line(void *arg, double elapsed)
+{
+    const struct beat *b = arg;
+    if (isfinite(b->last_s) && isfinite(b->rest_s))
+        fprintf(stderr, "[%d] %s: %.0f s so far (last run %.0f s; about %.0f s left in this run)\n", b->k, b->name,
+                elapsed, b->last_s, fmax(b->last_s - elapsed, 0) + b->rest_s);
+    else
+        fprintf(stderr, "[%d] %s: %.0f s so far (no earlier run in this folder to estimate from)\n", b->k, b->name,
+                elapsed);
+}
+
+static int run_experiments(const struct run_opts *r, const cJSON *prev, cJSON *status, cJSON *seconds, int *total_out,
+                           char *msg, size_t msglen)
 {
     const struct skb_run_ctx *ctx = &r->ctx;
     int failed = 0, total = 0;
     for (int i = 0; skb_experiment_list[i]; i++) {
         const struct skb_experiment *e = skb_experiment_list[i]->run;
-        int wanted = r->all;
-        for (int k = 0; k < r->nnames; k++)
-            wanted |= strcmp(r->names[k], e->name) == 0;
-        if (!wanted || !dataset_line(ctx, e))
+        if (!wanted(r, e) || !dataset_line(ctx, e))
             continue;
         total++;
         double t0 = skb_clock_ms(SKB_CLOCK_WALL);
-        if (ctx->verbose)
-            fprintf(stderr, "[%d] %s: %s ...\n", total, e->name, e->description);
+        struct beat b = { total, e->name, seconds_of(prev, e->name), left_after(r, prev, i) };
+        struct skb_ticker tick;
+        if (ctx->verbose) {
+            if (isfinite(b.last_s))
+                fprintf(stderr, "[%d] %s: %s ... (last run %.0f s)\n", total, e->name, e->description, b.last_s);
+            else
+                fprintf(stderr, "[%d] %s: %s ...\n", total, e->name, e->description);
+            skb_ticker_start(&tick, skb_ticker_interval("SKB_HEARTBEAT_INTERVAL", 30), beat_line, &b);
+        }
         msg[0] = 0;
-        if (e->run(ctx, msg, msglen) < 0) {
+        int rc = e->run(ctx, msg, msglen);
+        if (ctx->verbose)
+            skb_ticker_stop(&tick);
+        double took = 1e-3 * (skb_clock_ms(SKB_CLOCK_WALL) - t0);
+        cJSON_AddNumberToObject(seconds, e->name, took);
+        if (rc < 0) {
             skb_cli_error("run %s: %s", e->name, msg[0] ? msg : "failed");
             char why[600];
             snprintf(why, sizeof why, "failed: %.580s", msg[0] ? msg : "no reason given");
@@ -397,8 +480,11 @@ static int run_experiments(const struct run_opts *r, cJSON *status, int *total_o
             failed++;
         } else {
             cJSON_AddStringToObject(status, e->name, "ok");
-            if (ctx->verbose)
-                fprintf(stderr, "[%d] %s: done in %.1f s\n", total, e->name, 1e-3 * (skb_clock_ms(SKB_CLOCK_WALL) - t0));
+            if (ctx->verbose && isfinite(b.rest_s) && b.rest_s > 0)
+                fprintf(stderr, "[%d] %s: done in %.1f s; about %.0f s left (the last run's times)\n", total, e->name,
+                        took, b.rest_s);
+            else if (ctx->verbose)
+                fprintf(stderr, "[%d] %s: done in %.1f s\n", total, e->name, took);
         }
     }
     *total_out = total;
@@ -460,23 +546,77 @@ static const char *partial_reason(const struct run_opts *r, char *buf, size_t le
     return buf;
 }
 
+/* where a --dataset run without --out writes: results/<model>-<UTC time>
+ * (the model's file name without its extension, every byte outside
+ * [A-Za-z0-9._-] made '_'), so that a user's model never lands in
+ * results/latest among the reproduction's files (issue 41) */
+static const char *dataset_out_dir(const char *file, char *buf, size_t len)
+{
+    const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+    const char *dot = strrchr(base, '.');
+    size_t n = dot && dot > base ? (size_t)(dot - base) : strlen(base);
+    char stem[65], stamp[32];
+    size_t k = 0;
+    for (size_t i = 0; i < n && k < sizeof stem - 1; i++) {
+        unsigned char c = (unsigned char)base[i];
+        stem[k++] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '-'
+                            || c == '_' ? (char)c : '_';
+    }
+    stem[k] = 0;
+    time_t now = time(NULL);
+    struct tm tm;
+    if (!gmtime_r(&now, &tm) || strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm) == 0)
+        snprintf(stamp, sizeof stamp, "%lld", (long long)now);
+    snprintf(buf, len, "results/%s-%s", k ? stem : "model", stamp);
+    return buf;
+}
+
 /* manifest.json, the run's last file */
-static int identity_end(const struct run_opts *r, const struct run_identity *id, const cJSON *status, char *msg,
-                        size_t msglen)
+static int identity_end(const struct run_opts *r, const struct run_identity *id, const cJSON *status,
+                        const cJSON *seconds, char *msg, size_t msglen)
 {
     char partial[260];
     struct skb_manifest_info mi = { id->run_id, id->started, id->binary, skb_build_info.git_rev,
                                     skb_build_info.git_describe, skb_build_info.compiler, r->ctx.seed, r->ctx.quick,
-                                    partial_reason(r, partial, sizeof partial), status };
+                                    partial_reason(r, partial, sizeof partial), status, seconds };
     return skb_manifest_write(r->ctx.out_dir, &mi, msg, msglen);
+}
+
+/* Ctrl-C, kill or a closed terminal: one line saying the run stopped and
+ * its folder is partial (no manifest.json: report marks the run "not
+ * finished"), then the signal's default action, so the exit status still
+ * names the signal.  Only async-signal-safe calls. */
+static void run_stopped(int sig)
+{
+    static const char line[] = "\nskinbench run: interrupted: the results folder holds what finished, no manifest.json "
+                               "(report marks the run not finished); run again to complete it\n";
+    ssize_t w = write(STDERR_FILENO, line, sizeof line - 1);
+    (void)w;
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* a signal the parent set to be ignored (nohup, a background job's
+ * SIGINT) stays ignored */
+static void say_when_stopped(void)
+{
+    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = run_stopped;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+            sigaction(sigs[i], &sa, NULL);
 }
 
 int skb_cmd_run(int argc, char **argv)
 {
     struct run_opts r;
-    char exe[PATH_MAX], msg[1024];
+    static const char latest[] = "results/latest";
+    char exe[PATH_MAX], msg[1024], own_out[PATH_MAX];
     memset(&r, 0, sizeof r);
-    r.ctx.out_dir = "results/latest";
+    r.ctx.out_dir = latest;
     r.ctx.seed = SKB_DEFAULT_SEED;
     r.ctx.verbose = 1;
     skb_params_default(&r.ctx.params);
@@ -486,6 +626,8 @@ int skb_cmd_run(int argc, char **argv)
     int rc = skb_cli_parse(&run_spec, argc, argv, &r);
     if (rc)
         return rc == 1 ? 0 : rc;
+    if (r.ctx.dataset_file && r.ctx.out_dir == latest)   /* no --out given */
+        r.ctx.out_dir = dataset_out_dir(r.ctx.dataset_file, own_out, sizeof own_out);
     if (skb_run_open(&r.ctx) < 0) {   /* the run's shared datasets (harness/run_datasets.c) */
         skb_cli_error("run: out of memory");
         return 1;
@@ -494,30 +636,37 @@ int skb_cmd_run(int argc, char **argv)
         skb_run_close(&r.ctx);
         return rc;
     }
+    if (!skb_run_is_measured_child())
+        say_when_stopped();
     if (r.ctx.verbose)
         fprintf(stderr, "skinbench run: seed %lu, results in %s%s\n", r.ctx.seed, r.ctx.out_dir,
                 r.ctx.quick ? " (quick)" : "");
     struct run_identity id;
     int measured_child = skb_run_is_measured_child(), manifest_failed = 0;
+    cJSON *prev = previous_seconds(r.ctx.out_dir), *seconds = cJSON_CreateObject();
     if (!measured_child && identity_begin(&r, &id, msg, sizeof msg) < 0) {
         skb_cli_error("%s", msg);
+        cJSON_Delete(prev);
+        cJSON_Delete(seconds);
         skb_run_close(&r.ctx);
         return 1;
     }
     struct t41_seen before[2];
     t41_snapshot(r.ctx.out_dir, before);
     cJSON *status = cJSON_CreateObject();
-    int total, failed = run_experiments(&r, status, &total, msg, sizeof msg);
+    int total, failed = run_experiments(&r, prev, status, seconds, &total, msg, sizeof msg);
     if (table41_refresh(&r.ctx, before, msg, sizeof msg) < 0) {
         skb_cli_error("run: %s", msg);
         failed++;
     }
     /* the manifest's failure fails the run, but it is no experiment's */
-    if (!measured_child && identity_end(&r, &id, status, msg, sizeof msg) < 0) {
+    if (!measured_child && identity_end(&r, &id, status, seconds, msg, sizeof msg) < 0) {
         skb_cli_error("run: %s", msg);
         manifest_failed = 1;
     }
     cJSON_Delete(status);
+    cJSON_Delete(seconds);
+    cJSON_Delete(prev);
     if (r.ctx.verbose && r.ctx.dataset_file)   /* tests/run_dataset.sh: once, shared by the experiments */
         fprintf(stderr, "skinbench run: %s imported %d time(s)\n", r.ctx.dataset_file, skb_run_imports(&r.ctx));
     skb_run_close(&r.ctx);

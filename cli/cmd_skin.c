@@ -207,9 +207,11 @@ static const struct skb_method *skin_method(const struct skin_opts *o)
         skb_cli_error("skin: --method and --model are required (see skinbench skin --help)");
         return NULL;
     }
-    const struct skb_method *m = skb_method_find(o->method);
+    const struct skb_method *m = skb_method_lookup(o->method, strlen(o->method));
     if (!m) {
-        skb_cli_error("skin: unknown method '%s' (see skinbench list methods)", o->method);
+        const char *near = skb_method_suggest(o->method, strlen(o->method));
+        skb_cli_error("skin: unknown method '%s'%s%s%s (see skinbench list methods)", o->method,
+                      near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
         return NULL;
     }
     if (!skb_dataset_name_valid(o->model)) {

@@ -487,7 +487,7 @@ static int run_clip(const struct skb_run_ctx *ctx, cJSON *root, char *msg, size_
     cJSON_AddNumberToObject(o, "clip_frames", s.d.nposes);
     cJSON_AddNumberToObject(o, "vertices", s.d.mesh.nverts);
     skb_json_add_number(o, "model_size", s.size);
-    rc = scene_methods(ctx, &s, &ps, NULL, clip_metrics, cJSON_AddObjectToObject(o, "methods"), "bcn_human", NULL);
+    rc = scene_methods(ctx, &s, &ps, NULL, clip_metrics, cJSON_AddObjectToObject(o, "methods"), name, NULL);
     skb_dataset_free(&s.d);
     return rc;
 }

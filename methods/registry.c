@@ -1,5 +1,6 @@
 /* registry.c — the one list of methods, and the validating wrappers that
  * are the only way the rest of skinbench calls a method's hooks. */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +90,78 @@ const char *skb_method_canonical(const char *name)
         if (strcmp(method_aliases[i][0], name) == 0)
             return method_aliases[i][1];
     return name;
+}
+
+/* the names a user may type for a method beside its registry name: the
+ * papers' words (the report's titles) */
+static const char *const user_aliases[][2] = {
+    { "lbs", "linear" }, { "sbs", "sb" }, { "dqs", "dlb" }, { "dq", "dlb" }, { "qlb", "qlb0" },
+    { "log", "logm" }, { "two-phase", "dlb_scale" }, { "twophase", "dlb_scale" },
+};
+
+static int same_word(const char *a, size_t len, const char *b)
+{
+    if (strlen(b) != len)
+        return 0;
+    for (size_t i = 0; i < len; i++)
+        if (tolower((unsigned char)a[i]) != tolower((unsigned char)b[i]))
+            return 0;
+    return 1;
+}
+
+const struct skb_method *skb_method_lookup(const char *name, size_t len)
+{
+    for (int i = 0; skb_methods[i]; i++)
+        if (same_word(name, len, skb_methods[i]->name))
+            return skb_methods[i];
+    for (size_t i = 0; i < sizeof user_aliases / sizeof user_aliases[0]; i++)
+        if (same_word(name, len, user_aliases[i][0]))
+            return skb_method_find(user_aliases[i][1]);
+    return NULL;
+}
+
+/* Levenshtein distance of a[0..n) and b, any case, capped at 9 */
+static int edit_distance(const char *a, size_t n, const char *b)
+{
+    size_t m = strlen(b);
+    int row[33];
+    if (n > 32 || m > 32)
+        return 9;
+    for (size_t j = 0; j <= m; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; i <= n; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= m; j++) {
+            int up = row[j];
+            int sub = diag + (tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]));
+            int best = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
+            row[j] = sub < best ? sub : best;
+            diag = up;
+        }
+    }
+    return row[m] < 9 ? row[m] : 9;
+}
+
+const char *skb_method_suggest(const char *name, size_t len)
+{
+    const char *best = NULL;
+    int bd = 3;   /* at most two edits away: further is a guess */
+    for (int i = 0; skb_methods[i]; i++) {
+        int d = edit_distance(name, len, skb_methods[i]->name);
+        if (d < bd) {
+            bd = d;
+            best = skb_methods[i]->name;
+        }
+    }
+    for (size_t i = 0; i < sizeof user_aliases / sizeof user_aliases[0]; i++) {
+        int d = edit_distance(name, len, user_aliases[i][0]);
+        if (d < bd) {
+            bd = d;
+            best = user_aliases[i][1];
+        }
+    }
+    return best;
 }
 
 const char *skb_strerror(int code)

@@ -244,6 +244,13 @@ const char *skb_method_role_name(unsigned flags);
  * (schema_version 1: "lbs", "sbs", ... see docs/outputs.md "Method names"), the
  * name itself when it is no alias */
 const char *skb_method_canonical(const char *name);
+/* the method a user named by the first len bytes of name: its registry name
+ * or the papers' word for it (lbs, sbs, dqs, log, qlb, two-phase), any
+ * case; NULL when none */
+const struct skb_method *skb_method_lookup(const char *name, size_t len);
+/* the registry name at most two edits from what the user typed, or NULL:
+ * the "did you mean" of an unknown method */
+const char *skb_method_suggest(const char *name, size_t len);
 const char *skb_strerror(int code);
 void skb_params_default(struct skb_params *prm);
 

@@ -215,8 +215,11 @@ int skb_store_open(const char *path, int create, struct skb_store **out, char *m
     if (check_paths(path, msg, msglen) < 0)
         return SKB_EINVAL;
     if (!create && access(path, F_OK) != 0) {
-        snprintf(msg, msglen, "%.300s: no results store here (skinbench store add RUN_DIR creates it; --store FILE "
-                 "names another)", path);
+        /* a mistyped path is the likely cause: point at the usual one, and
+         * say how a new store starts without steering the user to start it
+         * at the typo */
+        snprintf(msg, msglen, "%.300s: no results store here (check the path: the nightly keeps its store in "
+                 "results/skinbench.sqlite; a new one starts with skinbench store add RUN_DIR --store FILE)", path);
         return SKB_EINVAL;
     }
     char dir[1100];

@@ -534,7 +534,13 @@ static void plan_rows(struct skb_report *rep, struct skb_rtable *t, int k, const
         char *c1 = candidates_text(pl), *cands = isfinite(w1) ? skb__fmt("%s; threads chosen on wall time, one thread "
                                                                         "%.4g ms beside the pools", c1, w1) : strdup(c1);
         free(c1);
-        char *v = skb__cpu_plan_verdict(rep, d, pl->string);
+        double over = NAN;
+        char *v = skb__cpu_plan_verdict(rep, d, pl->string, &over);
+        /* one number per ratio on the page: where the pairs timed the
+         * planned row against both fixed rows, the speed-up column is theirs
+         * (the planner's medians, timed apart, can read 1.67x the other way) */
+        if (isfinite(over) && over > 0)
+            sp = 1 / over;
         if (!v)
             v = skb__fmt("target speed-up >= 1 over the best fixed row (not a paper value): %s",
                          !isfinite(sp) ? "not measured" : sp >= 1 ? "met on one number (no pairs)"

@@ -291,12 +291,13 @@ void skb__cpu_target_rows(struct skb_report *rep, struct skb_rtable *t, int k, c
 
 /* ---- the planner's choice against the fixed rows of the same run ---- */
 
-char *skb__cpu_plan_verdict(const struct skb_report *rep, const cJSON *d, const char *row)
+char *skb__cpu_plan_verdict(const struct skb_report *rep, const cJSON *d, const char *row, double *over_best)
 {
     char split[64], slot4[80];
     const char *at = strstr(row, "@plan");
     double tol = NAN, a[3], b[3];
     skb__jnum(skb__jget(skb__jget(rep->ref, "fast_kernel_targets"), "plan_over_best_fixed_max"), &tol);
+    *over_best = NAN;
     if (!at || !isfinite(tol))
         return NULL;
     snprintf(split, sizeof split, "%.*s", (int)(at - row), row);
@@ -305,6 +306,7 @@ char *skb__cpu_plan_verdict(const struct skb_report *rep, const cJSON *d, const 
         return NULL;
     /* over the better fixed row: the larger of the two ratios */
     double w[3] = { fmax(a[0], b[0]), fmax(a[1], b[1]), fmax(a[2], b[2]) };
+    *over_best = w[0];
     int iv = isfinite(w[1]) && isfinite(w[2]);
     char *ia = interval_text(a[1], a[2]), *ib = interval_text(b[1], b[2]);
     char *out = skb__fmt("target: at most %g x the faster fixed row's time in this run (project target, not a paper "

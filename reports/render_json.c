@@ -108,6 +108,13 @@ static cJSON *row_json(const struct skb_rtable *t, const struct skb_rrow *r, int
         cJSON_AddNullToObject(o, "rule");
         cJSON_AddNullToObject(o, "margin");
     }
+    /* every cell the page shows in the row, by its column, as text: a value
+     * that is no number (a FLOP fit "46n + 48", a Table 4.1 "+ / +") is not
+     * lost to a null or a 1 / 0 */
+    cJSON *cells = cJSON_AddObjectToObject(o, "cells");
+    for (int c = 0; c < t->ncols; c++)
+        if (!cJSON_GetObjectItemCaseSensitive(cells, t->col[c]))
+            cJSON_AddStringToObject(cells, t->col[c], r->cell[c]);
     cJSON_AddStringToObject(o, "status", skb_row_status_name(r->status));
     cJSON_AddStringToObject(o, "cause", r->cause ? r->cause : r->note);
     return o;

@@ -111,8 +111,9 @@ void skb__cpu_target_rows(struct skb_report *rep, struct skb_rtable *t, int k, c
                           const char *large, const cJSON *lm);
 /* exp_cpu_targets.c: the planned row `row` ("linear@plan") of dataset entry d
  * against its method's two fixed rows, pair by pair in this run: the
- * verdict text, or NULL where the run has no such pairs */
-char *skb__cpu_plan_verdict(const struct skb_report *rep, const cJSON *d, const char *row);
+ * verdict text, or NULL where the run has no such pairs; *over_best the
+ * planned row over the faster fixed one, from the pairs (NAN: none) */
+char *skb__cpu_plan_verdict(const struct skb_report *rep, const cJSON *d, const char *row, double *over_best);
 /* exp_gpu.c: caption of a GPU image (method and scene) from gpu.json "images" */
 void skb__image_caption(const cJSON *gpu, const char *file, char *buf, size_t len);
 

@@ -41,6 +41,12 @@ void skb__report_runs(struct skb_report *rep)
         }
         const cJSON *m = skb__jget(first, "machine");
         skb__row_add(rep, t, k, SKB_ROW_CONTEXT, NULL, strdup("results directory"), strdup(r->dir), NULL);
+        /* an interrupted run (Ctrl-C, a crash) writes no manifest: its page says so, at the top of its context */
+        char why[1200];
+        int whole = skb_manifest_complete(r, why, sizeof why);
+        skb__row_add(rep, t, k, SKB_ROW_CONTEXT, whole ? NULL : strdup("numbers below are the files it left: partial"),
+                     strdup("run finished"), whole ? strdup("yes: its manifest.json lists every file, complete")
+                     : skb__fmt("NO: %s", why), NULL);
         skb__row_add(rep, t, k, SKB_ROW_CONTEXT, NULL, strdup("machine key"), strdup(r->machine_key), NULL);
         if (m) {
             const char *keys[] = { "hostname", "cpu", "cores", "memory", "kernel", "arch", NULL };

@@ -402,6 +402,11 @@ static char **list_runs(const char *dir, int *cnt, char *msg, size_t msglen)
     DIR *d = opendir(dir);
     char **names = NULL;
     int n = 0, cap = 0, linked = 0;
+    if (!d && errno == ENOENT) {   /* the usual first try: report before any run */
+        snprintf(msg, msglen, "%s: no such results directory: nothing has been run into it yet (run skinbench run "
+                 "all --out %s first, or make reproduce for results/latest)", dir, dir);
+        return NULL;
+    }
     if (!d) {
         snprintf(msg, msglen, "%s: cannot open results directory: %s", dir, strerror(errno));
         return NULL;

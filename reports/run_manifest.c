@@ -85,6 +85,8 @@ static cJSON *manifest_doc(const struct skb_results *r, int loaded, const struct
     cJSON_AddStringToObject(cJSON_AddObjectToObject(m, "machine"), "key", loaded ? r->machine_key : "unknown");
     cJSON_AddItemToObject(m, "binary", binary_obj(info));
     cJSON_AddItemToObject(m, "experiments", cJSON_Duplicate(info->experiments, 1));
+    if (info->seconds)
+        cJSON_AddItemToObject(m, "experiment_seconds", cJSON_Duplicate(info->seconds, 1));
     if (info->partial)
         add_problem(problems, "partial run (%s): not every method, dataset or experiment", info->partial, "");
     experiment_problems(info, problems);

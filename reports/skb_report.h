@@ -104,6 +104,8 @@ struct skb_manifest_info {
     int quick;
     const char *partial;       /* why the run cannot be whole (a filter: "--methods a,b"), or NULL */
     const cJSON *experiments;  /* {name: "ok" | "failed: why" | "not run"} for every registered experiment */
+    const cJSON *seconds;      /* {name: wall seconds} of each experiment this run ran (may be NULL): the next
+                                  run's estimates of what is left */
 };
 /* write DIR/manifest.json (atomically) from the files in DIR as they are
  * now: each file's experiment, schema version, bytes and SHA-256, the one

@@ -19,8 +19,12 @@
 # nightly before the store are imported once (store import) when the store
 # does not exist yet.
 # Exit: compare's, 0 pass, 1 regression, 2 unreadable input, 3 inconclusive
-# (also: no baseline for this machine yet, without --update-baseline).
-# Usage: scripts/nightly.sh [--update-baseline] [--store FILE] [--out DIR]
+# (also: no baseline for this machine yet, without --update-baseline); the
+# same code in the night's folder, file gate-exit.  `make nightly` cannot
+# pass it on: GNU make exits 2 whenever a recipe fails, whatever its code
+# (make manual, "How to Run make") -- for cron and CI run this script with
+# --build (deps and the build first, as make nightly does).
+# Usage: scripts/nightly.sh [--build] [--update-baseline] [--store FILE] [--out DIR]
 #          [--validation FILE] [--exe BIN] [--quick] [--no-bisect]
 #          [--import-baseline DIR] [--import-history DIR]
 # --quick runs the suite with --quick (a smoke test of this script, tests/nightly.sh;
@@ -38,10 +42,12 @@ bisect=1
 validation=results/gate-validation.json
 [ -f "$validation" ] || validation=validation/gate-validation.json
 update=0
+build=0
 quick=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --update-baseline) update=1 ;;
+    --build) build=1 ;;
     --store) store=$2; shift ;;
     --out) out=$2; shift ;;
     --validation) validation=$2; shift ;;
@@ -54,6 +60,9 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+if [ $build -eq 1 ]; then
+  make --no-print-directory deps skinbench || { echo "nightly: make deps skinbench failed (above)" >&2; exit 2; }
+fi
 [ -n "$out" ] || out=results/nights/$(date -u +%Y-%m-%dT%H%MZ)
 t0=$(date +%s)
 scratch=$(mktemp -d) || exit 2
@@ -137,4 +146,9 @@ case $rc in 0) v=pass ;; 1) v=regression ;; 3) v="inconclusive (see compare's IN
 made=
 for f in report.html history.html compare.json; do [ -f "$out/$f" ] && made="$made $out/$f"; done
 echo "nightly:${made:- no report}; $v (exit $rc)${found:+; $found}; $(( $(date +%s) - t0 )) s"
+# the gate's code beside the night, for whoever ran make nightly (which can
+# only exit 2): written whole or not at all
+if [ -d "$out" ] && [ ! -L "$out/gate-exit" ]; then
+  echo "$rc" > "$out/.gate-exit.tmp" && mv -f "$out/.gate-exit.tmp" "$out/gate-exit"
+fi
 exit $rc

@@ -102,6 +102,25 @@ tr -d ' \t\n' < "$tmp/out" | grep -q '"matrix":\[1,0,0,1,' && ok || bad "linear 
 
 # bad input
 expect_fail "unknown method" "unknown method 'nosuch'" "$exe" blend --method nosuch --input "$tmp/one.json"
+# the papers' words are names too, any case; a near miss gets a suggestion
+expect_ok "blend --method SBS (the papers' word for sb)" "$exe" blend --method SBS --input "$tmp/one.json"
+expect_fail "near miss" "unknown method 'dlbb'; did you mean 'dlb'\\?" "$exe" blend --method dlbb --input "$tmp/one.json"
+expect_fail "report before any run" "nosuchrun: no such results directory: nothing has been run into it yet \\(run skinbench run all" \
+  "$exe" report --results "$tmp/nosuchrun" --out "$tmp/nr"
+# a run stopped half-way (kill, Ctrl-C): one line saying so, the signal's
+# exit status, and a report that marks the run not finished
+"$exe" run flops cpu --quick --out "$tmp/int" > /dev/null 2> "$tmp/int.err" & ipid=$!
+for _ in $(seq 1 600); do [ -s "$tmp/int/flops.json" ] && break; sleep 0.1; done
+kill -TERM "$ipid"; wait "$ipid"; irc=$?
+"$exe" report --results "$tmp/int" --out "$tmp/int" --no-plots > /dev/null 2>&1
+[ $irc -eq 143 ] && grep -q 'skinbench run: interrupted: the results folder holds what finished' "$tmp/int.err" \
+  && [ ! -e "$tmp/int/manifest.json" ] && grep -q '| run finished | NO: ' "$tmp/int/report.md" \
+  && ok "a stopped run: said so, exit 143, its report marks it not finished" \
+  || bad "stopped run: exit $irc, $(tail -1 "$tmp/int.err"), report: $(grep 'run finished' "$tmp/int/report.md" 2>&1 | head -1)"
+expect_ok "run --methods LBS,sbs" "$exe" run flops --quick --quiet --methods LBS,sbs --out "$tmp/al"
+grep -q -- '--methods linear,sb' "$tmp/al/manifest.json" && ok || bad "--methods LBS,sbs not read as linear,sb: $(grep -o '"partial[^,]*' "$tmp/al/manifest.json")"
+expect_fail "run --methods near miss" "--methods: unknown method 'linaer'; did you mean 'linear'\\?" \
+  "$exe" run flops --quick --methods linaer --out "$tmp/nm"
 expect_fail "missing file" "nofile.json" "$exe" blend --method linear --input "$tmp/nofile.json"
 echo '{"transforms": [' > "$tmp/trunc.json"
 expect_fail "truncated json" "truncated JSON" "$exe" blend --method linear --input "$tmp/trunc.json"
@@ -171,6 +190,15 @@ SKB_PROGRESS_INTERVAL=0.2 "$exe" run cpu --quick --methods linear,dlb --out "$tm
   || bad "run cpu --quick: exit $? ($(head -c 300 "$tmp/c.err"))"
 grep -qE '^\[cpu\] timing: [0-9.]+ s elapsed \(at least [0-9.]+ s in all\)$' "$tmp/c.err" && ok \
   || bad "run cpu: no progress line during timing"
+# every experiment: a heartbeat with its time so far and, from the previous
+# run into the same folder, its time then and what is left of this run
+SKB_HEARTBEAT_INTERVAL=0.2 "$exe" run spheres --quick --out "$tmp/hb" > /dev/null 2> "$tmp/hb1.err"
+SKB_HEARTBEAT_INTERVAL=0.2 "$exe" run spheres --quick --out "$tmp/hb" > /dev/null 2> "$tmp/hb2.err"
+grep -qE '^\[1\] spheres: [0-9]+ s so far \(no earlier run in this folder' "$tmp/hb1.err" \
+  && grep -qE '^\[1\] spheres: .* \.\.\. \(last run [0-9]+ s\)$' "$tmp/hb2.err" \
+  && grep -qE '^\[1\] spheres: [0-9]+ s so far \(last run [0-9]+ s; about [0-9]+ s left in this run\)$' "$tmp/hb2.err" \
+  && ok "heartbeat: time so far, and the last run's time and what is left" \
+  || bad "heartbeat lines: $(grep -m2 'spheres:' "$tmp/hb1.err" "$tmp/hb2.err")"
 # on a terminal (script(1) gives it one) the progress is one line updated in
 # place: carriage returns, no "elapsed" line repeated
 if command -v script >/dev/null; then

@@ -326,7 +326,14 @@ echo 0
 SH
 chmod +x "$d/bin15"/*
 APT_LOG=$d/apt.log PATH="$d/bin15:$PATH" bash scripts/install-deps.sh > "$d/deps.out" 2>&1; rc=$?
-[ $rc -eq 0 ] && grep -q 'DPkg::Lock::Timeout=[0-9]* install' "$d/apt.log" && grep -q 'waiting' "$d/deps.out" \
-  && ok "install-deps: apt waits for the dpkg lock (bounded) and says so" || { bad "install-deps lock wait (exit $rc)"; cat "$d/apt.log" 2>/dev/null | head -2; }
+[ $rc -eq 0 ] && grep -q 'DPkg::Lock::Timeout=[0-9]* install' "$d/apt.log" \
+  && [ "$(grep -c . "$d/deps.out")" -eq 2 ] && grep -q 'installing 26 missing package(s) to build and run the reproduction' "$d/deps.out" \
+  && ! grep -q chromium "$d/apt.log" \
+  && ok "install-deps: the reproduction's 26 packages (no chromium), one line saying why, apt waiting for the dpkg lock (bounded)" \
+  || { bad "install-deps (exit $rc)"; cat "$d/deps.out" "$d/apt.log" 2>/dev/null | head -4; }
+: > "$d/apt.log"
+APT_LOG=$d/apt.log PATH="$d/bin15:$PATH" bash scripts/install-deps.sh --tests > "$d/deps.out" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q 'installing 31 missing' "$d/deps.out" && grep -q chromium "$d/apt.log" \
+  && ok "install-deps --tests: and the tests' 5 (chromium among them)" || { bad "install-deps --tests (exit $rc)"; head -2 "$d/deps.out"; }
 
 exit $fail

@@ -21,6 +21,9 @@ bash scripts/nightly.sh "${common[@]}" --out "$tmp/n2" > "$tmp/n2.log" 2>&1; rc=
   || { bad "no A/B sitting"; tail "$tmp/n2.log"; }
 [ $rc -eq 3 ] && grep -q 'INCONCLUSIVE' "$tmp/n2.log" && ok "2 rounds cannot decide: exit 3 (never a pass)" \
   || { bad "second night exit $rc"; tail -20 "$tmp/n2.log"; }
+[ "$(cat "$tmp/n2/gate-exit" 2>/dev/null)" = 3 ] && [ "$(cat "$tmp/n1/gate-exit" 2>/dev/null)" = 0 ] \
+  && ok "gate-exit beside each night: 0, then 3 (what make nightly, which can only exit 2, cannot pass on)" \
+  || bad "gate-exit: '$(cat "$tmp/n1/gate-exit" 2>&1)' '$(cat "$tmp/n2/gate-exit" 2>&1)'"
 if [ -n "${SKB_ASAN:-}" ] || ! command -v valgrind > /dev/null; then
   echo "skip instruction gate (valgrind missing or ASan build)"
 else

@@ -89,4 +89,18 @@ for f in glob.glob(sys.argv[1] + "/*.json"):
 PY
 check "$tmp/user" "$tmp/u" user
 grep -q "not judged against a paper" "$tmp/u/report.md" && ok "user-model rows say why" || bad "user-model rows do not say why"
+# report.json carries every cell the page shows: the FLOP fit and the Table
+# 4.1 verdicts as text, each equal to its report.md cell
+python3 - "$tmp/a/report.json" "$tmp/a/report.md" <<'PY' && ok "report.json: the FLOP fits and Table 4.1's '+ / -' cells as the page shows them" || bad "report.json cells"
+import json, sys
+rows = json.load(open(sys.argv[1]))["rows"]
+md = open(sys.argv[2], encoding="utf-8").read()
+fl = [r for r in rows if r["id"].startswith("flops-") and r["method"] == "dlb"]
+t41 = [r for r in rows if r["id"].startswith("table41-") and r["method"] == "dlb"]
+assert fl and "n" in fl[0]["cells"]["measured a·n + b"], fl
+assert t41 and all(v in ("+ / +", "+ / -", "- / +", "- / -") for k, v in t41[0]["cells"].items() if k != "method"), t41
+for r in fl + t41:
+    line = "| " + " | ".join(r["cells"].values()) + " |"
+    assert line in md, line
+PY
 exit $fail

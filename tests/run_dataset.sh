@@ -60,6 +60,14 @@ g=$M/glTF2/simple_skin/simple_skin.gltf
 "$exe" run cpu spheres --quick --quiet --dataset "$g" --out "$tmp/g" 2>"$tmp/g.err" \
   && python3 -c "import json,sys; sys.exit(list(json.load(open('$tmp/g/cpu.json'))['datasets']) != ['simple_skin.gltf'])" \
   && ok || bad "glTF 2 model: $(head -2 "$tmp/g.err")"
+# no --out: the model's own folder results/<model>-<UTC time>, never
+# results/latest (a full run's files there stay as they were)
+mkdir -p "$tmp/w/results/latest" && echo '{"kept": 1}' > "$tmp/w/results/latest/cpu.json"
+(cd "$tmp/w" && "$exe" run cpu --quick --quiet --dataset "$g" 2>"$tmp/w.err")
+own=$(ls -d "$tmp"/w/results/simple_skin-*Z 2>/dev/null)
+[ "$(cat "$tmp/w/results/latest/cpu.json")" = '{"kept": 1}' ] && [ -n "$own" ] && [ -s "$own/cpu.json" ] \
+  && [ "$(ls "$tmp/w/results" | wc -l)" -eq 2 ] && ok \
+  || bad "--dataset without --out: latest $(cat "$tmp/w/results/latest/cpu.json"), own folder '$own': $(head -2 "$tmp/w.err")"
 # only experiments that take no mesh: a usage error, one line
 "$exe" run flops properties --quick --dataset "$model" --out "$tmp/f" >"$tmp/f.out" 2>"$tmp/f.err"; rc=$?
 [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/f.err")" -eq 1 ] && ok || bad "run flops --dataset: exit $rc, $(cat "$tmp/f.err")"

@@ -144,7 +144,7 @@ int main(void)
 static void test_fcl_missing(void **state)
 {
     (void)state;
-    print_message("skipped: libfcl-dev is not installed (scripts/install-deps.sh --optional)\n");
+    print_message("skipped: libfcl-dev is not installed (scripts/install-deps.sh installs it)\n");
     skip();
 }
 

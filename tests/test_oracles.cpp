@@ -2,7 +2,8 @@
  * Debian: Eigen's quaternion slerp and unsupported/Eigen/MatrixFunctions
  * matrix log/exp, glm's dual quaternion conversions.  Each group skips with
  * a message when its headers are missing (libeigen3-dev, libglm-dev are the
- * optional oracles of scripts/install-deps.sh). */
+ * oracles of scripts/install-deps.sh: glm for the reproduction, Eigen
+ * with --tests). */
 /* Eigen 3.4 trips g++ 12's -Wmaybe-uninitialized inside its own product
  * kernels (the Makefile passes it with -I, not as a system header) */
 /* (clang has no such warning group and would reject the pragma under -Werror) */
