@@ -549,7 +549,8 @@ static const char *partial_reason(const struct run_opts *r, char *buf, size_t le
 /* where a --dataset run without --out writes: results/<model>-<UTC time>
  * (the model's file name without its extension, every byte outside
  * [A-Za-z0-9._-] made '_'), so that a user's model never lands in
- * results/latest among the reproduction's files (issue 41) */
+ * results/latest among the reproduction's files (README "Everyday tasks";
+ * docs/experiments.md "Datasets") */
 static const char *dataset_out_dir(const char *file, char *buf, size_t len)
 {
     const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;

@@ -85,16 +85,22 @@ static int copy_work(void *arg, long iters)
     return 0;
 }
 
-static void sitting_init(struct sitting *s, struct run *r, struct ds *ds, int pairs, double sample_ms, cJSON *o)
+/* a sitting's settings on ds: pairs per row, samples of sample_ms, thread CPU time */
+static struct skb_pair_opts sitting_base(struct sitting *s, struct run *r, struct ds *ds, int pairs, double sample_ms)
 {
-    struct skb_pair_opts po = { .pairs = pairs, .min_sample_ms = sample_ms, .clock = SKB_CLOCK_THREAD,
-                                .alpha = SKB_PAIR_ALPHA };
     s->r = r;
     s->ds = ds;
     s->context_pairs = 0;
     s->trio_pairs = pairs;
     s->rounds = 1;
     s->catch_up = 0;
+    return (struct skb_pair_opts){ .pairs = pairs, .min_sample_ms = sample_ms, .clock = SKB_CLOCK_THREAD,
+                                   .alpha = SKB_PAIR_ALPHA };
+}
+
+static void sitting_init(struct sitting *s, struct run *r, struct ds *ds, int pairs, double sample_ms, cJSON *o)
+{
+    struct skb_pair_opts po = sitting_base(s, r, ds, pairs, sample_ms);
     skb_sitting_init(&s->st, &po, o);
 }
 
@@ -102,14 +108,7 @@ static void sitting_init(struct sitting *s, struct run *r, struct ds *ds, int pa
 static int sitting_resume(struct sitting *s, struct run *r, struct ds *ds, int pairs, double sample_ms, cJSON *o,
                           int round)
 {
-    struct skb_pair_opts po = { .pairs = pairs, .min_sample_ms = sample_ms, .clock = SKB_CLOCK_THREAD,
-                                .alpha = SKB_PAIR_ALPHA };
-    s->r = r;
-    s->ds = ds;
-    s->context_pairs = 0;
-    s->trio_pairs = pairs;
-    s->rounds = 1;
-    s->catch_up = 0;
+    struct skb_pair_opts po = sitting_base(s, r, ds, pairs, sample_ms);
     return skb_sitting_resume(&s->st, &po, o, round);
 }
 
