@@ -148,7 +148,9 @@ for f in report.html history.html compare.json; do [ -f "$out/$f" ] && made="$ma
 echo "nightly:${made:- no report}; $v (exit $rc)${found:+; $found}; $(( $(date +%s) - t0 )) s"
 # the gate's code beside the night, for whoever ran make nightly (which can
 # only exit 2): written whole or not at all
-if [ -d "$out" ] && [ ! -L "$out/gate-exit" ]; then
-  echo "$rc" > "$out/.gate-exit.tmp" && mv -f "$out/.gate-exit.tmp" "$out/gate-exit"
+# (never over a link, FIFO or device; the temporary file is a fresh mktemp)
+if [ -d "$out" ] && { [ ! -e "$out/gate-exit" ] && [ ! -L "$out/gate-exit" ] \
+                      || { [ -f "$out/gate-exit" ] && [ ! -L "$out/gate-exit" ]; }; }; then
+  ge=$(mktemp "$out/.gate-exit.XXXXXX") && echo "$rc" > "$ge" && mv -f "$ge" "$out/gate-exit"
 fi
 exit $rc
