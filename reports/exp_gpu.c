@@ -310,6 +310,9 @@ static void section_gpu_times(struct skb_report *rep)
         }
         int soft = software_renderer(doc);
         const char *sw = soft ? "software renderer" : NULL;
+        if (soft && !rep->software_gpu[0])
+            snprintf(rep->software_gpu, sizeof rep->software_gpu, "%.160s",
+                     skb__jstr(skb__jget(doc, "renderer")) ? skb__jstr(skb__jget(doc, "renderer")) : "unnamed");
         const cJSON *d;
         cJSON_ArrayForEach(d, ms) {
             double lbs = gpu_lbs(d, s19);

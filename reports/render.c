@@ -41,6 +41,15 @@ static const char quick_text[] =
     "of the runs behind this report came from `--quick` (small samples, short timings): verdicts may differ from a "
     "full run; run without --quick before citing one.";
 
+/* the banner above everything when a run's GPU is a software renderer */
+static const char software_gpu_text[] =
+    "is a software renderer (Mesa on the CPU): every GPU number here is context, not a GPU timing.";
+
+/* how the headline's claims and the row counts relate (the page shows both) */
+static const char counts_text[] =
+    "These count every row of every section, judged or not; each headline claim above sums up the judged rows of "
+    "its section (its \"rows\" column), so one claim stands for many rows.";
+
 /* 1 when the run has an images/ directory, a real one (not a link) */
 static int has_images(const struct skb_results *r)
 {
@@ -131,16 +140,18 @@ static const char css[] =
     ".src{color:#555;font-size:12px}.counts span{margin-right:1em;padding:1px 6px}"
     "figure{display:inline-block;margin:.5em}figure img{max-width:640px;border:1px solid #ddd}"
     "figcaption{font-size:12px}"
-    ".mixed{background:#fff3cd}.warn{background:#fff3cd;border:1px solid #d9b44a;padding:6px 10px;margin:.4em 0}"
-    "#t-headline{width:100%}#t-headline td,#t-headline th{font-size:12px;padding:1px 5px;line-height:1.3}"
-    "#t-headline a{color:#0645ad}#t-headline td:nth-child(5){white-space:nowrap}.warn{font-size:13px}"
-    "#s-headline{margin-top:.5em}#t-headline{table-layout:fixed}#t-headline th:nth-child(1){width:21%}"
+    ".mixed{background:#fff3cd}.warn{background:#fff3cd;border:1px solid #d9b44a;padding:2px 8px;margin:.2em 0}"
+    "#t-headline{width:100%}#t-headline td,#t-headline th{font-size:12px;padding:1px 5px;line-height:1.2}"
+    "#t-headline a{color:#0645ad}.warn{font-size:13px}"
+    "#s-headline{margin-top:.5em}#headline-overall{margin:.3em 0}#t-headline{table-layout:fixed}#t-headline th:nth-child(1){width:21%}"
     "#t-headline th:nth-child(2){width:10%}#t-headline th:nth-child(3){width:27%}#t-headline th:nth-child(4){width:11%}"
     "#t-headline th:nth-child(5){width:6%}#t-headline th:nth-child(6){width:25%}"
     "#t-headline details{margin:0;display:inline}#t-headline summary{display:inline;color:#555;cursor:pointer}"
     "#toc ol{columns:3;font-size:12px;margin:.2em 0}#toc h2{margin-top:.8em}h1{margin:0 0 .2em 0;font-size:1.4em}"
     "body>p.src:first-of-type{margin:.2em 0}table.grid td{text-align:right}table.grid th{white-space:nowrap}"
     "details{margin:.3em 0 1em 0;font-size:12px}"
+    "details.fold{display:inline;margin:0}details.fold summary{display:inline;color:#555;cursor:pointer}"
+    "details.fold[open] summary{display:block}"
     /* a table wider than the window scrolls inside its own box: the page never scrolls sideways */
     "table:not(#t-headline){display:block;overflow-x:auto;max-width:100%}img{max-width:100%;height:auto}"
     /* the GPU images as a grid of thumbnails; a click shows one at full size */
@@ -165,6 +176,16 @@ static const char check_js[] =
     "th[j].onclick=function(){this.parentNode.classList.toggle('big');};"
     "var mw=0;for(var j=0;j<th.length;j++)mw=Math.max(mw,th[j].getBoundingClientRect().width);"
     "document.body.setAttribute('data-thumbs',th.length+'/'+Math.ceil(mw));"
+    /* the tallest cell (one in a closed disclosure measures 0) and the tables whose content is
+       wider than their box (cut off at the right, read with every disclosure open: #open-all) */
+    "if(location.hash=='#open-all'){var ds=document.querySelectorAll('details:not(.fold)');"
+    "for(var j=0;j<ds.length;j++)ds[j].open=true;}"
+    "var tc=document.querySelectorAll('td,th'),mh=0,mt='';for(var j=0;j<tc.length;j++){"
+    "var b=tc[j].getBoundingClientRect().height;if(b>mh){mh=b;var tb=tc[j].closest('table');mt=tb&&tb.id?tb.id:'?';}}"
+    "document.body.setAttribute('data-tallest',Math.ceil(mh)+'/'+window.innerHeight+'/'+mt);"
+    "var ts=document.querySelectorAll('table'),cl=0,ct='';for(var j=0;j<ts.length;j++)"
+    "if(ts[j].scrollWidth>ts[j].clientWidth+1){cl++;if(!ct)ct=ts[j].id||'?';}"
+    "document.body.setAttribute('data-clipped',cl+'/'+ct);"
     "var h=document.getElementById('t-headline');if(h){var r=h.getBoundingClientRect();"
     "document.body.setAttribute('data-headline',Math.ceil(r.top)+'-'+Math.ceil(r.bottom)+'/'+window.innerHeight"
     "+'/'+h.tBodies[0].rows.length);}});</script>";
@@ -196,6 +217,43 @@ static const char *status_class(int st)
     return st >= 0 && st < SKB_ROW_NSTATUS ? cls[st] : "context";
 }
 
+/* a long text cell shows one line, its first clause (or its first
+ * FOLD_WORDS words), and the rest one click away: a table's notes ran to
+ * 80-350 words and buried its numbers; report.md and report.json keep every
+ * word in place */
+#define FOLD_WORDS 24
+#define FOLD_MIN_HEAD 6
+
+/* the byte where text's shown line ends, or its length when it is short */
+static size_t fold_at(const char *text)
+{
+    size_t n = strlen(text), clause = 0, cut = 0;
+    int words = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (text[i] != ' ' || (i && text[i - 1] == ' '))
+            continue;
+        words++;
+        if (!clause && words >= FOLD_MIN_HEAD && i && (text[i - 1] == '.' || text[i - 1] == ';'))
+            clause = i;
+        if (words == FOLD_WORDS)
+            cut = i;
+    }
+    if (words <= FOLD_WORDS + FOLD_WORDS / 2)
+        return n;   /* one click for a few words more is not worth it */
+    return clause && clause <= cut ? clause : cut;
+}
+
+static void html_folded(FILE *f, const char *text)
+{
+    size_t n = text ? fold_at(text) : 0, len = text ? strlen(text) : 0;
+    skb__html_esc_n(f, text, n);
+    if (n >= len)
+        return;
+    fprintf(f, " <details class=\"fold\"><summary>more …</summary>");
+    skb__html_esc(f, text + n + 1);
+    fprintf(f, "</details>");
+}
+
 static void html_td(FILE *f, const char *cls, const char *text)
 {
     fprintf(f, cls ? "<td class=\"%s\">" : "<td>", cls);
@@ -223,22 +281,26 @@ static void html_measured_cell(FILE *f, const char *measured)
     fprintf(f, "</details></td>");
 }
 
-/* a headline's rows cell: the counts, and a timed claim's intervals and
- * how many rows this machine decided folded under "paired …" (one click
- * away, as the measured cell's "decided by") */
+/* a headline's rows cell: the counts, and which rows differ and a timed
+ * claim's intervals (how many rows this machine decided) folded under
+ * "more …" (one click away, as the measured cell's "decided by"): a
+ * section of 119 rows listed its differing ones over four lines */
 static void html_rows_cell(FILE *f, const char *rows)
 {
-    static const char sep[] = "; paired: ";
-    const char *d = rows ? strstr(rows, sep) : NULL;
+    static const char *const seps[] = { "; differs: ", "; paired: " };
+    const char *d = NULL;
+    for (size_t i = 0; rows && i < sizeof seps / sizeof seps[0]; i++) {
+        const char *p = strstr(rows, seps[i]);
+        if (p && (!d || p < d))
+            d = p;
+    }
     if (!d) {
         html_td(f, "n", rows);
         return;
     }
-    char counts[800];
-    snprintf(counts, sizeof counts, "%.*s", (int)(d - rows), rows);
     fprintf(f, "<td class=\"n\">");
-    skb__html_esc(f, counts);
-    fprintf(f, " <details><summary>paired …</summary>");
+    skb__html_esc_n(f, rows, (size_t)(d - rows));
+    fprintf(f, " <details><summary>%s …</summary>", strncmp(d, "; paired: ", 10) == 0 ? "paired" : "more");
     skb__html_esc(f, d + 2);
     fprintf(f, "</details></td>");
 }
@@ -340,10 +402,20 @@ static void grid_free(struct grid *g)
     g->cell = NULL;
 }
 
+/* a row the grid leaves out: no dataset ("—", a method that cannot take
+ * part: its reason is listed under the grid, not shown as an empty line) */
+static int grid_absent(const struct skb_rtable *t, const struct grid *g, int r)
+{
+    const char *k = t->rows[r].cell[g->rowc];
+    return !k || !*k || strcmp(k, "—") == 0;
+}
+
 static int grid_place(const struct skb_rtable *t, struct grid *g, int pass)
 {
     for (int r = 0; r < t->nrows; r++) {
         const char *const *c = (const char *const *)t->rows[r].cell;
+        if (grid_absent(t, g, r))
+            continue;
         int ri = key_index(g->rkey, g->rmach, &g->nr, c[g->rowc], g->machc >= 0 ? c[g->machc] : "");
         int ci = key_index(g->ckey, NULL, &g->nc, c[g->colc], NULL);
         if (ri < 0 || ci < 0)
@@ -370,7 +442,7 @@ static int grid_build(const struct skb_report *rep, const struct skb_rtable *t, 
     g->valc = col_of(t, grid_specs[i].val);
     g->paperc = col_of(t, grid_specs[i].paper);
     g->machc = rep->nruns > 1 ? col_of(t, "machine") : -1;
-    if (g->rowc < 0 || g->colc < 0 || g->valc < 0 || g->paperc < 0 || grid_place(t, g, 0) < 0)
+    if (g->rowc < 0 || g->colc < 0 || g->valc < 0 || g->paperc < 0 || grid_place(t, g, 0) < 0 || g->nr == 0)
         return -1;
     g->cell = malloc((size_t)(g->nr * g->nc) * sizeof *g->cell);
     if (!g->cell)
@@ -396,12 +468,36 @@ static const char *grid_paper(const struct skb_rtable *t, const struct grid *g, 
     return "—";
 }
 
+/* the grid's orientation: the longer of its two keys runs down the page,
+ * so that a grid of 30 kernels over 11 datasets is 11 columns wide and fits
+ * a 1400 px window (the other way round it was cut off at the right) */
+static int grid_flipped(const struct grid *g)
+{
+    return g->nc > g->nr;
+}
+
 static void html_grid_head(const struct skb_rtable *t, const struct grid *g, FILE *f)
 {
+    int flip = grid_flipped(g);
     fprintf(f, "<p class=\"src\">Each cell: the measured %s of one row below, coloured and marked by its status (✓ "
                "reproduced, ✗ differs, ✗s differs (setup), ? inconclusive, ≈ reproduced (trivial), ↓ fewer than paper, – not run, no mark: context or new; "
-               "hover for the note); the paper's value under each column.</p>\n<table class=\"grid\" id=\"g-%s\"><thead><tr>",
-            t->col[g->valc], t->id);
+               "hover for the note); the paper's value %s.</p>\n<table class=\"grid\" id=\"g-%s\"><thead><tr>",
+            t->col[g->valc], flip ? "beside each row" : "under each column", t->id);
+    if (flip) {
+        fprintf(f, "<th>%s \\ %s</th><th>paper</th>", t->col[g->colc], t->col[g->rowc]);
+        for (int r = 0; r < g->nr; r++) {
+            fprintf(f, "<th>");
+            skb__html_esc(f, g->rkey[r]);
+            if (g->machc >= 0) {
+                fprintf(f, "<br><span class=\"src\">");
+                skb__html_esc(f, g->rmach[r]);
+                fprintf(f, "</span>");
+            }
+            fprintf(f, "</th>");
+        }
+        fprintf(f, "</tr></thead><tbody>\n");
+        return;
+    }
     if (g->machc >= 0)
         fprintf(f, "<th>machine</th>");
     fprintf(f, "<th>%s \\ %s</th>", t->col[g->rowc], t->col[g->colc]);
@@ -433,24 +529,59 @@ static void html_grid_cell(const struct skb_rtable *t, const struct grid *g, int
     fprintf(f, "</td>");
 }
 
-static void html_grid(const struct skb_rtable *t, const struct grid *g, FILE *f)
+/* one line of the grid: row r (a dataset) or, flipped, column c (a method) */
+static void html_grid_line(const struct skb_rtable *t, const struct grid *g, int i, FILE *f)
 {
-    html_grid_head(t, g, f);
-    for (int r = 0; r < g->nr; r++) {
-        fprintf(f, "<tr>");
+    fprintf(f, "<tr>");
+    if (grid_flipped(g)) {
+        fprintf(f, "<th>");
+        skb__html_esc(f, g->ckey[i]);
+        fprintf(f, "</th><td class=\"src\">");
+        skb__html_esc(f, grid_paper(t, g, i));
+        fprintf(f, "</td>");
+        for (int r = 0; r < g->nr; r++)
+            html_grid_cell(t, g, g->cell[r * g->nc + i], f);
+    } else {
         if (g->machc >= 0) {
             fprintf(f, "<td>");
-            skb__html_esc(f, g->rmach[r]);
+            skb__html_esc(f, g->rmach[i]);
             fprintf(f, "</td>");
         }
         fprintf(f, "<th>");
-        skb__html_esc(f, g->rkey[r]);
+        skb__html_esc(f, g->rkey[i]);
         fprintf(f, "</th>");
         for (int c = 0; c < g->nc; c++)
-            html_grid_cell(t, g, g->cell[r * g->nc + c], f);
-        fprintf(f, "</tr>\n");
+            html_grid_cell(t, g, g->cell[i * g->nc + c], f);
     }
+    fprintf(f, "</tr>\n");
+}
+
+/* the rows the grid leaves out (no dataset), each with its status and why */
+static void html_grid_absent(const struct skb_rtable *t, const struct grid *g, FILE *f)
+{
+    int n = 0;
+    for (int r = 0; r < t->nrows; r++) {
+        if (!grid_absent(t, g, r))
+            continue;
+        fprintf(f, n++ ? "; " : "<p class=\"src grid-absent\">Not in the grid (no dataset to time): ");
+        skb__html_esc(f, t->rows[r].cell[g->colc]);
+        fprintf(f, " — %s", skb_row_status_name(t->rows[r].status));
+        if (t->rows[r].note && *t->rows[r].note) {
+            fprintf(f, ": ");
+            skb__html_esc(f, t->rows[r].note);
+        }
+    }
+    if (n)
+        fprintf(f, ".</p>\n");
+}
+
+static void html_grid(const struct skb_rtable *t, const struct grid *g, FILE *f)
+{
+    html_grid_head(t, g, f);
+    for (int i = 0, n = grid_flipped(g) ? g->nc : g->nr; i < n; i++)
+        html_grid_line(t, g, i, f);
     fprintf(f, "</tbody></table>\n");
+    html_grid_absent(t, g, f);
 }
 
 /* a cell of the image column: the picture (a PNG below its run's
@@ -492,12 +623,15 @@ static void html_rows(const struct skb_report *rep, const struct skb_rtable *t, 
             }
             int link = c + 1 == t->link_col && section_href(rep, row->cell[c], href, sizeof href);
             fprintf(f, link ? "<td><a href=\"%s\">" : "<td>", href);
-            skb__html_esc(f, row->cell[c]);
+            if (link)
+                skb__html_esc(f, row->cell[c]);
+            else
+                html_folded(f, row->cell[c]);
             fprintf(f, link ? "</a></td>" : "</td>");
         }
         if (!t->unjudged) {
             fprintf(f, "<td>%s</td><td class=\"n\">", skb_row_status_name(row->status));
-            skb__html_esc(f, row->note);
+            html_folded(f, row->note);
             fprintf(f, "</td>");
         }
         fprintf(f, "</tr>\n");
@@ -542,13 +676,22 @@ static void html_top(const struct skb_report *rep, FILE *f)
         skb__html_esc(f, quick_text);
         fprintf(f, "</p>\n");
     }
+    if (rep->software_gpu[0]) {
+        fprintf(f, "<p class=\"warn\" id=\"software-gpu\"><b>The GPU here (");
+        skb__html_esc(f, rep->software_gpu);
+        fprintf(f, ")</b> ");
+        skb__html_esc(f, software_gpu_text);
+        fprintf(f, "</p>\n");
+    }
     html_headline(rep, f);
     html_toc(rep, f);
     fprintf(f, "<p>Every reproduced number beside the paper's (reports/reference.json). "
                "<b>reproduced</b>: within the stated rule; <b>differs</b>: the note gives the measured difference and, "
                "where the results say, why; <b>not run</b>; <b>context</b>: paper number from other hardware or "
                "models, shown, not judged; <b>new</b>: no paper value; <b>reproduced (trivial)</b>: measured and paper "
-               "ratios both within the stated band of 1, not counted as reproduced.</p>\n<p class=\"counts\" id=\"counts\">");
+               "ratios both within the stated band of 1, not counted as reproduced. ");
+    skb__html_esc(f, counts_text);
+    fprintf(f, "</p>\n<p class=\"counts\" id=\"counts\">");
     for (int s = 0; s < SKB_ROW_NSTATUS; s++)
         fprintf(f, "<span class=\"%s\">%d %s</span>", status_class(s), rep->count[s], skb_row_status_name(s));
     fprintf(f, "</p>\n");
@@ -800,13 +943,18 @@ int skb_report_render_md(const struct skb_report *rep, FILE *f)
     fprintf(f, "# skinbench report\n\n");
     if (rep->quick)
         fprintf(f, "> **Warning: %d of %d** %s\n\n", rep->quick, rep->nruns, quick_text);
+    if (rep->software_gpu[0]) {
+        fprintf(f, "> **The GPU here (");
+        skb__md_esc(f, rep->software_gpu);
+        fprintf(f, ")** %s\n\n", software_gpu_text);
+    }
     md_headline(rep, f);
     md_toc(rep, f);
     fprintf(f, "Every reproduced number beside the paper's (reports/reference.json). Status: "
                "*reproduced* (within the stated rule), *differs* (the note gives the measured difference and, where "
                "the results say, why), *not run*, *context* (paper number from other hardware/models, shown, not "
                "judged), *new* (no paper value), *reproduced (trivial)* (measured and paper ratios both within the "
-               "stated band of 1: nothing to reproduce, not counted as reproduced).\n\n");
+               "stated band of 1: nothing to reproduce, not counted as reproduced). %s\n\n", counts_text);
     md_counts(rep, f);
     if (rep->fuzz[0]) {
         fprintf(f, "Robustness: ");

@@ -49,7 +49,12 @@ void skb__md_esc(FILE *f, const char *s)
 
 void skb__html_esc(FILE *f, const char *s)
 {
-    for (; s && *s; s++) {
+    skb__html_esc_n(f, s, s ? strlen(s) : 0);
+}
+
+void skb__html_esc_n(FILE *f, const char *s, size_t n)
+{
+    for (const char *e = s ? s + n : s; s && s < e && *s; s++) {
         switch (*s) {
         case '<': fputs("&lt;", f); break;
         case '>': fputs("&gt;", f); break;

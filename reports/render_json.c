@@ -127,6 +127,11 @@ int skb_report_render_json(const struct skb_report *rep, FILE *f)
     cJSON *counts = cJSON_AddObjectToObject(root, "counts");
     for (int s = 0; s < SKB_ROW_NSTATUS; s++)
         cJSON_AddNumberToObject(counts, skb_row_status_name(s), rep->count[s]);
+    /* the page's banner: a run's GPU is a software renderer (null: none is) */
+    if (rep->software_gpu[0])
+        cJSON_AddStringToObject(root, "software_renderer", rep->software_gpu);
+    else
+        cJSON_AddNullToObject(root, "software_renderer");
     cJSON *heads = cJSON_AddArrayToObject(root, "headline");
     for (int i = 0; i < rep->nheadline; i++) {
         const struct skb_headline *h = &rep->headline[i];

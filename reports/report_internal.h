@@ -124,6 +124,8 @@ int skb__plot_have_gnuplot(void);
 
 /* render_esc.c: HTML escaping and base64 data: URIs, for the renderers */
 void skb__html_esc(FILE *f, const char *s);
+/* the first n bytes of s (up to its end), escaped */
+void skb__html_esc_n(FILE *f, const char *s, size_t n);
 /* one CSV (RFC 4180) field, defused against spreadsheet formulas; last ends the record */
 void skb__csv_field(FILE *f, const char *s, int last);
 /* the report page's style sheet (reports/render.c), for pages in its style */

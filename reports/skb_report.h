@@ -262,6 +262,8 @@ struct skb_report {
     struct skb_headline headline[SKB_RMAXHEAD];
     int quick;                 /* runs with a results file from --quick */
     char fuzz[240];            /* "bad inputs tried / crashes" line, or empty */
+    char software_gpu[200];    /* a run's GPU renderer when it is a software one (its GPU numbers are CPU
+                                  emulation: the page says so above everything), or empty */
 };
 
 /* build every table from nruns runs and the reference values */

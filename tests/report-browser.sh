@@ -5,8 +5,11 @@
 # a screenshot at $SKB_BUILD/report-browser.png.  The first screen (a
 # 1400x900 window) must show the whole headline table, one row per claim of
 # reference.json, each linking to its section; the screenshot of that screen
-# is $SKB_BUILD/report-first-screen.png.  Skips (exit 0, with the reason)
-# when chromium is not installed.
+# is $SKB_BUILD/report-first-screen.png.  At that size nothing is cut off at
+# the right (no table wider than its box, every section open) and no cell
+# is taller than half the window.  Skips (exit 0, with the reason)
+# when chromium is not installed.  SKB_BROWSER_RESULTS=DIR renders DIR's
+# results (a full run's) in the fixture's stead.
 . "$(dirname "$0")/lib/preamble.sh"
 build=${SKB_BUILD:-build}
 browser=$(command -v chromium || command -v chromium-browser || true)
@@ -16,13 +19,18 @@ if [ -z "$browser" ]; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cp -r tests/fixtures/run-a "$tmp/run"
+# SKB_BROWSER_RESULTS: another results directory to render (a full run's), the fixture by default
+cp -r "${SKB_BROWSER_RESULTS:-tests/fixtures/run-a}" "$tmp/run"
 "$exe" report --results "$tmp/run" > "$tmp/report.out" 2>&1 || { cat "$tmp/report.out"; echo "FAIL report"; exit 1; }
 flags=(--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update
        --disable-sync --no-first-run --hide-scrollbars)
 url="file://$tmp/run/report.html"
 timeout 60 "$browser" "${flags[@]}" --user-data-dir="$(mktemp -d -p "$tmp")" --window-size=1400,900 --dump-dom "$url" \
   > "$tmp/dom.html" 2> "$tmp/chromium.log" || { tail -5 "$tmp/chromium.log"; echo "FAIL chromium --dump-dom"; exit 1; }
+# the same page with every disclosure open but the folded notes (#open-all):
+# a table whose content is wider than its box is cut off at the right
+timeout 60 "$browser" "${flags[@]}" --user-data-dir="$(mktemp -d -p "$tmp")" --window-size=1400,900 --dump-dom "$url#open-all" \
+  > "$tmp/dom-open.html" 2>> "$tmp/chromium.log" || { tail -5 "$tmp/chromium.log"; echo "FAIL chromium --dump-dom (open)"; exit 1; }
 mkdir -p "$build"
 timeout 60 "$browser" "${flags[@]}" --user-data-dir="$(mktemp -d -p "$tmp")" --window-size=1400,2400 \
   --screenshot="$(realpath "$build")/report-browser.png" "$url" > /dev/null 2>> "$tmp/chromium.log" \
@@ -31,7 +39,7 @@ timeout 60 "$browser" "${flags[@]}" --user-data-dir="$(mktemp -d -p "$tmp")" --w
   --screenshot="$(realpath "$build")/report-first-screen.png" "$url" > /dev/null 2>> "$tmp/chromium.log" \
   || { echo "FAIL chromium --screenshot (first screen)"; exit 1; }
 fail=0
-for id in t-headline toc s-headline s-contents s-table41 s-coverage s-bibliography t-coverage t-bibliography s-plots t-runs t-table41 t-flops t-bounds t-fig18 t-table32 t-fig19 t-gpu t-table52 t-table61 t-spheretree t-table53 t-table62 counts plots; do
+for id in t-headline software-gpu toc s-headline s-contents s-table41 s-coverage s-bibliography t-coverage t-bibliography s-plots t-runs t-table41 t-flops t-bounds t-fig18 t-table32 t-fig19 t-gpu t-table52 t-table61 t-spheretree t-table53 t-table62 counts plots; do
   grep -q "id=\"$id\"" "$tmp/dom.html" || { echo "FAIL DOM lacks id $id"; fail=1; }
 done
 # text content only: words inside base64 image data are not rendering errors
@@ -68,6 +76,22 @@ else
   set -- $width
   [ "$1" -le "$2" ] && echo "ok   page width $1 px within the window's $2 px" \
     || { echo "FAIL the page is $1 px wide in a $2 px window: it scrolls sideways"; fail=1; }
+fi
+# nothing cut off at the right: no table wider than its box, every section open
+clipped=$(grep -o '<body[^>]*>' "$tmp/dom-open.html" | head -1 | sed -n 's/.*data-clipped="\([0-9]*\)\/\([^"]*\)".*/\1 \2/p')
+if [ -z "$clipped" ]; then echo "FAIL the page did not measure its tables' widths"; fail=1
+else
+  set -- $clipped
+  [ "$1" -eq 0 ] && echo "ok   no table cut off at the right of a 1400 px window (every section open)" \
+    || { echo "FAIL $1 table(s) wider than their box at 1400 px, the first: ${2:-?}"; fail=1; }
+fi
+# no cell taller than half the window: a long note shows one line, the rest one click away
+tallest=$(printf '%s' "$body" | sed -n 's/.*data-tallest="\([0-9]*\)\/\([0-9]*\)\/\([^"]*\)".*/\1 \2 \3/p')
+if [ -z "$tallest" ]; then echo "FAIL the page did not measure its cells"; fail=1
+else
+  set -- $tallest
+  [ $(( 2 * $1 )) -le "$2" ] && echo "ok   tallest cell $1 px, within half the $2 px window" \
+    || { echo "FAIL a cell of table ${3:-?} is $1 px tall, more than half the $2 px window"; fail=1; }
 fi
 # the GPU images are a grid of thumbnails (full size on click), not a column of 512 px pictures
 thumbs=$(printf '%s' "$body" | sed -n 's/.*data-thumbs="\([0-9]*\)\/\([0-9]*\)".*/\1 \2/p')
