@@ -279,6 +279,7 @@ static void read_fuzz(struct skb_report *rep, const struct report_job *j)
     if (skb_report_read_fuzz_log(rep, j->o.dirs[0], "fuzz.log") < 0 && j->ed[0]
         && skb_report_read_fuzz_log(rep, j->ed, "fuzz/fuzz.log") < 0)
         skb_report_read_fuzz_log(rep, j->ed, "build/fuzz/fuzz.log");
+    skb_report_read_verdict(rep, j->o.dirs[0]);   /* the nightly's compare wrote it into the run */
 }
 
 /* --history STORE: a folder there is an old history (import it once) */

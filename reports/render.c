@@ -676,6 +676,11 @@ static void html_top(const struct skb_report *rep, FILE *f)
         skb__html_esc(f, quick_text);
         fprintf(f, "</p>\n");
     }
+    if (rep->verdict[0]) {
+        fprintf(f, "<p class=\"warn\" id=\"verdict\"><b>The gate on this run (its compare.json):</b> ");
+        skb__html_esc(f, rep->verdict);
+        fprintf(f, "</p>\n");
+    }
     if (rep->software_gpu[0]) {
         fprintf(f, "<p class=\"warn\" id=\"software-gpu\"><b>The GPU here (");
         skb__html_esc(f, rep->software_gpu);
@@ -943,6 +948,11 @@ int skb_report_render_md(const struct skb_report *rep, FILE *f)
     fprintf(f, "# skinbench report\n\n");
     if (rep->quick)
         fprintf(f, "> **Warning: %d of %d** %s\n\n", rep->quick, rep->nruns, quick_text);
+    if (rep->verdict[0]) {
+        fprintf(f, "> **The gate on this run (its compare.json):** ");
+        skb__md_esc(f, rep->verdict);
+        fprintf(f, "\n\n");
+    }
     if (rep->software_gpu[0]) {
         fprintf(f, "> **The GPU here (");
         skb__md_esc(f, rep->software_gpu);

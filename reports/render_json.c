@@ -132,6 +132,11 @@ int skb_report_render_json(const struct skb_report *rep, FILE *f)
         cJSON_AddStringToObject(root, "software_renderer", rep->software_gpu);
     else
         cJSON_AddNullToObject(root, "software_renderer");
+    /* the page's gate line: this run's compare.json verdict (null: none here) */
+    if (rep->verdict[0])
+        cJSON_AddStringToObject(root, "verdict", rep->verdict);
+    else
+        cJSON_AddNullToObject(root, "verdict");
     cJSON *heads = cJSON_AddArrayToObject(root, "headline");
     for (int i = 0; i < rep->nheadline; i++) {
         const struct skb_headline *h = &rep->headline[i];

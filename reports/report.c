@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "skb_json.h"
 #include "report_internal.h"
 
@@ -365,6 +366,51 @@ void skb_report_free(struct skb_report *rep)
     rep->tables = NULL;
     rep->plots = NULL;
     rep->ntables = rep->nplots = 0;
+}
+
+/* the regressions compare.json names, at most VERDICT_SHOWN on the page */
+#define VERDICT_SHOWN 3
+
+static void verdict_regressions(char *out, size_t n, const cJSON *regs)
+{
+    size_t len = strlen(out);
+    int k = 0, total = cJSON_GetArraySize(regs);
+    const cJSON *e;
+    cJSON_ArrayForEach(e, regs) {
+        if (!cJSON_IsString(e) || k == VERDICT_SHOWN)
+            continue;
+        len += (size_t)snprintf(out + len, len < n ? n - len : 0, "%s%.160s", k++ ? "; " : ": ", e->valuestring);
+    }
+    if (total > k && len < n)
+        snprintf(out + len, n - len, "; and %d more", total - k);
+}
+
+int skb_report_read_verdict(struct skb_report *rep, const char *root)
+{
+    cJSON *doc = NULL;
+    char msg[300];
+    struct stat st;
+    rep->verdict[0] = '\0';
+    if (!root || skb_stat_below(root, "compare.json", &st) < 0)
+        return -1;
+    if (skb_json_read_below(root, "compare.json", &doc, msg, sizeof msg) < 0) {
+        snprintf(rep->verdict, sizeof rep->verdict, "compare.json here is unreadable (%.250s): no verdict shown", msg);
+        return 0;
+    }
+    const char *v = skb__jstr(skb__jget(doc, "verdict")), *base = skb__jstr(skb__jget(doc, "baseline"));
+    double nreg = NAN, nund = NAN;
+    skb__jnum(skb__jget(doc, "regression_count"), &nreg);
+    skb__jnum(skb__jget(doc, "inconclusive_count"), &nund);
+    if (!v || !isfinite(nreg) || !isfinite(nund))
+        snprintf(rep->verdict, sizeof rep->verdict, "compare.json here has no \"verdict\" with its counts: no verdict shown");
+    else {
+        snprintf(rep->verdict, sizeof rep->verdict, "%.20s against the baseline %.200s: %.0f regression(s), %.0f undecided",
+                 v, base ? base : "(unnamed)", nreg, nund);
+        verdict_regressions(rep->verdict, sizeof rep->verdict, skb__jget(doc, "regressions"));
+    }
+    skb_text_one_line(rep->verdict);
+    cJSON_Delete(doc);
+    return 0;
 }
 
 /* a libFuzzer log of a 600 s run is a few MB */

@@ -262,6 +262,7 @@ struct skb_report {
     struct skb_headline headline[SKB_RMAXHEAD];
     int quick;                 /* runs with a results file from --quick */
     char fuzz[240];            /* "bad inputs tried / crashes" line, or empty */
+    char verdict[600];         /* the gate's verdict on this run (its compare.json: the nightly's), or empty */
     char software_gpu[200];    /* a run's GPU renderer when it is a software one (its GPU numbers are CPU
                                   emulation: the page says so above everything), or empty */
 };
@@ -300,6 +301,11 @@ const struct skb_rtable *skb_report_table(const struct skb_report *rep, const ch
  * path the user gave (links followed); else the log is root/rel, read below
  * root without links */
 int skb_report_read_fuzz_log(struct skb_report *rep, const char *root, const char *rel);
+/* the run's compare.json (root/compare.json, read below root), written by
+ * `compare` into the run it judged (the nightly's): fills rep->verdict with
+ * its verdict, counts and first regressions; 0 if read, -1 when there is
+ * none; a file that is not compare's says so in rep->verdict */
+int skb_report_read_verdict(struct skb_report *rep, const char *root);
 
 /* gnuplot: write every plot (png + svg) under out_dir/plots, recording
  * each in rep->plots (not run with a reason when inputs or gnuplot are

@@ -254,5 +254,20 @@ timeout 300 bash scripts/nightly.sh --exe "$d/fake" --store "$d/store.fifo" --va
   && ! grep -q 'now this machine.s baseline' "$d/n.log" \
   && ok "nightly: a store path that is a FIFO is named, left a FIFO, no baseline claimed, exit 2" \
   || { bad "nightly with a FIFO store (exit $rc)"; tail -4 "$d/n.log"; }
+# the run's compare.json (the night's verdict on its page): truncated, a
+# link and a FIFO are each named on the page, never followed or read, and
+# the report still renders (exit 0)
+for kind in truncated link fifo; do
+  r="$d/verdict-$kind"; rm -rf "$r"; cp -r tests/fixtures/run-a "$r"
+  case $kind in
+    truncated) printf '{"verdict": "pass", ' > "$r/compare.json" ;;
+    link) ln -s /etc/passwd "$r/compare.json" ;;
+    fifo) mkfifo "$r/compare.json" ;;
+  esac
+  timeout 60 "$exe" report --results "$r" --no-plots > /dev/null 2>&1; rc=$?
+  [ $rc -eq 0 ] && grep -q 'compare.json here is unreadable' "$r/report.md" && ! grep -q 'root:' "$r/report.md" \
+    && ok "report: a $kind compare.json is named unreadable on the page, exit 0" \
+    || { bad "report with a $kind compare.json (exit $rc)"; grep -m1 'gate on this run' "$r/report.md"; }
+done
 
 exit $fail

@@ -5,7 +5,7 @@
 # the store; the second night runs the A/B sitting against that binary (2
 # rounds here: too few to decide, so exit 3, never a pass), enters the
 # store too, and its report carries the history of both nights
-# (history.html, history.csv).
+# (history.html, history.csv) and the night's verdict.
 . "$(dirname "$0")/lib/preamble.sh"
 export SKB_AB_ROUNDS=2 SKB_AB_REPS=2
 st=$tmp/store.sqlite
@@ -33,6 +33,11 @@ fi
 [ "$(grep -c 'complete' "$tmp/l.out")" -eq 2 ] && grep -q '^1 .*BASE complete' "$tmp/l.out" \
   && ok "both nights stored; the baseline stayed night 1 (the second was not passed)" || { bad "store list"; cat "$tmp/l.out"; }
 md=$tmp/n2/report.md
+# the night's page carries the gate's verdict on that night (its compare.json)
+grep -q 'id="verdict"><b>The gate on this run (its compare.json):</b> INCONCLUSIVE against the baseline' "$tmp/n2/report.html" \
+  && python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))["verdict"]; sys.exit(not v.startswith("INCONCLUSIVE"))' "$tmp/n2/report.json" \
+  && ok "the second night's report.html and report.json carry its verdict (INCONCLUSIVE)" \
+  || { bad "the night's report lacks its verdict"; grep -o 'id="verdict".\{0,200\}' "$tmp/n2/report.html"; }
 grep -q 'Nightly history' "$md" && grep -q '2 stored night(s) of 1 machine' "$md" && ok "report: history of both nights" \
   || { bad "report lacks the two-night history"; grep -A3 'Nightly history' "$md"; }
 [ -s "$tmp/n2/history.html" ] && [ "$(grep -c ',dlb,' "$tmp/n2/history.csv")" -eq 2 ] \
