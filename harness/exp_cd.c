@@ -239,7 +239,12 @@ static int scaling_level(const struct skb_run_ctx *ctx, struct scene *s, const s
 static int scaling_series(const struct skb_run_ctx *ctx, const struct skb_method *lbs, const char *model, int judged,
                           cJSON *arr, cJSON *info, char *msg, size_t msglen)
 {
-    struct skb_dataset_opts o = { ctx->seed, 1, 0 };
+    /* a catalogue model's quick load is its small mesh, the series' first
+     * level; a user's file (run --dataset) has one mesh, quick only cuts its
+     * clip: it is read as the run read it, so the run's one import serves
+     * (a quick load here was a second import of the file in a full run) */
+    int user = ctx->dataset_file && strcmp(model, ctx->dataset_file) == 0;
+    struct skb_dataset_opts o = { ctx->seed, user ? ctx->quick : 1, 0 };
     struct skb_dataset base;
     int rc, levels = ctx->quick ? SCALING_LEVELS_QUICK : SCALING_LEVELS, rep = ctx->quick ? REPEATS_QUICK : REPEATS;
     char sub[512];

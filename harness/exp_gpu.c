@@ -700,7 +700,7 @@ static int gpu_run(const struct skb_run_ctx *ctx, char *msg, size_t msglen)
     if ((rc = all_datasets(r, msg, msglen)) < 0)
         goto fail;
     int bad = verification_summary(r, root);
-    if (!ctx->dataset_file && (rc = skb__gpu_compute(ctx, &r->g, r->dir, root, &bad, msg, msglen)) < 0)
+    if ((rc = skb__gpu_compute(ctx, &r->g, r->dir, root, &bad, msg, msglen)) < 0)
         goto fail;
     if ((rc = all_pictures(r, msg, msglen)) < 0 || (rc = skb_method_pictures(ctx, &r->g, r->dir, root, msg, msglen)) < 0
         || (rc = skb_arm_volume_curve(ctx, root, msg, msglen)) < 0)

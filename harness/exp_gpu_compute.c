@@ -725,6 +725,12 @@ static int compute_body(struct cstate *cs, int *bad, char *msg, size_t msglen)
 int skb__gpu_compute(const struct skb_run_ctx *ctx, const struct skb_gpu *g, const char *dir, cJSON *root,
                      int *bad, char *msg, size_t msglen)
 {
+    if (ctx->dataset_file) {   /* the report's row says why, not "no compute" */
+        cJSON_AddStringToObject(root, "compute_not_run", "run --dataset: the compute path sweeps copies of the "
+                                "catalogue's " C_BASE_DATASET " up to millions of vertices, a throughput figure of "
+                                "the GPU, not of a model; run without --dataset for it");
+        return 0;
+    }
     struct cstate *cs = (struct cstate *)calloc(1, sizeof *cs);
     int rc;
     if (!cs)

@@ -20,5 +20,7 @@ const struct skb_schema skb_schema_gpu = {
         { .path = "ms/*/*", .type = SKB_ST_NUMBER, .doc = "ms per frame" },
         { .path = "shaders", .type = SKB_ST_CONTAINER, .doc = "the shaders timed (cpu_method: their registry method)" },
         SKB_SCHEMA_SITTING("compute/fig1_paired"),
+        { .path = "compute_not_run", .type = SKB_ST_STRING,
+          .doc = "why the compute path did not run in this run (its place: \"compute\")" },
         { .path = NULL } },
 };

@@ -487,7 +487,10 @@ static void report_gpu_compute(struct skb_report *rep)
     for (int k = 0; t && k < rep->nruns; k++) {
         const cJSON *doc = skb_results_doc(&rep->runs[k], "gpu.json");
         if (!skb__jget(doc, "compute")) {
-            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, strdup(doc ? "gpu.json has no \"compute\"" : "gpu.json not found"),
+            const char *why = skb__jstr(skb__jget(doc, "compute_not_run"));
+            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN,
+                         why ? skb__fmt("not run: %s", why)
+                             : strdup(doc ? "gpu.json has no \"compute\"" : "gpu.json not found"),
                          strdup("all"), NULL);
             continue;
         }

@@ -21,6 +21,17 @@ rc=$?
 # that import (harness/run_datasets.c), however many take the model
 grep -qxF "skinbench run: $model imported 1 time(s)" "$tmp/a.err" && ok \
   || bad "the model is not imported exactly once: $(grep 'imported' "$tmp/a.err")"
+# the GPU compute path does not take a model: its row says why (not "gpu.json has no compute")
+if [ -s "$tmp/a/gpu.json" ] && ! grep -q '"skipped"' "$tmp/a/gpu.json"; then
+  "$exe" report --results "$tmp/a" --no-plots >/dev/null 2>&1 \
+    && grep -A8 '^## GPU compute path' "$tmp/a/report.md" | grep -q 'not run: run --dataset: the compute path sweeps copies' \
+    && ok || bad "the GPU compute table does not say why it did not run: $(grep -A8 '^## GPU compute path' "$tmp/a/report.md" | tail -1)"
+fi
+# without --quick too: cd's scaling series once read the file again as a
+# quick load (its catalogue models' small mesh), a second import (~17 s)
+"$exe" run cd --dataset "$model" --out "$tmp/full-cd" >/dev/null 2>"$tmp/full-cd.err" \
+  && grep -qxF "skinbench run: $model imported 1 time(s)" "$tmp/full-cd.err" && ok \
+  || bad "run cd --dataset without --quick: $(grep -E 'imported|error' "$tmp/full-cd.err" | head -2)"
 for e in properties flops icount; do
   n=$(grep -c "^\[$e\] not run on $model: .*takes no mesh" "$tmp/a.err")
   [ "$n" -eq 1 ] && ok || bad "$e: $n 'not run on' lines (want 1 saying why)"
