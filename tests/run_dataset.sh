@@ -32,6 +32,26 @@ fi
 "$exe" run cd --dataset "$model" --out "$tmp/full-cd" >/dev/null 2>"$tmp/full-cd.err" \
   && grep -qxF "skinbench run: $model imported 1 time(s)" "$tmp/full-cd.err" && ok \
   || bad "run cd --dataset without --quick: $(grep -E 'imported|error' "$tmp/full-cd.err" | head -2)"
+# a judged scenario speed-up is timed in two sittings (after every
+# scenario's first, the second), its pairs kept and read on the quiet state
+python3 - "$tmp/full-cd/cd.json" <<'PY' && ok || bad "cd scenario rows not timed in two sittings (above)"
+import json, sys
+sc = json.load(open(sys.argv[1]))["scenarios"]
+n = 0
+for name, s in sc.items():
+    for key, m in s["methods"].items():
+        p = m.get("paired")
+        if not p:
+            continue
+        row = p["rows"][0]
+        if row.get("pairs_timed") != 2 * p["pairs_per_row"] or "quiet" not in row or len(p["aa"]) != 1 \
+                or len(row.get("pair_ms", [])) != row["pairs_timed"]:
+            sys.exit("%s/%s: pairs_timed %r of %r a sitting, quiet %r" % (name, key, row.get("pairs_timed"),
+                                                                          p["pairs_per_row"], row.get("quiet")))
+        n += 1
+if n == 0:
+    sys.exit("no scenario row timed pair by pair")
+PY
 for e in properties flops icount; do
   n=$(grep -c "^\[$e\] not run on $model: .*takes no mesh" "$tmp/a.err")
   [ "$n" -eq 1 ] && ok || bad "$e: $n 'not run on' lines (want 1 saying why)"
