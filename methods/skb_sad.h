@@ -118,8 +118,10 @@ double skb_sad_distortion(const double *exact, const double *approx, int nverts,
 
 /* thesis 7.3: the rest-pose residuals e = T^-1 g - v of every vertex and
  * keyframe in a 3m x kappa matrix, its SVD, and for each nf[i] the
- * distortion of the skin corrected by the first nf[i] eigen-displacements,
- * v'' = T (v + e').  Positions only.  dist[i] gets it; *singular (when not
+ * distortion of the skin corrected by the first nf[i] eigen-displacements D',
+ * v'' = T (v + D' k), each keyframe's k fitted in posed space (least squares
+ * of |T (v + D' k) - g|: the thesis's K' when T is rigid, never worse than
+ * uncorrected when it is affine).  Positions only.  dist[i] gets it; *singular (when not
  * NULL) the vertices whose T could not be inverted.  0 or an error code. */
 int skb_sad_corrections(const struct skb_sad_anim *a, const struct skb_sad_rig *rig, int kind,
                         const double *params, int n, const int *nf, double *dist, int *singular);
