@@ -40,8 +40,10 @@
 
 static const int sad_p_list[] = { 10, 25, 50, 100 };
 static const int sad_p_list_quick[] = { 10, 25 };
-static const int sad_corrections[] = { 0, 1, 10 };
-#define NCORR 3
+/* 0, 1 and 10 for Table 7.1 and 7.2's brackets; 2, 3 and 5 draw thesis Fig.
+ * 7.6's curve (error against eigen-displacements, the sad-corrections plot) */
+static const int sad_corrections[] = { 0, 1, 2, 3, 5, 10 };
+#define NCORR ((int)(sizeof sad_corrections / sizeof sad_corrections[0]))
 
 static struct skb_sad_anim anim_of(const struct skb_vanim *v)
 {

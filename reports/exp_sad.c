@@ -224,16 +224,54 @@ static void sanitize_name(char *dst, size_t n, const char *s)
     dst[k] = 0;
 }
 
-static void plot_sad(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
+/* one plot of sad.json: one line per animation and fit (affine, rigid),
+ * the points of each from series() */
+struct sad_plot {
+    const char *base, *title, *xlabel;
+    void (*series)(FILE *d, const cJSON *anim, int rigid);
+};
+
+/* thesis Fig. 7.5's question: distortion against proxy-joints */
+static void series_vs_p(FILE *d, const cJSON *a, int rigid)
+{
+    const cJSON *row;
+    cJSON_ArrayForEach(row, skb__jget(a, "error_vs_p")) {
+        double x = num(row, rigid ? "rigid" : "affine");
+        fprintf(d, "%g %.9g\n", num(row, "p"), isfinite(x) && x > 0 ? x : NAN);
+    }
+}
+
+/* thesis Fig. 7.6: distortion against the eigen-displacements added (7.3) */
+static void series_corrections(FILE *d, const cJSON *a, int rigid)
+{
+    const cJSON *e;
+    cJSON_ArrayForEach(e, skb__jget(skb__jget(a, rigid ? "rigid" : "affine"), "corrected")) {
+        double y = NAN;
+        char *end;
+        long f = strtol(e->string, &end, 10);
+        if (*end || f < 0 || skb__jnum(e, &y) < 0)
+            continue;
+        fprintf(d, "%ld %.9g\n", f, isfinite(y) && y > 0 ? y : NAN);
+    }
+}
+
+static const struct sad_plot sad_vs_p = { "sad-error-vs-p", "SAD: distortion against proxy-joints (thesis Fig. 7.5's "
+                                          "question)", "proxy-joints p", series_vs_p };
+static const struct sad_plot sad_vs_corrections = { "sad-corrections", "SAD: distortion against eigen-displacements "
+                                                    "(thesis Fig. 7.6)", "eigen-displacements added (7.3)",
+                                                    series_corrections };
+
+static void plot_sad_one(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r,
+                         const struct sad_plot *pl)
 {
     char name[64], path[1400], wmsg[300], nm[64];
-    const cJSON *doc = skb_results_doc(r, "sad.json"), *a, *row;
-    snprintf(name, sizeof name, "sad-error-vs-p%s", sfx);
+    const cJSON *doc = skb_results_doc(r, "sad.json"), *a;
+    snprintf(name, sizeof name, "%s%s", pl->base, sfx);
     if (!doc) {
         struct skb_plot_entry *p = skb_report_plot_new(rep);
         if (p) {
             snprintf(p->name, sizeof p->name, "%s", name);
-            snprintf(p->title, sizeof p->title, "SAD: distortion against proxy-joints");
+            snprintf(p->title, sizeof p->title, "%s", pl->title);
             snprintf(p->why, sizeof p->why, "sad.json not found");
         }
         return;
@@ -250,15 +288,12 @@ static void plot_sad(struct skb_report *rep, const char *dir, const char *sfx, c
         free(body);
         return;
     }
-    fprintf(b, "set logscale y\nset xlabel 'proxy-joints p'\nset ylabel '%% distortion (thesis 7.4)'\nset key below\nplot ");
+    fprintf(b, "set logscale y\nset xlabel '%s'\nset ylabel '%% distortion (thesis 7.4)'\nset key below\nplot ", pl->xlabel);
     int idx = 0;
     cJSON_ArrayForEach(a, skb__jget(doc, "animations")) {
         sanitize_name(nm, sizeof nm, a->string);
         for (int kind = 0; kind < 2; kind++) {
-            cJSON_ArrayForEach(row, skb__jget(a, "error_vs_p")) {
-                double x = num(row, kind ? "rigid" : "affine");
-                fprintf(d, "%g %.9g\n", num(row, "p"), isfinite(x) && x > 0 ? x : NAN);
-            }
+            pl->series(d, a, kind);
             fprintf(d, "\n\n");
             fprintf(b, "%s'%s.dat' index %d using 1:2 with linespoints lw 2 pt %d dt %d title '%s %s'", idx ? ", " : "",
                     name, idx, 5 + 2 * (idx / 2), kind ? 1 : 2, nm, kind ? "rigid" : "affine");
@@ -270,9 +305,19 @@ static void plot_sad(struct skb_report *rep, const char *dir, const char *sfx, c
     fclose(b);
     snprintf(path, sizeof path, "%s/%s.dat", dir, name);
     if (idx && skb_write_atomic(path, dat, dlen, wmsg, sizeof wmsg) == 0)
-        skb__plot_gnuplot(rep, dir, name, "SAD: distortion against proxy-joints (thesis Fig. 7.5's question)", body);
+        skb__plot_gnuplot(rep, dir, name, pl->title, body);
     free(dat);
     free(body);
+}
+
+static void plot_sad(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
+{
+    plot_sad_one(rep, dir, sfx, r, &sad_vs_p);
+}
+
+static void plot_sad_corrections(struct skb_report *rep, const char *dir, const char *sfx, const struct skb_results *r)
+{
+    plot_sad_one(rep, dir, sfx, r, &sad_vs_corrections);
 }
 
 const struct skb_experiment_desc skb_desc_sad = {
@@ -281,5 +326,7 @@ const struct skb_experiment_desc skb_desc_sad = {
     .sections = (const struct skb_report_section[]){
         { "table71", SKB_NEED_NONE, table71, NULL }, { "sad_details", SKB_NEED_NONE, details, NULL },
         { "sad_pictures", SKB_NEED_NONE, pictures, NULL }, { NULL, 0, NULL, NULL } },
-    .plots = (const struct skb_report_plot[]){ { "sad-error-vs-p", SKB_NEED_NONE, plot_sad }, { NULL, 0, NULL } },
+    .plots = (const struct skb_report_plot[]){ { "sad-error-vs-p", SKB_NEED_NONE, plot_sad },
+                                               { "sad-corrections", SKB_NEED_NONE, plot_sad_corrections },
+                                               { NULL, 0, NULL } },
 };

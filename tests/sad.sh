@@ -31,7 +31,10 @@ for name in ("curtain", "sydney", "bcn_human"):
         f = a[kind]
         for k in ("distortion", "fit_s", "lsqr_iterations", "lsqr_capped"):
             if not isinstance(f.get(k), (int, float)): errs.append(f"{name}.{kind}.{k}")
-        if sorted(f["corrected"]) != ["0", "1", "10"]: errs.append(f"{name}.{kind}.corrected")
+        if sorted(f["corrected"], key=int) != ["0", "1", "2", "3", "5", "10"]: errs.append(f"{name}.{kind}.corrected")
+        # thesis 7.3 fitted where the skin is judged: more eigen-displacements are never worse
+        cs = [f["corrected"][k] for k in ("0", "1", "2", "3", "5", "10")]
+        if any(b > a * (1 + 1e-9) for a, b in zip(cs, cs[1:])): errs.append(f"{name}.{kind}: corrections worsen {cs}")
         if abs(f["corrected"]["0"] - f["distortion"]) > 1e-9 * max(1, f["distortion"]): errs.append(f"{name}.{kind}: f=0 differs")
     if "normal_error_deg" not in a["rigid"]: errs.append(f"{name}: no normals")
     ps = [row["p"] for row in a["error_vs_p"]]
@@ -52,6 +55,7 @@ grep -q '^| thesis: Curtain | 6409 |' "$md" && ok "Table 7.1: the thesis's rows 
 grep -q 'Table 7.2 (SAD vs SMA).*not applicable.*not public' "$md" && ok "Table 7.2 not applicable" || bad "Table 7.2 row"
 if command -v gnuplot >/dev/null; then
   [ -s "$tmp/rep/plots/sad-error-vs-p.png" ] && ok "plot sad-error-vs-p" || bad "no plot sad-error-vs-p"
+  [ -s "$tmp/rep/plots/sad-corrections.png" ] && ok "plot sad-corrections (thesis Fig. 7.6)" || bad "no plot sad-corrections"
 fi
 grep -q '| Table 7.1 | performance of skinning arbitrary deformations (SAD) | context | \[\?table71' "$md" \
   && ok "coverage: Table 7.1 is context" || bad "coverage row of Table 7.1"
