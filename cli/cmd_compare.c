@@ -16,7 +16,7 @@
 #include "skb_regress.h"   /* compare, A/B (regress/) */
 #include "skb_store.h"     /* the baselines (regress/store*.c) */
 
-#define DEFAULT_ALPHA 0.01       /* U test level; TOOLCHAIN.md: 0.05 alone flags 5/12 self-comparisons */
+#define DEFAULT_ALPHA 0.01       /* U test level; ../shared/TOOLCHAIN.md: 0.05 alone flags 5/12 self-comparisons */
 #define DEFAULT_MIN_EFFECT 0.05  /* 5 % median slow-down */
 #define STR_(x) #x
 #define STR(x) STR_(x)

@@ -1,6 +1,6 @@
 /* isolate.c — import an untrusted model file in a forked child with memory
  * and CPU limits (assimp 5.2.5 has known crashers and unpatched CVEs, see
- * TOOLCHAIN.md); the dataset comes back over a pipe, so a crash, a runaway
+ * ../shared/TOOLCHAIN.md); the dataset comes back over a pipe, so a crash, a runaway
  * allocation or a hang costs one clear error line, never the caller. */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 /* real_models.c — rigged models from Debian's assimp-testmodels, each with
- * its own animation clip sampled as a pose sequence (see TOOLCHAIN.md). */
+ * its own animation clip sampled as a pose sequence (see ../shared/TOOLCHAIN.md). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

@@ -137,11 +137,11 @@ static int fit_into(const struct sad_env *env, const struct skb_vanim *v, const 
 }
 
 static int corrections_into(const struct skb_vanim *v, const struct skb_sad_rig *rig, int kind, const double *params,
-                            cJSON *o, char *msg, size_t msglen)
+                            struct skb_pool *pool, cJSON *o, char *msg, size_t msglen)
 {
     struct skb_sad_anim a = anim_of(v);
     double d[NCORR];
-    int singular = 0, rc = skb_sad_corrections(&a, rig, kind, params, NCORR, sad_corrections, d, &singular);
+    int singular = 0, rc = skb_sad_corrections(&a, rig, kind, params, NCORR, sad_corrections, pool, d, &singular);
     if (rc < 0) {
         snprintf(msg, msglen, "sad: %s: corrections failed: %s", v->name, skb_strerror(rc));
         return rc;
@@ -488,13 +488,13 @@ static int run_anim(const struct sad_env *env, const struct skb_vanim *v, int z_
     skb_json_add_number(o, "radius", rig.radius);
     cJSON_AddNumberToObject(o, "max_influences", rig.max_influences);
     skb_json_add_number(o, "compression", skb_sad_compression(v->nverts, v->nframes, p));
-    rc = corrections_into(v, &rig, SKB_SAD_RIGID, b.params, rj, msg, msglen);
+    rc = corrections_into(v, &rig, SKB_SAD_RIGID, b.params, env->pool, rj, msg, msglen);
     if (rc == 0)
         rc = picture_into(env, v, z_up, p, &b, o, msg, msglen);
     fitbuf_free(&b);
     cJSON *aj = cJSON_AddObjectToObject(o, "affine");
     if (rc == 0 && (rc = fit_into(env, v, &rig, SKB_SAD_AFFINE, 0, &b, aj, msg, msglen)) == 0) {
-        rc = corrections_into(v, &rig, SKB_SAD_AFFINE, b.params, aj, msg, msglen);
+        rc = corrections_into(v, &rig, SKB_SAD_AFFINE, b.params, env->pool, aj, msg, msglen);
         fitbuf_free(&b);
     }
     skb_sad_rig_free(&rig);

@@ -697,51 +697,79 @@ static int posed_coefficients(const struct skb_sad_anim *a, const struct skb_sad
     return st ? SKB_ENUMERIC : 0;
 }
 
-/* distortion of the skin corrected by the first f eigen-displacements, each
- * keyframe's coefficients fitted in posed space (posed_coefficients) */
-static double corrected_distortion(const struct skb_sad_anim *a, const struct skb_sad_rig *rig, int kind,
-                                   const double *params, const gsl_matrix *u, const gsl_matrix *v, int tr, int f,
-                                   double *buf)
+/* the skin corrected by the first f eigen-displacements over a share of
+ * the keyframes (every nparts-th from part), each keyframe's coefficients
+ * fitted in posed space (posed_coefficients), into buf */
+struct corr_job {
+    const struct skb_sad_anim *a;
+    const struct skb_sad_rig *rig;
+    int kind, tr, f;
+    const double *params;
+    const gsl_matrix *u, *v;
+    double *buf;
+    int rc[SKB_POOL_MAX_THREADS];
+};
+
+static void posed_skin(const struct skb_sad_anim *a, const struct skb_sad_rig *rig, int kind, const double *pf,
+                       double *out)
 {
-    int m = a->nverts, dof = kind == SKB_SAD_AFFINE ? SKB_SAD_AFFINE_DOF : SKB_SAD_RIGID_DOF;
-    size_t rows = 3 * (size_t)m, nc = f > 0 ? (size_t)f : 1;
+    for (int k = 0; k < a->nverts; k++) {
+        double tk[12];
+        skb_sad_vertex_transform(rig, kind, pf, k, tk);
+        const double *vk = a->rest + 3 * k;
+        for (int r = 0; r < 3; r++)
+            out[3 * k + r] = tk[4 * r] * vk[0] + tk[4 * r + 1] * vk[1] + tk[4 * r + 2] * vk[2] + tk[4 * r + 3];
+    }
+}
+
+static void corrected_part(void *arg, int part, int nparts)
+{
+    struct corr_job *jb = (struct corr_job *)arg;
+    const struct skb_sad_anim *a = jb->a;
+    int dof = jb->kind == SKB_SAD_AFFINE ? SKB_SAD_AFFINE_DOF : SKB_SAD_RIGID_DOF, f = jb->f;
+    size_t rows = 3 * (size_t)a->nverts, nc = f > 0 ? (size_t)f : 1;
     gsl_matrix *x = gsl_matrix_alloc(rows, nc), *cov = gsl_matrix_alloc(nc, nc);
     gsl_vector *y = gsl_vector_alloc(rows), *c = gsl_vector_calloc(nc);
     gsl_multifit_linear_workspace *w = gsl_multifit_linear_alloc(rows, nc);
-    double dist = NAN;
-    if (!x || !cov || !y || !c || !w)
-        goto out;
-    for (int t = 0; t < a->nframes; t++) {
-        const double *pf = params + (size_t)dof * (size_t)rig->njoints * (size_t)t;
-        double *out = buf + rows * (size_t)t;
-        for (int k = 0; k < m; k++) {
-            double tk[12];
-            skb_sad_vertex_transform(rig, kind, pf, k, tk);
-            const double *vk = a->rest + 3 * k;
-            for (int r = 0; r < 3; r++)
-                out[3 * k + r] = tk[4 * r] * vk[0] + tk[4 * r + 1] * vk[1] + tk[4 * r + 2] * vk[2] + tk[4 * r + 3];
-        }
+    int rc = x && cov && y && c && w ? 0 : SKB_ENOMEM;
+    for (int t = part; rc == 0 && t < a->nframes; t += nparts) {
+        const double *pf = jb->params + (size_t)dof * (size_t)jb->rig->njoints * (size_t)t;
+        double *out = jb->buf + rows * (size_t)t;
+        posed_skin(a, jb->rig, jb->kind, pf, out);
         if (f == 0)
             continue;
-        if (posed_coefficients(a, rig, kind, pf, u, v, tr, t, f, out, x, y, c, cov, w) < 0)
-            goto out;
-        for (size_t row = 0; row < rows; row++)
+        rc = posed_coefficients(a, jb->rig, jb->kind, pf, jb->u, jb->v, jb->tr, t, f, out, x, y, c, cov, w);
+        for (size_t row = 0; rc == 0 && row < rows; row++)
             for (int q = 0; q < f; q++)
                 out[row] += gsl_matrix_get(x, row, (size_t)q) * gsl_vector_get(c, (size_t)q);
     }
-    dist = skb_sad_distortion(a->pos, buf, m, a->nframes);
-out:
     gsl_matrix_free(x);
     gsl_matrix_free(cov);
     gsl_vector_free(y);
     gsl_vector_free(c);
     if (w)
         gsl_multifit_linear_free(w);
-    return dist;
+    jb->rc[part] = rc;
+}
+
+/* distortion of the corrected skin, keyframes split over the pool (NULL:
+ * this thread); NAN when a fit failed */
+static double corrected_distortion(struct corr_job *jb, struct skb_pool *pool)
+{
+    int nparts = pool ? skb_pool_threads(pool) : 1;
+    if (pool && nparts > 1)
+        skb_pool_run(pool, corrected_part, jb);
+    else
+        corrected_part(jb, 0, 1);
+    for (int i = 0; i < nparts; i++)
+        if (jb->rc[i] < 0)
+            return NAN;
+    return skb_sad_distortion(jb->a->pos, jb->buf, jb->a->nverts, jb->a->nframes);
 }
 
 int skb_sad_corrections(const struct skb_sad_anim *a, const struct skb_sad_rig *rig, int kind,
-                        const double *params, int n, const int *nf, double *dist, int *singular)
+                        const double *params, int n, const int *nf, struct skb_pool *pool, double *dist,
+                        int *singular)
 {
     if (!a || !rig || !params || n < 0 || (n && (!nf || !dist)))
         return SKB_EINVAL;
@@ -777,9 +805,10 @@ int skb_sad_corrections(const struct skb_sad_anim *a, const struct skb_sad_rig *
         rc = SKB_ENUMERIC;
         goto out;
     }
+    struct corr_job jb = { a, rig, kind, tr, 0, params, e, v, buf, { 0 } };
     for (int i = 0; i < n; i++) {
-        int f = nf[i] < 0 ? 0 : nf[i] > (int)N ? (int)N : nf[i];
-        dist[i] = corrected_distortion(a, rig, kind, params, e, v, tr, f, buf);
+        jb.f = nf[i] < 0 ? 0 : nf[i] > (int)N ? (int)N : nf[i];
+        dist[i] = corrected_distortion(&jb, pool);
         if (!isfinite(dist[i]))
             rc = SKB_ENUMERIC;
     }

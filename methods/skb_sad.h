@@ -122,9 +122,11 @@ double skb_sad_distortion(const double *exact, const double *approx, int nverts,
  * v'' = T (v + D' k), each keyframe's k fitted in posed space (least squares
  * of |T (v + D' k) - g|: the thesis's K' when T is rigid, never worse than
  * uncorrected when it is affine).  Positions only.  dist[i] gets it; *singular (when not
- * NULL) the vertices whose T could not be inverted.  0 or an error code. */
+ * NULL) the vertices whose T could not be inverted.  The keyframes' fits are
+ * split over pool (NULL: this thread).  0 or an error code. */
 int skb_sad_corrections(const struct skb_sad_anim *a, const struct skb_sad_rig *rig, int kind,
-                        const double *params, int n, const int *nf, double *dist, int *singular);
+                        const double *params, int n, const int *nf, struct skb_pool *pool, double *dist,
+                        int *singular);
 
 /* mean angle (degrees) between exact and approximated normals over every
  * vertex and keyframe; *max_deg (when not NULL) the largest */

@@ -2,7 +2,7 @@
  * regression"): a benchmark is a regression only when the Mann-Whitney U
  * test on raw repetitions (Holm-Bonferroni adjusted over all benchmarks
  * compared, p < alpha), the relative median slow-down (> min_effect) and the
- * confirming re-run all agree (TOOLCHAIN.md: timing alone is not a safe gate
+ * confirming re-run all agree (../shared/TOOLCHAIN.md: timing alone is not a safe gate
  * on a shared 2-core box).  Each run's repetitions split odd/even, and the
  * current run against its re-run, measure the false-positive rate. */
 #include <math.h>

@@ -261,7 +261,7 @@ static int dying_importer(const char *path, const struct skb__import_opts *io, s
     _exit(7);
 }
 
-/* assimp 5.2.5 did not crash on the RAW files here (TOOLCHAIN.md says it
+/* assimp 5.2.5 did not crash on the RAW files here (../shared/TOOLCHAIN.md says it
  * does elsewhere), so a crash is injected through the importer hook */
 static void test_child_crash_is_an_error(void **state)
 {

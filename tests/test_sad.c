@@ -11,6 +11,7 @@
 #include <gsl/gsl_linalg.h>
 #include <unistd.h>
 #include "skb_lsqr.h"
+#include "skb_pool.h"
 #include "skb_sad.h"
 #include <sys/stat.h>
 #include "skb_vanim.h"
@@ -380,7 +381,7 @@ static void test_corrections(void **state)
     double d0 = fit_distortion(&s, SKB_SAD_RIGID, params), dist[4];
     int nf[4] = { 0, 1, 3, 6 }, bad = -1;
     struct skb_sad_anim a = { s.nv, s.nf, s.rest, NULL, s.pos, NULL };
-    assert_int_equal(skb_sad_corrections(&a, &s.rig, SKB_SAD_RIGID, params, 4, nf, dist, &bad), 0);
+    assert_int_equal(skb_sad_corrections(&a, &s.rig, SKB_SAD_RIGID, params, 4, nf, NULL, dist, &bad), 0);
     print_message("corrections: %.3g (fit) %.3g %.3g %.3g %.3g %%\n", d0, dist[0], dist[1], dist[2], dist[3]);
     assert_int_equal(bad, 0);
     assert_true(d0 > 1);
@@ -413,7 +414,15 @@ static void test_corrections_affine(void **state)
     double dist[5];
     int nf[5] = { 0, 1, 2, 3, 6 }, bad = -1;
     struct skb_sad_anim a = { s.nv, s.nf, s.rest, NULL, s.pos, NULL };
-    assert_int_equal(skb_sad_corrections(&a, &s.rig, SKB_SAD_AFFINE, params, 5, nf, dist, &bad), 0);
+    assert_int_equal(skb_sad_corrections(&a, &s.rig, SKB_SAD_AFFINE, params, 5, nf, NULL, dist, &bad), 0);
+    /* keyframes split over a pool: each keyframe is fitted alone, so the
+     * figures are the same to the bit */
+    struct skb_pool *pool = NULL;
+    double pooled[5];
+    assert_int_equal(skb_pool_create(3, &pool), 0);
+    assert_int_equal(skb_sad_corrections(&a, &s.rig, SKB_SAD_AFFINE, params, 5, nf, pool, pooled, &bad), 0);
+    skb_pool_destroy(pool);
+    assert_memory_equal(pooled, dist, sizeof dist);
     print_message("affine corrections (a joint shrunk): %.3g %.3g %.3g %.3g %.3g %%\n", dist[0], dist[1], dist[2],
                   dist[3], dist[4]);
     assert_true(dist[0] > 1);
