@@ -59,6 +59,24 @@ void skb__cpu_pose_stats_block(struct ds *ds, const struct skb_run_ctx *ctx, cJS
     }
 }
 
+/* the single-precision path's own bind, timed as the double one: it
+ * computes its state again (cor: its centres, Le & Hodgins eq. 2, once per
+ * bind), so an engine that ships only the f32 path pays this, not bind_ms */
+static void f32_bind_into(const struct skb_method *m, const struct skb_mesh *mesh, cJSON *o)
+{
+    struct skb_skinner_f32 f;
+    char msg[256];
+    if (!m->f32)
+        return;
+    double t0 = skb_clock_ms(SKB_CLOCK_THREAD);
+    if (skb_skin_f32_init(&f, m, mesh, msg, sizeof msg) < 0) {
+        cJSON_AddStringToObject(o, "f32_error", msg);
+        return;
+    }
+    skb_json_add_number(o, "f32_bind_ms", skb_clock_ms(SKB_CLOCK_THREAD) - t0);
+    skb_skin_f32_fini(&f);
+}
+
 /* each method's bind (its per-mesh precompute, e.g. CoR's centres, Le &
  * Hodgins 2016 section 4): thread CPU time of one skb_skin_init and the
  * state it keeps, per vertex; a bind that fails gives its error */
@@ -80,6 +98,7 @@ void skb__cpu_precompute_block(struct ds *ds, const struct skb_run_ctx *ctx, cJS
         size_t bytes = m->state_size ? m->state_size(&ds->d.mesh) : 0;
         skb_json_add_number(o, "state_bytes_per_vertex", (double)bytes / ds->d.mesh.nverts);
         skb_skin_fini(&s);
+        f32_bind_into(m, &ds->d.mesh, o);
     }
 }
 

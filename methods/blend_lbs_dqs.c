@@ -89,26 +89,45 @@ static int mix_prepare(const struct skb_mesh *m, const struct skb_pose *p,
     return rc;
 }
 
-/* DLB over the range first; then per vertex LBS into the same slots and the
- * mix with the DLB values kept aside (hooks own no scratch memory) */
+/* vertices skinned by LBS at a time while their DLB values wait on the
+ * stack (hooks own no scratch memory): one LBS call per chunk, not per
+ * vertex (a call per vertex cost more than the mix itself) */
+#define MIX_CHUNK 64
+
+/* out = (1 - a) out + a kept, 3 per vertex, a per vertex (painted) or one
+ * (painted NULL); the choice is made once per chunk, not per vertex */
+static void mix_into(skb_real *out, const skb_real *kept, int n, skb_real a, const skb_real *painted)
+{
+    if (painted) {
+        for (int i = 0; i < n; i++)
+            for (int k = 0; k < 3; k++)
+                out[3 * i + k] = (1 - painted[i]) * out[3 * i + k] + painted[i] * kept[3 * i + k];
+    } else {
+        for (int i = 0; i < 3 * n; i++)
+            out[i] = (1 - a) * out[i] + a * kept[i];
+    }
+}
+
+/* DLB over the range first; then chunk by chunk its values kept aside,
+ * LBS into the same slots and the mix */
 static int mix_skin(const struct skb_mesh *m, const void *state, int v0, int v1,
                     skb_real *pos_out, skb_real *nrm_out)
 {
     const struct mix_w *mw = mix_weight(m, state);
     int normals = nrm_out && m->nrm;
     int rc = skb_method_dlb.skin(m, dq_state(m, state), v0, v1, pos_out, nrm_out);
-    for (int v = v0; v < v1 && rc == 0; v++) {
-        skb_real d[3], dn[3] = { 0, 0, 0 }, a = mw->painted ? mw->painted[v] : mw->a;
-        memcpy(d, pos_out + 3 * v, sizeof d);
+    for (int c0 = v0; c0 < v1 && rc == 0; c0 += MIX_CHUNK) {
+        int n = v1 - c0 < MIX_CHUNK ? v1 - c0 : MIX_CHUNK;
+        skb_real d[3 * MIX_CHUNK], dn[3 * MIX_CHUNK];
+        const skb_real *painted = mw->painted ? mw->painted + c0 : NULL;
+        memcpy(d, pos_out + 3 * (size_t)c0, sizeof(skb_real) * 3 * (size_t)n);
         if (normals)
-            memcpy(dn, nrm_out + 3 * v, sizeof dn);
-        if ((rc = skb_method_linear.skin(m, state, v, v + 1, pos_out, nrm_out)) < 0)
+            memcpy(dn, nrm_out + 3 * (size_t)c0, sizeof(skb_real) * 3 * (size_t)n);
+        if ((rc = skb_method_linear.skin(m, state, c0, c0 + n, pos_out, nrm_out)) < 0)
             break;
-        for (int k = 0; k < 3; k++) {
-            pos_out[3 * v + k] = (1 - a) * pos_out[3 * v + k] + a * d[k];
-            if (normals)
-                nrm_out[3 * v + k] = (1 - a) * nrm_out[3 * v + k] + a * dn[k];
-        }
+        mix_into(pos_out + 3 * (size_t)c0, d, n, mw->a, painted);
+        if (normals)
+            mix_into(nrm_out + 3 * (size_t)c0, dn, n, mw->a, painted);
     }
     return rc;
 }
