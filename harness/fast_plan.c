@@ -65,7 +65,7 @@ int skb_plan_candidates(const struct skb_method *m, enum skb_f32_normals normals
             for (int r = 0; r < nrn; r++) {
                 /* SLOT4 renormalises vertex by vertex only */
                 if (nrn > 1 && lay == SKB_F32_LAYOUT_SLOT4
-                    && (r == SKB_F32_RENORM_BATCH8 || r == SKB_F32_RENORM_BATCH8_EXACT))
+                    && (r == SKB_F32_RENORM_BATCH8 || r == SKB_F32_RENORM_BATCH8_EXACT || r == SKB_F32_RENORM_SOA8))
                     continue;
                 if (n < max)
                     out[n++] = (struct skb_plan_cand){ (enum skb_f32_layout)lay, (enum skb_f32_isa)isa,

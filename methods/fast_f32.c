@@ -277,7 +277,7 @@ enum skb_f32_isa skb_skin_f32_isa(const struct skb_skinner_f32 *s)
 
 const char *skb_f32_renorm_name(enum skb_f32_renorm r)
 {
-    static const char *const names[] = { "batch8", "vertex", "batch8-exact", "vertex-exact" };
+    static const char *const names[] = { "batch8", "vertex", "batch8-exact", "vertex-exact", "soa8" };
     return (unsigned)r < SKB_F32_NRENORM ? names[r] : "?";
 }
 
@@ -287,7 +287,7 @@ int skb_skin_f32_set_renorm(struct skb_skinner_f32 *s, enum skb_f32_renorm r)
     if ((unsigned)r >= SKB_F32_NRENORM)
         return SKB_EINVAL;
     if (h->layout == SKB_F32_LAYOUT_SLOT4)
-        r = r == SKB_F32_RENORM_BATCH8 ? SKB_F32_RENORM_VERTEX
+        r = r == SKB_F32_RENORM_BATCH8 || r == SKB_F32_RENORM_SOA8 ? SKB_F32_RENORM_VERTEX
           : r == SKB_F32_RENORM_BATCH8_EXACT ? SKB_F32_RENORM_VERTEX_EXACT : r;
     h->renorm = r;
     return 0;

@@ -106,6 +106,20 @@ static inline AI void split_blend(const float *__restrict__ jd, const float *__r
     }
 }
 
+/* 8 normals (one component a vector) scaled to unit length: the estimate
+ * and one Newton step, or (exact) a rounded square root and divide; a zero
+ * normal stays zero */
+static inline AI void unit8(v8f *x, v8f *y, v8f *z, int exact)
+{
+    v8f d = *x * *x + *y * *y + *z * *z;
+    v4f lo = exact ? inv_sqrt4_exact(LO4(d)) : inv_sqrt4(LO4(d)), hi = exact ? inv_sqrt4_exact(HI4(d)) : inv_sqrt4(HI4(d));
+    v8f inv = __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7);
+    v8i ok = d > 0;
+    *x = (v8f)(((v8i)(*x * inv) & ok) | ((v8i)*x & ~ok));
+    *y = (v8f)(((v8i)(*y * inv) & ok) | ((v8i)*y & ~ok));
+    *z = (v8f)(((v8i)(*z * inv) & ok) | ((v8i)*z & ~ok));
+}
+
 /* unit normals of 8 vertices from their blended normals q[u] (xyz in lanes
  * 0-2), renormalised 8 at a time (one estimate and Newton step for 8
  * vertices where per vertex it cost as much as the blend); the first cnt
@@ -127,13 +141,7 @@ static inline AI void renorm8_store(const v4f q[8], float *__restrict__ ON, int 
     v8f x = __builtin_shufflevector(x4[0], x4[1], 0, 1, 2, 3, 4, 5, 6, 7);
     v8f y = __builtin_shufflevector(y4[0], y4[1], 0, 1, 2, 3, 4, 5, 6, 7);
     v8f z = __builtin_shufflevector(z4[0], z4[1], 0, 1, 2, 3, 4, 5, 6, 7);
-    v8f d = x * x + y * y + z * z;
-    v4f lo = exact ? inv_sqrt4_exact(LO4(d)) : inv_sqrt4(LO4(d)), hi = exact ? inv_sqrt4_exact(HI4(d)) : inv_sqrt4(HI4(d));
-    v8f inv = __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7);
-    v8i ok = d > 0;
-    x = (v8f)(((v8i)(x * inv) & ok) | ((v8i)x & ~ok));
-    y = (v8f)(((v8i)(y * inv) & ok) | ((v8i)y & ~ok));
-    z = (v8f)(((v8i)(z * inv) & ok) | ((v8i)z & ~ok));
+    unit8(&x, &y, &z, exact);
     if (cnt == 8) {
         store_xyz8(ON, x, y, z);
     } else {
@@ -173,11 +181,88 @@ static inline AI void split_raw(const float *__restrict__ jd, const float *__res
     lbs_out(b01, b23, P, N, v1 - 1, has_nrm, renorm, 1, OP, ON);
 }
 
+/* rows r0..r7 -> columns c[j] = (r0[j], ..., r7[j]); written out in
+ * scalars (not loops over arrays) so the vectors stay in registers */
+#define UNPACK_LO(a, b) SH8(a, b, 0, 8, 1, 9, 4, 12, 5, 13)
+#define UNPACK_HI(a, b) SH8(a, b, 2, 10, 3, 11, 6, 14, 7, 15)
+#define PAIRS_LO(a, b) SH8(a, b, 0, 1, 8, 9, 4, 5, 12, 13)
+#define PAIRS_HI(a, b) SH8(a, b, 2, 3, 10, 11, 6, 7, 14, 15)
+#define HALF_LO(a, b) SH8(a, b, 0, 1, 2, 3, 8, 9, 10, 11)
+#define HALF_HI(a, b) SH8(a, b, 4, 5, 6, 7, 12, 13, 14, 15)
+static inline __attribute__((always_inline)) void transpose8(v8f r0, v8f r1, v8f r2, v8f r3, v8f r4, v8f r5,
+                                                             v8f r6, v8f r7, v8f c[8])
+{
+    v8f t0 = UNPACK_LO(r0, r1), t1 = UNPACK_HI(r0, r1), t2 = UNPACK_LO(r2, r3), t3 = UNPACK_HI(r2, r3);
+    v8f t4 = UNPACK_LO(r4, r5), t5 = UNPACK_HI(r4, r5), t6 = UNPACK_LO(r6, r7), t7 = UNPACK_HI(r6, r7);
+    v8f u0 = PAIRS_LO(t0, t2), u1 = PAIRS_HI(t0, t2), u2 = PAIRS_LO(t1, t3), u3 = PAIRS_HI(t1, t3);
+    v8f u4 = PAIRS_LO(t4, t6), u5 = PAIRS_HI(t4, t6), u6 = PAIRS_LO(t5, t7), u7 = PAIRS_HI(t5, t7);
+    c[0] = HALF_LO(u0, u4); c[4] = HALF_HI(u0, u4);
+    c[1] = HALF_LO(u1, u5); c[5] = HALF_HI(u1, u5);
+    c[2] = HALF_LO(u2, u6); c[6] = HALF_HI(u2, u6);
+    c[3] = HALF_LO(u3, u7); c[7] = HALF_HI(u3, u7);
+}
+
+/* 8 vertices [c, c + cnt) of a SPLIT group blended side by side
+ * (vertex-parallel): each vertex's 3x4 blended as in split_blend, the 8
+ * blends transposed once (two 8x8 transposes) so every later operation
+ * works on one component of 8 vertices -- p' = c0 x + c1 y + c2 z + t and
+ * the normal's 3x3 in 9 multiply-adds per 8 vertices where the per-vertex
+ * form spends 3 four-wide ones per vertex, and the renormalisation 8 wide
+ * with no transpose of its own.  Lane for lane the same operations
+ * whatever cnt: a vertex's output does not depend on its range. */
+static inline AI void soa8_block(const float *__restrict__ jd, const float *__restrict__ P,
+    const float *__restrict__ N, const float *__restrict__ W, const uint16_t *__restrict__ J, int g0, int c,
+    int cnt, int K, float *__restrict__ OP, float *__restrict__ ON)
+{
+    v8f r01[8], r23[8], a[8], b[8], px, py, pz, nx, ny, nz;
+    if (cnt == 8) {
+        for (int u = 0; u < 8; u++)
+            split_blend(jd, W, J, c + u - g0, K, &r01[u], &r23[u]);
+    } else {
+        for (int u = 0; u < 8; u++) {
+            r01[u] = r23[u] = (v8f){ 0 };
+            if (u < cnt)
+                split_blend(jd, W, J, c + u - g0, K, &r01[u], &r23[u]);
+        }
+    }
+    transpose8(r01[0], r01[1], r01[2], r01[3], r01[4], r01[5], r01[6], r01[7], a);
+    transpose8(r23[0], r23[1], r23[2], r23[3], r23[4], r23[5], r23[6], r23[7], b);
+    if (cnt == 8) {
+        load_xyz8(P + 3 * (size_t)c, &px, &py, &pz);
+        load_xyz8(N + 3 * (size_t)c, &nx, &ny, &nz);
+    } else {
+        float tp[24] = { 0 }, tn[24] = { 0 };
+        memcpy(tp, P + 3 * (size_t)c, sizeof(float) * 3 * (size_t)cnt);
+        memcpy(tn, N + 3 * (size_t)c, sizeof(float) * 3 * (size_t)cnt);
+        load_xyz8(tp, &px, &py, &pz);
+        load_xyz8(tn, &nx, &ny, &nz);
+    }
+    /* a[0..2] = c0's xyz, a[4..6] = c1's, b[0..2] = c2's, b[4..6] = t */
+    v8f ox = a[0] * px + a[4] * py + b[0] * pz + b[4];
+    v8f oy = a[1] * px + a[5] * py + b[1] * pz + b[5];
+    v8f oz = a[2] * px + a[6] * py + b[2] * pz + b[6];
+    v8f qx = a[0] * nx + a[4] * ny + b[0] * nz;
+    v8f qy = a[1] * nx + a[5] * ny + b[1] * nz;
+    v8f qz = a[2] * nx + a[6] * ny + b[2] * nz;
+    unit8(&qx, &qy, &qz, 0);
+    if (cnt == 8) {
+        store_xyz8(OP + 3 * (size_t)c, ox, oy, oz);
+        store_xyz8(ON + 3 * (size_t)c, qx, qy, qz);
+    } else {
+        float tp[24], tn[24];
+        store_xyz8(tp, ox, oy, oz);
+        store_xyz8(tn, qx, qy, qz);
+        memcpy(OP + 3 * (size_t)c, tp, sizeof(float) * 3 * (size_t)cnt);
+        memcpy(ON + 3 * (size_t)c, tn, sizeof(float) * 3 * (size_t)cnt);
+    }
+}
+
 /* layout vertices [v0, v1) of a SPLIT group of K influences starting at g0;
  * renorm (constant per entry point): 0 normals left raw, 1 renormalised 8
  * vertices at a time (estimate + Newton step), 2 vertex by vertex (the
  * same), 3 8 at a time by square root and divide, 4 vertex by vertex (the
- * same): the planner's candidates (enum skb_f32_renorm + 1) */
+ * same), 5 8 vertices blended side by side (soa8_block, estimate + Newton
+ * step): the planner's candidates (enum skb_f32_renorm + 1) */
 static inline AI void split_range(const float *__restrict__ jd, const float *__restrict__ P,
     const float *__restrict__ N, const float *__restrict__ W, const uint16_t *__restrict__ J, int g0, int v0,
     int v1, int K, int has_nrm, int renorm, float *__restrict__ OP, float *__restrict__ ON)
@@ -195,6 +280,11 @@ static inline AI void split_range(const float *__restrict__ jd, const float *__r
     }
     if (renorm == 2 || renorm == 4) {
         split_raw(jd, P, N, W, J, g0, v0, v1, K, 1, renorm / 2, OP, ON);
+        return;
+    }
+    if (renorm == 5) {
+        for (; c < v1; c += 8)
+            soa8_block(jd, P, N, W, J, g0, c, v1 - c < 8 ? v1 - c : 8, K, OP, ON);
         return;
     }
     for (; c + 8 <= v1; c += 8) {
@@ -230,6 +320,7 @@ static inline AI void split_range(const float *__restrict__ jd, const float *__r
     SPLIT_LBS(name##_3, 3, R, ATTR) SPLIT_LBS(name##_4, 4, R, ATTR)
 #define NORMAL_SET(sfx, ATTR) SPLIT_LBS_K(lbs_raw##sfx, 0, ATTR) SPLIT_LBS_K(lbs_b8##sfx, 1, ATTR)           \
     SPLIT_LBS_K(lbs_vx##sfx, 2, ATTR) SPLIT_LBS_K(lbs_b8x##sfx, 3, ATTR) SPLIT_LBS_K(lbs_vxx##sfx, 4, ATTR) \
+    SPLIT_LBS_K(lbs_soa8##sfx, 5, ATTR)                                                                  \
     SLOT4_LBS(slot4_raw##sfx, 0, ATTR) SLOT4_LBS(slot4_vx##sfx, 1, ATTR) SLOT4_LBS(slot4_vxx##sfx, 2, ATTR)
 NORMAL_SET(_auto, KERNEL)
 #if SKB_EXPLICIT_ISA
@@ -245,12 +336,13 @@ typedef void (*slot4_lbs_fn)(const float *, const float *, const float *, const 
 /* one instruction set's LBS entries: split [renorm index][K - 1], slot4
  * [0 raw, 1 estimate + Newton, 2 exact] */
 struct lbs_set {
-    split_lbs_fn split[5][4];
+    split_lbs_fn split[1 + SKB_F32_NRENORM][4];
     slot4_lbs_fn slot4[3];
 };
 #define SPLIT_ROW(name) { name##_1, name##_2, name##_3, name##_4 }
 #define LBS_SET(sfx) { { SPLIT_ROW(lbs_raw##sfx), SPLIT_ROW(lbs_b8##sfx), SPLIT_ROW(lbs_vx##sfx), \
-    SPLIT_ROW(lbs_b8x##sfx), SPLIT_ROW(lbs_vxx##sfx) }, { slot4_raw##sfx, slot4_vx##sfx, slot4_vxx##sfx } }
+    SPLIT_ROW(lbs_b8x##sfx), SPLIT_ROW(lbs_vxx##sfx), SPLIT_ROW(lbs_soa8##sfx) },                      \
+    { slot4_raw##sfx, slot4_vx##sfx, slot4_vxx##sfx } }
 /* [enum skb_f32_isa] */
 static const struct lbs_set lbs_sets[] = {
     LBS_SET(_auto),
@@ -258,27 +350,6 @@ static const struct lbs_set lbs_sets[] = {
     LBS_SET(_v4), LBS_SET(_v3), LBS_SET(_base),
 #endif
 };
-
-/* rows r0..r7 -> columns c[j] = (r0[j], ..., r7[j]); written out in
- * scalars (not loops over arrays) so the vectors stay in registers */
-#define UNPACK_LO(a, b) SH8(a, b, 0, 8, 1, 9, 4, 12, 5, 13)
-#define UNPACK_HI(a, b) SH8(a, b, 2, 10, 3, 11, 6, 14, 7, 15)
-#define PAIRS_LO(a, b) SH8(a, b, 0, 1, 8, 9, 4, 5, 12, 13)
-#define PAIRS_HI(a, b) SH8(a, b, 2, 3, 10, 11, 6, 7, 14, 15)
-#define HALF_LO(a, b) SH8(a, b, 0, 1, 2, 3, 8, 9, 10, 11)
-#define HALF_HI(a, b) SH8(a, b, 4, 5, 6, 7, 12, 13, 14, 15)
-static inline __attribute__((always_inline)) void transpose8(v8f r0, v8f r1, v8f r2, v8f r3, v8f r4, v8f r5,
-                                                             v8f r6, v8f r7, v8f c[8])
-{
-    v8f t0 = UNPACK_LO(r0, r1), t1 = UNPACK_HI(r0, r1), t2 = UNPACK_LO(r2, r3), t3 = UNPACK_HI(r2, r3);
-    v8f t4 = UNPACK_LO(r4, r5), t5 = UNPACK_HI(r4, r5), t6 = UNPACK_LO(r6, r7), t7 = UNPACK_HI(r6, r7);
-    v8f u0 = PAIRS_LO(t0, t2), u1 = PAIRS_HI(t0, t2), u2 = PAIRS_LO(t1, t3), u3 = PAIRS_HI(t1, t3);
-    v8f u4 = PAIRS_LO(t4, t6), u5 = PAIRS_HI(t4, t6), u6 = PAIRS_LO(t5, t7), u7 = PAIRS_HI(t5, t7);
-    c[0] = HALF_LO(u0, u4); c[4] = HALF_HI(u0, u4);
-    c[1] = HALF_LO(u1, u5); c[5] = HALF_HI(u1, u5);
-    c[2] = HALF_LO(u2, u6); c[6] = HALF_HI(u2, u6);
-    c[3] = HALF_LO(u3, u7); c[7] = HALF_HI(u3, u7);
-}
 
 /* what the block kernels read (one bound mesh, one prepared pose, one
  * group): P, N, C in layout order, W and J from the group's first vertex

@@ -163,9 +163,11 @@ enum skb_f32_isa skb_skin_f32_isa(const struct skb_skinner_f32 *s);
  * rounded square root and divide.  SLOT4 takes the vertex-by-vertex form of
  * a batched choice. */
 enum skb_f32_renorm { SKB_F32_RENORM_BATCH8, SKB_F32_RENORM_VERTEX, SKB_F32_RENORM_BATCH8_EXACT,
-                      SKB_F32_RENORM_VERTEX_EXACT };
-#define SKB_F32_NRENORM 4
-/* "batch8", "vertex", "batch8-exact", "vertex-exact" */
+                      SKB_F32_RENORM_VERTEX_EXACT, SKB_F32_RENORM_SOA8 };
+#define SKB_F32_NRENORM 5
+/* "batch8", "vertex", "batch8-exact", "vertex-exact", "soa8" (SPLIT only: 8
+ * vertices of a group blended side by side, their matrices transposed
+ * once, positions, normals and the estimate + Newton step 8 wide) */
 const char *skb_f32_renorm_name(enum skb_f32_renorm r);
 int skb_skin_f32_set_renorm(struct skb_skinner_f32 *s, enum skb_f32_renorm r);
 enum skb_f32_renorm skb_skin_f32_renorm(const struct skb_skinner_f32 *s);

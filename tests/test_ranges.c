@@ -196,7 +196,7 @@ static int check_all(gsl_rng *r, const struct skb_dataset *d, const struct skb_p
         const struct skb_method *m = skb_methods[i];
         if (!m->f32 || ((m->flags & SKB_MF_NEEDS_CENTER) && !d->mesh.joint_rest && !d->mesh.center))
             continue;
-        /* LBS renormalises four ways (the planner's candidates) */
+        /* LBS renormalises SKB_F32_NRENORM ways (the planner's candidates) */
         int nrn = strcmp(m->name, "linear") == 0 ? SKB_F32_NRENORM : 1;
         for (int k = 0; k < d->nposes; k += d->nposes > 2 ? d->nposes / 2 : 1)
             for (int mode = SKB_F32_NRM_RENORM; mode <= SKB_F32_NRM_NONE; mode++)
