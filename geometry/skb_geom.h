@@ -139,11 +139,20 @@ size_t skb_sphere_tree_scratch_len(const struct skb_sphere_tree *t);
 /* offset of the second list in the scratch */
 size_t skb_sphere_tree_scratch_list2(const struct skb_sphere_tree *t);
 
-/* bottom-up refit from posed vertices pos (3 per vertex): a leaf gets the
- * exact sphere of its triangle (Alg. 5.1 on its vertices if it holds more),
- * a parent Alg. 5.1 on its children's spheres.  out: 4 per node. */
-void skb_sphere_tree_refit_bottom_up(const struct skb_sphere_tree *t, const int *tris,
-                                     const skb_real *pos, skb_real *out);
+/* how a bottom-up refit fits a leaf to its posed vertices.  ALG51, the
+ * thesis's: Alg. 5.1 with the vertices as zero-radius spheres (their
+ * centroid, the farthest vertex's distance), the "simple approximation of
+ * minimal enclosing sphere" thesis 5.3 uses for every refit (and 6.3 for
+ * points); thesis 2.3.2 calls bottom-up refitted sphere trees conservative
+ * and cites approximate enclosing spheres [20].  EXACT: the minimal sphere
+ * of the leaf's vertices (a labelled variant: the tightest any leaf fit
+ * gives). */
+enum skb_leaf_fit { SKB_LEAF_ALG51, SKB_LEAF_EXACT };
+/* bottom-up refit from posed vertices pos (3 per vertex): each leaf by fit,
+ * a parent Alg. 5.1 on its children's spheres.  out: 4 per node.  0, or
+ * the minimal-sphere solver's error (EXACT only) */
+int skb_sphere_tree_refit_bottom_up(const struct skb_sphere_tree *t, const int *tris, const skb_real *pos,
+                                    enum skb_leaf_fit fit, skb_real *out);
 /* "best": exact minimal sphere of each node's posed vertices (4 per node) */
 int skb_sphere_tree_best(const struct skb_sphere_tree *t, const skb_real *pos, skb_real *out);
 

@@ -540,39 +540,49 @@ size_t skb_sphere_tree_scratch_len(const struct skb_sphere_tree *t)
 
 /* ------------------------------------------------- bottom-up and "best" */
 
-void skb_sphere_tree_refit_bottom_up(const struct skb_sphere_tree *t, const int *tris,
-                                     const skb_real *pos, skb_real *out)
+/* thesis Alg. 5.1 on a leaf's posed vertices (points as zero-radius
+ * spheres): their centroid and the farthest one's distance */
+static void leaf_alg51(const struct skb_sphere_tree *t, const struct skb_sphere_node *nd, const skb_real *pos,
+                       skb_real *o)
+{
+    skb_real c[3] = { 0, 0, 0 }, r = 0;
+    for (int k = 0; k < nd->nvert; k++)
+        for (int i = 0; i < 3; i++)
+            c[i] = c[i] + pos[3 * t->vert[nd->vert0 + k] + i];
+    for (int i = 0; i < 3; i++)
+        c[i] = c[i] / nd->nvert;
+    for (int k = 0; k < nd->nvert; k++) {
+        skb_real d = dist3(c, pos + 3 * t->vert[nd->vert0 + k]);
+        if (d > r)
+            r = d;
+    }
+    for (int i = 0; i < 3; i++)
+        o[i] = c[i];
+    o[3] = r;
+}
+
+int skb_sphere_tree_refit_bottom_up(const struct skb_sphere_tree *t, const int *tris, const skb_real *pos,
+                                    enum skb_leaf_fit fit, skb_real *out)
 {
     /* BFS order: every child has a larger index than its parent */
     for (int id = t->nnodes - 1; id >= 0; id--) {
         const struct skb_sphere_node *nd = &t->node[id];
         skb_real *o = out + 4 * id;
-        if (nd->nchild == 0) {
-            if (nd->ntri == 1) {
-                const int *tv = tris + 3 * t->tri[nd->tri0];
-                skb_sphere_of_triangle(pos + 3 * tv[0], pos + 3 * tv[1], pos + 3 * tv[2], o);
-            } else {
-                /* Alg. 5.1 on the leaf's vertices (points) */
-                skb_real c[3] = { 0, 0, 0 }, r = 0;
-                for (int k = 0; k < nd->nvert; k++)
-                    for (int i = 0; i < 3; i++)
-                        c[i] = c[i] + pos[3 * t->vert[nd->vert0 + k] + i];
-                for (int i = 0; i < 3; i++)
-                    c[i] = c[i] / nd->nvert;
-                for (int k = 0; k < nd->nvert; k++) {
-                    skb_real d = dist3(c, pos + 3 * t->vert[nd->vert0 + k]);
-                    if (d > r)
-                        r = d;
-                }
-                for (int i = 0; i < 3; i++)
-                    o[i] = c[i];
-                o[3] = r;
-            }
-        } else {
+        if (nd->nchild > 0) {
             /* children are consecutive node ids child0+1 .. (see build) */
             skb_bounding_sphere(out + 4 * t->child[nd->child0], nd->nchild, o);
+        } else if (fit == SKB_LEAF_ALG51) {
+            leaf_alg51(t, nd, pos, o);
+        } else if (nd->ntri == 1) {
+            const int *tv = tris + 3 * t->tri[nd->tri0];
+            skb_sphere_of_triangle(pos + 3 * tv[0], pos + 3 * tv[1], pos + 3 * tv[2], o);
+        } else {
+            int rc = skb_miniball(pos, t->vert + nd->vert0, nd->nvert, o);
+            if (rc < 0)
+                return rc;
         }
     }
+    return 0;
 }
 
 int skb_sphere_tree_best(const struct skb_sphere_tree *t, const skb_real *pos, skb_real *out)

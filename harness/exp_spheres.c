@@ -185,7 +185,7 @@ static void time_bottom_up(struct skb_sbody *b, const struct skb_dataset *d, con
     do {
         double p0 = skb_clock_ms(SKB_CLOCK_THREAD);
         skb_sbody_skin_all(b);
-        skb_sphere_tree_refit_bottom_up(t, d->mesh.tris, b->pos, bu);
+        skb_sphere_tree_refit_bottom_up(t, d->mesh.tris, b->pos, SKB_LEAF_ALG51, bu);
         el_bu = fmin(el_bu, skb_clock_ms(SKB_CLOCK_THREAD) - p0);
         reps_bu++;
     } while (skb_clock_ms(SKB_CLOCK_WALL) - t0 < 1e3 * tmin);
@@ -209,7 +209,9 @@ static int refit_method(const struct skb_run_ctx *ctx, const struct skb_dataset 
         snprintf(msg, msglen, "%s on %s: %s", m->name, name, sub);
         return rc;
     }
-    double *od = malloc(sizeof(double) * 4 * t->nnodes), *bu = malloc(sizeof(double) * 4 * t->nnodes),
+    /* bu: the judged bottom-up spheres (Alg. 5.1 leaves), then the exact-leaf
+     * variant's, 4 per node each */
+    double *od = malloc(sizeof(double) * 4 * t->nnodes), *bu = malloc(sizeof(double) * 8 * t->nnodes),
            *be = malloc(sizeof(double) * 4 * t->nnodes);
     double tmin = !refit_time ? 0 : ctx->quick ? REFIT_TIME_MIN_S_QUICK : REFIT_TIME_MIN_S, el, el_bu;
     long reps, reps_bu;
@@ -220,15 +222,16 @@ static int refit_method(const struct skb_run_ctx *ctx, const struct skb_dataset 
         return rc;
     }
     time_bottom_up(&b, d, t, bu, tmin, &el_bu, &reps_bu);
-    if ((rc = skb_sphere_tree_best(t, b.pos, be)) < 0) {
-        snprintf(msg, msglen, "%s on %s: best spheres: %s", m->name, name, skb_strerror(rc));
+    if ((rc = skb_sphere_tree_refit_bottom_up(t, d->mesh.tris, b.pos, SKB_LEAF_EXACT, bu + 4 * t->nnodes)) < 0
+        || (rc = skb_sphere_tree_best(t, b.pos, be)) < 0) {
+        snprintf(msg, msglen, "%s on %s: exact-leaf bottom-up or best spheres: %s", m->name, name, skb_strerror(rc));
         skb_sbody_fini(&b);
         free(od); free(bu); free(be);
         return rc;
     }
     /* the output check: every deformed vertex is inside its sphere */
     long esc = skb_spheres_escapes(t, b.pos, od);
-    long esc_bu = skb_spheres_escapes(t, b.pos, bu);
+    long esc_bu = skb_spheres_escapes(t, b.pos, bu) + skb_spheres_escapes(t, b.pos, bu + 4 * t->nnodes);
     skb_sbody_fini(&b);
     if (esc || esc_bu) {
         snprintf(msg, msglen, "%s on %s: %ld vertices outside the on-demand spheres, %ld outside bottom-up",
@@ -269,6 +272,7 @@ static cJSON *level_rows(const struct skb_sphere_tree *t, const struct column *c
         for (int c = 0; c < ncol; c++)
             cJSON_AddItemToObject(lv, col[c].key, level_stats(t, col[c].s, L));
         cJSON_AddItemToObject(lv, "bottom_up", level_stats(t, bu_s[bbi], L));
+        cJSON_AddItemToObject(lv, "bottom_up_exact", level_stats(t, bu_s[bbi] + 4 * t->nnodes, L));
         cJSON_AddItemToObject(lv, "best", level_stats(t, best_s[bbi], L));
         cJSON *bbo = cJSON_AddObjectToObject(lv, "bottom_up_by_method"), *eb = cJSON_AddObjectToObject(lv, "best_by_method");
         for (int i = 0; i < nm; i++) {

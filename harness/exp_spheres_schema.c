@@ -17,7 +17,8 @@ const struct skb_schema skb_schema_spheres = {
         { .path = "datasets/*/levels/[]", .type = SKB_ST_OBJECT, .doc = "a level" },
         { .path = "datasets/*/levels/[]/level", .type = SKB_ST_NUMBER, .flags = SKB_SF_REQUIRED, .doc = "the tree level" },
         { .path = "datasets/*/levels/[]/*/avg", .type = SKB_ST_NUMBER,
-          .doc = "average radius of a refit (keyed by refit: registry method names, bottom_up, best, ...)" },
+          .doc = "average radius of a refit (keyed by refit: registry method names, bottom_up (leaves by thesis Alg. "
+                 "5.1, judged), bottom_up_exact (minimal leaf spheres, a variant), best, ...)" },
         { .path = "datasets/*/refit_time", .type = SKB_ST_OBJECT, .doc = "a map whose keys are registry method names" },
         SKB_SCHEMA_SITTING("datasets/*/refit_paired"),
         { .path = NULL } },

@@ -114,7 +114,9 @@ int skb_sbody_pose(struct skb_sbody *b, const struct skb_pose *p, const struct s
     if (mode == SKB_REFIT_BOTTOM_UP) {
         if ((rc = skb_sbody_skin_all(b)) < 0)
             return fail(rc, msg, msglen, skb_strerror(rc), b->method->name);
-        skb_sphere_tree_refit_bottom_up(b->tree, b->mesh->tris, b->pos, b->sphere);
+        /* the thesis's leaf fit (Alg. 5.1): the bottom-up side of Tables 5.3, 6.2 */
+        if ((rc = skb_sphere_tree_refit_bottom_up(b->tree, b->mesh->tris, b->pos, SKB_LEAF_ALG51, b->sphere)) < 0)
+            return fail(rc, msg, msglen, skb_strerror(rc), b->method->name);
         for (int k = 0; k < b->tree->nnodes; k++)
             b->sstamp[k] = b->frame;
         b->refits = b->tree->nnodes;

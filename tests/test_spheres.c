@@ -457,6 +457,70 @@ static void test_tree_invariants(void **state)
     free_loaded(l, n);
 }
 
+/* the bottom-up refit's two leaf fits (skb_leaf_fit): the thesis's Alg. 5.1
+ * (the leaf's vertices' centroid and farthest distance, recomputed here
+ * independently) and the exact minimal sphere (skb_miniball of the same
+ * vertices); exact never looser; every parent encloses its children (a
+ * bottom-up tree is conservative, thesis 2.3.2) */
+static void check_leaf(const struct skb_sphere_tree *t, const struct skb_sphere_node *nd, const double *pos,
+                       const double *a, const double *x)
+{
+    double c[3] = { 0, 0, 0 }, r = 0, mb[4];
+    for (int k = 0; k < nd->nvert; k++)
+        for (int i = 0; i < 3; i++)
+            c[i] += pos[3 * t->vert[nd->vert0 + k] + i] / nd->nvert;
+    for (int k = 0; k < nd->nvert; k++) {
+        const double *p = pos + 3 * t->vert[nd->vert0 + k];
+        r = fmax(r, sqrt((p[0] - c[0]) * (p[0] - c[0]) + (p[1] - c[1]) * (p[1] - c[1]) + (p[2] - c[2]) * (p[2] - c[2])));
+    }
+    double tol = 1e-9 * (1 + r);
+    for (int i = 0; i < 3; i++)
+        assert_near(a[i], c[i], tol);
+    assert_near(a[3], r, tol);
+    assert_int_equal(skb_miniball(pos, t->vert + nd->vert0, nd->nvert, mb), 0);
+    assert_near(x[3], mb[3], tol);
+    assert_true(x[3] <= a[3] + tol);
+}
+
+static void test_bottom_up_leaf_fits(void **state)
+{
+    struct loaded l[16];
+    int n = load_defaults(l, 16);
+    gsl_rng *r = skb_test_rng();
+    assert_true(n >= 1);
+    for (int i = 0; i < n; i++) {
+        const struct skb_sphere_tree *t = &l[i].t;
+        const struct skb_mesh *m = &l[i].d.mesh;
+        double *a = malloc(sizeof(double) * 4 * t->nnodes), *x = malloc(sizeof(double) * 4 * t->nnodes);
+        double *pos = malloc(sizeof(double) * 3 * m->nverts);
+        /* a pose off the rest: every vertex moved a little, at random */
+        for (int v = 0; v < 3 * m->nverts; v++)
+            pos[v] = m->pos[v] + 0.01 * (gsl_rng_uniform(r) - 0.5);
+        assert_int_equal(skb_sphere_tree_refit_bottom_up(t, m->tris, pos, SKB_LEAF_ALG51, a), 0);
+        assert_int_equal(skb_sphere_tree_refit_bottom_up(t, m->tris, pos, SKB_LEAF_EXACT, x), 0);
+        int leaves = 0;
+        for (int k = 0; k < t->nnodes; k++) {
+            const struct skb_sphere_node *nd = &t->node[k];
+            if (nd->nchild == 0) {
+                check_leaf(t, nd, pos, a + 4 * k, x + 4 * k);
+                leaves++;
+            }
+            for (int c = 0; c < nd->nchild; c++) {
+                const double *cs = a + 4 * t->child[nd->child0 + c], *ps = a + 4 * k;
+                double d = sqrt((cs[0] - ps[0]) * (cs[0] - ps[0]) + (cs[1] - ps[1]) * (cs[1] - ps[1])
+                                + (cs[2] - ps[2]) * (cs[2] - ps[2]));
+                assert_true(d + cs[3] <= ps[3] * (1 + 1e-12) + 1e-12);
+            }
+        }
+        print_message("%s: %d leaves, both fits checked\n", l[i].d.name, leaves);
+        free(a);
+        free(x);
+        free(pos);
+    }
+    gsl_rng_free(r);
+    free_loaded(l, n);
+}
+
 /* ------------------------------------------------- containment property */
 
 /* vertices of every node outside its refitted sphere (+ tolerance) */
@@ -763,6 +827,7 @@ int main(void)
         cmocka_unit_test(test_tri_tri_known_cases),
         cmocka_unit_test(test_tri_tri_vs_separating_axes),
         cmocka_unit_test(test_tree_invariants),
+        cmocka_unit_test(test_bottom_up_leaf_fits),
         cmocka_unit_test(test_containment_every_refit),
         cmocka_unit_test(test_sbs_lazy_centres),
         cmocka_unit_test(test_shrunk_refit_fails),
