@@ -250,7 +250,12 @@ static int rigid_joint(const struct skb_mesh *m, int v)
 
 int skb_dataset_make_rigid(struct skb_dataset *d)
 {
-    struct skb_mesh *m = &d->mesh;
+    d->rigid = 1;
+    return skb_mesh_make_rigid(&d->mesh);
+}
+
+int skb_mesh_make_rigid(struct skb_mesh *m)
+{
     int changed = 0;
     for (int v = 0; v < m->nverts; v++) {
         int jv = rigid_joint(m, v), n = 0;
@@ -261,6 +266,5 @@ int skb_dataset_make_rigid(struct skb_dataset *d)
         }
         changed += n > 1;
     }
-    d->rigid = 1;
     return changed;
 }

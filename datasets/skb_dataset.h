@@ -71,6 +71,8 @@ int skb_dataset_subdivide(const struct skb_dataset *in, int levels, struct skb_d
  * lower joint index), with weight 1; the other slots get weight 0.  Sets
  * d->rigid; returns how many vertices had more than one influence. */
 int skb_dataset_make_rigid(struct skb_dataset *d);
+/* the same on a mesh alone (its joint and weight arrays) */
+int skb_mesh_make_rigid(struct skb_mesh *m);
 
 /* pose sets (each replaces d->poses; parent and joint_rest must be filled).
  * random: every joint rotates about its rest position by a random axis and an

@@ -17,6 +17,7 @@
 #include "skb_run.h"
 #include "skb_dataset.h"
 #include "skb_sphere_cd.h"
+#include "skb_spheres_rig.h"
 #include "skb_sb_internal.h"
 
 /* thesis 5.4 and Table 5.2 use the creature, 6.6 the man and the creature */
@@ -568,8 +569,10 @@ static int one_dataset(const struct skb_run_ctx *ctx, const char *name, cJSON *o
     cJSON_AddNumberToObject(a, "pose", strong);
     cJSON_AddStringToObject(a, "levels_in", "levels");
 
-    if ((rc = refit_paired(ctx, &d, &t, &pose, ds, msg, msglen)) == 0)
-        rc = table_6_1(ctx, name, &d, &t, &pose, strong, posts, msg, msglen);
+    if ((rc = refit_paired(ctx, &d, &t, &pose, ds, msg, msglen)) == 0
+        && (rc = table_6_1(ctx, name, &d, &t, &pose, strong, posts, msg, msglen)) == 0
+        && (rc = skb__spheres_rig_study(&d, &t, &pose, &ctx->params, ds, sub, sizeof sub)) < 0)
+        snprintf(msg, msglen, "dataset %s: rig study: %s", name, sub);
 done:
     skb_sphere_tree_free(&t);
     skb_dataset_free(&d);

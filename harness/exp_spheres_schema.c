@@ -20,6 +20,18 @@ const struct skb_schema skb_schema_spheres = {
           .doc = "average radius of a refit (keyed by refit: registry method names, bottom_up (leaves by thesis Alg. "
                  "5.1, judged), bottom_up_exact (minimal leaf spheres, a variant), best, ...)" },
         { .path = "datasets/*/refit_time", .type = SKB_ST_OBJECT, .doc = "a map whose keys are registry method names" },
+        { .path = "datasets/*/rig_study", .type = SKB_ST_OBJECT,
+          .doc = "Table 5.2's posture with every vertex on its largest weight alone (harness/spheres_rig.c): what "
+                 "is left of LBS's refit looseness without the blend weights" },
+        { .path = "datasets/*/rig_study/influences", .type = SKB_ST_INTEGER, .doc = "influences per vertex kept" },
+        { .path = "datasets/*/rig_study/levels", .type = SKB_ST_ARRAY, .doc = "one entry per tree level" },
+        { .path = "datasets/*/rig_study/levels/[]/level", .type = SKB_ST_NUMBER, .doc = "the tree level" },
+        { .path = "datasets/*/rig_study/levels/[]/linear_over_reference", .type = SKB_ST_MEASURED,
+          .doc = "LBS on-demand refit's average radius over the reference's, one influence per vertex" },
+        { .path = "datasets/*/rig_study/levels/[]/joint_sets_per_sphere", .type = SKB_ST_MEASURED,
+          .doc = "joint sets per sphere of the one-influence tree" },
+        { .path = "datasets/*/rig_study/levels/[]/joint_sets_per_sphere_rig", .type = SKB_ST_MEASURED,
+          .doc = "joint sets per sphere of the tree with the rig's weights" },
         SKB_SCHEMA_SITTING("datasets/*/refit_paired"),
         { .path = NULL } },
 };

@@ -143,6 +143,29 @@ static int posture_accounts(const cJSON *tol, double r, double pr, double bm, do
     return ok;
 }
 
+/* what the rig study (spheres.json "rig_study") says of an LBS row's gap at
+ * level lv: the same posture with one influence per vertex; NULL without it */
+static char *rig_note(const cJSON *d, double lv, double r, double pr)
+{
+    const cJSON *e;
+    cJSON_ArrayForEach(e, skb__jget(skb__jget(d, "rig_study"), "levels")) {
+        double L = NAN, r1 = NAN, j1 = NAN, jr = NAN;
+        skb__jnum(skb__jget(e, "level"), &L);
+        if (L != lv)
+            continue;
+        skb__jnum(skb__jget(e, "linear_over_reference"), &r1);
+        skb__jnum(skb__jget(e, "joint_sets_per_sphere"), &j1);
+        skb__jnum(skb__jget(e, "joint_sets_per_sphere_rig"), &jr);
+        if (!isfinite(r1) || !isfinite(r) || !isfinite(pr))
+            return NULL;
+        return skb__fmt("rig: with every vertex on its largest weight alone LBS / reference reads %.3f here (%.1f joint "
+                        "sets a sphere, %.1f with the rig's weights): of the gap %.3f - %.3f = %+.3f the blend weights "
+                        "account for %+.3f; %+.3f remains with one influence, where a refit depends only on the joints "
+                        "its sphere spans and the pose", r1, j1, jr, r, pr, r - pr, r - r1, r1 - pr);
+    }
+    return NULL;
+}
+
 /* the paper's order at one level (thesis Table 5.2: bottom-up spheres are
  * looser than LBS's on-demand refit at every level): a row judged by
  * "ordering" on bottom-up avg / on-demand avg, where the paper gives both */
@@ -283,6 +306,9 @@ static void sphere_table(struct skb_report *rep, const char *id, const char *tit
                         if (st == SKB_ROW_TRIVIAL)
                             note = skb__join_note(note, "the refit spheres keep the reference size, so agreeing claims "
                                                   "nothing (not counted as reproduced)");
+                        if ((st == SKB_ROW_DIFFERS_SETUP || st == SKB_ROW_DIFFERS)
+                            && strcmp(m->string, skb_method_role_name(SKB_MF_RATIO_REF)) == 0)
+                            cause = skb__join_note_take(cause, rig_note(d, lv, r, pr));
                         if (st == SKB_ROW_DIFFERS_SETUP || st == SKB_ROW_DIFFERS)
                             note = skb__join_note(note, cause);
                     }

@@ -9,6 +9,7 @@
 #include "skb_geom.h"
 #include "skb_dataset.h"
 #include "skb_sphere_cd.h"
+#include "skb_spheres_rig.h"
 #include "skb_sb_internal.h"
 
 #define N_MINIBALL 3000
@@ -521,6 +522,68 @@ static void test_bottom_up_leaf_fits(void **state)
     free_loaded(l, n);
 }
 
+/* the rig study (harness/spheres_rig.c) against the same thing done the
+ * long way: creature_rigid (the dataset made rigid by its own loader), its
+ * own tree, LBS refitted on demand at the same pose, level by level */
+/* refit over reference, average radius of each level: ratio[L] for L =
+ * 1..depth, summed in one pass (an oracle written apart from the study's) */
+static void level_ratios(const struct skb_sphere_tree *t, const double *s, double *ratio)
+{
+    double num[64] = { 0 }, den[64] = { 0 };
+    for (int k = 0; k < t->nnodes; k++) {
+        num[t->node[k].level] += s[4 * k + 3];
+        den[t->node[k].level] += t->node[k].s[3];
+    }
+    for (int L = 1; L <= t->depth; L++)
+        ratio[L] = num[L] / den[L];
+}
+
+static void test_rig_study(void **state)
+{
+    struct skb_dataset_opts o = { skb_test_seed(), 1, 0 };
+    struct skb_dataset d, dr;
+    struct skb_sphere_tree t, tr;
+    struct skb_sbody b;
+    struct skb_params prm;
+    struct skb_pose p;
+    char msg[256];
+    skb_params_default(&prm);
+    assert_int_equal(skb_dataset_load("creature", &o, &d, msg, sizeof msg), 0);
+    assert_int_equal(skb_dataset_load("creature_rigid", &o, &dr, msg, sizeof msg), 0);
+    assert_int_equal(skb_sphere_tree_build(&d.mesh, SKB_TREE_COLLAPSE_C, &t, msg, sizeof msg), 0);
+    assert_int_equal(skb_sphere_tree_build(&dr.mesh, SKB_TREE_COLLAPSE_C, &tr, msg, sizeof msg), 0);
+    int k = skb_pose_strongest(&d.mesh, d.poses, d.nposes);
+    skb_dataset_pose(&d, k, &p);
+    cJSON *ds = cJSON_CreateObject();
+    assert_int_equal(skb__spheres_rig_study(&d, &t, &p, &prm, ds, msg, sizeof msg), 0);
+    double *od = malloc(sizeof(double) * 4 * tr.nnodes);
+    assert_int_equal(skb_sbody_init(&b, &dr.mesh, skb_method_find("linear"), &tr, msg, sizeof msg), 0);
+    assert_int_equal(skb_sbody_pose(&b, &p, &prm, SKB_REFIT_ON_DEMAND, msg, sizeof msg), 0);
+    assert_int_equal(skb_sbody_refit_all(&b, od), 0);
+    const cJSON *e;
+    int levels = 0;
+    double ratio[64];
+    assert_true(tr.depth < 64);
+    level_ratios(&tr, od, ratio);
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(cJSON_GetObjectItem(ds, "rig_study"), "levels")) {
+        int L = cJSON_GetObjectItem(e, "level")->valueint;
+        if (L > tr.depth)
+            continue;
+        double want = ratio[L];
+        assert_near(cJSON_GetObjectItem(e, "linear_over_reference")->valuedouble, want, 1e-12 * want);
+        levels++;
+    }
+    assert_int_equal(levels, tr.depth);
+    print_message("rig study: %d levels match creature_rigid's own refit\n", levels);
+    skb_sbody_fini(&b);
+    free(od);
+    cJSON_Delete(ds);
+    skb_sphere_tree_free(&t);
+    skb_sphere_tree_free(&tr);
+    skb_dataset_free(&d);
+    skb_dataset_free(&dr);
+}
+
 /* ------------------------------------------------- containment property */
 
 /* vertices of every node outside its refitted sphere (+ tolerance) */
@@ -828,6 +891,7 @@ int main(void)
         cmocka_unit_test(test_tri_tri_vs_separating_axes),
         cmocka_unit_test(test_tree_invariants),
         cmocka_unit_test(test_bottom_up_leaf_fits),
+        cmocka_unit_test(test_rig_study),
         cmocka_unit_test(test_containment_every_refit),
         cmocka_unit_test(test_sbs_lazy_centres),
         cmocka_unit_test(test_shrunk_refit_fails),
