@@ -302,6 +302,36 @@ static void cpu_order_rows(struct skb_report *rep, struct skb_rtable *t, int run
     }
 }
 
+/* thesis Table 5.3: on-demand CD's sphere-sphere tests over bottom-up's per
+ * subdivision level (cd.json "scaling", the colliding pose); the paper's
+ * ratio from reference.json table_5_3's two count rows */
+static void sphere_test_rows(struct skb_report *rep, struct skb_rtable *t, int run, const cJSON *cd)
+{
+    static const char *const id = "table53.sphere_tests_on_demand_over_bottom_up";
+    const cJSON *e = measured_ref(rep, id), *sec = skb__jget(rep->ref, "table_5_3"), *x;
+    cJSON_ArrayForEach(x, skb__jget(cd, "scaling")) {
+        double lv = NAN, od = NAN, bu = NAN, pod = NAN, pbu = NAN;
+        skb__jnum(skb__jget(x, "level"), &lv);
+        skb__jnum(skb__jget(x, "sphere_tests_on_demand"), &od);
+        skb__jnum(skb__jget(x, "sphere_tests_bottom_up"), &bu);
+        int li = isfinite(lv) ? (int)lv : -1;
+        skb__jnum(cJSON_GetArrayItem(skb__jget(sec, "sphere_tests_on_demand"), li), &pod);
+        skb__jnum(cJSON_GetArrayItem(skb__jget(sec, "sphere_tests_bottom_up"), li), &pbu);
+        double meas = bu > 0 ? od / bu : NAN, paper = pbu > 0 ? pod / pbu : NAN;
+        char *note = NULL;
+        struct skb_verdict v = { .rule = "" };
+        int st = !isfinite(meas) ? SKB_ROW_NOT_RUN : !isfinite(paper) ? SKB_ROW_NEW
+               : judge_row(rep, e, meas, paper, NULL, &v, &note);
+        note = skb__join_note_take(note, skb__fmt("%.0f / %.0f sphere tests here, %.0f / %.0f in the paper", od, bu,
+                                                  pod, pbu));
+        skb__row_add(rep, t, run, st, id_note(rep, id, note), strdup(id),
+                     skb__fmt("level %.0f: on-demand / bottom-up sphere tests", lv), strdup(skb__ref_str(e, "where")),
+                     skb__numtxt(meas), skb__numtxt(paper), NULL);
+        if (st != SKB_ROW_NOT_RUN && st != SKB_ROW_NEW)
+            skb__row_verdict(rep, t, &v, NULL);
+    }
+}
+
 /* thesis 5.4: the bottom-up refit's share of bottom-up CD (men walking) */
 static void refit_share_rows(struct skb_report *rep, struct skb_rtable *t, int run, const cJSON *cd)
 {
@@ -370,6 +400,7 @@ void skb__report_measured(struct skb_report *rep)
             continue;
         }
         level_share_rows(rep, t, k, cd);
+        sphere_test_rows(rep, t, k, cd);
         rigid_rows(rep, t, k, cd);
         refit_share_rows(rep, t, k, cd);
     }

@@ -315,6 +315,28 @@ static void test_rigid_row(void **state)
     assert_int_equal(row->status, SKB_ROW_DIFFERS);
 }
 
+/* thesis Table 5.3: on-demand / bottom-up sphere tests per level against
+ * the paper's 4866 / 9515 = 0.511 at level 0 (rel 25 %) */
+static void test_sphere_test_rows(void **state)
+{
+    struct mfix *f = *state;
+    cJSON *l0 = cJSON_GetArrayItem(cJSON_GetObjectItem(f->r.doc[skb_rfile_slot("cd.json")], "scaling"), 0);
+    assert_non_null(l0);
+    put_num(l0, "level", 0);
+    put_num(l0, "sphere_tests_on_demand", 5000);
+    put_num(l0, "sphere_tests_bottom_up", 10000);
+    const struct skb_rrow *r = row_what(build(f, "measured"), "table53.sphere_tests_on_demand_over_bottom_up",
+                                        "level 0");
+    assert_non_null(r);
+    assert_int_equal(r->status, SKB_ROW_REPRODUCED);
+    assert_string_equal(r->cell[3], "0.5");
+    /* the exact-leaf bottom-up of before: 16304 / 17878 = 0.912 */
+    put_num(l0, "sphere_tests_on_demand", 16304);
+    put_num(l0, "sphere_tests_bottom_up", 17878);
+    r = row_what(build(f, "measured"), "table53.sphere_tests_on_demand_over_bottom_up", "level 0");
+    assert_int_equal(r->status, SKB_ROW_DIFFERS);
+}
+
 /* DQ paper 5: DQS more than twice as fast as log-matrix and SBS blending;
  * thesis 4.4: DLB slightly slower than QLB'0; thesis 5.4: the bottom-up
  * refit 95 % of bottom-up CD; 002 5: an SBS refit per sphere 1.083 x an
@@ -358,6 +380,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_buss_fillmore_row, mfix_setup, mfix_teardown),
         cmocka_unit_test_setup_teardown(test_rigid_row, mfix_setup, mfix_teardown),
         cmocka_unit_test_setup_teardown(test_new_timed_rows, mfix_setup, mfix_teardown),
+        cmocka_unit_test_setup_teardown(test_sphere_test_rows, mfix_setup, mfix_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
