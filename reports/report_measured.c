@@ -332,6 +332,44 @@ static void sphere_test_rows(struct skb_report *rep, struct skb_rtable *t, int r
     }
 }
 
+/* thesis 6.6: LBS's and SBS's refitted spheres "similar" (Table 6.1's
+ * posture, spheres.json postures.table_6_1), SBS / LBS average radius per
+ * level against the paper's from reference.json's Table 6.1 columns;
+ * judged on creature (the thesis's model), context elsewhere */
+static void similar_radii_rows(struct skb_report *rep, struct skb_rtable *t, int run, const cJSON *sph)
+{
+    static const char *const id = "table61.sbs_over_lbs_radius";
+    const char *sb = skb_method_role_name(SKB_MF_ROT_CENTERS), *lin = skb_method_role_name(SKB_MF_RATIO_REF);
+    const cJSON *e = measured_ref(rep, id), *tab = skb__jget(skb__jget(rep->ref, "spheres"), "table_6_1"), *d;
+    cJSON_ArrayForEach(d, skb__jget(sph, "datasets")) {
+        const cJSON *l;
+        int judged = d->string && strcmp(d->string, "creature") == 0;
+        cJSON_ArrayForEach(l, skb__jget(skb__jget(skb__jget(d, "postures"), "table_6_1"), "levels")) {
+            double lv = NAN, a = NAN, b = NAN, pa = NAN, pb = NAN;
+            skb__jnum(skb__jget(l, "level"), &lv);
+            skb__jnum(skb__jget(skb__jget(l, sb), "avg"), &a);
+            skb__jnum(skb__jget(skb__jget(l, lin), "avg"), &b);
+            int li = isfinite(lv) ? (int)lv - 1 : -1;
+            skb__jnum(cJSON_GetArrayItem(skb__jget(tab, sb), li), &pa);
+            skb__jnum(cJSON_GetArrayItem(skb__jget(tab, lin), li), &pb);
+            double meas = b > 0 ? a / b : NAN, paper = pb > 0 ? pa / pb : NAN;
+            if (!isfinite(meas))
+                continue;
+            char *note = NULL;
+            struct skb_verdict v = { .rule = "" };
+            int st = !isfinite(paper) ? SKB_ROW_NEW : judged ? judge_row(rep, e, meas, paper, NULL, &v, &note)
+                                                             : SKB_ROW_CONTEXT;
+            if (!judged)
+                note = strdup("context: the thesis's Table 6.1 is of the creature");
+            skb__row_add(rep, t, run, st, id_note(rep, id, note), strdup(id),
+                         skb__fmt("%s, level %.0f: %s / %s average refitted radius", d->string, lv, sb, lin),
+                         strdup(skb__ref_str(e, "where")), skb__numtxt(meas), skb__numtxt(paper), NULL);
+            if (judged && isfinite(paper))
+                skb__row_verdict(rep, t, &v, NULL);
+        }
+    }
+}
+
 /* thesis 5.4: the bottom-up refit's share of bottom-up CD (men walking) */
 static void refit_share_rows(struct skb_report *rep, struct skb_rtable *t, int run, const cJSON *cd)
 {
@@ -393,8 +431,10 @@ void skb__report_measured(struct skb_report *rep)
             buss_fillmore_rows(rep, t, k, cpu);
             cpu_order_rows(rep, t, k, cpu);
         }
-        if (sph)
+        if (sph) {
             refit_cost_rows(rep, t, k, sph);
+            similar_radii_rows(rep, t, k, sph);
+        }
         if (!cd) {
             skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], "cd.json"), strdup("—"), NULL);
             continue;

@@ -337,6 +337,28 @@ static void test_sphere_test_rows(void **state)
     assert_int_equal(r->status, SKB_ROW_DIFFERS);
 }
 
+/* thesis 6.6: SBS's and LBS's refitted spheres "similar": SBS / LBS per
+ * level within 10 % of the paper's (level 1: 79.55 / 72.17 = 1.102) */
+static void test_similar_radii_rows(void **state)
+{
+    struct mfix *f = *state;
+    cJSON *ds = cJSON_GetObjectItem(f->r.doc[skb_rfile_slot("spheres.json")], "datasets");
+    cJSON_DeleteItemFromObject(ds, "creature");
+    cJSON *lv = cJSON_AddArrayToObject(cJSON_AddObjectToObject(cJSON_AddObjectToObject(cJSON_AddObjectToObject(ds,
+                                           "creature"), "postures"), "table_6_1"), "levels");
+    cJSON *l1 = cJSON_CreateObject();
+    cJSON_AddItemToArray(lv, l1);
+    put_num(l1, "level", 1);
+    put_num(cJSON_AddObjectToObject(l1, "linear"), "avg", 40);
+    put_num(cJSON_AddObjectToObject(l1, "sb"), "avg", 42);
+    const struct skb_rrow *r = row_what(build(f, "measured"), "table61.sbs_over_lbs_radius", "creature, level 1");
+    assert_non_null(r);
+    assert_int_equal(r->status, SKB_ROW_REPRODUCED);   /* 1.05 against 1.102 */
+    put_num(cJSON_GetObjectItem(l1, "sb"), "avg", 50);
+    r = row_what(build(f, "measured"), "table61.sbs_over_lbs_radius", "creature, level 1");
+    assert_int_equal(r->status, SKB_ROW_DIFFERS);       /* 1.25: 13 % above */
+}
+
 /* DQ paper 5: DQS more than twice as fast as log-matrix and SBS blending;
  * thesis 4.4: DLB slightly slower than QLB'0; thesis 5.4: the bottom-up
  * refit 95 % of bottom-up CD; 002 5: an SBS refit per sphere 1.083 x an
@@ -381,6 +403,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_rigid_row, mfix_setup, mfix_teardown),
         cmocka_unit_test_setup_teardown(test_new_timed_rows, mfix_setup, mfix_teardown),
         cmocka_unit_test_setup_teardown(test_sphere_test_rows, mfix_setup, mfix_teardown),
+        cmocka_unit_test_setup_teardown(test_similar_radii_rows, mfix_setup, mfix_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
