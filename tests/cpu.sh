@@ -44,6 +44,16 @@ for want in (("linear@slot4", "renormalise", "slot4", 72), ("linear+nrm_shader@s
     if want not in opts: errs.append("no f32 kernel timed as %s (normals %s, layout %s, %d bytes/vertex)" % want)
 for m, n in (("linear", "renormalise"), ("linear+nrm_shader", "shader"), ("linear+nrm_none", "none"), ("dlb", "renormalise")):
     if not any(o[0] == m and o[1] == n and o[2] == "split" and o[3] < 72 for o in opts): errs.append("no split %s (normals %s)" % (m, n))
+# each method's bind timed, and the f32 path's own bind beside it for every
+# method with a fast path (cor computes its centres again there)
+for name, o in ds.items():
+    pc = o.get("precompute", {})
+    for m in ("linear", "dlb", "cor"):
+        e = pc.get(m)
+        if e is None or "error" in e: continue
+        for k in ("bind_ms", "f32_bind_ms"):
+            x = e.get(k)
+            if not (isinstance(x, (int, float)) and x > 0 and math.isfinite(x)): errs.append("%s/%s: precompute %s %r" % (name, m, k, x))
 # DLB's judged row is the pre-computed (hierarchy) variant, Algorithm 2
 # per vertex is timed beside it; DIB's work beside its time
 for name, o in ds.items():
