@@ -398,6 +398,85 @@ static void section_table61(struct skb_report *rep)
                  "table_6_1", t61, 1);
 }
 
+/* the posture rule's choice per dataset (spheres.json "posture_rule") and
+ * the clip's strongest pose beside it as context: LBS, bottom-up and best
+ * over the reference per level, the paper's Table 5.2 ratio beside them */
+static void strongest_rows(struct skb_report *rep, struct skb_rtable *t, int k, const cJSON *d, const cJSON *tab)
+{
+    const cJSON *r = skb__jget(d, "posture_rule"), *st = skb__jget(skb__jget(d, "postures"), "strongest"), *l;
+    double pose = NAN, dev = NAN, sp = NAN, sdev = NAN, within = NAN, scanned = NAN, band = NAN;
+    skb__jnum(skb__jget(r, "pose"), &pose);
+    skb__jnum(skb__jget(r, "best_deviation"), &dev);
+    skb__jnum(skb__jget(r, "strongest_pose"), &sp);
+    skb__jnum(skb__jget(r, "strongest_best_deviation"), &sdev);
+    skb__jnum(skb__jget(r, "poses_within_band"), &within);
+    skb__jnum(skb__jget(r, "poses_scanned"), &scanned);
+    skb__jnum(skb__jget(r, "band"), &band);
+    if (!r)
+        return;
+    double s_pose = NAN, s_strong = NAN;
+    skb__jnum(skb__jget(d, "pose_strength_rad"), &s_pose);
+    skb__jnum(skb__jget(st, "pose_strength_rad"), &s_strong);
+    if (!st)
+        s_strong = s_pose;   /* the rule chose the strongest pose itself */
+    skb__row_add(rep, t, k, SKB_ROW_CONTEXT,
+                 skb__fmt("strength %.3g rad; %.0f of %.0f poses within the band %g%s. Rule: %s", s_pose, within, scanned,
+                          band, cJSON_IsTrue(skb__jget(r, "fallback_nearest")) ? ": none, the nearest taken" : "",
+                          skb__jstr(skb__jget(r, "rule"))),
+                 strdup(d->string), strdup("judged: the posture rule's"), skb__fmt("%.0f", pose), strdup("—"),
+                 strdup("best deviation"), skb__numtxt(dev), strdup(""), NULL);
+    skb__row_add(rep, t, k, SKB_ROW_CONTEXT, skb__fmt("strength %.3g rad: the clip's strongest pose (sum of joint "
+                                                     "angles to the parent)", s_strong),
+                 strdup(d->string), strdup("context: the strongest"), skb__fmt("%.0f", sp), strdup("—"),
+                 strdup("best deviation"), skb__numtxt(sdev), strdup(""), NULL);
+    cJSON_ArrayForEach(l, skb__jget(st, "levels")) {
+        static const char *const keys[] = { "linear", "bottom_up", "best" };
+        double lv = NAN, ref = NAN, pref = NAN;
+        int li = -1, i = 0;
+        const cJSON *pl;
+        skb__jnum(skb__jget(l, "level"), &lv);
+        skb__jnum(skb__jget(skb__jget(l, "reference"), "avg"), &ref);
+        cJSON_ArrayForEach(pl, skb__jget(tab, "levels")) {
+            double x;
+            if (skb__jnum(pl, &x) == 0 && x == lv)
+                li = i;
+            i++;
+        }
+        skb__jnum(cJSON_GetArrayItem(skb__jget(tab, "reference"), li), &pref);
+        for (int q = 0; q < 3; q++) {
+            double m, pr;
+            level_ratio(l, tab, li, keys[q], ref, pref, &m, &pr);
+            skb__row_add(rep, t, k, SKB_ROW_CONTEXT, strdup("context scenario, not judged"), strdup(d->string),
+                         strdup("context: the strongest"), skb__fmt("%.0f", sp), skb__fmt("%.0f", lv),
+                         skb__fmt("%s / reference", keys[q]), skb__numtxt(m), skb__numtxt(pr), NULL);
+        }
+    }
+}
+
+/* which pose the sphere tables are measured on, and the strongest pose as
+ * context (harness/spheres_posture.c) */
+static void section_posture(struct skb_report *rep)
+{
+    const cJSON *sec = skb__jget(rep->ref, "spheres"), *tab = skb__jget(sec, "table_5_2");
+    static const char *const cols[] = { "dataset", "posture", "pose", "level", "quantity", "measured",
+                                        "paper (Table 5.2)", NULL };
+    char src[240];
+    snprintf(src, sizeof src, "seed %s, thesis Fig. 5.3 and Table 5.2's Best column", skb__ref_str(sec, "seed"));
+    struct skb_rtable *t = skb__tbl_new(rep, "spheres-posture", "The posture of the sphere tables, and the strongest "
+                                        "pose as context", src, strdup("Context only: which clip frame the judged "
+                                        "sphere rows use and why; best deviation is the largest |best avg / reference "
+                                        "avg - 1| over the tree levels."), cols);
+    for (int k = 0; k < rep->nruns; k++) {
+        const cJSON *doc = skb_results_doc(&rep->runs[k], "spheres.json"), *d;
+        if (!doc) {
+            skb__row_add(rep, t, k, SKB_ROW_NOT_RUN, skb__missing_note(&rep->runs[k], "spheres.json"), strdup("—"), NULL);
+            continue;
+        }
+        cJSON_ArrayForEach(d, skb__jget(doc, "datasets"))
+            strongest_rows(rep, t, k, d, tab);
+    }
+}
+
 /* ---- plot: radii per level ---- */
 
 /* methods with {avg} in the levels of one dataset, the reference excluded */
@@ -548,6 +627,7 @@ const struct skb_experiment_desc skb_desc_spheres = {
     .sections = (const struct skb_report_section[]){
         { "table52", SKB_NEED_REFIT, section_table52, "refits other than LBS are in the Table 6.1 section" },
         { "table61", SKB_NEED_REFIT, section_table61, "the LBS refit is in the Table 5.2 section" },
+        { "spheres-posture", SKB_NEED_REFIT, section_posture, NULL },
         { "spheretree", SKB_NEED_REFIT, section_sphere_tree, NULL }, { NULL, 0, NULL, NULL } },
     .plots = (const struct skb_report_plot[]){
         { "sphere-radii", SKB_NEED_REFIT, plot_spheres }, { NULL, 0, NULL } },

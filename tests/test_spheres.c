@@ -10,6 +10,7 @@
 #include "skb_dataset.h"
 #include "skb_sphere_cd.h"
 #include "skb_spheres_rig.h"
+#include "skb_spheres_posture.h"
 #include "skb_sb_internal.h"
 
 #define N_MINIBALL 3000
@@ -584,6 +585,96 @@ static void test_rig_study(void **state)
     skb_dataset_free(&dr);
 }
 
+/* the posture rule: each pose's deviation computed here on its own (LBS
+ * skin, minimal spheres, level averages), the rule's choice checked against
+ * it: within the band, nothing stronger within it; with an empty band the
+ * nearest pose */
+static double pose_deviation(struct skb_sbody *b, const struct skb_dataset *d, int k, const struct skb_params *prm)
+{
+    struct skb_pose p;
+    char msg[256];
+    double ratio[64], dev = 0;
+    const struct skb_sphere_tree *t = b->tree;
+    double *best = malloc(sizeof(double) * 4 * t->nnodes);
+    skb_dataset_pose(d, k, &p);
+    assert_int_equal(skb_sbody_pose(b, &p, prm, SKB_REFIT_ON_DEMAND, msg, sizeof msg), 0);
+    assert_int_equal(skb_sbody_skin_all(b), 0);
+    assert_int_equal(skb_sphere_tree_best(t, b->pos, best), 0);
+    level_ratios(t, best, ratio);
+    for (int L = 1; L <= t->depth; L++)
+        dev = fmax(dev, fabs(ratio[L] - 1));
+    free(best);
+    return dev;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void check_choice(const struct skb_dataset *d, const double *dev, double band,
+                         const struct skb_posture_choice *c, const cJSON *o)
+{
+    double s_chosen = skb_pose_strength(&d->mesh, d->poses + (size_t)16 * d->mesh.njoints * c->pose);
+    int within = 0, nearest = 0;
+    for (int k = 0; k < d->nposes; k++) {
+        double s = skb_pose_strength(&d->mesh, d->poses + (size_t)16 * d->mesh.njoints * k);
+        within += dev[k] <= band;
+        if (dev[k] < dev[nearest])
+            nearest = k;
+        if (dev[k] <= band && s > s_chosen)
+            fail_msg("pose %d (strength %g, deviation %g) is within the band %g and stronger than the chosen %d (%g)",
+                     k, s, dev[k], band, c->pose, s_chosen);
+    }
+    assert_near(c->deviation, dev[c->pose], 1e-12);
+    assert_int_equal(c->fallback, within == 0);
+    if (within)
+        assert_true(dev[c->pose] <= band);
+    else
+        assert_int_equal(c->pose, nearest);
+    assert_int_equal(cJSON_GetObjectItem(o, "poses_within_band")->valueint, within);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(o, "poses")), d->nposes);
+    assert_int_equal(cJSON_GetObjectItem(o, "pose")->valueint, c->pose);
+}
+
+static void test_posture_rule(void **state)
+{
+    struct skb_dataset_opts o = { skb_test_seed(), 1, 0 };
+    struct skb_dataset d;
+    struct skb_sphere_tree t;
+    struct skb_sbody b;
+    struct skb_params prm;
+    char msg[256];
+    (void)state;
+    skb_params_default(&prm);
+    assert_int_equal(skb_dataset_load("bcn_human", &o, &d, msg, sizeof msg), 0);
+    assert_int_equal(skb_sphere_tree_build(&d.mesh, SKB_TREE_COLLAPSE_C, &t, msg, sizeof msg), 0);
+    assert_true(t.depth < 64 && d.nposes > 2);
+    double *dev = malloc(sizeof(double) * d.nposes), *sorted = malloc(sizeof(double) * d.nposes);
+    assert_int_equal(skb_sbody_init(&b, &d.mesh, skb_method_find("linear"), &t, msg, sizeof msg), 0);
+    for (int k = 0; k < d.nposes; k++)
+        sorted[k] = dev[k] = pose_deviation(&b, &d, k, &prm);
+    skb_sbody_fini(&b);
+    qsort(sorted, d.nposes, sizeof(double), cmp_double);
+    /* a band that splits the clip: the rule must pick among half the poses;
+     * one below every pose: the nearest; the experiment's own */
+    const double bands[] = { sorted[d.nposes / 2], sorted[0] / 2, SKB_POSTURE_BEST_BAND };
+    for (int i = 0; i < 3; i++) {
+        struct skb_posture_choice c;
+        cJSON *js = cJSON_CreateObject();
+        assert_int_equal(skb__spheres_posture_choose(&d, &t, &prm, bands[i], &c, js, msg, sizeof msg), 0);
+        check_choice(&d, dev, bands[i], &c, js);
+        print_message("posture rule, band %.4f: pose %d of %d (deviation %.4f, fallback %d)\n", bands[i], c.pose,
+                      d.nposes, c.deviation, c.fallback);
+        cJSON_Delete(js);
+    }
+    free(dev);
+    free(sorted);
+    skb_sphere_tree_free(&t);
+    skb_dataset_free(&d);
+}
+
 /* ------------------------------------------------- containment property */
 
 /* vertices of every node outside its refitted sphere (+ tolerance) */
@@ -892,6 +983,7 @@ int main(void)
         cmocka_unit_test(test_tree_invariants),
         cmocka_unit_test(test_bottom_up_leaf_fits),
         cmocka_unit_test(test_rig_study),
+        cmocka_unit_test(test_posture_rule),
         cmocka_unit_test(test_containment_every_refit),
         cmocka_unit_test(test_sbs_lazy_centres),
         cmocka_unit_test(test_shrunk_refit_fails),
