@@ -100,13 +100,26 @@ static void move_ray(const skb_real *c, const double o[3], const double d[3], do
     }
 }
 
-double skb_artifacts_bulge(const struct skb_mesh *m, int j, const skb_real *mats, const skb_real *pos,
-                           double radius)
+/* whether vertex v has weight on a joint other than j and p */
+static int other_influence(const struct skb_mesh *m, int v, int j, int p)
 {
-    double a[3], b[3], o[3], oa[3], da[3], ob[3], db[3], worst = -INFINITY;
+    for (int c = 0; c < SKB_MAX_INFLUENCES; c++) {
+        int q = m->joint[SKB_MAX_INFLUENCES * v + c];
+        if (m->weight[SKB_MAX_INFLUENCES * v + c] > 0 && q != j && q != p)
+            return 1;
+    }
+    return 0;
+}
+
+void skb_artifacts_bulge_split(const struct skb_mesh *m, int j, const skb_real *mats, const skb_real *pos,
+                               double radius, double out[2], int count[2])
+{
+    double a[3], b[3], o[3], oa[3], da[3], ob[3], db[3], worst[2] = { -INFINITY, -INFINITY };
     int p = m->parent[j];
+    count[0] = count[1] = 0;
+    out[0] = out[1] = NAN;
     if (bone_rays(m, j, a, b) < 0)
-        return NAN;
+        return;
     for (int k = 0; k < 3; k++)
         o[k] = m->joint_rest[3 * j + k];
     /* the parent's bone moves with the parent (at rest when j is a root) */
@@ -118,11 +131,23 @@ double skb_artifacts_bulge(const struct skb_mesh *m, int j, const skb_real *mats
     for (int v = 0; v < m->nverts; v++) {
         if (weight_of(m, v, j) <= 0 && weight_of(m, v, p) <= 0)
             continue;
+        int cls = other_influence(m, v, j, p);
         double rest = fmin(ray_distance(o, a, m->pos + 3 * v), ray_distance(o, b, m->pos + 3 * v));
         double posed = fmin(ray_distance(oa, da, pos + 3 * v), ray_distance(ob, db, pos + 3 * v));
-        worst = fmax(worst, posed - rest);
+        worst[cls] = fmax(worst[cls], posed - rest);
+        count[cls]++;
     }
-    return isfinite(worst) ? worst / radius : NAN;
+    for (int c = 0; c < 2; c++)
+        out[c] = isfinite(worst[c]) ? worst[c] / radius : NAN;
+}
+
+double skb_artifacts_bulge(const struct skb_mesh *m, int j, const skb_real *mats, const skb_real *pos,
+                           double radius)
+{
+    double w[2];
+    int n[2];
+    skb_artifacts_bulge_split(m, j, mats, pos, radius, w, n);
+    return n[0] && n[1] ? fmax(w[0], w[1]) : n[0] ? w[0] : w[1];
 }
 
 static int cmp_edge(const void *a, const void *b)

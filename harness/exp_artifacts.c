@@ -385,12 +385,22 @@ static void body_metrics(cJSON *mo, const struct scene *s, const void *plan, con
     const struct skb_mesh *m = &s->d.mesh;
     size_t nv = (size_t)m->nverts;
     double b[NBODY], vol[NBODY], x[NBODY], v0 = s->closed ? skb_artifacts_mesh_volume(m, m->pos) : NAN;
+    double two[NBODY], more[NBODY];
     for (int k = 0; k < ps->n; k++) {
+        double w[2];
+        int n[2];
         b[k] = skb_artifacts_bulge(m, s->joint, ps->mats + (size_t)16 * m->njoints * k, pos + 3 * nv * k, s->radius);
+        skb_artifacts_bulge_split(m, s->joint, ps->mats + (size_t)16 * m->njoints * k, pos + 3 * nv * k, s->radius, w, n);
+        two[k] = w[0];
+        more[k] = w[1];
         vol[k] = s->closed ? skb_artifacts_mesh_volume(m, pos + 3 * nv * k) / v0 : NAN;
         x[k] = (double)skb_artifacts_self_intersections(m->tris, m->ntris, pos + 3 * nv * k);
     }
     cJSON_AddItemToObject(mo, "bulge", numbers(b, ps->n));
+    /* why a method's bulge differs from the arm's: the hip's vertices split
+     * by whether a third joint (pelvis, spine) also weighs on them */
+    cJSON_AddItemToObject(mo, "bulge_joint_and_parent", numbers(two, ps->n));
+    cJSON_AddItemToObject(mo, "bulge_other_joints", numbers(more, ps->n));
     if (s->closed)
         cJSON_AddItemToObject(mo, "volume_ratio", numbers(vol, ps->n));
     cJSON_AddItemToObject(mo, "self_intersections", numbers(x, ps->n));
@@ -426,6 +436,11 @@ static int run_body(const struct skb_run_ctx *ctx, cJSON *root, char *msg, size_
     skb_json_add_number(o, "limb_radius", s.radius);
     cJSON_AddBoolToObject(o, "closed", s.closed);
     cJSON_AddItemToObject(o, "bend_deg", numbers(body_bends, NBODY));
+    double w[2];
+    int n[2];
+    skb_artifacts_bulge_split(&s.d.mesh, s.joint, ps.mats, s.d.mesh.pos, s.radius, w, n);
+    cJSON_AddNumberToObject(o, "vertices_joint_and_parent", n[0]);
+    cJSON_AddNumberToObject(o, "vertices_other_joints", n[1]);
     cJSON_AddNumberToObject(o, "rest_self_intersections",
                             (double)skb_artifacts_self_intersections(s.d.mesh.tris, s.d.mesh.ntris, s.d.mesh.pos));
     rc = scene_methods(ctx, &s, &ps, NULL, body_metrics, cJSON_AddObjectToObject(o, "methods"), "body", NULL);

@@ -27,6 +27,12 @@ double skb_artifacts_limb_radius(const struct skb_mesh *m, int j);
  * NAN when j has neither parent nor child. */
 double skb_artifacts_bulge(const struct skb_mesh *m, int j, const skb_real *mats, const skb_real *pos,
                            double radius);
+/* the same bulge over two classes of those vertices: out[0] over the ones
+ * weighted on j and its parent alone, out[1] over the ones with weight on a
+ * third joint too (a hip's pelvis and spine); count[] how many of each
+ * (NAN where a class is empty) */
+void skb_artifacts_bulge_split(const struct skb_mesh *m, int j, const skb_real *mats, const skb_real *pos,
+                               double radius, double out[2], int count[2]);
 /* triangle pairs sharing no vertex that intersect (skb_tri_tri_overlap, exact
  * predicates), found by sweeping bounding boxes along x; -1 when out of memory */
 long skb_artifacts_self_intersections(const int *tris, int ntris, const skb_real *pos);

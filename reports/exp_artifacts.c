@@ -126,7 +126,16 @@ static void report_candy(struct skb_report *rep)
 static void bulge_row(struct skb_report *rep, struct skb_rtable *t, int k, const char *sn, const cJSON *sc,
                       const cJSON *m)
 {
-    skb__row_add(rep, t, k, SKB_ROW_NEW, NULL, strdup(m->string), strdup(sn), num(at(sc, "bend_deg", m, "bulge", 60)),
+    double n2 = NAN, n3 = NAN;
+    char *note = NULL;
+    /* the body's hip: the same bulge over the vertices on the hip and its
+     * parent alone and over those a third joint weighs on */
+    if (skb__jnum(skb__jget(sc, "vertices_joint_and_parent"), &n2) == 0
+        && skb__jnum(skb__jget(sc, "vertices_other_joints"), &n3) == 0)
+        note = skb__fmt("at 120°: %.3g over the %.0f vertices on the hip and its parent alone, %.3g over the %.0f a "
+                        "third joint also weighs on", at(sc, "bend_deg", m, "bulge_joint_and_parent", 120), n2,
+                        at(sc, "bend_deg", m, "bulge_other_joints", 120), n3);
+    skb__row_add(rep, t, k, SKB_ROW_NEW, note, strdup(m->string), strdup(sn), num(at(sc, "bend_deg", m, "bulge", 60)),
                  num(at(sc, "bend_deg", m, "bulge", 90)), num(at(sc, "bend_deg", m, "bulge", 120)), NULL);
 }
 

@@ -104,6 +104,29 @@ static void test_bulge_push_one_vertex(void **state)
     assert_true(fabs(skb_artifacts_bulge(&t.m, 1, mats, pos, RADIUS)) < 1e-12);
 }
 
+/* the pushed vertex with weight on a third joint: the split puts its bulge
+ * in the second class and keeps the rigid rest in the first */
+static void test_bulge_split_third_joint(void **state)
+{
+    (void)state;
+    struct tube t;
+    double mats[32], pos[3 * NV], w[2];
+    int n[2];
+    tube(&t);
+    bent_pose(mats);
+    rigid_limbs(&t, mats, pos);
+    int v = SECTORS / 2;
+    pos[3 * v + 1] -= 0.1;
+    t.joint[4 * v + 2] = 2;   /* a third joint's weight: never indexed in mats */
+    t.weight[4 * v + 2] = 0.05;
+    skb_artifacts_bulge_split(&t.m, 1, mats, pos, RADIUS, w, n);
+    assert_int_equal(n[0], NV - 1);
+    assert_int_equal(n[1], 1);
+    assert_true(fabs(w[0]) < 1e-12);
+    assert_true(fabs(w[1] - 0.1 / RADIUS) < 1e-12);
+    assert_true(fabs(skb_artifacts_bulge(&t.m, 1, mats, pos, RADIUS) - 0.1 / RADIUS) < 1e-12);
+}
+
 static void test_limb_radius(void **state)
 {
     (void)state;
@@ -200,6 +223,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bulge_rigid_limbs_zero),
         cmocka_unit_test(test_bulge_push_one_vertex),
+        cmocka_unit_test(test_bulge_split_third_joint),
         cmocka_unit_test(test_limb_radius),
         cmocka_unit_test(test_self_intersections_sweep),
         cmocka_unit_test(test_self_intersections_pair),
