@@ -39,6 +39,8 @@ struct spring {
 };
 
 struct wind {
+    double mean;                 /* m/s: WIND_MEAN times the caller's scale */
+    double wave;                 /* the travelling wave's relative amplitude */
     double freq[NGUSTS], phase[NGUSTS], amp[NGUSTS];
     double kx, wave_phase, side;
 };
@@ -89,10 +91,10 @@ static void wind_at(const struct wind *w, const double *p, double t, double out[
     double a = 1;
     for (int i = 0; i < NGUSTS; i++)
         a += w->amp[i] * sin(2 * M_PI * w->freq[i] * t + w->phase[i]);
-    a *= 1 + 0.35 * sin(w->kx * p[0] - 2.1 * t + w->wave_phase);
-    out[0] = WIND_MEAN * a * w->side;
+    a *= 1 + w->wave * sin(w->kx * p[0] - 2.1 * t + w->wave_phase);
+    out[0] = w->mean * a * w->side;
     out[1] = 0;
-    out[2] = WIND_MEAN * a;
+    out[2] = w->mean * a;
 }
 
 static void step(struct sim *s, double t, double dt)
@@ -152,6 +154,12 @@ static void seed_wind(struct wind *w, unsigned long seed)
 
 int skb_vanim_curtain(unsigned long seed, int quick, struct skb_vanim *v, char *msg, size_t msglen)
 {
+    return skb_vanim_curtain_wind(seed, quick, 1.0, SKB_CURTAIN_WAVE, v, msg, msglen);
+}
+
+int skb_vanim_curtain_wind(unsigned long seed, int quick, double wind_scale, double wave, struct skb_vanim *v,
+                           char *msg, size_t msglen)
+{
     struct sim s;
     memset(&s, 0, sizeof s);
     s.cols = quick ? QUICK_COLS : CURTAIN_COLS;
@@ -191,6 +199,8 @@ int skb_vanim_curtain(unsigned long seed, int quick, struct skb_vanim *v, char *
     memcpy(s.xp, v->rest, sizeof(double) * 3 * (size_t)s.n);
     build_springs(&s);
     seed_wind(&s.wind, seed);
+    s.wind.mean = WIND_MEAN * wind_scale;
+    s.wind.wave = wave;
     skb_vanim_normals(v, v->rest, v->rest_nrm);
     double dt = 1 / (FPS * SUBSTEPS), time = 0;
     for (int f = -settle; f < nframes; f++) {
@@ -210,7 +220,7 @@ int skb_vanim_curtain(unsigned long seed, int quick, struct skb_vanim *v, char *
     free(s.spr);
     snprintf(v->name, sizeof v->name, "curtain");
     snprintf(v->source, sizeof v->source,
-             "simulated: %d x %d mass-spring sheet, top row pinned, gusting wind from seed %lu, %d keyframes at %g fps",
-             s.cols, s.rows, seed, nframes, FPS);
+             "simulated: %d x %d mass-spring sheet, top row pinned, gusting wind (mean %g m/s, travelling wave %g) "
+             "from seed %lu, %d keyframes at %g fps", s.cols, s.rows, s.wind.mean, wave, seed, nframes, FPS);
     return 0;
 }

@@ -42,6 +42,14 @@ int skb_vanim_md2(const char *path, int max_frames, struct skb_vanim *out, char 
  * (position-based, Jakobsen 2001), wind gusts whose phases and directions
  * come from the seed; nframes keyframes after a settling time */
 int skb_vanim_curtain(unsigned long seed, int quick, struct skb_vanim *out, char *msg, size_t msglen);
+/* the travelling wave of the curtain's wind: its relative amplitude across
+ * the sheet (the wind speed times 1 + wave sin(k x - w t + phase)) */
+#define SKB_CURTAIN_WAVE 0.35
+/* the same with the wind's mean speed scaled by wind_scale and the wave's
+ * amplitude `wave` (1 and SKB_CURTAIN_WAVE: the curtain above; the study of
+ * what the fit's error grows with varies them) */
+int skb_vanim_curtain_wind(unsigned long seed, int quick, double wind_scale, double wave, struct skb_vanim *out,
+                           char *msg, size_t msglen);
 
 /* every pose of d skinned by method m's double skin path (rest = d's bind pose) */
 int skb_vanim_bake(const struct skb_dataset *d, const struct skb_method *m, struct skb_vanim *out,

@@ -152,6 +152,15 @@ static void details(struct skb_report *rep)
                              n ? skb__fmt("%.2f / %.1f", num(n, "mean"), num(n, "max")) : strdup("not fitted"),
                              skb__numtxt(num(f, "lsqr_iterations")), skb__fmt("%.2f s", num(f, "fit_s")), NULL);
             }
+            /* the curtain in calmer wind: what its error grows with */
+            cJSON_ArrayForEach(o, skb__jget(a, "wind_study"))
+                skb__row_add(rep, t, k, SKB_ROW_NEW, skb__fmt("the same curtain with the wind's mean speed x %g and its "
+                             "travelling wave %g: the sheet travels up to %.3g of its size, fitted joints turn up to "
+                             "%.0f°, p = %g", num(o, "wind_scale"), num(o, "wave"), num(o, "sheet_travel"),
+                             num(o, "max_joint_angle_deg"), num(o, "p")),
+                             strdup(a->string), skb__fmt("rigid, wind x %g, wave %g", num(o, "wind_scale"), num(o, "wave")),
+                             pct(num(o, "distortion")), strdup("—"), strdup("—"), strdup("not fitted"),
+                             skb__numtxt(num(o, "lsqr_iterations")), skb__fmt("%.2f s", num(o, "fit_s")), NULL);
             cJSON_ArrayForEach(o, skb__jget(a, "own_rig"))
                 skb__row_add(rep, t, k, SKB_ROW_NEW, skb__fmt("%g joints", num(o, "joints")), strdup(a->string),
                              skb__fmt("own rig: %s", o->string), pct(num(o, "distortion")), strdup("—"), strdup("—"),

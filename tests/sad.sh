@@ -41,6 +41,13 @@ for name in ("curtain", "sydney", "bcn_human"):
     if not ps or max(ps) > a["vertices"] // 3: errs.append(f"{name}: error_vs_p p {ps}")
     if a["compression"] <= 0: errs.append(f"{name}: compression")
 if "quantisation_floor" not in an["sydney"]: errs.append("sydney: no quantisation floor")
+# the curtain again in calmer wind and without the wind's travelling wave
+ws = an["curtain"].get("wind_study", [])
+if sorted((w["wind_scale"], w["wave"]) for w in ws) != [(0.25, 0.35), (0.5, 0.35), (1, 0)]: errs.append(f"wind_study rows {ws}")
+for w in ws:
+    if not (w["distortion"] > 0 and w["sheet_travel"] > 0 and w["p"] == an["curtain"]["p"]): errs.append(f"wind_study row {w}")
+travel = {w["wind_scale"]: w["sheet_travel"] for w in ws if w["wave"] > 0}
+if travel and not travel[0.25] < travel[0.5]: errs.append(f"wind_study: calmer wind travels farther {travel}")
 own = an["bcn_human"]["own_rig"]
 for k in ("affine_on_lbs_bake", "rigid_on_eq75_bake"):
     if not own[k]["distortion"] < 0.1: errs.append(f"own rig {k}: {own[k]['distortion']} % >= 0.1 %")
