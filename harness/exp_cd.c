@@ -368,6 +368,9 @@ struct method_sums {
     long fpairs;
     int with_fcl;
     cJSON *paired;              /* the speed-up (and bottom-up's refit share) timed pair by pair */
+    struct frame_result deepest; /* on demand: the frame with the most colliding triangle pairs */
+    int deepest_frame;
+    double deepest_half_distance; /* its bodies' half-distance, root radii (two-body scenes) */
 };
 
 /* a scenario's query in one mode over every frame of the clip, as the
@@ -506,6 +509,11 @@ static int run_frames(const struct skb_run_ctx *ctx, const struct scenario *sc, 
                 break;
             skb__cd_accumulate(&ms->od, &od);
             skb__cd_accumulate(&ms->bu, &bu);
+            if (f == 0 || od.pairs > ms->deepest.pairs) {
+                ms->deepest = od;
+                ms->deepest_frame = f;
+                ms->deepest_half_distance = sc->from + (sc->to - sc->from) * (nframes > 1 ? (double)f / (nframes - 1) : 0);
+            }
             if (ms->with_fcl) {
                 double fms = 0;
                 long fp = 0;
@@ -552,6 +560,23 @@ static const char *method_key(const struct skb_method *me, int lazy)
     return !lazy && me->refit == skb__refit_sbs ? SBS_EAGER_KEY : me->name;
 }
 
+/* 002 Fig. 6 shows one frame of the walking men in contact: the frame of
+ * the most colliding triangle pairs, its overlap and its share of each
+ * level's spheres refitted on demand */
+static void deepest_frame(const struct scenario *sc, const struct method_sums *ms, cJSON *r)
+{
+    const struct frame_result *f = &ms->deepest;
+    cJSON *o = cJSON_AddObjectToObject(r, "deepest_frame");
+    cJSON_AddNumberToObject(o, "frame", ms->deepest_frame);
+    cJSON_AddNumberToObject(o, "colliding_pairs", (double)f->pairs);
+    cJSON_AddNumberToObject(o, "sphere_tests", (double)f->sphere_tests);
+    if (!sc->crowd)
+        skb_json_add_number(o, "half_distance_root_radii", ms->deepest_half_distance);
+    cJSON *ls = cJSON_AddArrayToObject(o, "refitted_share_by_level_on_demand");
+    for (int l = 0; l < LEVEL_SHARE_MAX && f->level_nodes[l] > 0; l++)
+        cJSON_AddItemToArray(ls, cJSON_CreateNumber((double)f->level_refits[l] / (double)f->level_nodes[l]));
+}
+
 /* one method's entry in a scenario's "methods" (mo), and its progress line */
 static void method_result(const struct skb_run_ctx *ctx, const struct scenario *sc, const struct skb_dataset *d,
                           const struct skb_method *me, int lazy, int nframes, const struct method_sums *ms, cJSON *mo)
@@ -566,6 +591,7 @@ static void method_result(const struct skb_run_ctx *ctx, const struct scenario *
         cJSON_AddStringToObject(r, "centres", lazy ? "on demand: a joint set's centre is solved when one of its "
                                                      "spheres is refitted or one of its vertices skinned"
                                                    : "every joint set's centre solved in every frame's prepare");
+    deepest_frame(sc, ms, r);
     if (ms->with_fcl) {
         skb_json_add_number(r, "fcl_ms", ms->fms / nframes);
         skb_json_add_number(r, "fcl_pairs", (double)ms->fpairs / nframes);

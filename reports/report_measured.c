@@ -157,6 +157,29 @@ void skb__report_sbs_centre_rows(struct skb_report *rep, struct skb_rtable *t, i
     skb__row_verdict(rep, t, &vb, NULL);
 }
 
+/* beside a Fig. 6 share over every frame: the same share in the frame of
+ * the deepest contact (the most colliding triangle pairs), its overlap
+ * stated; context, as the paper's one frame's overlap is not given */
+static void deepest_share_row(struct skb_report *rep, struct skb_rtable *t, int run, const cJSON *x, const cJSON *m,
+                              const char *id, int level, double paper)
+{
+    const cJSON *df = skb__jget(m, "deepest_frame");
+    double meas = NAN, fr = NAN, pairs = NAN, half = NAN;
+    if (!df)
+        return;
+    skb__jnum(cJSON_GetArrayItem(skb__jget(df, "refitted_share_by_level_on_demand"), level - 1), &meas);
+    skb__jnum(skb__jget(df, "frame"), &fr);
+    skb__jnum(skb__jget(df, "colliding_pairs"), &pairs);
+    skb__jnum(skb__jget(df, "half_distance_root_radii"), &half);
+    skb__row_add(rep, t, run, isfinite(meas) ? SKB_ROW_CONTEXT : SKB_ROW_NOT_RUN,
+                 skb__fmt("context: the frame of the deepest contact (frame %.0f: %.0f colliding triangle pairs, the "
+                          "bodies %.3g root radii from the middle); the paper's one frame does not state its overlap",
+                          fr, pairs, half),
+                 strdup(id), skb__fmt("%s, %s: share of level-%d spheres refitted on demand, deepest frame", x->string,
+                                      m->string, level),
+                 strdup("002 Fig. 6 (one frame)"), skb__numtxt(meas), skb__numtxt(paper), NULL);
+}
+
 /* 002 Fig. 6 (men walking): the share of each tree level's spheres the
  * on-demand refit touched, levels 5 and 6, per refit method of the men
  * scenario in cd.json */
@@ -195,6 +218,7 @@ static void level_share_rows(struct skb_report *rep, struct skb_rtable *t, int r
                              strdup(skb__ref_str(e, "where")), skb__numtxt(meas), skb__numtxt(paper), NULL);
                 if (judged && isfinite(meas))
                     skb__row_verdict(rep, t, &v, NULL);
+                deepest_share_row(rep, t, run, x, m, lv[i].id, lv[i].level, paper);
             }
         }
     }

@@ -28,6 +28,11 @@ for sc, s in cd["scenarios"].items():
         if miss:
             errs.append(f"{sc}/{m}: missing or negative {miss}"); continue
         n += 1
+        # 002 Fig. 6's one frame: the deepest contact has at least the average's colliding pairs
+        df = r.get("deepest_frame")
+        if not df or df["colliding_pairs"] * 1.0 < r.get("colliding_pairs", 0) - 1e-9 \
+           or len(df["refitted_share_by_level_on_demand"]) != len(r["refitted_share_by_level_on_demand"]):
+            errs.append(f"{sc}/{m}: deepest_frame {df}")
         if not close(r["on_demand_prepare_ms"] + r["on_demand_query_ms"], r["on_demand_ms"]):
             errs.append(f"{sc}/{m}: on-demand split {r['on_demand_prepare_ms']} + {r['on_demand_query_ms']} != {r['on_demand_ms']}")
         if not close(r["bottom_up_prepare_skin_refit_ms"] + r["bottom_up_query_ms"], r["bottom_up_ms"]):
