@@ -11,7 +11,7 @@
 #include "skb_fast.h"   /* skb__qb_default_centers, skb__cor_bind_centres */
 #include "skb_gpu.h"
 #include "skb_timing.h"
-#include "skb_sb_internal.h"   /* sb's joint sets and centres */
+#include "skb_sb.h"   /* sb's joint sets and centres */
 
 
 int skb__gpu_gl_failed(const char *what, char *msg, size_t msglen)
@@ -296,10 +296,10 @@ int skb_gpu_pack_joints(const struct skb_gpu_shader *s, const struct skb_mesh *m
  * influence the texel of its pair (the block's first pair for weight 0) */
 static void sb_vertex_texels(const struct skb_mesh *m, const void *state, int v, GLint out[SB_INTS])
 {
-    int f = skb__sb_vertex_set(m, state, v), js[SKB_MAX_INFLUENCES], n = 0, order[SKB_MAX_INFLUENCES];
+    int f = skb_sb_vertex_set(m, state, v), js[SKB_MAX_INFLUENCES], n = 0, order[SKB_MAX_INFLUENCES];
     upload_order(m, v, order);
     if (f >= 0)
-        n = skb__sb_set_joints(m, state, f, js);
+        n = skb_sb_set_joints(m, state, f, js);
     out[0] = f >= 0 ? SB_TEXELS * (f + 1) : 0;
     out[1] = f >= 0 ? js[0] : m->joint[SKB_MAX_INFLUENCES * v + order[0]];
     for (int k = 0; k < SKB_MAX_INFLUENCES; k++) {
@@ -331,7 +331,7 @@ static int sb_bind(struct skb_gpu_mesh *gm, const struct skb_mesh *m, char *msg,
     }
     if ((rc = skb_skin_init(&gm->sb, sb, m, msg, msglen)) < 0)
         return rc;
-    gm->nsets = skb__sb_nsets(m, gm->sb.state);
+    gm->nsets = skb_sb_nsets(m, gm->sb.state);
     glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &max_texels);
     if (sb_texel_count(gm) > (size_t)max_texels) {
         snprintf(msg, msglen, "gpu: %d SB joint sets need %zu texels, the renderer's texture buffers hold %d",
@@ -391,8 +391,8 @@ static void sb_frame(const skb_real rc[3], struct skb_quat *f)
  * C_k r_c - C_ref r_c */
 static void sb_block(const struct skb_mesh *m, const void *state, const struct skb_pose *p, int f, float *o)
 {
-    const skb_real *rc = skb__sb_set_center(m, state, f);
-    int js[SKB_MAX_INFLUENCES], n = skb__sb_set_joints(m, state, f, js);
+    const skb_real *rc = skb_sb_set_center(m, state, f);
+    int js[SKB_MAX_INFLUENCES], n = skb_sb_set_joints(m, state, f, js);
     struct skb_quat fr, fc, q[SKB_MAX_INFLUENCES];
     skb_real frc[3], u0[3], rot[9], t[3];
     sb_frame(rc, &fr);
@@ -428,7 +428,7 @@ static int sb_texels(struct skb_gpu_mesh *gm, const struct skb_mesh *m, const st
     struct skb_params prm;
     int rc;
     skb_params_default(&prm);
-    if ((rc = skb__sb_prepare(m, p, &prm, gm->sb.state)) < 0)   /* thesis Alg. 3.1 lines 2-6 */
+    if ((rc = skb_sb_prepare(m, p, &prm, gm->sb.state)) < 0)   /* thesis Alg. 3.1 lines 2-6 */
         return rc;
     put_quat(&identity, c);          /* block 0: identity frame, r_c = 0 */
     put_vec3(zero, c + 4);

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cd_internal.h"
-#include "skb_sb_internal.h"
+#include "skb_sb.h"
 
 /* world placement: translate by (x, 0, 0) after turning by `turn` about y and
  * removing the root joint's own translation (clips that walk off stay put) */
@@ -190,11 +190,11 @@ static void query_stats(struct scene *s, int mode, struct frame_result *r)
     for (int i = 0; i < s->n; i++) {
         r->refits += s->b[i].refits;
         r->skinned += s->b[i].skinned;
-        if (s->b[i].method->refit == skb__refit_sbs) {
+        if (skb_sb_is(s->b[i].method)) {
             /* prepare (all) or the query (on demand, lazily) solved them */
-            struct skb__sb_counts c;
-            skb__sb_counts(s->mesh, s->b[i].sk.state, &c);
-            r->centres += (r->centres < 0) + c.solved + c.trivial - (c.sets - skb__sb_nsets(s->mesh, s->b[i].sk.state));
+            struct skb_sb_counts c;
+            skb_sb_counts(s->mesh, s->b[i].sk.state, &c);
+            r->centres += (r->centres < 0) + c.solved + c.trivial - (c.sets - skb_sb_nsets(s->mesh, s->b[i].sk.state));
             r->svds += (r->svds < 0) + c.solved;
         }
     }

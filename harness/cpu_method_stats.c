@@ -6,7 +6,7 @@
 #include <string.h>
 #include "cpu_internal.h"
 #include "skb_dqblend.h"
-#include "skb_sb_internal.h"   /* SB's parent-child fallbacks, its trivial-set tolerance */
+#include "skb_sb.h"   /* SB's parent-child fallbacks, its trivial-set tolerance */
 #include "skb_sphere_cd.h"   /* skb_thread_cpu_s */
 
 /* SB's least-squares solves per pose (thesis Table 3.2) and DIB iterations:
@@ -34,8 +34,8 @@ void skb__cpu_pose_stats_block(struct ds *ds, const struct skb_run_ctx *ctx, cJS
                 continue;
             m->pose_stats(&ds->d.mesh, s.state, &st);
             if (is_sb) {
-                struct skb__sb_counts c;
-                skb__sb_counts(&ds->d.mesh, s.state, &c);
+                struct skb_sb_counts c;
+                skb_sb_counts(&ds->d.mesh, s.state, &c);
                 fallbacks += c.fallback;
             }
             solves += st.solves;
@@ -53,7 +53,7 @@ void skb__cpu_pose_stats_block(struct ds *ds, const struct skb_run_ctx *ctx, cJS
              * beyond the data's precision (seed 003 section 4 counts them
              * trivial) */
             skb_json_add_number(o, "parent_child_fallbacks_per_pose_mean", n ? fallbacks / n : NAN);
-            skb_json_add_number(o, "trivial_tolerance_relative", SKB__SB_TRIVIAL_TOL);
+            skb_json_add_number(o, "trivial_tolerance_relative", SKB_SB_TRIVIAL_TOL);
         }
         skb_skin_fini(&s);
     }

@@ -20,7 +20,7 @@
 #include "cd_internal.h"
 #include "skb_results.h"
 #include "skb_schemas.h"
-#include "skb_sb_internal.h"
+#include "skb_sb.h"
 
 /* every judged speed-up is timed pair by pair (common/skb_timing.h) */
 static struct skb_pair_opts pair_opts(const struct skb_run_ctx *ctx)
@@ -547,7 +547,7 @@ static int scenario_runs(struct method_run *runs)
 {
     int nrun = 0;
     for (int mi = 0; skb_methods[mi] && nrun + 2 <= 2 * SCENARIO_MAX_METHODS; mi++) {
-        if (skb_methods[mi]->refit == skb__refit_sbs)
+        if (skb_sb_is(skb_methods[mi]))
             runs[nrun++] = (struct method_run){ skb_methods[mi], 1 };
         runs[nrun++] = (struct method_run){ skb_methods[mi], 0 };
     }
@@ -557,7 +557,7 @@ static int scenario_runs(struct method_run *runs)
 /* a method's key in a scenario's "methods": SBS with every centre solved has its own */
 static const char *method_key(const struct skb_method *me, int lazy)
 {
-    return !lazy && me->refit == skb__refit_sbs ? SBS_EAGER_KEY : me->name;
+    return !lazy && skb_sb_is(me) ? SBS_EAGER_KEY : me->name;
 }
 
 /* 002 Fig. 6 shows one frame of the walking men in contact: the frame of
@@ -587,7 +587,7 @@ static void method_result(const struct skb_run_ctx *ctx, const struct scenario *
     const cJSON *pe;
     cJSON_ArrayForEach(pe, ms->paired)
         cJSON_AddItemToObject(r, pe->string, cJSON_Duplicate(pe, 1));
-    if (me->refit == skb__refit_sbs)
+    if (skb_sb_is(me))
         cJSON_AddStringToObject(r, "centres", lazy ? "on demand: a joint set's centre is solved when one of its "
                                                      "spheres is refitted or one of its vertices skinned"
                                                    : "every joint set's centre solved in every frame's prepare");

@@ -22,7 +22,7 @@
 #include "skb_sphere_cd.h"
 #include "skb_spheres_rig.h"
 #include "skb_spheres_posture.h"
-#include "skb_sb_internal.h"
+#include "skb_sb.h"
 
 /* thesis 5.4 and Table 5.2 use the creature, 6.6 the man and the creature */
 static const char *const sphere_datasets[] = { "creature", "bcn_human", "body", NULL };
@@ -74,7 +74,7 @@ static cJSON *sb_centres(const struct skb_run_ctx *ctx, const struct skb_dataset
 {
     const struct skb_method *sb = skb_method_with_flag(SKB_MF_ROT_CENTERS);
     struct skb_skinner sk;
-    struct skb__sb_counts c;
+    struct skb_sb_counts c;
     char msg[256];
     double reach = 0, offset = 0, norm = 0;
     int smin = 0, smax = 0, tmin = 0, tmax = 0, reg_max = 0, fb_max = 0, n = 0;
@@ -89,7 +89,7 @@ static cJSON *sb_centres(const struct skb_run_ctx *ctx, const struct skb_dataset
         skb_dataset_pose(d, k, &p);
         if (sb->prepare(&d->mesh, &p, &ctx->params, sk.state) < 0 || sb->pose_stats(&d->mesh, sk.state, &st) < 0)
             continue;
-        skb__sb_counts(&d->mesh, sk.state, &c);
+        skb_sb_counts(&d->mesh, sk.state, &c);
         smin = n ? (c.solved < smin ? c.solved : smin) : c.solved;
         smax = c.solved > smax ? c.solved : smax;
         tmin = n ? (c.trivial < tmin ? c.trivial : tmin) : c.trivial;
@@ -114,7 +114,7 @@ static cJSON *sb_centres(const struct skb_run_ctx *ctx, const struct skb_dataset
     cJSON_AddNumberToObject(o, "regularised_max", reg_max);
     skb_json_add_number(o, "regularised_per_pose_mean", (double)reg_sum / n);
     cJSON_AddNumberToObject(o, "parent_child_fallback_max", fb_max);
-    skb_json_add_number(o, "centre_bound_extents", SKB__SB_CENTER_BOUND);
+    skb_json_add_number(o, "centre_bound_extents", SKB_SB_CENTER_BOUND);
     skb_json_add_number(o, "centre_offset_max_reach", offset / reach);
     skb_json_add_number(o, "centre_norm_max_reach", norm / reach);
     return o;

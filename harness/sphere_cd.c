@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "skb_sb_internal.h"
+#include "skb_sb.h"
 #include "skb_sphere_cd.h"
 
 static int fail(int rc, char *msg, size_t msglen, const char *what, const char *name)
@@ -25,7 +25,7 @@ static const skb_real *body_vertex(void *ctx, int v)
     struct skb_sbody *b = (struct skb_sbody *)ctx;
     if (b->vstamp[v] != b->frame) {
         if (b->lazy_centres && b->mode == SKB_REFIT_ON_DEMAND
-            && skb__sb_center_ensure(b->mesh, b->sk.state, skb__sb_vertex_set(b->mesh, b->sk.state, v)) < 0)
+            && skb_sb_center_ensure(b->mesh, b->sk.state, skb_sb_vertex_set(b->mesh, b->sk.state, v)) < 0)
             return NULL;
         if (b->method->skin(b->mesh, b->sk.state, v, v + 1, b->pos, NULL) < 0)
             return NULL;
@@ -106,7 +106,7 @@ int skb_sbody_pose(struct skb_sbody *b, const struct skb_pose *p, const struct s
     skb_sbody_restamp(b);
     b->mode = mode;
     if (b->lazy_centres && mode == SKB_REFIT_ON_DEMAND)
-        rc = skb__sb_prepare_lazy(b->mesh, p, prm, b->sk.state);
+        rc = skb_sb_prepare_lazy(b->mesh, p, prm, b->sk.state);
     else
         rc = b->method->prepare(b->mesh, p, prm, b->sk.state);
     if (rc < 0)
@@ -137,7 +137,7 @@ void skb_sbody_restamp(struct skb_sbody *b)
 
 int skb_sbody_lazy_centres(struct skb_sbody *b, int on)
 {
-    if (on && b->method->refit != skb__refit_sbs)
+    if (on && !skb_sb_is(b->method))
         return SKB_ENOTSUP;
     b->lazy_centres = on;
     return 0;
@@ -149,7 +149,7 @@ static int node_centres(struct skb_sbody *b, int node)
     const struct skb_sphere_node *nd = &b->tree->node[node];
     for (int k = 0; k < nd->njs; k++) {
         const struct skb_joint_set *js = &b->tree->js[nd->js0 + k];
-        int rc = js->n < 2 ? 0 : skb__sb_center_ensure(b->mesh, b->sk.state, skb__sb_vertex_set(b->mesh, b->sk.state, js->vertex));
+        int rc = js->n < 2 ? 0 : skb_sb_center_ensure(b->mesh, b->sk.state, skb_sb_vertex_set(b->mesh, b->sk.state, js->vertex));
         if (rc < 0)
             return rc;
     }

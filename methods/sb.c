@@ -116,14 +116,14 @@ static int sb_blend(const struct skb_blend_in *in, const struct skb_params *prm,
     return 0;
 }
 
-/* a centre may lie at most SKB__SB_CENTER_BOUND extents of its set from the
+/* a centre may lie at most SKB_SB_CENTER_BOUND extents of its set from the
  * set's centroid (skb_sb_internal.h says why) */
-#define SB_CENTER_BOUND SKB__SB_CENTER_BOUND
+#define SB_CENTER_BOUND SKB_SB_CENTER_BOUND
 /* C_a r = C_b r holds at a parent-child joint up to the precision of the
  * data, relative to the set's size: seed 003 section 4 counts a parent and
  * its child as trivial, and the models' files store their matrices to 6
  * decimals (skb_sb_internal.h) */
-#define SB_TRIVIAL_TOL SKB__SB_TRIVIAL_TOL
+#define SB_TRIVIAL_TOL SKB_SB_TRIVIAL_TOL
 
 static size_t sb_state_size(const struct skb_mesh *m)
 {
@@ -340,14 +340,14 @@ static int sb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
     return rc;
 }
 
-int skb__sb_prepare_lazy(const struct skb_mesh *m, const struct skb_pose *p, const struct skb_params *prm,
+int skb_sb_prepare_lazy(const struct skb_mesh *m, const struct skb_pose *p, const struct skb_params *prm,
                          void *state)
 {
     struct skb__sb_view s = skb__sb_layout(m, state);
     return sb_prepare_joints(m, p, prm, &s);
 }
 
-int skb__sb_center_ensure(const struct skb_mesh *m, void *state, int f)
+int skb_sb_center_ensure(const struct skb_mesh *m, void *state, int f)
 {
     struct skb__sb_view s = skb__sb_layout(m, state);
     if (f < 0 || !s.sets[f].stale)
@@ -423,7 +423,7 @@ static int sb_pose_stats(const struct skb_mesh *m, const void *state, struct skb
     return 0;
 }
 
-void skb__sb_counts(const struct skb_mesh *m, const void *state, struct skb__sb_counts *out)
+void skb_sb_counts(const struct skb_mesh *m, const void *state, struct skb_sb_counts *out)
 {
     struct skb__sb_view s = skb__sb_layout(m, state);
     out->sets = s.head->nsets + s.head->nsingle;
@@ -440,17 +440,17 @@ void skb__sb_counts(const struct skb_mesh *m, const void *state, struct skb__sb_
 /* ---- internals for the GPU path (skb_sb_internal.h): the same sets and
  * centres as the CPU skin path, so the shader is checked against them ---- */
 
-int skb__sb_nsets(const struct skb_mesh *m, const void *state)
+int skb_sb_nsets(const struct skb_mesh *m, const void *state)
 {
     return skb__sb_layout(m, state).head->nsets;
 }
 
-int skb__sb_vertex_set(const struct skb_mesh *m, const void *state, int v)
+int skb_sb_vertex_set(const struct skb_mesh *m, const void *state, int v)
 {
     return skb__sb_layout(m, state).vset[v];
 }
 
-int skb__sb_set_joints(const struct skb_mesh *m, const void *state, int f, int out[SKB_MAX_INFLUENCES])
+int skb_sb_set_joints(const struct skb_mesh *m, const void *state, int f, int out[SKB_MAX_INFLUENCES])
 {
     const struct skb__sb_set *t = skb__sb_layout(m, state).sets + f;
     for (int k = 0; k < t->n; k++)
@@ -458,18 +458,18 @@ int skb__sb_set_joints(const struct skb_mesh *m, const void *state, int f, int o
     return t->n;
 }
 
-int skb__sb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
+int skb_sb_prepare(const struct skb_mesh *m, const struct skb_pose *p,
                     const struct skb_params *prm, void *state)
 {
     return sb_prepare(m, p, prm, state);
 }
 
-int skb__sb_set_cut(const struct skb_mesh *m, const void *state, int f)
+int skb_sb_set_cut(const struct skb_mesh *m, const void *state, int f)
 {
     return skb__sb_layout(m, state).sets[f].cut;
 }
 
-const skb_real *skb__sb_set_center(const struct skb_mesh *m, const void *state, int f)
+const skb_real *skb_sb_set_center(const struct skb_mesh *m, const void *state, int f)
 {
     return skb__sb_layout(m, state).sets[f].center;
 }
@@ -478,10 +478,10 @@ const skb_real *skb__sb_set_center(const struct skb_mesh *m, const void *state, 
  * blend is C_j whatever r_c is) */
 static int sb_skin_center(const struct skb_mesh *m, const void *state, int v, skb_real out[3])
 {
-    int f = skb__sb_vertex_set(m, state, v);
+    int f = skb_sb_vertex_set(m, state, v);
     if (f < 0)
         return 0;
-    const skb_real *c = skb__sb_set_center(m, state, f);
+    const skb_real *c = skb_sb_set_center(m, state, f);
     for (int k = 0; k < 3; k++)
         out[k] = c[k];
     return 1;
@@ -514,3 +514,8 @@ SKB_METHOD_EXPORT const struct skb_method skb_method_sb = {
     .skin_center = sb_skin_center,
     .flop_parts = &sb_flop_parts,
 };
+
+int skb_sb_is(const struct skb_method *m)
+{
+    return m == &skb_method_sb;
+}

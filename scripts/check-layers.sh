@@ -4,7 +4,8 @@
 # Three checks:
 # 1. includes: a file may include headers of its own layer or of a lower one;
 #    an include of a higher layer's header (a back edge) fails, naming file,
-#    line and include.  Headers are found by name (the build uses one -I per
+#    line and include; so does an include of methods/*_internal.h from
+#    another folder (a method's state layout is its own).  Headers are found by name (the build uses one -I per
 #    directory), so a header name must be unique across the layers.
 # 2. calls, from the objects of the build (nm, objdump -r): each symbol that
 #    an object's code refers to is resolved to the object that defines it as
@@ -48,6 +49,12 @@ for d in "${layers[@]}"; do
       edges=$((edges+1))
       if [ "${rank[$to]}" -gt "${rank[$d]}" ]; then
         echo "check-layers: $f:$line includes \"$inc\": $d/ may not depend on $to/ (a higher layer)"
+        bad=1
+      fi
+      # the method boundary: a method's internals (the layout of its state)
+      # stay in methods/; other folders use its public header
+      if [ "$to" = methods ] && [ "$d" != methods ] && [[ "$inc" == *_internal.h ]]; then
+        echo "check-layers: $f:$line includes \"$inc\": a method's internals stay in methods/ (use its public header)"
         bad=1
       fi
     done < <(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f")

@@ -92,10 +92,10 @@ static int sb_cut_reference(const struct skb_method *m, const struct skb_mesh *m
 {
     if (strcmp(m->name, "sb") != 0)
         return 0;
-    int f = skb__sb_vertex_set(mesh, state, v);
-    if (f < 0 || !skb__sb_set_cut(mesh, state, f))
+    int f = skb_sb_vertex_set(mesh, state, v);
+    if (f < 0 || !skb_sb_set_cut(mesh, state, f))
         return 0;
-    assert_int_equal(skb_mat4_qlb(n, bw, bm, skb__sb_set_center(mesh, state, f), 1, res), 0);
+    assert_int_equal(skb_mat4_qlb(n, bw, bm, skb_sb_set_center(mesh, state, f), 1, res), 0);
     return 1;
 }
 

@@ -63,10 +63,10 @@ static void test_body_has_trivial_sets(void **state)
     skb_params_default(&prm);
     for (int k = 0; k < d.nposes; k++) {
         struct skb_pose p;
-        struct skb__sb_counts c;
+        struct skb_sb_counts c;
         skb_dataset_pose(&d, k, &p);
         assert_int_equal(sb->prepare(&d.mesh, &p, &prm, s.state), 0);
-        skb__sb_counts(&d.mesh, s.state, &c);
+        skb_sb_counts(&d.mesh, s.state, &c);
         if (k == 0)
             print_message("body: %d joint sets, %d trivial, %d solved, %d regularised\n", c.sets, c.trivial,
                           c.solved, c.regularised);

@@ -186,7 +186,7 @@ static void test_sb_parent_child_uses_joint(void **state)
     struct skb_mesh mesh;
     struct skb_skinner s;
     struct skb_pose_stats ps;
-    struct skb__sb_counts cnt;
+    struct skb_sb_counts cnt;
     char msg[256];
     const struct skb_method *sb = need("sb");
     small_mesh(&mesh, pos, joint, weight, r, mats);
@@ -201,18 +201,18 @@ static void test_sb_parent_child_uses_joint(void **state)
     assert_int_equal(skb_skin_init(&s, sb, &mesh, msg, sizeof msg), 0);
     assert_int_equal(skb_skin_pose(&s, &pose, NULL, out, NULL, msg, sizeof msg), 0);
     assert_int_equal(sb->pose_stats(&mesh, s.state, &ps), 0);
-    skb__sb_counts(&mesh, s.state, &cnt);
+    skb_sb_counts(&mesh, s.state, &cnt);
     /* sets {0} {2} {0,1} {0,2} {0,1,2}: trivial {0} {2} {0,1}; SVDs {0,2} {0,1,2} */
     assert_int_equal(cnt.sets, 5);
     assert_int_equal(cnt.trivial, 3);
     assert_int_equal(cnt.solved, 2);
     assert_int_equal(ps.solves, 2);
     assert_int_equal(cnt.fallback, 0);
-    int f = skb__sb_vertex_set(&mesh, s.state, 1), js[4];
-    assert_int_equal(skb__sb_set_joints(&mesh, s.state, f, js), 2);
+    int f = skb_sb_vertex_set(&mesh, s.state, 1), js[4];
+    assert_int_equal(skb_sb_set_joints(&mesh, s.state, f, js), 2);
     assert_int_equal(js[0], 0);
     assert_int_equal(js[1], 1);
-    const skb_real *rc = skb__sb_set_center(&mesh, s.state, f);
+    const skb_real *rc = skb_sb_set_center(&mesh, s.state, f);
     assert_true(rc[0] == sm_rest[3] && rc[1] == sm_rest[4] && rc[2] == sm_rest[5]);
     /* the SVD's minimal-norm point lies elsewhere on the same axis, so the
      * skinned vertices of the pair equal the blend path's (eq. 3.7 does not
@@ -236,7 +236,7 @@ static void test_sb_parent_child_uses_joint(void **state)
     /* a pose not built along the chain breaks C_0 r = C_1 r: the SVD again */
     mats[16 + 3] += 0.5;
     assert_int_equal(skb_skin_pose(&s, &pose, NULL, out, NULL, msg, sizeof msg), 0);
-    skb__sb_counts(&mesh, s.state, &cnt);
+    skb_sb_counts(&mesh, s.state, &cnt);
     assert_int_equal(cnt.fallback, 1);
     assert_int_equal(cnt.solved, 3);
     skb_skin_fini(&s);
@@ -254,7 +254,7 @@ static void test_sb_trivial_at_data_precision(void **state)
     int joint[4 * SM_VERTS], parent[4];
     struct skb_mesh mesh;
     struct skb_skinner s;
-    struct skb__sb_counts cnt;
+    struct skb_sb_counts cnt;
     char msg[256];
     const struct skb_method *sb = need("sb");
     small_mesh(&mesh, pos, joint, weight, r, mats);
@@ -273,7 +273,7 @@ static void test_sb_trivial_at_data_precision(void **state)
     struct skb_pose pose = { 4, mats, NULL };
     assert_int_equal(skb_skin_init(&s, sb, &mesh, msg, sizeof msg), 0);
     assert_int_equal(skb_skin_pose(&s, &pose, NULL, out, NULL, msg, sizeof msg), 0);
-    skb__sb_counts(&mesh, s.state, &cnt);
+    skb_sb_counts(&mesh, s.state, &cnt);
     /* sets {0} {2} {0,1} {0,2} {0,1,2}: {0,1} trivial despite the rounding */
     if (cnt.trivial != 3 || cnt.fallback != 0 || cnt.solved != 2)
         fail_msg("6-decimal pose (joint moved %.3g): %d trivial, %d fallbacks, %d SVDs; want 3, 0, 2", worst,
@@ -281,7 +281,7 @@ static void test_sb_trivial_at_data_precision(void **state)
     /* the joint moved by 1e-3 of the set's size: beyond the data, an SVD, counted apart */
     mats[16 + 3] += 3e-3;
     assert_int_equal(skb_skin_pose(&s, &pose, NULL, out, NULL, msg, sizeof msg), 0);
-    skb__sb_counts(&mesh, s.state, &cnt);
+    skb_sb_counts(&mesh, s.state, &cnt);
     assert_int_equal(cnt.fallback, 1);
     assert_int_equal(cnt.trivial, 2);
     assert_int_equal(cnt.solved, 3);

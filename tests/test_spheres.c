@@ -910,9 +910,9 @@ static void test_collision_sets_identical(void **state)
 /* centres solved so far this pose: sets with a centre (parent-child or SVD) */
 static int centres_solved(const struct skb_sbody *b)
 {
-    struct skb__sb_counts c;
-    skb__sb_counts(b->mesh, b->sk.state, &c);
-    return c.solved + c.trivial - (c.sets - skb__sb_nsets(b->mesh, b->sk.state));
+    struct skb_sb_counts c;
+    skb_sb_counts(b->mesh, b->sk.state, &c);
+    return c.solved + c.trivial - (c.sets - skb_sb_nsets(b->mesh, b->sk.state));
 }
 
 /* SBS on demand (collision paper 002, thesis 6.5): a joint set's centre is
@@ -946,7 +946,7 @@ static void test_sbs_lazy_centres(void **state)
         int sets[64], ns = 0;
         for (int k = 0; nd->nchild == 0 && k < nd->njs && ns < 64; k++) {
             const struct skb_joint_set *js = &t.js[nd->js0 + k];
-            int f = js->n < 2 ? -1 : skb__sb_vertex_set(&d.mesh, lazy.sk.state, js->vertex), dup = f < 0;
+            int f = js->n < 2 ? -1 : skb_sb_vertex_set(&d.mesh, lazy.sk.state, js->vertex), dup = f < 0;
             for (int q = 0; q < ns && !dup; q++)
                 dup = sets[q] == f;
             if (!dup)
