@@ -47,7 +47,7 @@ const struct skb_schema skb_schema_spheres = {
           .doc = "the strongest pose's largest |best avg / reference avg - 1|" },
         { .path = "datasets/*/posture_rule/poses_scanned", .type = SKB_ST_INTEGER, .doc = "poses of the clip scanned" },
         { .path = "datasets/*/posture_rule/poses_within_band", .type = SKB_ST_INTEGER, .doc = "how many are within the band" },
-        { .path = "datasets/*/posture_rule/poses/[]/strength_rad", .type = SKB_ST_MEASURED,
+        { .path = "datasets/*/posture_rule/poses/[]/strength_rad", .type = SKB_ST_NUMBER,
           .doc = "a pose's strength: sum of joint angles to the parent (rad)" },
         { .path = "datasets/*/posture_rule/poses/[]/best_deviation", .type = SKB_ST_NUMBER,
           .doc = "a pose's largest |best avg / reference avg - 1| over the tree levels" },

@@ -20,29 +20,28 @@
 #include "skb_spheres_posture.h"
 
 /* average radius per level 1..depth of spheres s (4 per node), of the
- * reference spheres when s is NULL, into avg[depth + 1] */
-static void level_avgs(const struct skb_sphere_tree *t, const double *s, double *avg)
+ * reference spheres when s is NULL, into avg[depth + 1]; cnt: depth + 1
+ * counters of scratch */
+static void level_avgs(const struct skb_sphere_tree *t, const double *s, double *avg, double *cnt)
 {
-    int *n = calloc((size_t)t->depth + 1, sizeof(int));
     for (int L = 0; L <= t->depth; L++)
-        avg[L] = 0;
-    for (int k = 0; k < t->nnodes && n; k++) {
+        avg[L] = cnt[L] = 0;
+    for (int k = 0; k < t->nnodes; k++) {
         int L = t->node[k].level;
         if (L < 0 || L > t->depth)
             continue;
         avg[L] += s ? s[4 * k + 3] : t->node[k].s[3];
-        n[L]++;
+        cnt[L]++;
     }
     for (int L = 0; L <= t->depth; L++)
-        avg[L] = n && n[L] ? avg[L] / n[L] : NAN;
-    free(n);
+        avg[L] = cnt[L] > 0 ? avg[L] / cnt[L] : NAN;
 }
 
 /* the largest |best avg / reference avg - 1| over levels 1..depth */
 static double best_deviation(const struct skb_sphere_tree *t, const double *ref_avg, const double *best, double *avg)
 {
     double dev = 0;
-    level_avgs(t, best, avg);
+    level_avgs(t, best, avg, avg + 2 * (t->depth + 1));
     for (int L = 1; L <= t->depth; L++)
         if (ref_avg[L] > 0 && isfinite(avg[L]))
             dev = fmax(dev, fabs(avg[L] / ref_avg[L] - 1));
@@ -58,9 +57,9 @@ static int pose_best(struct skb_sbody *b, const struct skb_dataset *d, int k, co
     skb_dataset_pose(d, k, &p);
     if ((rc = skb_sbody_pose(b, &p, prm, SKB_REFIT_ON_DEMAND, msg, msglen)) < 0)
         return rc;
-    if ((rc = skb_sbody_skin_all(b)) < 0)
-        return rc;
-    return skb_sphere_tree_best(b->tree, b->pos, best);
+    if ((rc = skb_sbody_skin_all(b)) < 0 || (rc = skb_sphere_tree_best(b->tree, b->pos, best)) < 0)
+        snprintf(msg, msglen, "posture rule: pose %d: skin or minimal spheres: %s", k, skb_strerror(rc));
+    return rc;
 }
 
 /* the rule over the scanned poses: the strongest within the band, else the
@@ -119,14 +118,16 @@ int skb__spheres_posture_choose(const struct skb_dataset *d, const struct skb_sp
         snprintf(msg, msglen, "posture rule: %s", !lbs ? "no LBS method registered" : "the clip has no pose");
         return SKB_EINVAL;
     }
-    double *best = malloc(sizeof(double) * 4 * (size_t)t->nnodes), *avg = malloc(sizeof(double) * 2 * ((size_t)t->depth + 1));
+    /* avg: this pose's level averages, the reference's, the counters */
+    double *best = malloc(sizeof(double) * 4 * (size_t)t->nnodes);
+    double *avg = malloc(sizeof(double) * 3 * ((size_t)t->depth + 1));
     double *strength = malloc(sizeof(double) * (size_t)n), *dev = malloc(sizeof(double) * (size_t)n);
     if (!best || !avg || !strength || !dev) {
         rc = SKB_ENOMEM;
         snprintf(msg, msglen, "posture rule: out of memory");
     } else if ((rc = skb_sbody_init(&b, &d->mesh, lbs, t, msg, msglen)) == 0) {
         double *ref_avg = avg + t->depth + 1;
-        level_avgs(t, NULL, ref_avg);
+        level_avgs(t, NULL, ref_avg, avg + 2 * (t->depth + 1));
         for (int k = 0; k < n && rc == 0; k++) {
             strength[k] = skb_pose_strength(&d->mesh, d->poses + (size_t)16 * d->mesh.njoints * k);
             if ((rc = pose_best(&b, d, k, prm, best, msg, msglen)) == 0)

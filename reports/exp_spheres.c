@@ -430,7 +430,7 @@ static void strongest_rows(struct skb_report *rep, struct skb_rtable *t, int k, 
                  strdup(d->string), strdup("context: the strongest"), skb__fmt("%.0f", sp), strdup("—"),
                  strdup("best deviation"), skb__numtxt(sdev), strdup(""), NULL);
     cJSON_ArrayForEach(l, skb__jget(st, "levels")) {
-        static const char *const keys[] = { "linear", "bottom_up", "best" };
+        const char *const keys[] = { skb_method_role_name(SKB_MF_RATIO_REF), "bottom_up", "best" };
         double lv = NAN, ref = NAN, pref = NAN;
         int li = -1, i = 0;
         const cJSON *pl;
@@ -462,7 +462,7 @@ static void section_posture(struct skb_report *rep)
                                         "paper (Table 5.2)", NULL };
     char src[240];
     snprintf(src, sizeof src, "seed %s, thesis Fig. 5.3 and Table 5.2's Best column", skb__ref_str(sec, "seed"));
-    struct skb_rtable *t = skb__tbl_new(rep, "spheres-posture", "The posture of the sphere tables, and the strongest "
+    struct skb_rtable *t = skb__tbl_new(rep, "spheres_posture", "The posture of the sphere tables, and the strongest "
                                         "pose as context", src, strdup("Context only: which clip frame the judged "
                                         "sphere rows use and why; best deviation is the largest |best avg / reference "
                                         "avg - 1| over the tree levels."), cols);
@@ -627,7 +627,7 @@ const struct skb_experiment_desc skb_desc_spheres = {
     .sections = (const struct skb_report_section[]){
         { "table52", SKB_NEED_REFIT, section_table52, "refits other than LBS are in the Table 6.1 section" },
         { "table61", SKB_NEED_REFIT, section_table61, "the LBS refit is in the Table 5.2 section" },
-        { "spheres-posture", SKB_NEED_REFIT, section_posture, NULL },
+        { "spheres_posture", SKB_NEED_REFIT, section_posture, NULL },
         { "spheretree", SKB_NEED_REFIT, section_sphere_tree, NULL }, { NULL, 0, NULL, NULL } },
     .plots = (const struct skb_report_plot[]){
         { "sphere-radii", SKB_NEED_REFIT, plot_spheres }, { NULL, 0, NULL } },
