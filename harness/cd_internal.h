@@ -61,6 +61,9 @@ struct frame_result {
 };
 
 
+/* per tree level from the root, the share of its spheres refitted on
+ * demand (002 Fig. 6), a new JSON array */
+cJSON *skb__cd_level_shares(const struct frame_result *od);
 void skb__cd_placement(const struct skb_pose *p, double x, double turn, skb_real world[16]);
 int skb__cd_scene_init(struct scene *s, const struct skb_mesh *m, const struct skb_sphere_tree *t,
                       const struct skb_method *me, int n, char *msg, size_t msglen);

@@ -340,9 +340,7 @@ void skb__cd_add_result(cJSON *o, const struct frame_result *od, const struct fr
     skb_json_add_number(o, "bottom_up_prepare_skin_refit_ms", bu->pose_ms / f);
     skb_json_add_number(o, "bottom_up_query_ms", (bu->ms - bu->pose_ms) / f);
     /* share of each level's spheres the on-demand queries refitted (002 Fig. 6) */
-    cJSON *ls = cJSON_AddArrayToObject(o, "refitted_share_by_level_on_demand");
-    for (int l = 0; l < LEVEL_SHARE_MAX && od->level_nodes[l] > 0; l++)
-        cJSON_AddItemToArray(ls, cJSON_CreateNumber((double)od->level_refits[l] / (double)od->level_nodes[l]));
+    cJSON_AddItemToObject(o, "refitted_share_by_level_on_demand", skb__cd_level_shares(od));
     if (od->centres >= 0) {
         /* SBS: rotation centres of joint sets (and the SVDs among them) the
          * on-demand frames solved, against the sets of all bodies */
@@ -350,6 +348,14 @@ void skb__cd_add_result(cJSON *o, const struct frame_result *od, const struct fr
         skb_json_add_number(o, "sbs_svds_on_demand", (double)od->svds / f);
         skb_json_add_number(o, "sbs_centres_solved_bottom_up", (double)bu->centres / f);
     }
+}
+
+cJSON *skb__cd_level_shares(const struct frame_result *od)
+{
+    cJSON *ls = cJSON_CreateArray();
+    for (int l = 0; l < LEVEL_SHARE_MAX && od->level_nodes[l] > 0; l++)
+        cJSON_AddItemToArray(ls, cJSON_CreateNumber((double)od->level_refits[l] / (double)od->level_nodes[l]));
+    return ls;
 }
 
 void skb__cd_accumulate(struct frame_result *sum, const struct frame_result *r)

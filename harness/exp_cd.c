@@ -572,9 +572,7 @@ static void deepest_frame(const struct scenario *sc, const struct method_sums *m
     cJSON_AddNumberToObject(o, "sphere_tests", (double)f->sphere_tests);
     if (!sc->crowd)
         skb_json_add_number(o, "half_distance_root_radii", ms->deepest_half_distance);
-    cJSON *ls = cJSON_AddArrayToObject(o, "refitted_share_by_level_on_demand");
-    for (int l = 0; l < LEVEL_SHARE_MAX && f->level_nodes[l] > 0; l++)
-        cJSON_AddItemToArray(ls, cJSON_CreateNumber((double)f->level_refits[l] / (double)f->level_nodes[l]));
+    cJSON_AddItemToObject(o, "refitted_share_by_level_on_demand", skb__cd_level_shares(f));
 }
 
 /* one method's entry in a scenario's "methods" (mo), and its progress line */

@@ -63,6 +63,11 @@ int skb_sbody_skin_all(struct skb_sbody *b);
 #define SKB_SPHERE_CHECK_REL 1e-9
 long skb_spheres_escapes(const struct skb_sphere_tree *t, const skb_real *pos, const skb_real *spheres);
 
+/* the average radius of each tree level L = 0..depth into avg[L] (NAN for a
+ * level without spheres): of the spheres s (4 numbers per node), or of the
+ * tree's reference spheres when s is NULL; cnt: depth + 1 counters of scratch */
+void skb_sphere_tree_level_avgs(const struct skb_sphere_tree *t, const skb_real *s, double *avg, double *cnt);
+
 /* how strongly a pose bends the skeleton: the sum over joints of the angle
  * (rad) of each joint's rotation relative to its parent's (to joint 0's
  * without a hierarchy); mats: 16 per joint */

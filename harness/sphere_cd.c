@@ -243,4 +243,17 @@ int skb_pose_strongest(const struct skb_mesh *m, const skb_real *poses, int npos
     return best;
 }
 
-
+void skb_sphere_tree_level_avgs(const struct skb_sphere_tree *t, const skb_real *s, double *avg, double *cnt)
+{
+    for (int L = 0; L <= t->depth; L++)
+        avg[L] = cnt[L] = 0;
+    for (int k = 0; k < t->nnodes; k++) {
+        int L = t->node[k].level;
+        if (L < 0 || L > t->depth)
+            continue;
+        avg[L] += s ? s[4 * k + 3] : t->node[k].s[3];
+        cnt[L]++;
+    }
+    for (int L = 0; L <= t->depth; L++)
+        avg[L] = cnt[L] > 0 ? avg[L] / cnt[L] : NAN;
+}

@@ -19,29 +19,11 @@
 #include "skb_sphere_cd.h"
 #include "skb_spheres_posture.h"
 
-/* average radius per level 1..depth of spheres s (4 per node), of the
- * reference spheres when s is NULL, into avg[depth + 1]; cnt: depth + 1
- * counters of scratch */
-static void level_avgs(const struct skb_sphere_tree *t, const double *s, double *avg, double *cnt)
-{
-    for (int L = 0; L <= t->depth; L++)
-        avg[L] = cnt[L] = 0;
-    for (int k = 0; k < t->nnodes; k++) {
-        int L = t->node[k].level;
-        if (L < 0 || L > t->depth)
-            continue;
-        avg[L] += s ? s[4 * k + 3] : t->node[k].s[3];
-        cnt[L]++;
-    }
-    for (int L = 0; L <= t->depth; L++)
-        avg[L] = cnt[L] > 0 ? avg[L] / cnt[L] : NAN;
-}
-
 /* the largest |best avg / reference avg - 1| over levels 1..depth */
 static double best_deviation(const struct skb_sphere_tree *t, const double *ref_avg, const double *best, double *avg)
 {
     double dev = 0;
-    level_avgs(t, best, avg, avg + 2 * (t->depth + 1));
+    skb_sphere_tree_level_avgs(t, best, avg, avg + 2 * (t->depth + 1));
     for (int L = 1; L <= t->depth; L++)
         if (ref_avg[L] > 0 && isfinite(avg[L]))
             dev = fmax(dev, fabs(avg[L] / ref_avg[L] - 1));
@@ -127,7 +109,7 @@ int skb__spheres_posture_choose(const struct skb_dataset *d, const struct skb_sp
         snprintf(msg, msglen, "posture rule: out of memory");
     } else if ((rc = skb_sbody_init(&b, &d->mesh, lbs, t, msg, msglen)) == 0) {
         double *ref_avg = avg + t->depth + 1;
-        level_avgs(t, NULL, ref_avg, avg + 2 * (t->depth + 1));
+        skb_sphere_tree_level_avgs(t, NULL, ref_avg, avg + 2 * (t->depth + 1));
         for (int k = 0; k < n && rc == 0; k++) {
             strength[k] = skb_pose_strength(&d->mesh, d->poses + (size_t)16 * d->mesh.njoints * k);
             if ((rc = pose_best(&b, d, k, prm, best, msg, msglen)) == 0)

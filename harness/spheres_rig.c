@@ -29,20 +29,6 @@ static int one_influence(const struct skb_mesh *m, struct skb_mesh *out)
     return 0;
 }
 
-/* average radius at one level: of the spheres s (4 per node), or of the
- * reference spheres when s is NULL */
-static double level_avg(const struct skb_sphere_tree *t, const double *s, int level)
-{
-    double sum = 0;
-    int n = 0;
-    for (int k = 0; k < t->nnodes; k++)
-        if (t->node[k].level == level) {
-            sum += s ? s[4 * k + 3] : t->node[k].s[3];
-            n++;
-        }
-    return n ? sum / n : NAN;
-}
-
 static double joint_sets_per_sphere(const struct skb_sphere_tree *t, int level)
 {
     double sum = 0;
@@ -80,18 +66,23 @@ int skb__spheres_rig_study(const struct skb_dataset *d, const struct skb_sphere_
     double *od = NULL;
     int rc = one_influence(&d->mesh, &m1);
     if (rc == 0 && (rc = skb_sphere_tree_build(&m1, SKB_TREE_COLLAPSE_C, &t1, msg, msglen)) == 0) {
-        if (!(od = malloc(sizeof(double) * 4 * (size_t)t1.nnodes)))
+        /* od: the refitted spheres, then the per-level averages of them and
+         * of the reference, then the counters */
+        size_t nl = (size_t)t1.depth + 1;
+        if (!(od = malloc(sizeof(double) * (4 * (size_t)t1.nnodes + 3 * nl))))
             rc = SKB_ENOMEM;
         else
             rc = refit_lbs(&m1, &t1, pose, prm, od, msg, msglen);
+        double *avg = od + 4 * (size_t)t1.nnodes, *ref = avg + nl;
         if (rc == 0) {
+            skb_sphere_tree_level_avgs(&t1, od, avg, ref + nl);
+            skb_sphere_tree_level_avgs(&t1, NULL, ref, ref + nl);
             cJSON *o = cJSON_AddObjectToObject(ds, "rig_study"), *lv = cJSON_AddArrayToObject(o, "levels");
             cJSON_AddNumberToObject(o, "influences", 1);
             for (int L = 1; L <= t1.depth || L <= t->depth; L++) {
                 cJSON *e = cJSON_CreateObject();
                 cJSON_AddNumberToObject(e, "level", L);
-                skb_json_add_number(e, "linear_over_reference",
-                                    level_avg(&t1, od, L) / level_avg(&t1, NULL, L));
+                skb_json_add_number(e, "linear_over_reference", L <= t1.depth ? avg[L] / ref[L] : NAN);
                 skb_json_add_number(e, "joint_sets_per_sphere", joint_sets_per_sphere(&t1, L));
                 skb_json_add_number(e, "joint_sets_per_sphere_rig", joint_sets_per_sphere(t, L));
                 cJSON_AddItemToArray(lv, e);

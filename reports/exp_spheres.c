@@ -47,6 +47,20 @@ static void level_ratio(const cJSON *l, const cJSON *tab, int li, const char *ke
     *paper = pref > 0 ? p / pref : NAN;
 }
 
+/* the index of tree level lv in a paper table's "levels", or -1 */
+static int paper_level_index(const cJSON *tab, double lv)
+{
+    const cJSON *pl;
+    int i = 0;
+    cJSON_ArrayForEach(pl, skb__jget(tab, "levels")) {
+        double x;
+        if (skb__jnum(pl, &x) == 0 && x == lv)
+            return i;
+        i++;
+    }
+    return -1;
+}
+
 /* x with 3 significant digits, or a dash when unknown */
 static void num3(char out[32], double x)
 {
@@ -226,14 +240,7 @@ static void sphere_table(struct skb_report *rep, const char *id, const char *tit
                 double lv = NAN, refavg = NAN;
                 skb__jnum(skb__jget(l, "level"), &lv);
                 skb__jnum(skb__jget(skb__jget(l, "reference"), "avg"), &refavg);
-                int li = -1, i = 0;
-                const cJSON *pl;
-                cJSON_ArrayForEach(pl, skb__jget(tab, "levels")) {
-                    double x;
-                    if (skb__jnum(pl, &x) == 0 && x == lv)
-                        li = i;
-                    i++;
-                }
+                int li = paper_level_index(tab, lv);
                 double pref = NAN;
                 skb__jnum(cJSON_GetArrayItem(skb__jget(tab, "reference"), li), &pref);
                 const cJSON *m;
@@ -432,16 +439,9 @@ static void strongest_rows(struct skb_report *rep, struct skb_rtable *t, int k, 
     cJSON_ArrayForEach(l, skb__jget(st, "levels")) {
         const char *const keys[] = { skb_method_role_name(SKB_MF_RATIO_REF), "bottom_up", "best" };
         double lv = NAN, ref = NAN, pref = NAN;
-        int li = -1, i = 0;
-        const cJSON *pl;
         skb__jnum(skb__jget(l, "level"), &lv);
         skb__jnum(skb__jget(skb__jget(l, "reference"), "avg"), &ref);
-        cJSON_ArrayForEach(pl, skb__jget(tab, "levels")) {
-            double x;
-            if (skb__jnum(pl, &x) == 0 && x == lv)
-                li = i;
-            i++;
-        }
+        int li = paper_level_index(tab, lv);
         skb__jnum(cJSON_GetArrayItem(skb__jget(tab, "reference"), li), &pref);
         for (int q = 0; q < 3; q++) {
             double m, pr;
